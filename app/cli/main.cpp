@@ -1,0 +1,253 @@
+// dumpscope-cli: the headless face of the DumpScope engine (links core only).
+#include "index/dumpindex.h"
+#include "index/jsonreport.h"
+#include "index/tensorexport.h"
+#include "tensor/dtype.h"
+#include "tensor/format.h"
+
+#include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QDir>
+
+#include <cstdio>
+
+using namespace ds;
+
+namespace {
+
+// Exit codes (README "Exit codes").
+enum Exit { Ok = 0, Failed = 1, Usage = 2, NoPath = 3 };
+
+void out(const QByteArray &text) { std::fwrite(text.constData(), 1, size_t(text.size()), stdout); }
+void out(const QString &text) { out(text.toUtf8()); }
+void err(const QString &text) { std::fprintf(stderr, "%s\n", qPrintable(text)); }
+
+QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QStringLiteral("-"); }
+
+std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet)
+{
+    JobControl job;
+    if (!quiet && isatty(fileno(stderr)))
+        job.progress = [](int permille) { std::fprintf(stderr, "\rindexing %5.1f%%", permille / 10.0); };
+    auto index = buildIndex(path, &job);
+    if (!quiet && isatty(fileno(stderr)))
+        std::fprintf(stderr, "\r                 \r");
+    if (!index) {
+        err(index.error());
+        return nullptr;
+    }
+    return *index;
+}
+
+void printErrors(const DumpIndex &index)
+{
+    if (index.errors.empty())
+        return;
+    out(QStringLiteral("\n%1 file(s) could not be read:\n").arg(index.errors.size()));
+    for (const auto &e : index.errors)
+        out(QStringLiteral("  %1: %2\n").arg(e.file, e.message));
+}
+
+int cmdInfo(const DumpIndex &index, bool asJson)
+{
+    if (asJson) {
+        out(infoJson(index));
+        return Ok;
+    }
+    QStringList devices;
+    for (const auto &op : index.ops)
+        if (!devices.contains(op.levels.device) && !op.levels.device.isEmpty())
+            devices << op.levels.device;
+    out(QStringLiteral("path:      %1\nformat:    CANN operator dump\noperators: %2\ntensors:   %3\npayload:   %4 bytes\n"
+                       "devices:   %5\nbad files: %6\n")
+            .arg(index.openedPath).arg(index.ops.size()).arg(index.tensorCount()).arg(index.payloadBytes())
+            .arg(devices.isEmpty() ? QStringLiteral("-") : devices.join(QStringLiteral(", ")))
+            .arg(index.errors.size()));
+    printErrors(index);
+    return Ok;
+}
+
+int cmdList(const DumpIndex &index, bool asJson)
+{
+    if (asJson) {
+        out(listJson(index));
+        return Ok;
+    }
+    for (size_t o = 0; o < index.ops.size(); ++o) {
+        const auto &op = index.ops[o];
+        out(QStringLiteral("%1  [%2] %3  task %4 stream %5\n")
+                .arg(op.relPath, op.opType, op.headerOpName.isEmpty() ? op.opName : op.headerOpName)
+                .arg(op.taskId).arg(op.streamId));
+        for (size_t t = 0; t < op.tensors.size(); ++t) {
+            const auto &tr = op.tensors[t];
+            if (tr.io != IoKind::Input && tr.io != IoKind::Output)
+                continue;
+            out(QStringLiteral("    %1.%2  %3 %4 %5 -> %6\n")
+                    .arg(ioKindName(tr.io)).arg(tr.index).arg(dataTypeName(tr.dataType), formatName(tr.format),
+                                                             shapeToString(tr.shape), shapeToString(tr.originalShape)));
+        }
+    }
+    printErrors(index);
+    return Ok;
+}
+
+/// Resolves tensor ids (all inputs/outputs when none are given). Unknown ids are reported.
+bool resolve(const DumpIndex &index, const QStringList &ids, std::vector<DumpIndex::TensorRef> &refs)
+{
+    bool ok = true;
+    if (ids.isEmpty()) {
+        for (size_t o = 0; o < index.ops.size(); ++o)
+            for (size_t t = 0; t < index.ops[o].tensors.size(); ++t) {
+                const auto io = index.ops[o].tensors[t].io;
+                if (io == IoKind::Input || io == IoKind::Output)
+                    refs.push_back({int(o), int(t)});
+            }
+        return true;
+    }
+    for (const QString &id : ids) {
+        if (auto ref = index.findTensor(id))
+            refs.push_back(*ref);
+        else {
+            err(QStringLiteral("no tensor %1 in %2").arg(id, index.openedPath));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+int cmdStats(const DumpIndex &index, const QStringList &ids, bool asJson, int bins, LayoutChoice layout)
+{
+    std::vector<DumpIndex::TensorRef> refs;
+    const bool allFound = resolve(index, ids, refs);
+    std::vector<TensorStatsEntry> entries;
+    for (const auto &ref : refs)
+        entries.push_back(computeTensorStats(index, ref, bins, layout));
+    bool failed = !allFound;
+    for (const auto &e : entries)
+        failed |= !e.error.isEmpty();
+    if (asJson) {
+        out(statsJson(index, entries));
+        return failed ? Failed : Ok;
+    }
+    for (const auto &e : entries) {
+        if (!e.error.isEmpty()) {
+            out(QStringLiteral("%1\n  error: %2\n").arg(e.id, e.error));
+            continue;
+        }
+        const auto &t = index.tensor(e.ref);
+        const auto &s = e.stats;
+        out(QStringLiteral("%1\n  %2 %3 %4 (original %5)\n  count %6  min %7  max %8  mean %9  std %10  l2norm %11\n"
+                           "  nan %12  +inf %13  -inf %14  zero %15\n")
+                .arg(e.id, dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape),
+                     shapeToString(t.originalShape))
+                .arg(s.count).arg(num(s.min), num(s.max), num(s.mean), num(s.std), num(s.l2norm))
+                .arg(s.nan).arg(s.posinf).arg(s.neginf).arg(s.zero));
+        for (const auto &n : e.notes)
+            out(QStringLiteral("  note: %1\n").arg(n));
+        if (e.histogram) {
+            const auto edges = e.histogram->edges();
+            for (size_t b = 0; b < e.histogram->counts.size(); ++b)
+                out(QStringLiteral("    [%1, %2%3  %4\n").arg(num(edges[b]), num(edges[b + 1]),
+                                                            b + 1 == e.histogram->counts.size() ? QStringLiteral("]") : QStringLiteral(")"))
+                        .arg(e.histogram->counts[b]));
+        }
+    }
+    return failed ? Failed : Ok;
+}
+
+int cmdExport(const DumpIndex &index, const QStringList &ids, const ExportRequest &req, bool asJson)
+{
+    std::vector<DumpIndex::TensorRef> refs;
+    const bool allFound = resolve(index, ids, refs);
+    std::vector<ExportResult> results;
+    bool failed = !allFound;
+    for (const auto &ref : refs) {
+        results.push_back(exportTensor(index, ref, req));
+        failed |= !results.back().error.isEmpty();
+    }
+    if (asJson) {
+        out(exportJson(index, results));
+    } else {
+        for (const auto &r : results)
+            out(r.error.isEmpty() ? QStringLiteral("%1 -> %2 (%3 %4)\n").arg(r.id, r.file, r.exportedDtype, shapeToString(r.shape))
+                                  : QStringLiteral("%1: error: %2\n").arg(r.id, r.error));
+    }
+    return failed ? Failed : Ok;
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("dumpscope-cli"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral(
+        "DumpScope command line: inspect Ascend NPU dumps.\n\n"
+        "Commands:\n"
+        "  info PATH                      what is in the dump\n"
+        "  list PATH                      operators and their tensors\n"
+        "  stats PATH [TENSOR...]         statistics (all tensors when none given)\n"
+        "  export PATH TENSOR... --format npy|txt --out DIR\n\n"
+        "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("Print JSON (see README)."));
+    const QCommandLineOption bins(QStringLiteral("bins"), QStringLiteral("stats: also a histogram with N bins over [min, max]."),
+                                  QStringLiteral("N"), QStringLiteral("0"));
+    const QCommandLineOption raw(QStringLiteral("raw"), QStringLiteral("Use the raw device layout instead of converting to ND."));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("export: npy (default) or txt."),
+                                    QStringLiteral("npy|txt"), QStringLiteral("npy"));
+    const QCommandLineOption outDir(QStringLiteral("out"), QStringLiteral("export: target directory."), QStringLiteral("DIR"));
+    const QCommandLineOption precision(QStringLiteral("precision"), QStringLiteral("export txt: digits after the point (default 18)."),
+                                       QStringLiteral("N"), QStringLiteral("18"));
+    const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("export: overwrite existing files."));
+    const QCommandLineOption quiet(QStringLiteral("quiet"), QStringLiteral("No progress output."));
+    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet});
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats or export"));
+    parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
+    parser.process(app);
+
+    const QStringList args = parser.positionalArguments();
+    if (args.size() < 2) {
+        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export PATH [TENSOR...] (see --help)"));
+        return Usage;
+    }
+    const QString command = args[0];
+    if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export")}.contains(command)) {
+        err(QStringLiteral("unknown command '%1' (info, list, stats, export)").arg(command));
+        return Usage;
+    }
+    ExportRequest req;
+    if (command == QLatin1String("export")) {
+        const QString f = parser.value(format);
+        if (f != QLatin1String("npy") && f != QLatin1String("txt")) {
+            err(QStringLiteral("--format must be npy or txt"));
+            return Usage;
+        }
+        if (!parser.isSet(outDir) || args.size() < 3) {
+            err(QStringLiteral("export needs TENSOR ids and --out DIR"));
+            return Usage;
+        }
+        req.format = f == QLatin1String("npy") ? ExportFormat::Npy : ExportFormat::Txt;
+        req.outDir = QDir(parser.value(outDir)).absolutePath();
+        req.write.force = parser.isSet(force);
+        req.write.txtPrecision = parser.value(precision).toInt();
+    }
+    req.layout = parser.isSet(raw) ? LayoutChoice::Raw : LayoutChoice::Logical;
+
+    auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));
+    if (!index)
+        return NoPath;
+    const QStringList ids = args.mid(2);
+    const bool asJson = parser.isSet(json);
+    if (command == QLatin1String("info"))
+        return cmdInfo(*index, asJson);
+    if (command == QLatin1String("list"))
+        return cmdList(*index, asJson);
+    if (command == QLatin1String("stats"))
+        return cmdStats(*index, ids, asJson, parser.value(bins).toInt(), req.layout);
+    return cmdExport(*index, ids, req, asJson);
+}

@@ -1,0 +1,12 @@
+#pragma once
+
+#include <QHash>
+#include <QString>
+
+namespace ds::cann {
+
+/// Reads a header-less two-column mapping.csv (short name -> original file name, §3.4).
+/// Rows without exactly two fields are ignored. Missing or unreadable files give an empty map.
+QHash<QString, QString> readMappingCsv(const QString &path);
+
+} // namespace ds::cann

@@ -1,0 +1,351 @@
+#include "dumpindex.h"
+
+#include "formats/cann/dumpfile.h"
+#include "formats/cann/dumpname.h"
+#include "formats/cann/mappingcsv.h"
+#include "util/parallel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <mutex>
+#include <sys/stat.h>
+
+namespace ds {
+
+namespace {
+
+bool allDigits(const QString &s)
+{
+    return !s.isEmpty() && std::all_of(s.begin(), s.end(), [](QChar c) { return c.isDigit() && c.unicode() < 128; });
+}
+
+/// A file found by the walk, with what is known about its directory.
+struct Candidate
+{
+    QString relPath;      // relative to rootDir
+    QString mappedName;   // from mapping.csv, for numeric names
+    std::shared_ptr<const DumpLevels> levels;
+};
+
+class Walker
+{
+public:
+    Walker(QString root, const JobControl *job) : m_root(std::move(root)), m_job(job) {}
+
+    std::vector<Candidate> candidates;
+    std::vector<FileError> errors;
+    std::uint64_t otherFiles = 0;
+
+    void walk(const QString &relDir, int depth)
+    {
+        if (m_job && m_job->cancelled())
+            return;
+        const QString absDir = relDir.isEmpty() ? m_root : m_root + QLatin1Char('/') + relDir;
+        DIR *dir = ::opendir(QFile::encodeName(absDir).constData());
+        if (!dir) {
+            errors.push_back({relDir.isEmpty() ? QStringLiteral(".") : relDir,
+                              QStringLiteral("cannot read directory: %1").arg(QString::fromLocal8Bit(std::strerror(errno)))});
+            return;
+        }
+        QStringList files, dirs;
+        while (const dirent *e = ::readdir(dir)) {
+            const char *n = e->d_name;
+            if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
+                continue;
+            const QString name = QFile::decodeName(n);
+            unsigned char type = e->d_type;
+            if (type == DT_UNKNOWN || type == DT_LNK) {
+                struct stat st{};
+                const QByteArray full = QFile::encodeName(absDir + QLatin1Char('/') + name);
+                // Symlinked directories are not followed (no loops); symlinked files are.
+                if (type == DT_LNK ? ::stat(full.constData(), &st) != 0 : ::lstat(full.constData(), &st) != 0) {
+                    if (type == DT_LNK)
+                        errors.push_back({join(relDir, name), QStringLiteral("broken symbolic link")});
+                    continue;
+                }
+                type = S_ISREG(st.st_mode) ? DT_REG : (S_ISDIR(st.st_mode) && e->d_type != DT_LNK ? DT_DIR : DT_UNKNOWN);
+            }
+            if (type == DT_DIR)
+                dirs << name;
+            else if (type == DT_REG)
+                files << name;
+        }
+        ::closedir(dir);
+        std::sort(files.begin(), files.end());
+        std::sort(dirs.begin(), dirs.end());
+        addFiles(relDir, absDir, files);
+        if (depth < kMaxDepth)
+            for (const QString &d : std::as_const(dirs))
+                walk(join(relDir, d), depth + 1);
+    }
+
+    void addSingleFile(const QString &name)
+    {
+        addFiles({}, m_root, {name});
+    }
+
+private:
+    static constexpr int kMaxDepth = 32;
+
+    static QString join(const QString &a, const QString &b) { return a.isEmpty() ? b : a + QLatin1Char('/') + b; }
+
+    void addFiles(const QString &relDir, const QString &absDir, const QStringList &files)
+    {
+        QHash<QString, QString> mapping;
+        if (files.contains(QLatin1String("mapping.csv")))
+            mapping = cann::readMappingCsv(absDir + QLatin1String("/mapping.csv"));
+        std::shared_ptr<const DumpLevels> levels;
+        for (const QString &f : files) {
+            QString mapped;
+            if (cann::isNumericName(f)) {
+                mapped = mapping.value(f);
+            } else if (!cann::parseDumpName(f)) {
+                ++otherFiles;
+                continue;
+            }
+            if (!levels)
+                levels = std::make_shared<const DumpLevels>(levelsFor(absDir, relDir));
+            candidates.push_back({join(relDir, f), mapped, levels});
+        }
+    }
+
+    DumpLevels levelsFor(const QString &absDir, const QString &relDir) const
+    {
+        QStringList comps = QDir::cleanPath(absDir).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+        const qsizetype relCount = relDir.isEmpty() ? 0 : relDir.count(QLatin1Char('/')) + 1;
+        // Use the absolute path when a time directory is close above; else only what is below the root.
+        for (qsizetype i = comps.size() - 1; i >= 0 && i >= comps.size() - 6; --i)
+            if (comps[i].size() == 14 && allDigits(comps[i]))
+                return classifyLevels(comps.mid(i));
+        return classifyLevels(comps.mid(comps.size() - relCount));
+    }
+
+    QString m_root;
+    const JobControl *m_job;
+};
+
+OpRecord makeOp(const Candidate &c, const cann::DumpName &name, cann::ParsedDump &&parsed)
+{
+    OpRecord op;
+    op.relPath = c.relPath;
+    op.levels = *c.levels;
+    op.opType = name.opType;
+    op.opName = name.opName;
+    op.taskId = name.taskId;
+    op.streamId = name.streamId;
+    op.timestamp = name.timestamp;
+    op.opDebug = name.opDebug;
+    op.mappedFrom = c.mappedName;
+    op.container = parsed.container;
+    op.version = parsed.version;
+    op.headerOpName = parsed.opName;
+    op.dumpTime = parsed.dumpTime;
+    op.headerLen = parsed.headerLen;
+    op.tensors = std::move(parsed.tensors);
+    op.warnings = std::move(parsed.warnings);
+    if (!name.warning.isEmpty())
+        op.warnings << name.warning;
+    return op;
+}
+
+/// Parses one candidate into an op or an error.
+void indexOne(const QString &root, const Candidate &c, std::vector<OpRecord> &ops, std::vector<FileError> &errors)
+{
+    const QString baseName = c.relPath.section(QLatin1Char('/'), -1);
+    std::optional<cann::DumpName> name;
+    QString nameNote;
+    if (cann::isNumericName(baseName)) {
+        if (!c.mappedName.isEmpty())
+            name = cann::parseDumpName(c.mappedName);
+        if (!name) {
+            // Unmapped numeric file: still identify it from the header's op_name.
+            name = cann::DumpName{};
+            name->opType = QStringLiteral("?");
+            nameNote = c.mappedName.isEmpty() ? QStringLiteral("numeric file name without a mapping.csv row")
+                                              : QStringLiteral("mapping.csv name does not parse: %1").arg(c.mappedName);
+        }
+    } else {
+        name = cann::parseDumpName(baseName);
+    }
+    auto parsed = cann::parseDumpFile(root + QLatin1Char('/') + c.relPath);
+    if (!parsed) {
+        errors.push_back({c.relPath, parsed.error()});
+        return;
+    }
+    std::uint64_t fileSize = 0;
+    OpRecord op = makeOp(c, *name, std::move(parsed.value()));
+    if (op.opName.isEmpty())
+        op.opName = cann::sanitizeName(op.headerOpName);
+    if (!nameNote.isEmpty())
+        op.warnings << nameNote;
+    struct stat st{};
+    if (::stat(QFile::encodeName(root + QLatin1Char('/') + c.relPath).constData(), &st) == 0)
+        fileSize = std::uint64_t(st.st_size);
+    op.fileSize = fileSize;
+    ops.push_back(std::move(op));
+}
+
+int compareNumericAware(const QString &a, const QString &b)
+{
+    const bool na = allDigits(a), nb = allDigits(b);
+    if (na && nb && a.size() != b.size())
+        return a.size() < b.size() ? -1 : 1; // numeric order without overflow
+    return a.compare(b);
+}
+
+bool executionOrder(const OpRecord &a, const OpRecord &b)
+{
+    const QString *la[] = {&a.levels.time, &a.levels.device, &a.levels.modelName, &a.levels.modelId, &a.levels.dataIndex};
+    const QString *lb[] = {&b.levels.time, &b.levels.device, &b.levels.modelName, &b.levels.modelId, &b.levels.dataIndex};
+    for (int i = 0; i < 5; ++i)
+        if (int c = compareNumericAware(*la[i], *lb[i]))
+            return c < 0;
+    if (a.timestamp != b.timestamp)
+        return a.timestamp < b.timestamp;
+    return a.relPath < b.relPath;
+}
+
+} // namespace
+
+DumpLevels classifyLevels(const QStringList &components)
+{
+    DumpLevels l;
+    qsizetype i = 0;
+    if (i < components.size() && components[i].size() == 14 && allDigits(components[i]))
+        l.time = components[i++];
+    if (i < components.size() && allDigits(components[i]))
+        l.device = components[i++];
+    QStringList ints;
+    for (; i < components.size(); ++i) {
+        if (allDigits(components[i]))
+            ints << components[i];
+        else if (l.modelName.isEmpty() && ints.isEmpty())
+            l.modelName = components[i];
+    }
+    if (!ints.isEmpty())
+        l.modelId = ints[0];
+    if (ints.size() > 1)
+        l.dataIndex = ints[1];
+    return l;
+}
+
+void DumpIndex::finalize()
+{
+    std::sort(ops.begin(), ops.end(), executionOrder);
+    std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
+    m_byPath.clear();
+    m_byPath.reserve(qsizetype(ops.size()));
+    for (size_t i = 0; i < ops.size(); ++i)
+        m_byPath.insert(ops[i].relPath, int(i));
+}
+
+QString DumpIndex::absolutePath(const OpRecord &op) const { return rootDir + QLatin1Char('/') + op.relPath; }
+
+int DumpIndex::opIndex(const QString &relPath) const { return m_byPath.value(relPath, -1); }
+
+QString DumpIndex::tensorId(const TensorRef &ref) const
+{
+    const auto &t = tensor(ref);
+    return op(ref).relPath + QLatin1Char('.') + ioKindName(t.io) + QLatin1Char('.') + QString::number(t.index);
+}
+
+std::optional<DumpIndex::TensorRef> DumpIndex::findTensor(const QString &id) const
+{
+    // <relPath>.<kind>.<index>: split from the right, the path itself contains dots.
+    const qsizetype dot2 = id.lastIndexOf(QLatin1Char('.'));
+    if (dot2 <= 0)
+        return std::nullopt;
+    const qsizetype dot1 = id.lastIndexOf(QLatin1Char('.'), dot2 - 1);
+    if (dot1 <= 0)
+        return std::nullopt;
+    bool ok = false;
+    const uint index = id.mid(dot2 + 1).toUInt(&ok);
+    if (!ok)
+        return std::nullopt;
+    const QString kind = id.mid(dot1 + 1, dot2 - dot1 - 1);
+    const int o = opIndex(id.left(dot1));
+    if (o < 0)
+        return std::nullopt;
+    const auto &tensors = ops[size_t(o)].tensors;
+    for (size_t t = 0; t < tensors.size(); ++t)
+        if (tensors[t].index == index && ioKindName(tensors[t].io) == kind)
+            return TensorRef{o, int(t)};
+    return std::nullopt;
+}
+
+std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const
+{
+    std::uint64_t n = 0;
+    for (const auto &op : ops)
+        for (const auto &t : op.tensors)
+            n += !inputsAndOutputsOnly || t.io == IoKind::Input || t.io == IoKind::Output;
+    return n;
+}
+
+std::uint64_t DumpIndex::payloadBytes() const
+{
+    std::uint64_t n = 0;
+    for (const auto &op : ops)
+        for (const auto &t : op.tensors)
+            n += t.size;
+    return n;
+}
+
+Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink)
+{
+    using R = Result<std::shared_ptr<DumpIndex>>;
+    const QFileInfo info(path);
+    if (!info.exists())
+        return R::failure(QStringLiteral("%1: no such file or directory").arg(path));
+    auto index = std::make_shared<DumpIndex>();
+    index->openedPath = info.absoluteFilePath();
+    const bool single = !info.isDir();
+    index->rootDir = single ? info.absolutePath() : QDir::cleanPath(info.absoluteFilePath());
+
+    Walker walker(index->rootDir, job);
+    if (single)
+        walker.addSingleFile(info.fileName());
+    else
+        walker.walk({}, 0);
+    index->errors = std::move(walker.errors);
+    index->otherFiles = walker.otherFiles;
+    if (single && walker.candidates.empty() && index->errors.empty())
+        index->errors.push_back({info.fileName(), QStringLiteral("not a dump file name")});
+
+    const auto &cands = walker.candidates;
+    std::mutex mutex;
+    std::atomic<size_t> done{0};
+    std::atomic<int> lastReported{-1};
+    const size_t chunk = std::clamp<size_t>(cands.size() / (8 * workerCount()) + 1, 16, 2048);
+    const bool finished = parallelChunks(cands.size(), chunk, [&](size_t, size_t b, size_t e) {
+        std::vector<OpRecord> ops;
+        std::vector<FileError> errors;
+        ops.reserve(e - b);
+        for (size_t i = b; i < e; ++i)
+            indexOne(index->rootDir, cands[i], ops, errors);
+        {
+            std::lock_guard lock(mutex);
+            if (sink)
+                sink(ops, errors);
+            std::move(ops.begin(), ops.end(), std::back_inserter(index->ops));
+            std::move(errors.begin(), errors.end(), std::back_inserter(index->errors));
+        }
+        const size_t d = done.fetch_add(e - b) + (e - b);
+        const int permille = int(1000 * d / cands.size());
+        if (job && permille != lastReported.exchange(permille))
+            job->report(permille);
+        return !(job && job->cancelled());
+    });
+    index->cancelled = !finished || (job && job->cancelled());
+    index->finalize();
+    return index;
+}
+
+} // namespace ds

@@ -1,0 +1,224 @@
+#include "jsonreport.h"
+
+#include "tensor/dtype.h"
+#include "tensor/format.h"
+
+#include <QSet>
+#include <nlohmann/json.hpp>
+
+namespace ds {
+
+namespace {
+
+using json = nlohmann::ordered_json;
+
+std::string s(const QString &q) { return q.toStdString(); }
+
+json shapeJson(const Shape &shape)
+{
+    json a = json::array();
+    for (auto d : shape)
+        a.push_back(d);
+    return a;
+}
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json errorsJson(const DumpIndex &index)
+{
+    json a = json::array();
+    for (const auto &e : index.errors)
+        a.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
+    return a;
+}
+
+json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
+{
+    const auto &t = index.tensor(ref);
+    json j{{"id", s(index.tensorId(ref))},
+           {"io", s(ioKindName(t.io))},
+           {"index", t.index},
+           {"dtype", s(dataTypeName(t.dataType))},
+           {"format", s(formatName(t.format))},
+           {"shape", shapeJson(t.shape)},
+           {"original_shape", shapeJson(t.originalShape)},
+           {"offset", t.offset},
+           {"size", t.size}};
+    if (!t.originalOpName.isEmpty())
+        j["original_op"] = s(t.originalOpName);
+    return j;
+}
+
+json levelsJson(const DumpLevels &l)
+{
+    return {{"time", s(l.time)}, {"device", s(l.device)}, {"model_name", s(l.modelName)},
+            {"model_id", s(l.modelId)}, {"data_index", s(l.dataIndex)}};
+}
+
+QByteArray dump(const json &j) { return QByteArray::fromStdString(j.dump(2)) + '\n'; }
+
+} // namespace
+
+TensorStatsEntry computeTensorStats(const DumpIndex &index, const DumpIndex::TensorRef &ref, int bins,
+                                    LayoutChoice layout, const JobControl *job)
+{
+    TensorStatsEntry e;
+    e.ref = ref;
+    e.id = index.tensorId(ref);
+    auto loaded = loadTensor(index, ref, layout, job);
+    if (!loaded) {
+        e.error = loaded.error();
+        return e;
+    }
+    const auto &t = **loaded;
+    e.shape = t.shape;
+    e.notes = t.notes;
+    bool ok;
+    if (bins > 0) {
+        Histogram h;
+        ok = computeStatsAndHistogram(t.view, bins, e.stats, h, job);
+        e.histogram = std::move(h);
+    } else {
+        ok = computeStats(t.view, e.stats, job);
+    }
+    if (!ok)
+        e.error = QStringLiteral("cancelled");
+    return e;
+}
+
+QByteArray infoJson(const DumpIndex &index)
+{
+    QSet<QString> devices, times, models, dataIndexes;
+    std::uint64_t opDebug = 0;
+    for (const auto &op : index.ops) {
+        devices.insert(op.levels.device);
+        times.insert(op.levels.time);
+        models.insert(op.levels.modelName);
+        dataIndexes.insert(op.levels.dataIndex);
+        opDebug += op.opDebug;
+    }
+    auto sorted = [](const QSet<QString> &set) {
+        QStringList l(set.begin(), set.end());
+        l.removeAll(QString());
+        l.sort();
+        json a = json::array();
+        for (const auto &x : l)
+            a.push_back(s(x));
+        return a;
+    };
+    json j{{"path", s(index.openedPath)},
+           {"formats", json::array({"cann"})},
+           {"files", index.ops.size() + index.errors.size()},
+           {"ops", index.ops.size()},
+           {"opdebug_files", opDebug},
+           {"tensors", index.tensorCount()},
+           {"bytes", index.payloadBytes()},
+           {"times", sorted(times)},
+           {"devices", sorted(devices)},
+           {"model_names", sorted(models)},
+           {"data_indexes", sorted(dataIndexes)},
+           {"other_files", index.otherFiles},
+           {"errors", index.errors.size()},
+           {"error_files", errorsJson(index)},
+           {"cancelled", index.cancelled}};
+    return dump(j);
+}
+
+QByteArray listJson(const DumpIndex &index)
+{
+    json ops = json::array();
+    for (size_t o = 0; o < index.ops.size(); ++o) {
+        const auto &op = index.ops[o];
+        json inputs = json::array(), outputs = json::array();
+        for (size_t t = 0; t < op.tensors.size(); ++t) {
+            const DumpIndex::TensorRef ref{int(o), int(t)};
+            if (op.tensors[t].io == IoKind::Input)
+                inputs.push_back(tensorJson(index, ref));
+            else if (op.tensors[t].io == IoKind::Output)
+                outputs.push_back(tensorJson(index, ref));
+        }
+        json warnings = json::array();
+        for (const auto &w : op.warnings)
+            warnings.push_back(s(w));
+        ops.push_back({{"file", s(op.relPath)},
+                       {"op_type", s(op.opType)},
+                       {"op_name", s(op.opName)},
+                       {"header_op_name", s(op.headerOpName)},
+                       {"task_id", op.taskId},
+                       {"stream_id", op.streamId},
+                       {"timestamp", op.timestamp},
+                       {"levels", levelsJson(op.levels)},
+                       {"container", op.container == ContainerKind::Legacy ? "legacy" : "big"},
+                       {"opdebug", op.opDebug},
+                       {"mapped_from", s(op.mappedFrom)},
+                       {"inputs", inputs},
+                       {"outputs", outputs},
+                       {"warnings", warnings}});
+    }
+    return dump({{"path", s(index.openedPath)}, {"ops", ops}, {"errors", errorsJson(index)}});
+}
+
+QByteArray statsJson(const DumpIndex &index, const std::vector<TensorStatsEntry> &entries)
+{
+    json tensors = json::array(), errors = json::array();
+    for (const auto &e : entries) {
+        if (!e.error.isEmpty()) {
+            errors.push_back({{"id", s(e.id)}, {"message", s(e.error)}});
+            continue;
+        }
+        const auto &t = index.tensor(e.ref);
+        const auto &st = e.stats;
+        json j{{"id", s(e.id)},
+               {"dtype", s(dataTypeName(t.dataType))},
+               {"format", s(formatName(t.format))},
+               {"shape", shapeJson(t.shape)},
+               {"original_shape", shapeJson(t.originalShape)},
+               {"stats_shape", shapeJson(e.shape)},
+               {"count", st.count},
+               {"min", number(st.min)},
+               {"max", number(st.max)},
+               {"mean", number(st.mean)},
+               {"std", number(st.std)},
+               {"l2norm", number(st.l2norm)},
+               {"nan", st.nan},
+               {"posinf", st.posinf},
+               {"neginf", st.neginf},
+               {"zero", st.zero}};
+        if (e.histogram) {
+            const auto &h = *e.histogram;
+            j["histogram"] = {{"bins", h.counts.size()}, {"range", {h.lo, h.hi}}, {"counts", h.counts},
+                              {"nan", h.nan}, {"posinf", h.posinf}, {"neginf", h.neginf}};
+        }
+        json notes = json::array();
+        for (const auto &n : e.notes)
+            notes.push_back(s(n));
+        j["notes"] = notes;
+        tensors.push_back(std::move(j));
+    }
+    for (const auto &e : index.errors)
+        errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
+    return dump({{"path", s(index.openedPath)}, {"tensors", tensors}, {"errors", errors}});
+}
+
+QByteArray exportJson(const DumpIndex &index, const std::vector<ExportResult> &results)
+{
+    json written = json::array(), errors = json::array();
+    for (const auto &r : results) {
+        if (!r.error.isEmpty())
+            errors.push_back({{"id", s(r.id)}, {"message", s(r.error)}});
+        else
+            written.push_back({{"id", s(r.id)}, {"file", s(r.file)}, {"dtype", s(r.dtype)},
+                               {"exported_dtype", s(r.exportedDtype)}, {"shape", shapeJson(r.shape)}});
+    }
+    return dump({{"path", s(index.openedPath)}, {"written", written}, {"errors", errors}});
+}
+
+QString statsText(const TensorStats &st)
+{
+    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QStringLiteral("-"); };
+    return QStringLiteral("count: %1\nmin: %2\nmax: %3\nmean: %4\nstd: %5\nl2norm: %6\nnan: %7\n+inf: %8\n-inf: %9\nzero: %10\n")
+        .arg(st.count).arg(num(st.min), num(st.max), num(st.mean), num(st.std), num(st.l2norm))
+        .arg(st.nan).arg(st.posinf).arg(st.neginf).arg(st.zero);
+}
+
+} // namespace ds

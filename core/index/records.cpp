@@ -1,0 +1,32 @@
+#include "records.h"
+
+namespace ds {
+
+QString ioKindName(IoKind k)
+{
+    switch (k) {
+    case IoKind::Input: return QStringLiteral("input");
+    case IoKind::Output: return QStringLiteral("output");
+    case IoKind::Buffer: return QStringLiteral("buffer");
+    case IoKind::Workspace: return QStringLiteral("workspace");
+    }
+    return {};
+}
+
+int OpRecord::count(IoKind k) const
+{
+    int n = 0;
+    for (const auto &t : tensors)
+        n += t.io == k;
+    return n;
+}
+
+const TensorRecord *OpRecord::tensor(IoKind k, std::uint32_t index) const
+{
+    for (const auto &t : tensors)
+        if (t.io == k && t.index == index)
+            return &t;
+    return nullptr;
+}
+
+} // namespace ds

@@ -1,0 +1,65 @@
+#include "tensorexport.h"
+
+#include <QDir>
+#include <QFileInfo>
+
+namespace ds {
+
+namespace {
+
+/// Canonical form of a path that may not exist yet (its nearest existing ancestor resolved).
+QString canonicalOrParent(const QString &path)
+{
+    QString p = QFileInfo(path).absoluteFilePath(), rest;
+    while (!QFileInfo::exists(p) && p != QLatin1String("/")) {
+        rest = QLatin1Char('/') + QFileInfo(p).fileName() + rest;
+        p = QFileInfo(p).absolutePath();
+    }
+    return QFileInfo(p).canonicalFilePath() + rest;
+}
+
+bool isInside(const QString &dir, const QString &root)
+{
+    const QString d = canonicalOrParent(dir), r = QFileInfo(root).canonicalFilePath();
+    return !d.isEmpty() && !r.isEmpty() && (d == r || d.startsWith(r + QLatin1Char('/')));
+}
+
+} // namespace
+
+QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, ExportFormat format)
+{
+    const QString id = index.tensorId(ref);
+    return id.section(QLatin1Char('/'), -1) + (format == ExportFormat::Npy ? QLatin1String(".npy") : QLatin1String(".txt"));
+}
+
+ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref, const ExportRequest &req,
+                          const JobControl *job)
+{
+    ExportResult r;
+    r.id = index.tensorId(ref);
+    r.dtype = dataTypeName(index.tensor(ref).dataType);
+    if (isInside(req.outDir, index.rootDir)) {
+        r.error = QStringLiteral("refusing to write into the opened dump directory %1").arg(index.rootDir);
+        return r;
+    }
+    if (!QDir().mkpath(req.outDir)) {
+        r.error = QStringLiteral("cannot create %1").arg(req.outDir);
+        return r;
+    }
+    r.file = QDir(req.outDir).filePath(exportFileName(index, ref, req.format));
+    auto loaded = loadTensor(index, ref, req.layout, job);
+    if (!loaded) {
+        r.error = loaded.error();
+        return r;
+    }
+    const auto &t = **loaded;
+    r.shape = t.shape;
+    const Elem out = exportElem(t.view.elem);
+    r.exportedDtype = QString::fromLatin1(elemNumpyDescr(out) ? elemNumpyDescr(out) : "");
+    r.error = req.format == ExportFormat::Npy
+                  ? writeNpy(r.file, t.view.elem, t.view.data, t.view.count, t.shape, req.write, job)
+                  : writeTxt(r.file, t.view.elem, t.view.data, t.view.count, req.write, job);
+    return r;
+}
+
+} // namespace ds

@@ -1,0 +1,108 @@
+#include "tensorloader.h"
+
+#include "tensor/format.h"
+
+#include <cstring>
+
+namespace ds {
+
+namespace {
+
+/// Expands sub-byte packings to one byte per element.
+void unpack(Packing p, const std::byte *src, size_t count, std::byte *dst)
+{
+    const auto *s = reinterpret_cast<const std::uint8_t *>(src);
+    auto *d = reinterpret_cast<std::uint8_t *>(dst);
+    for (size_t i = 0; i < count; ++i) {
+        switch (p) {
+        case Packing::Int4LowFirst: {
+            const unsigned n = (i & 1) ? (s[i / 2] >> 4) : (s[i / 2] & 0xF);
+            d[i] = std::uint8_t(n >= 8 ? int(n) - 16 : int(n));
+            break;
+        }
+        case Packing::Nibble: d[i] = (i & 1) ? (s[i / 2] >> 4) : (s[i / 2] & 0xF); break;
+        case Packing::UInt1MsbFirst: d[i] = (s[i / 8] >> (7 - i % 8)) & 1; break;
+        case Packing::Int2LsbFirst: {
+            const unsigned n = (s[i / 4] >> (2 * (i % 4))) & 3;
+            d[i] = std::uint8_t(n >= 2 ? int(n) - 4 : int(n));
+            break;
+        }
+        case Packing::UInt2LsbFirst: d[i] = (s[i / 4] >> (2 * (i % 4))) & 3; break;
+        case Packing::None: d[i] = s[i]; break;
+        }
+    }
+}
+
+} // namespace
+
+Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref,
+                                                        LayoutChoice layout, const JobControl *job)
+{
+    using R = Result<std::shared_ptr<const LoadedTensor>>;
+    const OpRecord &op = index.op(ref);
+    const TensorRecord &rec = index.tensor(ref);
+    auto mapped = MappedFile::open(index.absolutePath(op));
+    if (!mapped)
+        return R::failure(QStringLiteral("%1: %2").arg(op.relPath, mapped.error()));
+    auto t = std::make_shared<LoadedTensor>();
+    t->file = *mapped;
+    t->dataType = rec.dataType;
+    if (t->file->size() != op.fileSize)
+        return R::failure(QStringLiteral("%1 changed since it was indexed (size %2, was %3); reopen the dump")
+                              .arg(op.relPath).arg(t->file->size()).arg(op.fileSize));
+    if (!rec.complete || !t->file->contains(rec.offset, rec.size))
+        return R::failure(QStringLiteral("%1: the tensor lies outside the file").arg(op.relPath));
+
+    const auto &info = dataTypeInfo(rec.dataType);
+    const std::byte *bytes = t->file->data() + rec.offset;
+    Elem elem = info.elem;
+    Shape shape = rec.shape;
+    std::uint64_t count = elementCount(shape).value_or(0);
+    const bool rawBytes = elem == Elem::None || hasDynamicDim(shape);
+    if (rawBytes) {
+        if (elem == Elem::None)
+            t->notes << QStringLiteral("data type %1 is not decoded; showing raw bytes").arg(dataTypeName(rec.dataType));
+        else
+            t->notes << QStringLiteral("dynamic shape %1; showing raw bytes").arg(shapeToString(shape));
+        elem = Elem::U8;
+        shape = {rec.size};
+        count = rec.size;
+    } else if (storedBytes(DataType(rec.dataType), count) > rec.size) {
+        const std::uint64_t fit = info.bits ? rec.size * 8 / std::uint64_t(info.bits) : 0;
+        t->notes << QStringLiteral("payload holds %1 of %2 elements; showing them flat").arg(fit).arg(count);
+        count = fit;
+        shape = {count};
+    }
+    if (!info.verified)
+        t->notes << QStringLiteral("the %1 decoder is unverified against hardware").arg(dataTypeName(rec.dataType));
+
+    if (info.packing != Packing::None && !rawBytes) {
+        t->owned.resize(count);
+        unpack(info.packing, bytes, count, t->owned.data());
+        bytes = t->owned.data();
+    }
+
+    if (layout == LayoutChoice::Logical && isConvertibleFormat(rec.format) && shape == rec.shape) {
+        auto plan = planLayout(rec.format, rec.subFormat, DataType(rec.dataType), rec.shape, rec.originalShape);
+        if (!plan) {
+            t->notes << QStringLiteral("layout %1 not converted: %2").arg(formatName(rec.format), plan.error());
+        } else if (plan->deviceCount != count) {
+            t->notes << QStringLiteral("layout %1 not converted: element count differs").arg(formatName(rec.format));
+        } else {
+            std::vector<std::byte> host(plan->hostCount * elemBytes(elem));
+            convertLayout(*plan, bytes, host.data(), elemBytes(elem));
+            t->owned = std::move(host);
+            bytes = t->owned.data();
+            count = plan->hostCount;
+            shape = plan->hostShape;
+            t->converted = true;
+        }
+    }
+    if (job && job->cancelled())
+        return R::failure(QStringLiteral("cancelled"));
+    t->view = TensorView{elem, bytes, size_t(count)};
+    t->shape = std::move(shape);
+    return std::shared_ptr<const LoadedTensor>(std::move(t));
+}
+
+} // namespace ds

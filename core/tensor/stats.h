@@ -1,0 +1,55 @@
+#pragma once
+
+#include "dtype.h"
+#include "util/cancel.h"
+
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+namespace ds {
+
+/// Unpacked elements in memory (mapped or converted): what the kernels read.
+struct TensorView
+{
+    Elem elem = Elem::None;
+    const std::byte *data = nullptr;
+    size_t count = 0;
+};
+
+/// Single-pass statistics in float64. min/max/mean/std/l2norm cover the finite values only
+/// (NaN when there are none); std is the population standard deviation (ddof = 0).
+/// Complex tensors use the magnitude; bool counts true as 1.
+struct TensorStats
+{
+    std::uint64_t count = 0, finite = 0, nan = 0, posinf = 0, neginf = 0, zero = 0;
+    double min = std::numeric_limits<double>::quiet_NaN();
+    double max = std::numeric_limits<double>::quiet_NaN();
+    double mean = std::numeric_limits<double>::quiet_NaN();
+    double std = std::numeric_limits<double>::quiet_NaN();
+    double l2norm = std::numeric_limits<double>::quiet_NaN();
+};
+
+/// Histogram with numpy.histogram's binning (float64 edges from linspace, the last bin closed)
+/// over [lo, hi]; NaN, +Inf, -Inf and out-of-range values are counted apart.
+struct Histogram
+{
+    double lo = 0, hi = 0;
+    std::vector<std::uint64_t> counts;
+    std::uint64_t nan = 0, posinf = 0, neginf = 0, below = 0, above = 0;
+
+    /// bins + 1 edges exactly as numpy.linspace(lo, hi, bins + 1).
+    std::vector<double> edges() const;
+};
+
+/// Returns false (and leaves the output unspecified) when cancelled.
+bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job = nullptr);
+/// lo == hi widens the range to [lo - 0.5, hi + 0.5] as numpy does.
+bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out,
+                      const JobControl *job = nullptr);
+/// Statistics, then a histogram over the finite data range [min, max] (one table pass for
+/// 8/16-bit types).
+bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats, Histogram &hist,
+                              const JobControl *job = nullptr);
+
+} // namespace ds
