@@ -6,34 +6,6 @@
 
 namespace ds {
 
-namespace {
-
-/// Expands sub-byte packings to one byte per element.
-void unpack(Packing p, const std::byte *src, size_t count, std::byte *dst)
-{
-    const auto *s = reinterpret_cast<const std::uint8_t *>(src);
-    auto *d = reinterpret_cast<std::uint8_t *>(dst);
-    for (size_t i = 0; i < count; ++i) {
-        switch (p) {
-        case Packing::Int4LowFirst: {
-            const unsigned n = (i & 1) ? (s[i / 2] >> 4) : (s[i / 2] & 0xF);
-            d[i] = std::uint8_t(n >= 8 ? int(n) - 16 : int(n));
-            break;
-        }
-        case Packing::Nibble: d[i] = (i & 1) ? (s[i / 2] >> 4) : (s[i / 2] & 0xF); break;
-        case Packing::UInt1MsbFirst: d[i] = (s[i / 8] >> (7 - i % 8)) & 1; break;
-        case Packing::Int2LsbFirst: {
-            const unsigned n = (s[i / 4] >> (2 * (i % 4))) & 3;
-            d[i] = std::uint8_t(n >= 2 ? int(n) - 4 : int(n));
-            break;
-        }
-        case Packing::UInt2LsbFirst: d[i] = (s[i / 4] >> (2 * (i % 4))) & 3; break;
-        case Packing::None: d[i] = s[i]; break;
-        }
-    }
-}
-
-} // namespace
 
 Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref,
                                                         LayoutChoice layout, const JobControl *job)
@@ -78,7 +50,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
 
     if (info.packing != Packing::None && !rawBytes) {
         t->owned.resize(count);
-        unpack(info.packing, bytes, count, t->owned.data());
+        unpackElements(info.packing, bytes, count, t->owned.data());
         bytes = t->owned.data();
     }
 

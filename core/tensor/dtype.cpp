@@ -277,4 +277,30 @@ double elemToDouble(Elem e, const std::byte *data, size_t i)
     return std::numeric_limits<double>::quiet_NaN();
 }
 
+/// Expands sub-byte packings to one byte per element.
+void unpackElements(Packing p, const std::byte *src, size_t count, std::byte *dst)
+{
+    const auto *s = reinterpret_cast<const std::uint8_t *>(src);
+    auto *d = reinterpret_cast<std::uint8_t *>(dst);
+    for (size_t i = 0; i < count; ++i) {
+        switch (p) {
+        case Packing::Int4LowFirst: {
+            const unsigned n = (i & 1) ? (s[i / 2] >> 4) : (s[i / 2] & 0xF);
+            d[i] = std::uint8_t(n >= 8 ? int(n) - 16 : int(n));
+            break;
+        }
+        case Packing::Nibble: d[i] = (i & 1) ? (s[i / 2] >> 4) : (s[i / 2] & 0xF); break;
+        case Packing::UInt1MsbFirst: d[i] = (s[i / 8] >> (7 - i % 8)) & 1; break;
+        case Packing::Int2LsbFirst: {
+            const unsigned n = (s[i / 4] >> (2 * (i % 4))) & 3;
+            d[i] = std::uint8_t(n >= 2 ? int(n) - 4 : int(n));
+            break;
+        }
+        case Packing::UInt2LsbFirst: d[i] = (s[i / 4] >> (2 * (i % 4))) & 3; break;
+        case Packing::None: d[i] = s[i]; break;
+        }
+    }
+}
+
+
 } // namespace ds

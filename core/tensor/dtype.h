@@ -77,6 +77,9 @@ double f8e8m0ToDouble(std::uint8_t b);
 double hif8ToDouble(std::uint8_t b);
 double f4e2m1ToDouble(std::uint8_t b); ///< low nibble
 
+/// Expands `count` sub-byte packed elements to one byte each (int4/int2 sign-extended).
+void unpackElements(Packing p, const std::byte *src, size_t count, std::byte *dst);
+
 /// Decodes element i of an unpacked buffer to double (magnitude for complex).
 double elemToDouble(Elem e, const std::byte *data, size_t i);
 

@@ -1,0 +1,191 @@
+// Statistics and histograms against hand-computed values and a naive long-double reference.
+#include "tensor/stats.h"
+
+#include <QTest>
+#include <cmath>
+#include <limits>
+#include <random>
+
+using namespace ds;
+
+namespace {
+
+template<typename T>
+TensorView view(Elem e, const std::vector<T> &v)
+{
+    return {e, reinterpret_cast<const std::byte *>(v.data()), v.size()};
+}
+
+const double kNan = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+} // namespace
+
+class TestStats : public QObject
+{
+    Q_OBJECT
+private slots:
+    void handComputed()
+    {
+        const std::vector<float> v{1, 2, 3, 4};
+        TensorStats s;
+        QVERIFY(computeStats(view(Elem::F32, v), s));
+        QCOMPARE(s.count, 4u);
+        QCOMPARE(s.min, 1.0);
+        QCOMPARE(s.max, 4.0);
+        QCOMPARE(s.mean, 2.5);
+        QCOMPARE(s.std, std::sqrt(1.25));
+        QCOMPARE(s.l2norm, std::sqrt(30.0));
+        QCOMPARE(s.zero, 0u);
+    }
+
+    void nonFiniteCountedApart()
+    {
+        const std::vector<double> v{kNan, kInf, -kInf, -kInf, 0.0, -0.0, 3.0, kNan};
+        TensorStats s;
+        QVERIFY(computeStats(view(Elem::F64, v), s));
+        QCOMPARE(s.count, 8u);
+        QCOMPARE(s.nan, 2u);
+        QCOMPARE(s.posinf, 1u);
+        QCOMPARE(s.neginf, 2u);
+        QCOMPARE(s.zero, 2u);
+        QCOMPARE(s.finite, 3u);
+        QCOMPARE(s.min, 0.0);
+        QCOMPARE(s.max, 3.0);
+        QCOMPARE(s.mean, 1.0);
+        QCOMPARE(s.std, std::sqrt(2.0));
+    }
+
+    void noFiniteValues()
+    {
+        const std::vector<float> v{float(kNan), float(kInf)};
+        TensorStats s;
+        QVERIFY(computeStats(view(Elem::F32, v), s));
+        QVERIFY(std::isnan(s.min) && std::isnan(s.mean) && std::isnan(s.std));
+        QCOMPARE(s.nan, 1u);
+        QCOMPARE(s.posinf, 1u);
+    }
+
+    void emptyTensor()
+    {
+        const std::vector<float> v;
+        TensorStats s;
+        QVERIFY(computeStats(view(Elem::F32, v), s));
+        QCOMPARE(s.count, 0u);
+        QVERIFY(std::isnan(s.min));
+    }
+
+    void halfTablePathMatchesDirectFloatPath()
+    {
+        // fp16 goes through the code-count table, float32 through the direct kernel.
+        std::mt19937 rng(7);
+        std::vector<std::uint16_t> halves;
+        std::vector<float> floats;
+        for (int i = 0; i < 50000; ++i) {
+            const auto h = std::uint16_t(rng() % 0x7C00 | (rng() & 0x8000)); // finite halves of both signs
+            halves.push_back(h);
+            floats.push_back(float(halfToDouble(h)));
+        }
+        halves.push_back(0x7C00); floats.push_back(float(kInf));
+        halves.push_back(0x7E00); floats.push_back(float(kNan));
+        TensorStats a, b;
+        QVERIFY(computeStats(view(Elem::F16, halves), a));
+        QVERIFY(computeStats(view(Elem::F32, floats), b));
+        QCOMPARE(a.min, b.min);
+        QCOMPARE(a.max, b.max);
+        QVERIFY(std::abs(a.mean - b.mean) <= 1e-12 * std::abs(b.mean));
+        QVERIFY(std::abs(a.std - b.std) <= 1e-12 * b.std);
+        QVERIFY(std::abs(a.l2norm - b.l2norm) <= 1e-12 * b.l2norm);
+        QCOMPARE(a.nan, b.nan);
+        QCOMPARE(a.posinf, b.posinf);
+        Histogram ha, hb;
+        QVERIFY(computeHistogram(view(Elem::F16, halves), 37, a.min, a.max, ha));
+        QVERIFY(computeHistogram(view(Elem::F32, floats), 37, b.min, b.max, hb));
+        QCOMPARE(ha.counts, hb.counts);
+    }
+
+    void multiThreadedMatchesLongDoubleReference()
+    {
+        // 3M elements span several parallel tasks; mean far from zero stresses the variance merge.
+        std::mt19937 rng(11);
+        std::normal_distribution<float> dist(1000.0f, 0.5f);
+        std::vector<float> v(3'000'000);
+        for (auto &x : v)
+            x = dist(rng);
+        long double sum = 0, sq = 0;
+        for (float x : v) { sum += x; sq += (long double)x * x; }
+        const long double mean = sum / v.size();
+        long double m2 = 0;
+        for (float x : v) m2 += (x - mean) * (x - mean);
+        TensorStats s;
+        QVERIFY(computeStats(view(Elem::F32, v), s));
+        QVERIFY(std::abs(s.mean - double(mean)) <= 1e-12 * double(mean));
+        QVERIFY(std::abs(s.std - double(std::sqrt(m2 / v.size()))) <= 1e-9 * s.std);
+        QVERIFY(std::abs(s.l2norm - double(std::sqrt(sq))) <= 1e-12 * s.l2norm);
+        QCOMPARE(s.min, double(*std::min_element(v.begin(), v.end())));
+        QCOMPARE(s.max, double(*std::max_element(v.begin(), v.end())));
+    }
+
+    void histogramEdgesLikeNumpy()
+    {
+        // np.histogram([0,1,2,3,4], bins=4, range=(0,4)) -> [1, 1, 1, 2] (last bin closed)
+        const std::vector<double> v{0, 1, 2, 3, 4, 5, -1, kNan};
+        Histogram h;
+        QVERIFY(computeHistogram(view(Elem::F64, v), 4, 0, 4, h));
+        QCOMPARE(h.counts, (std::vector<std::uint64_t>{1, 1, 1, 2}));
+        QCOMPARE(h.above, 1u);
+        QCOMPARE(h.below, 1u);
+        QCOMPARE(h.nan, 1u);
+        QCOMPARE(h.edges(), (std::vector<double>{0, 1, 2, 3, 4}));
+    }
+
+    void histogramOfConstantWidensRange()
+    {
+        // np.histogram([5,5,5], bins=2) -> counts [0, 3], edges [4.5, 5, 5.5]
+        const std::vector<float> v{5, 5, 5};
+        TensorStats s;
+        Histogram h;
+        QVERIFY(computeStatsAndHistogram(view(Elem::F32, v), 2, s, h));
+        QCOMPARE(h.counts, (std::vector<std::uint64_t>{0, 3}));
+        QCOMPARE(h.lo, 4.5);
+        QCOMPARE(h.hi, 5.5);
+    }
+
+    void histogramTenthsLikeNumpy()
+    {
+        // numpy 1.24: np.histogram(np.arange(11)/10, bins=10) -> [1,1,2,0,1,2,1,0,1,2]:
+        // 3/10 < 0.1*3 and 7/10 < 0.1*7 in binary, so they fall one bin lower than by hand.
+        std::vector<double> v;
+        for (int i = 0; i <= 10; ++i)
+            v.push_back(i / 10.0);
+        Histogram h;
+        QVERIFY(computeHistogram(view(Elem::F64, v), 10, 0.0, 1.0, h));
+        QCOMPARE(h.counts, (std::vector<std::uint64_t>{1, 1, 2, 0, 1, 2, 1, 0, 1, 2}));
+    }
+
+    void cancellationStops()
+    {
+        std::vector<float> v(4'000'000, 1.0f);
+        std::atomic<bool> cancel{true};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        TensorStats s;
+        QVERIFY(!computeStats(view(Elem::F32, v), s, &job));
+    }
+
+    void integersAndBool()
+    {
+        const std::vector<std::int32_t> ints{-3, 0, 7};
+        TensorStats s;
+        QVERIFY(computeStats(view(Elem::I32, ints), s));
+        QCOMPARE(s.min, -3.0);
+        QCOMPARE(s.max, 7.0);
+        QCOMPARE(s.zero, 1u);
+        const std::vector<std::uint8_t> flags{0, 1, 1, 0};
+        QVERIFY(computeStats(view(Elem::Bool, flags), s));
+        QCOMPARE(s.mean, 0.5);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestStats)
+#include "tst_stats.moc"
