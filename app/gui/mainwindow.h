@@ -1,0 +1,49 @@
+#pragma once
+
+#include <QMainWindow>
+
+class QLabel;
+class QProgressBar;
+class QToolButton;
+class QTreeView;
+
+namespace ds {
+
+class DocumentContext;
+class TensorInspector;
+
+/// The workbench window: dump tree dock, tensor inspector, status bar with indexing progress.
+class MainWindow : public QMainWindow
+{
+    Q_OBJECT
+public:
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    DocumentContext *context() const { return m_context; }
+    QTreeView *tree() const { return m_tree; }
+    TensorInspector *inspector() const { return m_inspector; }
+
+    void openPath(const QString &path);
+    /// Selects a tensor by id in the first dump that has it; false if none does.
+    bool selectTensor(const QString &tensorId);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createActions();
+    void onCurrentChanged();
+    void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
+
+    DocumentContext *m_context;
+    QTreeView *m_tree;
+    TensorInspector *m_inspector;
+    QProgressBar *m_progress;
+    QToolButton *m_cancel;
+    QLabel *m_statusText;
+};
+
+} // namespace ds

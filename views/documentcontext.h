@@ -1,0 +1,56 @@
+#pragma once
+
+#include "index/dumpindex.h"
+#include "models/dumptreemodel.h"
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <atomic>
+#include <memory>
+
+namespace ds {
+
+/// What the panels observe: the open dumps (as a tree model), indexing progress and the
+/// current selection. Panels connect to its signals instead of being pushed into by the
+/// main window.
+class DocumentContext : public QObject
+{
+    Q_OBJECT
+public:
+    explicit DocumentContext(QObject *parent = nullptr);
+    ~DocumentContext() override;
+
+    DumpTreeModel *treeModel() const { return m_tree; }
+    std::shared_ptr<const DumpIndex> index(int dump) const { return m_tree->index(dump); }
+    bool isIndexing() const { return m_job != nullptr; }
+
+    /// Indexes `path` in the background; the tree fills as batches arrive.
+    void openDump(const QString &path);
+    void cancelIndexing();
+    /// Blocks until the current indexing job is done (tests, screenshot mode).
+    void waitForIndexing();
+
+    int selectedDump() const { return m_selDump; }
+    QString selectedTensor() const { return m_selTensor; }
+    void selectTensor(int dump, const QString &tensorId);
+
+signals:
+    void indexingStarted(const QString &path);
+    void indexingProgress(int permille);
+    void indexingFinished(int dump, bool cancelled, int ops, int errors);
+    void openFailed(const QString &message);
+    void selectionChanged(int dump, const QString &tensorId);
+
+private:
+    struct Job;
+    void onBatch(int dump, std::vector<OpRecord> ops, std::vector<FileError> errors);
+    void onFinished();
+
+    DumpTreeModel *m_tree;
+    std::unique_ptr<Job> m_job;
+    QStringList m_queue; ///< paths waiting for the current job
+    int m_selDump = -1;
+    QString m_selTensor;
+};
+
+} // namespace ds

@@ -1,0 +1,179 @@
+#include "histogramwidget.h"
+
+#include <QCheckBox>
+#include <QDoubleValidator>
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <qcustomplot.h>
+
+namespace ds {
+
+namespace {
+QString num(double v) { return QString::number(v, 'g', 6); }
+} // namespace
+
+HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new QCustomPlot(this))
+{
+    m_bars = new QCPBars(m_plot->xAxis, m_plot->yAxis);
+    m_bars->setWidthType(QCPBars::wtPlotCoords);
+    m_bars->setPen(Qt::NoPen);
+    m_bars->setBrush(palette().color(QPalette::Highlight));
+    m_plot->xAxis->setLabel(tr("value"));
+    m_plot->yAxis->setLabel(tr("count"));
+    m_plot->setMinimumHeight(160);
+    m_plot->installEventFilter(this);
+    m_plot->setMouseTracking(true);
+
+    m_bins = new QSpinBox(this);
+    m_bins->setRange(1, 4096);
+    m_bins->setValue(64);
+    m_bins->setPrefix(tr("bins: "));
+    m_log = new QCheckBox(tr("log count"), this);
+    m_customRange = new QCheckBox(tr("range"), this);
+    m_customRange->setToolTip(tr("Use a fixed range instead of the data's min and max"));
+    m_lo = new QLineEdit(this);
+    m_hi = new QLineEdit(this);
+    for (QLineEdit *e : {m_lo, m_hi}) {
+        e->setValidator(new QDoubleValidator(e));
+        e->setMaximumWidth(90);
+        e->setEnabled(false);
+    }
+    auto *save = new QPushButton(tr("Export plot..."), this);
+    m_counts = new QLabel(this);
+    m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_hover = new QLabel(this);
+
+    auto *controls = new QHBoxLayout;
+    controls->addWidget(m_bins);
+    controls->addWidget(m_log);
+    controls->addWidget(m_customRange);
+    controls->addWidget(m_lo);
+    controls->addWidget(new QLabel(QStringLiteral("\u2013"), this));
+    controls->addWidget(m_hi);
+    controls->addStretch();
+    controls->addWidget(save);
+    auto *side = new QHBoxLayout;
+    side->addWidget(m_plot, 1);
+    side->addWidget(m_counts, 0, Qt::AlignTop);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(controls);
+    layout->addLayout(side, 1);
+    layout->addWidget(m_hover);
+
+    connect(m_bins, &QSpinBox::editingFinished, this, &HistogramWidget::parametersChanged);
+    connect(m_log, &QCheckBox::toggled, this, &HistogramWidget::applyScale);
+    connect(m_customRange, &QCheckBox::toggled, this, [this](bool on) {
+        m_lo->setEnabled(on);
+        m_hi->setEnabled(on);
+        if (on && m_lo->text().isEmpty() && !m_hist.counts.empty()) {
+            m_lo->setText(num(m_hist.lo));
+            m_hi->setText(num(m_hist.hi));
+        }
+        emit parametersChanged();
+    });
+    connect(m_lo, &QLineEdit::editingFinished, this, &HistogramWidget::parametersChanged);
+    connect(m_hi, &QLineEdit::editingFinished, this, &HistogramWidget::parametersChanged);
+    connect(save, &QPushButton::clicked, this, &HistogramWidget::exportPlot);
+    clear();
+}
+
+int HistogramWidget::bins() const { return m_bins->value(); }
+
+std::pair<double, double> HistogramWidget::range() const
+{
+    bool okLo = false, okHi = false;
+    const double lo = QLocale().toDouble(m_lo->text(), &okLo), hi = QLocale().toDouble(m_hi->text(), &okHi);
+    if (!m_customRange->isChecked() || !okLo || !okHi || !(lo <= hi))
+        return {1.0, 0.0};
+    return {lo, hi};
+}
+
+void HistogramWidget::clear(const QString &message)
+{
+    m_hist = Histogram{};
+    m_bars->data()->clear();
+    m_counts->setText(message);
+    m_hover->clear();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HistogramWidget::setHistogram(const Histogram &h, const TensorStats &stats)
+{
+    m_hist = h;
+    const auto edges = h.edges();
+    QVector<double> keys, values;
+    keys.reserve(qsizetype(h.counts.size()));
+    values.reserve(qsizetype(h.counts.size()));
+    for (size_t i = 0; i < h.counts.size(); ++i) {
+        keys << (edges[i] + edges[i + 1]) / 2;
+        values << double(h.counts[i]);
+    }
+    m_bars->setWidth(h.counts.empty() ? 1 : (h.hi - h.lo) / double(h.counts.size()));
+    m_bars->setData(keys, values, true);
+    m_plot->xAxis->setRange(h.lo, h.hi);
+    m_counts->setText(tr("NaN: %1\n+Inf: %2\n-Inf: %3\nzero: %4\nout of range: %5")
+                          .arg(h.nan).arg(h.posinf).arg(h.neginf).arg(stats.zero).arg(h.below + h.above));
+    applyScale();
+}
+
+void HistogramWidget::applyScale()
+{
+    const bool log = m_log->isChecked();
+    double top = 1;
+    for (auto c : m_hist.counts)
+        top = std::max(top, double(c));
+    if (log) {
+        m_plot->yAxis->setScaleType(QCPAxis::stLogarithmic);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+        m_bars->setBaseValue(0.5);
+        m_plot->yAxis->setRange(0.5, top * 2);
+    } else {
+        m_plot->yAxis->setScaleType(QCPAxis::stLinear);
+        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        m_bars->setBaseValue(0);
+        m_plot->yAxis->setRange(0, top * 1.05);
+    }
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+bool HistogramWidget::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_plot && event->type() == QEvent::MouseMove && !m_hist.counts.empty()) {
+        const auto *me = static_cast<QMouseEvent *>(event);
+        const double x = m_plot->xAxis->pixelToCoord(me->position().x());
+        const auto edges = m_hist.edges();
+        const auto it = std::upper_bound(edges.begin(), edges.end(), x);
+        const qsizetype bin = qsizetype(it - edges.begin()) - 1;
+        if (bin >= 0 && bin < qsizetype(m_hist.counts.size())) {
+            const bool last = bin + 1 == qsizetype(m_hist.counts.size());
+            m_hover->setText(tr("bin [%1, %2%3: %4 values").arg(num(edges[size_t(bin)]), num(edges[size_t(bin) + 1]),
+                                                                 last ? QStringLiteral("]") : QStringLiteral(")"))
+                                 .arg(m_hist.counts[size_t(bin)]));
+        } else {
+            m_hover->clear();
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+bool HistogramWidget::savePlot(const QString &path)
+{
+    return path.endsWith(QLatin1String(".pdf"), Qt::CaseInsensitive) ? m_plot->savePdf(path) : m_plot->savePng(path);
+}
+
+void HistogramWidget::exportPlot()
+{
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export histogram"), QStringLiteral("histogram.png"),
+                                                      tr("PNG image (*.png);;PDF document (*.pdf)"));
+    if (!path.isEmpty() && !savePlot(path))
+        m_hover->setText(tr("Could not write %1").arg(path));
+}
+
+} // namespace ds

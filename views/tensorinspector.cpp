@@ -1,0 +1,202 @@
+#include "tensorinspector.h"
+
+#include "documentcontext.h"
+#include "histogramwidget.h"
+#include "tensor/dtype.h"
+#include "tensor/format.h"
+
+#include <QCheckBox>
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+namespace ds {
+
+namespace {
+
+QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 8) : QStringLiteral("\u2014"); }
+
+QTreeWidget *propertyList(QWidget *parent)
+{
+    auto *w = new QTreeWidget(parent);
+    w->setColumnCount(2);
+    w->setHeaderLabels({QObject::tr("Property"), QObject::tr("Value")});
+    w->setRootIsDecorated(false);
+    w->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    w->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    return w;
+}
+
+void addRow(QTreeWidget *w, const QString &name, const QString &value)
+{
+    auto *item = new QTreeWidgetItem(w, {name, value});
+    item->setToolTip(1, value);
+}
+
+} // namespace
+
+TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
+    : QWidget(parent), m_context(context)
+{
+    m_title = new QLabel(tr("Select a tensor in the dump tree."), this);
+    m_title->setWordWrap(true);
+    m_title->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    QFont bold = m_title->font();
+    bold.setBold(true);
+    m_title->setFont(bold);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_raw = new QCheckBox(tr("Raw device layout"), this);
+    m_raw->setToolTip(tr("Show the bytes in the device's private layout instead of converting to ND"));
+    m_raw->setEnabled(false);
+
+    m_meta = propertyList(this);
+    m_stats = propertyList(this);
+    m_hist = new HistogramWidget(this);
+
+    // Summary: metadata | statistics above, the histogram below.
+    auto *tables = new QSplitter(Qt::Horizontal, this);
+    tables->addWidget(m_meta);
+    tables->addWidget(m_stats);
+    tables->setStretchFactor(0, 3);
+    tables->setStretchFactor(1, 2);
+    auto *summary = new QSplitter(Qt::Vertical, this);
+    summary->addWidget(tables);
+    summary->addWidget(m_hist);
+    summary->setStretchFactor(0, 2);
+    summary->setStretchFactor(1, 3);
+    m_tabs = new QTabWidget(this);
+    m_tabs->addTab(summary, tr("Summary"));
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_title, 1);
+    top->addWidget(m_raw);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(m_status);
+    layout->addWidget(m_tabs, 1);
+
+    connect(context, &DocumentContext::selectionChanged, this, &TensorInspector::onSelectionChanged);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &TensorInspector::onFinished);
+    connect(m_raw, &QCheckBox::toggled, this, &TensorInspector::start);
+    connect(m_hist, &HistogramWidget::parametersChanged, this, &TensorInspector::start);
+}
+
+TensorInspector::~TensorInspector()
+{
+    if (m_cancel)
+        *m_cancel = true;
+    m_watcher.waitForFinished();
+}
+
+void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
+{
+    m_index = m_context->index(dump);
+    const auto ref = m_index ? m_index->findTensor(tensorId) : std::nullopt;
+    m_meta->clear();
+    m_stats->clear();
+    m_report.reset();
+    if (!ref) {
+        m_index.reset();
+        m_title->setText(tr("Select a tensor in the dump tree."));
+        m_status->clear();
+        m_raw->setEnabled(false);
+        m_hist->clear();
+        return;
+    }
+    m_ref = *ref;
+    m_title->setText(tensorId);
+    const auto &t = m_index->tensor(m_ref);
+    const QSignalBlocker block(m_raw);
+    m_raw->setChecked(false);
+    m_raw->setEnabled(isConvertibleFormat(t.format));
+    showMetadata();
+    start();
+}
+
+void TensorInspector::start()
+{
+    if (!m_index)
+        return;
+    if (m_cancel)
+        *m_cancel = true; // the stale job stops early; its result is dropped
+    if (m_watcher.isRunning()) {
+        m_pending = true;
+        return;
+    }
+    m_pending = false;
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_status->setText(tr("Loading\u2026"));
+    const auto [lo, hi] = m_hist->range();
+    m_watcher.setFuture(runTensorJob(m_index, m_ref, m_raw->isChecked() ? LayoutChoice::Raw : LayoutChoice::Logical,
+                                     m_hist->bins(), lo, hi, m_cancel));
+}
+
+void TensorInspector::onFinished()
+{
+    if (m_pending) { // the selection or parameters changed meanwhile
+        start();
+        return;
+    }
+    m_report = m_watcher.result();
+    if (!m_report->error.isEmpty()) {
+        m_status->setText(tr("Cannot show this tensor: %1").arg(m_report->error));
+        m_hist->clear(m_report->error);
+        emit reportReady();
+        return;
+    }
+    QStringList notes = m_report->tensor->notes;
+    notes.prepend(tr("Loaded in %1 ms, statistics in %2 ms.").arg(m_report->loadMs, 0, 'f', 1).arg(m_report->statsMs, 0, 'f', 1));
+    m_status->setText(notes.join(QLatin1Char('\n')));
+    showStats();
+    m_hist->setHistogram(m_report->histogram, m_report->stats);
+    emit reportReady();
+}
+
+void TensorInspector::showMetadata()
+{
+    const auto &op = m_index->op(m_ref);
+    const auto &t = m_index->tensor(m_ref);
+    m_meta->clear();
+    addRow(m_meta, tr("Tensor"), ioKindName(t.io) + QLatin1Char(' ') + QString::number(t.index));
+    addRow(m_meta, tr("Data type"), dataTypeName(t.dataType));
+    addRow(m_meta, tr("Device format"), formatName(t.format));
+    addRow(m_meta, tr("Device shape"), shapeToString(t.shape));
+    addRow(m_meta, tr("Logical shape"), t.originalShape.empty() ? shapeToString(t.shape) : shapeToString(t.originalShape));
+    if (t.subFormat)
+        addRow(m_meta, tr("Sub-format (groups)"), QString::number(t.subFormat));
+    addRow(m_meta, tr("Operator"), op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    addRow(m_meta, tr("Operator type"), op.opType);
+    if (!t.originalOpName.isEmpty())
+        addRow(m_meta, tr("Original operator"), t.originalOpName + QStringLiteral(" : %1").arg(t.originalOutputIndex));
+    addRow(m_meta, tr("Task / stream"), QStringLiteral("%1 / %2").arg(op.taskId).arg(op.streamId));
+    addRow(m_meta, tr("Timestamp"), QString::number(op.timestamp));
+    addRow(m_meta, tr("File"), m_index->absolutePath(op));
+    addRow(m_meta, tr("Byte offset / size"), QStringLiteral("%1 / %2").arg(t.offset).arg(t.size));
+    if (!op.mappedFrom.isEmpty())
+        addRow(m_meta, tr("Mapped name"), op.mappedFrom);
+    for (const auto &w : op.warnings)
+        addRow(m_meta, tr("Warning"), w);
+}
+
+void TensorInspector::showStats()
+{
+    const auto &s = m_report->stats;
+    m_stats->clear();
+    addRow(m_stats, tr("Elements"), QString::number(s.count));
+    addRow(m_stats, tr("Min"), num(s.min));
+    addRow(m_stats, tr("Max"), num(s.max));
+    addRow(m_stats, tr("Mean"), num(s.mean));
+    addRow(m_stats, tr("Std"), num(s.std));
+    addRow(m_stats, tr("L2 norm"), num(s.l2norm));
+    addRow(m_stats, tr("NaN"), QString::number(s.nan));
+    addRow(m_stats, tr("+Inf"), QString::number(s.posinf));
+    addRow(m_stats, tr("-Inf"), QString::number(s.neginf));
+    addRow(m_stats, tr("Zeros"), QString::number(s.zero));
+    addRow(m_stats, tr("Shape shown"), shapeToString(m_report->tensor->shape));
+}
+
+} // namespace ds
