@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs every Debian 12 package DumpScope's build, tests and samples need.
+# Idempotent and non-interactive: does nothing when all packages are present.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config git
+  qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
+  libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
+  libhdf5-dev nlohmann-json3-dev zlib1g-dev libprotobuf-dev protobuf-compiler
+  python3 python3-numpy python3-h5py python3-torch
+  xvfb xauth fonts-noto-cjk
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "install-deps: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -q --no-install-recommends "${missing[@]}"

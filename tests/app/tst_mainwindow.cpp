@@ -1,0 +1,119 @@
+// The workbench on real widgets (offscreen): open a sample, click a tensor in the tree, and
+// check the inspector against the numpy-computed expectations of samples/manifest.json.
+#include "documentcontext.h"
+#include "histogramwidget.h"
+#include "mainwindow.h"
+#include "models/dumptreemodel.h"
+#include "tensorinspector.h"
+
+#include <QAbstractItemModelTester>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTest>
+#include <QTreeView>
+
+using namespace ds;
+
+namespace {
+
+QJsonObject manifestTensor(const QString &sample, const QString &id)
+{
+    QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/manifest.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const auto samples = QJsonDocument::fromJson(f.readAll())[QLatin1String("samples")].toArray();
+    for (const auto &s : samples)
+        if (s[QLatin1String("name")].toString() == sample)
+            for (const auto &t : s[QLatin1String("tensors_expected")].toArray())
+                if (t[QLatin1String("id")].toString() == id)
+                    return t.toObject();
+    return {};
+}
+
+const QString kTensor = QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/Conv2D.resnet_conv1_Conv2D.12.3.1710490512000001.input.0");
+
+} // namespace
+
+class TestMainWindow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void init() { QCoreApplication::setOrganizationName(QStringLiteral("DumpScopeTest")); }
+
+    void treeModelPassesTester()
+    {
+        MainWindow w;
+        QAbstractItemModelTester tester(w.context()->treeModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/single_op"));
+        QTRY_COMPARE_WITH_TIMEOUT(w.context()->treeModel()->rowCount(), 2, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.context()->isIndexing(), 10000);
+        QVERIFY(w.context()->index(0) && w.context()->index(1));
+    }
+
+    void clickTensorShowsNumpyStatistics()
+    {
+        MainWindow w;
+        w.resize(1200, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+
+        const QModelIndex item = w.context()->treeModel()->findTensor(0, kTensor);
+        QVERIFY(item.isValid());
+        w.tree()->scrollTo(item);
+        const QRect rect = w.tree()->visualRect(item);
+        QVERIFY(rect.isValid());
+        QSignalSpy ready(w.inspector(), &TensorInspector::reportReady);
+        QTest::mouseClick(w.tree()->viewport(), Qt::LeftButton, {}, rect.center());
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 10000);
+
+        const auto report = w.inspector()->report();
+        QVERIFY(report && report->error.isEmpty());
+        const QJsonObject expected = manifestTensor(QStringLiteral("cann_model_dump"), kTensor);
+        QVERIFY(!expected.isEmpty());
+        const QJsonObject st = expected[QLatin1String("stats")].toObject();
+        QCOMPARE(report->stats.min, st[QLatin1String("min")].toDouble());
+        QCOMPARE(report->stats.max, st[QLatin1String("max")].toDouble());
+        QVERIFY(qAbs(report->stats.mean - st[QLatin1String("mean")].toDouble()) < 1e-9);
+        QCOMPARE(qint64(report->stats.count), st[QLatin1String("count")].toInteger());
+
+        // Histogram with the manifest's 16 bins must reproduce numpy's counts exactly.
+        auto *bins = w.inspector()->histogram()->findChild<QSpinBox *>();
+        QVERIFY(bins);
+        bins->setValue(16);
+        emit bins->editingFinished();
+        QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 10000);
+        const QJsonArray counts = expected[QLatin1String("histogram")].toObject()[QLatin1String("counts")].toArray();
+        const auto &h = w.inspector()->report()->histogram;
+        QCOMPARE(qsizetype(h.counts.size()), counts.size());
+        for (qsizetype i = 0; i < counts.size(); ++i)
+            QCOMPARE(qint64(h.counts[size_t(i)]), counts[i].toInteger());
+    }
+
+    void badFilesAreListed()
+    {
+        MainWindow w;
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        auto *model = w.context()->treeModel();
+        const QModelIndex root = model->index(0, 0);
+        QModelIndex errors;
+        for (int r = 0; r < model->rowCount(root); ++r)
+            if (model->index(r, 0, root).data(DumpTreeModel::KindRole).toInt() == int(DumpTreeModel::Kind::ErrorGroup))
+                errors = model->index(r, 0, root);
+        QVERIFY(errors.isValid());
+        QCOMPARE(model->rowCount(errors), 5);
+        QCOMPARE(finished.first().at(2).toInt(), 11); // the good files still load
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "tst_mainwindow.moc"

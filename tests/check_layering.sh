@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# core/ must stay GUI-free: no widgets, no painting, no QCustomPlot (ARCHITECTURE.md).
+cd "$(dirname "$0")/../core" || exit 2
+bad=$(grep -rnE '#include *[<"](QtWidgets|QWidget|QMainWindow|QDialog|QPainter|QtGui/|qcustomplot\.h)' . || true)
+if [ -n "$bad" ]; then
+  echo "core/ includes GUI headers:"; echo "$bad"; exit 1
+fi
+if grep -vE '^\s*#' CMakeLists.txt | grep -nE 'Qt6::(Widgets|Gui|PrintSupport)|QCustomPlot'; then
+  echo "core/CMakeLists.txt links GUI libraries"; exit 1
+fi
+echo "layering ok: core/ has no GUI dependency"
