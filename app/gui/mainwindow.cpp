@@ -2,6 +2,7 @@
 
 #include "documentcontext.h"
 #include "models/dumptreemodel.h"
+#include "optablepanel.h"
 #include "tensorinspector.h"
 
 #include <QAction>
@@ -9,14 +10,17 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
+#include <QListWidget>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QTabWidget>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -33,15 +37,33 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
     m_tree->header()->setSectionResizeMode(DumpTreeModel::NameColumn, QHeaderView::Interactive);
-    m_tree->header()->resizeSection(DumpTreeModel::NameColumn, 300);
+    m_tree->header()->resizeSection(DumpTreeModel::NameColumn, 250);
     auto *treeDock = new QDockWidget(tr("Dump tree"), this);
     treeDock->setObjectName(QStringLiteral("dumpTreeDock"));
     treeDock->setWidget(m_tree);
     addDockWidget(Qt::LeftDockWidgetArea, treeDock);
-    resizeDocks({treeDock}, {460}, Qt::Horizontal);
+    resizeDocks({treeDock}, {330}, Qt::Horizontal);
+
+    m_opTable = new OpTablePanel(this);
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_tabs->addTab(m_opTable, tr("Operators"));
+    setCentralWidget(m_tabs);
 
     m_inspector = new TensorInspector(m_context, this);
-    setCentralWidget(m_inspector);
+    auto *inspectorDock = new QDockWidget(tr("Tensor inspector"), this);
+    inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
+    inspectorDock->setWidget(m_inspector);
+    addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+
+    m_problems = new QListWidget(this);
+    m_problems->setAlternatingRowColors(true);
+    auto *problemsDock = new QDockWidget(tr("Problems"), this);
+    problemsDock->setObjectName(QStringLiteral("problemsDock"));
+    problemsDock->setWidget(m_problems);
+    addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    resizeDocks({inspectorDock}, {600}, Qt::Horizontal);
+    resizeDocks({problemsDock}, {110}, Qt::Vertical);
 
     m_statusText = new QLabel(tr("Open a dump directory to begin (File \u2192 Open, or drop a folder here)."), this);
     m_progress = new QProgressBar(this);
@@ -73,6 +95,21 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         QMessageBox::warning(this, tr("Cannot open"), message);
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentChanged);
+    connect(m_opTable, &OpTablePanel::opActivated, this, &MainWindow::onOpActivated);
+    connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        const int dump = item->data(Qt::UserRole).toInt();
+        const QString file = item->data(Qt::UserRole + 1).toString();
+        auto *model = m_context->treeModel();
+        const QModelIndex root = model->index(dump, 0);
+        for (int r = 0; r < model->rowCount(root); ++r) {
+            const QModelIndex group = model->index(r, 0, root);
+            if (group.data(DumpTreeModel::KindRole).toInt() != int(DumpTreeModel::Kind::ErrorGroup))
+                continue;
+            for (int e = 0; e < model->rowCount(group); ++e)
+                if (model->index(e, 0, group).data().toString() == file)
+                    m_tree->setCurrentIndex(model->index(e, 0, group));
+        }
+    });
 
     QSettings settings;
     restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
@@ -97,6 +134,8 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    updateRecentMenu();
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -111,7 +150,33 @@ void MainWindow::createActions()
     tools->addAction(openDir);
 }
 
-void MainWindow::openPath(const QString &path) { m_context->openDump(path); }
+void MainWindow::openPath(const QString &path)
+{
+    addRecent(path);
+    m_context->openDump(path);
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    QSettings settings;
+    QStringList recent = settings.value(QStringLiteral("recent")).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    recent.removeAll(abs);
+    recent.prepend(abs);
+    settings.setValue(QStringLiteral("recent"), recent.mid(0, 10));
+    updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu()
+{
+    if (!m_recentMenu)
+        return;
+    m_recentMenu->clear();
+    const QStringList recent = QSettings().value(QStringLiteral("recent")).toStringList();
+    for (const QString &path : recent)
+        m_recentMenu->addAction(path, this, [this, path] { openPath(path); });
+    m_recentMenu->setEnabled(!recent.isEmpty());
+}
 
 bool MainWindow::selectTensor(const QString &tensorId)
 {
@@ -129,9 +194,40 @@ bool MainWindow::selectTensor(const QString &tensorId)
 
 void MainWindow::onCurrentChanged()
 {
-    const QModelIndex i = m_tree->currentIndex();
+    const QModelIndex i = m_tree->currentIndex().siblingAtColumn(0);
+    auto *model = m_context->treeModel();
+    const int dump = i.data(DumpTreeModel::DumpRole).toInt();
+    const auto index = m_context->index(dump);
+    const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
+    if (index && i.isValid() && kind != DumpTreeModel::Kind::Error && kind != DumpTreeModel::Kind::ErrorGroup) {
+        const QString opPath = i.data(DumpTreeModel::OpPathRole).toString();
+        m_opTable->showOps(dump, index, model->opsUnder(i), opPath.isEmpty() ? -1 : index->opIndex(opPath));
+    }
+    if (kind == DumpTreeModel::Kind::Op && model->rowCount(i) > 0) {
+        // An operator shows its first output (or its first tensor) in the inspector.
+        QModelIndex pick = model->index(0, 0, i);
+        for (int r = 0; r < model->rowCount(i); ++r)
+            if (model->index(r, 0, i).data().toString().startsWith(QLatin1String("output"))) {
+                pick = model->index(r, 0, i);
+                break;
+            }
+        m_context->selectTensor(dump, pick.data(DumpTreeModel::TensorIdRole).toString());
+        return;
+    }
     const QString id = i.data(DumpTreeModel::TensorIdRole).toString();
-    m_context->selectTensor(id.isEmpty() ? -1 : i.data(DumpTreeModel::DumpRole).toInt(), id);
+    m_context->selectTensor(id.isEmpty() ? -1 : dump, id);
+}
+
+void MainWindow::onOpActivated(int dump, int op)
+{
+    const auto index = m_context->index(dump);
+    if (!index)
+        return;
+    const QModelIndex item = m_context->treeModel()->findOp(dump, index->ops[size_t(op)].relPath);
+    if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
+        m_tree->scrollTo(item);
+        m_tree->setCurrentIndex(item);
+    }
 }
 
 void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int errors)
@@ -140,7 +236,24 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     m_cancel->setVisible(false);
     const QString what = tr("%n operator(s)", nullptr, ops) + QStringLiteral(", ") + tr("%n unreadable file(s)", nullptr, errors);
     m_statusText->setText(cancelled ? tr("Indexing cancelled: %1 indexed so far.").arg(what) : tr("Indexed %1.").arg(what));
-    m_tree->expand(m_context->treeModel()->index(dump, 0));
+    auto *model = m_context->treeModel();
+    // Expand down to the first level with operators and show them in the table.
+    QModelIndex i = model->index(dump, 0);
+    while (i.isValid() && model->rowCount(i) > 0
+           && DumpTreeModel::Kind(model->index(0, 0, i).data(DumpTreeModel::KindRole).toInt()) != DumpTreeModel::Kind::Op) {
+        m_tree->expand(i);
+        i = model->index(0, 0, i);
+    }
+    m_tree->expand(i);
+    if (i.isValid() && !m_tree->currentIndex().isValid())
+        m_tree->setCurrentIndex(i);
+    if (const auto index = m_context->index(dump))
+        for (const auto &e : index->errors) {
+            auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(e.file, e.message), m_problems);
+            item->setData(Qt::UserRole, dump);
+            item->setData(Qt::UserRole + 1, e.file);
+            item->setToolTip(index->rootDir + QLatin1Char('/') + e.file);
+        }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -3,13 +3,17 @@
 #include <QMainWindow>
 
 class QLabel;
+class QListWidget;
+class QMenu;
 class QProgressBar;
+class QTabWidget;
 class QToolButton;
 class QTreeView;
 
 namespace ds {
 
 class DocumentContext;
+class OpTablePanel;
 class TensorInspector;
 
 /// The workbench window: dump tree dock, tensor inspector, status bar with indexing progress.
@@ -23,6 +27,9 @@ public:
     DocumentContext *context() const { return m_context; }
     QTreeView *tree() const { return m_tree; }
     TensorInspector *inspector() const { return m_inspector; }
+    OpTablePanel *opTable() const { return m_opTable; }
+    QListWidget *problems() const { return m_problems; }
+    QTabWidget *centralTabs() const { return m_tabs; }
 
     void openPath(const QString &path);
     /// Selects a tensor by id in the first dump that has it; false if none does.
@@ -36,11 +43,18 @@ protected:
 private:
     void createActions();
     void onCurrentChanged();
+    void onOpActivated(int dump, int op);
     void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
+    void addRecent(const QString &path);
+    void updateRecentMenu();
 
     DocumentContext *m_context;
     QTreeView *m_tree;
     TensorInspector *m_inspector;
+    OpTablePanel *m_opTable;
+    QListWidget *m_problems;
+    QTabWidget *m_tabs;
+    QMenu *m_recentMenu = nullptr;
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;

@@ -255,6 +255,26 @@ QModelIndex DumpTreeModel::findTensor(int dump, const QString &tensorId) const
     return op.isValid() ? index(ref->tensor, 0, op) : QModelIndex();
 }
 
+std::vector<int> DumpTreeModel::opsUnder(const QModelIndex &item) const
+{
+    std::vector<int> ops;
+    Node *n = node(item);
+    if (!n)
+        return ops;
+    while (n->kind == Kind::Op || n->kind == Kind::Tensor)
+        n = n->parent;
+    std::function<void(const Node *)> collect = [&](const Node *x) {
+        if (x->kind == Kind::Op) {
+            ops.push_back(x->op);
+            return;
+        }
+        for (const auto &c : x->children)
+            collect(c.get());
+    };
+    collect(n);
+    return ops;
+}
+
 DumpTreeModel::Node *DumpTreeModel::node(const QModelIndex &index) const { return static_cast<Node *>(index.internalPointer()); }
 
 QModelIndex DumpTreeModel::indexOf(Node *n, int column) const { return n ? createIndex(n->row, column, n) : QModelIndex(); }

@@ -42,6 +42,9 @@ public:
     /// Index of the tensor / op item, or invalid.
     QModelIndex findTensor(int dump, const QString &tensorId) const;
     QModelIndex findOp(int dump, const QString &relPath) const;
+    /// Operator numbers (into index(dump)->ops) below an item, in tree order; for an op or
+    /// tensor item, the operators of its parent level.
+    std::vector<int> opsUnder(const QModelIndex &item) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "models/optablemodel.h"
+
+#include <QFuture>
+#include <QWidget>
+#include <atomic>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+
+namespace ds {
+
+/// The operators of the selected tree level: sortable, filterable (substring, regular
+/// expression, op type), with output statistics filled in the background.
+class OpTablePanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OpTablePanel(QWidget *parent = nullptr);
+    ~OpTablePanel() override;
+
+    /// Shows `ops` of dump `dump` and selects `currentOp` (-1: none).
+    void showOps(int dump, std::shared_ptr<const DumpIndex> index, std::vector<int> ops, int currentOp);
+    void selectOp(int op);
+    OpTableModel *model() const { return m_model; }
+    OpFilterProxy *proxy() const { return m_proxy; }
+    QTableView *view() const { return m_view; }
+    QLineEdit *filterEdit() const { return m_filter; }
+    bool statsRunning() const { return m_statsJob.isRunning(); }
+
+    void copySelection() const;
+    bool exportCsv(const QString &path) const;
+
+signals:
+    void opActivated(int dump, int op);
+
+private:
+    void applyFilter();
+    void startStats();
+    void stopStats();
+
+    OpTableModel *m_model;
+    OpFilterProxy *m_proxy;
+    QTableView *m_view;
+    QLineEdit *m_filter;
+    QCheckBox *m_regex;
+    QComboBox *m_type;
+    QLabel *m_count;
+    QFuture<void> m_statsJob;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
+};
+
+} // namespace ds
