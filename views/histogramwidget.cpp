@@ -1,5 +1,7 @@
 #include "histogramwidget.h"
 
+#include "settingsdialog.h"
+
 #include <QCheckBox>
 #include <QDoubleValidator>
 #include <QFileDialog>
@@ -32,9 +34,10 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
 
     m_bins = new QSpinBox(this);
     m_bins->setRange(1, 4096);
-    m_bins->setValue(64);
+    m_bins->setValue(SettingsDialog::histogramBins());
     m_bins->setPrefix(tr("bins: "));
     m_log = new QCheckBox(tr("log count"), this);
+    m_log->setChecked(SettingsDialog::histogramLog());
     m_customRange = new QCheckBox(tr("range"), this);
     m_customRange->setToolTip(tr("Use a fixed range instead of the data's min and max"));
     m_lo = new QLineEdit(this);

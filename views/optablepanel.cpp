@@ -99,6 +99,8 @@ void OpTablePanel::showOps(int dump, std::shared_ptr<const DumpIndex> index, std
         m_type->addItem(t, t);
     applyFilter();
     m_view->resizeColumnsToContents();
+    m_view->setColumnWidth(OpTableModel::Name, std::min(m_view->columnWidth(OpTableModel::Name), 320));
+    m_view->setColumnWidth(OpTableModel::Shapes, std::min(m_view->columnWidth(OpTableModel::Shapes), 220));
     selectOp(currentOp);
     startStats();
 }

@@ -2,10 +2,14 @@
 
 #include "documentcontext.h"
 #include "histogramwidget.h"
+#include "index/jsonreport.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
+#include <QApplication>
 #include <QCheckBox>
+#include <QClipboard>
+#include <QPushButton>
 #include <QHeaderView>
 #include <QLabel>
 #include <QSplitter>
@@ -71,9 +75,16 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(summary, tr("Summary"));
 
+    auto *copy = new QPushButton(tr("Copy statistics"), this);
+    copy->setToolTip(tr("Copy the tensor id and its statistics as text"));
+    connect(copy, &QPushButton::clicked, this, [this] {
+        if (m_report && m_report->error.isEmpty())
+            QGuiApplication::clipboard()->setText(m_report->id + QLatin1Char('\n') + statsText(m_report->stats));
+    });
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
     top->addWidget(m_raw);
+    top->addWidget(copy);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_status);

@@ -1,11 +1,14 @@
 // dumpscope: the desktop workbench.
 #include "documentcontext.h"
 #include "mainwindow.h"
+#include "settingsdialog.h"
 #include "tensorinspector.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QLibraryInfo>
 #include <QTimer>
+#include <QTranslator>
 
 using namespace ds;
 
@@ -41,6 +44,18 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("DumpScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
 
+    // Translations: ours are embedded (:/i18n), Qt's own come from the system.
+    QTranslator ours, qtBase;
+    QString lang = SettingsDialog::effectiveLanguage();
+    if (const qsizetype i = app.arguments().indexOf(QStringLiteral("--language")); i > 0 && i + 1 < app.arguments().size())
+        lang = app.arguments().at(i + 1);
+    if (lang != QLatin1String("en")) {
+        if (ours.load(QStringLiteral(":/i18n/dumpscope_") + lang))
+            app.installTranslator(&ours);
+        if (qtBase.load(QStringLiteral("qtbase_") + lang, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
+            app.installTranslator(&qtBase);
+    }
+
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("main", "Workbench for Ascend NPU dump data."));
     parser.addHelpOption();
@@ -52,7 +67,10 @@ int main(int argc, char **argv)
                                     QStringLiteral("TENSOR_ID"));
     const QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size WxH (screenshot mode)."),
                                   QStringLiteral("WxH"), QStringLiteral("1400x860"));
-    parser.addOptions({shot, select, size});
+    const QCommandLineOption language(QStringLiteral("language"),
+                                      QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
+                                      QStringLiteral("LANG"));
+    parser.addOptions({shot, select, size, language});
     parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));
     parser.process(app);
 

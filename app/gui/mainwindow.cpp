@@ -1,6 +1,8 @@
 #include "mainwindow.h"
 
 #include "documentcontext.h"
+#include "exportdialog.h"
+#include "settingsdialog.h"
 #include "models/dumptreemodel.h"
 #include "optablepanel.h"
 #include "tensorinspector.h"
@@ -21,6 +23,7 @@
 #include <QSettings>
 #include <QStatusBar>
 #include <QTabWidget>
+#include <QTableView>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -36,6 +39,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tree->setModel(m_context->treeModel());
     m_tree->setUniformRowHeights(true);
     m_tree->setAlternatingRowColors(true);
+    m_tree->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_tree->header()->setSectionResizeMode(DumpTreeModel::NameColumn, QHeaderView::Interactive);
     m_tree->header()->resizeSection(DumpTreeModel::NameColumn, 250);
     auto *treeDock = new QDockWidget(tr("Dump tree"), this);
@@ -134,8 +138,14 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    QAction *exportAction = file->addAction(tr("&Export Tensors…"), this, &MainWindow::exportSelected);
+    exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    exportAction->setToolTip(tr("Export the selected tensors to .npy or .txt"));
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
+    file->addSeparator();
+    QAction *prefs = file->addAction(tr("&Settings…"), this, [this] { SettingsDialog(this).exec(); });
+    prefs->setMenuRole(QAction::PreferencesRole);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -148,6 +158,7 @@ void MainWindow::createActions()
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
     tools->addAction(openDir);
+    tools->addAction(exportAction);
 }
 
 void MainWindow::openPath(const QString &path)
@@ -190,6 +201,56 @@ bool MainWindow::selectTensor(const QString &tensorId)
         }
     }
     return false;
+}
+
+std::vector<ExportItem> MainWindow::selectedTensors() const
+{
+    std::vector<ExportItem> items;
+    auto addOp = [&](const std::shared_ptr<const DumpIndex> &index, int op) {
+        const auto &tensors = index->ops[size_t(op)].tensors;
+        for (size_t t = 0; t < tensors.size(); ++t)
+            if (tensors[t].io == IoKind::Input || tensors[t].io == IoKind::Output)
+                items.push_back({index, {op, int(t)}});
+    };
+    for (const QModelIndex &i : m_tree->selectionModel()->selectedRows()) {
+        const auto index = m_context->index(i.data(DumpTreeModel::DumpRole).toInt());
+        if (!index)
+            continue;
+        const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
+        if (kind == DumpTreeModel::Kind::Tensor) {
+            if (auto ref = index->findTensor(i.data(DumpTreeModel::TensorIdRole).toString()))
+                items.push_back({index, *ref});
+        } else if (kind == DumpTreeModel::Kind::Op) {
+            addOp(index, index->opIndex(i.data(DumpTreeModel::OpPathRole).toString()));
+        }
+    }
+    if (items.empty() && m_opTable->model()->dumpIndex())
+        for (const QModelIndex &i : m_opTable->view()->selectionModel()->selectedRows())
+            addOp(m_opTable->model()->dumpIndex(), i.data(OpTableModel::OpRole).toInt());
+    if (items.empty())
+        if (const auto index = m_context->index(m_context->selectedDump()))
+            if (auto ref = index->findTensor(m_context->selectedTensor()))
+                items.push_back({index, *ref});
+    // Selecting an op and one of its tensors must not export it twice.
+    std::sort(items.begin(), items.end(), [](const ExportItem &a, const ExportItem &b) {
+        return std::tie(a.index, a.ref.op, a.ref.tensor) < std::tie(b.index, b.ref.op, b.ref.tensor);
+    });
+    items.erase(std::unique(items.begin(), items.end(), [](const ExportItem &a, const ExportItem &b) {
+                    return a.index == b.index && a.ref == b.ref;
+                }), items.end());
+    return items;
+}
+
+void MainWindow::exportSelected()
+{
+    auto items = selectedTensors();
+    if (items.empty()) {
+        QMessageBox::information(this, tr("Export tensors"), tr("Select tensors or operators in the dump tree or the operator table first."));
+        return;
+    }
+    auto *dialog = new ExportDialog(std::move(items), this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    dialog->open();
 }
 
 void MainWindow::onCurrentChanged()

@@ -32,6 +32,11 @@ public:
     QTabWidget *centralTabs() const { return m_tabs; }
 
     void openPath(const QString &path);
+    /// Tensors chosen for export: selected tree tensors and operators, else the selected
+    /// table rows, else the tensor in the inspector.
+    std::vector<struct ExportItem> selectedTensors() const;
+    void exportSelected();
+
     /// Selects a tensor by id in the first dump that has it; false if none does.
     bool selectTensor(const QString &tensorId);
 
