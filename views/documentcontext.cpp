@@ -1,6 +1,10 @@
 #include "documentcontext.h"
 
+#include <QElapsedTimer>
 #include <QPointer>
+
+#include <deque>
+#include <mutex>
 #include <QtConcurrent>
 
 namespace ds {
@@ -11,10 +15,19 @@ struct DocumentContext::Job
     QString path;
     std::atomic<bool> cancel{false};
     std::atomic<int> progress{0};
+    std::shared_ptr<DumpTreeModel::BuiltTree> tree; ///< built by the worker with the index
+    std::mutex mutex; ///< guards batches (filled by workers, drained by the GUI thread)
+    std::deque<std::pair<std::vector<OpRecord>, std::vector<FileError>>> batches;
     QFutureWatcher<Result<std::shared_ptr<DumpIndex>>> watcher;
 };
 
-DocumentContext::DocumentContext(QObject *parent) : QObject(parent), m_tree(new DumpTreeModel(this)) {}
+DocumentContext::DocumentContext(QObject *parent)
+    : QObject(parent), m_tree(new DumpTreeModel(this)), m_drain(new QTimer(this))
+{
+    // Partial results are pulled in small time slices so the event loop never stalls.
+    m_drain->setInterval(25);
+    connect(m_drain, &QTimer::timeout, this, &DocumentContext::drainBatches);
+}
 
 DocumentContext::~DocumentContext()
 {
@@ -37,8 +50,8 @@ void DocumentContext::openDump(const QString &path)
     emit indexingStarted(path);
     connect(&job->watcher, &QFutureWatcherBase::finished, this, &DocumentContext::onFinished);
     QPointer<DocumentContext> self(this);
-    const int dump = job->dump;
-    job->watcher.setFuture(QtConcurrent::run([job, self, dump, path]() {
+    m_drain->start();
+    job->watcher.setFuture(QtConcurrent::run([job, self, path]() {
         JobControl control;
         control.cancelFlag = &job->cancel;
         control.progress = [job, self](int permille) {
@@ -47,25 +60,48 @@ void DocumentContext::openDump(const QString &path)
                 QMetaObject::invokeMethod(self, [self, permille] { if (self) emit self->indexingProgress(permille); },
                                           Qt::QueuedConnection);
         };
-        return buildIndex(path, &control, [self, dump](std::vector<OpRecord> ops, std::vector<FileError> errors) {
-            if (self)
-                QMetaObject::invokeMethod(self, [self, dump, ops = std::move(ops), errors = std::move(errors)]() mutable {
-                    if (self)
-                        self->onBatch(dump, std::move(ops), std::move(errors));
-                }, Qt::QueuedConnection);
+        auto result = buildIndex(path, &control, [job](std::vector<OpRecord> ops, std::vector<FileError> errors) {
+            std::lock_guard lock(job->mutex);
+            job->batches.emplace_back(std::move(ops), std::move(errors));
         });
+        if (result) // the final tree is plain data: build it here, not on the GUI thread
+            job->tree = DumpTreeModel::buildTree(**result, job->dump);
+        return result;
     }));
 }
 
-void DocumentContext::onBatch(int dump, std::vector<OpRecord> ops, std::vector<FileError> errors)
+void DocumentContext::drainBatches()
 {
-    // Batches that arrive after the final index was committed are already part of it.
-    if (m_job && m_job->dump == dump && !m_tree->index(dump))
-        m_tree->addBatch(dump, ops, errors);
+    if (!m_job)
+        return;
+    constexpr qint64 kBudgetMs = 12;
+    constexpr size_t kSlice = 256;
+    QElapsedTimer budget;
+    budget.start();
+    while (budget.elapsed() < kBudgetMs) {
+        std::vector<OpRecord> ops;
+        std::vector<FileError> errors;
+        {
+            std::lock_guard lock(m_job->mutex);
+            if (m_job->batches.empty())
+                return;
+            auto &front = m_job->batches.front();
+            if (front.first.size() <= kSlice) {
+                ops = std::move(front.first);
+                errors = std::move(front.second);
+                m_job->batches.pop_front();
+            } else { // take a slice off the end of a large batch
+                ops.assign(std::make_move_iterator(front.first.end() - kSlice), std::make_move_iterator(front.first.end()));
+                front.first.resize(front.first.size() - kSlice);
+            }
+        }
+        m_tree->addBatch(m_job->dump, ops, errors);
+    }
 }
 
 void DocumentContext::onFinished()
 {
+    m_drain->stop(); // the final index supersedes the batches still queued
     auto result = m_job->watcher.result();
     const int dump = m_job->dump;
     if (!result) {
@@ -74,7 +110,7 @@ void DocumentContext::onFinished()
         emit openFailed(result.error());
     } else {
         std::shared_ptr<const DumpIndex> index = *result;
-        m_tree->finishDump(dump, index);
+        m_tree->finishDump(dump, index, m_job->tree);
         m_job.reset();
         emit indexingFinished(dump, index->cancelled, int(index->ops.size()), int(index->errors.size()));
     }

@@ -5,6 +5,7 @@
 
 #include <QFutureWatcher>
 #include <QObject>
+#include <QTimer>
 #include <atomic>
 #include <memory>
 
@@ -43,11 +44,12 @@ signals:
 
 private:
     struct Job;
-    void onBatch(int dump, std::vector<OpRecord> ops, std::vector<FileError> errors);
+    void drainBatches();
     void onFinished();
 
     DumpTreeModel *m_tree;
     std::unique_ptr<Job> m_job;
+    QTimer *m_drain;
     QStringList m_queue; ///< paths waiting for the current job
     int m_selDump = -1;
     QString m_selTensor;

@@ -27,7 +27,7 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     m_view = new QTableView(this);
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(OpTableModel::Timestamp, Qt::AscendingOrder);
+    m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // execution order until a header is clicked
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_view->verticalHeader()->setDefaultSectionSize(m_view->fontMetrics().height() + 6);

@@ -91,27 +91,35 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
     layout->addWidget(m_tabs, 1);
 
     connect(context, &DocumentContext::selectionChanged, this, &TensorInspector::onSelectionChanged);
-    connect(&m_watcher, &QFutureWatcherBase::finished, this, &TensorInspector::onFinished);
-    connect(m_raw, &QCheckBox::toggled, this, &TensorInspector::start);
-    connect(m_hist, &HistogramWidget::parametersChanged, this, &TensorInspector::start);
+    connect(&m_loadWatcher, &QFutureWatcherBase::finished, this, &TensorInspector::onLoaded);
+    connect(&m_statsWatcher, &QFutureWatcherBase::finished, this, &TensorInspector::onStatsDone);
+    connect(m_raw, &QCheckBox::toggled, this, &TensorInspector::startLoad);
+    connect(m_hist, &HistogramWidget::parametersChanged, this, &TensorInspector::startStats);
 }
 
 TensorInspector::~TensorInspector()
 {
-    if (m_cancel)
-        *m_cancel = true;
-    m_watcher.waitForFinished();
+    for (const auto &c : {m_cancelLoad, m_cancelStats})
+        if (c)
+            *c = true;
+    m_loadWatcher.waitForFinished();
+    m_statsWatcher.waitForFinished();
 }
 
 void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
 {
+    m_selectedAt.start();
     m_index = m_context->index(dump);
     const auto ref = m_index ? m_index->findTensor(tensorId) : std::nullopt;
     m_meta->clear();
     m_stats->clear();
     m_report.reset();
+    m_loaded.reset();
     if (!ref) {
         m_index.reset();
+        for (const auto &c : {m_cancelLoad, m_cancelStats})
+            if (c)
+                *c = true;
         m_title->setText(tr("Select a tensor in the dump tree."));
         m_status->clear();
         m_raw->setEnabled(false);
@@ -125,45 +133,63 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
     m_raw->setChecked(false);
     m_raw->setEnabled(isConvertibleFormat(t.format));
     showMetadata();
-    start();
+    startLoad();
 }
 
-void TensorInspector::start()
+void TensorInspector::startLoad()
 {
     if (!m_index)
         return;
-    if (m_cancel)
-        *m_cancel = true; // the stale job stops early; its result is dropped
-    if (m_watcher.isRunning()) {
-        m_pending = true;
-        return;
-    }
-    m_pending = false;
-    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    for (const auto &c : {m_cancelLoad, m_cancelStats})
+        if (c)
+            *c = true; // stale jobs stop early; their results are never delivered
+    m_cancelLoad = std::make_shared<std::atomic<bool>>(false);
     m_status->setText(tr("Loading\u2026"));
-    const auto [lo, hi] = m_hist->range();
-    m_watcher.setFuture(runTensorJob(m_index, m_ref, m_raw->isChecked() ? LayoutChoice::Raw : LayoutChoice::Logical,
-                                     m_hist->bins(), lo, hi, m_cancel));
+    m_loadWatcher.setFuture(runLoadJob(m_index, m_ref, m_raw->isChecked() ? LayoutChoice::Raw : LayoutChoice::Logical,
+                                       m_cancelLoad));
 }
 
-void TensorInspector::onFinished()
+void TensorInspector::onLoaded()
 {
-    if (m_pending) { // the selection or parameters changed meanwhile
-        start();
+    const auto r = m_loadWatcher.result();
+    if (r->index != m_index || !(r->ref == m_ref))
         return;
-    }
-    m_report = m_watcher.result();
-    if (!m_report->error.isEmpty()) {
-        m_status->setText(tr("Cannot show this tensor: %1").arg(m_report->error));
-        m_hist->clear(m_report->error);
+    m_loaded = r;
+    m_firstPageMs = m_selectedAt.isValid() ? double(m_selectedAt.nsecsElapsed()) / 1e6 : -1;
+    if (!r->error.isEmpty()) {
+        m_status->setText(tr("Cannot show this tensor: %1").arg(r->error));
+        m_hist->clear(r->error);
+        m_report = r;
         emit reportReady();
         return;
     }
-    QStringList notes = m_report->tensor->notes;
-    notes.prepend(tr("Loaded in %1 ms, statistics in %2 ms.").arg(m_report->loadMs, 0, 'f', 1).arg(m_report->statsMs, 0, 'f', 1));
+    emit tensorLoaded();
+    startStats();
+}
+
+void TensorInspector::startStats()
+{
+    if (!m_loaded || !m_loaded->tensor)
+        return;
+    if (m_cancelStats)
+        *m_cancelStats = true;
+    m_cancelStats = std::make_shared<std::atomic<bool>>(false);
+    m_status->setText(tr("Computing statistics\u2026"));
+    const auto [lo, hi] = m_hist->range();
+    m_statsWatcher.setFuture(runStatsJob(m_loaded, m_hist->bins(), lo, hi, m_cancelStats));
+}
+
+void TensorInspector::onStatsDone()
+{
+    const auto r = m_statsWatcher.result();
+    if (!m_loaded || r->tensor != m_loaded->tensor || !r->statsDone)
+        return;
+    m_report = r;
+    QStringList notes = r->tensor->notes;
+    notes.prepend(tr("Loaded in %1 ms, statistics in %2 ms.").arg(r->loadMs, 0, 'f', 1).arg(r->statsMs, 0, 'f', 1));
     m_status->setText(notes.join(QLatin1Char('\n')));
     showStats();
-    m_hist->setHistogram(m_report->histogram, m_report->stats);
+    m_hist->setHistogram(r->histogram, r->stats);
     emit reportReady();
 }
 

@@ -2,6 +2,7 @@
 
 #include "tensorjob.h"
 
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QWidget>
 
@@ -24,19 +25,28 @@ public:
     explicit TensorInspector(DocumentContext *context, QWidget *parent = nullptr);
     ~TensorInspector() override;
 
-    /// The last finished report (tests, copy statistics); null while a job runs.
+    /// The last finished report with statistics (tests, copy statistics); null while loading.
     std::shared_ptr<const TensorReport> report() const { return m_report; }
+    /// The loaded tensor (before statistics), or null.
+    std::shared_ptr<const TensorReport> loaded() const { return m_loaded; }
     HistogramWidget *histogram() const { return m_hist; }
     QTabWidget *tabs() const { return m_tabs; }
-    bool isBusy() const { return m_watcher.isRunning(); }
+    bool isBusy() const { return m_loadWatcher.isRunning() || m_statsWatcher.isRunning(); }
+    /// Milliseconds from the last selection until its tensor was ready for the value views.
+    double firstPageMs() const { return m_firstPageMs; }
 
 signals:
+    /// Stage 1 done: the tensor is mapped/converted and can be paged.
+    void tensorLoaded();
+    /// Stage 2 done: statistics and histogram are shown.
     void reportReady();
 
 private:
     void onSelectionChanged(int dump, const QString &tensorId);
-    void start();
-    void onFinished();
+    void startLoad();
+    void startStats();
+    void onLoaded();
+    void onStatsDone();
     void showMetadata();
     void showStats();
 
@@ -46,12 +56,13 @@ private:
     QTabWidget *m_tabs;
     QTreeWidget *m_meta, *m_stats;
     HistogramWidget *m_hist;
-    QFutureWatcher<std::shared_ptr<const TensorReport>> m_watcher;
-    std::shared_ptr<std::atomic<bool>> m_cancel;
+    QFutureWatcher<std::shared_ptr<TensorReport>> m_loadWatcher, m_statsWatcher;
+    std::shared_ptr<std::atomic<bool>> m_cancelLoad, m_cancelStats;
     std::shared_ptr<const DumpIndex> m_index;
     DumpIndex::TensorRef m_ref;
-    std::shared_ptr<const TensorReport> m_report;
-    bool m_pending = false;
+    std::shared_ptr<const TensorReport> m_loaded, m_report;
+    QElapsedTimer m_selectedAt;
+    double m_firstPageMs = -1;
 };
 
 } // namespace ds

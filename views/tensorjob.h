@@ -8,7 +8,8 @@
 
 namespace ds {
 
-/// Everything the inspector shows for one tensor, computed off the GUI thread.
+/// Everything the inspector shows for one tensor, computed off the GUI thread in two stages:
+/// load (mapping, dtype unpacking, layout conversion), then statistics and histogram.
 struct TensorReport
 {
     std::shared_ptr<const DumpIndex> index;
@@ -17,13 +18,17 @@ struct TensorReport
     std::shared_ptr<const LoadedTensor> tensor;
     TensorStats stats;
     Histogram histogram;
+    bool statsDone = false;
     double loadMs = 0, statsMs = 0;
 };
 
-/// Loads the tensor (layout converted unless raw), then statistics and a histogram over
-/// [lo, hi] (the finite data range when lo > hi). Honors `cancel`.
-QFuture<std::shared_ptr<const TensorReport>> runTensorJob(std::shared_ptr<const DumpIndex> index, DumpIndex::TensorRef ref,
-                                                          LayoutChoice layout, int bins, double lo, double hi,
-                                                          std::shared_ptr<std::atomic<bool>> cancel);
+/// Stage 1: loads the tensor (layout converted unless raw). Honors `cancel`.
+QFuture<std::shared_ptr<TensorReport>> runLoadJob(std::shared_ptr<const DumpIndex> index, DumpIndex::TensorRef ref,
+                                                  LayoutChoice layout, std::shared_ptr<std::atomic<bool>> cancel);
+
+/// Stage 2: statistics and a histogram over [lo, hi] (the finite data range when lo > hi),
+/// on a copy of the loaded report.
+QFuture<std::shared_ptr<TensorReport>> runStatsJob(std::shared_ptr<const TensorReport> loaded, int bins, double lo, double hi,
+                                                   std::shared_ptr<std::atomic<bool>> cancel);
 
 } // namespace ds

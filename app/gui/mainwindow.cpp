@@ -293,6 +293,7 @@ void MainWindow::onOpActivated(int dump, int op)
 
 void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int errors)
 {
+
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     const QString what = tr("%n operator(s)", nullptr, ops) + QStringLiteral(", ") + tr("%n unreadable file(s)", nullptr, errors);
@@ -305,7 +306,8 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_tree->expand(i);
         i = model->index(0, 0, i);
     }
-    m_tree->expand(i);
+    if (model->rowCount(i) <= 1000) // expanding tens of thousands of rows would stall the view
+        m_tree->expand(i);
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
     if (const auto index = m_context->index(dump))

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QLocale>
+#include <QtConcurrent>
 
 namespace ds {
 
@@ -22,6 +23,25 @@ struct DumpTreeModel::Node
     int ops = 0;
     bool problem = false;
     QString message; // error text or warnings
+
+    Node *findChild(Kind k, const QString &key) const
+    {
+        for (const auto &c : children) // level nodes have few siblings
+            if (c->kind == k && c->sortKey == key)
+                return c.get();
+        return nullptr;
+    }
+    void renumber(int from = 0)
+    {
+        for (int i = from; i < int(children.size()); ++i)
+            children[size_t(i)]->row = i;
+    }
+};
+
+/// A subtree built off the GUI thread, handed to finishDump().
+struct DumpTreeModel::BuiltTree
+{
+    Node root;
 };
 
 struct DumpTreeModel::Dump
@@ -30,11 +50,13 @@ struct DumpTreeModel::Dump
     QString path;
     std::vector<OpRecord> provisional; ///< ops while indexing
     std::shared_ptr<const DumpIndex> index;
-    Node *errors = nullptr;
     const OpRecord &op(int i) const { return index ? index->ops[size_t(i)] : provisional[size_t(i)]; }
 };
 
 namespace {
+
+using Node = DumpTreeModel::Node;
+using Kind = DumpTreeModel::Kind;
 
 QString sizeText(qulonglong bytes) { return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat); }
 
@@ -44,6 +66,69 @@ QString numericSortKey(const QString &s)
     bool ok = false;
     s.toULongLong(&ok);
     return ok ? QStringLiteral("0%1").arg(s, 24, QLatin1Char('0')) : QLatin1Char('1') + s;
+}
+
+std::unique_ptr<Node> makeNode(Kind kind, const QString &label, const QString &sortKey, Node *parent)
+{
+    auto n = std::make_unique<Node>();
+    n->kind = kind;
+    n->label = label;
+    n->sortKey = sortKey;
+    n->parent = parent;
+    n->dump = parent->dump;
+    return n;
+}
+
+/// An operator item with its tensors (not yet attached to a parent's children).
+std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
+{
+    const QString name = op.opType + QLatin1Char(' ') + (op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    // Execution order inside a data_index directory: timestamp, then file.
+    auto n = makeNode(Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath), parent);
+    n->op = opNumber;
+    n->ops = 1;
+    n->problem = !op.warnings.isEmpty();
+    n->message = op.warnings.join(QLatin1Char('\n'));
+    for (size_t t = 0; t < op.tensors.size(); ++t) {
+        const auto &rec = op.tensors[t];
+        auto tn = makeNode(Kind::Tensor, ioKindName(rec.io) + QLatin1Char('.') + QString::number(rec.index), QString(), n.get());
+        tn->op = opNumber;
+        tn->tensor = int(t);
+        tn->row = int(t);
+        tn->bytes = rec.size;
+        n->bytes += rec.size;
+        n->children.push_back(std::move(tn));
+    }
+    return n;
+}
+
+std::pair<Kind, const QString *> levelList(const DumpLevels &l, int i)
+{
+    switch (i) {
+    case 0: return {Kind::Time, &l.time};
+    case 1: return {Kind::Device, &l.device};
+    case 2: return {Kind::ModelName, &l.modelName};
+    case 3: return {Kind::ModelId, &l.modelId};
+    default: return {Kind::DataIndex, &l.dataIndex};
+    }
+}
+
+void sortRecursively(Node *n)
+{
+    std::sort(n->children.begin(), n->children.end(),
+              [](const std::unique_ptr<Node> &a, const std::unique_ptr<Node> &b) { return a->sortKey < b->sortKey; });
+    n->renumber();
+    for (auto &c : n->children)
+        if (c->kind != Kind::Op)
+            sortRecursively(c.get());
+}
+
+void addTotals(Node *n, qulonglong bytes, int ops)
+{
+    for (; n; n = n->parent) {
+        n->bytes += bytes;
+        n->ops += ops;
+    }
 }
 
 } // namespace
@@ -72,137 +157,153 @@ std::shared_ptr<const DumpIndex> DumpTreeModel::index(int dump) const
     return dump >= 0 && dump < dumpCount() ? m_dumps[size_t(dump)]->index : nullptr;
 }
 
-DumpTreeModel::Node *DumpTreeModel::childFor(Node *parent, Kind kind, const QString &key, const QString &sortKey)
+DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels)
 {
-    // Children are kept sorted; binary search by sort key.
-    auto &c = parent->children;
-    auto it = std::lower_bound(c.begin(), c.end(), sortKey, [](const std::unique_ptr<Node> &n, const QString &k) { return n->sortKey < k; });
-    if (it != c.end() && (*it)->sortKey == sortKey && (*it)->kind == kind)
-        return it->get();
-    const int row = int(it - c.begin());
-    if (!m_silent)
-        beginInsertRows(indexOf(parent), row, row);
-    auto n = std::make_unique<Node>();
-    n->kind = kind;
-    n->label = key;
-    n->sortKey = sortKey;
-    n->parent = parent;
-    n->dump = parent->dump;
-    Node *raw = n.get();
-    c.insert(c.begin() + row, std::move(n));
-    for (int i = row; i < int(c.size()); ++i)
-        c[size_t(i)]->row = i;
-    if (!m_silent)
-        endInsertRows();
-    return raw;
-}
-
-void DumpTreeModel::updateTotals(Node *n, qulonglong bytes, int ops)
-{
-    for (; n; n = n->parent) {
-        n->bytes += bytes;
-        n->ops += ops;
-        if (!m_silent) {
-            const QModelIndex i = indexOf(n, CountColumn);
-            emit dataChanged(i, i.siblingAtColumn(SizeColumn));
+    Node *n = root;
+    for (int i = 0; i < 5; ++i) {
+        const auto [kind, value] = levelList(levels, i);
+        if (value->isEmpty())
+            continue;
+        const QString key = numericSortKey(*value);
+        if (Node *c = n->findChild(kind, key)) {
+            n = c;
+            continue;
         }
+        auto &c = n->children;
+        const auto it = std::lower_bound(c.begin(), c.end(), key, [](const std::unique_ptr<Node> &x, const QString &k) { return x->sortKey < k; });
+        const int row = int(it - c.begin());
+        if (notify)
+            notify->beginInsertRows(notify->indexOf(n), row, row);
+        Node *created = c.insert(it, makeNode(kind, *value, key, n))->get();
+        n->renumber(row);
+        if (notify)
+            notify->endInsertRows();
+        n = created;
     }
+    return n;
 }
 
-void DumpTreeModel::addOp(Dump &d, const OpRecord &op, int opNumber)
+std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpIndex &index, int dump)
 {
-    static const QString dash = QStringLiteral("\u2014");
-    const DumpLevels &l = op.levels;
-    Node *n = &d.root;
-    const std::pair<Kind, const QString *> levels[] = {{Kind::Time, &l.time}, {Kind::Device, &l.device},
-                                                       {Kind::ModelName, &l.modelName}, {Kind::ModelId, &l.modelId},
-                                                       {Kind::DataIndex, &l.dataIndex}};
-    for (const auto &[kind, value] : levels)
-        if (!value->isEmpty())
-            n = childFor(n, kind, *value, numericSortKey(*value));
-    const QString name = op.opType + QLatin1Char(' ') + (op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
-    // Execution order inside a data_index directory: timestamp, then file.
-    Node *opNode = childFor(n, Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath));
-    opNode->op = opNumber;
-    opNode->problem = !op.warnings.isEmpty();
-    opNode->message = op.warnings.join(QLatin1Char('\n'));
-    qulonglong bytes = 0;
-    if (opNode->children.empty() && !op.tensors.empty()) {
-        if (!m_silent)
-            beginInsertRows(indexOf(opNode), 0, int(op.tensors.size()) - 1);
-        for (size_t t = 0; t < op.tensors.size(); ++t) {
-            const auto &rec = op.tensors[t];
-            auto tn = std::make_unique<Node>();
-            tn->kind = Kind::Tensor;
-            tn->label = ioKindName(rec.io) + QLatin1Char('.') + QString::number(rec.index);
-            tn->parent = opNode;
-            tn->dump = d.root.dump;
-            tn->op = opNumber;
-            tn->tensor = int(t);
-            tn->row = int(t);
-            tn->bytes = rec.size;
-            bytes += rec.size;
-            opNode->children.push_back(std::move(tn));
+    auto tree = std::make_shared<BuiltTree>();
+    Node *root = &tree->root;
+    root->dump = dump;
+    for (size_t o = 0; o < index.ops.size(); ++o) {
+        const OpRecord &op = index.ops[o];
+        Node *parent = levelNode(nullptr, root, op.levels);
+        auto opNode = makeOpNode(op, int(o), parent);
+        addTotals(parent, opNode->bytes, 1);
+        parent->children.push_back(std::move(opNode));
+    }
+    if (!index.errors.empty()) {
+        auto group = makeNode(Kind::ErrorGroup, QString(), QStringLiteral("~errors"), root);
+        group->problem = true;
+        for (const auto &e : index.errors) {
+            auto n = makeNode(Kind::Error, e.file, e.file, group.get());
+            n->problem = true;
+            n->message = e.message;
+            group->children.push_back(std::move(n));
         }
-        if (!m_silent)
-            endInsertRows();
+        root->children.push_back(std::move(group));
     }
-    updateTotals(opNode, bytes, 1);
-}
-
-void DumpTreeModel::addError(Dump &d, const FileError &e)
-{
-    if (!d.errors) {
-        d.errors = childFor(&d.root, Kind::ErrorGroup, tr("Files that could not be read"), QStringLiteral("~errors"));
-        d.errors->problem = true;
-    }
-    Node *n = childFor(d.errors, Kind::Error, e.file, e.file);
-    n->problem = true;
-    n->message = e.message;
-    if (!m_silent) {
-        const QModelIndex i = indexOf(d.errors, CountColumn);
-        emit dataChanged(i, i);
-    }
+    sortRecursively(root);
+    return tree;
 }
 
 void DumpTreeModel::addBatch(int dump, const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)
 {
     Dump &d = *m_dumps[size_t(dump)];
+    // Group new operators by parent so each parent gets one row-range insertion; while
+    // indexing they are appended in arrival order (finishDump puts them in execution order).
+    std::vector<std::pair<Node *, std::vector<std::unique_ptr<Node>>>> groups;
     for (const auto &op : ops) {
         d.provisional.push_back(op);
-        addOp(d, d.provisional.back(), int(d.provisional.size()) - 1);
+        Node *parent = levelNode(this, &d.root, op.levels);
+        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == parent; });
+        if (it == groups.end()) {
+            groups.emplace_back(parent, std::vector<std::unique_ptr<Node>>{});
+            it = groups.end() - 1;
+        }
+        it->second.push_back(makeOpNode(d.provisional.back(), int(d.provisional.size()) - 1, parent));
     }
-    for (const auto &e : errors)
-        addError(d, e);
+    std::vector<Node *> touched;
+    for (auto &[parent, nodes] : groups) {
+        const int first = int(parent->children.size());
+        beginInsertRows(indexOf(parent), first, first + int(nodes.size()) - 1);
+        qulonglong bytes = 0;
+        for (auto &n : nodes) {
+            bytes += n->bytes;
+            parent->children.push_back(std::move(n));
+        }
+        parent->renumber(first);
+        endInsertRows();
+        addTotals(parent, bytes, int(nodes.size()));
+        for (Node *n = parent; n; n = n->parent)
+            if (std::find(touched.begin(), touched.end(), n) == touched.end())
+                touched.push_back(n);
+    }
+    for (Node *n : touched) {
+        const QModelIndex i = indexOf(n, CountColumn);
+        emit dataChanged(i, i.siblingAtColumn(SizeColumn));
+    }
+    if (!errors.empty()) {
+        Node *group = d.root.findChild(Kind::ErrorGroup, QStringLiteral("~errors"));
+        if (!group) {
+            const int row = int(d.root.children.size());
+            beginInsertRows(indexOf(&d.root), row, row);
+            d.root.children.push_back(makeNode(Kind::ErrorGroup, QString(), QStringLiteral("~errors"), &d.root));
+            group = d.root.children.back().get();
+            group->problem = true;
+            d.root.renumber(row);
+            endInsertRows();
+        }
+        const int first = int(group->children.size());
+        beginInsertRows(indexOf(group), first, first + int(errors.size()) - 1);
+        for (const auto &e : errors) {
+            auto n = makeNode(Kind::Error, e.file, e.file, group);
+            n->problem = true;
+            n->message = e.message;
+            group->children.push_back(std::move(n));
+        }
+        group->renumber(first);
+        endInsertRows();
+    }
 }
 
-void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index)
+void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree)
 {
     Dump &d = *m_dumps[size_t(dump)];
-    // Rebuild from the final (sorted, complete) index: resets only this dump's subtree.
+    if (!tree || tree->root.dump != d.root.dump)
+        tree = buildTree(*index, d.root.dump);
     const QModelIndex root = indexOf(&d.root);
+    // Swap the provisional subtree for the final one: two row-range notifications in all.
+    // The provisional nodes and records are freed on a worker: hundreds of thousands of
+    // small objects would otherwise stall the GUI thread.
+    struct Garbage
+    {
+        std::vector<std::unique_ptr<Node>> nodes;
+        std::vector<OpRecord> ops;
+    };
+    auto garbage = std::make_shared<Garbage>();
     if (!d.root.children.empty()) {
         beginRemoveRows(root, 0, int(d.root.children.size()) - 1);
+        garbage->nodes = std::move(d.root.children);
         d.root.children.clear();
-        d.errors = nullptr;
         endRemoveRows();
     }
-    d.root.bytes = 0;
-    d.root.ops = 0;
-    d.provisional.clear();
-    d.provisional.shrink_to_fit();
+    garbage->ops = std::move(d.provisional);
+    d.provisional = {};
+    (void)QtConcurrent::run([g = std::move(garbage)]() mutable { g.reset(); });
     d.index = std::move(index);
-    // Build the new subtree without per-node notifications, then announce it at once.
-    m_silent = true;
-    for (size_t o = 0; o < d.index->ops.size(); ++o)
-        addOp(d, d.index->ops[o], int(o));
-    for (const auto &e : d.index->errors)
-        addError(d, e);
-    m_silent = false;
-    auto built = std::move(d.root.children);
+    auto built = std::move(tree->root.children);
+    for (auto &c : built)
+        c->parent = &d.root;
+    d.root.bytes = tree->root.bytes;
+    d.root.ops = tree->root.ops;
     if (!built.empty()) {
         beginInsertRows(root, 0, int(built.size()) - 1);
         d.root.children = std::move(built);
+        d.root.renumber();
         endInsertRows();
     }
     emit dataChanged(root, root.siblingAtColumn(InfoColumn));
@@ -324,6 +425,7 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
             case Kind::ModelName: return tr("model %1").arg(n->label);
             case Kind::ModelId: return tr("model id %1").arg(n->label);
             case Kind::DataIndex: return tr("step %1").arg(n->label);
+            case Kind::ErrorGroup: return tr("Files that could not be read");
             default: return n->label;
             }
         case CountColumn:

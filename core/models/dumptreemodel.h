@@ -33,8 +33,12 @@ public:
     int beginDump(const QString &path);
     /// Adds operators and errors of a dump still indexing.
     void addBatch(int dump, const std::vector<OpRecord> &ops, const std::vector<FileError> &errors);
-    /// Replaces the dump's provisional content with the final index.
-    void finishDump(int dump, std::shared_ptr<const DumpIndex> index);
+    /// The final tree of an index as plain data; safe to build on a worker thread.
+    struct BuiltTree;
+    static std::shared_ptr<BuiltTree> buildTree(const DumpIndex &index, int dump);
+    /// Replaces the dump's provisional content with the final index (and its prebuilt tree,
+    /// built here when null) in two notifications.
+    void finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree = {});
     void removeDump(int dump);
     std::shared_ptr<const DumpIndex> index(int dump) const;
     int dumpCount() const;
@@ -53,18 +57,17 @@ public:
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
-private:
     struct Node;
+
+private:
     struct Dump;
     Node *node(const QModelIndex &index) const;
     QModelIndex indexOf(Node *n, int column = 0) const;
-    Node *childFor(Node *parent, Kind kind, const QString &key, const QString &sortKey);
-    void addOp(Dump &d, const OpRecord &op, int opNumber);
-    void addError(Dump &d, const FileError &e);
-    void updateTotals(Node *n, qulonglong bytes, int ops);
+    /// The node for the directory levels below root, created (and announced through
+    /// `notify` when it is a live model) as needed.
+    static Node *levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels);
 
     std::vector<std::unique_ptr<Dump>> m_dumps;
-    bool m_silent = false; ///< building a subtree that is announced in one go
 };
 
 } // namespace ds
