@@ -1,12 +1,21 @@
 // The workbench on real widgets (offscreen): open a sample, click a tensor in the tree, and
 // check the inspector against the numpy-computed expectations of samples/manifest.json.
 #include "documentcontext.h"
+#include "exportdialog.h"
 #include "histogramwidget.h"
 #include "mainwindow.h"
+#include "optablepanel.h"
 #include "models/dumptreemodel.h"
 #include "tensorinspector.h"
 
 #include <QAbstractItemModelTester>
+#include <QComboBox>
+#include <QCryptographicHash>
+#include <QDialogButtonBox>
+#include <QLineEdit>
+#include <QTableView>
+#include <QPushButton>
+#include <QTemporaryDir>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -55,6 +64,40 @@ private slots:
         QVERIFY(w.context()->index(0) && w.context()->index(1));
     }
 
+    void opTableFiltersAndFillsStatistics()
+    {
+        MainWindow w;
+        QAbstractItemModelTester tableTester(w.opTable()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(w.opTable()->proxy(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        // Selecting the step-0 level lists its 8 operators.
+        const QModelIndex op = w.context()->treeModel()->findOp(0, QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/Relu.resnet_relu1_Relu.13.3.1710490512000002"));
+        w.tree()->setCurrentIndex(op.parent());
+        auto *proxy = w.opTable()->proxy();
+        QCOMPARE(proxy->rowCount(), 8);
+        w.opTable()->filterEdit()->setText(QStringLiteral("matmul"));
+        QCOMPARE(proxy->rowCount(), 2); // MatMulV2 and BatchMatMulV2, case-insensitive
+        w.opTable()->filterEdit()->setText(QStringLiteral("^Cast$"));
+        QCOMPARE(proxy->rowCount(), 0); // not a regex yet
+        proxy->setPattern(QStringLiteral("^Cast$"), true);
+        QCOMPARE(proxy->rowCount(), 2);
+        w.opTable()->filterEdit()->clear();
+        // Statistics are filled in the background; the Relu row's max equals numpy's.
+        auto *m = w.opTable()->model();
+        const int row = m->rowOf(w.context()->index(0)->opIndex(QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/Relu.resnet_relu1_Relu.13.3.1710490512000002")));
+        QVERIFY(row >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!m->index(row, OpTableModel::Max).data().toString().isEmpty(), 10000);
+        const QJsonObject out = manifestTensor(QStringLiteral("cann_model_dump"),
+            QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/Relu.resnet_relu1_Relu.13.3.1710490512000002.output.0"));
+        QCOMPARE(m->index(row, OpTableModel::Max).data(OpTableModel::SortRole).toDouble(),
+                 out[QLatin1String("stats")][QLatin1String("max")].toDouble());
+        // Selecting a row selects the operator in the tree and its output in the inspector.
+        w.opTable()->view()->setCurrentIndex(proxy->mapFromSource(m->index(row, 0)));
+        QCOMPARE(w.context()->selectedTensor(), out[QLatin1String("id")].toString());
+    }
+
     void clickTensorShowsNumpyStatistics()
     {
         MainWindow w;
@@ -95,6 +138,56 @@ private slots:
         QCOMPARE(qsizetype(h.counts.size()), counts.size());
         for (qsizetype i = 0; i < counts.size(); ++i)
             QCOMPARE(qint64(h.counts[size_t(i)]), counts[i].toInteger());
+    }
+
+    void exportDialogWritesSelectedTensors()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        // Multi-select: one tensor and a whole operator (its 3 tensors) in the tree.
+        auto *model = w.context()->treeModel();
+        const QModelIndex tensor = model->findTensor(0, kTensor);
+        const QModelIndex op = model->findOp(0, QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/MatMulV2.fc_MatMul.14.3.1710490512000003"));
+        QVERIFY(tensor.isValid() && op.isValid());
+        w.tree()->selectionModel()->select(tensor, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        w.tree()->selectionModel()->select(op, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        auto items = w.selectedTensors();
+        QCOMPARE(items.size(), size_t(4));
+
+        QTemporaryDir out;
+        ExportDialog dialog(std::move(items));
+        dialog.setTargetDir(out.path());
+        dialog.show();
+        QSignalSpy done(&dialog, &ExportDialog::exportFinished);
+        QPushButton *run = nullptr;
+        for (auto *b : dialog.findChildren<QPushButton *>())
+            if (b->text() == QObject::tr("Export"))
+                run = b;
+        QVERIFY(run);
+        QTest::mouseClick(run, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QCOMPARE(dialog.results().size(), size_t(4));
+        for (const auto &r : dialog.results())
+            QVERIFY2(r.error.isEmpty(), qPrintable(r.error));
+
+        // The exported ND bytes equal what numpy recorded for this tensor in the manifest.
+        QFile f(out.filePath(QStringLiteral("Conv2D.resnet_conv1_Conv2D.12.3.1710490512000001.input.0.npy")));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray all = f.readAll();
+        const int headerLen = 10 + (quint8(all[8]) | (quint8(all[9]) << 8));
+        const QJsonObject expected = manifestTensor(QStringLiteral("cann_model_dump"), kTensor);
+        QCOMPARE(QCryptographicHash::hash(all.mid(headerLen), QCryptographicHash::Sha256).toHex(),
+                 expected[QLatin1String("nd_sha256")].toString().toLatin1());
+        QVERIFY(QFile::exists(out.filePath(QStringLiteral("MatMulV2.fc_MatMul.14.3.1710490512000003.output.0.npy"))));
+
+        // A second run without "overwrite" keeps the files and reports every tensor as failed.
+        QTest::mouseClick(run, Qt::LeftButton);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        for (const auto &r : dialog.results())
+            QVERIFY(r.error.contains(QLatin1String("exists")));
     }
 
     void badFilesAreListed()
