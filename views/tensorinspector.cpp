@@ -1,7 +1,9 @@
 #include "tensorinspector.h"
 
 #include "documentcontext.h"
+#include "heatmapwidget.h"
 #include "histogramwidget.h"
+#include "valuegridwidget.h"
 #include "index/jsonreport.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
@@ -74,6 +76,14 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
     summary->setStretchFactor(1, 3);
     m_tabs = new QTabWidget(this);
     m_tabs->addTab(summary, tr("Summary"));
+    m_values = new ValueGridWidget(this);
+    m_heatmap = new HeatmapWidget(this);
+    m_tabs->addTab(m_values, tr("Values"));
+    m_tabs->addTab(m_heatmap, tr("Heatmap"));
+    connect(m_heatmap, &HeatmapWidget::indexActivated, this, [this](const std::vector<std::uint64_t> &nd) {
+        m_tabs->setCurrentWidget(m_values);
+        m_values->goTo(nd);
+    });
 
     auto *copy = new QPushButton(tr("Copy statistics"), this);
     copy->setToolTip(tr("Copy the tensor id and its statistics as text"));
@@ -124,6 +134,8 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
         m_status->clear();
         m_raw->setEnabled(false);
         m_hist->clear();
+        m_values->clear();
+        m_heatmap->clear();
         return;
     }
     m_ref = *ref;
@@ -159,10 +171,15 @@ void TensorInspector::onLoaded()
     if (!r->error.isEmpty()) {
         m_status->setText(tr("Cannot show this tensor: %1").arg(r->error));
         m_hist->clear(r->error);
+        m_values->clear(r->error);
+        m_heatmap->clear(r->error);
         m_report = r;
         emit reportReady();
         return;
     }
+    const int type = r->index->tensor(r->ref).dataType;
+    m_values->setTensor(r->tensor, type); // the first page shows before statistics run
+    m_heatmap->setTensor(r->tensor, type);
     emit tensorLoaded();
     startStats();
 }

@@ -14,7 +14,9 @@ class QTreeWidget;
 namespace ds {
 
 class DocumentContext;
+class HeatmapWidget;
 class HistogramWidget;
+class ValueGridWidget;
 
 /// Shows the selected tensor: metadata, statistics, histogram (and more in tabs). All loading
 /// and maths run in a background job; a newer selection drops the stale job's result.
@@ -30,6 +32,8 @@ public:
     /// The loaded tensor (before statistics), or null.
     std::shared_ptr<const TensorReport> loaded() const { return m_loaded; }
     HistogramWidget *histogram() const { return m_hist; }
+    ValueGridWidget *values() const { return m_values; }
+    HeatmapWidget *heatmap() const { return m_heatmap; }
     QTabWidget *tabs() const { return m_tabs; }
     bool isBusy() const { return m_loadWatcher.isRunning() || m_statsWatcher.isRunning(); }
     /// Milliseconds from the last selection until its tensor was ready for the value views.
@@ -56,6 +60,8 @@ private:
     QTabWidget *m_tabs;
     QTreeWidget *m_meta, *m_stats;
     HistogramWidget *m_hist;
+    ValueGridWidget *m_values;
+    HeatmapWidget *m_heatmap;
     QFutureWatcher<std::shared_ptr<TensorReport>> m_loadWatcher, m_statsWatcher;
     std::shared_ptr<std::atomic<bool>> m_cancelLoad, m_cancelStats;
     std::shared_ptr<const DumpIndex> m_index;
