@@ -2,6 +2,7 @@
 #include "index/dumpindex.h"
 #include "index/jsonreport.h"
 #include "index/tensorexport.h"
+#include "overflow/overflowreport.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
@@ -175,6 +176,22 @@ int cmdExport(const DumpIndex &index, const QStringList &ids, const ExportReques
     return failed ? Failed : Ok;
 }
 
+int cmdOverflow(const DumpIndex &index, bool asJson, bool scan)
+{
+    JobControl job;
+    if (!asJson && isatty(fileno(stderr)))
+        job.progress = [](int permille) { std::fprintf(stderr, "\rscanning %5.1f%%", permille / 10.0); };
+    OverflowOptions options;
+    options.softwareScan = scan;
+    const OverflowReport report = analyzeOverflow(index, options, &job);
+    if (!asJson && isatty(fileno(stderr)))
+        std::fprintf(stderr, "\r                 \r");
+    out(asJson ? overflowJson(index, report) : overflowText(index, report).toUtf8());
+    if (!asJson)
+        printErrors(index);
+    return Ok;
+}
+
 } // namespace
 
 int main(int argc, char **argv)
@@ -190,7 +207,9 @@ int main(int argc, char **argv)
         "  info PATH                      what is in the dump\n"
         "  list PATH                      operators and their tensors\n"
         "  stats PATH [TENSOR...]         statistics (all tensors when none given)\n"
-        "  export PATH TENSOR... --format npy|txt --out DIR\n\n"
+        "  export PATH TENSOR... --format npy|txt --out DIR\n"
+        "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
+        "                                 and a software NaN/Inf/saturation scan\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -205,19 +224,21 @@ int main(int argc, char **argv)
                                        QStringLiteral("N"), QStringLiteral("18"));
     const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("export: overwrite existing files."));
     const QCommandLineOption quiet(QStringLiteral("quiet"), QStringLiteral("No progress output."));
-    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet});
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats or export"));
+    const QCommandLineOption noScan(QStringLiteral("no-scan"), QStringLiteral("overflow: skip the software scan of every tensor."));
+    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan});
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export or overflow"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();
     if (args.size() < 2) {
-        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export PATH [TENSOR...] (see --help)"));
+        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export|overflow PATH [TENSOR...] (see --help)"));
         return Usage;
     }
     const QString command = args[0];
-    if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export")}.contains(command)) {
-        err(QStringLiteral("unknown command '%1' (info, list, stats, export)").arg(command));
+    if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export"),
+                     QStringLiteral("overflow")}.contains(command)) {
+        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow)").arg(command));
         return Usage;
     }
     ExportRequest req;
@@ -247,6 +268,8 @@ int main(int argc, char **argv)
         return cmdInfo(*index, asJson);
     if (command == QLatin1String("list"))
         return cmdList(*index, asJson);
+    if (command == QLatin1String("overflow"))
+        return cmdOverflow(*index, asJson, !parser.isSet(noScan));
     if (command == QLatin1String("stats"))
         return cmdStats(*index, ids, asJson, parser.value(bins).toInt(), req.layout);
     return cmdExport(*index, ids, req, asJson);

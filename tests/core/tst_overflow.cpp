@@ -1,0 +1,176 @@
+// Overflow status decoding against every worked example of the seed documents (overflow.md
+// §6.4) and OpDebug payload decoding against the spec's test vector (§3.3) and layouts.
+#include "overflow/opdebug.h"
+#include "overflow/statusdecode.h"
+
+#include <QTest>
+#include <cstring>
+
+using namespace ds;
+Q_DECLARE_METATYPE(ds::StatusKind)
+
+namespace {
+
+std::vector<std::byte> legacyPayload()
+{
+    // The §3.3 vector: AI Core block model 1, stream 3, task 57, status 272.
+    std::vector<std::byte> p(2048);
+    auto put = [&](size_t off, std::uint64_t v) { std::memcpy(p.data() + off, &v, 8); };
+    put(0x100, 1);
+    put(0x108, 3);
+    put(0x110, 57);
+    put(0x120, 0x1008005b0000);
+    put(0x128, 0x100800297000);
+    put(0x400, 0x1008005ae000);
+    put(0x408, 1);
+    put(0x410, 272);
+    return p;
+}
+
+std::vector<std::byte> magicPayload(std::uint32_t version, std::uint32_t accType, std::vector<std::uint64_t> fields)
+{
+    std::vector<std::byte> p(2048);
+    const std::uint32_t head[6] = {0x5A5A5A5A, version, 1, accType, 0, std::uint32_t(fields.size() * 8)};
+    std::memcpy(p.data(), head, sizeof head);
+    std::memcpy(p.data() + 24, fields.data(), fields.size() * 8);
+    return p;
+}
+
+QList<qulonglong> codes(const StatusDecoding &d)
+{
+    QList<qulonglong> out;
+    for (const auto &c : d.causes)
+        out << c.code;
+    return out;
+}
+
+} // namespace
+
+class TestOverflow : public QObject
+{
+    Q_OBJECT
+private slots:
+    void seedExamples_data()
+    {
+        QTest::addColumn<StatusKind>("kind");
+        QTest::addColumn<qulonglong>("status");
+        QTest::addColumn<QList<qulonglong>>("expected");
+        QTest::addColumn<bool>("overflow");
+        QTest::addColumn<QString>("english");
+        // 272 = 0x110 = 0x100 + 0x010 (seed 001 "Status Reference")
+        QTest::addRow("AI Core 272") << StatusKind::AiCore << 272ull << QList<qulonglong>{0x10, 0x100} << true << "FP32 to FP16";
+        // 32 = 0x20: the guide's JSON example (model 514, stream 563, task 57)
+        QTest::addRow("AI Core 32") << StatusKind::AiCore << 32ull << QList<qulonglong>{0x20} << true << "Floating-point computation overflow";
+        QTest::addRow("AI Core every flag") << StatusKind::AiCore << qulonglong(0x8 | 0x10 | 0x20 | 0x80 | 0x100 | 0x400)
+                                            << QList<qulonglong>{0x8, 0x10, 0x20, 0x80, 0x100, 0x400} << true << "CUBE";
+        QTest::addRow("AI Core unknown bit") << StatusKind::AiCore << 0x2000ull << QList<qulonglong>{0x2000} << true << "unknown bit 0x2000";
+        // DHA 2546 = 0x9F2: bits 8..15 = 0x09 -> atomic overflow
+        QTest::addRow("DHA 2546") << StatusKind::DhaAtomic << 2546ull << QList<qulonglong>{0x9} << true << "atomic overflow";
+        QTest::addRow("DHA src nan") << StatusKind::DhaAtomic << 0xB00ull << QList<qulonglong>{0xB} << true << "src nan";
+        QTest::addRow("DHA unknown code") << StatusKind::DhaAtomic << 0x700ull << QList<qulonglong>{0x7} << true << "unknown DHA code 0x7";
+        // L2 2546: bits 16..18 of 0b1001_1111_0010 are 000 -> no error
+        QTest::addRow("L2 2546") << StatusKind::L2Atomic << 2546ull << QList<qulonglong>{0} << false << "no error";
+        QTest::addRow("L2 underflow") << StatusKind::L2Atomic << (0b010ull << 16) << QList<qulonglong>{2} << true << "atomic underflow";
+        QTest::addRow("L2 both nan") << StatusKind::L2Atomic << (0b101ull << 16) << QList<qulonglong>{5} << true << "both nan";
+    }
+    void seedExamples()
+    {
+        QFETCH(StatusKind, kind);
+        QFETCH(qulonglong, status);
+        QFETCH(QList<qulonglong>, expected);
+        QFETCH(bool, overflow);
+        QFETCH(QString, english);
+        const StatusDecoding d = decodeStatus(kind, status);
+        QCOMPARE(codes(d), expected);
+        QCOMPARE(d.overflow, overflow);
+        QStringList texts;
+        for (const auto &c : d.causes)
+            texts << c.english;
+        QVERIFY2(texts.join(QLatin1Char('|')).contains(english), qPrintable(texts.join(QLatin1Char('|'))));
+        for (const auto &c : d.causes)
+            QVERIFY(!c.chinese.isEmpty());
+    }
+
+    void chineseTexts()
+    {
+        QCOMPARE(decodeStatus(StatusKind::AiCore, 0x20).causes.front().chinese, QStringLiteral("浮点计算有溢出"));
+        QCOMPARE(decodeStatus(StatusKind::DhaAtomic, 0x900).causes.front().chinese, QStringLiteral("[atomic overflow] 向上溢出"));
+    }
+
+    void views()
+    {
+        QCOMPARE(hexString(272), QStringLiteral("0x110"));
+        QCOMPARE(binaryString(2546), QStringLiteral("0b1001_1111_0010"));
+        QCOMPARE(hexString(0x1008005b0000), QStringLiteral("0x1008005b0000"));
+    }
+
+    void legacyVector()
+    {
+        const auto p = legacyPayload();
+        QString error;
+        const auto r = decodeOpDebug(p.data(), p.size(), &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->layout, OpDebugRecord::Layout::Legacy);
+        const auto t = r->triggered();
+        QCOMPARE(t.size(), size_t(1)); // DHA and L2 blocks are all zero: not triggered
+        const OverflowBlock &b = *t.front();
+        QCOMPARE(b.kind, OverflowBlock::Kind::AiCore);
+        QCOMPARE(b.modelId, 1u);
+        QCOMPARE(b.streamId, 3u);
+        QCOMPARE(b.taskId, 57u);
+        QCOMPARE(*b.pcStart, 0x1008005b0000ull);
+        QCOMPARE(*b.paraBase, 0x100800297000ull);
+        QCOMPARE(*b.kernelCode, 0x1008005ae000ull);
+        QCOMPARE(*b.blockIdx, 1u);
+        QCOMPARE(b.status.front(), 272u);
+        QCOMPARE(codes(b.decoding), (QList<qulonglong>{0x10, 0x100}));
+    }
+
+    void magicLayouts_data()
+    {
+        QTest::addColumn<uint>("version");
+        QTest::addColumn<uint>("accType");
+        QTest::addColumn<QList<qulonglong>>("fields");
+        QTest::addColumn<QString>("kind");
+        QTest::addColumn<int>("statusWords");
+        // AIC: model, stream, task, type, context, thread, pc, para, core, block, status
+        QTest::addRow("AIC v0") << 0u << 0u << QList<qulonglong>{2, 5, 77, 0, 0, 0, 0x100, 0x200, 3, 1, 0x20} << "AIC" << 1;
+        QTest::addRow("AIV v1") << 1u << 1u << QList<qulonglong>{2, 5, 78, 0, 0, 0, 0x100, 0x200, 3, 1, 0x10, 7, 8, 9} << "AIV" << 4;
+        QTest::addRow("AICPU") << 0u << 2u << QList<qulonglong>{2, 5, 79, 0, 0, 1, 2, 0x1} << "AICPU" << 1;
+        QTest::addRow("SDMA") << 0u << 3u << QList<qulonglong>{2, 5, 80, 0, 0, 0, 0xA000, 0xB000, 4, 0x2} << "SDMA" << 1;
+    }
+    void magicLayouts()
+    {
+        QFETCH(uint, version);
+        QFETCH(uint, accType);
+        QFETCH(QList<qulonglong>, fields);
+        QFETCH(QString, kind);
+        QFETCH(int, statusWords);
+        const auto p = magicPayload(version, accType, std::vector<std::uint64_t>(fields.begin(), fields.end()));
+        QString error;
+        const auto r = decodeOpDebug(p.data(), p.size(), &error);
+        QVERIFY2(r, qPrintable(error));
+        QCOMPARE(r->layout, OpDebugRecord::Layout::Magic);
+        QVERIFY(r->warnings.isEmpty());
+        const OverflowBlock &b = r->blocks.front();
+        QCOMPARE(b.kindName(), kind);
+        QCOMPARE(b.streamId, 5u);
+        QCOMPARE(b.taskId, fields[2]);
+        QCOMPARE(int(b.status.size()), statusWords);
+        QCOMPARE(b.status.front(), fields[fields.size() - qsizetype(statusWords)]);
+    }
+
+    void rejects()
+    {
+        std::vector<std::byte> shortPayload(100);
+        QString error;
+        QVERIFY(!decodeOpDebug(shortPayload.data(), shortPayload.size(), &error));
+        QVERIFY(error.contains(QLatin1String("unknown OpDebug payload")));
+        const auto p = magicPayload(0, 9, {1, 2, 3});
+        QVERIFY(!decodeOpDebug(p.data(), p.size(), &error));
+        QVERIFY(error.contains(QLatin1String("acc_type 9")));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestOverflow)
+#include "tst_overflow.moc"
