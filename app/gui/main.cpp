@@ -2,11 +2,14 @@
 #include "documentcontext.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
+#include "overflowpanel.h"
 #include "tensorinspector.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
+#include <QTabWidget>
+#include <QThread>
 #include <QTimer>
 #include <QTranslator>
 
@@ -15,10 +18,19 @@ using namespace ds;
 namespace {
 
 /// --screenshot: open, select, wait for the inspector, save the window as PNG, exit.
-int screenshot(MainWindow &window, const QString &file, const QString &tensorId)
+int screenshot(MainWindow &window, const QString &file, const QString &tensorId, const QString &tab)
 {
     window.context()->waitForIndexing();
     bool waiting = false;
+    if (tab == QLatin1String("overflow")) {
+                for (int i = 0; i < 3000 && window.overflow()->isRunning(); ++i) {
+            QThread::msleep(10);
+            QCoreApplication::processEvents();
+        }
+        QCoreApplication::processEvents();
+        window.goToFirstOverflow();
+        waiting = true;
+    }
     if (!tensorId.isEmpty()) {
         if (!window.selectTensor(tensorId)) {
             qWarning("no tensor %s", qPrintable(tensorId));
@@ -29,8 +41,16 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId)
     QEventLoop loop;
     QObject::connect(window.inspector(), &TensorInspector::reportReady, &loop, &QEventLoop::quit);
     QTimer::singleShot(30000, &loop, &QEventLoop::quit);
-    if (waiting && !window.inspector()->report())
+    if (waiting && (!window.inspector()->report() || window.inspector()->isBusy()))
         loop.exec();
+    if (tab == QLatin1String("values") || tab == QLatin1String("heatmap")) {
+        QTabWidget *tabs = window.inspector()->tabs();
+        tabs->setCurrentIndex(tab == QLatin1String("values") ? 1 : 2);
+        for (int i = 0; i < 100; ++i) { // let the heatmap's background job finish
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+    }
     QCoreApplication::processEvents();
     return window.grab().save(file) ? 0 : 1;
 }
@@ -70,7 +90,10 @@ int main(int argc, char **argv)
     const QCommandLineOption language(QStringLiteral("language"),
                                       QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                       QStringLiteral("LANG"));
-    parser.addOptions({shot, select, size, language});
+    const QCommandLineOption tab(QStringLiteral("tab"),
+                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow)."),
+                                 QStringLiteral("NAME"));
+    parser.addOptions({shot, select, size, language, tab});
     parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));
     parser.process(app);
 
@@ -84,6 +107,6 @@ int main(int argc, char **argv)
     for (const QString &path : parser.positionalArguments())
         window.openPath(path);
     if (parser.isSet(shot))
-        return screenshot(window, parser.value(shot), parser.value(select));
+        return screenshot(window, parser.value(shot), parser.value(select), parser.value(tab));
     return app.exec();
 }

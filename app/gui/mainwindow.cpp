@@ -5,6 +5,8 @@
 #include "settingsdialog.h"
 #include "models/dumptreemodel.h"
 #include "optablepanel.h"
+#include "overflowmarkdelegate.h"
+#include "overflowpanel.h"
 #include "tensorinspector.h"
 
 #include <QAction>
@@ -52,6 +54,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_opTable, tr("Operators"));
+    m_overflow = new OverflowPanel(this);
+    m_tabs->addTab(m_overflow, tr("Overflow"));
+    m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, m_tree));
+    m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, m_opTable->view()));
     setCentralWidget(m_tabs);
 
     m_inspector = new TensorInspector(m_context, this);
@@ -66,6 +72,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     problemsDock->setObjectName(QStringLiteral("problemsDock"));
     problemsDock->setWidget(m_problems);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
+    problemsDock->hide(); // shown when a dump has unreadable files
+    m_problemsDock = problemsDock;
     resizeDocks({inspectorDock}, {600}, Qt::Horizontal);
     resizeDocks({problemsDock}, {110}, Qt::Vertical);
 
@@ -100,6 +108,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentChanged);
     connect(m_opTable, &OpTablePanel::opActivated, this, &MainWindow::onOpActivated);
+    connect(m_overflow, &OverflowPanel::showOperator, this, &MainWindow::onOpActivated);
+    connect(m_overflow, &OverflowPanel::analysisFinished, this, &MainWindow::onOverflowAnalyzed);
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
@@ -149,6 +159,10 @@ void MainWindow::createActions()
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
+    QMenu *analysis = menuBar()->addMenu(tr("&Analysis"));
+    QAction *firstOverflow = analysis->addAction(tr("Go to &First Overflow"), this, [this] { goToFirstOverflow(); });
+    firstOverflow->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
+    firstOverflow->setToolTip(tr("Select the earliest overflow record (or the first operator that produced NaN/Inf) and show its operator"));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About DumpScope"), this, [this] {
         QMessageBox::about(this, tr("About DumpScope"),
@@ -159,6 +173,7 @@ void MainWindow::createActions()
     tools->setObjectName(QStringLiteral("mainToolBar"));
     tools->addAction(openDir);
     tools->addAction(exportAction);
+    tools->addAction(firstOverflow);
 }
 
 void MainWindow::openPath(const QString &path)
@@ -263,6 +278,8 @@ void MainWindow::onCurrentChanged()
     if (index && i.isValid() && kind != DumpTreeModel::Kind::Error && kind != DumpTreeModel::Kind::ErrorGroup) {
         const QString opPath = i.data(DumpTreeModel::OpPathRole).toString();
         m_opTable->showOps(dump, index, model->opsUnder(i), opPath.isEmpty() ? -1 : index->opIndex(opPath));
+        const auto marks = m_overflowMarks.find(dump);
+        m_opTable->model()->setOverflowMarks(marks != m_overflowMarks.end() ? marks->second : std::unordered_map<int, int>{});
     }
     if (kind == DumpTreeModel::Kind::Op && model->rowCount(i) > 0) {
         // An operator shows its first output (or its first tensor) in the inspector.
@@ -310,13 +327,51 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_tree->expand(i);
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
+    if (const auto index = m_context->index(dump); index && !cancelled)
+        m_overflow->analyze(dump, index);
     if (const auto index = m_context->index(dump))
         for (const auto &e : index->errors) {
             auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(e.file, e.message), m_problems);
             item->setData(Qt::UserRole, dump);
             item->setData(Qt::UserRole + 1, e.file);
             item->setToolTip(index->rootDir + QLatin1Char('/') + e.file);
+            m_problemsDock->show();
         }
+}
+
+bool MainWindow::goToFirstOverflow()
+{
+    for (int d = 0; d < m_context->treeModel()->dumpCount(); ++d)
+        if (m_overflow->selectFirst(d)) {
+            m_tabs->setCurrentWidget(m_overflow);
+            m_overflow->showLinkedOperator();
+            return true;
+        }
+    m_statusText->setText(tr("No overflow found in the open dumps."));
+    return false;
+}
+
+void MainWindow::onOverflowAnalyzed(int dump)
+{
+    const OverflowReport *report = m_overflow->report(dump);
+    if (!report)
+        return;
+    std::unordered_map<int, int> marks;
+    for (const auto &f : report->findings)
+        marks[f.op] = std::max(marks[f.op], int(f.level));
+    for (const auto &e : report->records)
+        for (const auto &l : e.links)
+            if (l.op >= 0)
+                marks[l.op] = 4;
+    m_context->treeModel()->setOverflowMarks(dump, marks);
+    if (m_opTable->model()->dump() == dump)
+        m_opTable->model()->setOverflowMarks(marks);
+    m_overflowMarks[dump] = std::move(marks);
+    if (!report->records.empty() || report->firstProducer >= 0)
+        m_statusText->setText(m_statusText->text() + QLatin1Char(' ')
+                              + tr("Overflow: %n record(s)", nullptr, int(report->records.size()))
+                              + (report->firstProducer >= 0 ? tr(", first producing operator %1").arg(m_context->index(dump)->ops[size_t(report->firstProducer)].opType) : QString())
+                              + QLatin1Char('.'));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

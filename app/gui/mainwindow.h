@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QMainWindow>
+#include <map>
+#include <unordered_map>
 
 class QLabel;
 class QListWidget;
@@ -14,6 +16,7 @@ namespace ds {
 
 class DocumentContext;
 class OpTablePanel;
+class OverflowPanel;
 class TensorInspector;
 
 /// The workbench window: dump tree dock, tensor inspector, status bar with indexing progress.
@@ -28,6 +31,7 @@ public:
     QTreeView *tree() const { return m_tree; }
     TensorInspector *inspector() const { return m_inspector; }
     OpTablePanel *opTable() const { return m_opTable; }
+    OverflowPanel *overflow() const { return m_overflow; }
     QListWidget *problems() const { return m_problems; }
     QTabWidget *centralTabs() const { return m_tabs; }
 
@@ -36,6 +40,8 @@ public:
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
     void exportSelected();
+    /// Shows the first overflow of the open dumps in the overflow panel and selects its operator.
+    bool goToFirstOverflow();
 
     /// Selects a tensor by id in the first dump that has it; false if none does.
     bool selectTensor(const QString &tensorId);
@@ -49,6 +55,7 @@ private:
     void createActions();
     void onCurrentChanged();
     void onOpActivated(int dump, int op);
+    void onOverflowAnalyzed(int dump);
     void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
     void addRecent(const QString &path);
     void updateRecentMenu();
@@ -57,9 +64,12 @@ private:
     QTreeView *m_tree;
     TensorInspector *m_inspector;
     OpTablePanel *m_opTable;
+    OverflowPanel *m_overflow;
     QListWidget *m_problems;
+    QWidget *m_problemsDock;
     QTabWidget *m_tabs;
     QMenu *m_recentMenu = nullptr;
+    std::map<int, std::unordered_map<int, int>> m_overflowMarks; ///< dump -> op -> mark
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;

@@ -50,6 +50,8 @@ struct DumpTreeModel::Dump
     QString path;
     std::vector<OpRecord> provisional; ///< ops while indexing
     std::shared_ptr<const DumpIndex> index;
+    std::unordered_map<int, int> marks; ///< op -> overflow mark
+    std::unordered_map<const Node *, int> levelMarks; ///< worst mark below a level item
     const OpRecord &op(int i) const { return index ? index->ops[size_t(i)] : provisional[size_t(i)]; }
 };
 
@@ -309,6 +311,37 @@ void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index,
     emit dataChanged(root, root.siblingAtColumn(InfoColumn));
 }
 
+void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> marks)
+{
+    if (dump < 0 || dump >= dumpCount())
+        return;
+    Dump &d = *m_dumps[size_t(dump)];
+    d.marks = std::move(marks);
+    d.levelMarks.clear();
+    std::vector<const Node *> changed;
+    std::function<int(const Node *)> worst = [&](const Node *n) {
+        if (n->kind == Kind::Op) {
+            const auto it = d.marks.find(n->op);
+            if (it != d.marks.end())
+                changed.push_back(n);
+            return it == d.marks.end() ? 0 : it->second;
+        }
+        int w = 0;
+        for (const auto &c : n->children)
+            w = std::max(w, worst(c.get()));
+        if (w) {
+            d.levelMarks[n] = w;
+            changed.push_back(n);
+        }
+        return w;
+    };
+    worst(&d.root);
+    for (const Node *n : changed) {
+        const QModelIndex i = indexOf(const_cast<Node *>(n));
+        emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
+    }
+}
+
 void DumpTreeModel::removeDump(int dump)
 {
     if (dump < 0 || dump >= dumpCount())
@@ -461,6 +494,14 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
     case OpPathRole:
         return n->kind == Kind::Op || n->kind == Kind::Tensor ? QVariant(d.op(n->op).relPath) : QVariant();
     case ProblemRole: return n->problem;
+    case OverflowRole: {
+        if (n->kind == Kind::Op || n->kind == Kind::Tensor) {
+            const auto it = d.marks.find(n->op);
+            return it == d.marks.end() ? 0 : it->second;
+        }
+        const auto it = d.levelMarks.find(n);
+        return it == d.levelMarks.end() ? 0 : it->second;
+    }
     case BytesRole: return n->bytes;
     default: return {};
     }

@@ -3,6 +3,7 @@
 #include "index/dumpindex.h"
 
 #include <QAbstractItemModel>
+#include <unordered_map>
 #include <memory>
 #include <vector>
 
@@ -24,6 +25,7 @@ public:
         OpPathRole,                  ///< QString relative file path (op and tensor items)
         ProblemRole,                 ///< bool: bad file or op with warnings
         BytesRole,                   ///< qulonglong payload bytes below this item
+        OverflowRole,                ///< int mark: 0 none, 1 medium, 2 high, 3 critical, 4 OpDebug record
     };
 
     explicit DumpTreeModel(QObject *parent = nullptr);
@@ -40,6 +42,8 @@ public:
     /// built here when null) in two notifications.
     void finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree = {});
     void removeDump(int dump);
+    /// Overflow marks per operator (see OverflowRole); level items show their worst child.
+    void setOverflowMarks(int dump, std::unordered_map<int, int> marks);
     std::shared_ptr<const DumpIndex> index(int dump) const;
     int dumpCount() const;
 

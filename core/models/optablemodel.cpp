@@ -40,6 +40,13 @@ void OpTableModel::setStats(int op, const OpStats &stats)
         emit dataChanged(index(row, Min), index(row, Inf));
 }
 
+void OpTableModel::setOverflowMarks(std::unordered_map<int, int> marks)
+{
+    m_marks = std::move(marks);
+    if (!m_ops.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
 int OpTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_ops.size()); }
 int OpTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
@@ -114,6 +121,10 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
         default: return cellText(row, col);
         }
     case OpRole: return opIdx;
+    case OverflowRole: {
+        const auto m = m_marks.find(opIdx);
+        return m == m_marks.end() ? 0 : m->second;
+    }
     case ProblemRole:
         return it != m_stats.end() && (it->second.nan || it->second.inf || !it->second.error.isEmpty());
     }

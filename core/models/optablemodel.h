@@ -26,12 +26,13 @@ class OpTableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { Type, Name, Task, Stream, Timestamp, Inputs, Outputs, DTypes, Shapes, Min, Max, Mean, NaN, Inf, ColumnCount };
-    enum Role { SortRole = Qt::UserRole + 1, OpRole, ProblemRole };
+    enum Role { SortRole = Qt::UserRole + 1, OpRole, ProblemRole, OverflowRole /* same marks as DumpTreeModel */ };
 
     explicit OpTableModel(QObject *parent = nullptr);
 
     void setOps(int dump, std::shared_ptr<const DumpIndex> index, std::vector<int> ops);
     void setStats(int opIndex, const OpStats &stats);
+    void setOverflowMarks(std::unordered_map<int, int> marks);
     int dump() const { return m_dump; }
     const std::shared_ptr<const DumpIndex> &dumpIndex() const { return m_index; }
     int opAt(int row) const { return m_ops[size_t(row)]; }
@@ -55,6 +56,7 @@ private:
     std::vector<int> m_ops;
     std::unordered_map<int, OpStats> m_stats;
     std::unordered_map<int, int> m_rowOfOp;
+    std::unordered_map<int, int> m_marks;
 };
 
 /// Filter by substring or regular expression over type and name, and by op type.

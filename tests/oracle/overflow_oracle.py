@@ -1,0 +1,234 @@
+#!/usr/bin/env python3
+"""Independent oracle for `dumpscope-cli overflow`, driven by samples/manifest.json.
+
+    /usr/bin/python3 overflow_oracle.py --cli build/dev/app/dumpscope-cli --samples samples
+
+For every manifest sample whose name starts with "overflow_" it runs
+
+    dumpscope-cli overflow <sample> --json      and      dumpscope-cli info <sample> --json
+
+and compares them with the entry's "overflow" object, which samples/generate_overflow.py
+computed with its own decoder of shared/specs/overflow.md (never by running DumpScope):
+
+* the set of OpDebug record files and, per record, its layout, the "first" flag and the
+  triggered blocks (kind, model/stream/task id, status, overflow, cause codes, linked_op);
+* "first_overflow" (per device);
+* the software scan: {finding file: level} and "first_producer";
+* info: the ops and tensors counts.
+
+One line is printed per failed check, then "N passed, M failed".  The exit status is 1 when
+any check fails (argparse exits 2 on usage errors).  A missing CLI, an unknown command, a
+non-zero exit status or non-JSON output each count as failures.
+"""
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+LEGACY_KINDS = ("AI Core", "DHA Atomic Add", "L2 Atomic Add")
+INFO_KEYS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
+# a missing device level: the manifest writes "", the CLI may spell it differently
+NO_DEVICE = {"", "-", "\u2014", "null", "none"}
+
+
+class Checker:
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, ok, where, what):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+            print(f"FAIL {where}: {what}", flush=True)
+        return ok
+
+
+def run_json(ck, where, exe, *args):
+    """Run the CLI and parse its stdout; any failure is one failed check and returns None."""
+    try:
+        p = subprocess.run([exe, *map(str, args)], capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        ck.check(False, where, f"cannot run {exe}: {e}")
+        return None
+    if not ck.check(p.returncode == 0, where,
+                    f"exit {p.returncode} for {' '.join(map(str, args))}: {p.stderr.strip()[:300]}"):
+        return None
+    try:
+        doc = json.loads(p.stdout)
+    except ValueError as e:
+        ck.check(False, where, f"stdout is not JSON ({e}): {p.stdout[:200]!r}")
+        return None
+    if not ck.check(isinstance(doc, dict), where, "JSON output is not an object"):
+        return None
+    return doc
+
+
+class Paths:
+    """The CLI may report paths relative to the sample root or absolute; normalise to relative."""
+
+    def __init__(self, root):
+        self.prefixes = sorted({str(root).replace("\\", "/").rstrip("/") + "/",
+                                os.path.realpath(root).replace("\\", "/").rstrip("/") + "/"},
+                               key=len, reverse=True)
+
+    def rel(self, p):
+        if p is None:
+            return None
+        p = str(p).replace("\\", "/")
+        for pre in self.prefixes:
+            if p.startswith(pre):
+                return p[len(pre):]
+        return p[2:] if p.startswith("./") else p
+
+
+def device_key(d):
+    d = "" if d is None else str(d)
+    return "" if d.strip().lower() in NO_DEVICE else d
+
+
+def as_int(v):
+    """Ints may come as numbers or as "0x.." / decimal strings."""
+    if isinstance(v, bool):
+        return None
+    if isinstance(v, int):
+        return v
+    if isinstance(v, str):
+        try:
+            return int(v, 0)
+        except ValueError:
+            return None
+    return None
+
+
+def triggered(kind, block):
+    """Legacy blocks whose six info fields and status are all zero are not triggered (§4)."""
+    if "triggered" in block:
+        return bool(block["triggered"])
+    if kind not in LEGACY_KINDS:
+        return True
+    vals = [as_int(block.get(k)) for k in INFO_KEYS + ("status",)]
+    return any(v for v in vals if v is not None)
+
+
+def check_block(ck, where, got, want, paths):
+    for key in ("model_id", "stream_id", "task_id", "status"):
+        ck.check(as_int(got.get(key)) == want[key], where, f"{key} {got.get(key)!r} != {want[key]!r}")
+    ck.check(got.get("overflow") is want["overflow"], where,
+             f"overflow {got.get('overflow')!r} != {want['overflow']!r}")
+    causes = got.get("causes")
+    if ck.check(isinstance(causes, list), where, f"causes is not a list: {causes!r}"):
+        codes = [as_int(c.get("code")) if isinstance(c, dict) else None for c in causes]
+        ck.check(codes == want["codes"], where, f"cause codes {codes} != {want['codes']}")
+    ck.check(paths.rel(got.get("linked_op")) == want["linked_op"], where,
+             f"linked_op {got.get('linked_op')!r} != {want['linked_op']!r} ({got.get('link_note', '')!r})")
+
+
+def check_record(ck, where, got, want, first_files, paths):
+    ck.check(got.get("layout") == want["layout"], where, f"layout {got.get('layout')!r} != {want['layout']!r}")
+    want_first = want["file"] in first_files
+    ck.check(got.get("first") is want_first, where, f"first {got.get('first')!r} != {want_first!r}")
+    blocks = got.get("blocks")
+    if not ck.check(isinstance(blocks, list), where, f"blocks is not a list: {blocks!r}"):
+        return
+    trig = [b for b in blocks if isinstance(b, dict) and triggered(b.get("kind"), b)]
+    got_kinds = [b.get("kind") for b in trig]
+    want_kinds = [b["kind"] for b in want["blocks"]]
+    if not ck.check(sorted(map(str, got_kinds)) == sorted(want_kinds), where,
+                    f"triggered blocks {got_kinds} != {want_kinds}"):
+        return
+    for wb in want["blocks"]:
+        gb = next(b for b in trig if b.get("kind") == wb["kind"])
+        check_block(ck, f"{where} [{wb['kind']}]", gb, wb, paths)
+
+
+def check_overflow(ck, exe, root, sample):
+    name, want = sample["name"], sample["overflow"]
+    where = f"overflow {name}"
+    paths = Paths(root)
+    doc = run_json(ck, where, exe, "overflow", root, "--json")
+    if doc is None:
+        return
+    errors = doc.get("errors")
+    ck.check(errors in ([], None), where, f"errors {str(errors)[:300]}")
+
+    # records ----------------------------------------------------------------
+    records = doc.get("records")
+    if ck.check(isinstance(records, list), where, f"records is not a list: {str(records)[:200]}"):
+        got = {}
+        for r in records:
+            f = paths.rel((r or {}).get("file"))
+            ck.check(f not in got, where, f"record {f} listed twice")
+            got[f] = r
+        wanted = {r["file"]: r for r in want["records"]}
+        ck.check(set(got) == set(wanted), where,
+                 f"record files differ: missing {sorted(set(wanted) - set(got))}, "
+                 f"unexpected {sorted(set(got) - set(wanted))}")
+        first_files = set(want["first_overflow"].values())
+        for f, w in wanted.items():
+            if f in got:
+                check_record(ck, f"{where} {f}", got[f], w, first_files, paths)
+
+    # first overflow per device ----------------------------------------------
+    first = doc.get("first_overflow")
+    if ck.check(isinstance(first, dict), where, f"first_overflow is not an object: {first!r}"):
+        got_first = {device_key(k): paths.rel(v) for k, v in first.items()}
+        ck.check(got_first == want["first_overflow"], where,
+                 f"first_overflow {got_first} != {want['first_overflow']}")
+
+    # software scan ------------------------------------------------------------
+    sw = doc.get("software")
+    if ck.check(isinstance(sw, dict), where, f"software is not an object: {sw!r}"):
+        findings = sw.get("findings")
+        if ck.check(isinstance(findings, list), where, f"software.findings is not a list: {findings!r}"):
+            levels = {}
+            for fnd in findings:
+                if isinstance(fnd, dict) and fnd.get("level"):
+                    f = paths.rel(fnd.get("file"))
+                    ck.check(f not in levels, where, f"software finding {f} listed twice")
+                    levels[f] = fnd["level"]
+            want_levels = want["software"]["levels"]
+            for f in sorted(set(levels) | set(want_levels)):
+                ck.check(levels.get(f) == want_levels.get(f), f"{where} software {f}",
+                         f"level {levels.get(f)!r} != {want_levels.get(f)!r}")
+        producer = paths.rel(sw.get("first_producer"))
+        ck.check(producer == want["software"]["first_producer"], where,
+                 f"first_producer {producer!r} != {want['software']['first_producer']!r}")
+
+
+def check_info(ck, exe, root, sample):
+    where = f"info {sample['name']}"
+    doc = run_json(ck, where, exe, "info", root, "--json")
+    if doc is None:
+        return
+    for key in ("ops", "tensors"):
+        ck.check(doc.get(key) == sample[key], where, f"{key} {doc.get(key)!r} != {sample[key]!r}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--cli", required=True, help="path to dumpscope-cli")
+    ap.add_argument("--samples", required=True, help="samples directory (holds manifest.json)")
+    ap.add_argument("--only", help="run only the sample with this name")
+    args = ap.parse_args()
+    samples_dir = Path(args.samples).resolve()
+    manifest = json.loads((samples_dir / "manifest.json").read_text())
+    exe = os.path.abspath(args.cli)
+    ck = Checker()
+    chosen = [s for s in manifest["samples"]
+              if s["name"].startswith("overflow_") and (not args.only or s["name"] == args.only)]
+    ck.check(bool(chosen), "setup", "no overflow_* sample in the manifest")
+    if ck.check(os.path.isfile(exe) and os.access(exe, os.X_OK), "setup", f"dumpscope-cli not executable: {exe}"):
+        for sample in chosen:
+            root = samples_dir / sample["path"]
+            check_info(ck, exe, root, sample)
+            check_overflow(ck, exe, root, sample)
+    print(f"{ck.passed} passed, {ck.failed} failed")
+    return 1 if ck.failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,369 @@
+#include "overflowpanel.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTextBrowser>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace ds {
+
+namespace {
+
+enum ItemRole { DumpRole = Qt::UserRole + 1, RecordRole, FindingRole };
+
+QString esc(const QString &s) { return s.toHtmlEscaped(); }
+QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("\u2014"); }
+
+QColor levelColor(OverflowLevel l)
+{
+    switch (l) {
+    case OverflowLevel::Critical: return QColor(0xd3, 0x2f, 0x2f);
+    case OverflowLevel::High: return QColor(0xef, 0x6c, 0x00);
+    case OverflowLevel::Medium: return QColor(0xb8, 0x8a, 0x00);
+    case OverflowLevel::None: break;
+    }
+    return {};
+}
+
+QString levelText(OverflowLevel l)
+{
+    switch (l) {
+    case OverflowLevel::Critical: return OverflowPanel::tr("critical: produced here");
+    case OverflowLevel::High: return OverflowPanel::tr("high");
+    case OverflowLevel::Medium: return OverflowPanel::tr("medium");
+    case OverflowLevel::None: break;
+    }
+    return {};
+}
+
+QString opLabel(const OpRecord &op)
+{
+    return op.opType + QLatin1Char(' ') + (op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+}
+
+} // namespace
+
+OverflowPanel::OverflowPanel(QWidget *parent) : QWidget(parent)
+{
+    m_list = new QTreeWidget(this);
+    m_list->setColumnCount(4);
+    m_list->setHeaderLabels({tr("Record / operator"), tr("Kind"), tr("Status"), tr("Linked operator")});
+    m_list->setUniformRowHeights(true);
+    m_list->header()->setSectionResizeMode(0, QHeaderView::Interactive);
+    m_list->header()->resizeSection(0, 300);
+    m_details = new QTextBrowser(this);
+    m_details->setOpenLinks(false);
+    m_details->setPlaceholderText(tr("Select an overflow record or a finding to see its decoded causes and operator."));
+    m_show = new QPushButton(tr("Show operator"), this);
+    m_show->setEnabled(false);
+    m_show->setToolTip(tr("Select the linked operator in the dump tree, operator table and inspector"));
+    m_cancel = new QPushButton(tr("Cancel scan"), this);
+    m_cancel->setVisible(false);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setVisible(false);
+    m_state = new QLabel(tr("Open a dump: its OpDebug records are decoded and every operator is scanned for NaN, Inf and saturated values."), this);
+    m_state->setWordWrap(true);
+
+    auto *right = new QWidget(this);
+    auto *rl = new QVBoxLayout(right);
+    rl->setContentsMargins(0, 0, 0, 0);
+    rl->addWidget(m_details, 1);
+    rl->addWidget(m_show, 0, Qt::AlignRight);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_list);
+    split->addWidget(right);
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 1);
+    auto *status = new QHBoxLayout;
+    status->addWidget(m_state, 1);
+    status->addWidget(m_progress);
+    status->addWidget(m_cancel);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(status);
+    layout->addWidget(split, 1);
+
+    connect(m_list, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) { showItem(item); });
+    connect(m_list, &QTreeWidget::itemActivated, this, [this] {
+        if (m_shownOp >= 0)
+            emit showOperator(m_shownDump, m_shownOp);
+    });
+    connect(m_show, &QPushButton::clicked, this, &OverflowPanel::showLinkedOperator);
+    connect(m_cancel, &QPushButton::clicked, this, [this] {
+        if (m_cancelFlag)
+            *m_cancelFlag = true;
+    });
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &OverflowPanel::onFinished);
+    connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
+}
+
+OverflowPanel::~OverflowPanel()
+{
+    if (m_cancelFlag)
+        *m_cancelFlag = true;
+    m_watcher.waitForFinished();
+}
+
+const OverflowReport *OverflowPanel::report(int dump) const
+{
+    const auto it = m_results.find(dump);
+    return it == m_results.end() ? nullptr : &it->second->report;
+}
+
+void OverflowPanel::analyze(int dump, std::shared_ptr<const DumpIndex> index)
+{
+    m_queue.emplace_back(dump, std::move(index));
+    if (!m_watcher.isRunning())
+        startNext();
+}
+
+void OverflowPanel::startNext()
+{
+    if (m_queue.empty())
+        return;
+    auto [dump, index] = m_queue.front();
+    m_queue.erase(m_queue.begin());
+    m_running = dump;
+    m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
+    auto cancel = m_cancelFlag;
+    m_state->setText(tr("Scanning %1 for overflows\u2026").arg(index->openedPath));
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_watcher.setFuture(QtConcurrent::run([index, cancel](QPromise<std::shared_ptr<Result>> &promise) {
+        promise.setProgressRange(0, 1000);
+        JobControl job;
+        job.cancelFlag = cancel.get();
+        job.progress = [&promise](int permille) { promise.setProgressValue(permille); };
+        auto r = std::make_shared<Result>();
+        r->index = index;
+        r->report = analyzeOverflow(*index, {}, &job);
+        promise.addResult(std::move(r));
+    }));
+}
+
+void OverflowPanel::onFinished()
+{
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    if (m_watcher.future().resultCount()) {
+        auto r = m_watcher.result();
+        m_results[m_running] = r;
+        const auto &rep = r->report;
+        m_state->setText(rep.cancelled ? tr("Scan cancelled: %n OpDebug record(s) decoded; the software scan is incomplete.", nullptr, int(rep.records.size()))
+                                       : tr("%n OpDebug record(s), ", nullptr, int(rep.records.size()))
+                                             + tr("%n software finding(s).", nullptr, int(rep.findings.size())));
+        rebuildList();
+        emit analysisFinished(m_running);
+    }
+    m_running = -1;
+    startNext();
+}
+
+void OverflowPanel::rebuildList()
+{
+    m_list->clear();
+    for (const auto &[dump, r] : m_results) {
+        const auto &rep = r->report;
+        auto *top = new QTreeWidgetItem(m_list, {r->index->openedPath});
+        QFont bold = top->font(0);
+        bold.setBold(true);
+        top->setFont(0, bold);
+        top->setData(0, DumpRole, dump);
+        auto *records = new QTreeWidgetItem(top, {tr("OpDebug records (%1)").arg(rep.records.size())});
+        records->setData(0, DumpRole, dump);
+        if (rep.records.empty())
+            new QTreeWidgetItem(records, {tr("no overflow records found (if overflow detection was on, this SoC may not emit them)")});
+        for (size_t i = 0; i < rep.records.size(); ++i) {
+            const auto &e = rep.records[i];
+            const auto &op = r->index->ops[size_t(e.op)];
+            QString kinds, status, linked;
+            for (const auto &l : e.links) {
+                kinds += (kinds.isEmpty() ? QString() : QStringLiteral(", ")) + l.block->kindName();
+                status += (status.isEmpty() ? QString() : QStringLiteral(", ")) + hexString(l.block->status.front());
+                linked += (linked.isEmpty() ? QString() : QStringLiteral(", "))
+                          + (l.op >= 0 ? opLabel(r->index->ops[size_t(l.op)]) : tr("not found"));
+            }
+            QString name = op.relPath.section(QLatin1Char('/'), -1);
+            if (e.firstOverall)
+                name = tr("\u2605 first overflow: %1").arg(name);
+            else if (e.firstOnDevice)
+                name = tr("\u2605 first on device %1: %2").arg(op.levels.device, name);
+            auto *item = new QTreeWidgetItem(records, {name, kinds, status, linked});
+            item->setToolTip(0, op.relPath);
+            item->setData(0, DumpRole, dump);
+            item->setData(0, RecordRole, int(i));
+            if (!e.error.isEmpty())
+                item->setForeground(0, QColor(0xd3, 0x2f, 0x2f));
+            if (e.firstOnDevice || e.firstOverall)
+                for (int c = 0; c < 4; ++c)
+                    item->setFont(c, bold);
+        }
+        auto *scan = new QTreeWidgetItem(top, {rep.scanned ? tr("Software scan (%1 findings)").arg(rep.findings.size())
+                                                           : tr("Software scan (not complete)")});
+        scan->setData(0, DumpRole, dump);
+        for (size_t i = 0; i < rep.findings.size(); ++i) {
+            const auto &f = rep.findings[i];
+            const auto &op = r->index->ops[size_t(f.op)];
+            QString name = opLabel(op);
+            if (f.op == rep.firstProducer)
+                name = tr("\u2605 first producer: %1").arg(name);
+            auto *item = new QTreeWidgetItem(scan, {name, levelText(f.level), QString(), op.relPath.section(QLatin1Char('/'), -1)});
+            item->setToolTip(0, f.reason);
+            item->setForeground(1, levelColor(f.level));
+            item->setData(0, DumpRole, dump);
+            item->setData(0, FindingRole, int(i));
+            if (f.op == rep.firstProducer)
+                for (int c = 0; c < 4; ++c)
+                    item->setFont(c, bold);
+        }
+    }
+    m_list->expandAll();
+}
+
+void OverflowPanel::showLinkedOperator()
+{
+    if (m_shownOp >= 0)
+        emit showOperator(m_shownDump, m_shownOp);
+}
+
+bool OverflowPanel::selectFirst(int dump)
+{
+    for (QTreeWidgetItemIterator it(m_list); *it; ++it) {
+        QTreeWidgetItem *item = *it;
+        if (item->data(0, DumpRole).toInt() != dump)
+            continue;
+        const auto &rep = m_results.at(dump)->report;
+        const bool firstRecord = item->data(0, RecordRole).isValid() && rep.records[size_t(item->data(0, RecordRole).toInt())].firstOverall;
+        const bool firstFinding = rep.records.empty() && item->data(0, FindingRole).isValid()
+                                  && rep.findings[size_t(item->data(0, FindingRole).toInt())].op == rep.firstProducer;
+        if (firstRecord || firstFinding) {
+            m_list->setCurrentItem(item);
+            return true;
+        }
+    }
+    return false;
+}
+
+void OverflowPanel::showItem(QTreeWidgetItem *item)
+{
+    m_shownOp = -1;
+    m_show->setEnabled(false);
+    if (!item || !m_results.count(item->data(0, DumpRole).toInt())) {
+        m_details->clear();
+        return;
+    }
+    m_shownDump = item->data(0, DumpRole).toInt();
+    const Result &r = *m_results.at(m_shownDump);
+    if (item->data(0, RecordRole).isValid()) {
+        const auto &e = r.report.records[size_t(item->data(0, RecordRole).toInt())];
+        m_details->setHtml(recordHtml(r, e));
+        for (const auto &l : e.links)
+            if (l.op >= 0) {
+                m_shownOp = l.op;
+                break;
+            }
+    } else if (item->data(0, FindingRole).isValid()) {
+        const auto &f = r.report.findings[size_t(item->data(0, FindingRole).toInt())];
+        m_details->setHtml(findingHtml(r, f));
+        m_shownOp = f.op;
+    } else {
+        m_details->clear();
+    }
+    m_show->setEnabled(m_shownOp >= 0);
+}
+
+QString OverflowPanel::opHtml(const Result &r, int op) const
+{
+    const auto &rec = r.index->ops[size_t(op)];
+    QString html = QStringLiteral("<p><b>%1</b> %2<br/><small>%3</small></p>")
+                       .arg(tr("Operator:"), esc(opLabel(rec)), esc(rec.relPath));
+    const auto it = r.report.checks.find(op);
+    if (it == r.report.checks.end())
+        return html;
+    html += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
+                           "<th>NaN</th><th>+Inf</th><th>-Inf</th><th>%5</th></tr>")
+                .arg(tr("Tensor"), tr("Min"), tr("Max"), tr("Mean"), tr("Saturated"));
+    for (const auto &t : it->second.tensors) {
+        const QString style = t.anomalous() ? QStringLiteral(" style='color:#d32f2f'") : QString();
+        if (!t.error.isEmpty()) {
+            html += QStringLiteral("<tr><td>%1.%2</td><td colspan='7'>%3</td></tr>").arg(ioKindName(t.io)).arg(t.index).arg(esc(t.error));
+            continue;
+        }
+        html += QStringLiteral("<tr%1><td>%2.%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td><td>%9</td><td>%10</td></tr>")
+                    .arg(style, ioKindName(t.io)).arg(t.index).arg(num(t.stats.min), num(t.stats.max), num(t.stats.mean))
+                    .arg(t.stats.nan).arg(t.stats.posinf).arg(t.stats.neginf).arg(t.saturated);
+    }
+    html += QStringLiteral("</table>");
+    const bool in = it->second.anyInputAnomalous(), out = it->second.anyOutputAnomalous();
+    if (out)
+        html += QStringLiteral("<p>%1</p>").arg(in ? tr("Inputs are already abnormal: the overflow was probably propagated from upstream.")
+                                                   : tr("Inputs are normal and outputs are extreme: the pattern of a genuine overflow in this operator."));
+    return html;
+}
+
+QString OverflowPanel::recordHtml(const Result &r, const OverflowEntry &e) const
+{
+    const auto &op = r.index->ops[size_t(e.op)];
+    QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(op.relPath.section(QLatin1Char('/'), -1)),
+        tr("device %1, step %2, timestamp %3, %4 layout").arg(esc(op.levels.device), esc(op.levels.dataIndex)).arg(op.timestamp)
+            .arg(e.record.layout == OpDebugRecord::Layout::Magic ? tr("0x5A5A5A5A (version %1)").arg(e.record.version.value_or(0))
+                                                                 : tr("legacy 2048-byte")));
+    if (e.firstOverall)
+        html += QStringLiteral("<p><b>%1</b></p>").arg(tr("This is the first overflow (smallest step, then earliest timestamp)."));
+    if (!e.error.isEmpty())
+        html += QStringLiteral("<p style='color:#d32f2f'>%1</p>").arg(esc(e.error));
+    for (const auto &w : e.record.warnings)
+        html += QStringLiteral("<p><i>%1</i></p>").arg(esc(w));
+    for (const auto &l : e.links) {
+        const OverflowBlock &b = *l.block;
+        html += QStringLiteral("<h4>%1</h4><table cellpadding='2'>").arg(esc(b.kindName()));
+        auto row = [&](const QString &k, const QString &v) { html += QStringLiteral("<tr><td>%1</td><td><tt>%2</tt></td></tr>").arg(k, esc(v)); };
+        row(QStringLiteral("model_id"), QString::number(b.modelId));
+        row(QStringLiteral("stream_id"), QString::number(b.streamId));
+        row(QStringLiteral("task_id"), QString::number(b.taskId));
+        row(QStringLiteral("task_type"), QString::number(b.taskType));
+        for (const auto &[name, v] : {std::pair{"pc_start", b.pcStart}, {"para_base", b.paraBase}, {"kernel_code", b.kernelCode},
+                                      {"src_addr", b.srcAddr}, {"dst_addr", b.dstAddr}})
+            if (v)
+                row(QLatin1String(name), hexString(*v));
+        for (const auto &[name, v] : {std::pair{"block_idx", b.blockIdx}, {"context_id", b.contextId}, {"thread_id", b.threadId},
+                                      {"core_id", b.coreId}, {"cpu_id", b.cpuId}, {"channel_id", b.channelId}})
+            if (v)
+                row(QLatin1String(name), QString::number(*v));
+        const auto st = b.status.front();
+        row(tr("status"), QStringLiteral("%1 = %2 = %3").arg(st).arg(hexString(st), binaryString(st)));
+        for (size_t w = 1; w < b.status.size(); ++w)
+            row(tr("status word %1").arg(w), hexString(b.status[w]));
+        html += QStringLiteral("</table><p><b>%1</b></p><ul>").arg(tr("Decoded causes:"));
+        if (b.decoding.causes.empty())
+            html += QStringLiteral("<li>%1</li>").arg(tr("no documented meaning for this record kind; raw status shown above"));
+        for (const auto &c : b.decoding.causes)
+            html += QStringLiteral("<li%1><tt>%2</tt> %3<br/>%4</li>")
+                        .arg(c.known ? QString() : QStringLiteral(" style='color:#b88a00'"), hexString(c.code), esc(c.english), esc(c.chinese));
+        html += QStringLiteral("</ul>");
+        if (!b.decoding.warning.isEmpty())
+            html += QStringLiteral("<p><i>%1</i></p>").arg(esc(b.decoding.warning));
+        html += QStringLiteral("<p>%1 %2</p>").arg(tr("Link:"), esc(l.note));
+        if (l.op >= 0)
+            html += opHtml(r, l.op);
+    }
+    return html;
+}
+
+QString OverflowPanel::findingHtml(const Result &r, const SoftwareFinding &f) const
+{
+    QString html = QStringLiteral("<h3 style='color:%1'>%2</h3><p>%3</p>").arg(levelColor(f.level).name(), esc(levelText(f.level)), esc(f.reason));
+    if (f.op == r.report.firstProducer)
+        html += QStringLiteral("<p><b>%1</b></p>").arg(tr("The first operator in execution order whose inputs are normal and whose outputs are not."));
+    return html + opHtml(r, f.op);
+}
+
+} // namespace ds

@@ -1,0 +1,72 @@
+#pragma once
+
+#include "overflow/overflowreport.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <atomic>
+#include <map>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QTextBrowser;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace ds {
+
+/// Overflow records (OpDebug) and software-scan findings of every open dump. Clicking an
+/// entry shows its decoded causes, raw fields and the linked operator's tensors; "Show
+/// operator" jumps to it everywhere else.
+class OverflowPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit OverflowPanel(QWidget *parent = nullptr);
+    ~OverflowPanel() override;
+
+    /// Decodes, links and scans the dump in the background (replacing an earlier result).
+    void analyze(int dump, std::shared_ptr<const DumpIndex> index);
+    bool isRunning() const { return m_watcher.isRunning(); }
+    const OverflowReport *report(int dump) const;
+    QTreeWidget *list() const { return m_list; }
+    QTextBrowser *details() const { return m_details; }
+    /// Selects the first overflow record of the dump (or its first producer) and shows it.
+    bool selectFirst(int dump);
+    /// Emits showOperator for the operator of the selected entry (if any).
+    void showLinkedOperator();
+
+signals:
+    void analysisFinished(int dump);
+    /// The user asked to see an operator in the tree, table and inspector.
+    void showOperator(int dump, int op);
+
+private:
+    struct Result
+    {
+        std::shared_ptr<const DumpIndex> index;
+        OverflowReport report;
+    };
+    void startNext();
+    void onFinished();
+    void rebuildList();
+    void showItem(QTreeWidgetItem *item);
+    QString recordHtml(const Result &r, const OverflowEntry &e) const;
+    QString findingHtml(const Result &r, const SoftwareFinding &f) const;
+    QString opHtml(const Result &r, int op) const;
+
+    QTreeWidget *m_list;
+    QTextBrowser *m_details;
+    QPushButton *m_show, *m_cancel;
+    QProgressBar *m_progress;
+    QLabel *m_state;
+    std::map<int, std::shared_ptr<Result>> m_results;
+    std::vector<std::pair<int, std::shared_ptr<const DumpIndex>>> m_queue;
+    int m_running = -1;
+    QFutureWatcher<std::shared_ptr<Result>> m_watcher;
+    std::shared_ptr<std::atomic<bool>> m_cancelFlag;
+    int m_shownDump = -1, m_shownOp = -1;
+};
+
+} // namespace ds
