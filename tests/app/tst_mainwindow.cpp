@@ -5,6 +5,7 @@
 #include "histogramwidget.h"
 #include "mainwindow.h"
 #include "optablepanel.h"
+#include "overflowpanel.h"
 #include "models/dumptreemodel.h"
 #include "tensorinspector.h"
 
@@ -14,6 +15,8 @@
 #include <QDialogButtonBox>
 #include <QLineEdit>
 #include <QTableView>
+#include <QTextBrowser>
+#include <QTreeWidget>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QFile>
@@ -188,6 +191,47 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
         for (const auto &r : dialog.results())
             QVERIFY(r.error.contains(QLatin1String("exists")));
+    }
+
+    void overflowRecordShowsDecodedCauses()
+    {
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy analyzed(w.overflow(), &OverflowPanel::analysisFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/vector"));
+        QTRY_COMPARE_WITH_TIMEOUT(analyzed.count(), 1, 10000);
+        w.centralTabs()->setCurrentWidget(w.overflow());
+        // Click the record: the spec's vector, AI Core status 272 = 0x10 + 0x100.
+        QTreeWidget *list = w.overflow()->list();
+        QTreeWidgetItem *record = nullptr;
+        for (QTreeWidgetItemIterator it(list); *it; ++it)
+            if ((*it)->toolTip(0) == QLatin1String("Opdebug.Node_OpDebug.9.3.1700000000000123"))
+                record = *it;
+        QVERIFY(record);
+        list->scrollToItem(record);
+        QTRY_VERIFY(list->isVisible() && list->visualItemRect(record).isValid());
+        const QRect rect = list->visualItemRect(record);
+        QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, QPoint(rect.left() + 20, rect.center().y()));
+        QCOMPARE(list->currentItem(), record);
+        const QString html = w.overflow()->details()->toPlainText();
+        QVERIFY2(html.contains(QLatin1String("272 = 0x110")), qPrintable(html));
+        QVERIFY(html.contains(QLatin1String("0x10 Integer addition, subtraction, multiplication or multiply-add overflow")));
+        QVERIFY(html.contains(QStringLiteral("FP32转FP16或32符号整数转FP16中出现溢出")));
+        QVERIFY(html.contains(QLatin1String("Add.add_57.57.3.1700000000000100")));
+        QVERIFY(html.contains(QLatin1String("first overflow")));
+        // "Show operator" selects the linked operator's output in the inspector.
+        QPushButton *show = nullptr;
+        for (auto *b : w.overflow()->findChildren<QPushButton *>())
+            if (b->text() == QObject::tr("Show operator"))
+                show = b;
+        QVERIFY(show && show->isEnabled());
+        QTest::mouseClick(show, Qt::LeftButton);
+        QCOMPARE(w.context()->selectedTensor(), QStringLiteral("Add.add_57.57.3.1700000000000100.output.0"));
+        // The tree marks the operator named by the record (mark 4).
+        const QModelIndex op = w.context()->treeModel()->findOp(0, QStringLiteral("Add.add_57.57.3.1700000000000100"));
+        QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 4);
     }
 
     void badFilesAreListed()
