@@ -1,5 +1,8 @@
 #include "overflowmarkdelegate.h"
 
+#include <QApplication>
+#include <QStyle>
+
 namespace ds {
 
 QColor OverflowMarkDelegate::markColor(int mark)
@@ -15,6 +18,11 @@ QColor OverflowMarkDelegate::markColor(int mark)
 void OverflowMarkDelegate::initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const
 {
     QStyledItemDelegate::initStyleOption(option, index);
+    if (m_problemRole >= 0 && index.column() == 0 && index.data(m_problemRole).toBool()) {
+        option->features |= QStyleOptionViewItem::HasDecoration;
+        option->icon = QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
+        option->decorationSize = QSize(14, 14);
+    }
     const int mark = index.data(m_role).toInt();
     if (mark <= 0)
         return;

@@ -10,14 +10,16 @@ class OverflowMarkDelegate : public QStyledItemDelegate
 {
     Q_OBJECT
 public:
-    OverflowMarkDelegate(int role, QObject *parent = nullptr) : QStyledItemDelegate(parent), m_role(role) {}
+    /// `problemRole` (optional): items whose role is true get a warning icon in column 0.
+    OverflowMarkDelegate(int role, int problemRole = -1, QObject *parent = nullptr)
+        : QStyledItemDelegate(parent), m_role(role), m_problemRole(problemRole) {}
     static QColor markColor(int mark);
 
 protected:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override;
 
 private:
-    int m_role;
+    int m_role, m_problemRole;
 };
 
 } // namespace ds

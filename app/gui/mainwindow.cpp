@@ -56,8 +56,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs->addTab(m_opTable, tr("Operators"));
     m_overflow = new OverflowPanel(this);
     m_tabs->addTab(m_overflow, tr("Overflow"));
-    m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, m_tree));
-    m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, m_opTable->view()));
+    m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
+    m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);
 
     m_inspector = new TensorInspector(m_context, this);

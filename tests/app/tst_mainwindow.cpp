@@ -17,6 +17,9 @@
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeWidget>
+#include <QDockWidget>
+#include <QTranslator>
+#include <QXmlStreamReader>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QFile>
@@ -232,6 +235,44 @@ private slots:
         // The tree marks the operator named by the record (mark 4).
         const QModelIndex op = w.context()->treeModel()->findOp(0, QStringLiteral("Add.add_57.57.3.1700000000000100"));
         QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 4);
+    }
+
+    void chineseTranslationApplies()
+    {
+        // The expected text comes from the committed .ts file, not from the code.
+        QFile ts(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/translations/dumpscope_zh_CN.ts"));
+        QVERIFY(ts.open(QIODevice::ReadOnly));
+        QXmlStreamReader xml(&ts);
+        QString context, source, expected;
+        while (!xml.atEnd() && expected.isEmpty()) {
+            xml.readNext();
+            if (!xml.isStartElement())
+                continue;
+            if (xml.name() == QLatin1String("name"))
+                context = xml.readElementText();
+            else if (xml.name() == QLatin1String("source"))
+                source = xml.readElementText();
+            else if (xml.name() == QLatin1String("translation") && context == QLatin1String("ds::MainWindow")
+                     && source == QLatin1String("Dump tree"))
+                expected = xml.readElementText();
+        }
+        QVERIFY2(!expected.isEmpty() && expected != QLatin1String("Dump tree"), "no Chinese translation for 'Dump tree'");
+        QTranslator translator;
+        QVERIFY(translator.load(QStringLiteral(":/i18n/dumpscope_zh_CN.qm")));
+        QCoreApplication::installTranslator(&translator);
+        {
+            MainWindow w;
+            QStringList titles;
+            for (auto *dock : w.findChildren<QDockWidget *>())
+                titles << dock->windowTitle();
+            QVERIFY2(titles.contains(expected), qPrintable(titles.join(QLatin1Char('|'))));
+        }
+        QCoreApplication::removeTranslator(&translator);
+        MainWindow english;
+        QStringList titles;
+        for (auto *dock : english.findChildren<QDockWidget *>())
+            titles << dock->windowTitle();
+        QVERIFY(titles.contains(QStringLiteral("Dump tree")));
     }
 
     void badFilesAreListed()
