@@ -5,184 +5,291 @@
     <name>QObject</name>
     <message>
         <source>Property</source>
-        <translation type="unfinished"></translation>
+        <translation>属性</translation>
     </message>
     <message>
         <source>Value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
 </context>
 <context>
     <name>ds::DumpTreeModel</name>
     <message>
         <source>Files that could not be read</source>
-        <translation type="unfinished"></translation>
+        <translation>无法读取的文件</translation>
     </message>
     <message>
         <source>time %1</source>
-        <translation type="unfinished"></translation>
+        <translation>时间 %1</translation>
     </message>
     <message>
         <source>device %1</source>
-        <translation type="unfinished"></translation>
+        <translation>设备 %1</translation>
     </message>
     <message>
         <source>model %1</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 %1</translation>
     </message>
     <message>
         <source>model id %1</source>
-        <translation type="unfinished"></translation>
+        <translation>模型 ID %1</translation>
     </message>
     <message>
         <source>step %1</source>
-        <translation type="unfinished"></translation>
+        <translation>迭代 %1</translation>
     </message>
     <message numerus="yes">
         <source>%n op(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
         </translation>
     </message>
     <message>
         <source>Name</source>
-        <translation type="unfinished"></translation>
+        <translation>名称</translation>
     </message>
     <message>
         <source>Operators</source>
-        <translation type="unfinished"></translation>
+        <translation>算子</translation>
     </message>
     <message>
         <source>Size</source>
-        <translation type="unfinished"></translation>
+        <translation>大小</translation>
     </message>
     <message>
         <source>Details</source>
-        <translation type="unfinished"></translation>
+        <translation>详情</translation>
     </message>
 </context>
 <context>
     <name>ds::ExportDialog</name>
     <message>
         <source>Export tensors</source>
-        <translation type="unfinished"></translation>
+        <translation>导出张量</translation>
     </message>
     <message>
         <source>NumPy array (.npy)</source>
-        <translation type="unfinished"></translation>
+        <translation>NumPy 数组（.npy）</translation>
     </message>
     <message>
         <source>Text, one value per line (.txt)</source>
-        <translation type="unfinished"></translation>
+        <translation>文本，每行一个值（.txt）</translation>
     </message>
     <message>
         <source>Logical (ND, converted from private layouts)</source>
-        <translation type="unfinished"></translation>
+        <translation>逻辑格式（ND，由私有格式转换而来）</translation>
     </message>
     <message>
         <source>Raw device layout</source>
-        <translation type="unfinished"></translation>
+        <translation>原始设备格式</translation>
     </message>
     <message>
         <source>Digits after the decimal point in .txt files (numpy.savetxt uses 18)</source>
-        <translation type="unfinished"></translation>
+        <translation>.txt 文件中小数点后的位数（numpy.savetxt 使用 18 位）</translation>
     </message>
     <message>
         <source>Browse…</source>
-        <translation type="unfinished"></translation>
+        <translation>浏览…</translation>
     </message>
     <message>
         <source>Overwrite existing files</source>
-        <translation type="unfinished"></translation>
+        <translation>覆盖已有文件</translation>
     </message>
     <message numerus="yes">
         <source>%n tensor(s) selected.</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>已选择 %n 个张量。</numerusform>
         </translation>
     </message>
     <message>
         <source>Format:</source>
-        <translation type="unfinished"></translation>
+        <translation>文件格式：</translation>
     </message>
     <message>
         <source>Layout:</source>
-        <translation type="unfinished"></translation>
+        <translation>数据格式：</translation>
     </message>
     <message>
         <source>Text precision:</source>
-        <translation type="unfinished"></translation>
+        <translation>文本精度：</translation>
     </message>
     <message>
         <source>Target folder:</source>
-        <translation type="unfinished"></translation>
+        <translation>目标目录：</translation>
     </message>
     <message>
         <source>Export</source>
-        <translation type="unfinished"></translation>
+        <translation>导出</translation>
     </message>
     <message>
         <source>Export to folder</source>
-        <translation type="unfinished"></translation>
+        <translation>导出到目录</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Exporting…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在导出…</translation>
     </message>
     <message>
         <source>wrote %1 (%2, %3)</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入 %1（%2，%3）</translation>
     </message>
     <message>
         <source>FAILED %1: %2</source>
-        <translation type="unfinished"></translation>
+        <translation>失败 %1：%2</translation>
     </message>
     <message>
         <source>%1 of %2 tensor(s) written%3.</source>
-        <translation type="unfinished"></translation>
+        <translation>已写入 %1/%2 个张量%3。</translation>
     </message>
     <message>
         <source> (cancelled)</source>
-        <translation type="unfinished"></translation>
+        <translation> (已取消)</translation>
     </message>
     <message>
         <source>Close</source>
-        <translation type="unfinished"></translation>
+        <translation>关闭</translation>
+    </message>
+</context>
+<context>
+    <name>ds::HeatmapWidget</name>
+    <message>
+        <source>Jet</source>
+        <translation>Jet</translation>
+    </message>
+    <message>
+        <source>Polar (centred on 0)</source>
+        <translation>Polar（以 0 为中心）</translation>
+    </message>
+    <message>
+        <source>Colour gradient; Polar uses a range symmetric around zero</source>
+        <translation>颜色渐变；Polar 使用以 0 为中心的对称范围</translation>
+    </message>
+    <message>
+        <source>Export PNG…</source>
+        <translation>导出 PNG…</translation>
+    </message>
+    <message>
+        <source>Gradient:</source>
+        <translation>渐变：</translation>
+    </message>
+    <message>
+        <source>Computing the heatmap… %1%</source>
+        <translation>正在计算热力图… %1%</translation>
+    </message>
+    <message>
+        <source>Computing the heatmap…</source>
+        <translation>正在计算热力图…</translation>
+    </message>
+    <message>
+        <source>The slice is empty.</source>
+        <translation>切片为空。</translation>
+    </message>
+    <message>
+        <source>dim %1 (columns)</source>
+        <translation>维度 %1（列）</translation>
+    </message>
+    <message>
+        <source>dim %1 (rows)</source>
+        <translation>维度 %1（行）</translation>
+    </message>
+    <message>
+        <source>block mean</source>
+        <translation>块均值</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>%1 × %2 slice %3 in %4 × %5 cells of %6 × %7 elements (mean of the finite values).</source>
+        <translation>%1 × %2 切片 %3，以 %4 × %5 个单元格显示，每格 %6 × %7 个元素（取有限值的均值）。</translation>
+    </message>
+    <message>
+        <source>%1 × %2 slice %3.</source>
+        <translation>%1 × %2 切片 %3。</translation>
+    </message>
+    <message>
+        <source>%1 NaN/Inf/saturated marked.</source>
+        <translation>已标记 %1 个 NaN/Inf/饱和值。</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source> (NaN)</source>
+        <translation> (NaN)</translation>
+    </message>
+    <message>
+        <source> (+Inf)</source>
+        <translation> (+Inf)</translation>
+    </message>
+    <message>
+        <source> (-Inf)</source>
+        <translation> (-Inf)</translation>
+    </message>
+    <message>
+        <source> (saturated)</source>
+        <translation> (饱和)</translation>
+    </message>
+    <message>
+        <source>%1: mean %2</source>
+        <translation>%1：均值 %2</translation>
+    </message>
+    <message>
+        <source>— (no finite value)</source>
+        <translation>—（无有限值）</translation>
+    </message>
+    <message>
+        <source>, %1 NaN/Inf/saturated</source>
+        <translation>，%1 个 NaN/Inf/饱和值</translation>
+    </message>
+    <message>
+        <source>Export heatmap</source>
+        <translation>导出热力图</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>Could not write %1</source>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
     <name>ds::HistogramWidget</name>
     <message>
         <source>value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
         <source>count</source>
-        <translation type="unfinished"></translation>
+        <translation>计数</translation>
     </message>
     <message>
         <source>bins: </source>
-        <translation type="unfinished"></translation>
+        <translation>分箱数: </translation>
     </message>
     <message>
         <source>log count</source>
-        <translation type="unfinished"></translation>
+        <translation>对数计数</translation>
     </message>
     <message>
         <source>range</source>
-        <translation type="unfinished"></translation>
+        <translation>范围</translation>
     </message>
     <message>
         <source>Use a fixed range instead of the data&apos;s min and max</source>
-        <translation type="unfinished"></translation>
+        <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
         <source>Export plot...</source>
-        <translation type="unfinished"></translation>
+        <translation>导出图表...</translation>
     </message>
     <message>
         <source>NaN: %1
@@ -190,476 +297,859 @@
 -Inf: %3
 zero: %4
 out of range: %5</source>
-        <translation type="unfinished"></translation>
+        <translation>NaN：%1
++Inf：%2
+-Inf：%3
+零值：%4
+超出范围：%5</translation>
     </message>
     <message>
         <source>bin [%1, %2%3: %4 values</source>
-        <translation type="unfinished"></translation>
+        <translation>分箱 [%1, %2%3：%4 个值</translation>
     </message>
     <message>
         <source>Export histogram</source>
-        <translation type="unfinished"></translation>
+        <translation>导出直方图</translation>
     </message>
     <message>
         <source>PNG image (*.png);;PDF document (*.pdf)</source>
-        <translation type="unfinished"></translation>
+        <translation>PNG 图像 (*.png);;PDF 文档 (*.pdf)</translation>
     </message>
     <message>
         <source>Could not write %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法写入 %1</translation>
     </message>
 </context>
 <context>
     <name>ds::MainWindow</name>
     <message>
         <source>DumpScope</source>
-        <translation type="unfinished"></translation>
+        <translation>DumpScope</translation>
     </message>
     <message>
         <source>Dump tree</source>
-        <translation type="unfinished"></translation>
+        <translation>Dump 树</translation>
     </message>
     <message>
         <source>Operators</source>
-        <translation type="unfinished"></translation>
+        <translation>算子</translation>
     </message>
     <message>
         <source>Tensor inspector</source>
-        <translation type="unfinished"></translation>
+        <translation>张量检查器</translation>
     </message>
     <message>
         <source>Problems</source>
-        <translation type="unfinished"></translation>
+        <translation>问题</translation>
     </message>
     <message>
         <source>Open a dump directory to begin (File → Open, or drop a folder here).</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Dump 目录以开始（文件 → 打开 Dump 目录，或将目录拖放到此处）。</translation>
     </message>
     <message>
         <source>Cancel</source>
-        <translation type="unfinished"></translation>
+        <translation>取消</translation>
     </message>
     <message>
         <source>Indexing %1…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在索引 %1…</translation>
     </message>
     <message>
         <source>Cannot open</source>
-        <translation type="unfinished"></translation>
+        <translation>无法打开</translation>
     </message>
     <message>
         <source>&amp;File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件(&amp;F)</translation>
     </message>
     <message>
         <source>&amp;Open Dump Folder…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Dump 目录(&amp;O)…</translation>
     </message>
     <message>
         <source>Open dump folder</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Dump 目录</translation>
     </message>
     <message>
         <source>Open Dump &amp;File…</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Dump 文件(&amp;F)…</translation>
     </message>
     <message>
         <source>Open dump file</source>
-        <translation type="unfinished"></translation>
+        <translation>打开 Dump 文件</translation>
     </message>
     <message>
         <source>&amp;Export Tensors…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出张量(&amp;E)…</translation>
     </message>
     <message>
         <source>Export the selected tensors to .npy or .txt</source>
-        <translation type="unfinished"></translation>
+        <translation>将选中的张量导出为 .npy 或 .txt</translation>
     </message>
     <message>
         <source>Open &amp;Recent</source>
-        <translation type="unfinished"></translation>
+        <translation>最近打开(&amp;R)</translation>
     </message>
     <message>
         <source>&amp;Settings…</source>
-        <translation type="unfinished"></translation>
+        <translation>设置(&amp;S)…</translation>
     </message>
     <message>
         <source>&amp;Quit</source>
-        <translation type="unfinished"></translation>
+        <translation>退出(&amp;Q)</translation>
     </message>
     <message>
         <source>&amp;Help</source>
-        <translation type="unfinished"></translation>
+        <translation>帮助(&amp;H)</translation>
     </message>
     <message>
         <source>&amp;About DumpScope</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 DumpScope(&amp;A)</translation>
     </message>
     <message>
         <source>About DumpScope</source>
-        <translation type="unfinished"></translation>
+        <translation>关于 DumpScope</translation>
     </message>
     <message>
         <source>&lt;b&gt;DumpScope %1&lt;/b&gt;&lt;p&gt;A workbench for Ascend NPU dump data: operator tensors, layouts, statistics and overflow records.&lt;/p&gt;</source>
-        <translation type="unfinished"></translation>
+        <translation>&lt;b&gt;DumpScope %1&lt;/b&gt;&lt;p&gt;面向昇腾 NPU Dump 数据的分析工作台：算子张量、数据格式、统计信息和溢出记录。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Main</source>
-        <translation type="unfinished"></translation>
+        <translation>主工具栏</translation>
     </message>
     <message>
         <source>Export tensors</source>
-        <translation type="unfinished"></translation>
+        <translation>导出张量</translation>
     </message>
     <message>
         <source>Select tensors or operators in the dump tree or the operator table first.</source>
-        <translation type="unfinished"></translation>
+        <translation>请先在 Dump 树或算子表中选择张量或算子。</translation>
     </message>
     <message numerus="yes">
         <source>%n operator(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
         </translation>
     </message>
     <message numerus="yes">
         <source>%n unreadable file(s)</source>
-        <translation type="unfinished">
-            <numerusform></numerusform>
+        <translation>
+            <numerusform>%n 个无法读取的文件</numerusform>
         </translation>
     </message>
     <message>
         <source>Indexing cancelled: %1 indexed so far.</source>
-        <translation type="unfinished"></translation>
+        <translation>索引已取消：目前已索引 %1。</translation>
     </message>
     <message>
         <source>Indexed %1.</source>
-        <translation type="unfinished"></translation>
+        <translation>已索引 %1。</translation>
+    </message>
+    <message>
+        <source>Overflow</source>
+        <translation>溢出</translation>
+    </message>
+    <message>
+        <source>&amp;Analysis</source>
+        <translation>分析(&amp;A)</translation>
+    </message>
+    <message>
+        <source>Go to &amp;First Overflow</source>
+        <translation>转到首个溢出(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Select the earliest overflow record (or the first operator that produced NaN/Inf) and show its operator</source>
+        <translation>选中最早的溢出记录（或首个产生 NaN/Inf 的算子），并显示其对应的算子</translation>
+    </message>
+    <message>
+        <source>No overflow found in the open dumps.</source>
+        <translation>在已打开的 Dump 数据中未发现溢出。</translation>
+    </message>
+    <message>
+        <source>Open Dump Folder</source>
+        <translation>打开 Dump 目录</translation>
+    </message>
+    <message>
+        <source>Export Tensors</source>
+        <translation>导出张量</translation>
+    </message>
+    <message>
+        <source>First Overflow</source>
+        <translation>首个溢出</translation>
+    </message>
+    <message>
+        <source>%1, %2</source>
+        <translation>%1，%2</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n overflow record(s)</source>
+        <translation>
+            <numerusform>%n 条溢出记录</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1; first producing operator: %2.</source>
+        <translation>%1；首个产生溢出的算子：%2。</translation>
+    </message>
+    <message>
+        <source>%1.</source>
+        <translation>%1。</translation>
     </message>
 </context>
 <context>
     <name>ds::OpTableModel</name>
     <message>
         <source>Op type</source>
-        <translation type="unfinished"></translation>
+        <translation>算子类型</translation>
     </message>
     <message>
         <source>Op name</source>
-        <translation type="unfinished"></translation>
+        <translation>算子名称</translation>
     </message>
     <message>
         <source>Task</source>
-        <translation type="unfinished"></translation>
+        <translation>任务</translation>
     </message>
     <message>
         <source>Stream</source>
-        <translation type="unfinished"></translation>
+        <translation>流</translation>
     </message>
     <message>
         <source>Timestamp</source>
-        <translation type="unfinished"></translation>
+        <translation>时间戳</translation>
     </message>
     <message>
         <source>Inputs</source>
-        <translation type="unfinished"></translation>
+        <translation>输入</translation>
     </message>
     <message>
         <source>Outputs</source>
-        <translation type="unfinished"></translation>
+        <translation>输出</translation>
     </message>
     <message>
         <source>Data types</source>
-        <translation type="unfinished"></translation>
+        <translation>数据类型</translation>
     </message>
     <message>
         <source>Shapes</source>
-        <translation type="unfinished"></translation>
+        <translation>形状</translation>
     </message>
     <message>
         <source>Out min</source>
-        <translation type="unfinished"></translation>
+        <translation>输出最小值</translation>
     </message>
     <message>
         <source>Out max</source>
-        <translation type="unfinished"></translation>
+        <translation>输出最大值</translation>
     </message>
     <message>
         <source>Out mean</source>
-        <translation type="unfinished"></translation>
+        <translation>输出均值</translation>
     </message>
     <message>
         <source>NaN</source>
-        <translation type="unfinished"></translation>
+        <translation>NaN</translation>
     </message>
     <message>
         <source>Inf</source>
-        <translation type="unfinished"></translation>
+        <translation>Inf</translation>
     </message>
 </context>
 <context>
     <name>ds::OpTablePanel</name>
     <message>
         <source>Filter by op name or type</source>
-        <translation type="unfinished"></translation>
+        <translation>按算子名称或类型过滤</translation>
     </message>
     <message>
         <source>Regex</source>
-        <translation type="unfinished"></translation>
+        <translation>正则表达式</translation>
     </message>
     <message>
         <source>Show one op type only</source>
-        <translation type="unfinished"></translation>
+        <translation>仅显示一种算子类型</translation>
     </message>
     <message>
         <source>Copy</source>
-        <translation type="unfinished"></translation>
+        <translation>复制</translation>
     </message>
     <message>
         <source>Copy the selected rows as tab-separated text (Ctrl+C)</source>
-        <translation type="unfinished"></translation>
+        <translation>将选中的行复制为制表符分隔的文本（Ctrl+C）</translation>
     </message>
     <message>
         <source>Export CSV…</source>
-        <translation type="unfinished"></translation>
+        <translation>导出 CSV…</translation>
     </message>
     <message>
         <source>Export table</source>
-        <translation type="unfinished"></translation>
+        <translation>导出表格</translation>
     </message>
     <message>
         <source>CSV files (*.csv)</source>
-        <translation type="unfinished"></translation>
+        <translation>CSV 文件 (*.csv)</translation>
     </message>
     <message>
         <source>All op types</source>
-        <translation type="unfinished"></translation>
+        <translation>所有算子类型</translation>
     </message>
     <message>
         <source>%1 of %2 operators</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 / %2 个算子</translation>
+    </message>
+</context>
+<context>
+    <name>ds::OverflowPanel</name>
+    <message>
+        <source>critical: produced here</source>
+        <translation>严重：在此产生</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>Record / operator</source>
+        <translation>记录 / 算子</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Linked operator</source>
+        <translation>关联算子</translation>
+    </message>
+    <message>
+        <source>Select an overflow record or a finding to see its decoded causes and operator.</source>
+        <translation>选择一条溢出记录或一项扫描发现，查看解码出的原因及对应算子。</translation>
+    </message>
+    <message>
+        <source>Show operator</source>
+        <translation>显示算子</translation>
+    </message>
+    <message>
+        <source>Select the linked operator in the dump tree, operator table and inspector</source>
+        <translation>在 Dump 树、算子表和检查器中选中关联的算子</translation>
+    </message>
+    <message>
+        <source>Cancel scan</source>
+        <translation>取消扫描</translation>
+    </message>
+    <message>
+        <source>Open a dump: its OpDebug records are decoded and every operator is scanned for NaN, Inf and saturated values.</source>
+        <translation>请打开 Dump 数据：将解码其中的 OpDebug 记录，并扫描每个算子中的 NaN、Inf 和饱和值。</translation>
+    </message>
+    <message>
+        <source>Scanning %1 for overflows…</source>
+        <translation>正在扫描 %1 中的溢出…</translation>
+    </message>
+    <message numerus="yes">
+        <source>Scan cancelled: %n OpDebug record(s) decoded; the software scan is incomplete.</source>
+        <translation>
+            <numerusform>扫描已取消：已解码 %n 条 OpDebug 记录；软件扫描未完成。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n OpDebug record(s), </source>
+        <translation>
+            <numerusform>%n 条 OpDebug 记录，</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n software finding(s).</source>
+        <translation>
+            <numerusform>%n 项软件扫描发现。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>OpDebug records (%1)</source>
+        <translation>OpDebug 记录（%1）</translation>
+    </message>
+    <message>
+        <source>no overflow records found (if overflow detection was on, this SoC may not emit them)</source>
+        <translation>未找到溢出记录（如果已开启溢出检测，则可能是该 SoC 不生成此类记录）</translation>
+    </message>
+    <message>
+        <source>not found</source>
+        <translation>未找到</translation>
+    </message>
+    <message>
+        <source>★ first overflow: %1</source>
+        <translation>★ 首个溢出：%1</translation>
+    </message>
+    <message>
+        <source>★ first on device %1: %2</source>
+        <translation>★ 设备 %1 上的首个溢出：%2</translation>
+    </message>
+    <message>
+        <source>Software scan (%1 findings)</source>
+        <translation>软件扫描（%1 项发现）</translation>
+    </message>
+    <message>
+        <source>Software scan (not complete)</source>
+        <translation>软件扫描（未完成）</translation>
+    </message>
+    <message>
+        <source>★ first producer: %1</source>
+        <translation>★ 首个产生异常的算子：%1</translation>
+    </message>
+    <message>
+        <source>Operator:</source>
+        <translation>算子：</translation>
+    </message>
+    <message>
+        <source>Tensor</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>Saturated</source>
+        <translation>饱和值</translation>
+    </message>
+    <message>
+        <source>Inputs are already abnormal: the overflow was probably propagated from upstream.</source>
+        <translation>输入已经异常：溢出很可能是从上游传播而来。</translation>
+    </message>
+    <message>
+        <source>Inputs are normal and outputs are extreme: the pattern of a genuine overflow in this operator.</source>
+        <translation>输入正常而输出出现极端值：这是该算子本身发生溢出的典型特征。</translation>
+    </message>
+    <message>
+        <source>device %1, step %2, timestamp %3, %4 layout</source>
+        <translation>设备 %1，迭代 %2，时间戳 %3，记录格式：%4</translation>
+    </message>
+    <message>
+        <source>0x5A5A5A5A (version %1)</source>
+        <translation>0x5A5A5A5A（版本 %1）</translation>
+    </message>
+    <message>
+        <source>legacy 2048-byte</source>
+        <translation>旧版 2048 字节</translation>
+    </message>
+    <message>
+        <source>This is the first overflow (smallest step, then earliest timestamp).</source>
+        <translation>这是首个溢出（迭代最小，其次时间戳最早）。</translation>
+    </message>
+    <message>
+        <source>status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>status word %1</source>
+        <translation>状态字 %1</translation>
+    </message>
+    <message>
+        <source>Decoded causes:</source>
+        <translation>解码出的原因：</translation>
+    </message>
+    <message>
+        <source>no documented meaning for this record kind; raw status shown above</source>
+        <translation>该记录类型没有文档说明的含义；上方显示的是原始状态值</translation>
+    </message>
+    <message>
+        <source>Link:</source>
+        <translation>关联：</translation>
+    </message>
+    <message>
+        <source>The first operator in execution order whose inputs are normal and whose outputs are not.</source>
+        <translation>按执行顺序，第一个输入正常而输出异常的算子。</translation>
     </message>
 </context>
 <context>
     <name>ds::SettingsDialog</name>
     <message>
         <source>Settings</source>
-        <translation type="unfinished"></translation>
+        <translation>设置</translation>
     </message>
     <message>
         <source>System default</source>
-        <translation type="unfinished"></translation>
+        <translation>系统默认</translation>
     </message>
     <message>
         <source>Logarithmic count axis</source>
-        <translation type="unfinished"></translation>
+        <translation>计数轴使用对数刻度</translation>
     </message>
     <message>
         <source>Language:</source>
-        <translation type="unfinished"></translation>
+        <translation>语言：</translation>
     </message>
     <message>
         <source>The language changes at the next start.</source>
-        <translation type="unfinished"></translation>
+        <translation>语言将在下次启动时生效。</translation>
     </message>
     <message>
         <source>Histogram bins:</source>
-        <translation type="unfinished"></translation>
+        <translation>直方图分箱数：</translation>
+    </message>
+</context>
+<context>
+    <name>ds::SliceSelector</name>
+    <message>
+        <source>The tensor dimension shown down the rows</source>
+        <translation>沿行方向显示的张量维度</translation>
+    </message>
+    <message>
+        <source>The tensor dimension shown across the columns</source>
+        <translation>沿列方向显示的张量维度</translation>
+    </message>
+    <message>
+        <source>Fixed indices:</source>
+        <translation>固定索引：</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行：</translation>
+    </message>
+    <message>
+        <source>Columns:</source>
+        <translation>列：</translation>
+    </message>
+    <message>
+        <source>dim %1 (size %2)</source>
+        <translation>维度 %1（大小 %2）</translation>
+    </message>
+    <message>
+        <source>dim %1 (size %2):</source>
+        <translation>维度 %1（大小 %2）：</translation>
+    </message>
+    <message>
+        <source>Index along dim %1: 0 to %2</source>
+        <translation>沿维度 %1 的索引：0 到 %2</translation>
+    </message>
+    <message>
+        <source>— (scalar)</source>
+        <translation>—（标量）</translation>
+    </message>
+    <message>
+        <source>— (1-D tensor)</source>
+        <translation>—（一维张量）</translation>
     </message>
 </context>
 <context>
     <name>ds::TensorInspector</name>
     <message>
         <source>Select a tensor in the dump tree.</source>
-        <translation type="unfinished"></translation>
+        <translation>请在 Dump 树中选择一个张量。</translation>
     </message>
     <message>
         <source>Raw device layout</source>
-        <translation type="unfinished"></translation>
+        <translation>原始设备格式</translation>
     </message>
     <message>
         <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
-        <translation type="unfinished"></translation>
+        <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>
         <source>Summary</source>
-        <translation type="unfinished"></translation>
+        <translation>概要</translation>
     </message>
     <message>
         <source>Loading…</source>
-        <translation type="unfinished"></translation>
+        <translation>正在加载…</translation>
     </message>
     <message>
         <source>Cannot show this tensor: %1</source>
-        <translation type="unfinished"></translation>
+        <translation>无法显示该张量：%1</translation>
     </message>
     <message>
         <source>Loaded in %1 ms, statistics in %2 ms.</source>
-        <translation type="unfinished"></translation>
+        <translation>加载耗时 %1 ms，统计耗时 %2 ms。</translation>
     </message>
     <message>
         <source>Tensor</source>
-        <translation type="unfinished"></translation>
+        <translation>张量</translation>
     </message>
     <message>
         <source>Data type</source>
-        <translation type="unfinished"></translation>
+        <translation>数据类型</translation>
     </message>
     <message>
         <source>Device format</source>
-        <translation type="unfinished"></translation>
+        <translation>设备格式</translation>
     </message>
     <message>
         <source>Device shape</source>
-        <translation type="unfinished"></translation>
+        <translation>设备形状</translation>
     </message>
     <message>
         <source>Logical shape</source>
-        <translation type="unfinished"></translation>
+        <translation>逻辑形状</translation>
     </message>
     <message>
         <source>Sub-format (groups)</source>
-        <translation type="unfinished"></translation>
+        <translation>子格式（分组数）</translation>
     </message>
     <message>
         <source>Operator</source>
-        <translation type="unfinished"></translation>
+        <translation>算子</translation>
     </message>
     <message>
         <source>Operator type</source>
-        <translation type="unfinished"></translation>
+        <translation>算子类型</translation>
     </message>
     <message>
         <source>Original operator</source>
-        <translation type="unfinished"></translation>
+        <translation>原始算子</translation>
     </message>
     <message>
         <source>Task / stream</source>
-        <translation type="unfinished"></translation>
+        <translation>任务 / 流</translation>
     </message>
     <message>
         <source>Timestamp</source>
-        <translation type="unfinished"></translation>
+        <translation>时间戳</translation>
     </message>
     <message>
         <source>File</source>
-        <translation type="unfinished"></translation>
+        <translation>文件</translation>
     </message>
     <message>
         <source>Byte offset / size</source>
-        <translation type="unfinished"></translation>
+        <translation>字节偏移 / 大小</translation>
     </message>
     <message>
         <source>Mapped name</source>
-        <translation type="unfinished"></translation>
+        <translation>映射名称</translation>
     </message>
     <message>
         <source>Warning</source>
-        <translation type="unfinished"></translation>
+        <translation>警告</translation>
     </message>
     <message>
         <source>Elements</source>
-        <translation type="unfinished"></translation>
+        <translation>元素数</translation>
     </message>
     <message>
         <source>Min</source>
-        <translation type="unfinished"></translation>
+        <translation>最小值</translation>
     </message>
     <message>
         <source>Max</source>
-        <translation type="unfinished"></translation>
+        <translation>最大值</translation>
     </message>
     <message>
         <source>Mean</source>
-        <translation type="unfinished"></translation>
+        <translation>均值</translation>
     </message>
     <message>
         <source>Std</source>
-        <translation type="unfinished"></translation>
+        <translation>标准差</translation>
     </message>
     <message>
         <source>L2 norm</source>
-        <translation type="unfinished"></translation>
+        <translation>L2 范数</translation>
     </message>
     <message>
         <source>NaN</source>
-        <translation type="unfinished"></translation>
+        <translation>NaN</translation>
     </message>
     <message>
         <source>+Inf</source>
-        <translation type="unfinished"></translation>
+        <translation>+Inf</translation>
     </message>
     <message>
         <source>-Inf</source>
-        <translation type="unfinished"></translation>
+        <translation>-Inf</translation>
     </message>
     <message>
         <source>Zeros</source>
-        <translation type="unfinished"></translation>
+        <translation>零值数</translation>
     </message>
     <message>
         <source>Shape shown</source>
-        <translation type="unfinished"></translation>
+        <translation>显示的形状</translation>
+    </message>
+    <message>
+        <source>Values</source>
+        <translation>数值</translation>
+    </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>Copy statistics</source>
+        <translation>复制统计信息</translation>
+    </message>
+    <message>
+        <source>Copy the tensor id and its statistics as text</source>
+        <translation>将张量 ID 及其统计信息复制为文本</translation>
+    </message>
+    <message>
+        <source>Computing statistics…</source>
+        <translation>正在计算统计信息…</translation>
     </message>
 </context>
 <context>
     <name>ds::TensorValuesModel</name>
     <message>
         <source>%1 = %2</source>
-        <translation type="unfinished"></translation>
+        <translation>%1 = %2</translation>
     </message>
     <message>
         <source> (NaN)</source>
-        <translation type="unfinished"></translation>
+        <translation> (NaN)</translation>
     </message>
     <message>
         <source> (+Inf)</source>
-        <translation type="unfinished"></translation>
+        <translation> (+Inf)</translation>
     </message>
     <message>
         <source> (-Inf)</source>
-        <translation type="unfinished"></translation>
+        <translation> (-Inf)</translation>
     </message>
     <message>
         <source> (saturated: the largest finite value of the type)</source>
-        <translation type="unfinished"></translation>
+        <translation> (饱和：该数据类型的最大有限值)</translation>
     </message>
     <message>
         <source>flat index %1</source>
-        <translation type="unfinished"></translation>
+        <translation>展平索引 %1</translation>
     </message>
     <message>
         <source>value</source>
-        <translation type="unfinished"></translation>
+        <translation>值</translation>
     </message>
     <message>
         <source>index %1 along dim %2</source>
-        <translation type="unfinished"></translation>
+        <translation>维度 %2 上的索引 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ds::ValueGridWidget</name>
+    <message>
+        <source>NaN</source>
+        <translation>NaN</translation>
+    </message>
+    <message>
+        <source>±Inf</source>
+        <translation>±Inf</translation>
+    </message>
+    <message>
+        <source>saturated (|v| = %1, the largest finite value)</source>
+        <translation>饱和（|v| = %1，即最大有限值）</translation>
+    </message>
+    <message>
+        <source>Previous %1 rows</source>
+        <translation>上 %1 行</translation>
+    </message>
+    <message>
+        <source>Next %1 rows</source>
+        <translation>下 %1 行</translation>
+    </message>
+    <message>
+        <source>Previous %1 columns</source>
+        <translation>左 %1 列</translation>
+    </message>
+    <message>
+        <source>Next %1 columns</source>
+        <translation>右 %1 列</translation>
+    </message>
+    <message>
+        <source>Go to an element: one index per dim, comma separated (negative counts from the end)</source>
+        <translation>转到元素：每个维度一个索引，以逗号分隔（负数表示从末尾倒数）</translation>
+    </message>
+    <message>
+        <source>digits: </source>
+        <translation>位数: </translation>
+    </message>
+    <message>
+        <source>Significant digits shown (17 shows every float64 exactly)</source>
+        <translation>显示的有效位数（17 位可精确显示任意 float64 值）</translation>
+    </message>
+    <message>
+        <source>Copy</source>
+        <translation>复制</translation>
+    </message>
+    <message>
+        <source>&amp;Go to:</source>
+        <translation>转到(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>scalar</source>
+        <translation>标量</translation>
+    </message>
+    <message>
+        <source>e.g. %1</source>
+        <translation>例如 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>“%1” is not an element of a tensor of shape %2: enter %n comma-separated index(es), e.g. %3.</source>
+        <translation>
+            <numerusform>“%1”不是形状为 %2 的张量中的元素：请输入 %n 个以逗号分隔的索引，例如 %3。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>rows %1–%2 of %3</source>
+        <translation>第 %1–%2 行，共 %3 行</translation>
+    </message>
+    <message>
+        <source>no rows</source>
+        <translation>无行</translation>
+    </message>
+    <message>
+        <source>columns %1–%2 of %3</source>
+        <translation>第 %1–%2 列，共 %3 列</translation>
+    </message>
+    <message>
+        <source>%1 = %2</source>
+        <translation>%1 = %2</translation>
+    </message>
+    <message>
+        <source>The selection holds %1 cells; copy at most 1,000,000 at a time (or export the tensor).</source>
+        <translation>选区包含 %1 个单元格；一次最多可复制 1,000,000 个（或导出该张量）。</translation>
     </message>
 </context>
 <context>
     <name>main</name>
     <message>
         <source>Workbench for Ascend NPU dump data.</source>
-        <translation type="unfinished"></translation>
+        <translation>面向昇腾 NPU Dump 数据的分析工作台。</translation>
     </message>
     <message>
         <source>Render the window to FILE (PNG) and exit.</source>
-        <translation type="unfinished"></translation>
+        <translation>将窗口渲染到 FILE（PNG）后退出。</translation>
     </message>
     <message>
         <source>Select the tensor with this id.</source>
-        <translation type="unfinished"></translation>
+        <translation>选中具有此 ID 的张量。</translation>
     </message>
     <message>
         <source>Window size WxH (screenshot mode).</source>
-        <translation type="unfinished"></translation>
+        <translation>窗口大小 WxH（截图模式）。</translation>
     </message>
     <message>
         <source>User interface language (en, zh_CN) for this run.</source>
-        <translation type="unfinished"></translation>
+        <translation>本次运行使用的界面语言（en、zh_CN）。</translation>
     </message>
     <message>
         <source>Dump directories or files to open.</source>
-        <translation type="unfinished"></translation>
+        <translation>要打开的 Dump 目录或文件。</translation>
+    </message>
+    <message>
+        <source>Screenshot mode: show this view (values, heatmap, overflow).</source>
+        <translation>截图模式：显示此视图（values、heatmap、overflow）。</translation>
     </message>
 </context>
 </TS>

@@ -139,7 +139,13 @@ void HistogramWidget::applyScale()
         m_plot->yAxis->setRange(0.5, top * 2);
     } else {
         m_plot->yAxis->setScaleType(QCPAxis::stLinear);
-        m_plot->yAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+        // Counts are whole numbers: fixed integer steps (1, 2, 5 x 10^k) instead of 0.5 ticks.
+        auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+        const double raw = std::max(1.0, top / 5.0), mag = std::pow(10.0, std::floor(std::log10(raw)));
+        const double norm = raw / mag;
+        ticker->setTickStep((norm <= 1 ? 1 : norm <= 2 ? 2 : norm <= 5 ? 5 : 10) * mag);
+        ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+        m_plot->yAxis->setTicker(ticker);
         m_bars->setBaseValue(0);
         m_plot->yAxis->setRange(0, top * 1.05);
     }

@@ -1,4 +1,5 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
+#include "graphcommand.h"
 #include "index/dumpindex.h"
 #include "index/jsonreport.h"
 #include "index/tensorexport.h"
@@ -209,7 +210,9 @@ int main(int argc, char **argv)
         "  stats PATH [TENSOR...]         statistics (all tensors when none given)\n"
         "  export PATH TENSOR... --format npy|txt --out DIR\n"
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
-        "                                 and a software NaN/Inf/saturation scan\n\n"
+        "                                 and a software NaN/Inf/saturation scan\n"
+        "  graph PATH                     GE graph dumps, the computation graph, operators\n"
+        "                                 without dump data and dump files without graph nodes\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -232,13 +235,13 @@ int main(int argc, char **argv)
 
     const QStringList args = parser.positionalArguments();
     if (args.size() < 2) {
-        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export|overflow PATH [TENSOR...] (see --help)"));
+        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export|overflow|graph PATH [TENSOR...] (see --help)"));
         return Usage;
     }
     const QString command = args[0];
     if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export"),
-                     QStringLiteral("overflow")}.contains(command)) {
-        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow)").arg(command));
+                     QStringLiteral("overflow"), QStringLiteral("graph")}.contains(command)) {
+        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph)").arg(command));
         return Usage;
     }
     ExportRequest req;
@@ -259,6 +262,8 @@ int main(int argc, char **argv)
     }
     req.layout = parser.isSet(raw) ? LayoutChoice::Raw : LayoutChoice::Logical;
 
+    if (command == QLatin1String("graph")) // a graph-only directory holds no dump
+        return runGraphCommand(args[1], parser.isSet(json));
     auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));
     if (!index)
         return NoPath;

@@ -171,8 +171,11 @@ void MainWindow::createActions()
     });
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
+    openDir->setIconText(tr("Open Dump Folder"));
+    exportAction->setIconText(tr("Export Tensors"));
     tools->addAction(openDir);
     tools->addAction(exportAction);
+    firstOverflow->setIconText(tr("First Overflow"));
     tools->addAction(firstOverflow);
 }
 
@@ -313,7 +316,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
 
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
-    const QString what = tr("%n operator(s)", nullptr, ops) + QStringLiteral(", ") + tr("%n unreadable file(s)", nullptr, errors);
+    const QString what = tr("%1, %2").arg(tr("%n operator(s)", nullptr, ops), tr("%n unreadable file(s)", nullptr, errors));
     m_statusText->setText(cancelled ? tr("Indexing cancelled: %1 indexed so far.").arg(what) : tr("Indexed %1.").arg(what));
     auto *model = m_context->treeModel();
     // Expand down to the first level with operators and show them in the table.
@@ -367,11 +370,13 @@ void MainWindow::onOverflowAnalyzed(int dump)
     if (m_opTable->model()->dump() == dump)
         m_opTable->model()->setOverflowMarks(marks);
     m_overflowMarks[dump] = std::move(marks);
-    if (!report->records.empty() || report->firstProducer >= 0)
-        m_statusText->setText(m_statusText->text() + QLatin1Char(' ')
-                              + tr("Overflow: %n record(s)", nullptr, int(report->records.size()))
-                              + (report->firstProducer >= 0 ? tr(", first producing operator %1").arg(m_context->index(dump)->ops[size_t(report->firstProducer)].opType) : QString())
-                              + QLatin1Char('.'));
+    if (!report->records.empty() || report->firstProducer >= 0) {
+        const QString records = tr("%n overflow record(s)", nullptr, int(report->records.size()));
+        const QString text = report->firstProducer >= 0
+                                 ? tr("%1; first producing operator: %2.").arg(records, m_context->index(dump)->ops[size_t(report->firstProducer)].opType)
+                                 : tr("%1.").arg(records);
+        m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + text);
+    }
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -170,7 +170,7 @@ private slots:
         QSignalSpy done(&dialog, &ExportDialog::exportFinished);
         QPushButton *run = nullptr;
         for (auto *b : dialog.findChildren<QPushButton *>())
-            if (b->text() == QObject::tr("Export"))
+            if (b->text() == QCoreApplication::translate("ds::ExportDialog", "Export"))
                 run = b;
         QVERIFY(run);
         QTest::mouseClick(run, Qt::LeftButton);
@@ -227,7 +227,7 @@ private slots:
         // "Show operator" selects the linked operator's output in the inspector.
         QPushButton *show = nullptr;
         for (auto *b : w.overflow()->findChildren<QPushButton *>())
-            if (b->text() == QObject::tr("Show operator"))
+            if (b->text() == QCoreApplication::translate("ds::OverflowPanel", "Show operator"))
                 show = b;
         QVERIFY(show && show->isEnabled());
         QTest::mouseClick(show, Qt::LeftButton);

@@ -1,0 +1,560 @@
+#include "gegraphreader.h"
+
+#include "formats/ge/geir.pb.h"
+#include "formats/ge/geonnx.pb.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QRegularExpression>
+
+#include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/zero_copy_stream_impl_lite.h>
+#include <google/protobuf/text_format.h>
+
+#include <algorithm>
+
+namespace ds::ge {
+
+namespace pb = dumpscope::ge;
+namespace ox = dumpscope::onnx;
+
+namespace {
+
+QString qs(const std::string &s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+/// Collects the parser's messages: warnings (unknown fields) are counted, errors kept.
+class CountingCollector : public google::protobuf::io::ErrorCollector
+{
+public:
+    void AddError(int line, google::protobuf::io::ColumnNumber column, const std::string &message) override
+    {
+        if (m_errorLine < 0) {
+            m_errorLine = line + 1;
+            m_errorColumn = column + 1;
+            m_error = qs(message);
+        }
+    }
+    void AddWarning(int line, google::protobuf::io::ColumnNumber column, const std::string &message) override
+    {
+        ++m_warnings;
+        if (m_messages.size() < 50)
+            m_messages << QStringLiteral("line %1:%2: %3").arg(line + 1).arg(column + 1).arg(qs(message));
+    }
+    int m_warnings = 0;
+    QStringList m_messages;
+    int m_errorLine = -1, m_errorColumn = -1;
+    QString m_error;
+};
+
+struct ParseOutcome
+{
+    int warnings = 0;
+    QStringList messages;
+};
+
+/// Runs the text-format parser. Unknown enum names (newer data types) cannot be tolerated by
+/// the parser itself, so they are replaced by unused numbers and the parse is retried;
+/// `unknownEnums` maps those numbers back to the names.
+template<typename Message>
+Result<ParseOutcome> parseText(const QByteArray &text, const QString &fileLabel, Message *message,
+                                    QHash<int, QString> *unknownEnums)
+{
+    static const QRegularExpression unknownEnum(QStringLiteral("^Unknown enumeration value of \"([A-Za-z0-9_]+)\""));
+    QByteArray work = text;
+    for (int attempt = 0;; ++attempt) {
+        CountingCollector collector;
+        google::protobuf::TextFormat::Parser parser;
+        parser.AllowUnknownField(true);
+        parser.AllowUnknownExtension(true);
+        parser.AllowPartialMessage(true);
+        parser.RecordErrorsTo(&collector);
+        message->Clear();
+        google::protobuf::io::ArrayInputStream in(work.constData(), int(work.size()));
+        if (parser.Parse(&in, message))
+            return ParseOutcome{collector.m_warnings, collector.m_messages};
+        const auto m = unknownEnum.match(collector.m_error);
+        if (!m.hasMatch() || attempt >= 64 || !unknownEnums) {
+            return Result<ParseOutcome>::failure(
+                QStringLiteral("%1:%2:%3: %4").arg(fileLabel).arg(collector.m_errorLine).arg(collector.m_errorColumn).arg(collector.m_error));
+        }
+        // Replace `: NAME` (a field value, never text inside quotes) by a private number.
+        const QByteArray name = m.captured(1).toUtf8();
+        const int value = 100000 + int(unknownEnums->size());
+        unknownEnums->insert(value, m.captured(1));
+        QByteArray replaced;
+        replaced.reserve(work.size());
+        qsizetype from = 0;
+        for (qsizetype at = work.indexOf(name); at >= 0; at = work.indexOf(name, at + name.size())) {
+            qsizetype before = at - 1;
+            while (before >= 0 && (work[before] == ' ' || work[before] == '\t'))
+                --before;
+            const qsizetype end = at + name.size();
+            const bool wordEnd = end >= work.size() || !(std::isalnum(uchar(work[end])) || work[end] == '_');
+            if (before >= 0 && work[before] == ':' && wordEnd) {
+                replaced += work.mid(from, at - from);
+                replaced += QByteArray::number(value);
+                from = end;
+            }
+        }
+        replaced += work.mid(from);
+        if (replaced == work)
+            return Result<ParseOutcome>::failure(
+                QStringLiteral("%1:%2:%3: %4").arg(fileLabel).arg(collector.m_errorLine).arg(collector.m_errorColumn).arg(collector.m_error));
+        work = std::move(replaced);
+    }
+}
+
+QString num(double v) { return QString::number(v, 'g', 9); }
+
+QString bytesText(const std::string &b)
+{
+    QString s = QStringLiteral("<%1 bytes>").arg(b.size());
+    if (!b.empty())
+        s += QLatin1Char(' ') + QString::fromLatin1(QByteArray(b.data(), qsizetype(std::min<size_t>(b.size(), 16))).toHex());
+    return s;
+}
+
+QString shapeText(const std::vector<std::int64_t> &dims)
+{
+    QStringList parts;
+    for (auto d : dims)
+        parts << QString::number(d);
+    return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+struct Ctx
+{
+    const QHash<int, QString> *unknownEnums = nullptr;
+    QString dtypeName(int v) const
+    {
+        if (unknownEnums && unknownEnums->contains(v))
+            return unknownEnums->value(v);
+        if (pb::DataType_IsValid(v))
+            return qs(pb::DataType_Name(pb::DataType(v)));
+        return QString::number(v);
+    }
+};
+
+GraphTensorDesc convertDesc(const pb::TensorDescriptor &d, const Ctx &ctx);
+QString tensorDescText(const pb::TensorDescriptor &d, const Ctx &ctx);
+
+std::pair<QString, QString> attrText(const pb::AttrDef &a, const Ctx &ctx);
+
+QString namedAttrsText(const pb::NamedAttrs &na, const Ctx &ctx)
+{
+    std::vector<std::pair<std::string, const pb::AttrDef *>> sorted;
+    for (const auto &[k, v] : na.attr())
+        sorted.emplace_back(k, &v);
+    std::sort(sorted.begin(), sorted.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+    QStringList parts;
+    for (const auto &[k, v] : sorted)
+        parts << qs(k) + QLatin1Char('=') + attrText(*v, ctx).second;
+    return qs(na.name()) + QLatin1Char('{') + parts.join(QStringLiteral(", ")) + QLatin1Char('}');
+}
+
+QString listText(const pb::AttrDef::ListValue &l, const Ctx &ctx)
+{
+    QStringList parts;
+    for (const auto &s : l.s())
+        parts << QLatin1Char('"') + qs(s) + QLatin1Char('"');
+    for (auto i : l.i())
+        parts << QString::number(i);
+    for (auto f : l.f())
+        parts << num(f);
+    for (bool b : l.b())
+        parts << (b ? QStringLiteral("true") : QStringLiteral("false"));
+    for (const auto &bt : l.bt())
+        parts << bytesText(bt);
+    for (const auto &td : l.td())
+        parts << tensorDescText(td, ctx);
+    for (const auto &t : l.t())
+        parts << tensorDescText(t.desc(), ctx) + QLatin1Char(' ') + bytesText(t.data());
+    for (const auto &g : l.g())
+        parts << QStringLiteral("graph %1 (%2 ops)").arg(qs(g.name())).arg(g.op_size());
+    for (const auto &na : l.na())
+        parts << namedAttrsText(na, ctx);
+    for (auto dt : l.dt())
+        parts << cppDataTypeName(dt);
+    QString text = QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+    if (parts.isEmpty() && l.val_type() != pb::AttrDef::ListValue::VT_LIST_NONE)
+        text += QStringLiteral(" (%1)").arg(qs(pb::AttrDef::ListValue::ListValueType_Name(l.val_type())));
+    return text;
+}
+
+std::pair<QString, QString> attrText(const pb::AttrDef &a, const Ctx &ctx)
+{
+    switch (a.value_case()) {
+    case pb::AttrDef::kList: return {QStringLiteral("list"), listText(a.list(), ctx)};
+    case pb::AttrDef::kS: return {QStringLiteral("s"), qs(a.s())};
+    case pb::AttrDef::kI: return {QStringLiteral("i"), QString::number(a.i())};
+    case pb::AttrDef::kF: return {QStringLiteral("f"), num(a.f())};
+    case pb::AttrDef::kB: return {QStringLiteral("b"), a.b() ? QStringLiteral("true") : QStringLiteral("false")};
+    case pb::AttrDef::kBt: return {QStringLiteral("bt"), bytesText(a.bt())};
+    case pb::AttrDef::kFunc: return {QStringLiteral("func"), namedAttrsText(a.func(), ctx)};
+    case pb::AttrDef::kTd: return {QStringLiteral("td"), tensorDescText(a.td(), ctx)};
+    case pb::AttrDef::kT: return {QStringLiteral("t"), tensorDescText(a.t().desc(), ctx) + QLatin1Char(' ') + bytesText(a.t().data())};
+    case pb::AttrDef::kG: return {QStringLiteral("g"), QStringLiteral("graph %1 (%2 ops)").arg(qs(a.g().name())).arg(a.g().op_size())};
+    case pb::AttrDef::kListListInt: {
+        QStringList rows;
+        for (const auto &row : a.list_list_int().list_list_i())
+            rows << shapeText({row.list_i().begin(), row.list_i().end()});
+        return {QStringLiteral("list_list_int"), QLatin1Char('[') + rows.join(QStringLiteral(", ")) + QLatin1Char(']')};
+    }
+    case pb::AttrDef::kDt: return {QStringLiteral("dt"), cppDataTypeName(a.dt())};
+    case pb::AttrDef::kListListFloat: {
+        QStringList rows;
+        for (const auto &row : a.list_list_float().list_list_f()) {
+            QStringList vals;
+            for (float f : row.list_f())
+                vals << num(f);
+            rows << QLatin1Char('[') + vals.join(QStringLiteral(", ")) + QLatin1Char(']');
+        }
+        return {QStringLiteral("list_list_float"), QLatin1Char('[') + rows.join(QStringLiteral(", ")) + QLatin1Char(']')};
+    }
+    case pb::AttrDef::VALUE_NOT_SET: break;
+    }
+    return {QString(), QString()};
+}
+
+template<typename Map>
+std::vector<GraphAttr> convertAttrs(const Map &map, const Ctx &ctx)
+{
+    std::vector<GraphAttr> out;
+    out.reserve(size_t(map.size()));
+    for (const auto &[k, v] : map) {
+        auto [kind, text] = attrText(v, ctx);
+        out.push_back({qs(k), kind, text});
+    }
+    std::sort(out.begin(), out.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
+    return out;
+}
+
+QString tensorDescText(const pb::TensorDescriptor &d, const Ctx &ctx)
+{
+    return QStringLiteral("%1 %2 %3").arg(ctx.dtypeName(d.dtype()), qs(d.layout()), shapeText({d.shape().dim().begin(), d.shape().dim().end()}));
+}
+
+GraphTensorDesc convertDesc(const pb::TensorDescriptor &d, const Ctx &ctx)
+{
+    GraphTensorDesc t;
+    t.name = qs(d.name());
+    t.dtype = int(d.dtype());
+    t.dtypeName = ctx.dtypeName(d.dtype());
+    t.layout = qs(d.layout());
+    t.shape.assign(d.shape().dim().begin(), d.shape().dim().end());
+    t.size = d.size();
+    t.attrs = convertAttrs(d.attr(), ctx);
+    const auto &attr = d.attr();
+    if (auto it = attr.find("origin_format"); it != attr.end() && it->second.value_case() == pb::AttrDef::kS)
+        t.originFormat = qs(it->second.s());
+    if (auto it = attr.find("origin_shape"); it != attr.end() && it->second.value_case() == pb::AttrDef::kList) {
+        t.originShape.assign(it->second.list().i().begin(), it->second.list().i().end());
+        t.hasOriginShape = true;
+    }
+    if (auto it = attr.find("_datadump_origin_name"); it != attr.end() && it->second.value_case() == pb::AttrDef::kS)
+        t.datadumpOriginName = qs(it->second.s());
+    if (auto it = attr.find("_datadump_origin_output_index"); it != attr.end() && it->second.value_case() == pb::AttrDef::kI)
+        t.datadumpOriginOutputIndex = int(it->second.i());
+    return t;
+}
+
+Graph convertGraph(const pb::GraphDef &g, const Ctx &ctx)
+{
+    Graph graph;
+    graph.name = qs(g.name());
+    for (const auto &s : g.input())
+        graph.inputs << qs(s);
+    for (const auto &s : g.output())
+        graph.outputs << qs(s);
+    graph.attrs = convertAttrs(g.attr(), ctx);
+    graph.nodes.reserve(size_t(g.op_size()));
+    for (const auto &op : g.op()) {
+        GraphNode n;
+        n.name = qs(op.name());
+        n.type = qs(op.type());
+        n.id = op.id();
+        n.streamId = op.stream_id();
+        for (const auto &s : op.input())
+            n.inputs << qs(s);
+        for (const auto &d : op.input_desc())
+            n.inputDescs.push_back(convertDesc(d, ctx));
+        for (const auto &d : op.output_desc())
+            n.outputDescs.push_back(convertDesc(d, ctx));
+        for (const auto &s : op.subgraph_name())
+            n.subgraphNames << qs(s);
+        n.attrs = convertAttrs(op.attr(), ctx);
+        const auto &attr = op.attr();
+        if (auto it = attr.find("_datadump_original_op_names"); it != attr.end())
+            for (const auto &s : it->second.list().s())
+                if (!s.empty())
+                    n.originalOpNames << qs(s);
+        if (auto it = attr.find("_no_task"); it != attr.end())
+            n.noTask = it->second.b() || it->second.i() != 0;
+        if (auto it = attr.find("_L1_fusion_sub_graph_no"); it != attr.end()) {
+            const auto [kind, text] = attrText(it->second, ctx);
+            n.l1FusionGroup = text;
+        }
+        graph.nodes.push_back(std::move(n));
+    }
+    graph.build();
+    return graph;
+}
+
+QString fileLabelOf(const QString &path) { return QFileInfo(path).fileName(); }
+
+} // namespace
+
+std::optional<GraphFileName> parseGraphFileName(const QString &fileName)
+{
+    static const QRegularExpression re(QStringLiteral("^ge_(proto|onnx)_(\\d+)_(?:graph_(\\d+)_)?(.+)\\.(txt|pbtxt)$"));
+    const auto m = re.match(fileName);
+    if (!m.hasMatch())
+        return std::nullopt;
+    GraphFileName n;
+    n.kind = m.captured(1) == QLatin1String("onnx") ? GraphFileKind::GeOnnx : GraphFileKind::GeProto;
+    n.index = m.captured(2).toLongLong();
+    n.indexDigits = int(m.captured(2).size());
+    n.graphId = m.captured(3);
+    n.suffix = m.captured(4);
+    n.extension = m.captured(5);
+    return n;
+}
+
+QStringList findGraphFiles(const QString &path)
+{
+    const QFileInfo info(path);
+    if (info.isFile() && parseGraphFileName(info.fileName()))
+        return {info.absoluteFilePath()};
+    const QStringList filters{QStringLiteral("ge_proto_*"), QStringLiteral("ge_onnx_*")};
+    auto collect = [&](const QString &dir, bool recursive) {
+        QStringList files;
+        QDirIterator it(dir, filters, QDir::Files, recursive ? QDirIterator::Subdirectories : QDirIterator::NoIteratorFlags);
+        while (it.hasNext()) {
+            const QString f = it.next();
+            if (parseGraphFileName(QFileInfo(f).fileName()))
+                files << QFileInfo(f).absoluteFilePath();
+        }
+        return files;
+    };
+    const QString dir = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
+    QStringList files = collect(dir, true);
+    if (files.isEmpty()) {
+        // Next to the opened directory: its parent and the parent's {pid}_{deviceid} folders.
+        // Next to the opened directory: its parent, the parent's other sub-directories and
+        // their {pid}_{deviceid} folders (e.g. dump/ opened, graphs in ../dump_graph/123_0/).
+        const QDir parent = QFileInfo(dir).dir();
+        if (parent.absolutePath() != dir) {
+            files = collect(parent.absolutePath(), false);
+            static const QRegularExpression pidDev(QStringLiteral("^\\d+_\\d+$"));
+            for (const QString &sub : parent.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+                const QString subPath = parent.absoluteFilePath(sub);
+                if (subPath == dir)
+                    continue;
+                files += collect(subPath, false);
+                for (const QString &sub2 : QDir(subPath).entryList(QDir::Dirs | QDir::NoDotAndDotDot))
+                    if (pidDev.match(sub2).hasMatch())
+                        files += collect(subPath + QLatin1Char('/') + sub2, false);
+            }
+        }
+    }
+    std::sort(files.begin(), files.end(), [](const QString &a, const QString &b) {
+        const auto na = parseGraphFileName(QFileInfo(a).fileName()), nb = parseGraphFileName(QFileInfo(b).fileName());
+        if (na->index != nb->index)
+            return na->index < nb->index;
+        if (na->kind != nb->kind) // ge_proto before the ge_onnx form of the same graph
+            return na->kind == ge::GraphFileKind::GeProto;
+        return a < b;
+    });
+    files.removeDuplicates();
+    return files;
+}
+
+Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel)
+{
+    pb::ModelDef model;
+    QHash<int, QString> unknownEnums;
+    auto parsed = parseText(text, fileLabel, &model, &unknownEnums);
+    if (!parsed)
+        return Result<GraphModel>::failure(parsed.error());
+    GraphModel out;
+    out.modelName = qs(model.name());
+    out.unknownFields = parsed->warnings + int(unknownEnums.size());
+    out.warnings = parsed->messages;
+    for (auto it = unknownEnums.cbegin(); it != unknownEnums.cend(); ++it)
+        out.warnings << QStringLiteral("unknown enumeration value %1").arg(it.value());
+    const Ctx ctx{&unknownEnums};
+    out.graphs.reserve(size_t(model.graph_size()));
+    for (const auto &g : model.graph())
+        out.graphs.push_back(convertGraph(g, ctx));
+    return out;
+}
+
+namespace {
+
+QString onnxAttrText(const ox::AttributeProto &a)
+{
+    QStringList parts;
+    for (float f : a.floats())
+        parts << num(f);
+    for (auto i : a.ints())
+        parts << QString::number(i);
+    for (const auto &s : a.strings())
+        parts << QLatin1Char('"') + qs(s) + QLatin1Char('"');
+    if (!parts.isEmpty() || a.type() == ox::AttributeProto::FLOATS || a.type() == ox::AttributeProto::INTS
+        || a.type() == ox::AttributeProto::STRINGS)
+        return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
+    switch (a.type()) {
+    case ox::AttributeProto::FLOAT: return num(a.f());
+    case ox::AttributeProto::INT: return QString::number(a.i());
+    case ox::AttributeProto::GRAPH: return QStringLiteral("graph %1").arg(qs(a.g().name()));
+    case ox::AttributeProto::TENSOR: return QStringLiteral("tensor %1").arg(qs(a.t().name()));
+    default: break;
+    }
+    if (!a.s().empty())
+        return qs(a.s());
+    if (a.i() != 0)
+        return QString::number(a.i());
+    if (a.f() != 0)
+        return num(a.f());
+    return QString();
+}
+
+/// "input_desc_shape:2" -> (true, "shape", 2) for GE's per-tensor ONNX attributes.
+bool descAttr(const QString &name, bool *isInput, QString *what, int *index)
+{
+    static const QRegularExpression re(QStringLiteral("^(input|output)_desc_([a-z_]+):(\\d+)$"));
+    const auto m = re.match(name);
+    if (!m.hasMatch())
+        return false;
+    *isInput = m.captured(1) == QLatin1String("input");
+    *what = m.captured(2);
+    *index = m.captured(3).toInt();
+    return true;
+}
+
+} // namespace
+
+Result<GraphModel> parseGeOnnxText(const QByteArray &text, const QString &fileLabel)
+{
+    ox::ModelProto model;
+    auto parsed = parseText(text, fileLabel, &model, nullptr);
+    if (!parsed)
+        return Result<GraphModel>::failure(parsed.error());
+    GraphModel out;
+    out.reducedFidelity = true;
+    out.unknownFields = parsed->warnings;
+    out.warnings = parsed->messages;
+    Graph g;
+    g.name = qs(model.graph().name());
+    out.modelName = g.name;
+    for (const auto &v : model.graph().input())
+        g.inputs << qs(v.name());
+    for (const auto &v : model.graph().output())
+        g.outputs << qs(v.name());
+    for (const auto &node : model.graph().node()) {
+        GraphNode n;
+        n.name = qs(node.name());
+        n.type = qs(node.op_type());
+        if (n.type.startsWith(QLatin1String("ge:")))
+            n.type = n.type.mid(3);
+        for (const auto &s : node.input())
+            n.inputs << qs(s);
+        for (const auto &a : node.attribute()) {
+            const QString name = qs(a.name());
+            bool isInput = false;
+            QString what;
+            int index = 0;
+            if (descAttr(name, &isInput, &what, &index) && index < 4096) {
+                auto &descs = isInput ? n.inputDescs : n.outputDescs;
+                if (descs.size() <= size_t(index))
+                    descs.resize(size_t(index) + 1);
+                GraphTensorDesc &d = descs[size_t(index)];
+                if (what == QLatin1String("dtype")) {
+                    d.dtypeName = qs(a.s());
+                    d.dtype = pb::DataType_IsValid(int(a.i())) && a.s().empty() ? int(a.i()) : 0;
+                    pb::DataType v;
+                    if (pb::DataType_Parse(a.s(), &v))
+                        d.dtype = int(v);
+                } else if (what == QLatin1String("shape")) {
+                    d.shape.assign(a.ints().begin(), a.ints().end());
+                } else if (what == QLatin1String("origin_shape")) {
+                    d.originShape.assign(a.ints().begin(), a.ints().end());
+                    d.hasOriginShape = true;
+                } else if (what == QLatin1String("layout")) {
+                    d.layout = qs(a.s());
+                } else if (what == QLatin1String("origin_layout")) {
+                    d.originFormat = qs(a.s());
+                } else if (what == QLatin1String("size")) {
+                    d.size = a.i();
+                }
+                continue;
+            }
+            const QString value = onnxAttrText(a);
+            if (name == QLatin1String("id"))
+                n.id = a.i();
+            else if (name == QLatin1String("stream_id"))
+                n.streamId = a.i();
+            else if (name == QLatin1String("_no_task"))
+                n.noTask = a.i() != 0 || value == QLatin1String("true") || value == QLatin1String("1");
+            else if (name == QLatin1String("_datadump_original_op_names"))
+                for (const auto &s : a.strings())
+                    if (!s.empty())
+                        n.originalOpNames << qs(s);
+            n.attrs.push_back({name, QString(), value});
+        }
+        std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &x, const GraphAttr &y) { return x.key < y.key; });
+        g.nodes.push_back(std::move(n));
+    }
+    g.build();
+    out.graphs.push_back(std::move(g));
+    out.warnings << QStringLiteral("%1: read from ONNX text: reduced fidelity").arg(fileLabel);
+    return out;
+}
+
+Result<GraphModel> readGraphFile(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return Result<GraphModel>::failure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
+    QByteArray text;
+    const qint64 size = file.size();
+    if (size > 0 && size < (qint64(1) << 31) - 1) {
+        if (const uchar *mapped = file.map(0, size))
+            text = QByteArray::fromRawData(reinterpret_cast<const char *>(mapped), qsizetype(size));
+    }
+    if (text.isNull())
+        text = file.readAll();
+    const QString label = fileLabelOf(path);
+    const auto name = parseGraphFileName(label);
+    Result<GraphModel> r = name && name->kind == GraphFileKind::GeOnnx ? parseGeOnnxText(text, label)
+                                                                        : parseGeProtoText(text, label);
+    if (r) {
+        r->file = path;
+        if (name) {
+            r->stage = name->suffix;
+            r->fileIndex = name->index;
+        }
+    }
+    return r;
+}
+
+QString cppDataTypeName(qint64 value)
+{
+    static const char *const names[] = {
+        "DT_FLOAT", "DT_FLOAT16", "DT_INT8", "DT_INT32", "DT_UINT8", nullptr, "DT_INT16", "DT_UINT16",
+        "DT_UINT32", "DT_INT64", "DT_UINT64", "DT_DOUBLE", "DT_BOOL", "DT_STRING", "DT_DUAL_SUB_INT8",
+        "DT_DUAL_SUB_UINT8", "DT_COMPLEX64", "DT_COMPLEX128", "DT_QINT8", "DT_QINT16", "DT_QINT32",
+        "DT_QUINT8", "DT_QUINT16", "DT_RESOURCE", "DT_STRING_REF", "DT_DUAL", "DT_VARIANT", "DT_BF16",
+        "DT_UNDEFINED", "DT_INT4", "DT_UINT1", "DT_INT2", "DT_UINT2", "DT_COMPLEX32", "DT_HIFLOAT8",
+        "DT_FLOAT8_E5M2", "DT_FLOAT8_E4M3FN", "DT_FLOAT8_E8M0", "DT_FLOAT6_E3M2", "DT_FLOAT6_E2M3",
+        "DT_FLOAT4_E2M1", "DT_FLOAT4_E1M2", "DT_HIFLOAT4",
+    };
+    if (value >= 0 && value < qint64(std::size(names)) && names[value])
+        return QLatin1String(names[value]);
+    return QStringLiteral("DT(%1)").arg(value);
+}
+
+} // namespace ds::ge
