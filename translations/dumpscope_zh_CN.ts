@@ -155,6 +155,218 @@
     </message>
 </context>
 <context>
+    <name>ds::GraphPanel</name>
+    <message>
+        <source>Graph files found for the dump, best computation-graph candidate first</source>
+        <translation>为该 Dump 找到的图文件，最可能的计算图排在最前</translation>
+    </message>
+    <message>
+        <source>Find operator by name or type…</source>
+        <translation>按名称或类型查找算子…</translation>
+    </message>
+    <message>
+        <source>Type part of an operator name or type; Enter jumps to the next match</source>
+        <translation>输入算子名称或类型的一部分；按 Enter 跳转到下一个匹配项</translation>
+    </message>
+    <message>
+        <source>Fit</source>
+        <translation>适应窗口</translation>
+    </message>
+    <message>
+        <source>Show the whole graph (key 0)</source>
+        <translation>显示整个图（按键 0）</translation>
+    </message>
+    <message>
+        <source>Open a dump to see its computation graph.</source>
+        <translation>打开 Dump 数据以查看其计算图。</translation>
+    </message>
+    <message>
+        <source>Graph:</source>
+        <translation>图：</translation>
+    </message>
+    <message>
+        <source>Looking for GE graph files for %1…</source>
+        <translation>正在查找 %1 的 GE 图文件…</translation>
+    </message>
+    <message>
+        <source>No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2.</source>
+        <translation>在 %1 内部或同级位置未找到 GE 图文件（ge_proto_*.txt、ge_onnx_*.pbtxt）。请设置 DUMP_GE_GRAPH=2 以 Dump 这些图文件。</translation>
+    </message>
+    <message>
+        <source>No readable graph file: %1</source>
+        <translation>没有可读取的图文件：%1</translation>
+    </message>
+    <message>
+        <source>No computation graph for this dump.</source>
+        <translation>该 Dump 没有计算图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 — %2 (%n op(s))</source>
+        <translation>
+            <numerusform>%1 — %2（%n 个算子）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 holds no graph.</source>
+        <translation>%1 中不包含图。</translation>
+    </message>
+    <message>
+        <source>Mapping dump files onto %1…</source>
+        <translation>正在将 Dump 文件映射到 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n operator(s)</source>
+        <translation>
+            <numerusform>%1：%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 with dump data (dotted border: none)</source>
+        <translation>%1 个有 Dump 数据（点线边框：无数据）</translation>
+    </message>
+    <message>
+        <source>read from ONNX text (reduced fidelity)</source>
+        <translation>读取自 ONNX 文本（保真度降低）</translation>
+    </message>
+    <message>
+        <source>Double-click a group to open or close it.</source>
+        <translation>双击分组可将其展开或折叠。</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>critical: produced here</source>
+        <translation>严重：在此产生</translation>
+    </message>
+    <message>
+        <source>named by an OpDebug record</source>
+        <translation>由 OpDebug 记录指明</translation>
+    </message>
+    <message>
+        <source>Overflow:</source>
+        <translation>溢出：</translation>
+    </message>
+    <message>
+        <source>cycle edge</source>
+        <translation>环路边</translation>
+    </message>
+    <message>
+        <source>none in this graph</source>
+        <translation>本图中无溢出</translation>
+    </message>
+    <message>
+        <source>Groups show the worst mark of their operators. Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the flow to break a cycle between boxes.</source>
+        <translation>分组显示其算子中最严重的标记。点线边框：无 Dump 数据。虚线边：控制边。紫色边：为打破框之间的环路而逆着数据流方向绘制。</translation>
+    </message>
+    <message>
+        <source>%1+ matches</source>
+        <translation>%1+ 个匹配项</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n match(es)</source>
+        <translation>
+            <numerusform>%n 个匹配项</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>%1 / %2</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2): no dump data for this node.</source>
+        <translation>%1（%2）：该节点没有 Dump 数据。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 (%2): %n dump file(s).</source>
+        <translation>
+            <numerusform>%1（%2）：%n 个 Dump 文件。</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>ds::GraphView</name>
+    <message>
+        <source>Control edge: %1 → %2</source>
+        <translation>控制边：%1 → %2</translation>
+    </message>
+    <message>
+        <source>%1:%2 → %3 (input %4)</source>
+        <translation>%1:%2 → %3（输入 %4）</translation>
+    </message>
+    <message>
+        <source>Tensor: %1 %2 %3</source>
+        <translation>张量：%1 %2 %3</translation>
+    </message>
+    <message>
+        <source>Tensor: output %1 has no descriptor in the graph</source>
+        <translation>张量：输出 %1 在图中没有描述信息</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n more edge(s) between these boxes</source>
+        <translation>
+            <numerusform>这两个框之间还有 %n 条边</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Part of a cycle: drawn upward</source>
+        <translation>属于环路：向上绘制</translation>
+    </message>
+    <message>
+        <source>%1
+Type: %2</source>
+        <translation>%1
+类型：%2</translation>
+    </message>
+    <message>
+        <source>Output %1: %2 %3</source>
+        <translation>输出 %1：%2 %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%n operator(s); double-click to %2</source>
+        <translation>
+            <numerusform>%1
+%n 个算子；双击可%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>open</source>
+        <translation>展开</translation>
+    </message>
+    <message>
+        <source>close</source>
+        <translation>折叠</translation>
+    </message>
+    <message>
+        <source>Laying out the graph…</source>
+        <translation>正在对图进行布局…</translation>
+    </message>
+    <message>
+        <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt).</source>
+        <translation>没有计算图。请打开所在目录（或其上级目录）中包含 GE 图文件（ge_proto_*.txt）的 Dump 数据。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Laying out…</source>
+        <translation>正在布局…</translation>
+    </message>
+</context>
+<context>
     <name>ds::HeatmapWidget</name>
     <message>
         <source>Jet</source>
@@ -495,6 +707,10 @@ out of range: %5</source>
     <message>
         <source>%1.</source>
         <translation>%1。</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
     </message>
 </context>
 <context>
@@ -1148,8 +1364,8 @@ out of range: %5</source>
         <translation>要打开的 Dump 目录或文件。</translation>
     </message>
     <message>
-        <source>Screenshot mode: show this view (values, heatmap, overflow).</source>
-        <translation>截图模式：显示此视图（values、heatmap、overflow）。</translation>
+        <source>Screenshot mode: show this view (values, heatmap, overflow, graph).</source>
+        <translation>截图模式：显示此视图（values、heatmap、overflow、graph）。</translation>
     </message>
 </context>
 </TS>

@@ -2,6 +2,7 @@
 #include "documentcontext.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
+#include "graphpanel.h"
 #include "overflowpanel.h"
 #include "tensorinspector.h"
 
@@ -43,6 +44,13 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     QTimer::singleShot(30000, &loop, &QEventLoop::quit);
     if (waiting && (!window.inspector()->report() || window.inspector()->isBusy()))
         loop.exec();
+    if (tab == QLatin1String("graph")) {
+        window.centralTabs()->setCurrentWidget(window.graph());
+        for (int i = 0; i < 150; ++i) { // graph files are read and laid out in the background
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+    }
     if (tab == QLatin1String("values") || tab == QLatin1String("heatmap")) {
         QTabWidget *tabs = window.inspector()->tabs();
         tabs->setCurrentIndex(tab == QLatin1String("values") ? 1 : 2);
@@ -91,7 +99,7 @@ int main(int argc, char **argv)
                                       QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                       QStringLiteral("LANG"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow)."),
+                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph)."),
                                  QStringLiteral("NAME"));
     parser.addOptions({shot, select, size, language, tab});
     parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));

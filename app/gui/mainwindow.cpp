@@ -2,6 +2,7 @@
 
 #include "documentcontext.h"
 #include "exportdialog.h"
+#include "graphpanel.h"
 #include "settingsdialog.h"
 #include "models/dumptreemodel.h"
 #include "optablepanel.h"
@@ -56,6 +57,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs->addTab(m_opTable, tr("Operators"));
     m_overflow = new OverflowPanel(this);
     m_tabs->addTab(m_overflow, tr("Overflow"));
+    m_graph = new GraphPanel(this);
+    m_tabs->addTab(m_graph, tr("Graph"));
     m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
     m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);
@@ -110,6 +113,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_opTable, &OpTablePanel::opActivated, this, &MainWindow::onOpActivated);
     connect(m_overflow, &OverflowPanel::showOperator, this, &MainWindow::onOpActivated);
     connect(m_overflow, &OverflowPanel::analysisFinished, this, &MainWindow::onOverflowAnalyzed);
+    connect(m_graph, &GraphPanel::opActivated, this, &MainWindow::onOpActivated);     // graph -> tree, table, inspector
+    connect(m_opTable, &OpTablePanel::opActivated, m_graph, &GraphPanel::selectOp);   // table -> graph
+    connect(m_overflow, &OverflowPanel::showOperator, m_graph, &GraphPanel::selectOp); // overflow -> graph
+    connect(m_graph, &GraphPanel::graphShown, this, [this] { // marks may arrive before the graph
+        if (const auto it = m_overflowMarks.find(m_graph->dump()); it != m_overflowMarks.end())
+            m_graph->setOpMarks(it->second);
+    });
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
@@ -330,8 +340,10 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_tree->expand(i);
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
-    if (const auto index = m_context->index(dump); index && !cancelled)
+    if (const auto index = m_context->index(dump); index && !cancelled) {
         m_overflow->analyze(dump, index);
+        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump
+    }
     if (const auto index = m_context->index(dump))
         for (const auto &e : index->errors) {
             auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(e.file, e.message), m_problems);
@@ -369,6 +381,8 @@ void MainWindow::onOverflowAnalyzed(int dump)
     m_context->treeModel()->setOverflowMarks(dump, marks);
     if (m_opTable->model()->dump() == dump)
         m_opTable->model()->setOverflowMarks(marks);
+    if (m_graph->dump() == dump)
+        m_graph->setOpMarks(marks);
     m_overflowMarks[dump] = std::move(marks);
     if (!report->records.empty() || report->firstProducer >= 0) {
         const QString records = tr("%n overflow record(s)", nullptr, int(report->records.size()));

@@ -15,6 +15,7 @@ class QTreeView;
 namespace ds {
 
 class DocumentContext;
+class GraphPanel;
 class OpTablePanel;
 class OverflowPanel;
 class TensorInspector;
@@ -32,6 +33,7 @@ public:
     TensorInspector *inspector() const { return m_inspector; }
     OpTablePanel *opTable() const { return m_opTable; }
     OverflowPanel *overflow() const { return m_overflow; }
+    GraphPanel *graph() const { return m_graph; }
     QListWidget *problems() const { return m_problems; }
     QTabWidget *centralTabs() const { return m_tabs; }
 
@@ -65,6 +67,7 @@ private:
     TensorInspector *m_inspector;
     OpTablePanel *m_opTable;
     OverflowPanel *m_overflow;
+    GraphPanel *m_graph;
     QListWidget *m_problems;
     QWidget *m_problemsDock;
     QTabWidget *m_tabs;

@@ -4,6 +4,7 @@
 #include "tensor/dtype.h"
 
 #include <QHash>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 namespace ds {
@@ -139,9 +140,11 @@ std::uint64_t countSaturated(const TensorView &t)
 {
     auto count16 = [&](std::uint16_t pos, std::uint16_t neg) {
         std::uint64_t n = 0;
-        const auto *p = reinterpret_cast<const std::uint16_t *>(t.data);
-        for (size_t i = 0; i < t.count; ++i)
-            n += (p[i] == pos) | (p[i] == neg);
+        for (size_t i = 0; i < t.count; ++i) { // mapped payloads need not be 2-byte aligned
+            std::uint16_t v;
+            std::memcpy(&v, t.data + 2 * i, 2);
+            n += (v == pos) | (v == neg);
+        }
         return n;
     };
     auto count8 = [&](std::uint8_t pos, std::uint8_t neg) {

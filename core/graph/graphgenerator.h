@@ -1,0 +1,25 @@
+#pragma once
+
+#include "graph/graph.h"
+
+namespace ds {
+
+/// Shape of a synthetic computation graph in name scopes, like a GE Build graph of a deep
+/// network: `block{i}/layer{j}/{Type}_{k}` operators, a Const weight per compute op,
+/// chains inside a layer, residual and cross-layer inputs, and a few control edges.
+struct GeneratedGraphSpec
+{
+    int topGroups = 48;   ///< "block{i}"
+    int subGroups = 20;   ///< "block{i}/layer{j}"
+    int opsPerGroup = 50; ///< operators per layer group
+    int flatGroupOps = 2000; ///< one more top group "flat" with this many direct operators (0: none)
+    unsigned seed = 1;
+
+    int nodeCount() const { return topGroups * subGroups * opsPerGroup + flatGroupOps + 2; }
+};
+
+/// Builds (Graph::build() called) a deterministic graph for `spec`: also a top-level "input"
+/// (Data) and "output" (NetOutput). Every op has an output descriptor with a dtype and shape.
+Graph generateScopedGraph(const GeneratedGraphSpec &spec);
+
+} // namespace ds

@@ -1,0 +1,188 @@
+#include "graph/graphgenerator.h"
+#include "graphpanel.h"
+#include "graphview.h"
+#include "index/dumpindex.h"
+
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QTest>
+
+using namespace ds;
+
+namespace {
+
+GroupId groupByPath(const Graph &g, const QString &path)
+{
+    for (size_t i = 0; i < g.groups.size(); ++i)
+        if (g.groups[i].path == path)
+            return GroupId{int(i)};
+    return {};
+}
+
+int opByName(const DumpIndex &index, const QString &opName)
+{
+    for (size_t o = 0; o < index.ops.size(); ++o)
+        if (index.ops[o].opName == opName)
+            return int(o);
+    return -1;
+}
+
+/// The node's box centre in widget coordinates.
+QPointF nodeCentre(const GraphView &view, NodeId node)
+{
+    const auto layout = view.currentLayout();
+    const int item = layout->nodeItem[node.index()];
+    return item < 0 ? QPointF(-1, -1) : view.mapFromScene(layout->items[size_t(item)].rect.center());
+}
+
+} // namespace
+
+class TestGraphView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        auto built = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/graph/dump"));
+        QVERIFY(built);
+        m_index = *built;
+        QVERIFY(!m_index->ops.empty());
+    }
+
+    void sampleGraph()
+    {
+        GraphPanel panel;
+        panel.resize(1100, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(m_index->openedPath, m_index, 0); // the dump folder: graph files are found next to it
+        QTRY_COMPARE(shown.count(), 1);
+        GraphView *view = panel.view();
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+
+        // The ranked graphs: the Build ge_proto file first.
+        QCOMPARE(panel.graphSelector()->count(), 3);
+        QVERIFY(panel.graphSelector()->itemText(0).startsWith(QStringLiteral("ge_proto_00000292_Build.txt")));
+        QVERIFY(panel.mapping());
+        const Graph &g = *view->graph();
+
+        // Overflow marks colour the node and, collapsed, its outermost group.
+        const int bnOp = opByName(*m_index, QStringLiteral("resnet_block1_bn_BNInference"));
+        QVERIFY(bnOp >= 0);
+        panel.setOpMarks({{bnOp, 3}});
+        const GroupId resnet = groupByPath(g, QStringLiteral("resnet"));
+        QVERIFY(resnet.isValid() && !view->isExpanded(resnet));
+        QCOMPARE(view->itemLevel(view->currentLayout()->groupItem[resnet.index()]), 3);
+        QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("critical")));
+
+        // Search by name: incremental hit count, Enter jumps, the groups open, the node is centred.
+        const NodeId bn = g.findNode(QStringLiteral("resnet/block1/bn/BNInference"));
+        QVERIFY(bn.isValid());
+        QTest::keyClicks(panel.searchBox(), QStringLiteral("bninfer"));
+        QCOMPARE(view->findNodes(QStringLiteral("bninfer")).size(), size_t(1));
+        QTest::keyClick(panel.searchBox(), Qt::Key_Return);
+        QTRY_COMPARE(view->selectedNode(), bn);
+        QTRY_VERIFY(!view->isLayoutPending());
+        for (const char *path : {"resnet", "resnet/block1", "resnet/block1/bn"})
+            QVERIFY2(view->isExpanded(groupByPath(g, QString::fromLatin1(path))), path);
+        QTRY_VERIFY(view->currentLayout()->nodeItem[bn.index()] >= 0);
+        const QPointF c = nodeCentre(*view, bn);
+        QVERIFY2(std::abs(c.x() - view->width() / 2.0) < 2 && std::abs(c.y() - view->height() / 2.0) < 2,
+                 qPrintable(QStringLiteral("node at %1,%2").arg(c.x()).arg(c.y())));
+        QCOMPARE(view->itemLevel(view->currentLayout()->nodeItem[bn.index()]), 3);
+
+        // Search by type finds the same node.
+        QVERIFY(!view->findNodes(QStringLiteral("BNInferenceD")).empty());
+
+        // Clicking a node with dump data emits its operator.
+        const NodeId conv = g.findNode(QStringLiteral("resnet/block1/conv/Conv2D"));
+        QVERIFY(conv.isValid());
+        view->selectNode(conv);
+        QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[conv.index()] >= 0);
+        QSignalSpy activated(&panel, &GraphPanel::opActivated);
+        QTest::mouseClick(view, Qt::LeftButton, {}, nodeCentre(*view, conv).toPoint());
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated[0][0].toInt(), 0);
+        const int op = activated[0][1].toInt();
+        QCOMPARE(m_index->ops[size_t(op)].opName, QStringLiteral("resnet_block1_conv_Conv2D"));
+        QCOMPARE(panel.opsOfNode(conv).front(), op);
+
+        // selectOp from elsewhere centres the node of the op.
+        const int fcOp = opByName(*m_index, QStringLiteral("resnet_fc_BiasAdd"));
+        QVERIFY(fcOp >= 0);
+        panel.selectOp(0, fcOp);
+        const NodeId fc = g.findNode(QStringLiteral("resnet/fc/BiasAdd"));
+        QTRY_COMPARE(view->selectedNode(), fc);
+        QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[fc.index()] >= 0);
+        QVERIFY((nodeCentre(*view, fc) - QPointF(view->width() / 2.0, view->height() / 2.0)).manhattanLength() < 3);
+
+        // Edge tooltips name the producer's tensor.
+        const auto layout = view->currentLayout();
+        int dataEdge = -1;
+        for (size_t e = 0; e < layout->edges.size() && dataEdge < 0; ++e)
+            if (!layout->edges[e].control && layout->items[size_t(layout->edges[e].from)].kind == LayoutItem::Kind::Node)
+                dataEdge = int(e);
+        QVERIFY(dataEdge >= 0);
+        QVERIFY2(view->edgeToolTip(dataEdge).contains(QStringLiteral("DT_")), qPrintable(view->edgeToolTip(dataEdge)));
+
+        // Double-click an open group's frame header to close it.
+        const GroupId fcGroup = groupByPath(g, QStringLiteral("resnet/fc"));
+        QVERIFY(view->isExpanded(fcGroup));
+        const QRectF frame = layout->items[size_t(layout->groupItem[fcGroup.index()])].rect;
+        const QPoint header = view->mapFromScene(frame.topLeft() + QPointF(frame.width() / 2, 6)).toPoint();
+        QCOMPARE(view->itemAt(header), layout->groupItem[fcGroup.index()]);
+        QTest::mouseDClick(view, Qt::LeftButton, {}, header);
+        QVERIFY(!view->isExpanded(fcGroup));
+        QTRY_VERIFY(!view->isLayoutPending());
+        QCOMPARE(view->currentLayout()->items[size_t(view->currentLayout()->groupItem[fcGroup.index()])].kind, LayoutItem::Kind::Group);
+
+        panel.view()->fitToView();
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/graphview_fit.png")));
+        // Show the overview of what the user sees after a search.
+        view->selectNode(bn);
+        QTRY_VERIFY(!view->isLayoutPending());
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/graphview.png")));
+    }
+
+    void staleLayoutsAreDropped()
+    {
+        GeneratedGraphSpec spec{6, 4, 20, 200, 3};
+        auto g = std::make_shared<const Graph>(generateScopedGraph(spec));
+        GraphView view;
+        view.resize(800, 600);
+        view.setGraph(g);
+        QTRY_VERIFY(view.currentLayout() && !view.isLayoutPending());
+        const auto top = view.currentLayout();
+        QSignalSpy changed(&view, &GraphView::layoutChanged);
+        const GroupId flat = groupByPath(*g, QStringLiteral("flat")), block = groupByPath(*g, QStringLiteral("block2"));
+        view.setExpanded(flat, true);
+        view.setExpanded(block, true); // asked before the first result arrives
+        QTRY_VERIFY(!view.isLayoutPending());
+        QCOMPARE(view.currentLayout()->expanded, (std::vector<int>{std::min(flat.value, block.value), std::max(flat.value, block.value)}));
+        QVERIFY(changed.count() >= 1);
+        // Going back to a known state uses the cache: no job, shown at once.
+        view.setExpanded(flat, false);
+        view.setExpanded(block, false);
+        QVERIFY(!view.isLayoutPending());
+        QCOMPARE(view.currentLayout().get(), top.get());
+        // Labels are hidden when zoomed far out; the minimap shows when the graph overflows.
+        view.setExpanded(flat, true);
+        QTRY_VERIFY(!view.isLayoutPending());
+        view.setZoom(1.0, QPointF(0, 0));
+        QVERIFY(!view.minimapRect().isEmpty());
+        view.show();
+        view.selectNode(g->group(flat).nodes[100]);
+        QVERIFY(view.grab().save(QStringLiteral("/tmp/graphview_generated.png")));
+        view.fitToView();
+        QVERIFY(view.minimapRect().isEmpty());
+    }
+
+private:
+    std::shared_ptr<const DumpIndex> m_index;
+};
+
+QTEST_MAIN(TestGraphView)
+#include "tst_graphview.moc"

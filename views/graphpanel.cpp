@@ -1,0 +1,346 @@
+#include "graphpanel.h"
+
+#include "formats/ge/gegraphreader.h"
+#include "graphview.h"
+#include "index/dumpindex.h"
+
+#include <QAbstractItemView>
+#include <QComboBox>
+#include <QCompleter>
+#include <QFileInfo>
+#include <QFutureWatcher>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QStringListModel>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+namespace ds {
+
+namespace {
+
+constexpr int kMaxResults = 100;
+
+/// Overflow mark colours (the delegate's, with the OpDebug mark set apart).
+QColor markColor(int mark)
+{
+    switch (mark) {
+    case 1: return QColor(0xb8, 0x8a, 0x00);
+    case 2: return QColor(0xef, 0x6c, 0x00);
+    case 3: return QColor(0xd3, 0x2f, 0x2f);
+    case 4: return QColor(0x8e, 0x00, 0x4b);
+    default: return {};
+    }
+}
+
+struct LoadedGraphs
+{
+    std::shared_ptr<const std::vector<GraphModel>> models;
+    QStringList errors;
+};
+
+} // namespace
+
+GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
+{
+    m_view = new GraphView(this);
+    m_selector = new QComboBox(this);
+    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_selector->setMinimumContentsLength(24);
+    m_selector->setToolTip(tr("Graph files found for the dump, best computation-graph candidate first"));
+    m_search = new QLineEdit(this);
+    m_search->setPlaceholderText(tr("Find operator by name or type\u2026"));
+    m_search->setClearButtonEnabled(true);
+    m_search->setToolTip(tr("Type part of an operator name or type; Enter jumps to the next match"));
+    m_results = new QStringListModel(this);
+    m_completer = new QCompleter(m_results, this);
+    m_completer->setCompletionMode(QCompleter::UnfilteredPopupCompletion);
+    m_completer->setMaxVisibleItems(15);
+    m_search->setCompleter(m_completer);
+    m_hits = new QLabel(this);
+    m_fit = new QToolButton(this);
+    m_fit->setText(tr("Fit"));
+    m_fit->setToolTip(tr("Show the whole graph (key 0)"));
+    m_legend = new QLabel(this);
+    m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true); // never widen the window: the legend wraps instead
+    m_status = new QLabel(tr("Open a dump to see its computation graph."), this);
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+
+    auto *top = new QHBoxLayout;
+    top->addWidget(new QLabel(tr("Graph:"), this));
+    m_selector->setMinimumContentsLength(12);
+    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    top->addWidget(m_selector, 2);
+    top->addWidget(m_search, 2);
+    top->addWidget(m_hits);
+    top->addWidget(m_fit);
+    auto *info = new QVBoxLayout;
+    info->addWidget(m_status);
+    info->addWidget(m_legend);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addLayout(top);
+    layout->addLayout(info);
+    layout->addWidget(m_view, 1);
+
+    connect(m_fit, &QToolButton::clicked, m_view, &GraphView::fitToView);
+    connect(m_search, &QLineEdit::textEdited, this, &GraphPanel::onSearchEdited);
+    connect(m_search, &QLineEdit::returnPressed, this, &GraphPanel::nextSearchResult);
+    connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this, [this](const QString &text) {
+        const int row = int(m_results->stringList().indexOf(text));
+        if (row < 0 || size_t(row) >= m_resultNodes.size())
+            return;
+        const NodeId node = m_resultNodes[size_t(row)];
+        m_resultNodes = {node}; // Enter right after the pick must not move on to another match
+        m_resultPos = 0;
+        jumpTo(node);
+    });
+    connect(m_selector, qOverload<int>(&QComboBox::activated), this, [this](int i) { showModel(m_selector->itemData(i).toInt()); });
+    connect(m_view, &GraphView::nodeActivated, this, [this](NodeId node) {
+        const auto ops = describe(node);
+        if (!ops.empty())
+            emit opActivated(m_dump, ops.front());
+    });
+    updateGeometry();
+}
+
+GraphPanel::~GraphPanel() = default;
+
+void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump)
+{
+    const int job = ++m_job;
+    m_status->setText(tr("Looking for GE graph files for %1\u2026").arg(dumpPath));
+    auto *watcher = new QFutureWatcher<LoadedGraphs>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, index, dump, dumpPath] {
+        watcher->deleteLater();
+        if (job != m_job)
+            return;
+        const LoadedGraphs loaded = watcher->result();
+        if (loaded.models->empty()) {
+            setGraphs(nullptr, index, dump);
+            m_status->setText(loaded.errors.isEmpty()
+                                  ? tr("No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2.").arg(dumpPath)
+                                  : tr("No readable graph file: %1").arg(loaded.errors.join(QStringLiteral("; "))));
+            return;
+        }
+        setGraphs(loaded.models, index, dump);
+    });
+    watcher->setFuture(QtConcurrent::run([dumpPath] {
+        auto models = std::make_shared<std::vector<GraphModel>>();
+        LoadedGraphs out;
+        for (const QString &file : ge::findGraphFiles(dumpPath)) {
+            auto r = ge::readGraphFile(file);
+            if (r)
+                models->push_back(std::move(*r));
+            else
+                out.errors << r.error();
+        }
+        out.models = std::move(models);
+        return out;
+    }));
+}
+
+void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models, std::shared_ptr<const DumpIndex> index, int dump)
+{
+    ++m_job;
+    if (dump != m_dump)
+        m_opMarks.clear(); // marks are per dump: the owner sets the new dump's (see graphShown)
+    m_models = std::move(models);
+    m_index = std::move(index);
+    m_dump = dump;
+    m_shown = -1;
+    m_mapping.reset();
+    m_selector->clear();
+    m_resultNodes.clear();
+    m_results->setStringList({});
+    m_hits->clear();
+    if (!m_models || m_models->empty()) {
+        m_view->setGraph(nullptr);
+        m_status->setText(tr("No computation graph for this dump."));
+        return;
+    }
+    QStringList dumpModels;
+    if (m_index)
+        for (const auto &op : m_index->ops)
+            if (!op.levels.modelName.isEmpty() && !dumpModels.contains(op.levels.modelName))
+                dumpModels << op.levels.modelName;
+    const auto ranked = rankComputationGraphs(*m_models, dumpModels);
+    for (const auto &c : ranked) {
+        const GraphModel &m = (*m_models)[size_t(c.model)];
+        const QString name = m.root() ? m.root()->name : m.modelName;
+        m_selector->addItem(tr("%1 \u2014 %2 (%n op(s))", nullptr, c.opCount).arg(QFileInfo(m.file).fileName(), name), c.model);
+        m_selector->setItemData(m_selector->count() - 1, c.reason, Qt::ToolTipRole);
+    }
+    m_selector->setCurrentIndex(0);
+    showModel(ranked.front().model);
+}
+
+void GraphPanel::showModel(int model)
+{
+    if (!m_models || model < 0 || size_t(model) >= m_models->size())
+        return;
+    const int job = ++m_job;
+    m_shown = model;
+    const GraphModel &m = (*m_models)[size_t(model)];
+    if (!m.root()) {
+        m_view->setGraph(nullptr);
+        m_status->setText(tr("%1 holds no graph.").arg(m.file));
+        return;
+    }
+    m_status->setText(tr("Mapping dump files onto %1\u2026").arg(m.root()->name));
+    auto *watcher = new QFutureWatcher<std::shared_ptr<const DumpMapping>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, model] {
+        watcher->deleteLater();
+        if (job != m_job)
+            return; // another graph or dump was chosen meanwhile
+        m_mapping = watcher->result();
+        const GraphModel &m = (*m_models)[size_t(model)];
+        // Sub-graphs are not drawn yet: the view shows the root graph of the model.
+        m_view->setGraph(std::shared_ptr<const Graph>(m_models, m.root()));
+        QString text = tr("%1: %n operator(s)", nullptr, int(m.root()->nodes.size())).arg(m.root()->name);
+        if (m_mapping) {
+            std::vector<bool> faded(m.root()->nodes.size(), false);
+            int dumped = 0;
+            for (size_t n = 0; n < faded.size(); ++n) {
+                faded[n] = m_mapping->nodeOps[0][n].empty();
+                dumped += faded[n] ? 0 : 1;
+            }
+            m_view->setFadedNodes(std::move(faded));
+            text += QStringLiteral("; ") + tr("%1 with dump data (dotted border: none)").arg(dumped);
+        }
+        if (m.reducedFidelity)
+            text += QStringLiteral("; ") + tr("read from ONNX text (reduced fidelity)");
+        m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group to open or close it."));
+        applyOverlay();
+        emit graphShown();
+    });
+    watcher->setFuture(QtConcurrent::run([models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
+        if (!index)
+            return nullptr;
+        return std::make_shared<const DumpMapping>(mapDumpToGraph((*models)[size_t(model)], *index));
+    }));
+}
+
+void GraphPanel::setOpMarks(std::unordered_map<int, int> opMarks)
+{
+    m_opMarks = std::move(opMarks);
+    applyOverlay();
+}
+
+void GraphPanel::applyOverlay()
+{
+    std::unordered_map<int, int> levels;
+    bool any = false;
+    if (m_mapping)
+        for (const auto &[op, mark] : m_opMarks) {
+            if (mark <= 0 || op < 0 || size_t(op) >= m_mapping->opNode.size())
+                continue;
+            const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
+            if (ref.graph != 0 || !ref.node.isValid())
+                continue;
+            int &level = levels[ref.node.value];
+            level = std::max(level, mark);
+            any = true;
+        }
+    const std::vector<GraphLegendEntry> legend{
+        {1, markColor(1), tr("medium")},
+        {2, markColor(2), tr("high")},
+        {3, markColor(3), tr("critical: produced here")},
+        {4, markColor(4), tr("named by an OpDebug record")},
+    };
+    m_view->setOverlay(std::move(levels), legend);
+    QString html = QStringLiteral("<b>%1</b> ").arg(tr("Overflow:").toHtmlEscaped());
+    for (const auto &e : legend)
+        html += QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2&nbsp;&nbsp;").arg(e.color.name(), e.text.toHtmlEscaped());
+    html += QStringLiteral("&nbsp;<span style=\"color:#8e44ad\">\u2501</span>&nbsp;%1").arg(tr("cycle edge").toHtmlEscaped());
+    if (!any)
+        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg(tr("none in this graph").toHtmlEscaped());
+    m_legend->setToolTip(tr("Groups show the worst mark of their operators. Dotted border: no dump data. "
+                            "Dashed edge: control edge. Purple edge: drawn against the flow to break a cycle between boxes."));
+    m_legend->setText(html);
+}
+
+NodeId GraphPanel::nodeOfOp(int op) const
+{
+    if (!m_mapping || op < 0 || size_t(op) >= m_mapping->opNode.size())
+        return {};
+    const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
+    return ref.graph == 0 ? ref.node : NodeId{};
+}
+
+std::vector<int> GraphPanel::opsOfNode(NodeId node) const
+{
+    if (!m_mapping || !node.isValid() || m_mapping->nodeOps.empty() || node.index() >= m_mapping->nodeOps[0].size())
+        return {};
+    return m_mapping->nodeOps[0][node.index()];
+}
+
+void GraphPanel::selectOp(int dump, int op)
+{
+    if (dump != m_dump)
+        return;
+    const NodeId node = nodeOfOp(op);
+    if (node.isValid()) {
+        m_view->selectNode(node);
+        describe(node);
+    }
+}
+
+void GraphPanel::onSearchEdited(const QString &text)
+{
+    m_resultNodes = m_view->findNodes(text.trimmed(), kMaxResults + 1);
+    m_resultPos = -1;
+    const bool more = m_resultNodes.size() > size_t(kMaxResults);
+    if (more)
+        m_resultNodes.pop_back();
+    QStringList rows;
+    const Graph *g = m_view->graph();
+    for (NodeId n : m_resultNodes)
+        rows << QStringLiteral("%1  \u2014  %2").arg(g->node(n).name, g->node(n).type);
+    m_results->setStringList(rows);
+    if (text.trimmed().isEmpty())
+        m_hits->clear();
+    else if (more)
+        m_hits->setText(tr("%1+ matches").arg(kMaxResults));
+    else
+        m_hits->setText(tr("%n match(es)", nullptr, int(rows.size())));
+    if (!rows.isEmpty())
+        m_completer->complete();
+}
+
+void GraphPanel::nextSearchResult()
+{
+    if (m_resultNodes.empty())
+        onSearchEdited(m_search->text());
+    if (m_resultNodes.empty())
+        return;
+    m_completer->popup()->hide();
+    m_resultPos = (m_resultPos + 1) % int(m_resultNodes.size());
+    m_hits->setText(tr("%1 of %2").arg(m_resultPos + 1).arg(m_resultNodes.size()));
+    jumpTo(m_resultNodes[size_t(m_resultPos)]);
+}
+
+std::vector<int> GraphPanel::describe(NodeId node)
+{
+    const auto ops = opsOfNode(node);
+    const GraphNode &n = m_view->graph()->node(node);
+    if (!m_mapping)
+        m_status->setText(tr("%1 (%2)").arg(n.name, n.type));
+    else if (ops.empty())
+        m_status->setText(tr("%1 (%2): no dump data for this node.").arg(n.name, n.type));
+    else
+        m_status->setText(tr("%1 (%2): %n dump file(s).", nullptr, int(ops.size())).arg(n.name, n.type));
+    return ops;
+}
+
+void GraphPanel::jumpTo(NodeId node)
+{
+    m_view->selectNode(node);
+    describe(node);
+}
+
+} // namespace ds

@@ -1,0 +1,91 @@
+#pragma once
+
+#include "graph/dumpmapping.h"
+
+#include <QWidget>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+class QComboBox;
+class QCompleter;
+class QLabel;
+class QLineEdit;
+class QStringListModel;
+class QToolButton;
+
+namespace ds {
+
+class DumpIndex;
+class GraphView;
+
+/// The computation graph of a dump: graph selector (ranked, the chosen one first), search
+/// with incremental results, fit button, overlay legend and the GraphView. Nodes are coloured
+/// by the overflow marks of their operators; clicking a node with dump data emits opActivated.
+class GraphPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit GraphPanel(QWidget *parent = nullptr);
+    ~GraphPanel() override;
+
+    /// Finds and reads the GE graph files for an opened dump path in the background
+    /// (ge::findGraphFiles), then calls setGraphs.
+    void loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump);
+    /// Ranks `models` for the dump (rankComputationGraphs), shows the chosen one and maps the
+    /// dump's operators onto its nodes. `index` may be null (graph only).
+    void setGraphs(std::shared_ptr<const std::vector<GraphModel>> models, std::shared_ptr<const DumpIndex> index, int dump);
+    /// Overflow marks per op of dump(): kept across graph switches, cleared when the dump changes
+    /// (0 none, 1 medium, 2 high, 3 critical, 4 named by an OpDebug record).
+    void setOpMarks(std::unordered_map<int, int> opMarks);
+
+    int dump() const { return m_dump; }
+    /// The shown model (index into the models given), or -1.
+    int shownModel() const { return m_shown; }
+    const DumpMapping *mapping() const { return m_mapping.get(); }
+    /// The node of an op in the shown root graph (invalid when it has none).
+    NodeId nodeOfOp(int op) const;
+    /// The dump ops of a root-graph node (empty without dump data).
+    std::vector<int> opsOfNode(NodeId node) const;
+
+    GraphView *view() const { return m_view; }
+    QComboBox *graphSelector() const { return m_selector; }
+    QLineEdit *searchBox() const { return m_search; }
+    QLabel *legendLabel() const { return m_legend; }
+
+public slots:
+    /// Centres and highlights the node of an op (when it belongs to the shown graph).
+    void selectOp(int dump, int op);
+    /// Jumps to the next search result (Enter in the search box).
+    void nextSearchResult();
+
+signals:
+    void opActivated(int dump, int op);
+    /// A graph (and its mapping) is shown; also after switching in the selector.
+    void graphShown();
+
+private:
+    void showModel(int model);
+    void applyOverlay();
+    void onSearchEdited(const QString &text);
+    void jumpTo(NodeId node);
+    /// Shows the node in the status line; returns its ops.
+    std::vector<int> describe(NodeId node);
+
+    GraphView *m_view;
+    QComboBox *m_selector;
+    QLineEdit *m_search;
+    QCompleter *m_completer;
+    QStringListModel *m_results;
+    QLabel *m_hits, *m_legend, *m_status;
+    QToolButton *m_fit;
+    std::shared_ptr<const std::vector<GraphModel>> m_models;
+    std::shared_ptr<const DumpIndex> m_index;
+    std::shared_ptr<const DumpMapping> m_mapping;
+    std::unordered_map<int, int> m_opMarks;
+    std::vector<NodeId> m_resultNodes;
+    int m_resultPos = -1;
+    int m_dump = -1, m_shown = -1, m_job = 0;
+};
+
+} // namespace ds

@@ -1,0 +1,602 @@
+#include "graphview.h"
+
+#include <QApplication>
+#include <QFutureWatcher>
+#include <QHelpEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolTip>
+#include <QWheelEvent>
+#include <QtConcurrent>
+#include <algorithm>
+#include <cmath>
+
+namespace ds {
+
+namespace {
+
+constexpr double kMinZoom = 0.01, kMaxZoom = 4.0;
+constexpr double kLabelZoom = 0.45; ///< below this zoom, labels are not drawn
+constexpr int kMinimapMax = 200;
+
+double distanceToSegment(QPointF p, QPointF a, QPointF b)
+{
+    const QPointF ab = b - a;
+    const double len2 = QPointF::dotProduct(ab, ab);
+    const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(p - a, ab) / len2, 0.0, 1.0) : 0.0;
+    const QPointF d = p - (a + t * ab);
+    return std::hypot(d.x(), d.y());
+}
+
+QString shapeText(const std::vector<std::int64_t> &shape)
+{
+    QStringList dims;
+    for (auto d : shape)
+        dims << QString::number(d);
+    return QLatin1Char('[') + dims.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+} // namespace
+
+GraphView::GraphView(QWidget *parent) : QWidget(parent)
+{
+    setMouseTracking(true);
+    setFocusPolicy(Qt::StrongFocus);
+    setAutoFillBackground(false);
+    setMinimumSize(200, 150);
+}
+
+GraphView::~GraphView() = default; // running layout jobs hold the engine, not the view
+
+const Graph *GraphView::graph() const
+{
+    return m_engine ? &m_engine->graph() : nullptr;
+}
+
+void GraphView::setGraph(std::shared_ptr<const Graph> graph)
+{
+    m_engine = graph ? std::make_shared<GraphLayoutEngine>(std::move(graph)) : nullptr;
+    m_layout.reset();
+    m_expanded.clear();
+    m_selected = m_pendingCenter = NodeId{};
+    m_nodeLevels.clear();
+    m_faded.clear();
+    m_hoverEdge = -1;
+    m_userMoved = false;
+    updateGroupLevels();
+    if (m_engine)
+        requestLayout({});
+    else
+        m_pendingJob = 0;
+    update();
+}
+
+void GraphView::setOverlay(std::unordered_map<int, int> nodeLevels, std::vector<GraphLegendEntry> legend)
+{
+    m_nodeLevels = std::move(nodeLevels);
+    m_legend = std::move(legend);
+    updateGroupLevels();
+    update();
+}
+
+void GraphView::setFadedNodes(std::vector<bool> faded)
+{
+    m_faded = std::move(faded);
+    update();
+}
+
+void GraphView::updateGroupLevels()
+{
+    const Graph *g = graph();
+    m_groupLevels.assign(g ? g->groups.size() : 0, 0);
+    if (!g)
+        return;
+    for (const auto &[node, level] : m_nodeLevels) {
+        if (node < 0 || size_t(node) >= g->nodes.size())
+            continue;
+        for (GroupId grp = g->nodes[size_t(node)].group; grp.isValid(); grp = g->group(grp).parent)
+            m_groupLevels[grp.index()] = std::max(m_groupLevels[grp.index()], level);
+    }
+}
+
+int GraphView::itemLevel(int item) const
+{
+    if (!m_layout || item < 0 || size_t(item) >= m_layout->items.size())
+        return 0;
+    const LayoutItem &it = m_layout->items[size_t(item)];
+    if (it.kind == LayoutItem::Kind::Node) {
+        const auto found = m_nodeLevels.find(it.id);
+        return found == m_nodeLevels.end() ? 0 : found->second;
+    }
+    return size_t(it.id) < m_groupLevels.size() ? m_groupLevels[size_t(it.id)] : 0;
+}
+
+QColor GraphView::levelColor(int level) const
+{
+    for (const auto &e : m_legend)
+        if (e.level == level)
+            return e.color;
+    return {};
+}
+
+void GraphView::setExpanded(GroupId group, bool expanded)
+{
+    if (!m_engine || !group.isValid() || isExpanded(group) == expanded)
+        return;
+    if (expanded)
+        m_expanded.insert(group);
+    else
+        m_expanded.erase(group);
+    requestLayout(group);
+}
+
+void GraphView::requestLayout(GroupId anchor)
+{
+    if (auto cached = m_engine->cached(m_expanded)) { // switching back to a known state: instant
+        m_pendingJob = 0;
+        applyLayout(std::move(cached), anchor);
+        return;
+    }
+    const int job = ++m_jobCounter;
+    m_pendingJob = job;
+    auto *watcher = new QFutureWatcher<std::shared_ptr<const GraphLayout>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, anchor] {
+        watcher->deleteLater();
+        if (job != m_pendingJob)
+            return; // a newer expansion was asked for meanwhile
+        m_pendingJob = 0;
+        applyLayout(watcher->result(), anchor);
+    });
+    watcher->setFuture(QtConcurrent::run([engine = m_engine, expansion = m_expanded] { return engine->layout(expansion); }));
+    update();
+}
+
+void GraphView::applyLayout(std::shared_ptr<const GraphLayout> layout, GroupId anchor)
+{
+    const auto old = std::move(m_layout);
+    m_layout = std::move(layout);
+    m_hoverEdge = -1;
+    if (!old) {
+        fitToView();
+    } else if (anchor.isValid()) {
+        m_userMoved = true;
+        // Keep the group that was opened or closed where the user clicked it.
+        const int before = old->groupItem[anchor.index()], after = m_layout->groupItem[anchor.index()];
+        if (before >= 0 && after >= 0)
+            m_origin += m_layout->items[size_t(after)].rect.topLeft() - old->items[size_t(before)].rect.topLeft();
+    }
+    if (m_pendingCenter.isValid()) {
+        const NodeId node = m_pendingCenter;
+        m_pendingCenter = NodeId{};
+        selectNode(node);
+    }
+    update();
+    emit layoutChanged();
+}
+
+std::vector<NodeId> GraphView::findNodes(const QString &text, int limit) const
+{
+    std::vector<NodeId> out;
+    const Graph *g = graph();
+    if (!g || text.isEmpty())
+        return out;
+    for (size_t n = 0; n < g->nodes.size() && int(out.size()) < limit; ++n)
+        if (g->nodes[n].name.contains(text, Qt::CaseInsensitive) || g->nodes[n].type.contains(text, Qt::CaseInsensitive))
+            out.push_back(NodeId{int(n)});
+    return out;
+}
+
+void GraphView::selectNode(NodeId node)
+{
+    const Graph *g = graph();
+    if (!g || !node.isValid() || node.index() >= g->nodes.size())
+        return;
+    m_selected = node;
+    bool missing = false;
+    for (GroupId grp : m_engine->ancestors(node))
+        missing = m_expanded.insert(grp).second || missing;
+    if (missing || !m_layout || isLayoutPending()) {
+        m_pendingCenter = node;
+        if (missing)
+            requestLayout({});
+        update();
+        return;
+    }
+    const int item = m_layout->nodeItem[node.index()];
+    if (item < 0)
+        return;
+    m_userMoved = true;
+    if (m_zoom < 0.8)
+        m_zoom = 1.0; // readable labels at the target
+    centerOn(m_layout->items[size_t(item)].rect.center());
+}
+
+void GraphView::fitToView()
+{
+    if (!m_layout || m_layout->bounds.isEmpty()) {
+        update();
+        return;
+    }
+    const QRectF b = m_layout->bounds.adjusted(-20, -20, 20, 20);
+    m_zoom = std::clamp(std::min(width() / b.width(), height() / b.height()), kMinZoom, 1.5);
+    centerOn(b.center());
+}
+
+void GraphView::centerOn(QPointF scenePos)
+{
+    m_origin = scenePos - QPointF(width(), height()) / (2 * m_zoom);
+    update();
+}
+
+void GraphView::resizeEvent(QResizeEvent *)
+{
+    if (!m_userMoved)
+        fitToView();
+}
+
+void GraphView::setZoom(double zoom, QPointF anchor)
+{
+    m_userMoved = true;
+    const QPointF at = mapToScene(anchor);
+    m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
+    m_origin = at - anchor / m_zoom;
+    update();
+}
+
+QRectF GraphView::visibleSceneRect() const
+{
+    return QRectF(m_origin, QSizeF(width() / m_zoom, height() / m_zoom));
+}
+
+int GraphView::itemAt(QPointF widgetPos) const
+{
+    if (!m_layout)
+        return -1;
+    const QPointF s = mapToScene(widgetPos);
+    // Items are stored outer frames first: the last hit is the innermost.
+    for (size_t i = m_layout->items.size(); i-- > 0;)
+        if (m_layout->items[i].rect.contains(s))
+            return int(i);
+    return -1;
+}
+
+int GraphView::edgeAt(QPointF widgetPos) const
+{
+    if (!m_layout)
+        return -1;
+    const QPointF s = mapToScene(widgetPos);
+    const double tolerance = 5 / m_zoom;
+    int best = -1;
+    double bestDist = tolerance;
+    for (size_t e = 0; e < m_layout->edges.size(); ++e) {
+        const auto &pts = m_layout->edges[e].points;
+        for (size_t i = 1; i < pts.size(); ++i) {
+            const double d = distanceToSegment(s, pts[i - 1], pts[i]);
+            if (d < bestDist) {
+                bestDist = d;
+                best = int(e);
+            }
+        }
+    }
+    return best;
+}
+
+QString GraphView::edgeToolTip(int edge) const
+{
+    const Graph *g = graph();
+    if (!g || !m_layout || edge < 0 || size_t(edge) >= m_layout->edges.size())
+        return {};
+    const LayoutEdge &le = m_layout->edges[size_t(edge)];
+    const GraphEdge &ge = g->edges[size_t(le.graphEdge)];
+    const GraphNode &from = g->node(ge.from), &to = g->node(ge.to);
+    QString text;
+    if (ge.isControl()) {
+        text = tr("Control edge: %1 \u2192 %2").arg(from.name, to.name);
+    } else {
+        text = tr("%1:%2 \u2192 %3 (input %4)").arg(from.name).arg(ge.outIndex).arg(to.name).arg(ge.inIndex);
+        if (size_t(ge.outIndex) < from.outputDescs.size()) {
+            const GraphTensorDesc &d = from.outputDescs[size_t(ge.outIndex)];
+            text += QLatin1Char('\n') + tr("Tensor: %1 %2 %3").arg(d.dtypeName, shapeText(d.shape), d.layout);
+        } else {
+            text += QLatin1Char('\n') + tr("Tensor: output %1 has no descriptor in the graph").arg(ge.outIndex);
+        }
+    }
+    if (le.count > 1)
+        text += QLatin1Char('\n') + tr("%n more edge(s) between these boxes", nullptr, le.count - 1);
+    if (le.reversed)
+        text += QLatin1Char('\n') + tr("Part of a cycle: drawn upward");
+    return text;
+}
+
+QString GraphView::itemToolTip(int item) const
+{
+    const Graph *g = graph();
+    const LayoutItem &it = m_layout->items[size_t(item)];
+    if (it.kind == LayoutItem::Kind::Node) {
+        const GraphNode &n = g->node(it.node());
+        QString text = tr("%1\nType: %2").arg(n.name, n.type);
+        for (size_t o = 0; o < n.outputDescs.size(); ++o)
+            text += QLatin1Char('\n') + tr("Output %1: %2 %3").arg(o).arg(n.outputDescs[o].dtypeName, shapeText(n.outputDescs[o].shape));
+        return text;
+    }
+    const NameGroup &grp = g->group(it.group());
+    return tr("%1\n%n operator(s); double-click to %2", nullptr, m_engine->groupNodeCount(it.group()))
+        .arg(grp.path, it.kind == LayoutItem::Kind::Group ? tr("open") : tr("close"));
+}
+
+bool GraphView::event(QEvent *event)
+{
+    if (event->type() == QEvent::ToolTip && m_layout) {
+        auto *help = static_cast<QHelpEvent *>(event);
+        QString text;
+        if (const int edge = edgeAt(help->pos()); edge >= 0)
+            text = edgeToolTip(edge);
+        else if (const int item = itemAt(help->pos()); item >= 0)
+            text = itemToolTip(item);
+        if (text.isEmpty())
+            QToolTip::hideText();
+        else
+            QToolTip::showText(help->globalPos(), text, this);
+        return true;
+    }
+    return QWidget::event(event);
+}
+
+QRect GraphView::minimapRect() const
+{
+    if (!m_layout || m_layout->bounds.isEmpty() || visibleSceneRect().contains(m_layout->bounds))
+        return {}; // everything is on screen: no minimap needed
+    const QSizeF b = m_layout->bounds.size();
+    const double s = std::min(kMinimapMax / b.width(), kMinimapMax / b.height());
+    const QSize size(std::max(24, int(b.width() * s)), std::max(24, int(b.height() * s)));
+    return QRect(QPoint(width() - size.width() - 10, height() - size.height() - 10), size);
+}
+
+void GraphView::paintEvent(QPaintEvent *)
+{
+    QPainter p(this);
+    p.fillRect(rect(), palette().color(QPalette::Base));
+    if (!m_layout) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   m_engine ? tr("Laying out the graph\u2026") : tr("No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt)."));
+        return;
+    }
+    const bool labels = m_zoom >= kLabelZoom;
+    p.setRenderHint(QPainter::Antialiasing, m_zoom >= 0.3);
+    p.save();
+    p.scale(m_zoom, m_zoom);
+    p.translate(-m_origin);
+    const QRectF view = visibleSceneRect();
+    const QColor text = palette().color(QPalette::Text), mid = palette().color(QPalette::Mid);
+    const QColor accent = palette().color(QPalette::Highlight);
+    QFont font = p.font();
+    font.setPointSizeF(9);
+    QFont small = font;
+    small.setPointSizeF(7.5);
+    const Graph &g = *graph();
+
+    // Open group frames (outer first), edges, then boxes on top.
+    for (size_t i = 0; i < m_layout->items.size(); ++i) {
+        const LayoutItem &it = m_layout->items[i];
+        if (it.kind != LayoutItem::Kind::ExpandedGroup || !view.intersects(it.rect))
+            continue;
+        const int level = itemLevel(int(i));
+        QColor fill = palette().color(QPalette::AlternateBase);
+        p.setPen(QPen(level > 0 ? levelColor(level) : mid, 1.2 / std::max(m_zoom, 0.5), Qt::DashLine));
+        p.setBrush(fill);
+        p.drawRoundedRect(it.rect, 8, 8);
+        if (labels) {
+            p.setFont(font);
+            p.setPen(text);
+            p.drawText(it.rect.adjusted(10, 4, -10, 0).toRect(), Qt::AlignLeft | Qt::AlignTop,
+                       QStringLiteral("\u25be ") + g.group(it.group()).label + QStringLiteral("  (%1)").arg(m_engine->groupNodeCount(it.group())));
+        }
+    }
+    for (size_t e = 0; e < m_layout->edges.size(); ++e) {
+        const LayoutEdge &le = m_layout->edges[e];
+        QRectF box(le.points.front(), le.points.back());
+        for (const QPointF &pt : le.points)
+            box |= QRectF(pt, QSizeF(1, 1));
+        if (!view.intersects(box.normalized()))
+            continue;
+        QColor c = le.reversed ? QColor(0x8e, 0x44, 0xad) : mid.darker(130);
+        double w = 1.2;
+        if (int(e) == m_hoverEdge) {
+            c = accent;
+            w = 2.5;
+        }
+        p.setPen(QPen(c, w / std::max(m_zoom, 0.4), le.control ? Qt::DashLine : Qt::SolidLine));
+        p.setBrush(Qt::NoBrush);
+        p.drawPolyline(le.points.data(), int(le.points.size()));
+        if (m_zoom >= 0.3) { // arrow head at the consumer
+            const QPointF tip = le.points.back(), from = le.points[le.points.size() - 2];
+            const QPointF d = tip - from;
+            const double len = std::hypot(d.x(), d.y());
+            if (len > 0) {
+                const QPointF u = d / len, n(-u.y(), u.x());
+                const QPointF head[3] = {tip, tip - 7 * u + 3.5 * n, tip - 7 * u - 3.5 * n};
+                p.setBrush(c);
+                p.setPen(Qt::NoPen);
+                p.drawPolygon(head, 3);
+            }
+        }
+    }
+    const QColor base = palette().color(QPalette::Base), button = palette().color(QPalette::Button);
+    for (size_t i = 0; i < m_layout->items.size(); ++i) {
+        const LayoutItem &it = m_layout->items[i];
+        if (it.kind == LayoutItem::Kind::ExpandedGroup || !view.intersects(it.rect))
+            continue;
+        const int level = itemLevel(int(i));
+        const bool isGroup = it.kind == LayoutItem::Kind::Group;
+        const bool faded = !isGroup && size_t(it.id) < m_faded.size() && m_faded[size_t(it.id)];
+        QColor fill = isGroup ? button : base;
+        if (level > 0)
+            fill = levelColor(level).lighter(level >= 3 ? 150 : 170);
+        const bool selected = !isGroup && it.id == m_selected.value;
+        p.setBrush(fill);
+        p.setPen(QPen(selected ? accent : (level > 0 ? levelColor(level) : mid), (selected ? 3.0 : 1.0) / std::max(m_zoom, 0.5),
+                      faded ? Qt::DotLine : Qt::SolidLine));
+        p.drawRoundedRect(it.rect, isGroup ? 6 : 3, isGroup ? 6 : 3);
+        if (isGroup) { // a stacked look tells a group from an operator
+            p.setBrush(Qt::NoBrush);
+            p.drawLine(it.rect.bottomLeft() + QPointF(4, 3), it.rect.bottomRight() + QPointF(-4, 3));
+        }
+        if (!labels)
+            continue;
+        const QRectF r = it.rect.adjusted(6, 2, -6, -2);
+        p.setPen(faded ? palette().color(QPalette::PlaceholderText) : text);
+        if (isGroup) {
+            p.setFont(font);
+            p.drawText(r, Qt::AlignLeft | Qt::AlignTop, p.fontMetrics().elidedText(QStringLiteral("\u25b8 ") + g.group(it.group()).label, Qt::ElideMiddle, int(r.width())));
+            p.setFont(small);
+            p.drawText(r, Qt::AlignLeft | Qt::AlignBottom, tr("%n op(s)", nullptr, m_engine->groupNodeCount(it.group())));
+        } else {
+            const GraphNode &n = g.node(it.node());
+            p.setFont(font);
+            p.drawText(r, Qt::AlignHCenter | Qt::AlignTop, p.fontMetrics().elidedText(m_engine->nodeLabel(it.node()), Qt::ElideMiddle, int(r.width())));
+            p.setFont(small);
+            p.setPen(faded ? palette().color(QPalette::PlaceholderText) : mid.darker(160));
+            p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom, p.fontMetrics().elidedText(n.type, Qt::ElideRight, int(r.width())));
+        }
+    }
+    p.restore();
+    if (isLayoutPending()) {
+        p.setPen(text);
+        p.drawText(rect().adjusted(8, 6, -8, -6), Qt::AlignLeft | Qt::AlignTop, tr("Laying out\u2026"));
+    }
+    paintMinimap(p);
+}
+
+void GraphView::paintMinimap(QPainter &p)
+{
+    const QRect mm = minimapRect();
+    if (mm.isEmpty())
+        return;
+    const QRectF b = m_layout->bounds;
+    const double s = std::min(mm.width() / b.width(), mm.height() / b.height());
+    auto toMini = [&](const QRectF &r) {
+        return QRectF(mm.topLeft() + (r.topLeft() - b.topLeft()) * s, r.size() * s);
+    };
+    p.setRenderHint(QPainter::Antialiasing, false);
+    QColor bg = palette().color(QPalette::Window);
+    bg.setAlpha(225);
+    p.setPen(palette().color(QPalette::Mid));
+    p.setBrush(bg);
+    p.drawRect(mm.adjusted(-1, -1, 0, 0));
+    for (size_t i = 0; i < m_layout->items.size(); ++i) {
+        const LayoutItem &it = m_layout->items[i];
+        const int level = itemLevel(int(i));
+        if (it.kind == LayoutItem::Kind::ExpandedGroup) {
+            p.setBrush(Qt::NoBrush);
+            p.setPen(palette().color(QPalette::Mid));
+        } else {
+            p.setPen(Qt::NoPen);
+            p.setBrush(level > 0 ? levelColor(level) : palette().color(QPalette::Dark));
+        }
+        p.drawRect(toMini(it.rect));
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
+    p.drawRect(toMini(visibleSceneRect()).intersected(QRectF(mm)));
+}
+
+void GraphView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton)
+        return QWidget::mousePressEvent(event);
+    m_pressed = true;
+    m_dragging = false;
+    m_pressPos = m_lastPos = event->position().toPoint();
+    const QRect mm = minimapRect();
+    m_minimapDrag = mm.contains(m_pressPos);
+    if (m_minimapDrag) {
+        const QRectF b = m_layout->bounds;
+        const double s = std::min(mm.width() / b.width(), mm.height() / b.height());
+        centerOn(b.topLeft() + QPointF(m_pressPos - mm.topLeft()) / s);
+    }
+}
+
+void GraphView::mouseMoveEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    if (m_pressed && m_minimapDrag) {
+        const QRect mm = minimapRect();
+        if (!mm.isEmpty()) {
+            const QRectF b = m_layout->bounds;
+            const double s = std::min(mm.width() / b.width(), mm.height() / b.height());
+            centerOn(b.topLeft() + QPointF(pos - mm.topLeft()) / s);
+        }
+        return;
+    }
+    if (m_pressed) {
+        if (!m_dragging && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+            m_dragging = true;
+            setCursor(Qt::ClosedHandCursor);
+        }
+        if (m_dragging) {
+            m_userMoved = true;
+            m_origin -= QPointF(pos - m_lastPos) / m_zoom;
+            m_lastPos = pos;
+            update();
+        }
+        return;
+    }
+    const int hover = edgeAt(pos);
+    if (hover != m_hoverEdge) {
+        m_hoverEdge = hover;
+        update();
+    }
+}
+
+void GraphView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton || !m_pressed)
+        return QWidget::mouseReleaseEvent(event);
+    m_pressed = false;
+    unsetCursor();
+    if (m_dragging || m_minimapDrag) {
+        m_dragging = m_minimapDrag = false;
+        return;
+    }
+    const int item = itemAt(event->position());
+    if (item >= 0 && m_layout->items[size_t(item)].kind == LayoutItem::Kind::Node) {
+        m_selected = m_layout->items[size_t(item)].node();
+        update();
+        emit nodeActivated(m_selected);
+    }
+}
+
+void GraphView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const int item = itemAt(event->position());
+    if (item < 0 || event->button() != Qt::LeftButton)
+        return;
+    const LayoutItem &it = m_layout->items[size_t(item)];
+    if (it.kind != LayoutItem::Kind::Node)
+        toggleGroup(it.group());
+}
+
+void GraphView::wheelEvent(QWheelEvent *event)
+{
+    const double steps = event->angleDelta().y() / 120.0;
+    if (steps == 0)
+        return;
+    setZoom(m_zoom * std::pow(1.2, steps), event->position());
+    event->accept();
+}
+
+void GraphView::keyPressEvent(QKeyEvent *event)
+{
+    const QPointF centre(width() / 2.0, height() / 2.0);
+    switch (event->key()) {
+    case Qt::Key_Plus: case Qt::Key_Equal: setZoom(m_zoom * 1.25, centre); break;
+    case Qt::Key_Minus: setZoom(m_zoom / 1.25, centre); break;
+    case Qt::Key_0: fitToView(); break;
+    default: QWidget::keyPressEvent(event);
+    }
+}
+
+} // namespace ds
