@@ -4,6 +4,7 @@
 #include <QPointer>
 
 #include <deque>
+#include <sys/resource.h>
 #include <mutex>
 #include <QtConcurrent>
 
@@ -52,6 +53,11 @@ void DocumentContext::openDump(const QString &path)
     QPointer<DocumentContext> self(this);
     m_drain->start();
     job->watcher.setFuture(QtConcurrent::run([job, self, path]() {
+        // Background priority: the indexing threads (which inherit it) must never starve the
+        // GUI thread on a machine with few cores.
+        const int oldNice = ::getpriority(PRIO_PROCESS, 0);
+        ::setpriority(PRIO_PROCESS, 0, std::max(oldNice, 10));
+        struct Restore { int nice; ~Restore() { ::setpriority(PRIO_PROCESS, 0, nice); } } restore{oldNice};
         JobControl control;
         control.cancelFlag = &job->cancel;
         control.progress = [job, self](int permille) {

@@ -15,6 +15,7 @@
 #include <cstring>
 #include <dirent.h>
 #include <mutex>
+#include <numeric>
 #include <sys/stat.h>
 
 namespace ds {
@@ -26,7 +27,8 @@ bool allDigits(const QString &s)
     return !s.isEmpty() && std::all_of(s.begin(), s.end(), [](QChar c) { return c.isDigit() && c.unicode() < 128; });
 }
 
-/// A file found by the walk, with what is known about its directory.
+/// A regular file found by the walk, with what is known about its directory. Whether its name
+/// is a dump name is decided later, on the worker threads.
 struct Candidate
 {
     QString relPath;      // relative to rootDir
@@ -41,7 +43,6 @@ public:
 
     std::vector<Candidate> candidates;
     std::vector<FileError> errors;
-    std::uint64_t otherFiles = 0;
 
     void walk(const QString &relDir, int depth)
     {
@@ -78,7 +79,8 @@ public:
                 files << name;
         }
         ::closedir(dir);
-        std::sort(files.begin(), files.end());
+        // Files stay in directory order: finalize() sorts the ops, nothing depends on the
+        // order of the candidates.
         std::sort(dirs.begin(), dirs.end());
         addFiles(relDir, absDir, files);
         if (depth < kMaxDepth)
@@ -98,22 +100,14 @@ private:
 
     void addFiles(const QString &relDir, const QString &absDir, const QStringList &files)
     {
+        if (files.isEmpty())
+            return;
         QHash<QString, QString> mapping;
         if (files.contains(QLatin1String("mapping.csv")))
             mapping = cann::readMappingCsv(absDir + QLatin1String("/mapping.csv"));
-        std::shared_ptr<const DumpLevels> levels;
-        for (const QString &f : files) {
-            QString mapped;
-            if (cann::isNumericName(f)) {
-                mapped = mapping.value(f);
-            } else if (!cann::parseDumpName(f)) {
-                ++otherFiles;
-                continue;
-            }
-            if (!levels)
-                levels = std::make_shared<const DumpLevels>(levelsFor(absDir, relDir));
-            candidates.push_back({join(relDir, f), mapped, levels});
-        }
+        const auto levels = std::make_shared<const DumpLevels>(levelsFor(absDir, relDir));
+        for (const QString &f : files)
+            candidates.push_back({join(relDir, f), cann::isNumericName(f) ? mapping.value(f) : QString(), levels});
     }
 
     DumpLevels levelsFor(const QString &absDir, const QString &relDir) const
@@ -155,10 +149,11 @@ OpRecord makeOp(const Candidate &c, const cann::DumpName &name, cann::ParsedDump
     return op;
 }
 
-/// Parses one candidate into an op or an error.
-void indexOne(const QString &root, const Candidate &c, std::vector<OpRecord> &ops, std::vector<FileError> &errors)
+/// Parses one candidate into an op or an error. Returns false when its name is not a dump
+/// name (the file is skipped and counted apart).
+bool indexOne(const QString &root, const Candidate &c, std::vector<OpRecord> &ops, std::vector<FileError> &errors)
 {
-    const QString baseName = c.relPath.section(QLatin1Char('/'), -1);
+    const QString baseName = c.relPath.mid(c.relPath.lastIndexOf(QLatin1Char('/')) + 1);
     std::optional<cann::DumpName> name;
     QString nameNote;
     if (cann::isNumericName(baseName)) {
@@ -173,11 +168,14 @@ void indexOne(const QString &root, const Candidate &c, std::vector<OpRecord> &op
         }
     } else {
         name = cann::parseDumpName(baseName);
+        if (!name)
+            return false;
     }
-    auto parsed = cann::parseDumpFile(root + QLatin1Char('/') + c.relPath);
+    const QString path = root + QLatin1Char('/') + c.relPath;
+    auto parsed = cann::parseDumpFile(path);
     if (!parsed) {
         errors.push_back({c.relPath, parsed.error()});
-        return;
+        return true;
     }
     std::uint64_t fileSize = 0;
     OpRecord op = makeOp(c, *name, std::move(parsed.value()));
@@ -186,10 +184,11 @@ void indexOne(const QString &root, const Candidate &c, std::vector<OpRecord> &op
     if (!nameNote.isEmpty())
         op.warnings << nameNote;
     struct stat st{};
-    if (::stat(QFile::encodeName(root + QLatin1Char('/') + c.relPath).constData(), &st) == 0)
+    if (::stat(QFile::encodeName(path).constData(), &st) == 0)
         fileSize = std::uint64_t(st.st_size);
     op.fileSize = fileSize;
     ops.push_back(std::move(op));
+    return true;
 }
 
 int compareNumericAware(const QString &a, const QString &b)
@@ -200,16 +199,66 @@ int compareNumericAware(const QString &a, const QString &b)
     return a.compare(b);
 }
 
-bool executionOrder(const OpRecord &a, const OpRecord &b)
+/// Execution order, first part: the directory levels (numeric-aware).
+bool levelsBefore(const DumpLevels &a, const DumpLevels &b)
 {
-    const QString *la[] = {&a.levels.time, &a.levels.device, &a.levels.modelName, &a.levels.modelId, &a.levels.dataIndex};
-    const QString *lb[] = {&b.levels.time, &b.levels.device, &b.levels.modelName, &b.levels.modelId, &b.levels.dataIndex};
+    const QString *la[] = {&a.time, &a.device, &a.modelName, &a.modelId, &a.dataIndex};
+    const QString *lb[] = {&b.time, &b.device, &b.modelName, &b.modelId, &b.dataIndex};
     for (int i = 0; i < 5; ++i)
         if (int c = compareNumericAware(*la[i], *lb[i]))
             return c < 0;
-    if (a.timestamp != b.timestamp)
-        return a.timestamp < b.timestamp;
-    return a.relPath < b.relPath;
+    return false;
+}
+
+bool sameLevels(const DumpLevels &a, const DumpLevels &b)
+{
+    return a.time == b.time && a.device == b.device && a.modelName == b.modelName && a.modelId == b.modelId
+           && a.dataIndex == b.dataIndex;
+}
+
+/// Execution order of ops: levels, then timestamp, then relative path. All the files of a
+/// directory share their levels, so the levels are ranked once per distinct directory and the
+/// sort compares integers (and paths only on equal timestamps). Returns the permutation.
+std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
+{
+    // Distinct level tuples; consecutive ops usually come from the same directory.
+    std::vector<size_t> levelId(ops.size());
+    std::vector<const DumpLevels *> distinct;
+    QHash<QString, size_t> idByKey;
+    for (size_t i = 0; i < ops.size(); ++i) {
+        const DumpLevels &l = ops[i].levels;
+        if (i > 0 && sameLevels(l, ops[i - 1].levels)) {
+            levelId[i] = levelId[i - 1];
+            continue;
+        }
+        const QChar sep(0);
+        const QString key = l.time + sep + l.device + sep + l.modelName + sep + l.modelId + sep + l.dataIndex;
+        auto it = idByKey.find(key);
+        if (it == idByKey.end()) {
+            it = idByKey.insert(key, distinct.size());
+            distinct.push_back(&l);
+        }
+        levelId[i] = *it;
+    }
+    std::vector<size_t> byLevels(distinct.size());
+    std::iota(byLevels.begin(), byLevels.end(), size_t(0));
+    std::sort(byLevels.begin(), byLevels.end(),
+              [&](size_t a, size_t b) { return levelsBefore(*distinct[a], *distinct[b]); });
+    std::vector<size_t> rank(distinct.size());
+    for (size_t r = 0; r < byLevels.size(); ++r)
+        rank[byLevels[r]] = r;
+
+    std::vector<size_t> order(ops.size());
+    std::iota(order.begin(), order.end(), size_t(0));
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const size_t ra = rank[levelId[a]], rb = rank[levelId[b]];
+        if (ra != rb)
+            return ra < rb;
+        if (ops[a].timestamp != ops[b].timestamp)
+            return ops[a].timestamp < ops[b].timestamp;
+        return ops[a].relPath < ops[b].relPath;
+    });
+    return order;
 }
 
 } // namespace
@@ -238,7 +287,12 @@ DumpLevels classifyLevels(const QStringList &components)
 
 void DumpIndex::finalize()
 {
-    std::sort(ops.begin(), ops.end(), executionOrder);
+    const std::vector<size_t> order = executionOrder(ops);
+    std::vector<OpRecord> sorted;
+    sorted.reserve(ops.size());
+    for (size_t i : order)
+        sorted.push_back(std::move(ops[i]));
+    ops = std::move(sorted);
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
     m_byPath.clear();
     m_byPath.reserve(qsizetype(ops.size()));
@@ -315,13 +369,12 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
     else
         walker.walk({}, 0);
     index->errors = std::move(walker.errors);
-    index->otherFiles = walker.otherFiles;
-    if (single && walker.candidates.empty() && index->errors.empty())
-        index->errors.push_back({info.fileName(), QStringLiteral("not a dump file name")});
 
     const auto &cands = walker.candidates;
+    index->ops.reserve(cands.size());
     std::mutex mutex;
     std::atomic<size_t> done{0};
+    std::atomic<std::uint64_t> notDumpNames{0};
     std::atomic<int> lastReported{-1};
     const size_t chunk = std::clamp<size_t>(cands.size() / (8 * workerCount()) + 1, 16, 2048);
     const bool finished = parallelChunks(cands.size(), chunk, [&](size_t, size_t b, size_t e) {
@@ -329,7 +382,8 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
         std::vector<FileError> errors;
         ops.reserve(e - b);
         for (size_t i = b; i < e; ++i)
-            indexOne(index->rootDir, cands[i], ops, errors);
+            if (!indexOne(index->rootDir, cands[i], ops, errors))
+                ++notDumpNames;
         {
             std::lock_guard lock(mutex);
             if (sink)
@@ -344,6 +398,9 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
         return !(job && job->cancelled());
     });
     index->cancelled = !finished || (job && job->cancelled());
+    index->otherFiles = notDumpNames;
+    if (single && notDumpNames == 1)
+        index->errors.push_back({info.fileName(), QStringLiteral("not a dump file name")});
     index->finalize();
     return index;
 }

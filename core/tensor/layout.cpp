@@ -3,6 +3,7 @@
 #include "format.h"
 #include "util/parallel.h"
 
+#include <algorithm>
 #include <cstring>
 #include <numeric>
 
@@ -40,39 +41,69 @@ struct Elt
 
 constexpr size_t kParallelBytes = size_t(4) << 20;
 
+/// Runs body(b, e) over [0, units) on all cores when the output is big, else inline. A unit is
+/// `unitBytes` of output; tasks get at least 256 KiB each.
+template<typename Body>
+void forEachUnit(size_t units, size_t unitBytes, size_t totalBytes, Body &&body)
+{
+    if (totalBytes < kParallelBytes) {
+        body(size_t(0), units);
+        return;
+    }
+    const size_t perTask = std::max<size_t>(1, (size_t(256) << 10) / std::max<size_t>(unitBytes, 1));
+    parallelChunks(units, perTask, [&](size_t, size_t b, size_t e) {
+        body(b, e);
+        return true;
+    });
+}
+
+/// Transposes one device plane [HW][C0] into `channels` (<= C0) host rows of HW elements, row k
+/// at dst + k * dstStride. Eight positions at a time: their 8 * C0 elements (a few cache lines)
+/// are gathered for every channel from L1, and each host row gets 8 consecutive elements.
+template<size_t S>
+void planeToRows(const Elt<S> *plane, size_t HW, size_t C0, size_t channels, Elt<S> *dst, size_t dstStride)
+{
+    constexpr size_t kGroup = 8;
+    size_t i = 0;
+    for (; i + kGroup <= HW; i += kGroup)
+        for (size_t k = 0; k < channels; ++k) {
+            const Elt<S> *s = plane + i * C0 + k;
+            Elt<S> *d = dst + k * dstStride + i;
+            for (size_t g = 0; g < kGroup; ++g)
+                d[g] = s[g * C0];
+        }
+    for (; i < HW; ++i)
+        for (size_t k = 0; k < channels; ++k)
+            dst[k * dstStride + i] = plane[i * C0 + k];
+}
+
 template<size_t S>
 void nc1hwc0(const LayoutPlan &p, const Elt<S> *src, Elt<S> *dst)
 {
-    const size_t HW = p.D * p.H * p.W; // D = 1 for NC1HWC0; for NDC1HWC0 see below
-    const size_t rows = p.N * p.C;
-    auto body = [&](size_t, size_t b, size_t e) {
-        for (size_t r = b; r < e; ++r) {
-            const size_t n = r / p.C, c = r % p.C;
-            const Elt<S> *s = src + n * p.C1 * HW * p.C0 + (c / p.C0) * HW * p.C0 + c % p.C0;
-            Elt<S> *d = dst + r * HW;
-            for (size_t i = 0; i < HW; ++i)
-                d[i] = s[i * p.C0];
+    // Device [N][C1][H][W][C0], host [N][C][H][W]: one unit per (n, c1) plane.
+    const size_t HW = p.H * p.W;
+    forEachUnit(p.N * p.C1, p.C0 * HW * S, p.hostCount * S, [&](size_t b, size_t e) {
+        for (size_t u = b; u < e; ++u) {
+            const size_t n = u / p.C1, c1 = u % p.C1, c = c1 * p.C0;
+            if (c < p.C)
+                planeToRows(src + u * HW * p.C0, HW, p.C0, std::min(p.C0, p.C - c), dst + (n * p.C + c) * HW, HW);
         }
-        return true;
-    };
-    if (p.hostCount * S >= kParallelBytes)
-        parallelChunks(rows, std::max<size_t>(1, 65536 / std::max<size_t>(HW, 1)), body);
-    else
-        body(0, 0, rows);
+    });
 }
 
 template<size_t S>
 void ndc1hwc0(const LayoutPlan &p, const Elt<S> *src, Elt<S> *dst)
 {
-    const size_t HW = p.H * p.W, plane = p.C1 * HW * p.C0;
-    for (size_t n = 0; n < p.N; ++n)
-        for (size_t c = 0; c < p.C; ++c)
-            for (size_t d = 0; d < p.D; ++d) {
-                const Elt<S> *s = src + n * p.D * plane + d * plane + (c / p.C0) * HW * p.C0 + c % p.C0;
-                Elt<S> *o = dst + ((n * p.C + c) * p.D + d) * HW;
-                for (size_t i = 0; i < HW; ++i)
-                    o[i] = s[i * p.C0];
-            }
+    // Device [N][D][C1][H][W][C0], host [N][C][D][H][W]: one unit per (n, d, c1) plane.
+    const size_t HW = p.H * p.W;
+    forEachUnit(p.N * p.D * p.C1, p.C0 * HW * S, p.hostCount * S, [&](size_t b, size_t e) {
+        for (size_t u = b; u < e; ++u) {
+            const size_t c1 = u % p.C1, d = (u / p.C1) % p.D, n = u / (p.C1 * p.D), c = c1 * p.C0;
+            if (c < p.C)
+                planeToRows(src + u * HW * p.C0, HW, p.C0, std::min(p.C0, p.C - c),
+                            dst + ((n * p.C + c) * p.D + d) * HW, p.D * HW);
+        }
+    });
 }
 
 template<size_t S>
@@ -114,21 +145,26 @@ void fractalZGroups(const LayoutPlan &p, const Elt<S> *src, Elt<S> *dst)
 template<size_t S>
 void fractalNZ(const LayoutPlan &p, const Elt<S> *src, Elt<S> *dst)
 {
-    const size_t block = p.H1 * p.H0 * p.W0, batch = p.W1 * block, rows = p.B * p.H;
-    auto body = [&](size_t, size_t b, size_t e) {
-        for (size_t r = b; r < e; ++r) {
-            const size_t bi = r / p.H, h = r % p.H;
-            const Elt<S> *s = src + bi * batch + h * p.W0;
-            Elt<S> *o = dst + r * p.W;
-            for (size_t w1 = 0, w = 0; w < p.W; ++w1, w += p.W0)
-                std::memcpy(o + w, s + w1 * block, std::min(p.W0, p.W - w) * S);
+    // Device [B][W1][H1][H0][W0], host [B][H][W]: one unit per group of H0 host rows, copied
+    // fractal by fractal (each H0 x W0 fractal is contiguous in the device buffer).
+    const size_t fractal = p.H0 * p.W0, batch = p.W1 * p.H1 * fractal;
+    forEachUnit(p.B * p.H1, p.H0 * p.W * S, p.hostCount * S, [&](size_t b, size_t e) {
+        for (size_t u = b; u < e; ++u) {
+            const size_t bi = u / p.H1, h1 = u % p.H1, h = h1 * p.H0;
+            const size_t rows = std::min(p.H0, p.H - h);
+            for (size_t w1 = 0, w = 0; w < p.W; ++w1, w += p.W0) {
+                const Elt<S> *s = src + bi * batch + (w1 * p.H1 + h1) * fractal;
+                Elt<S> *o = dst + (bi * p.H + h) * p.W + w;
+                const size_t len = std::min(p.W0, p.W - w);
+                for (size_t r = 0; r < rows; ++r) {
+                    if (len == 16) // the usual fractal width: a fixed-size copy the compiler inlines
+                        std::memcpy(o + r * p.W, s + r * p.W0, 16 * S);
+                    else
+                        std::memcpy(o + r * p.W, s + r * p.W0, len * S);
+                }
+            }
         }
-        return true;
-    };
-    if (p.hostCount * S >= kParallelBytes)
-        parallelChunks(rows, std::max<size_t>(1, 65536 / std::max<size_t>(p.W, 1)), body);
-    else
-        body(0, 0, rows);
+    });
 }
 
 template<size_t S>

@@ -2,10 +2,12 @@
 
 #include "util/parallel.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <type_traits>
 
 namespace ds {
 
@@ -18,12 +20,16 @@ bool cancelled(const JobControl *job) { return job && job->cancelled(); }
 
 // ---- running moments (Chan et al. parallel merge) ---------------------------------------
 
+/// min, max, zero and sumsq describe the values x; mean and m2 describe x - shift, with one
+/// shift (close to the mean) for all the parts that are merged: the block means then stay
+/// small and precise enough for the merge even when |mean| >> std.
 struct Moments
 {
     std::uint64_t finite = 0, nan = 0, posinf = 0, neginf = 0, zero = 0;
     double min = std::numeric_limits<double>::infinity();
     double max = -std::numeric_limits<double>::infinity();
     double mean = 0, m2 = 0, sumsq = 0;
+    double shift = 0;
 
     void merge(const Moments &o)
     {
@@ -47,12 +53,13 @@ struct Moments
     void addBlock(const double *v, size_t n)
     {
         Moments b;
+        b.shift = shift;
         double s = 0, sq = 0;
         for (size_t i = 0; i < n; ++i) {
             const double x = v[i];
             if (std::isfinite(x)) {
                 ++b.finite;
-                s += x;
+                s += x - shift;
                 sq += x * x;
                 b.min = std::min(b.min, x);
                 b.max = std::max(b.max, x);
@@ -69,7 +76,7 @@ struct Moments
             b.mean = s / double(b.finite);
             double m2 = 0;
             for (size_t i = 0; i < n; ++i) {
-                const double d = v[i] - b.mean;
+                const double d = (v[i] - shift) - b.mean;
                 if (std::isfinite(v[i]))
                     m2 += d * d;
             }
@@ -87,7 +94,7 @@ struct Moments
         if (finite) {
             out.min = min;
             out.max = max;
-            out.mean = mean;
+            out.mean = shift + mean;
             out.std = std::sqrt(std::max(0.0, m2 / double(finite)));
             out.l2norm = std::sqrt(sumsq);
         }
@@ -109,11 +116,10 @@ struct Binner
         edges = tmp.edges();
     }
 
-    /// Adds x (already known to be finite) to counts; out-of-range goes to below/above.
-    void add(double x, std::uint64_t *counts, std::uint64_t &below, std::uint64_t &above, std::uint64_t w = 1) const
+    /// numpy's bin of x, which must lie in [lo, hi]: a first estimate from ((x - lo) / denom) * n,
+    /// corrected by one against the float64 edges.
+    std::int64_t bin(double x) const
     {
-        if (!(x >= lo)) { below += w; return; }
-        if (!(x <= hi)) { above += w; return; }
         auto i = static_cast<std::int64_t>(((x - lo) / denom) * n);
         if (i >= n) i = n - 1;
         if (i < 0) i = 0;
@@ -121,7 +127,15 @@ struct Binner
             --i;
         else if (i != n - 1 && x >= edges[size_t(i) + 1])
             ++i;
-        counts[i] += w;
+        return i;
+    }
+
+    /// Adds x (already known to be finite) to counts; out-of-range goes to below/above.
+    void add(double x, std::uint64_t *counts, std::uint64_t &below, std::uint64_t &above, std::uint64_t w = 1) const
+    {
+        if (!(x >= lo)) { below += w; return; }
+        if (!(x <= hi)) { above += w; return; }
+        counts[bin(x)] += w;
     }
 };
 
@@ -134,6 +148,15 @@ void widenIfEqual(double &lo, double &hi)
 }
 
 // ---- element loading --------------------------------------------------------------------
+
+/// Element i of type T at p (mapped tensors need not be aligned).
+template<typename T>
+T loadAt(const std::byte *p, size_t i)
+{
+    T v;
+    std::memcpy(&v, p + i * sizeof(T), sizeof(T));
+    return v;
+}
 
 /// Converts elements [b, e) to doubles in out.
 void loadDoubles(Elem elem, const std::byte *data, size_t b, size_t e, double *out)
@@ -202,13 +225,11 @@ bool countCodes(const TensorView &t, std::vector<std::uint64_t> &counts, const J
                                    [&](size_t, size_t b, size_t e) {
         std::vector<std::uint32_t> local(codes, 0); // a task has < 2^32 elements
         if (bits == 16) {
-            const auto *p = reinterpret_cast<const std::uint16_t *>(t.data);
             for (size_t i = b; i < e; ++i)
-                ++local[p[i]];
+                ++local[loadAt<std::uint16_t>(t.data, i)];
         } else {
-            const auto *p = reinterpret_cast<const std::uint8_t *>(t.data);
             for (size_t i = b; i < e; ++i)
-                ++local[p[i]];
+                ++local[loadAt<std::uint8_t>(t.data, i)];
         }
         std::lock_guard lock(mutex);
         for (size_t c = 0; c < codes; ++c)
@@ -268,29 +289,406 @@ void histogramFromCodes(Elem e, const std::vector<std::uint64_t> &counts, int bi
     }
 }
 
+// ---- direct kernels -----------------------------------------------------------------------
+//
+// Plain 32/64-bit element kinds are read in their own type, in L1-sized blocks of kChunk
+// elements, by loops written so that GCC vectorises them at the baseline ISA without
+// -ffast-math: sums use kLanes independent float64 accumulators (each lane is an ordinary
+// sequential sum, so the result does not depend on the vector width), min/max run on integer
+// keys, and no loop converts or selects on a value that may be NaN or out of range.
+// Blocks that hold a NaN or an Inf (rare in practice) take the general per-element path, which
+// is the reference behaviour. Other kinds (complex) always take the general path.
+
+constexpr size_t kLanes = 16;
+
+// GCC builds the kernels marked DS_VECTOR_CLONES twice, for baseline x86-64 (SSE2) and for AVX2,
+// and the loader picks one per CPU (ifunc). Same source, same results: no FMA, no reassociation,
+// only the vector width differs and every lane stays a separate sequential sum. Other compilers
+// and targets build the baseline version only.
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
+#define DS_VECTOR_CLONES [[gnu::target_clones("avx2", "default")]]
+#else
+#define DS_VECTOR_CLONES
+#endif
+
+/// An integer with the order of the non-NaN values of T, for min/max loops the compiler can
+/// vectorise (a float comparison select is not a vectorisable min because of NaN). Floats use
+/// their bits with the magnitude flipped for negative values (-0.0 sorts just below +0.0);
+/// integers are their own key. of() and value() are inverses.
+template<typename T>
+struct OrderKey
+{
+    using Key = T;
+    static Key of(T x) { return x; }
+    static T value(Key k) { return k; }
+};
+
+template<typename F, typename I>
+struct FloatOrderKey
+{
+    using Key = I;
+    static constexpr I kMagnitude = std::numeric_limits<I>::max();
+    static Key of(F x)
+    {
+        I b;
+        std::memcpy(&b, &x, sizeof b);
+        return b ^ ((b >> (8 * sizeof(I) - 1)) & kMagnitude);
+    }
+    static F value(Key k)
+    {
+        const I b = k ^ ((k >> (8 * sizeof(I) - 1)) & kMagnitude);
+        F x;
+        std::memcpy(&x, &b, sizeof x);
+        return x;
+    }
+};
+template<> struct OrderKey<float> : FloatOrderKey<float, std::int32_t> {};
+template<> struct OrderKey<double> : FloatOrderKey<double, std::int64_t> {};
+
+/// Least and greatest element of the block [p, p + n), 1 <= n <= kChunk, in the order of
+/// OrderKey, and the number of zeros. A NaN, if any, comes out as lo or hi (NaN keys lie beyond
+/// the infinities), so the block is all finite exactly when lo and hi are.
+template<typename T>
+DS_VECTOR_CLONES void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros)
+{
+    using Key = typename OrderKey<T>::Key;
+    Key kl = OrderKey<T>::of(loadAt<T>(p, 0)), kh = kl;
+    std::uint32_t z = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const T x = loadAt<T>(p, i);
+        const Key k = OrderKey<T>::of(x);
+        kl = std::min(kl, k);
+        kh = std::max(kh, k);
+        z += x == T(0);
+    }
+    lo = OrderKey<T>::value(kl);
+    hi = OrderKey<T>::value(kh);
+    zeros = z;
+}
+
+// ---- statistics
+
+/// The general path for one block: convert to float64, then Moments::addBlock.
+void addBlockGeneral(Elem elem, const std::byte *data, size_t b, size_t e, Moments &m)
+{
+    double buf[kChunk];
+    loadDoubles(elem, data, b, e, buf);
+    m.addBlock(buf, e - b);
+}
+
+/// Sum of x - shift and sum of x^2 over the block [p, p + n) of type T, each with kLanes
+/// independent float64 accumulators (two loops: GCC vectorises each one cleanly, the fused loop
+/// poorly).
+template<typename T>
+DS_VECTOR_CLONES void laneSums(const std::byte *p, size_t n, double shift, double &sum, double &sumsq)
+{
+    double s[kLanes] = {}, q[kLanes] = {};
+    const size_t whole = n - n % kLanes;
+    for (size_t i = 0; i < whole; i += kLanes)
+        for (size_t j = 0; j < kLanes; ++j)
+            s[j] += double(loadAt<T>(p, i + j)) - shift;
+    for (size_t i = 0; i < whole; i += kLanes)
+        for (size_t j = 0; j < kLanes; ++j) {
+            const double x = double(loadAt<T>(p, i + j));
+            q[j] += x * x;
+        }
+    for (size_t i = whole; i < n; ++i) {
+        const double x = double(loadAt<T>(p, i));
+        s[0] += x - shift;
+        q[0] += x * x;
+    }
+    sum = sumsq = 0;
+    for (size_t j = 0; j < kLanes; ++j) {
+        sum += s[j];
+        sumsq += q[j];
+    }
+}
+
+/// Sum of ((x - shift) - mean)^2 over the block [p, p + n) with kLanes independent accumulators.
+template<typename T>
+DS_VECTOR_CLONES double laneSquaredDeviations(const std::byte *p, size_t n, double shift, double mean)
+{
+    double d2[kLanes] = {};
+    const size_t whole = n - n % kLanes;
+    for (size_t i = 0; i < whole; i += kLanes)
+        for (size_t j = 0; j < kLanes; ++j) {
+            const double d = (double(loadAt<T>(p, i + j)) - shift) - mean;
+            d2[j] += d * d;
+        }
+    for (size_t i = whole; i < n; ++i) {
+        const double d = (double(loadAt<T>(p, i)) - shift) - mean;
+        d2[0] += d * d;
+    }
+    double total = 0;
+    for (size_t j = 0; j < kLanes; ++j)
+        total += d2[j];
+    return total;
+}
+
+/// Fast path for the block [p, p + n) of 1 <= n <= kChunk elements of type T: three passes
+/// over the L1-resident block (range and zeros; sums; squared deviations from the block mean).
+/// Returns false, leaving m untouched, when the block holds a NaN or an Inf.
+template<typename T>
+bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
+{
+    T lo, hi;
+    std::uint32_t zeros = 0;
+    blockRange(p, n, lo, hi, zeros);
+    if (!std::isfinite(double(lo)) || !std::isfinite(double(hi)))
+        return false;
+    Moments b;
+    b.shift = m.shift;
+    b.finite = n;
+    b.zero = zeros;
+    b.min = double(lo);
+    b.max = double(hi);
+    double sum = 0;
+    laneSums<T>(p, n, b.shift, sum, b.sumsq);
+    b.mean = sum / double(n);
+    b.m2 = laneSquaredDeviations<T>(p, n, b.shift, b.mean);
+    m.merge(b);
+    return true;
+}
+
+/// Reduces elements [b, e) block by block into m.
+template<typename T>
+void reduceTyped(Elem elem, const std::byte *data, size_t b, size_t e, Moments &m)
+{
+    for (size_t i = b; i < e; i += kChunk) {
+        const size_t end = std::min(e, i + kChunk);
+        if (!addBlockFinite<T>(data + i * sizeof(T), end - i, m))
+            addBlockGeneral(elem, data, i, end, m);
+    }
+}
+
+void reduceRange(Elem elem, const std::byte *data, size_t b, size_t e, Moments &m)
+{
+    switch (elem) {
+    case Elem::F32: reduceTyped<float>(elem, data, b, e, m); break;
+    case Elem::F64: reduceTyped<double>(elem, data, b, e, m); break;
+    case Elem::I32: reduceTyped<std::int32_t>(elem, data, b, e, m); break;
+    case Elem::U32: reduceTyped<std::uint32_t>(elem, data, b, e, m); break;
+    case Elem::I64: reduceTyped<std::int64_t>(elem, data, b, e, m); break;
+    case Elem::U64: reduceTyped<std::uint64_t>(elem, data, b, e, m); break;
+    default:
+        for (size_t i = b; i < e; i += kChunk)
+            addBlockGeneral(elem, data, i, std::min(e, i + kChunk), m);
+        break;
+    }
+}
+
+/// The shift of Moments: the mean of the finite values among the first kChunk elements, so
+/// that |mean - shift| is about std / 64 and adding the shift back costs nothing noticeable.
+double momentsShift(const TensorView &t)
+{
+    double sum = 0;
+    size_t finite = 0;
+    for (size_t i = 0; i < std::min(t.count, kChunk); ++i) {
+        const double x = elemToDouble(t.elem, t.data, i);
+        if (std::isfinite(x)) {
+            sum += x;
+            ++finite;
+        }
+    }
+    const double shift = finite ? sum / double(finite) : 0.0;
+    return std::abs(shift) < 1e150 ? shift : 0.0; // x - shift must not overflow where x does not
+}
+
 bool directStats(const TensorView &t, TensorStats &out, const JobControl *job)
 {
-    Moments total;
-    std::mutex mutex;
-    const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t, size_t b, size_t e) {
-        Moments local;
-        double buf[kChunk];
-        for (size_t i = b; i < e; i += kChunk) {
-            const size_t end = std::min(e, i + kChunk);
-            loadDoubles(t.elem, t.data, i, end, buf);
-            local.addBlock(buf, end - i);
-        }
-        std::lock_guard lock(mutex);
-        total.merge(local);
+    // One Moments per task, merged in task order afterwards: the result does not depend on
+    // which thread finished first.
+    std::vector<Moments> parts((t.count + kTaskElems - 1) / kTaskElems);
+    const double shift = momentsShift(t);
+    for (Moments &m : parts)
+        m.shift = shift;
+    const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
+        reduceRange(t.elem, t.data, b, e, parts[c]);
         return !cancelled(job);
     });
     if (!ok || cancelled(job))
         return false;
+    Moments total;
+    total.shift = shift;
+    for (const Moments &m : parts)
+        total.merge(m);
     total.store(t.count, out);
     return true;
 }
 
-bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out, const JobControl *job)
+// ---- histogram
+//
+// Binner::bin() costs a float64 division, a dependent load of an edge and two data-dependent
+// branches per element. For big inputs a certified estimate replaces it for almost every element:
+//
+// numpy's bin is a monotone (non-decreasing) function of x on [lo, hi]: the first estimate
+// is a chain of correctly rounded monotone operations and the correction compares against
+// non-decreasing edges. So bin k starts at a threshold T[k], the least float64 x with
+// bin(x) >= k, found once per histogram by bisection with bin() itself. Any monotone estimate
+// t(x), here (x - lo) * scale in float32 for float32 tensors and in float64 otherwise, then
+// certifies itself: with margin = max_k |t(T[k]) - k|, an element x in [lo, hi] whose t has a
+// fractional part in (margin, 1 - margin) and whose integer part j is below n lies in
+// [T[j], T[j + 1]), so its bin is j. (If x < T[j] then t(x) <= t(T[j]) <= j + margin; if
+// x >= T[j + 1] then t(x) >= j + 1 - margin.) margin is a few ulps of n, so bin() is left
+// only for the elements within that distance of an edge.
+
+/// T[k - 1] = the least float64 x in [lo, hi] with b.bin(x) >= k, for k = 1 .. n - 1; empty
+/// when some bin holds no float64 value at all (or the range is not finite).
+std::vector<double> binThresholds(const Binner &b)
+{
+    if (!std::isfinite(b.lo) || !std::isfinite(b.hi) || !std::isfinite(b.denom) || !(b.denom > 0))
+        return {};
+    // Bisection over the float64 values in order, on their integer keys. The keys are handled
+    // as uint64: differences and midpoints wrap around correctly across the sign change.
+    using Key = OrderKey<double>;
+    if (b.bin(b.hi) < b.n - 1)
+        return {};
+    std::vector<double> t;
+    auto below = std::uint64_t(Key::of(b.lo)); // invariant: bin(value(below)) < k
+    const auto top = std::uint64_t(Key::of(b.hi));
+    for (std::int64_t k = 1; k < b.n; ++k) {
+        if (b.bin(b.lo) >= k) { // only when the first edges coincide with lo (a degenerate range)
+            t.push_back(b.lo);
+            continue;
+        }
+        std::uint64_t atOrAbove = top; // bin(value(atOrAbove)) >= k
+        while (atOrAbove - below > 1) {
+            const std::uint64_t mid = below + (atOrAbove - below) / 2;
+            (b.bin(Key::value(std::int64_t(mid))) >= k ? atOrAbove : below) = mid;
+        }
+        t.push_back(Key::value(std::int64_t(atOrAbove)));
+    }
+    return t;
+}
+
+/// Below this many elements per bin the thresholds cost more than they save.
+constexpr size_t kCertifyElemsPerBin = 1024;
+
+/// The certified estimate in arithmetic E (float or double); see above.
+template<typename E>
+struct CertifiedBinner
+{
+    E lo = 0, scale = 0;
+    E fracLo = 1, fracHi = 0; ///< certified when fracLo < fractional part < fracHi
+    std::int32_t n = 0;
+    bool usable = false;
+
+    E estimate(E x) const { return (x - lo) * scale; }
+
+    CertifiedBinner() = default;
+    CertifiedBinner(const Binner &b, const std::vector<double> &thresholds)
+        : lo(E(b.lo)), scale(E(double(b.n) / b.denom)), n(b.n)
+    {
+        // n < 2^24: every estimate converts to int32, and float32 still resolves the fractions.
+        if (b.n >= (1 << 24) || thresholds.size() != size_t(b.n - 1) || !std::isfinite(scale) || !(scale > 0)
+            || !std::isfinite(lo))
+            return;
+        double margin = 0;
+        for (size_t k = 1; k < size_t(b.n); ++k) {
+            const double d = std::abs(double(estimate(E(thresholds[k - 1]))) - double(k));
+            if (!(d < 0.25))
+                return; // the estimate is too coarse here (or NaN): leave everything to bin()
+            margin = std::max(margin, d);
+        }
+        // Round the bounds inwards in E: fracLo >= margin, fracHi <= 1 - margin.
+        fracLo = E(margin);
+        if (double(fracLo) < margin)
+            fracLo = std::nextafter(fracLo, E(1));
+        fracHi = E(1.0 - margin);
+        if (double(fracHi) > 1.0 - margin)
+            fracHi = std::nextafter(fracHi, E(0));
+        usable = true;
+    }
+};
+
+/// Estimates in float32 for float32 tensors (twice the vector width), else in float64.
+template<typename T>
+using EstimateType = std::conditional_t<std::is_same_v<T, float>, float, double>;
+
+/// Per-element histogram of values already converted to float64 (the reference behaviour).
+void histogramValues(const double *v, size_t n, const Binner &binner, Histogram &local)
+{
+    for (size_t k = 0; k < n; ++k) {
+        const double x = v[k];
+        if (std::isfinite(x)) binner.add(x, local.counts.data(), local.below, local.above);
+        else if (std::isnan(x)) ++local.nan;
+        else (x > 0 ? local.posinf : local.neginf)++;
+    }
+}
+
+/// Certified bins of the block [p, p + n) into bins[], -1 where bin() must decide. Returns false
+/// when the block holds a value outside [lo, hi] (NaN, Inf), unless the caller knows there is none.
+template<typename T>
+DS_VECTOR_CLONES bool certifiedBins(const std::byte *p, size_t n, const CertifiedBinner<EstimateType<T>> &cert,
+                                    double lo, double hi, bool allInRange, std::int32_t *bins)
+{
+    using E = EstimateType<T>;
+    if (!allInRange) {
+        T least, greatest;
+        std::uint32_t zeros = 0;
+        blockRange(p, n, least, greatest, zeros);
+        if (!(double(least) >= lo) || !(double(greatest) <= hi))
+            return false;
+    }
+    // Every estimate lies in [0, n * (1 + eps)]: the conversion to int32 is defined.
+    for (size_t k = 0; k < n; ++k) {
+        const E t = cert.estimate(E(loadAt<T>(p, k)));
+        const auto j = std::int32_t(t);
+        const E frac = t - E(j);
+        bins[k] = (frac > cert.fracLo) & (frac < cert.fracHi) & (j < cert.n) ? j : -1;
+    }
+    return true;
+}
+
+/// Histogram of elements [b, e) (fewer than 2^32) of type T into `local` (counts sized). Blocks
+/// with certified bins are counted by a scalar loop that calls bin() only for the rare
+/// uncertified element; other blocks take the per-element reference path.
+template<typename T>
+void histogramTyped(Elem elem, const std::byte *data, size_t b, size_t e, const Binner &binner,
+                    const CertifiedBinner<EstimateType<T>> &cert, bool allInRange, Histogram &local)
+{
+    std::int32_t bins[kChunk];
+    // Four count tables, one per element position modulo 4, so that neighbouring elements in
+    // the same bin do not wait on each other's increment.
+    const auto nb = size_t(binner.n);
+    std::vector<std::uint32_t> tables(4 * nb, 0);
+    std::uint32_t *t0 = tables.data(), *t1 = t0 + nb, *t2 = t1 + nb, *t3 = t2 + nb;
+    for (size_t i = b; i < e; i += kChunk) {
+        const size_t n = std::min(e, i + kChunk) - i;
+        const std::byte *p = data + i * sizeof(T);
+        if (!cert.usable || !certifiedBins<T>(p, n, cert, binner.lo, binner.hi, allInRange, bins)) {
+            double v[kChunk];
+            loadDoubles(elem, data, i, i + n, v);
+            histogramValues(v, n, binner, local);
+            continue;
+        }
+        size_t k = 0;
+        for (; k + 4 <= n; k += 4) { // one test per four elements
+            const std::int32_t j0 = bins[k], j1 = bins[k + 1], j2 = bins[k + 2], j3 = bins[k + 3];
+            if ((j0 | j1 | j2 | j3) < 0)
+                break;
+            ++t0[j0]; ++t1[j1]; ++t2[j2]; ++t3[j3];
+        }
+        for (; k < n; ++k)
+            ++t0[bins[k] >= 0 ? bins[k] : binner.bin(double(loadAt<T>(p, k)))];
+    }
+    for (size_t j = 0; j < nb; ++j)
+        local.counts[j] += std::uint64_t(t0[j]) + t1[j] + t2[j] + t3[j];
+}
+
+void histogramGeneral(Elem elem, const std::byte *data, size_t b, size_t e, const Binner &binner, Histogram &local)
+{
+    double buf[kChunk];
+    for (size_t i = b; i < e; i += kChunk) {
+        const size_t end = std::min(e, i + kChunk);
+        loadDoubles(elem, data, i, end, buf);
+        histogramValues(buf, end - i, binner, local);
+    }
+}
+
+/// allInRange: the caller knows that every element is finite and inside [lo, hi].
+bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out, const JobControl *job,
+                     bool allInRange = false)
 {
     widenIfEqual(lo, hi);
     const Binner binner(bins, lo, hi);
@@ -298,28 +696,39 @@ bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histog
     out.lo = lo; out.hi = hi;
     out.counts.assign(size_t(bins), 0);
     std::mutex mutex;
-    const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t, size_t b, size_t e) {
-        Histogram local;
-        local.counts.assign(size_t(bins), 0);
-        double buf[kChunk];
-        for (size_t i = b; i < e; i += kChunk) {
-            const size_t end = std::min(e, i + kChunk);
-            loadDoubles(t.elem, t.data, i, end, buf);
-            for (size_t k = 0; k < end - i; ++k) {
-                const double x = buf[k];
-                if (std::isfinite(x)) binner.add(x, local.counts.data(), local.below, local.above);
-                else if (std::isnan(x)) ++local.nan;
-                else (x > 0 ? local.posinf : local.neginf)++;
-            }
-        }
-        std::lock_guard lock(mutex);
-        for (int i = 0; i < bins; ++i)
-            out.counts[size_t(i)] += local.counts[size_t(i)];
-        out.nan += local.nan; out.posinf += local.posinf; out.neginf += local.neginf;
-        out.below += local.below; out.above += local.above;
-        return !cancelled(job);
-    });
-    return ok && !cancelled(job);
+    auto run = [&](auto &&fill) {
+        const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t, size_t b, size_t e) {
+            Histogram local;
+            local.counts.assign(size_t(bins), 0);
+            fill(b, e, local);
+            std::lock_guard lock(mutex); // integer sums: the merge order does not matter
+            for (int i = 0; i < bins; ++i)
+                out.counts[size_t(i)] += local.counts[size_t(i)];
+            out.nan += local.nan; out.posinf += local.posinf; out.neginf += local.neginf;
+            out.below += local.below; out.above += local.above;
+            return !cancelled(job);
+        });
+        return ok && !cancelled(job);
+    };
+    auto typed = [&](auto tag) {
+        using T = decltype(tag);
+        CertifiedBinner<EstimateType<T>> cert;
+        if (t.count / size_t(bins) >= kCertifyElemsPerBin)
+            cert = CertifiedBinner<EstimateType<T>>(binner, binThresholds(binner));
+        return run([&](size_t b, size_t e, Histogram &local) {
+            histogramTyped<T>(t.elem, t.data, b, e, binner, cert, allInRange, local);
+        });
+    };
+    switch (t.elem) {
+    case Elem::F32: return typed(float{});
+    case Elem::F64: return typed(double{});
+    case Elem::I32: return typed(std::int32_t{});
+    case Elem::U32: return typed(std::uint32_t{});
+    case Elem::I64: return typed(std::int64_t{});
+    case Elem::U64: return typed(std::uint64_t{});
+    default:
+        return run([&](size_t b, size_t e, Histogram &local) { histogramGeneral(t.elem, t.data, b, e, binner, local); });
+    }
 }
 
 } // namespace
@@ -337,6 +746,13 @@ std::vector<double> Histogram::edges() const
     return e;
 }
 
+/// The code-count table costs a pass over 2^bits entries: only worth it for large tensors.
+bool useCodeTable(const TensorView &t)
+{
+    const int bits = codeBits(t.elem);
+    return bits && t.count >= (size_t(4) << bits);
+}
+
 bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job)
 {
     if (t.elem == Elem::None) {
@@ -344,7 +760,7 @@ bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job)
         out.count = t.count;
         return true;
     }
-    if (codeBits(t.elem)) {
+    if (useCodeTable(t)) {
         std::vector<std::uint64_t> counts;
         if (!countCodes(t, counts, job))
             return false;
@@ -362,7 +778,7 @@ bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histo
         out.counts.assign(size_t(bins), 0);
         return true;
     }
-    if (codeBits(t.elem)) {
+    if (useCodeTable(t)) {
         std::vector<std::uint64_t> counts;
         if (!countCodes(t, counts, job))
             return false;
@@ -375,7 +791,7 @@ bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histo
 bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats, Histogram &hist, const JobControl *job)
 {
     bins = std::max(bins, 1);
-    if (codeBits(t.elem)) {
+    if (useCodeTable(t)) {
         std::vector<std::uint64_t> counts;
         if (!countCodes(t, counts, job))
             return false;
@@ -387,7 +803,10 @@ bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats,
     if (!computeStats(t, stats, job))
         return false;
     const bool any = stats.finite > 0;
-    return computeHistogram(t, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist, job);
+    if (t.elem == Elem::None || !any)
+        return computeHistogram(t, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist, job);
+    // With no NaN or Inf counted, every element lies in [min, max]: no range checks needed.
+    return directHistogram(t, bins, stats.min, stats.max, hist, job, stats.finite == stats.count);
 }
 
 } // namespace ds

@@ -1,0 +1,135 @@
+// Graph view costs on a generated 50,000-operator graph in name scopes (48 blocks x 20 layers
+// x 50 ops + one flat scope of 2,000 ops): building the Graph and its hierarchy, reading it
+// back from ge_proto text, the collapsed top-level layout, expanding the 2,000-op scope,
+// expanding a block and a layer inside it, and a cache hit. Prints one JSON object.
+//
+//   bench_graph [--dot FILE]   also writes the 2,000-op scope as Graphviz DOT (for `dot -Tplain`)
+#include "benchutil.h"
+
+#include "formats/ge/gegraphreader.h"
+#include "graph/graphgenerator.h"
+#include "graph/graphlayout.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <cstring>
+
+using namespace ds;
+
+namespace {
+
+QByteArray geProtoText(const Graph &g)
+{
+    QByteArray t;
+    t.reserve(int(g.nodes.size()) * 200);
+    t += "name: \"" + g.name.toUtf8() + "\"\ngraph {\n  name: \"" + g.name.toUtf8() + "\"\n";
+    for (const GraphNode &n : g.nodes) {
+        t += "  op {\n    name: \"" + n.name.toUtf8() + "\"\n    type: \"" + n.type.toUtf8() + "\"\n";
+        for (const QString &in : n.inputs)
+            t += "    input: \"" + in.toUtf8() + "\"\n";
+        for (const auto &d : n.outputDescs) {
+            t += "    output_desc {\n      dtype: " + d.dtypeName.toUtf8() + "\n      shape {\n";
+            for (auto dim : d.shape)
+                t += "        dim: " + QByteArray::number(qlonglong(dim)) + "\n";
+            t += "      }\n      layout: \"" + d.layout.toUtf8() + "\"\n    }\n";
+        }
+        t += "  }\n";
+    }
+    return t + "}\n";
+}
+
+QByteArray dotOfGroup(const Graph &g, GroupId group)
+{
+    QByteArray t = "digraph flat {\n  node [shape=box];\n";
+    std::vector<char> in(g.nodes.size(), 0);
+    for (NodeId n : g.group(group).nodes) {
+        in[n.index()] = 1;
+        t += "  n" + QByteArray::number(n.value) + " [label=\"" + g.node(n).type.toUtf8() + "\"];\n";
+    }
+    for (const GraphEdge &e : g.edges)
+        if (in[e.from.index()] && in[e.to.index()])
+            t += "  n" + QByteArray::number(e.from.value) + " -> n" + QByteArray::number(e.to.value) + ";\n";
+    return t + "}\n";
+}
+
+GroupId groupByPath(const Graph &g, const QString &path)
+{
+    for (size_t i = 0; i < g.groups.size(); ++i)
+        if (g.groups[i].path == path)
+            return GroupId{int(i)};
+    return {};
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    const char *dotFile = nullptr;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (!std::strcmp(argv[i], "--dot"))
+            dotFile = argv[i + 1];
+
+    GeneratedGraphSpec spec; // 48 x 20 x 50 + 2,000 + input/output
+    Graph graph;
+    const double generate = bench::timeOnce([&] { graph = generateScopedGraph(spec); });
+    Graph rebuilt = graph;
+    const double build = bench::bestOf(3, [&] { rebuilt.build(); });
+
+    QTemporaryDir dir;
+    const QString file = dir.filePath(QStringLiteral("ge_proto_00000001_Build.txt"));
+    {
+        QFile f(file);
+        if (!f.open(QIODevice::WriteOnly))
+            return 1;
+        f.write(geProtoText(graph));
+    }
+    const qint64 textBytes = QFileInfo(file).size();
+    size_t parsedNodes = 0;
+    const double parse = bench::bestOf(2, [&] {
+        auto m = ge::readGraphFile(file);
+        parsedNodes = m && m->root() ? m->root()->nodes.size() : 0;
+    });
+
+    auto shared = std::make_shared<const Graph>(std::move(graph));
+    const Graph &g = *shared;
+    const GroupId flat = groupByPath(g, QStringLiteral("flat"));
+    const GroupId block = groupByPath(g, QStringLiteral("block7"));
+    const GroupId layer = groupByPath(g, QStringLiteral("block7/layer3"));
+
+    GraphLayoutEngine engine(shared);
+    std::shared_ptr<const GraphLayout> top, wide, nested;
+    const double topLayout = bench::timeOnce([&] { top = engine.layout({}); });
+    const double flatLayout = bench::timeOnce([&] { wide = engine.layout({flat}); });
+    const double nestedLayout = bench::timeOnce([&] { nested = engine.layout({block, layer}); });
+    const double cacheHit = bench::timeOnce([&] { engine.layout({flat}); });
+    // Engine construction (group sizes) and layouts from a cold engine, best of 3.
+    const double coldFlat = bench::bestOf(3, [&] { GraphLayoutEngine e(shared); e.layout({flat}); });
+
+    if (dotFile) {
+        QFile f(QString::fromLocal8Bit(dotFile));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(dotOfGroup(g, flat));
+    }
+
+    bench::Json()
+        .add("nodes", int(g.nodes.size()))
+        .add("edges", int(g.edges.size()))
+        .add("groups", int(g.groups.size()))
+        .add("generate_and_build_s", generate)
+        .add("build_hierarchy_s", build)
+        .add("ge_proto_bytes", (long long)textBytes)
+        .add("parse_ge_proto_s", parse)
+        .add("parsed_nodes", (long long)parsedNodes)
+        .add("layout_top_s", topLayout)
+        .add("layout_top_items", int(top->items.size()))
+        .add("layout_top_edges", int(top->edges.size()))
+        .add("expand_2000_s", flatLayout)
+        .add("expand_2000_cold_engine_s", coldFlat)
+        .add("expand_2000_items", int(wide->items.size()))
+        .add("expand_2000_edges", int(wide->edges.size()))
+        .add("expand_block_and_layer_s", nestedLayout)
+        .add("expand_block_and_layer_items", int(nested->items.size()))
+        .add("cache_hit_s", cacheHit)
+        .print();
+    return 0;
+}
