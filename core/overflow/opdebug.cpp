@@ -71,6 +71,11 @@ std::optional<OpDebugRecord> decodeOpDebug(const std::byte *p, size_t size, QStr
     if (size >= 24 && u32(p, 0) == kMagic) {
         r.layout = OpDebugRecord::Layout::Magic;
         r.version = u32(p, 4);
+        if (*r.version > 1) { // only versions 0 and 1 are documented: report, never guess
+            if (error)
+                *error = QStringLiteral("unknown OpDebug record version %1 (documented: 0 and 1); the raw payload is not decoded").arg(*r.version);
+            return std::nullopt;
+        }
         const std::uint32_t valid = u32(p, 8), accType = u32(p, 12), dataLen = u32(p, 20);
         OverflowBlock b;
         // Field sequences of §5 (u64 each).
@@ -92,8 +97,6 @@ std::optional<OpDebugRecord> decodeOpDebug(const std::byte *p, size_t size, QStr
                 *error = QStringLiteral("unknown acc_type %1 in OpDebug record version %2").arg(accType).arg(*r.version);
             return std::nullopt;
         }
-        if (*r.version > 1)
-            r.warnings << QStringLiteral("record version %1 is newer than the documented 0 and 1; fields decoded as version 1").arg(*r.version);
         if (dataLen != expected)
             r.warnings << QStringLiteral("data_len %1 differs from the documented %2").arg(dataLen).arg(expected);
         if (valid != 1)

@@ -169,6 +169,9 @@ private slots:
         const auto p = magicPayload(0, 9, {1, 2, 3});
         QVERIFY(!decodeOpDebug(p.data(), p.size(), &error));
         QVERIFY(error.contains(QLatin1String("acc_type 9")));
+        const auto future = magicPayload(7, 0, {2, 5, 77, 0, 0, 0, 0x100, 0x200, 3, 1, 0x20});
+        QVERIFY(!decodeOpDebug(future.data(), future.size(), &error));
+        QVERIFY2(error.contains(QLatin1String("unknown OpDebug record version 7")), qPrintable(error));
     }
 };
 
