@@ -354,6 +354,48 @@ QRect GraphView::minimapRect() const
     return QRect(QPoint(width() - size.width() - 10, height() - size.height() - 10), size);
 }
 
+namespace {
+
+/// Liang-Barsky: the part of segment a-b inside r (false when none). Painting only that part
+/// keeps long dashed frames and edges cheap: the raster engine dashes and antialiases a line
+/// over its whole length, not just the visible part.
+bool clipSegment(QPointF &a, QPointF &b, const QRectF &r)
+{
+    double t0 = 0, t1 = 1;
+    const double dx = b.x() - a.x(), dy = b.y() - a.y();
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x() - r.left(), r.right() - a.x(), a.y() - r.top(), r.bottom() - a.y()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0) {
+            if (q[i] < 0)
+                return false;
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return false;
+    }
+    const QPointF a0 = a;
+    a = a0 + QPointF(dx, dy) * t0;
+    b = a0 + QPointF(dx, dy) * t1;
+    return true;
+}
+
+void drawClippedPolyline(QPainter &p, const std::vector<QPointF> &pts, const QRectF &clip)
+{
+    for (size_t i = 1; i < pts.size(); ++i) {
+        QPointF a = pts[i - 1], b = pts[i];
+        if (clipSegment(a, b, clip))
+            p.drawLine(a, b);
+    }
+}
+
+} // namespace
+
 void GraphView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -387,7 +429,13 @@ void GraphView::paintEvent(QPaintEvent *)
         QColor fill = palette().color(QPalette::AlternateBase);
         p.setPen(QPen(level > 0 ? levelColor(level) : mid, 1.2 / std::max(m_zoom, 0.5), Qt::DashLine));
         p.setBrush(fill);
-        p.drawRoundedRect(it.rect, 8, 8);
+        const QRectF clip = view.adjusted(-20, -20, 20, 20);
+        if (clip.contains(it.rect)) {
+            p.drawRoundedRect(it.rect, 8, 8);
+        } else { // a frame larger than the view: fill the visible part, draw only visible sides
+            p.fillRect(it.rect.intersected(clip), fill);
+            drawClippedPolyline(p, {it.rect.topLeft(), it.rect.topRight(), it.rect.bottomRight(), it.rect.bottomLeft(), it.rect.topLeft()}, clip);
+        }
         if (labels) {
             p.setFont(font);
             p.setPen(text);
@@ -410,7 +458,7 @@ void GraphView::paintEvent(QPaintEvent *)
         }
         p.setPen(QPen(c, w / std::max(m_zoom, 0.4), le.control ? Qt::DashLine : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
-        p.drawPolyline(le.points.data(), int(le.points.size()));
+        drawClippedPolyline(p, le.points, view.adjusted(-20, -20, 20, 20));
         if (m_zoom >= 0.3) { // arrow head at the consumer
             const QPointF tip = le.points.back(), from = le.points[le.points.size() - 2];
             const QPointF d = tip - from;

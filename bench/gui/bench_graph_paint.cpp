@@ -1,0 +1,79 @@
+// Repaint time of the graph view with about 5,000 visible items: a generated 50,000-operator
+// graph with enough groups open, painted offscreen at the fitted zoom (labels hidden by level
+// of detail) and at 1:1 zoom while panning. Prints JSON with the worst and median frame time.
+#include "graph/graphgenerator.h"
+#include "graphview.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPainter>
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+using namespace ds;
+
+namespace {
+
+/// Paints the view into an image n times (moving it by `step` scene units between frames).
+std::vector<double> frames(GraphView &view, int n, double step)
+{
+    std::vector<double> ms;
+    QImage image(view.size(), QImage::Format_ARGB32_Premultiplied);
+    for (int i = 0; i < n; ++i) {
+        if (step != 0)
+            view.centerOn(QPointF(200.0 + step * i, 400.0 + step * i));
+        QElapsedTimer t;
+        t.start();
+        view.render(&image);
+        ms.push_back(double(t.nsecsElapsed()) / 1e6);
+    }
+    return ms;
+}
+
+double median(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QApplication app(argc, argv);
+    auto graph = std::make_shared<const Graph>(generateScopedGraph(GeneratedGraphSpec{}));
+    GraphView view;
+    view.resize(1400, 900);
+    view.show();
+    view.setGraph(graph);
+    // Open top groups and their layers until about 5,000 items are visible.
+    int visible = int(graph->topGroups.size()) + int(graph->topNodes.size());
+    for (GroupId top : graph->topGroups) {
+        if (visible >= 5000)
+            break;
+        view.setExpanded(top, true);
+        for (GroupId layer : graph->group(top).childGroups) {
+            if (visible >= 5000)
+                break;
+            view.setExpanded(layer, true);
+            visible += int(graph->group(layer).nodes.size());
+        }
+        visible += int(graph->group(top).childGroups.size());
+    }
+    QElapsedTimer wait;
+    wait.start();
+    while (view.isLayoutPending() && wait.elapsed() < 60000)
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 50);
+    view.fitToView(); // everything visible: labels hidden by level of detail
+    const double fittedZoom = view.zoom();
+    const auto fitted = frames(view, 20, 0);
+    view.setZoom(1.0, QPointF(0, 0));
+    const auto panned = frames(view, 30, 40.0);
+    std::printf("{\"nodes\": %d, \"visible_items_approx\": %d, \"fitted_zoom\": %.3f, "
+                "\"fitted_median_ms\": %.2f, \"fitted_worst_ms\": %.2f, \"pan_1to1_median_ms\": %.2f, \"pan_1to1_worst_ms\": %.2f}\n",
+                int(graph->nodes.size()), visible, fittedZoom, median(fitted), *std::max_element(fitted.begin(), fitted.end()),
+                median(panned), *std::max_element(panned.begin(), panned.end()));
+    return 0;
+}
