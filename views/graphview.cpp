@@ -484,6 +484,10 @@ void GraphView::paintEvent(QPaintEvent *)
         if (level > 0)
             fill = levelColor(level).lighter(level >= 3 ? 150 : 170);
         const bool selected = !isGroup && it.id == m_selected.value;
+        if (it.rect.width() * m_zoom < 3 && !selected) { // level of detail: a few pixels need no outline
+            p.fillRect(it.rect, level > 0 ? levelColor(level) : mid);
+            continue;
+        }
         p.setBrush(fill);
         p.setPen(QPen(selected ? accent : (level > 0 ? levelColor(level) : mid), (selected ? 3.0 : 1.0) / std::max(m_zoom, 0.5),
                       faded ? Qt::DotLine : Qt::SolidLine));
