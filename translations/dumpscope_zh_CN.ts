@@ -912,10 +912,6 @@ out of range: %5</source>
         <translation>软件扫描（%1 项发现）</translation>
     </message>
     <message>
-        <source>Software scan (not complete)</source>
-        <translation>软件扫描（未完成）</translation>
-    </message>
-    <message>
         <source>★ first producer: %1</source>
         <translation>★ 首个产生异常的算子：%1</translation>
     </message>
@@ -990,6 +986,22 @@ out of range: %5</source>
     <message>
         <source>The first operator in execution order whose inputs are normal and whose outputs are not.</source>
         <translation>按执行顺序，第一个输入正常而输出异常的算子。</translation>
+    </message>
+    <message>
+        <source>Scan all tensors</source>
+        <translation>扫描全部张量</translation>
+    </message>
+    <message>
+        <source>Read every tensor of the dump and classify operators by NaN/Inf/saturated values (large dumps are not scanned automatically)</source>
+        <translation>读取该 Dump 的每个张量，按 NaN/Inf/饱和值对算子分级（大型 Dump 不会自动扫描）</translation>
+    </message>
+    <message>
+        <source>Software scan (cancelled)</source>
+        <translation>软件扫描（已取消）</translation>
+    </message>
+    <message>
+        <source>Software scan (not run for this large dump: use “Scan all tensors”)</source>
+        <translation>软件扫描（大型 Dump 未自动运行：请使用“扫描全部张量”）</translation>
     </message>
 </context>
 <context>

@@ -11,6 +11,8 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <sys/resource.h>
+
 namespace ds {
 
 namespace {
@@ -64,6 +66,9 @@ OverflowPanel::OverflowPanel(QWidget *parent) : QWidget(parent)
     m_show->setEnabled(false);
     m_show->setToolTip(tr("Select the linked operator in the dump tree, operator table and inspector"));
     m_cancel = new QPushButton(tr("Cancel scan"), this);
+    m_scan = new QPushButton(tr("Scan all tensors"), this);
+    m_scan->setToolTip(tr("Read every tensor of the dump and classify operators by NaN/Inf/saturated values (large dumps are not scanned automatically)"));
+    m_scan->setEnabled(false);
     m_cancel->setVisible(false);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
@@ -85,6 +90,7 @@ OverflowPanel::OverflowPanel(QWidget *parent) : QWidget(parent)
     status->addWidget(m_state, 1);
     status->addWidget(m_progress);
     status->addWidget(m_cancel);
+    status->addWidget(m_scan);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(status);
@@ -96,6 +102,11 @@ OverflowPanel::OverflowPanel(QWidget *parent) : QWidget(parent)
             emit showOperator(m_shownDump, m_shownOp);
     });
     connect(m_show, &QPushButton::clicked, this, &OverflowPanel::showLinkedOperator);
+    connect(m_scan, &QPushButton::clicked, this, [this] {
+        for (const auto &[dump, r] : m_results)
+            if (!r->report.scanned)
+                analyze(dump, r->index, true);
+    });
     connect(m_cancel, &QPushButton::clicked, this, [this] {
         if (m_cancelFlag)
             *m_cancelFlag = true;
@@ -117,9 +128,9 @@ const OverflowReport *OverflowPanel::report(int dump) const
     return it == m_results.end() ? nullptr : &it->second->report;
 }
 
-void OverflowPanel::analyze(int dump, std::shared_ptr<const DumpIndex> index)
+void OverflowPanel::analyze(int dump, std::shared_ptr<const DumpIndex> index, bool scan)
 {
-    m_queue.emplace_back(dump, std::move(index));
+    m_queue.push_back({dump, std::move(index), scan});
     if (!m_watcher.isRunning())
         startNext();
 }
@@ -128,8 +139,9 @@ void OverflowPanel::startNext()
 {
     if (m_queue.empty())
         return;
-    auto [dump, index] = m_queue.front();
+    const auto [dump, index, scan] = m_queue.front();
     m_queue.erase(m_queue.begin());
+    m_scan->setEnabled(false);
     m_running = dump;
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     auto cancel = m_cancelFlag;
@@ -137,14 +149,20 @@ void OverflowPanel::startNext()
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
-    m_watcher.setFuture(QtConcurrent::run([index, cancel](QPromise<std::shared_ptr<Result>> &promise) {
+    m_watcher.setFuture(QtConcurrent::run([index, cancel, scan = scan](QPromise<std::shared_ptr<Result>> &promise) {
+        // Background priority (inherited by nothing else: restored below), like indexing.
+        const int oldNice = ::getpriority(PRIO_PROCESS, 0);
+        ::setpriority(PRIO_PROCESS, 0, std::max(oldNice, 10));
+        struct Restore { int nice; ~Restore() { ::setpriority(PRIO_PROCESS, 0, nice); } } restore{oldNice};
         promise.setProgressRange(0, 1000);
         JobControl job;
         job.cancelFlag = cancel.get();
         job.progress = [&promise](int permille) { promise.setProgressValue(permille); };
         auto r = std::make_shared<Result>();
         r->index = index;
-        r->report = analyzeOverflow(*index, {}, &job);
+        OverflowOptions options;
+        options.softwareScan = scan;
+        r->report = analyzeOverflow(*index, options, &job);
         promise.addResult(std::move(r));
     }));
 }
@@ -161,6 +179,10 @@ void OverflowPanel::onFinished()
                                        : tr("%n OpDebug record(s), ", nullptr, int(rep.records.size()))
                                              + tr("%n software finding(s).", nullptr, int(rep.findings.size())));
         rebuildList();
+        bool unscanned = false;
+        for (const auto &[dump, res] : m_results)
+            unscanned |= !res->report.scanned;
+        m_scan->setEnabled(unscanned);
         emit analysisFinished(m_running);
     }
     m_running = -1;
@@ -207,7 +229,8 @@ void OverflowPanel::rebuildList()
                     item->setFont(c, bold);
         }
         auto *scan = new QTreeWidgetItem(top, {rep.scanned ? tr("Software scan (%1 findings)").arg(rep.findings.size())
-                                                           : tr("Software scan (not complete)")});
+                                               : rep.cancelled ? tr("Software scan (cancelled)")
+                                                               : tr("Software scan (not run for this large dump: use \u201cScan all tensors\u201d)")});
         scan->setData(0, DumpRole, dump);
         for (size_t i = 0; i < rep.findings.size(); ++i) {
             const auto &f = rep.findings[i];

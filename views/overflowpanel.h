@@ -26,8 +26,12 @@ public:
     explicit OverflowPanel(QWidget *parent = nullptr);
     ~OverflowPanel() override;
 
-    /// Decodes, links and scans the dump in the background (replacing an earlier result).
-    void analyze(int dump, std::shared_ptr<const DumpIndex> index);
+    /// Decodes and links the dump's OpDebug records in the background (replacing an earlier
+    /// result). The software scan reads every tensor: it runs when `scan` is true, else on
+    /// the user's request (the "Scan all tensors" button).
+    void analyze(int dump, std::shared_ptr<const DumpIndex> index, bool scan);
+    /// Payload size up to which opening a dump also runs the software scan.
+    static constexpr std::uint64_t kAutoScanBytes = std::uint64_t(4) << 30;
     bool isRunning() const { return m_watcher.isRunning(); }
     const OverflowReport *report(int dump) const;
     QTreeWidget *list() const { return m_list; }
@@ -58,11 +62,17 @@ private:
 
     QTreeWidget *m_list;
     QTextBrowser *m_details;
-    QPushButton *m_show, *m_cancel;
+    QPushButton *m_show, *m_cancel, *m_scan;
     QProgressBar *m_progress;
     QLabel *m_state;
     std::map<int, std::shared_ptr<Result>> m_results;
-    std::vector<std::pair<int, std::shared_ptr<const DumpIndex>>> m_queue;
+    struct Request
+    {
+        int dump;
+        std::shared_ptr<const DumpIndex> index;
+        bool scan;
+    };
+    std::vector<Request> m_queue;
     int m_running = -1;
     QFutureWatcher<std::shared_ptr<Result>> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancelFlag;

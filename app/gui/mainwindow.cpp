@@ -341,7 +341,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
     if (const auto index = m_context->index(dump); index && !cancelled) {
-        m_overflow->analyze(dump, index);
+        m_overflow->analyze(dump, index, index->payloadBytes() <= OverflowPanel::kAutoScanBytes);
         m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump
     }
     if (const auto index = m_context->index(dump))
