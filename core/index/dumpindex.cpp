@@ -386,7 +386,7 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
                 ++notDumpNames;
         {
             std::lock_guard lock(mutex);
-            if (sink)
+            if (sink && (!ops.empty() || !errors.empty())) // a chunk may hold only non-dump files
                 sink(ops, errors);
             std::move(ops.begin(), ops.end(), std::back_inserter(index->ops));
             std::move(errors.begin(), errors.end(), std::back_inserter(index->errors));
