@@ -202,9 +202,9 @@ int compareNumericAware(const QString &a, const QString &b)
 /// Execution order, first part: the directory levels (numeric-aware).
 bool levelsBefore(const DumpLevels &a, const DumpLevels &b)
 {
-    const QString *la[] = {&a.time, &a.device, &a.modelName, &a.modelId, &a.dataIndex};
-    const QString *lb[] = {&b.time, &b.device, &b.modelName, &b.modelId, &b.dataIndex};
-    for (int i = 0; i < 5; ++i)
+    const QString *la[] = {&a.part, &a.time, &a.step, &a.rank, &a.device, &a.modelName, &a.modelId, &a.dataIndex};
+    const QString *lb[] = {&b.part, &b.time, &b.step, &b.rank, &b.device, &b.modelName, &b.modelId, &b.dataIndex};
+    for (int i = 0; i < 8; ++i)
         if (int c = compareNumericAware(*la[i], *lb[i]))
             return c < 0;
     return false;
@@ -212,8 +212,8 @@ bool levelsBefore(const DumpLevels &a, const DumpLevels &b)
 
 bool sameLevels(const DumpLevels &a, const DumpLevels &b)
 {
-    return a.time == b.time && a.device == b.device && a.modelName == b.modelName && a.modelId == b.modelId
-           && a.dataIndex == b.dataIndex;
+    return a.part == b.part && a.time == b.time && a.step == b.step && a.rank == b.rank && a.device == b.device
+           && a.modelName == b.modelName && a.modelId == b.modelId && a.dataIndex == b.dataIndex;
 }
 
 /// Execution order of ops: levels, then timestamp, then relative path. All the files of a
@@ -232,7 +232,8 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
             continue;
         }
         const QChar sep(0);
-        const QString key = l.time + sep + l.device + sep + l.modelName + sep + l.modelId + sep + l.dataIndex;
+        const QString key = l.part + sep + l.time + sep + l.step + sep + l.rank + sep + l.device + sep + l.modelName
+                            + sep + l.modelId + sep + l.dataIndex;
         auto it = idByKey.find(key);
         if (it == idByKey.end()) {
             it = idByKey.insert(key, distinct.size());
@@ -300,7 +301,9 @@ void DumpIndex::finalize()
         m_byPath.insert(ops[i].relPath, int(i));
 }
 
-QString DumpIndex::absolutePath(const OpRecord &op) const { return rootDir + QLatin1Char('/') + op.relPath; }
+QString DumpIndex::absolutePath(const OpRecord &op) const { return absolute(op.dataFile.isEmpty() ? op.relPath : op.dataFile); }
+
+QString DumpIndex::absolute(const QString &relPath) const { return rootDir + QLatin1Char('/') + relPath; }
 
 int DumpIndex::opIndex(const QString &relPath) const { return m_byPath.value(relPath, -1); }
 

@@ -20,6 +20,7 @@ public:
     std::vector<OpRecord> ops;
     std::vector<FileError> errors;
     std::uint64_t otherFiles = 0; ///< files that are not dump files (skipped)
+    std::vector<QStringList> stacks; ///< call stacks (msprobe stack.json), OpRecord::stack indexes them
     bool cancelled = false;
 
     struct TensorRef
@@ -31,7 +32,10 @@ public:
     /// Sorts operators into execution order and builds the lookup tables.
     void finalize();
 
+    /// The file holding the operator's record (its dump file, dump.json, the .h5 file).
     QString absolutePath(const OpRecord &op) const;
+    /// A path relative to the index root made absolute.
+    QString absolute(const QString &relPath) const;
     int opIndex(const QString &relPath) const;
     /// Tensor id: `<relPath>.<input|output|buffer|workspace>.<index>`.
     QString tensorId(const TensorRef &ref) const;

@@ -9,6 +9,19 @@ QString ioKindName(IoKind k)
     case IoKind::Output: return QStringLiteral("output");
     case IoKind::Buffer: return QStringLiteral("buffer");
     case IoKind::Workspace: return QStringLiteral("workspace");
+    case IoKind::Parameter: return QStringLiteral("parameter");
+    }
+    return {};
+}
+
+QString sourceFormatName(SourceFormat f)
+{
+    switch (f) {
+    case SourceFormat::Cann: return QStringLiteral("cann");
+    case SourceFormat::Msprobe: return QStringLiteral("msprobe");
+    case SourceFormat::Ptdbg: return QStringLiteral("ptdbg");
+    case SourceFormat::TorchH5: return QStringLiteral("h5");
+    case SourceFormat::NpyFolder: return QStringLiteral("npy");
     }
     return {};
 }

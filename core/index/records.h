@@ -10,9 +10,39 @@
 
 namespace ds {
 
-enum class IoKind : std::uint8_t { Input, Output, Buffer, Workspace };
-/// "input", "output", "buffer", "workspace" (the words used in tensor ids).
+enum class IoKind : std::uint8_t { Input, Output, Buffer, Workspace, Parameter };
+/// "input", "output", "buffer", "workspace", "parameter" (the words used in tensor ids).
 QString ioKindName(IoKind k);
+
+/// Which producer wrote an operator record.
+enum class SourceFormat : std::uint8_t {
+    Cann,      ///< CANN operator dump files (cann-dump.md)
+    Msprobe,   ///< msprobe dump.json (+ .pt/.npy), generations B and C (msprobe.md)
+    Ptdbg,     ///< ptdbg_ascend dump.pkl + .npy, generation A (msprobe.md §9)
+    TorchH5,   ///< torch.utils.dumper .h5 (h5-dumper.md)
+    NpyFolder, ///< msaccucmp convert output / loose .npy files
+};
+/// "cann", "msprobe", "ptdbg", "h5", "npy" (JSON and CLI spelling).
+QString sourceFormatName(SourceFormat f);
+
+/// Where the bytes of a tensor are.
+enum class TensorStorage : std::uint8_t {
+    DumpPayload, ///< `size` bytes at `offset` in the operator's file (CANN)
+    NpyFile,     ///< `location` is a .npy file (relative to the index root)
+    PtFile,      ///< `location` is a torch.save .pt file (relative to the index root)
+    H5Dataset,   ///< `location` is a dataset path inside the operator's .h5 file
+    Absent,      ///< no data saved; only the recorded statistics are known
+    Value,       ///< not a tensor: `value` holds the leaf's text (int, slice, dtype, ...)
+};
+
+/// Statistics a producer recorded next to a tensor (msprobe Max/Min/Mean/Norm, ptdbg summary).
+struct RecordedStats
+{
+    enum Field : std::uint8_t { Max = 1, Min = 2, Mean = 4, Norm = 8 };
+    double max = 0, min = 0, mean = 0, norm = 0;
+    std::uint8_t present = 0; ///< Field bits; a null statistic is absent
+    bool has(Field f) const { return present & f; }
+};
 
 /// One tensor of an operator file: where its bytes are and how to read them.
 struct TensorRecord
@@ -29,32 +59,51 @@ struct TensorRecord
     QString originalOpName;
     int originalOutputIndex = -1;
     std::uint64_t address = 0;
+
+    // Framework dumps (msprobe, ptdbg, h5, npy). Share repeated strings (implicit sharing):
+    // an index of 10^6 entries must stay small.
+    TensorStorage storage = TensorStorage::DumpPayload;
+    QString name;      ///< leaf path shown to users: "input_args.0", "input_kwargs.dim", "output.0.1", "weight"
+    QString location;  ///< tensor file (relative to the index root) or HDF5 dataset path; see storage
+    QString typeName;  ///< recorded type: "torch.Tensor", "int", "slice", ...; recorded dtype text for tensors
+    QString value;     ///< non-tensor leaves: the value as text
+    QString checksum;  ///< recorded md5/CRC-32 (8 hex digits) or XOR checksum
+    RecordedStats recorded;
+    bool isTensor() const { return storage != TensorStorage::Value; }
 };
 
 enum class ContainerKind : std::uint8_t { BigDump, Legacy };
 
-/// The directory levels of §2 (empty when a level is absent).
+/// The directory levels of cann-dump.md §2 and msprobe.md §2 (empty when a level is absent),
+/// outermost first: part (format root inside a mixed folder), time, step, rank, device,
+/// model_name, model_id, data_index.
 struct DumpLevels
 {
-    QString time, device, modelName, modelId, dataIndex;
+    QString part, time, step, rank, device, modelName, modelId, dataIndex;
 };
 
-/// One operator dump file.
+/// One operator: a CANN dump file, or an entry of a framework dump (msprobe dump.json entry,
+/// ptdbg API, h5 `/{op}/{seqid}` group, group of .npy files).
 struct OpRecord
 {
-    QString relPath;          ///< relative to the index root, '/' separated (tensor id prefix)
+    SourceFormat source = SourceFormat::Cann;
+    QString relPath;          ///< relative to the index root, '/' separated (tensor id prefix); for
+                              ///< framework dumps a virtual path `<dir>/<entry name>`
+    QString dataFile;         ///< file holding the record when it is not relPath (dump.json, .h5)
     DumpLevels levels;
     QString opType, opName;   ///< from the (possibly mapped) file name, sanitised
     QString headerOpName;     ///< DumpData.op_name: the full, unsanitised name
     QString mappedFrom;       ///< original file name from mapping.csv for numeric names
     std::int64_t taskId = -1, streamId = -1;
-    std::uint64_t timestamp = 0;
+    std::uint64_t timestamp = 0; ///< CANN file timestamp; framework dumps: execution sequence number
     bool opDebug = false;
     ContainerKind container = ContainerKind::BigDump;
     QString version;
     std::uint64_t dumpTime = 0, fileSize = 0, headerLen = 0;
-    std::vector<TensorRecord> tensors; ///< inputs, outputs, buffers, workspaces
+    std::vector<TensorRecord> tensors; ///< inputs, outputs, buffers, workspaces (parameters, values)
     QStringList warnings;
+    int stack = -1;           ///< index into DumpIndex::stacks (msprobe stack.json), -1 none
+    QString parent;           ///< construct.json parent entry (module), empty for top level
 
     int count(IoKind k) const;
     const TensorRecord *tensor(IoKind k, std::uint32_t index) const;

@@ -13,6 +13,15 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
     using R = Result<std::shared_ptr<const LoadedTensor>>;
     const OpRecord &op = index.op(ref);
     const TensorRecord &rec = index.tensor(ref);
+    switch (rec.storage) {
+    case TensorStorage::DumpPayload: break;
+    case TensorStorage::Absent:
+        return R::failure(QStringLiteral("%1: no data was saved for %2 (statistics only)").arg(op.relPath, rec.name));
+    case TensorStorage::Value:
+        return R::failure(QStringLiteral("%1: %2 is a %3 value, not a tensor").arg(op.relPath, rec.name, rec.typeName));
+    default:
+        return R::failure(QStringLiteral("%1: reading %2 is not supported").arg(op.relPath, rec.location));
+    }
     auto mapped = MappedFile::open(index.absolutePath(op));
     if (!mapped)
         return R::failure(QStringLiteral("%1: %2").arg(op.relPath, mapped.error()));

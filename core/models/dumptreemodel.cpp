@@ -62,12 +62,20 @@ using Kind = DumpTreeModel::Kind;
 
 QString sizeText(qulonglong bytes) { return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat); }
 
-/// Numbers sort numerically, names alphabetically, numbers first.
+/// Numbers sort numerically, names alphabetically (a trailing number numerically: step2 <
+/// step10), numbers first.
 QString numericSortKey(const QString &s)
 {
     bool ok = false;
     s.toULongLong(&ok);
-    return ok ? QStringLiteral("0%1").arg(s, 24, QLatin1Char('0')) : QLatin1Char('1') + s;
+    if (ok)
+        return QStringLiteral("0%1").arg(s, 24, QLatin1Char('0'));
+    qsizetype digits = s.size();
+    while (digits > 0 && s[digits - 1].isDigit())
+        --digits;
+    if (digits == s.size() || s.size() - digits > 24)
+        return QLatin1Char('1') + s;
+    return QLatin1Char('1') + s.left(digits) + QStringLiteral("%1").arg(s.mid(digits), 24, QLatin1Char('0'));
 }
 
 std::unique_ptr<Node> makeNode(Kind kind, const QString &label, const QString &sortKey, Node *parent)
@@ -107,10 +115,13 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
 std::pair<Kind, const QString *> levelList(const DumpLevels &l, int i)
 {
     switch (i) {
-    case 0: return {Kind::Time, &l.time};
-    case 1: return {Kind::Device, &l.device};
-    case 2: return {Kind::ModelName, &l.modelName};
-    case 3: return {Kind::ModelId, &l.modelId};
+    case 0: return {Kind::Part, &l.part};
+    case 1: return {Kind::Time, &l.time};
+    case 2: return {Kind::Step, &l.step};
+    case 3: return {Kind::Rank, &l.rank};
+    case 4: return {Kind::Device, &l.device};
+    case 5: return {Kind::ModelName, &l.modelName};
+    case 6: return {Kind::ModelId, &l.modelId};
     default: return {Kind::DataIndex, &l.dataIndex};
     }
 }
@@ -162,7 +173,7 @@ std::shared_ptr<const DumpIndex> DumpTreeModel::index(int dump) const
 DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels)
 {
     Node *n = root;
-    for (int i = 0; i < 5; ++i) {
+    for (int i = 0; i < 8; ++i) {
         const auto [kind, value] = levelList(levels, i);
         if (value->isEmpty())
             continue;

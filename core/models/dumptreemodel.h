@@ -17,7 +17,7 @@ class DumpTreeModel : public QAbstractItemModel
     Q_OBJECT
 public:
     enum Column { NameColumn, CountColumn, SizeColumn, InfoColumn, ColumnCount };
-    enum class Kind { Dump, Time, Device, ModelName, ModelId, DataIndex, Op, Tensor, ErrorGroup, Error };
+    enum class Kind { Dump, Part, Time, Step, Rank, Device, ModelName, ModelId, DataIndex, Op, Tensor, ErrorGroup, Error };
     enum Role {
         KindRole = Qt::UserRole + 1, ///< int(Kind)
         DumpRole,                    ///< int dump number (index into dumps())
