@@ -261,10 +261,6 @@
         <translation>本图中无溢出</translation>
     </message>
     <message>
-        <source>Groups show the worst mark of their operators. Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the flow to break a cycle between boxes.</source>
-        <translation>分组显示其算子中最严重的标记。点线边框：无 Dump 数据。虚线边：控制边。紫色边：为打破框之间的环路而逆着数据流方向绘制。</translation>
-    </message>
-    <message>
         <source>%1+ matches</source>
         <translation>%1+ 个匹配项</translation>
     </message>
@@ -291,6 +287,114 @@
         <translation>
             <numerusform>%1（%2）：%n 个 Dump 文件。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>The root graph of the model or one of its sub-graphs (double-click a node that calls a sub-graph to open it)</source>
+        <translation>模型的根图或其子图之一（双击调用子图的节点即可打开）</translation>
+    </message>
+    <message>
+        <source>Overflow</source>
+        <translation>溢出</translation>
+    </message>
+    <message>
+        <source>NaN / Inf in outputs</source>
+        <translation>输出中的 NaN / Inf</translation>
+    </message>
+    <message>
+        <source>Max |output|</source>
+        <translation>最大 |输出|</translation>
+    </message>
+    <message>
+        <source>What the node colours show. Statistics overlays read the output tensors of the operators in this graph in the background.</source>
+        <translation>节点颜色所表示的内容。统计量叠加会在后台读取本图中算子的输出张量。</translation>
+    </message>
+    <message>
+        <source>Stop</source>
+        <translation>停止</translation>
+    </message>
+    <message>
+        <source>Stop computing statistics (colours shown so far stay)</source>
+        <translation>停止计算统计量（已显示的颜色保留）</translation>
+    </message>
+    <message>
+        <source>Colour by:</source>
+        <translation>着色依据：</translation>
+    </message>
+    <message>
+        <source>%1 (root graph)</source>
+        <translation>%1（根图）</translation>
+    </message>
+    <message>
+        <source>sub-graph %1</source>
+        <translation>子图 %1</translation>
+    </message>
+    <message>
+        <source>statistics 0 of %1</source>
+        <translation>统计量 0 / %1</translation>
+    </message>
+    <message>
+        <source>statistics %1 of %2</source>
+        <translation>统计量 %1 / %2</translation>
+    </message>
+    <message>
+        <source>Groups show the worst mark of their operators.</source>
+        <translation>分组显示其算子中最严重的标记。</translation>
+    </message>
+    <message>
+        <source>all outputs finite</source>
+        <translation>所有输出均为有限值</translation>
+    </message>
+    <message>
+        <source>outputs could not be read</source>
+        <translation>无法读取输出</translation>
+    </message>
+    <message>
+        <source>NaN or Inf in an output</source>
+        <translation>输出中含 NaN 或 Inf</translation>
+    </message>
+    <message>
+        <source>NaN / Inf:</source>
+        <translation>NaN / Inf：</translation>
+    </message>
+    <message>
+        <source>Groups show the worst of their operators (NaN/Inf over unreadable over finite).</source>
+        <translation>分组显示其算子中最差的状态（NaN/Inf 优先于无法读取，无法读取优先于有限值）。</translation>
+    </message>
+    <message>
+        <source>&lt; 1</source>
+        <translation>&lt; 1</translation>
+    </message>
+    <message>
+        <source>1 – 100</source>
+        <translation>1 – 100</translation>
+    </message>
+    <message>
+        <source>100 – 10⁴</source>
+        <translation>100 – 10⁴</translation>
+    </message>
+    <message>
+        <source>10⁴ – 65504</source>
+        <translation>10⁴ – 65504</translation>
+    </message>
+    <message>
+        <source>≥ 65504 (float16 max) or NaN/Inf</source>
+        <translation>≥ 65504（float16 最大值）或 NaN/Inf</translation>
+    </message>
+    <message>
+        <source>Max |output|:</source>
+        <translation>最大 |输出|：</translation>
+    </message>
+    <message>
+        <source>Groups show the largest magnitude of their operators.</source>
+        <translation>分组显示其算子中的最大幅值。</translation>
+    </message>
+    <message>
+        <source>computing…</source>
+        <translation>计算中…</translation>
+    </message>
+    <message>
+        <source>Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the flow to break a cycle between boxes.</source>
+        <translation>点线边框：无 dump 数据。虚线边：控制边。紫色边：为打破方框间的环而逆向绘制。</translation>
     </message>
 </context>
 <context>
@@ -496,7 +600,7 @@ Type: %2</source>
         <translation>范围</translation>
     </message>
     <message>
-        <source>Use a fixed range instead of the data&apos;s min and max</source>
+        <source>Use a fixed range instead of the data's min and max</source>
         <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
@@ -1085,7 +1189,7 @@ out of range: %5</source>
         <translation>原始设备格式</translation>
     </message>
     <message>
-        <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
+        <source>Show the bytes in the device's private layout instead of converting to ND</source>
         <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>

@@ -14,6 +14,9 @@
 #include <QLineEdit>
 #include <QStringListModel>
 #include <QToolButton>
+#include <QElapsedTimer>
+#include <QPointer>
+#include <QScopeGuard>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
@@ -33,6 +36,19 @@ QColor markColor(int mark)
     case 4: return QColor(0x8e, 0x00, 0x4b);
     default: return {};
     }
+}
+
+/// Largest output magnitude in five bands; float16's largest finite value bounds the top one.
+int maxAbsLevel(const OpStats &st)
+{
+    if (!st.error.isEmpty() && std::isnan(st.max))
+        return 0;
+    if (st.nan || st.inf)
+        return 5;
+    const double m = std::max(std::fabs(st.min), std::fabs(st.max));
+    if (std::isnan(m))
+        return 0;
+    return m < 1 ? 1 : m < 1e2 ? 2 : m < 1e4 ? 3 : m < 65504 ? 4 : 5;
 }
 
 struct LoadedGraphs
@@ -60,6 +76,21 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     m_completer->setMaxVisibleItems(15);
     m_search->setCompleter(m_completer);
     m_hits = new QLabel(this);
+    m_subgraphs = new QComboBox(this);
+    m_subgraphs->setToolTip(tr("The root graph of the model or one of its sub-graphs (double-click a node that "
+                               "calls a sub-graph to open it)"));
+    m_subgraphs->setVisible(false);
+    m_overlay = new QComboBox(this);
+    m_overlay->addItem(tr("Overflow"), int(Overlay::Overflow));
+    m_overlay->addItem(tr("NaN / Inf in outputs"), int(Overlay::NonFinite));
+    m_overlay->addItem(tr("Max |output|"), int(Overlay::MaxAbs));
+    m_overlay->setToolTip(tr("What the node colours show. Statistics overlays read the output tensors of the "
+                             "operators in this graph in the background."));
+    m_statsProgress = new QLabel(this);
+    m_stopStats = new QToolButton(this);
+    m_stopStats->setText(tr("Stop"));
+    m_stopStats->setToolTip(tr("Stop computing statistics (colours shown so far stay)"));
+    m_stopStats->setVisible(false);
     m_fit = new QToolButton(this);
     m_fit->setText(tr("Fit"));
     m_fit->setToolTip(tr("Show the whole graph (key 0)"));
@@ -75,8 +106,13 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     m_selector->setMinimumContentsLength(12);
     m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     top->addWidget(m_selector, 2);
+    top->addWidget(m_subgraphs, 1);
     top->addWidget(m_search, 2);
     top->addWidget(m_hits);
+    top->addWidget(new QLabel(tr("Colour by:"), this));
+    top->addWidget(m_overlay);
+    top->addWidget(m_statsProgress);
+    top->addWidget(m_stopStats);
     top->addWidget(m_fit);
     auto *info = new QVBoxLayout;
     info->addWidget(m_status);
@@ -100,6 +136,20 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
         jumpTo(node);
     });
     connect(m_selector, qOverload<int>(&QComboBox::activated), this, [this](int i) { showModel(m_selector->itemData(i).toInt()); });
+    connect(m_subgraphs, qOverload<int>(&QComboBox::activated), this, [this](int i) { showGraph(i); });
+    connect(m_overlay, qOverload<int>(&QComboBox::activated), this, [this] { startStats(); });
+    connect(m_stopStats, &QToolButton::clicked, this, &GraphPanel::stopStats);
+    connect(m_view, &GraphView::nodeDoubleClicked, this, [this](NodeId node) {
+        if (!m_models || m_shown < 0)
+            return;
+        const GraphModel &m = (*m_models)[size_t(m_shown)];
+        for (const QString &name : m_view->graph()->node(node).subgraphNames)
+            for (size_t g = 1; g < m.graphs.size(); ++g)
+                if (m.graphs[g].name == name) {
+                    showGraph(int(g));
+                    return;
+                }
+    });
     connect(m_view, &GraphView::nodeActivated, this, [this](NodeId node) {
         const auto ops = describe(node);
         if (!ops.empty())
@@ -108,7 +158,15 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     updateGeometry();
 }
 
-GraphPanel::~GraphPanel() = default;
+GraphPanel::~GraphPanel() { stopStats(); }
+
+void GraphPanel::setOverlayKind(Overlay kind)
+{
+    m_overlay->setCurrentIndex(m_overlay->findData(int(kind)));
+    startStats();
+}
+
+GraphPanel::Overlay GraphPanel::overlayKind() const { return Overlay(m_overlay->currentData().toInt()); }
 
 void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump)
 {
@@ -147,8 +205,14 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
 void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models, std::shared_ptr<const DumpIndex> index, int dump)
 {
     ++m_job;
+    stopStats();
     if (dump != m_dump)
         m_opMarks.clear(); // marks are per dump: the owner sets the new dump's (see graphShown)
+    if (dump != m_dump || index != m_index)
+        m_opStats.clear();
+    m_graph = 0;
+    m_subgraphs->clear();
+    m_subgraphs->setVisible(false);
     m_models = std::move(models);
     m_index = std::move(index);
     m_dump = dump;
@@ -199,23 +263,11 @@ void GraphPanel::showModel(int model)
             return; // another graph or dump was chosen meanwhile
         m_mapping = watcher->result();
         const GraphModel &m = (*m_models)[size_t(model)];
-        // Sub-graphs are not drawn yet: the view shows the root graph of the model.
-        m_view->setGraph(std::shared_ptr<const Graph>(m_models, m.root()));
-        QString text = tr("%1: %n operator(s)", nullptr, int(m.root()->nodes.size())).arg(m.root()->name);
-        if (m_mapping) {
-            std::vector<bool> faded(m.root()->nodes.size(), false);
-            int dumped = 0;
-            for (size_t n = 0; n < faded.size(); ++n) {
-                faded[n] = m_mapping->nodeOps[0][n].empty();
-                dumped += faded[n] ? 0 : 1;
-            }
-            m_view->setFadedNodes(std::move(faded));
-            text += QStringLiteral("; ") + tr("%1 with dump data (dotted border: none)").arg(dumped);
-        }
-        if (m.reducedFidelity)
-            text += QStringLiteral("; ") + tr("read from ONNX text (reduced fidelity)");
-        m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group to open or close it."));
-        applyOverlay();
+        m_subgraphs->clear();
+        for (const Graph &g : m.graphs)
+            m_subgraphs->addItem(&g == m.root() ? tr("%1 (root graph)").arg(g.name) : tr("sub-graph %1").arg(g.name));
+        m_subgraphs->setVisible(m.graphs.size() > 1);
+        showGraph(0);
         emit graphShown();
     });
     watcher->setFuture(QtConcurrent::run([models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
@@ -223,6 +275,100 @@ void GraphPanel::showModel(int model)
             return nullptr;
         return std::make_shared<const DumpMapping>(mapDumpToGraph((*models)[size_t(model)], *index));
     }));
+}
+
+void GraphPanel::showGraph(int graph)
+{
+    if (!m_models || m_shown < 0 || graph < 0 || size_t(graph) >= (*m_models)[size_t(m_shown)].graphs.size())
+        return;
+    const GraphModel &m = (*m_models)[size_t(m_shown)];
+    const Graph &g = m.graphs[size_t(graph)];
+    m_graph = graph;
+    m_subgraphs->setCurrentIndex(graph);
+    m_resultNodes.clear();
+    m_results->setStringList({});
+    m_hits->clear();
+    m_view->setGraph(std::shared_ptr<const Graph>(m_models, &g));
+    QString text = tr("%1: %n operator(s)", nullptr, int(g.nodes.size())).arg(g.name);
+    if (m_mapping && size_t(graph) < m_mapping->nodeOps.size()) {
+        std::vector<bool> faded(g.nodes.size(), false);
+        int dumped = 0;
+        for (size_t n = 0; n < faded.size(); ++n) {
+            faded[n] = m_mapping->nodeOps[size_t(graph)][n].empty();
+            dumped += faded[n] ? 0 : 1;
+        }
+        m_view->setFadedNodes(std::move(faded));
+        text += QStringLiteral("; ") + tr("%1 with dump data (dotted border: none)").arg(dumped);
+    }
+    if (m.reducedFidelity)
+        text += QStringLiteral("; ") + tr("read from ONNX text (reduced fidelity)");
+    m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group to open or close it."));
+    startStats();
+}
+
+/// Computes the missing output statistics of the shown graph's operators when a statistics
+/// overlay is chosen; always repaints the overlay.
+void GraphPanel::startStats()
+{
+    stopStats();
+    const auto repaint = qScopeGuard([this] { applyOverlay(); });
+    if (overlayKind() == Overlay::Overflow || !m_mapping || !m_index)
+        return;
+    std::vector<int> ops;
+    for (size_t op = 0; op < m_mapping->opNode.size(); ++op)
+        if (m_mapping->opNode[op].graph == m_graph && !m_opStats.count(int(op)))
+            ops.push_back(int(op));
+    if (ops.empty())
+        return;
+    auto cancel = std::make_shared<std::atomic<bool>>(false);
+    m_statsCancel = cancel;
+    const int job = ++m_statsJob;
+    m_stopStats->setVisible(true);
+    m_statsProgress->setText(tr("statistics 0 of %1").arg(ops.size()));
+    QPointer<GraphPanel> self(this);
+    // Results arrive in batches (at most ~10 per second) so the GUI repaints the overlay
+    // while the job runs without drowning in events.
+    auto deliver = [self, job](std::vector<std::pair<int, OpStats>> batch, size_t done, size_t total, bool last) {
+        QMetaObject::invokeMethod(qApp, [=] {
+            if (!self || job != self->m_statsJob)
+                return;
+            for (const auto &[op, st] : batch)
+                self->m_opStats[op] = st;
+            self->m_statsProgress->setText(last ? QString() : tr("statistics %1 of %2").arg(done).arg(total));
+            if (last)
+                self->m_stopStats->setVisible(false);
+            self->applyOverlay();
+        }, Qt::QueuedConnection);
+    };
+    (void)QtConcurrent::run([index = m_index, ops = std::move(ops), cancel, deliver] {
+        JobControl control;
+        control.cancelFlag = cancel.get();
+        std::vector<std::pair<int, OpStats>> batch;
+        QElapsedTimer sent;
+        sent.start();
+        for (size_t i = 0; i < ops.size() && !*cancel; ++i) {
+            OpStats st = computeOpStats(*index, ops[i], &control);
+            if (*cancel)
+                break;
+            batch.emplace_back(ops[i], std::move(st));
+            if (sent.elapsed() > 100) {
+                deliver(std::exchange(batch, {}), i + 1, ops.size(), false);
+                sent.restart();
+            }
+        }
+        if (!*cancel)
+            deliver(std::move(batch), ops.size(), ops.size(), true);
+    });
+}
+
+void GraphPanel::stopStats()
+{
+    if (m_statsCancel)
+        *m_statsCancel = true;
+    m_statsCancel.reset();
+    ++m_statsJob;
+    m_stopStats->setVisible(false);
+    m_statsProgress->clear();
 }
 
 void GraphPanel::setOpMarks(std::unordered_map<int, int> opMarks)
@@ -233,34 +379,64 @@ void GraphPanel::setOpMarks(std::unordered_map<int, int> opMarks)
 
 void GraphPanel::applyOverlay()
 {
+    const Overlay kind = overlayKind();
     std::unordered_map<int, int> levels;
     bool any = false;
-    if (m_mapping)
-        for (const auto &[op, mark] : m_opMarks) {
-            if (mark <= 0 || op < 0 || size_t(op) >= m_mapping->opNode.size())
-                continue;
-            const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
-            if (ref.graph != 0 || !ref.node.isValid())
-                continue;
-            int &level = levels[ref.node.value];
-            level = std::max(level, mark);
-            any = true;
-        }
-    const std::vector<GraphLegendEntry> legend{
-        {1, markColor(1), tr("medium")},
-        {2, markColor(2), tr("high")},
-        {3, markColor(3), tr("critical: produced here")},
-        {4, markColor(4), tr("named by an OpDebug record")},
+    auto mark = [&](int op, int level) {
+        if (level <= 0 || op < 0 || !m_mapping || size_t(op) >= m_mapping->opNode.size())
+            return;
+        const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
+        if (ref.graph != m_graph || !ref.node.isValid())
+            return;
+        int &l = levels[ref.node.value];
+        l = std::max(l, level);
+        any = true;
     };
+    QString title, hint;
+    std::vector<GraphLegendEntry> legend;
+    switch (kind) {
+    case Overlay::Overflow:
+        for (const auto &[op, m] : m_opMarks)
+            mark(op, m);
+        legend = {{1, markColor(1), tr("medium")},
+                  {2, markColor(2), tr("high")},
+                  {3, markColor(3), tr("critical: produced here")},
+                  {4, markColor(4), tr("named by an OpDebug record")}};
+        title = tr("Overflow:");
+        hint = tr("Groups show the worst mark of their operators.");
+        break;
+    case Overlay::NonFinite:
+        for (const auto &[op, st] : m_opStats)
+            mark(op, st.nan || st.inf ? 3 : !st.error.isEmpty() ? 2 : 1);
+        legend = {{1, QColor(0x66, 0xbb, 0x6a), tr("all outputs finite")},
+                  {2, QColor(0x9e, 0x9e, 0x9e), tr("outputs could not be read")},
+                  {3, QColor(0xd3, 0x2f, 0x2f), tr("NaN or Inf in an output")}};
+        title = tr("NaN / Inf:");
+        hint = tr("Groups show the worst of their operators (NaN/Inf over unreadable over finite).");
+        break;
+    case Overlay::MaxAbs:
+        for (const auto &[op, st] : m_opStats)
+            mark(op, maxAbsLevel(st));
+        legend = {{1, QColor(0xc6, 0xdb, 0xef), tr("< 1")},
+                  {2, QColor(0x6b, 0xae, 0xd6), tr("1 – 100")},
+                  {3, QColor(0x21, 0x71, 0xb5), tr("100 – 10⁴")},
+                  {4, QColor(0xf1, 0x69, 0x13), tr("10⁴ – 65504")},
+                  {5, QColor(0xcb, 0x18, 0x1d), tr("≥ 65504 (float16 max) or NaN/Inf")}};
+        title = tr("Max |output|:");
+        hint = tr("Groups show the largest magnitude of their operators.");
+        break;
+    }
     m_view->setOverlay(std::move(levels), legend);
-    QString html = QStringLiteral("<b>%1</b> ").arg(tr("Overflow:").toHtmlEscaped());
+    QString html = QStringLiteral("<b>%1</b> ").arg(title.toHtmlEscaped());
     for (const auto &e : legend)
         html += QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2&nbsp;&nbsp;").arg(e.color.name(), e.text.toHtmlEscaped());
     html += QStringLiteral("&nbsp;<span style=\"color:#8e44ad\">\u2501</span>&nbsp;%1").arg(tr("cycle edge").toHtmlEscaped());
     if (!any)
-        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg(tr("none in this graph").toHtmlEscaped());
-    m_legend->setToolTip(tr("Groups show the worst mark of their operators. Dotted border: no dump data. "
-                            "Dashed edge: control edge. Purple edge: drawn against the flow to break a cycle between boxes."));
+        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg((kind == Overlay::Overflow || !m_statsCancel ? tr("none in this graph")
+                                                                                                        : tr("computing\u2026")).toHtmlEscaped());
+    m_legend->setToolTip(hint + QLatin1Char(' ')
+                         + tr("Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the "
+                              "flow to break a cycle between boxes."));
     m_legend->setText(html);
 }
 
@@ -269,20 +445,26 @@ NodeId GraphPanel::nodeOfOp(int op) const
     if (!m_mapping || op < 0 || size_t(op) >= m_mapping->opNode.size())
         return {};
     const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
-    return ref.graph == 0 ? ref.node : NodeId{};
+    return ref.graph == m_graph ? ref.node : NodeId{};
 }
 
 std::vector<int> GraphPanel::opsOfNode(NodeId node) const
 {
-    if (!m_mapping || !node.isValid() || m_mapping->nodeOps.empty() || node.index() >= m_mapping->nodeOps[0].size())
+    if (!m_mapping || !node.isValid() || size_t(m_graph) >= m_mapping->nodeOps.size()
+        || node.index() >= m_mapping->nodeOps[size_t(m_graph)].size())
         return {};
-    return m_mapping->nodeOps[0][node.index()];
+    return m_mapping->nodeOps[size_t(m_graph)][node.index()];
 }
 
 void GraphPanel::selectOp(int dump, int op)
 {
     if (dump != m_dump)
         return;
+    if (m_mapping && op >= 0 && size_t(op) < m_mapping->opNode.size()) {
+        const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
+        if (ref.isValid() && ref.graph != m_graph)
+            showGraph(ref.graph); // the op runs inside a sub-graph
+    }
     const NodeId node = nodeOfOp(op);
     if (node.isValid()) {
         m_view->selectNode(node);

@@ -1,8 +1,10 @@
 #pragma once
 
 #include "graph/dumpmapping.h"
+#include "models/optablemodel.h"
 
 #include <QWidget>
+#include <atomic>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -19,9 +21,11 @@ namespace ds {
 class DumpIndex;
 class GraphView;
 
-/// The computation graph of a dump: graph selector (ranked, the chosen one first), search
-/// with incremental results, fit button, overlay legend and the GraphView. Nodes are coloured
-/// by the overflow marks of their operators; clicking a node with dump data emits opActivated.
+/// The computation graph of a dump: graph selector (ranked, the chosen one first), sub-graph
+/// selector, search with incremental results, fit button, overlay chooser and legend, and the
+/// GraphView. Nodes are coloured by the overflow marks of their operators, NaN/Inf in their
+/// outputs or their largest output magnitude (statistics computed in the background, with
+/// progress and a stop button); clicking a node with dump data emits opActivated.
 class GraphPanel : public QWidget
 {
     Q_OBJECT
@@ -39,9 +43,17 @@ public:
     /// (0 none, 1 medium, 2 high, 3 critical, 4 named by an OpDebug record).
     void setOpMarks(std::unordered_map<int, int> opMarks);
 
+    enum class Overlay { Overflow, NonFinite, MaxAbs };
+    void setOverlayKind(Overlay kind);
+    Overlay overlayKind() const;
+
     int dump() const { return m_dump; }
     /// The shown model (index into the models given), or -1.
     int shownModel() const { return m_shown; }
+    /// The shown graph of the model (0 = root graph, then its sub-graphs).
+    int shownGraph() const { return m_graph; }
+    /// Shows graph `graph` of the shown model (a sub-graph when > 0).
+    void showGraph(int graph);
     const DumpMapping *mapping() const { return m_mapping.get(); }
     /// The node of an op in the shown root graph (invalid when it has none).
     NodeId nodeOfOp(int op) const;
@@ -50,6 +62,7 @@ public:
 
     GraphView *view() const { return m_view; }
     QComboBox *graphSelector() const { return m_selector; }
+    QComboBox *subgraphSelector() const { return m_subgraphs; }
     QLineEdit *searchBox() const { return m_search; }
     QLabel *legendLabel() const { return m_legend; }
 
@@ -67,25 +80,30 @@ signals:
 private:
     void showModel(int model);
     void applyOverlay();
+    void startStats();
+    void stopStats();
     void onSearchEdited(const QString &text);
     void jumpTo(NodeId node);
     /// Shows the node in the status line; returns its ops.
     std::vector<int> describe(NodeId node);
 
     GraphView *m_view;
-    QComboBox *m_selector;
+    QComboBox *m_selector, *m_subgraphs, *m_overlay;
     QLineEdit *m_search;
     QCompleter *m_completer;
     QStringListModel *m_results;
     QLabel *m_hits, *m_legend, *m_status;
-    QToolButton *m_fit;
+    QToolButton *m_fit, *m_stopStats;
+    QLabel *m_statsProgress;
     std::shared_ptr<const std::vector<GraphModel>> m_models;
     std::shared_ptr<const DumpIndex> m_index;
     std::shared_ptr<const DumpMapping> m_mapping;
     std::unordered_map<int, int> m_opMarks;
+    std::unordered_map<int, OpStats> m_opStats; ///< output statistics per op of dump()
+    std::shared_ptr<std::atomic<bool>> m_statsCancel;
     std::vector<NodeId> m_resultNodes;
     int m_resultPos = -1;
-    int m_dump = -1, m_shown = -1, m_job = 0;
+    int m_dump = -1, m_shown = -1, m_graph = 0, m_job = 0, m_statsJob = 0;
 };
 
 } // namespace ds

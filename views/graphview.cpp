@@ -629,6 +629,8 @@ void GraphView::mouseDoubleClickEvent(QMouseEvent *event)
     const LayoutItem &it = m_layout->items[size_t(item)];
     if (it.kind != LayoutItem::Kind::Node)
         toggleGroup(it.group());
+    else
+        emit nodeDoubleClicked(it.node());
 }
 
 void GraphView::wheelEvent(QWheelEvent *event)

@@ -84,6 +84,8 @@ public slots:
 signals:
     /// A node was clicked.
     void nodeActivated(ds::NodeId node);
+    /// A node (not a group) was double-clicked.
+    void nodeDoubleClicked(ds::NodeId node);
     /// A new layout is shown (after setGraph or an expansion).
     void layoutChanged();
 

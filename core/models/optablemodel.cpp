@@ -217,8 +217,26 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
     std::uint64_t finite = 0;
     bool any = false;
     for (size_t t = 0; t < tensors.size(); ++t) {
-        if (tensors[t].io != IoKind::Output)
+        if (tensors[t].io != IoKind::Output || !tensors[t].isTensor())
             continue;
+        if (tensors[t].storage == TensorStorage::Absent) {
+            // Statistics the producer recorded (msprobe Max/Min/Mean): no tensor to read.
+            const RecordedStats &r = tensors[t].recorded;
+            if (!r.has(RecordedStats::Max) || !r.has(RecordedStats::Min)) {
+                out.error = QStringLiteral("no data and no statistics were saved for %1").arg(tensors[t].name);
+                continue;
+            }
+            for (double v : {r.max, r.min}) {
+                out.nan += std::isnan(v);
+                out.inf += std::isinf(v);
+            }
+            if (std::isfinite(r.max) && std::isfinite(r.min)) {
+                out.min = any ? std::min(out.min, r.min) : r.min;
+                out.max = any ? std::max(out.max, r.max) : r.max;
+                any = true;
+            }
+            continue;
+        }
         auto loaded = loadTensor(index, {op, int(t)}, LayoutChoice::Logical, job);
         if (!loaded) {
             out.error = loaded.error();

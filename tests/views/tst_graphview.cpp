@@ -4,6 +4,10 @@
 #include "index/dumpindex.h"
 
 #include <QComboBox>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -145,6 +149,91 @@ private slots:
         view->selectNode(bn);
         QTRY_VERIFY(!view->isLayoutPending());
         QVERIFY(panel.grab().save(QStringLiteral("/tmp/graphview.png")));
+    }
+
+    /// Colour by max |output| and NaN/Inf: statistics computed in the background, levels match
+    /// the numpy statistics of the sample manifest; double-clicking a node opens its sub-graph.
+    void statisticOverlaysAndSubgraphs()
+    {
+        QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/manifest.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QHash<QString, std::pair<double, bool>> expected; // op relPath -> (max |output|, non-finite)
+        for (const auto s : QJsonDocument::fromJson(f.readAll())[QStringLiteral("samples")].toArray()) {
+            if (s[QStringLiteral("name")].toString() != QStringLiteral("graph_ge"))
+                continue;
+            for (const auto t : s[QStringLiteral("tensors_expected")].toArray()) {
+                const QString id = t[QStringLiteral("id")].toString();
+                const qsizetype at = id.lastIndexOf(QStringLiteral(".output."));
+                if (at < 0)
+                    continue;
+                const QString op = id.left(at).mid(QStringLiteral("dump/").size());
+                const auto st = t[QStringLiteral("stats")].toObject();
+                auto &e = expected[op];
+                e.first = std::max({e.first, std::fabs(st[QStringLiteral("min")].toDouble()), std::fabs(st[QStringLiteral("max")].toDouble())});
+                e.second = e.second || st[QStringLiteral("nan")].toInt() + st[QStringLiteral("posinf")].toInt() + st[QStringLiteral("neginf")].toInt() > 0;
+            }
+        }
+        QVERIFY(expected.size() > 5);
+
+        GraphPanel panel;
+        panel.resize(1100, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(m_index->openedPath, m_index, 0);
+        QTRY_COMPARE(shown.count(), 1);
+        GraphView *view = panel.view();
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+        const Graph &g = *view->graph();
+
+        panel.setOverlayKind(GraphPanel::Overlay::MaxAbs);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel.legendLabel()->text().contains(QStringLiteral("computing")), 20000);
+        QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("65504")));
+        int checked = 0;
+        for (size_t n = 0; n < g.nodes.size(); ++n) {
+            const auto ops = panel.opsOfNode(NodeId{int(n)});
+            if (ops.size() != 1 || !expected.contains(m_index->ops[size_t(ops[0])].relPath))
+                continue;
+            const auto [maxAbs, nonFinite] = expected[m_index->ops[size_t(ops[0])].relPath];
+            const int level = nonFinite ? 5 : maxAbs < 1 ? 1 : maxAbs < 1e2 ? 2 : maxAbs < 1e4 ? 3 : maxAbs < 65504 ? 4 : 5;
+            view->selectNode(NodeId{int(n)});
+            QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[n] >= 0);
+            QCOMPARE(view->itemLevel(view->currentLayout()->nodeItem[n]), level);
+            ++checked;
+        }
+        QVERIFY2(checked >= 5, qPrintable(QString::number(checked)));
+        view->fitToView();
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/graphview_maxabs.png")));
+
+        panel.setOverlayKind(GraphPanel::Overlay::NonFinite);
+        const NodeId bn = g.findNode(QStringLiteral("resnet/block1/bn/BNInference"));
+        view->selectNode(bn);
+        QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[bn.index()] >= 0);
+        const auto bnOps = panel.opsOfNode(bn);
+        QCOMPARE(bnOps.size(), size_t(1));
+        QCOMPARE(view->itemLevel(view->currentLayout()->nodeItem[bn.index()]),
+                 expected[m_index->ops[size_t(bnOps[0])].relPath].second ? 3 : 1);
+        QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("NaN")));
+
+        // The Build graph's If node calls a sub-graph: double-click opens it.
+        QVERIFY(panel.subgraphSelector()->isVisible());
+        QCOMPARE(panel.subgraphSelector()->count(), 2);
+        NodeId caller;
+        for (size_t n = 0; n < g.nodes.size() && !caller.isValid(); ++n)
+            if (!g.nodes[n].subgraphNames.isEmpty())
+                caller = NodeId{int(n)};
+        QVERIFY(caller.isValid());
+        const QString subName = g.node(caller).subgraphNames.front();
+        view->selectNode(caller);
+        QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[caller.index()] >= 0);
+        QTest::mouseDClick(view, Qt::LeftButton, {}, nodeCentre(*view, caller).toPoint());
+        QCOMPARE(panel.shownGraph(), 1);
+        QCOMPARE(view->graph()->name, subName);
+        QCOMPARE(panel.subgraphSelector()->currentIndex(), 1);
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/graphview_subgraph.png")));
+        panel.showGraph(0);
+        QCOMPARE(view->graph()->name, g.name);
     }
 
     void staleLayoutsAreDropped()
