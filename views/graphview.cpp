@@ -11,7 +11,9 @@
 #include <QWheelEvent>
 #include <QtConcurrent>
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <tuple>
 
 namespace ds {
 
@@ -78,6 +80,7 @@ void GraphView::setOverlay(std::unordered_map<int, int> nodeLevels, std::vector<
     m_nodeLevels = std::move(nodeLevels);
     m_legend = std::move(legend);
     updateGroupLevels();
+    m_minimapValid = false;
     update();
 }
 
@@ -158,6 +161,20 @@ void GraphView::applyLayout(std::shared_ptr<const GraphLayout> layout, GroupId a
     const auto old = std::move(m_layout);
     m_layout = std::move(layout);
     m_hoverEdge = -1;
+    m_minimapValid = false;
+    m_labels.assign(m_layout ? m_layout->items.size() : 0, BoxLabels{});
+    m_edgeBounds.clear();
+    if (m_layout) {
+        m_edgeBounds.reserve(m_layout->edges.size());
+        for (const LayoutEdge &le : m_layout->edges) {
+            double x0 = le.points.front().x(), x1 = x0, y0 = le.points.front().y(), y1 = y0;
+            for (const QPointF &pt : le.points) {
+                x0 = std::min(x0, pt.x()), x1 = std::max(x1, pt.x());
+                y0 = std::min(y0, pt.y()), y1 = std::max(y1, pt.y());
+            }
+            m_edgeBounds.emplace_back(QPointF(x0 - 1, y0 - 1), QPointF(x1 + 1, y1 + 1));
+        }
+    }
     if (!old) {
         fitToView();
     } else if (anchor.isValid()) {
@@ -232,6 +249,7 @@ void GraphView::centerOn(QPointF scenePos)
 
 void GraphView::resizeEvent(QResizeEvent *)
 {
+    m_minimapValid = false;
     if (!m_userMoved)
         fitToView();
 }
@@ -396,6 +414,90 @@ void drawClippedPolyline(QPainter &p, const std::vector<QPointF> &pts, const QRe
 
 } // namespace
 
+GraphView::BoxLabels &GraphView::boxLabels(int item, const QFont &font, const QFont &small)
+{
+    BoxLabels &lb = m_labels[size_t(item)];
+    if (lb.ready)
+        return lb;
+    const LayoutItem &it = m_layout->items[size_t(item)];
+    const int width = int(it.rect.width() - 12);
+    const QFontMetrics fm(font), sm(small);
+    const Graph &g = *graph();
+    QString name, type;
+    if (it.kind == LayoutItem::Kind::Group) {
+        name = fm.elidedText(QStringLiteral("\u25b8 ") + g.group(it.group()).label, Qt::ElideMiddle, width);
+        type = tr("%n op(s)", nullptr, m_engine->groupNodeCount(it.group()));
+    } else {
+        name = fm.elidedText(m_engine->nodeLabel(it.node()), Qt::ElideMiddle, width);
+        type = sm.elidedText(g.node(it.node()).type, Qt::ElideRight, width);
+    }
+    for (auto [text, f, out] : {std::tuple{name, &font, &lb.name}, std::tuple{type, &small, &lb.type}}) {
+        out->setTextFormat(Qt::PlainText);
+        out->setText(text);
+        out->setPerformanceHint(QStaticText::AggressiveCaching);
+        out->prepare(QTransform(), *f);
+    }
+    lb.ready = true;
+    return lb;
+}
+
+/// Edges batched by style: one pen change per style, segments clipped to the view.
+void GraphView::paintEdges(QPainter &p, const QRectF &view, const QColor &mid, const QColor &accent)
+{
+    const QRectF clip = view.adjusted(-20, -20, 20, 20);
+    const QColor styleColor[2] = {mid.darker(130), QColor(0x8e, 0x44, 0xad)};
+    std::vector<QLineF> segments[4]; // [reversed * 2 + control]
+    std::vector<std::array<QPointF, 3>> heads[2]; // [reversed]
+    auto addEdge = [&](const LayoutEdge &le, std::vector<QLineF> &out, std::vector<std::array<QPointF, 3>> *arrows) {
+        for (size_t i = 1; i < le.points.size(); ++i) {
+            QPointF a = le.points[i - 1], b = le.points[i];
+            if (clipSegment(a, b, clip))
+                out.emplace_back(a, b);
+        }
+        if (!arrows || m_zoom < 0.3) // arrow heads at the consumer
+            return;
+        const QPointF tip = le.points.back(), from = le.points[le.points.size() - 2];
+        const QPointF d = tip - from;
+        const double len = std::hypot(d.x(), d.y());
+        if (len > 0 && clip.contains(tip)) {
+            const QPointF u = d / len, n(-u.y(), u.x());
+            arrows->push_back({tip, tip - 7 * u + 3.5 * n, tip - 7 * u - 3.5 * n});
+        }
+    };
+    for (size_t e = 0; e < m_layout->edges.size(); ++e) {
+        if (int(e) == m_hoverEdge || !view.intersects(m_edgeBounds[e]))
+            continue;
+        const LayoutEdge &le = m_layout->edges[e];
+        addEdge(le, segments[(le.reversed ? 2 : 0) + (le.control ? 1 : 0)], &heads[le.reversed ? 1 : 0]);
+    }
+    const double width = 1.2 / std::max(m_zoom, 0.4);
+    for (int style = 0; style < 4; ++style) {
+        if (segments[style].empty())
+            continue;
+        p.setPen(QPen(styleColor[style / 2], width, style % 2 ? Qt::DashLine : Qt::SolidLine));
+        p.drawLines(segments[style].data(), int(segments[style].size()));
+    }
+    p.setPen(Qt::NoPen);
+    for (int r = 0; r < 2; ++r) {
+        p.setBrush(styleColor[r]);
+        for (const auto &h : heads[r])
+            p.drawPolygon(h.data(), 3);
+    }
+    if (m_hoverEdge >= 0 && size_t(m_hoverEdge) < m_layout->edges.size()) {
+        const LayoutEdge &le = m_layout->edges[size_t(m_hoverEdge)];
+        std::vector<QLineF> hover;
+        std::vector<std::array<QPointF, 3>> head;
+        addEdge(le, hover, &head);
+        p.setPen(QPen(accent, 2.5 / std::max(m_zoom, 0.4), le.control ? Qt::DashLine : Qt::SolidLine));
+        p.drawLines(hover.data(), int(hover.size()));
+        p.setPen(Qt::NoPen);
+        p.setBrush(accent);
+        for (const auto &h : head)
+            p.drawPolygon(h.data(), 3);
+    }
+    p.setBrush(Qt::NoBrush);
+}
+
 void GraphView::paintEvent(QPaintEvent *)
 {
     QPainter p(this);
@@ -443,36 +545,11 @@ void GraphView::paintEvent(QPaintEvent *)
                        QStringLiteral("\u25be ") + g.group(it.group()).label + QStringLiteral("  (%1)").arg(m_engine->groupNodeCount(it.group())));
         }
     }
-    for (size_t e = 0; e < m_layout->edges.size(); ++e) {
-        const LayoutEdge &le = m_layout->edges[e];
-        QRectF box(le.points.front(), le.points.back());
-        for (const QPointF &pt : le.points)
-            box |= QRectF(pt, QSizeF(1, 1));
-        if (!view.intersects(box.normalized()))
-            continue;
-        QColor c = le.reversed ? QColor(0x8e, 0x44, 0xad) : mid.darker(130);
-        double w = 1.2;
-        if (int(e) == m_hoverEdge) {
-            c = accent;
-            w = 2.5;
-        }
-        p.setPen(QPen(c, w / std::max(m_zoom, 0.4), le.control ? Qt::DashLine : Qt::SolidLine));
-        p.setBrush(Qt::NoBrush);
-        drawClippedPolyline(p, le.points, view.adjusted(-20, -20, 20, 20));
-        if (m_zoom >= 0.3) { // arrow head at the consumer
-            const QPointF tip = le.points.back(), from = le.points[le.points.size() - 2];
-            const QPointF d = tip - from;
-            const double len = std::hypot(d.x(), d.y());
-            if (len > 0) {
-                const QPointF u = d / len, n(-u.y(), u.x());
-                const QPointF head[3] = {tip, tip - 7 * u + 3.5 * n, tip - 7 * u - 3.5 * n};
-                p.setBrush(c);
-                p.setPen(Qt::NoPen);
-                p.drawPolygon(head, 3);
-            }
-        }
-    }
+    paintEdges(p, view, mid, accent);
     const QColor base = palette().color(QPalette::Base), button = palette().color(QPalette::Button);
+    // Boxes of a few pixels are filled without outline, batched per colour (zoomed-out views
+    // show thousands of them).
+    std::vector<std::vector<QRectF>> tiny;
     for (size_t i = 0; i < m_layout->items.size(); ++i) {
         const LayoutItem &it = m_layout->items[i];
         if (it.kind == LayoutItem::Kind::ExpandedGroup || !view.intersects(it.rect))
@@ -485,7 +562,9 @@ void GraphView::paintEvent(QPaintEvent *)
             fill = levelColor(level).lighter(level >= 3 ? 150 : 170);
         const bool selected = !isGroup && it.id == m_selected.value;
         if (it.rect.width() * m_zoom < 3 && !selected) { // level of detail: a few pixels need no outline
-            p.fillRect(it.rect, level > 0 ? levelColor(level) : mid);
+            if (tiny.size() <= size_t(level))
+                tiny.resize(size_t(level) + 1);
+            tiny[size_t(level)].push_back(it.rect);
             continue;
         }
         p.setBrush(fill);
@@ -499,20 +578,23 @@ void GraphView::paintEvent(QPaintEvent *)
         if (!labels)
             continue;
         const QRectF r = it.rect.adjusted(6, 2, -6, -2);
+        BoxLabels &lb = boxLabels(int(i), font, small);
+        const double nameX = isGroup ? r.left() : r.center().x() - lb.name.size().width() / 2;
+        const double typeX = isGroup ? r.left() : r.center().x() - lb.type.size().width() / 2;
         p.setPen(faded ? palette().color(QPalette::PlaceholderText) : text);
-        if (isGroup) {
-            p.setFont(font);
-            p.drawText(r, Qt::AlignLeft | Qt::AlignTop, p.fontMetrics().elidedText(QStringLiteral("\u25b8 ") + g.group(it.group()).label, Qt::ElideMiddle, int(r.width())));
-            p.setFont(small);
-            p.drawText(r, Qt::AlignLeft | Qt::AlignBottom, tr("%n op(s)", nullptr, m_engine->groupNodeCount(it.group())));
-        } else {
-            const GraphNode &n = g.node(it.node());
-            p.setFont(font);
-            p.drawText(r, Qt::AlignHCenter | Qt::AlignTop, p.fontMetrics().elidedText(m_engine->nodeLabel(it.node()), Qt::ElideMiddle, int(r.width())));
-            p.setFont(small);
+        p.setFont(font);
+        p.drawStaticText(QPointF(nameX, r.top()), lb.name);
+        p.setFont(small);
+        if (!isGroup)
             p.setPen(faded ? palette().color(QPalette::PlaceholderText) : mid.darker(160));
-            p.drawText(r, Qt::AlignHCenter | Qt::AlignBottom, p.fontMetrics().elidedText(n.type, Qt::ElideRight, int(r.width())));
-        }
+        p.drawStaticText(QPointF(typeX, r.bottom() - lb.type.size().height()), lb.type);
+    }
+    p.setPen(Qt::NoPen);
+    for (size_t level = 0; level < tiny.size(); ++level) {
+        if (tiny[level].empty())
+            continue;
+        p.setBrush(level > 0 ? levelColor(int(level)) : mid);
+        p.drawRects(tiny[level].data(), int(tiny[level].size()));
     }
     p.restore();
     if (isLayoutPending()) {
@@ -533,23 +615,40 @@ void GraphView::paintMinimap(QPainter &p)
         return QRectF(mm.topLeft() + (r.topLeft() - b.topLeft()) * s, r.size() * s);
     };
     p.setRenderHint(QPainter::Antialiasing, false);
-    QColor bg = palette().color(QPalette::Window);
-    bg.setAlpha(225);
-    p.setPen(palette().color(QPalette::Mid));
-    p.setBrush(bg);
-    p.drawRect(mm.adjusted(-1, -1, 0, 0));
-    for (size_t i = 0; i < m_layout->items.size(); ++i) {
-        const LayoutItem &it = m_layout->items[i];
-        const int level = itemLevel(int(i));
-        if (it.kind == LayoutItem::Kind::ExpandedGroup) {
-            p.setBrush(Qt::NoBrush);
-            p.setPen(palette().color(QPalette::Mid));
-        } else {
-            p.setPen(Qt::NoPen);
-            p.setBrush(level > 0 ? levelColor(level) : palette().color(QPalette::Dark));
+    if (!m_minimapValid || m_minimap.size() != mm.size() + QSize(1, 1)) {
+        // The overview changes only with the layout or the overlay: draw it once.
+        m_minimap = QPixmap(mm.size() + QSize(1, 1));
+        m_minimap.fill(Qt::transparent);
+        QPainter mp(&m_minimap);
+        mp.translate(-mm.topLeft() + QPoint(1, 1));
+        QColor bg = palette().color(QPalette::Window);
+        bg.setAlpha(225);
+        mp.setPen(palette().color(QPalette::Mid));
+        mp.setBrush(bg);
+        mp.drawRect(mm.adjusted(-1, -1, 0, 0));
+        std::vector<std::vector<QRectF>> boxes;
+        std::vector<QRectF> frames;
+        for (size_t i = 0; i < m_layout->items.size(); ++i) {
+            const LayoutItem &it = m_layout->items[i];
+            if (it.kind == LayoutItem::Kind::ExpandedGroup) {
+                frames.push_back(toMini(it.rect));
+                continue;
+            }
+            const int level = itemLevel(int(i));
+            if (boxes.size() <= size_t(level))
+                boxes.resize(size_t(level) + 1);
+            boxes[size_t(level)].push_back(toMini(it.rect));
         }
-        p.drawRect(toMini(it.rect));
+        mp.setBrush(Qt::NoBrush);
+        mp.drawRects(frames.data(), int(frames.size()));
+        mp.setPen(Qt::NoPen);
+        for (size_t level = 0; level < boxes.size(); ++level) {
+            mp.setBrush(level > 0 ? levelColor(int(level)) : palette().color(QPalette::Dark));
+            mp.drawRects(boxes[level].data(), int(boxes[level].size()));
+        }
+        m_minimapValid = true;
     }
+    p.drawPixmap(mm.topLeft() - QPoint(1, 1), m_minimap);
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
     p.drawRect(toMini(visibleSceneRect()).intersected(QRectF(mm)));

@@ -3,6 +3,8 @@
 #include "graph/graphlayout.h"
 
 #include <QColor>
+#include <QPixmap>
+#include <QStaticText>
 #include <QWidget>
 #include <memory>
 #include <unordered_map>
@@ -107,6 +109,21 @@ private:
     QColor levelColor(int level) const;
     void paintMinimap(QPainter &p);
     QString itemToolTip(int item) const;
+    /// Label texts of a box, laid out once per layout (the painter only translates them when
+    /// panning): name centred at the top, type at the bottom.
+    struct BoxLabels
+    {
+        QStaticText name, type;
+        bool ready = false;
+    };
+    BoxLabels &boxLabels(int item, const QFont &font, const QFont &small);
+    void paintEdges(QPainter &p, const QRectF &view, const QColor &mid, const QColor &accent);
+
+    // Paint caches, rebuilt with the layout (or the overlay, for the minimap).
+    std::vector<QRectF> m_edgeBounds;
+    std::vector<BoxLabels> m_labels;
+    QPixmap m_minimap;
+    bool m_minimapValid = false;
 
     std::shared_ptr<GraphLayoutEngine> m_engine;
     std::shared_ptr<const GraphLayout> m_layout;
