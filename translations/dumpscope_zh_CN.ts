@@ -60,6 +60,10 @@
         <source>Details</source>
         <translation>详情</translation>
     </message>
+    <message>
+        <source> (statistics only)</source>
+        <translation>（仅统计量）</translation>
+    </message>
 </context>
 <context>
     <name>ds::ExportDialog</name>
@@ -1331,6 +1335,82 @@ out of range: %5</source>
     <message>
         <source>Computing statistics…</source>
         <translation>正在计算统计信息…</translation>
+    </message>
+    <message>
+        <source>No tensor data was saved for this leaf; the details show the statistics the dump recorded.</source>
+        <translation>此叶节点未保存张量数据；详情中显示的是 dump 记录的统计量。</translation>
+    </message>
+    <message>
+        <source>This leaf is a %1 value, not a tensor.</source>
+        <translation>此叶节点是 %1 值，不是张量。</translation>
+    </message>
+    <message>
+        <source>Leaf</source>
+        <translation>叶节点</translation>
+    </message>
+    <message>
+        <source>Recorded type</source>
+        <translation>记录的类型</translation>
+    </message>
+    <message>
+        <source>Shape</source>
+        <translation>形状</translation>
+    </message>
+    <message>
+        <source>Value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>Format</source>
+        <translation>格式</translation>
+    </message>
+    <message>
+        <source>Step / rank</source>
+        <translation>step / rank</translation>
+    </message>
+    <message>
+        <source>Parent module</source>
+        <translation>父模块</translation>
+    </message>
+    <message>
+        <source>Record file</source>
+        <translation>记录文件</translation>
+    </message>
+    <message>
+        <source>Tensor file</source>
+        <translation>张量文件</translation>
+    </message>
+    <message>
+        <source>Dataset</source>
+        <translation>数据集</translation>
+    </message>
+    <message>
+        <source>none saved (statistics only)</source>
+        <translation>未保存（仅统计量）</translation>
+    </message>
+    <message>
+        <source>Recorded max</source>
+        <translation>记录的最大值</translation>
+    </message>
+    <message>
+        <source>Recorded min</source>
+        <translation>记录的最小值</translation>
+    </message>
+    <message>
+        <source>Recorded mean</source>
+        <translation>记录的均值</translation>
+    </message>
+    <message>
+        <source>Recorded L2 norm</source>
+        <translation>记录的 L2 范数</translation>
+    </message>
+    <message>
+        <source>Recorded checksum</source>
+        <translation>记录的校验和</translation>
+    </message>
+    <message>
+        <source>Call stack</source>
+        <translation>调用栈</translation>
     </message>
 </context>
 <context>

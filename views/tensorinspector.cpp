@@ -145,6 +145,18 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
     m_raw->setChecked(false);
     m_raw->setEnabled(isConvertibleFormat(t.format));
     showMetadata();
+    if (!t.isTensor() || t.storage == TensorStorage::Absent) {
+        for (const auto &c : {m_cancelLoad, m_cancelStats})
+            if (c)
+                *c = true;
+        const QString why = t.isTensor() ? tr("No tensor data was saved for this leaf; the details show the statistics the dump recorded.")
+                                         : tr("This leaf is a %1 value, not a tensor.").arg(t.typeName);
+        m_status->setText(why);
+        m_hist->clear(why);
+        m_values->clear(why);
+        m_heatmap->clear(why);
+        return;
+    }
     startLoad();
 }
 
@@ -215,6 +227,10 @@ void TensorInspector::showMetadata()
     const auto &op = m_index->op(m_ref);
     const auto &t = m_index->tensor(m_ref);
     m_meta->clear();
+    if (op.source != SourceFormat::Cann) {
+        showFrameworkMetadata();
+        return;
+    }
     addRow(m_meta, tr("Tensor"), ioKindName(t.io) + QLatin1Char(' ') + QString::number(t.index));
     addRow(m_meta, tr("Data type"), dataTypeName(t.dataType));
     addRow(m_meta, tr("Device format"), formatName(t.format));
@@ -234,6 +250,60 @@ void TensorInspector::showMetadata()
         addRow(m_meta, tr("Mapped name"), op.mappedFrom);
     for (const auto &w : op.warnings)
         addRow(m_meta, tr("Warning"), w);
+}
+
+/// msprobe, ptdbg, h5 and npy leaves: the leaf path, what the producer recorded (statistics,
+/// checksum, value) and the call stack of the operator.
+void TensorInspector::showFrameworkMetadata()
+{
+    const auto &op = m_index->op(m_ref);
+    const auto &t = m_index->tensor(m_ref);
+    addRow(m_meta, tr("Leaf"), t.name.isEmpty() ? ioKindName(t.io) + QLatin1Char(' ') + QString::number(t.index) : t.name);
+    if (!t.typeName.isEmpty())
+        addRow(m_meta, tr("Recorded type"), t.typeName);
+    if (t.isTensor()) {
+        addRow(m_meta, tr("Data type"), dataTypeName(t.dataType));
+        addRow(m_meta, tr("Shape"), shapeToString(t.shape));
+    } else {
+        addRow(m_meta, tr("Value"), t.value);
+    }
+    addRow(m_meta, tr("Operator"), op.opName.isEmpty() ? op.relPath.section(QLatin1Char('/'), -1) : op.opName);
+    if (!op.opType.isEmpty())
+        addRow(m_meta, tr("Operator type"), op.opType);
+    addRow(m_meta, tr("Format"), sourceFormatName(op.source));
+    if (!op.levels.step.isEmpty() || !op.levels.rank.isEmpty())
+        addRow(m_meta, tr("Step / rank"), QStringLiteral("%1 / %2").arg(op.levels.step, op.levels.rank));
+    if (!op.parent.isEmpty())
+        addRow(m_meta, tr("Parent module"), op.parent);
+    addRow(m_meta, tr("Record file"), m_index->absolutePath(op));
+    switch (t.storage) {
+    case TensorStorage::NpyFile:
+    case TensorStorage::PtFile: addRow(m_meta, tr("Tensor file"), m_index->absolute(t.location)); break;
+    case TensorStorage::H5Dataset: addRow(m_meta, tr("Dataset"), t.location); break;
+    case TensorStorage::Absent: addRow(m_meta, tr("Tensor file"), tr("none saved (statistics only)")); break;
+    default: break;
+    }
+    const RecordedStats &r = t.recorded;
+    const std::pair<RecordedStats::Field, std::pair<QString, double>> recorded[] = {
+        {RecordedStats::Max, {tr("Recorded max"), r.max}},
+        {RecordedStats::Min, {tr("Recorded min"), r.min}},
+        {RecordedStats::Mean, {tr("Recorded mean"), r.mean}},
+        {RecordedStats::Norm, {tr("Recorded L2 norm"), r.norm}},
+    };
+    for (const auto &[field, row] : recorded)
+        if (r.has(field))
+            addRow(m_meta, row.first, std::isnan(row.second) ? QStringLiteral("NaN")
+                                      : std::isinf(row.second) ? QString::fromLatin1(row.second > 0 ? "+Inf" : "-Inf")
+                                                               : QString::number(row.second, 'g', 8));
+    if (!t.checksum.isEmpty())
+        addRow(m_meta, tr("Recorded checksum"), t.checksum);
+    for (const auto &w : op.warnings)
+        addRow(m_meta, tr("Warning"), w);
+    if (op.stack >= 0 && size_t(op.stack) < m_index->stacks.size()) {
+        const QStringList &lines = m_index->stacks[size_t(op.stack)];
+        for (qsizetype i = 0; i < lines.size(); ++i)
+            addRow(m_meta, i == 0 ? tr("Call stack") : QString(), QString(lines[i]).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")));
+    }
 }
 
 void TensorInspector::showStats()

@@ -52,6 +52,7 @@ private:
     void onLoaded();
     void onStatsDone();
     void showMetadata();
+    void showFrameworkMetadata();
     void showStats();
 
     DocumentContext *m_context;

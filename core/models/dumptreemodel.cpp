@@ -92,7 +92,9 @@ std::unique_ptr<Node> makeNode(Kind kind, const QString &label, const QString &s
 /// An operator item with its tensors (not yet attached to a parent's children).
 std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
 {
-    const QString name = op.opType + QLatin1Char(' ') + (op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    // Framework entries carry their type inside the name ("Functional.conv2d.0.forward").
+    const QString opName = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    const QString name = op.source == SourceFormat::Cann || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
     // Execution order inside a data_index directory: timestamp, then file.
     auto n = makeNode(Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath), parent);
     n->op = opNumber;
@@ -101,7 +103,8 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
     n->message = op.warnings.join(QLatin1Char('\n'));
     for (size_t t = 0; t < op.tensors.size(); ++t) {
         const auto &rec = op.tensors[t];
-        auto tn = makeNode(Kind::Tensor, ioKindName(rec.io) + QLatin1Char('.') + QString::number(rec.index), QString(), n.get());
+        auto tn = makeNode(Kind::Tensor, rec.name.isEmpty() ? ioKindName(rec.io) + QLatin1Char('.') + QString::number(rec.index) : rec.name,
+                           QString(), n.get());
         tn->op = opNumber;
         tn->tensor = int(t);
         tn->row = int(t);
@@ -483,6 +486,11 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
         case InfoColumn:
             if (n->kind == Kind::Tensor) {
                 const auto &t = d.op(n->op).tensors[size_t(n->tensor)];
+                if (!t.isTensor())
+                    return QStringLiteral("%1 = %2").arg(t.typeName, t.value);
+                if (d.op(n->op).source != SourceFormat::Cann)
+                    return QStringLiteral("%1 %2%3").arg(dataTypeName(t.dataType), shapeToString(t.shape),
+                                                         t.storage == TensorStorage::Absent ? tr(" (statistics only)") : QString());
                 return QStringLiteral("%1 %2 %3").arg(dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape));
             }
             if (n->kind == Kind::Error)
