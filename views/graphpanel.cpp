@@ -105,22 +105,25 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     top->addWidget(new QLabel(tr("Graph:"), this));
     m_selector->setMinimumContentsLength(12);
     m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_subgraphs->setMinimumContentsLength(8);
+    m_subgraphs->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     top->addWidget(m_selector, 2);
     top->addWidget(m_subgraphs, 1);
     top->addWidget(m_search, 2);
     top->addWidget(m_hits);
-    top->addWidget(new QLabel(tr("Colour by:"), this));
-    top->addWidget(m_overlay);
-    top->addWidget(m_statsProgress);
-    top->addWidget(m_stopStats);
     top->addWidget(m_fit);
-    auto *info = new QVBoxLayout;
-    info->addWidget(m_status);
-    info->addWidget(m_legend);
+    // Second row: what the colours mean, and the job that computes them.
+    auto *overlay = new QHBoxLayout;
+    overlay->addWidget(new QLabel(tr("Colour by:"), this));
+    overlay->addWidget(m_overlay);
+    overlay->addWidget(m_statsProgress);
+    overlay->addWidget(m_stopStats);
+    overlay->addWidget(m_legend, 1);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
-    layout->addLayout(info);
+    layout->addWidget(m_status);
+    layout->addLayout(overlay);
     layout->addWidget(m_view, 1);
 
     connect(m_fit, &QToolButton::clicked, m_view, &GraphView::fitToView);
