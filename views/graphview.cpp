@@ -558,8 +558,10 @@ void GraphView::paintEvent(QPaintEvent *)
         const bool isGroup = it.kind == LayoutItem::Kind::Group;
         const bool faded = !isGroup && size_t(it.id) < m_faded.size() && m_faded[size_t(it.id)];
         QColor fill = isGroup ? button : base;
-        if (level > 0)
-            fill = levelColor(level).lighter(level >= 3 ? 150 : 170);
+        if (level > 0) { // the legend colour washed with white keeps labels readable and levels apart
+            const QColor c = levelColor(level);
+            fill = QColor::fromRgbF(c.redF() * 0.55f + 0.45f, c.greenF() * 0.55f + 0.45f, c.blueF() * 0.55f + 0.45f);
+        }
         const bool selected = !isGroup && it.id == m_selected.value;
         if (it.rect.width() * m_zoom < 3 && !selected) { // level of detail: a few pixels need no outline
             if (tiny.size() <= size_t(level))
