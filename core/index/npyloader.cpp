@@ -19,17 +19,28 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
     if (!header)
         return R::failure(QStringLiteral("%1: %2").arg(rec.location, header.error()));
     const npy::NpyHeader &h = *header;
-    if (h.dataType != rec.dataType || h.shape != rec.shape)
+    // Records made from this file's header (npyfolder: size and offset set) must still match it.
+    // Records from a framework's own metadata (msprobe dump.json: size 0) describe the tensor
+    // before saving: the file is the truth and differences become notes (MindSpore saves
+    // bfloat16 as float32).
+    const bool fromHeader = rec.size != 0;
+    const bool sameType = h.dataType == rec.dataType;
+    const bool sameShape = h.shape == rec.shape;
+    if (fromHeader && (!sameType || !sameShape || rec.offset != h.dataOffset || rec.size != h.dataBytes))
         return R::failure(QStringLiteral("%1 changed since it was indexed (now '%2' %3, was %4 %5); reopen the dump")
                               .arg(rec.location, h.descr, npy::npyShapeString(h.shape), dataTypeName(rec.dataType),
                                    npy::npyShapeString(rec.shape)));
 
     auto t = std::make_shared<LoadedTensor>();
     t->file = *mapped;
-    t->dataType = rec.dataType;
+    t->dataType = h.dataType;
     t->shape = h.shape;
+    if (!fromHeader && !sameType)
+        t->notes << QStringLiteral("recorded as %1, stored as '%2' (%3)").arg(dataTypeName(rec.dataType), h.descr, dataTypeName(h.dataType));
+    if (!fromHeader && !sameShape)
+        t->notes << QStringLiteral("recorded shape %1, the file holds %2").arg(shapeToString(rec.shape), shapeToString(h.shape));
     const std::byte *bytes = t->file->data() + h.dataOffset;
-    Elem elem = dataTypeInfo(rec.dataType).elem;
+    Elem elem = dataTypeInfo(h.dataType).elem;
     std::uint64_t count = h.elementCount;
     if (h.unicode) {
         t->notes << QStringLiteral("'%1' holds unicode strings (UCS-4, %2 bytes each); showing raw bytes")
@@ -40,11 +51,11 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
         t->shape = {count};
     }
     if (h.voidPair)
-        t->notes << (rec.dataType == int(DataType::BFloat16)
+        t->notes << (h.dataType == int(DataType::BFloat16)
                          ? QStringLiteral("'|V2' items decoded as bfloat16 as requested")
                          : QStringLiteral("'|V2' items are opaque 2-byte values, shown as uint16 bit patterns"));
     if (!h.unicode && elemBytes(elem) != h.itemSize)
-        return R::failure(QStringLiteral("%1: '%2' cannot be shown as %3").arg(rec.location, h.descr, dataTypeName(rec.dataType)));
+        return R::failure(QStringLiteral("%1: '%2' cannot be decoded").arg(rec.location, h.descr));
 
     const bool reorder = h.fortranOrder && h.shape.size() > 1;
     if (h.byteSwap || reorder) {

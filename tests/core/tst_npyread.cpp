@@ -397,6 +397,31 @@ private slots:
         QVERIFY2(t.error().contains(QLatin1String("changed since it was indexed")), qPrintable(t.error()));
     }
 
+    // A record made from other metadata (msprobe dump.json: dtype as recorded, no header sizes):
+    // the file decides what is decoded, the differences become notes.
+    void recordFromOtherMetadata()
+    {
+        auto index = std::make_shared<DumpIndex>();
+        index->rootDir = kSamples;
+        OpRecord op;
+        op.source = SourceFormat::Msprobe;
+        op.relPath = QStringLiteral("npy/loose/Functional.gelu.0.forward");
+        TensorRecord rec;
+        rec.storage = TensorStorage::NpyFile;
+        rec.location = QStringLiteral("npy/loose/grad_bfloat16_2.npy");
+        rec.dataType = int(DataType::BFloat16);
+        rec.shape = {3};
+        op.tensors.push_back(rec);
+        index->ops.push_back(op);
+        index->finalize();
+        const auto t = loadTensor(*index, {0, 0});
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        QCOMPARE((*t)->dataType, int(DataType::Float32));
+        QCOMPARE((*t)->view.elem, Elem::F32);
+        QCOMPARE((*t)->view.count, size_t(3));
+        QCOMPARE((*t)->notes, QStringList{QStringLiteral("recorded as bfloat16, stored as '<f4' (float32)")});
+    }
+
     void sniff()
     {
         QVERIFY(npyfolder::looksLikeNpyFolder(kSamples + QStringLiteral("/npy/convert")));
