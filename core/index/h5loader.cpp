@@ -22,6 +22,8 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
     using R = Result<std::shared_ptr<const LoadedTensor>>;
     h5::silenceErrors();
     const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location);
+    if (rec.storage != TensorStorage::H5Dataset)
+        return R::failure(QStringLiteral("%1 is not a tensor dataset (%2)").arg(where, rec.typeName));
     const QString path = index.absolutePath(op);
     const QFileInfo info(path);
     if (!info.isFile())

@@ -231,6 +231,34 @@ private slots:
         QVERIFY((*half)->notes.join(QLatin1Char(' ')).contains(QLatin1String("float16 (stored as float32)")));
     }
 
+    void cancelBetweenChunks()
+    {
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
+        QVERIFY(o >= 0);
+        const OpRecord &op = index->ops[size_t(o)];
+        std::atomic<bool> cancel{true};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
+                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+        QVERIFY(weight != op.tensors.end());
+        const auto t = loadH5Tensor(*index, op, *weight, &job, 16);
+        QVERIFY(!t.ok());
+        QCOMPARE(t.error(), QStringLiteral("cancelled"));
+        cancel = false;
+        QVERIFY(loadH5Tensor(*index, op, *weight, &job, 16).ok());
+        // A value leaf is not a dataset to load.
+        const auto groups = std::find_if(op.tensors.begin(), op.tensors.end(),
+                                         [](const TensorRecord &r) { return r.name == QLatin1String("groups"); });
+        QVERIFY(groups != op.tensors.end());
+        const auto value = loadH5Tensor(*index, op, *groups, nullptr);
+        QVERIFY(!value.ok());
+        QVERIFY2(value.error().contains(QLatin1String("is not a tensor dataset")), qPrintable(value.error()));
+    }
+
     void sniffAndUserBlock()
     {
         QVERIFY(h5dumper::looksLikeHdf5(kSamples + QStringLiteral("/h5/model_npu.h5")));
