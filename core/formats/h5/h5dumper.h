@@ -12,7 +12,13 @@ namespace ds::h5dumper {
 /// with list arguments as groups of `{arg}_{i}` datasets. One OpRecord per (op, seqId), in seqId
 /// order (OpRecord::timestamp = seqId), relPath `relPath/{op}/{seqId}`, dataFile `relPath`.
 /// Tensor datasets (Type 0) become H5Dataset leaves named after the argument ("mat1",
-/// "tensors.1"); non-tensor values (Type VEC_I64, I64, BOOL, ...) become Value leaves.
+/// "tensors.1"), location = the dataset path: dataType from the stored type as the DataType
+/// attribute reinterprets it (uint8 and bool written as int8), typeName the dumper's dtype
+/// ("float16 (stored as float32)"), format = the FormatType attribute (informational: the data
+/// is in logical layout; 2 when absent). Non-tensor values (Type VEC_I64, I64, BOOL, ...) become
+/// Value leaves with typeName "int[] (VEC_I64)" etc. and the value as Python would print it.
+/// Leaves are indexed per direction in link order (by name unless creation order is tracked;
+/// list members by their numeric suffix). Writer defects and odd strides become op warnings.
 /// Only attributes and small non-tensor values are read. A file that is not HDF5 and objects
 /// that do not fit the layout become FileErrors naming the file and the object path; the rest
 /// of the file still indexes. Fails only when cancelled.
