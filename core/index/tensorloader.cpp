@@ -1,5 +1,8 @@
 #include "tensorloader.h"
 
+#include "h5loader.h"
+#include "npyloader.h"
+
 #include "tensor/format.h"
 
 #include <cstring>
@@ -15,6 +18,8 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
     const TensorRecord &rec = index.tensor(ref);
     switch (rec.storage) {
     case TensorStorage::DumpPayload: break;
+    case TensorStorage::NpyFile: return loadNpyTensor(index, rec, job);
+    case TensorStorage::H5Dataset: return loadH5Tensor(index, op, rec, job);
     case TensorStorage::Absent:
         return R::failure(QStringLiteral("%1: no data was saved for %2 (statistics only)").arg(op.relPath, rec.name));
     case TensorStorage::Value:

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "index/dumpindex.h"
+#include "index/frameworkpart.h"
+
+#include <QString>
+#include <vector>
+
+namespace ds::h5dumper {
+
+/// Indexes a torch.utils.dumper .h5 file (h5-dumper.md): `/{op}/{seqId}/{input|output}/{arg}`
+/// with list arguments as groups of `{arg}_{i}` datasets. One OpRecord per (op, seqId), in seqId
+/// order (OpRecord::timestamp = seqId), relPath `relPath/{op}/{seqId}`, dataFile `relPath`.
+/// Tensor datasets (Type 0) become H5Dataset leaves named after the argument ("mat1",
+/// "tensors.1"), location = the dataset path: dataType from the stored type as the DataType
+/// attribute reinterprets it (uint8 and bool written as int8), typeName the dumper's dtype
+/// ("float16 (stored as float32)"), format = the FormatType attribute (informational: the data
+/// is in logical layout; 2 when absent). Non-tensor values (Type VEC_I64, I64, BOOL, ...) become
+/// Value leaves with typeName "int[] (VEC_I64)" etc. and the value as Python would print it.
+/// Leaves are indexed per direction in link order (by name unless creation order is tracked;
+/// list members by their numeric suffix). Writer defects and odd strides become op warnings.
+/// Only attributes and small non-tensor values are read. A file that is not HDF5 and objects
+/// that do not fit the layout become FileErrors naming the file and the object path; the rest
+/// of the file still indexes. Fails only when cancelled.
+Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+                                const JobControl *job = nullptr);
+
+/// Cheap check: the HDF5 superblock signature at offset 0, 512, 1024, 2048, ... .
+bool looksLikeHdf5(const QString &path);
+
+struct ExportOptions
+{
+    bool force = false; ///< replace an existing output file
+};
+
+/// Writes the selected operators (indexes into index.ops, all TorchH5) into a NEW .h5 file
+/// with the same layout and attributes: each `/{op}/{seqId}` group is copied with everything
+/// below it, like `h5copy -s /op/seqId/ -d /op/seqId/` (h5-dumper.md §6). Written to a
+/// temporary name in the target directory and renamed, so a failed export leaves nothing.
+/// Refuses to overwrite unless options.force and refuses to write inside index.rootDir.
+/// Returns the number of operators written.
+Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const QString &outFile,
+                      const ExportOptions &options = {}, const JobControl *job = nullptr);
+
+// Decoders of the spec tables (h5-dumper.md §3, §4).
+
+/// DataType attribute code -> our DataType (Float 1, Byte 2, Char 3, Short 5, Int 6, Long 7,
+/// Bool 9, Half 10, Double 11); -1 for other codes.
+int dataTypeFromCode(int code);
+/// "float32", "uint8", ..., "code 42" for unknown codes.
+QString dataTypeCodeName(int code);
+/// DeviceType: "CPU" (0), "CUDA" (1), "NPU" (any other value).
+QString deviceTypeName(int code);
+/// SaveType (`Type` attribute): "TENSOR", "VEC_I64", "I64", ..., "SaveType 42".
+QString saveTypeName(int code);
+
+} // namespace ds::h5dumper

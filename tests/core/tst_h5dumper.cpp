@@ -1,0 +1,427 @@
+// torch.utils.dumper .h5 files: layout, attributes and values as h5py wrote them
+// (samples/h5npy_manifest.json from samples/generate_h5npy.py), bad files beside good ones,
+// chunked hyperslab reads, and "Export selection as .h5" checked by h5py itself.
+#include "formats/h5/h5dumper.h"
+#include "index/h5loader.h"
+#include "index/tensorloader.h"
+#include "tensor/dtype.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ds;
+
+namespace {
+
+const QString kSamples = QStringLiteral(DUMPSCOPE_SAMPLES);
+const QString kPython = QStringLiteral("/usr/bin/python3");
+
+QJsonArray manifestFiles()
+{
+    QFile f(kSamples + QStringLiteral("/h5npy_manifest.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("h5")).toArray();
+}
+
+QJsonObject manifestFile(const QString &file)
+{
+    for (const auto &v : manifestFiles())
+        if (v.toObject().value(QStringLiteral("file")).toString() == file)
+            return v.toObject();
+    return {};
+}
+
+Shape shapeOf(const QJsonArray &a)
+{
+    Shape s;
+    for (const auto &v : a)
+        s.push_back(std::uint64_t(v.toDouble()));
+    return s;
+}
+
+QByteArray loadedBytes(const LoadedTensor &t)
+{
+    return QByteArray(reinterpret_cast<const char *>(t.view.data), qsizetype(t.view.count * elemBytes(t.view.elem)));
+}
+
+std::shared_ptr<DumpIndex> makeIndex(const QString &root, FrameworkPart part)
+{
+    auto index = std::make_shared<DumpIndex>();
+    index->rootDir = root;
+    index->ops = std::move(part.ops);
+    index->errors = std::move(part.errors);
+    index->finalize();
+    return index;
+}
+
+bool havePythonH5py()
+{
+    QProcess p;
+    p.start(kPython, {QStringLiteral("-c"), QStringLiteral("import h5py, numpy")});
+    return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
+} // namespace
+
+class TestH5Dumper : public QObject
+{
+    Q_OBJECT
+private slots:
+    void decoders()
+    {
+        using enum DataType;
+        const std::pair<int, DataType> codes[] = {{1, Float32}, {2, UInt8}, {3, Int8}, {5, Int16}, {6, Int32},
+                                                  {7, Int64}, {9, Bool}, {10, Float16}, {11, Float64}};
+        for (const auto &[code, type] : codes)
+            QCOMPARE(h5dumper::dataTypeFromCode(code), int(type));
+        QCOMPARE(h5dumper::dataTypeFromCode(4), -1);
+        QCOMPARE(h5dumper::dataTypeCodeName(8), QStringLiteral("code 8"));
+        QCOMPARE(h5dumper::deviceTypeName(0), QStringLiteral("CPU"));
+        QCOMPARE(h5dumper::deviceTypeName(1), QStringLiteral("CUDA"));
+        QCOMPARE(h5dumper::deviceTypeName(10), QStringLiteral("NPU"));
+        QCOMPARE(h5dumper::saveTypeName(0), QStringLiteral("TENSOR"));
+        QCOMPARE(h5dumper::saveTypeName(18), QStringLiteral("TENSOR_OPTS"));
+        QCOMPARE(h5dumper::saveTypeName(19), QStringLiteral("SaveType 19"));
+    }
+
+    // Every sample .h5 (good and bad): operators in seqId order, tensors and values with their
+    // attributes decoded, warnings, and the expected errors for the bad objects.
+    void indexSamples_data()
+    {
+        QTest::addColumn<QJsonObject>("expected");
+        const QJsonArray files = manifestFiles();
+        QVERIFY(files.size() >= 4);
+        for (const auto &v : files)
+            QTest::addRow("%s", qPrintable(v.toObject().value(QStringLiteral("file")).toString())) << v.toObject();
+    }
+    void indexSamples()
+    {
+        QFETCH(QJsonObject, expected);
+        const QString file = expected.value(QStringLiteral("file")).toString();
+        DumpLevels levels;
+        levels.part = QStringLiteral("h5");
+        auto part = h5dumper::indexFile(kSamples, file, levels);
+        QVERIFY2(part.ok(), qPrintable(part.error()));
+
+        const QJsonArray errors = expected.value(QStringLiteral("errors")).toArray();
+        for (const auto &e : part->errors)
+            qInfo().noquote() << e.file << e.message;
+        QCOMPARE(part->errors.size(), size_t(errors.size()));
+        for (const auto &ev : errors) {
+            const QString text = ev.toObject().value(QStringLiteral("contains")).toString();
+            const bool found = std::any_of(part->errors.begin(), part->errors.end(), [&](const FileError &e) {
+                return e.file == file && e.message.contains(text);
+            });
+            QVERIFY2(found, qPrintable(text));
+        }
+
+        const QJsonArray ops = expected.value(QStringLiteral("ops")).toArray();
+        QCOMPARE(part->ops.size(), size_t(ops.size()));
+        for (qsizetype i = 0; i < ops.size(); ++i) {
+            const QJsonObject eo = ops[i].toObject();
+            const OpRecord &op = part->ops[size_t(i)];
+            QCOMPARE(op.relPath, eo.value(QStringLiteral("relPath")).toString());
+            QCOMPARE(op.source, SourceFormat::TorchH5);
+            QCOMPARE(op.dataFile, file);
+            QCOMPARE(op.opName, eo.value(QStringLiteral("opName")).toString());
+            QCOMPARE(op.opType, op.opName);
+            QCOMPARE(op.timestamp, std::uint64_t(eo.value(QStringLiteral("seqId")).toInt()));
+            QCOMPARE(op.levels.part, QStringLiteral("h5"));
+            const QJsonArray warnings = eo.value(QStringLiteral("warnings")).toArray();
+            QCOMPARE(op.warnings.size(), warnings.size());
+            for (const auto &w : warnings)
+                QVERIFY2(op.warnings.join(QLatin1Char('\n')).contains(w.toString()), qPrintable(op.warnings.join(QLatin1Char('\n'))));
+            const QJsonArray tensors = eo.value(QStringLiteral("tensors")).toArray();
+            QCOMPARE(op.tensors.size(), size_t(tensors.size()));
+            for (qsizetype j = 0; j < tensors.size(); ++j) {
+                const QJsonObject et = tensors[j].toObject();
+                const TensorRecord &t = op.tensors[size_t(j)];
+                const QString where = op.relPath + QLatin1Char(' ') + t.location;
+                QCOMPARE(t.location, et.value(QStringLiteral("path")).toString());
+                QCOMPARE(t.name, et.value(QStringLiteral("name")).toString());
+                QCOMPARE(t.io, et.value(QStringLiteral("io")).toString() == QLatin1String("input") ? IoKind::Input : IoKind::Output);
+                QCOMPARE(t.index, std::uint32_t(et.value(QStringLiteral("index")).toInt()));
+                QVERIFY2(t.typeName == et.value(QStringLiteral("typeName")).toString(), qPrintable(where + QLatin1Char(' ') + t.typeName));
+                if (et.value(QStringLiteral("storage")).toString() == QLatin1String("value")) {
+                    QCOMPARE(t.storage, TensorStorage::Value);
+                    QVERIFY2(t.value == et.value(QStringLiteral("value")).toString(), qPrintable(where + QLatin1Char(' ') + t.value));
+                } else {
+                    QCOMPARE(t.storage, TensorStorage::H5Dataset);
+                    QCOMPARE(dataTypeName(t.dataType), et.value(QStringLiteral("dtype")).toString());
+                    QCOMPARE(t.shape, shapeOf(et.value(QStringLiteral("shape")).toArray()));
+                    QCOMPARE(t.format, et.value(QStringLiteral("format")).toInt());
+                }
+            }
+        }
+    }
+
+    // Every tensor dataset loads to the bytes h5py read, through loadTensor and through
+    // hyperslab reads of a few bytes (exercising the tiling over several dimensions).
+    void loadSamples_data()
+    {
+        QTest::addColumn<quint64>("chunkBytes");
+        QTest::addRow("default") << quint64(8u << 20);
+        QTest::addRow("64 bytes") << quint64(64);
+        QTest::addRow("1 byte") << quint64(1);
+    }
+    void loadSamples()
+    {
+        QFETCH(quint64, chunkBytes);
+        int loaded = 0;
+        for (const auto &fv : manifestFiles()) {
+            const QJsonObject f = fv.toObject();
+            const QString file = f.value(QStringLiteral("file")).toString();
+            auto part = h5dumper::indexFile(kSamples, file, {});
+            QVERIFY(part.ok());
+            auto index = makeIndex(kSamples, std::move(*part));
+            for (const auto &ov : f.value(QStringLiteral("ops")).toArray()) {
+                const QJsonObject eo = ov.toObject();
+                const int o = index->opIndex(eo.value(QStringLiteral("relPath")).toString());
+                QVERIFY(o >= 0);
+                const OpRecord &op = index->ops[size_t(o)];
+                const QJsonArray tensors = eo.value(QStringLiteral("tensors")).toArray();
+                for (qsizetype j = 0; j < tensors.size(); ++j) {
+                    const QJsonObject et = tensors[j].toObject();
+                    if (et.value(QStringLiteral("storage")).toString() != QLatin1String("h5"))
+                        continue;
+                    const auto t = chunkBytes == (8u << 20) ? loadTensor(*index, {o, int(j)})
+                                                            : loadH5Tensor(*index, op, op.tensors[size_t(j)], nullptr, chunkBytes);
+                    QVERIFY2(t.ok(), qPrintable(t.error()));
+                    QCOMPARE((*t)->shape, op.tensors[size_t(j)].shape);
+                    QCOMPARE((*t)->view.elem, dataTypeInfo(op.tensors[size_t(j)].dataType).elem);
+                    QVERIFY2(loadedBytes(**t) == QByteArray::fromBase64(et.value(QStringLiteral("bytes")).toString().toLatin1()),
+                             qPrintable(op.relPath + QLatin1Char(' ') + op.tensors[size_t(j)].location));
+                    ++loaded;
+                }
+            }
+        }
+        QVERIFY(loaded > 40);
+    }
+
+    void decodedValues()
+    {
+        // uint8 written with a signed file type, and bool: decoded as the DataType code says.
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const int sum = index->opIndex(QStringLiteral("h5/model_npu.h5/sum/9"));
+        QVERIFY(sum >= 0);
+        const auto &tensors = index->ops[size_t(sum)].tensors;
+        const auto self = std::find_if(tensors.begin(), tensors.end(), [](const TensorRecord &r) {
+            return r.io == IoKind::Input && r.name == QLatin1String("self");
+        });
+        QVERIFY(self != tensors.end());
+        QCOMPARE(self->typeName, QStringLiteral("uint8"));
+        const auto t = loadTensor(*index, {sum, int(self - tensors.begin())});
+        QVERIFY2(t.ok(), qPrintable(t.error()));
+        QCOMPARE((*t)->view.elem, Elem::U8);
+        QCOMPARE(elemToDouble(Elem::U8, (*t)->view.data, 2), 200.0);
+        QCOMPARE(elemToDouble(Elem::U8, (*t)->view.data, 4), 255.0);
+        const int numpyT = index->opIndex(QStringLiteral("h5/model_npu.h5/numpy_T/1"));
+        const auto half = loadTensor(*index, {numpyT, 0});
+        QVERIFY(half.ok());
+        QCOMPARE((*half)->view.elem, Elem::F32);
+        QVERIFY((*half)->notes.join(QLatin1Char(' ')).contains(QLatin1String("float16 (stored as float32)")));
+    }
+
+    void cancelBetweenChunks()
+    {
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
+        QVERIFY(o >= 0);
+        const OpRecord &op = index->ops[size_t(o)];
+        std::atomic<bool> cancel{true};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
+                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+        QVERIFY(weight != op.tensors.end());
+        const auto t = loadH5Tensor(*index, op, *weight, &job, 16);
+        QVERIFY(!t.ok());
+        QCOMPARE(t.error(), QStringLiteral("cancelled"));
+        cancel = false;
+        QVERIFY(loadH5Tensor(*index, op, *weight, &job, 16).ok());
+        // A value leaf is not a dataset to load.
+        const auto groups = std::find_if(op.tensors.begin(), op.tensors.end(),
+                                         [](const TensorRecord &r) { return r.name == QLatin1String("groups"); });
+        QVERIFY(groups != op.tensors.end());
+        const auto value = loadH5Tensor(*index, op, *groups, nullptr);
+        QVERIFY(!value.ok());
+        QVERIFY2(value.error().contains(QLatin1String("is not a tensor dataset")), qPrintable(value.error()));
+    }
+
+    void sniffAndUserBlock()
+    {
+        QVERIFY(h5dumper::looksLikeHdf5(kSamples + QStringLiteral("/h5/model_npu.h5")));
+        QVERIFY(!h5dumper::looksLikeHdf5(kSamples + QStringLiteral("/h5/bad/not_hdf5.h5")));
+        QVERIFY(!h5dumper::looksLikeHdf5(kSamples + QStringLiteral("/npy/loose/weights.npy")));
+        QVERIFY(!h5dumper::looksLikeHdf5(kSamples + QStringLiteral("/h5/missing.h5")));
+        // A 512-byte user block in front of the superblock (what h5jam writes): the signature is
+        // at offset 512 and HDF5 addresses are relative to it.
+        QTemporaryDir dir;
+        QFile src(kSamples + QStringLiteral("/h5/model_npu.h5"));
+        QVERIFY(src.open(QIODevice::ReadOnly));
+        QFile dst(dir.filePath(QStringLiteral("ub.h5")));
+        QVERIFY(dst.open(QIODevice::WriteOnly));
+        dst.write(QByteArray(512, 'u'));
+        dst.write(src.readAll());
+        dst.close();
+        QVERIFY(h5dumper::looksLikeHdf5(dst.fileName()));
+        auto part = h5dumper::indexFile(dir.path(), QStringLiteral("ub.h5"), {});
+        QVERIFY(part.ok());
+        QVERIFY2(part->errors.empty(), qPrintable(part->errors.empty() ? QString() : part->errors[0].message));
+        QCOMPARE(part->ops.size(), size_t(manifestFile(QStringLiteral("h5/model_npu.h5")).value(QStringLiteral("ops")).toArray().size()));
+    }
+
+    void missingFileAndCancel()
+    {
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/none.h5"), {});
+        QVERIFY(part.ok());
+        QCOMPARE(part->errors.size(), size_t(1));
+        QCOMPARE(part->errors[0].message, QStringLiteral("no such file"));
+        std::atomic<bool> cancel{true};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        const auto cancelled = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {}, &job);
+        QVERIFY(!cancelled.ok());
+        QCOMPARE(cancelled.error(), QStringLiteral("cancelled"));
+    }
+
+    void changedFileIsRefused()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QFile::copy(kSamples + QStringLiteral("/h5/model_npu.h5"), dir.filePath(QStringLiteral("m.h5"))));
+        auto part = h5dumper::indexFile(dir.path(), QStringLiteral("m.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(dir.path(), std::move(*part));
+        QVERIFY(loadTensor(*index, {0, 0}).ok());
+        QFile f(dir.filePath(QStringLiteral("m.h5")));
+        QVERIFY(f.open(QIODevice::Append));
+        f.write("tail");
+        f.close();
+        const auto t = loadTensor(*index, {0, 0});
+        QVERIFY(!t.ok());
+        QVERIFY2(t.error().contains(QLatin1String("changed since it was indexed")), qPrintable(t.error()));
+    }
+
+    // Export two operators; h5py compares the new file with the source (datasets, values,
+    // attributes, chunking, compression) and our reader indexes and loads it the same way.
+    void exportTwoOps()
+    {
+        const QString file = QStringLiteral("h5/model_npu.h5");
+        auto part = h5dumper::indexFile(kSamples, file, {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const QString groups[] = {QStringLiteral("/AddmmBackward/4"), QStringLiteral("/NpuConvolutionBackward/5")};
+        std::vector<int> selected;
+        for (const QString &g : groups) {
+            const int o = index->opIndex(file + g);
+            QVERIFY(o >= 0);
+            selected.push_back(o);
+        }
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("output.h5"));
+        const auto written = h5dumper::exportOps(*index, selected, out);
+        QVERIFY2(written.ok(), qPrintable(written.error()));
+        QCOMPARE(*written, 2);
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList{QStringLiteral("output.h5")});
+
+        // Our reader: the same operators, tensors and bytes.
+        auto back = h5dumper::indexFile(dir.path(), QStringLiteral("output.h5"), {});
+        QVERIFY(back.ok());
+        QVERIFY(back->errors.empty());
+        QCOMPARE(back->ops.size(), size_t(2));
+        auto exported = makeIndex(dir.path(), std::move(*back));
+        for (int k = 0; k < 2; ++k) {
+            const OpRecord &a = index->ops[size_t(selected[size_t(k)])];
+            const int o = exported->opIndex(QStringLiteral("output.h5") + groups[k]);
+            QVERIFY(o >= 0);
+            const OpRecord &b = exported->ops[size_t(o)];
+            QCOMPARE(b.tensors.size(), a.tensors.size());
+            for (size_t j = 0; j < a.tensors.size(); ++j) {
+                QCOMPARE(b.tensors[j].location, a.tensors[j].location);
+                QCOMPARE(b.tensors[j].typeName, a.tensors[j].typeName);
+                QCOMPARE(b.tensors[j].value, a.tensors[j].value);
+                QCOMPARE(b.tensors[j].format, a.tensors[j].format);
+                if (a.tensors[j].storage != TensorStorage::H5Dataset)
+                    continue;
+                const auto ta = loadTensor(*index, {selected[size_t(k)], int(j)});
+                const auto tb = loadTensor(*exported, {o, int(j)});
+                QVERIFY(ta.ok() && tb.ok());
+                QCOMPARE(loadedBytes(**tb), loadedBytes(**ta));
+            }
+        }
+
+        // h5py: exactly these groups, equal to the source.
+        if (!havePythonH5py())
+            QSKIP("/usr/bin/python3 with h5py is not available for the independent check");
+        QProcess py;
+        py.setProcessChannelMode(QProcess::MergedChannels);
+        py.start(kPython, {QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/core/check_h5export.py"),
+                           kSamples + QLatin1Char('/') + file, out, groups[0], groups[1]});
+        QVERIFY(py.waitForFinished(120000));
+        const QString report = QString::fromUtf8(py.readAll());
+        QVERIFY2(py.exitStatus() == QProcess::NormalExit && py.exitCode() == 0, qPrintable(report));
+        QVERIFY2(report.contains(QLatin1String("checked 2 groups: OK")), qPrintable(report));
+    }
+
+    void exportRefusals()
+    {
+        const QString file = QStringLiteral("h5/model_npu.h5");
+        auto part = h5dumper::indexFile(kSamples, file, {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const std::vector<int> one{index->opIndex(file + QStringLiteral("/cat/2"))};
+        QVERIFY(one[0] >= 0);
+        QTemporaryDir dir;
+        const QString out = dir.filePath(QStringLiteral("x.h5"));
+        QFile existing(out);
+        QVERIFY(existing.open(QIODevice::WriteOnly));
+        existing.write("keep me");
+        existing.close();
+
+        auto r = h5dumper::exportOps(*index, one, out);
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().contains(QLatin1String("exists; not overwritten")), qPrintable(r.error()));
+        QVERIFY(existing.open(QIODevice::ReadOnly));
+        QCOMPARE(existing.readAll(), QByteArray("keep me"));
+        existing.close();
+
+        h5dumper::ExportOptions force;
+        force.force = true;
+        r = h5dumper::exportOps(*index, one, out, force);
+        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QVERIFY(h5dumper::looksLikeHdf5(out));
+
+        r = h5dumper::exportOps(*index, one, kSamples + QStringLiteral("/h5/exported.h5"));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().contains(QLatin1String("refusing to write inside the opened dump")), qPrintable(r.error()));
+        QVERIFY(!QFile::exists(kSamples + QStringLiteral("/h5/exported.h5")));
+
+        r = h5dumper::exportOps(*index, {}, dir.filePath(QStringLiteral("y.h5")));
+        QVERIFY(!r.ok());
+        r = h5dumper::exportOps(*index, {one[0], one[0]}, dir.filePath(QStringLiteral("twice.h5")));
+        QVERIFY2(r.ok() && *r == 1, qPrintable(r.ok() ? QString::number(*r) : r.error()));
+
+        // Only .h5 operators can be exported, and nothing is left behind on failure.
+        auto npuIndex = std::make_shared<DumpIndex>(*index);
+        npuIndex->ops[size_t(one[0])].source = SourceFormat::NpyFolder;
+        r = h5dumper::exportOps(*npuIndex, one, dir.filePath(QStringLiteral("z.h5")));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().contains(QLatin1String("is not an operator of a .h5 dump")), qPrintable(r.error()));
+        const QStringList left = QDir(dir.path()).entryList(QDir::Files | QDir::Hidden);
+        QCOMPARE(left, (QStringList{QStringLiteral("twice.h5"), QStringLiteral("x.h5")}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestH5Dumper)
+#include "tst_h5dumper.moc"
