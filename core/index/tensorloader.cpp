@@ -1,5 +1,6 @@
 #include "tensorloader.h"
 
+#include "ptloader.h"
 #include "tensor/format.h"
 
 #include <cstring>
@@ -15,6 +16,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
     const TensorRecord &rec = index.tensor(ref);
     switch (rec.storage) {
     case TensorStorage::DumpPayload: break;
+    case TensorStorage::PtFile: return loadPtTensor(index, rec, job);
     case TensorStorage::Absent:
         return R::failure(QStringLiteral("%1: no data was saved for %2 (statistics only)").arg(op.relPath, rec.name));
     case TensorStorage::Value:
