@@ -835,6 +835,20 @@ private slots:
         auto s = unpickle(specPickle(), tiny);
         QVERIFY(!s.ok());
         QCOMPARE(s.error(), QStringLiteral("pickle is 132 bytes, more than the limit of 100"));
+        // Tensors returned: one tensor referenced 3 x 3 times through shared lists.
+        QByteArray t = specPickle();
+        t.chop(1);
+        t.remove(0, 2);
+        const QByteArray fan = QByteArray("\x80\x02", 2) + t + "q\x09" + "](" "h\x09" "h\x09" "h\x09" "eq\x0a" + "](" "h\x0a" "h\x0a" "h\x0a" "e.";
+        auto all = unpickle(fan);
+        QVERIFY2(all.ok(), qPrintable(all.error()));
+        QCOMPARE(all->size(), size_t(9));
+        QCOMPARE(all->back().path, QStringLiteral("2.2"));
+        PickleLimits eight;
+        eight.maxTensors = 8;
+        auto many = unpickle(fan, eight);
+        QVERIFY(!many.ok());
+        QCOMPARE(many.error(), QStringLiteral("the pickled object holds more than 8 tensors"));
         // Objects created.
         PickleLimits few;
         few.maxObjects = 10;

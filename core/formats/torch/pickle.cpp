@@ -398,6 +398,8 @@ void Machine::collect(Ref r, const QString &path, int depth, std::vector<TorchTe
     const auto join = [&](const QString &key) { return path.isEmpty() ? key : path + QLatin1Char('.') + key; };
     switch (o.kind) {
     case Kind::Tensor: {
+        if (out.size() >= m_limits.maxTensors)
+            fail(QStringLiteral("the pickled object holds more than %1 tensors").arg(m_limits.maxTensors));
         TorchTensorDesc d = m_descs[size_t(o.i)];
         d.path = path;
         out.push_back(std::move(d));

@@ -37,6 +37,7 @@ struct PickleLimits
     std::uint64_t maxString = std::uint64_t(1) << 20;
     std::uint64_t maxObjects = 4000000; ///< values created while decoding
     int maxNesting = 64;                ///< containers inside containers in the result
+    std::uint64_t maxTensors = 100000;  ///< tensors returned (shared references count each time)
 };
 
 /// Runs a data-only pickle machine over a torch.save `data.pkl` (msprobe.md §7.3/§7.4): only
