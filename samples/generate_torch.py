@@ -16,6 +16,9 @@ Malicious and damaged samples are built by hand (pickle opcodes inside a zip) or
 `torch.save` of objects whose pickle would execute code when loaded. NOTHING here ever
 loads one of them: this script only writes bytes. The os.system payloads would create
 /tmp/dumpscope_pt_pwned; the C++ test asserts that file never appears.
+
+Output is byte-for-byte reproducible except legacy_format.pt: the pre-1.6 format names
+storages by their memory address, so that file changes on every run.
 """
 
 import io
