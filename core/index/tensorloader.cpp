@@ -2,7 +2,7 @@
 
 #include "h5loader.h"
 #include "npyloader.h"
-
+#include "ptloader.h"
 #include "tensor/format.h"
 
 #include <cstring>
@@ -19,13 +19,12 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
     switch (rec.storage) {
     case TensorStorage::DumpPayload: break;
     case TensorStorage::NpyFile: return loadNpyTensor(index, rec, job);
+    case TensorStorage::PtFile: return loadPtTensor(index, rec, job);
     case TensorStorage::H5Dataset: return loadH5Tensor(index, op, rec, job);
     case TensorStorage::Absent:
         return R::failure(QStringLiteral("%1: no data was saved for %2 (statistics only)").arg(op.relPath, rec.name));
     case TensorStorage::Value:
         return R::failure(QStringLiteral("%1: %2 is a %3 value, not a tensor").arg(op.relPath, rec.name, rec.typeName));
-    default:
-        return R::failure(QStringLiteral("%1: reading %2 is not supported").arg(op.relPath, rec.location));
     }
     auto mapped = MappedFile::open(index.absolutePath(op));
     if (!mapped)

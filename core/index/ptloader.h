@@ -1,0 +1,20 @@
+#pragma once
+
+#include "tensorloader.h"
+
+namespace ds {
+
+struct PtTensor;
+
+/// loadTensor() for TensorStorage::PtFile: maps `index.absolute(rec.location)`, reads the one
+/// tensor of the torch.save file and returns a zero-copy view into the mapping when the tensor
+/// is contiguous, STORED and little-endian; otherwise gathers (and byte-swaps) its elements
+/// into LoadedTensor::owned. Errors start with the record's location.
+Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index, const TensorRecord &rec,
+                                                          const JobControl *job = nullptr);
+
+/// Copies the strided elements of `t` (record bytes at `record`) into `out` in row-major order,
+/// swapping bytes for big-endian files. False when cancelled.
+bool gatherPtElements(const PtTensor &t, const std::byte *record, std::byte *out, const JobControl *job);
+
+} // namespace ds
