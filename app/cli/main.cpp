@@ -50,21 +50,40 @@ void printErrors(const DumpIndex &index)
         out(QStringLiteral("  %1: %2\n").arg(e.file, e.message));
 }
 
+QString formatDescription(SourceFormat f)
+{
+    switch (f) {
+    case SourceFormat::Cann: return QStringLiteral("CANN operator dump");
+    case SourceFormat::Msprobe: return QStringLiteral("msprobe dump (dump.json)");
+    case SourceFormat::Ptdbg: return QStringLiteral("ptdbg_ascend dump (dump.pkl)");
+    case SourceFormat::TorchH5: return QStringLiteral("torch.utils.dumper HDF5 (.h5)");
+    case SourceFormat::NpyFolder: return QStringLiteral("numpy files (.npy)");
+    }
+    return {};
+}
+
 int cmdInfo(const DumpIndex &index, bool asJson)
 {
     if (asJson) {
         out(infoJson(index));
         return Ok;
     }
-    QStringList devices;
+    QStringList devices, steps, ranks;
     for (const auto &op : index.ops)
-        if (!devices.contains(op.levels.device) && !op.levels.device.isEmpty())
-            devices << op.levels.device;
-    out(QStringLiteral("path:      %1\nformat:    CANN operator dump\noperators: %2\ntensors:   %3\npayload:   %4 bytes\n"
-                       "devices:   %5\nbad files: %6\n")
-            .arg(index.openedPath).arg(index.ops.size()).arg(index.tensorCount()).arg(index.payloadBytes())
-            .arg(devices.isEmpty() ? QStringLiteral("-") : devices.join(QStringLiteral(", ")))
-            .arg(index.errors.size()));
+        for (auto [list, value] : {std::pair{&devices, &op.levels.device}, std::pair{&steps, &op.levels.step},
+                                   std::pair{&ranks, &op.levels.rank}})
+            if (!value->isEmpty() && !list->contains(*value))
+                *list << *value;
+    QStringList formats;
+    for (SourceFormat f : index.sourceFormats())
+        formats << formatDescription(f);
+    auto joined = [](const QStringList &l) { return l.isEmpty() ? QStringLiteral("-") : l.join(QStringLiteral(", ")); };
+    out(QStringLiteral("path:      %1\nformat:    %2\noperators: %3\ntensors:   %4\npayload:   %5 bytes\n")
+            .arg(index.openedPath, formats.isEmpty() ? QStringLiteral("no dump files found") : formats.join(QStringLiteral("; ")))
+            .arg(index.ops.size()).arg(index.tensorCount()).arg(index.payloadBytes()));
+    if (!steps.isEmpty() || !ranks.isEmpty())
+        out(QStringLiteral("steps:     %1\nranks:     %2\n").arg(joined(steps), joined(ranks)));
+    out(QStringLiteral("devices:   %1\nbad files: %2\n").arg(joined(devices)).arg(index.errors.size()));
     printErrors(index);
     return Ok;
 }
@@ -82,8 +101,15 @@ int cmdList(const DumpIndex &index, bool asJson)
                 .arg(op.taskId).arg(op.streamId));
         for (size_t t = 0; t < op.tensors.size(); ++t) {
             const auto &tr = op.tensors[t];
-            if (tr.io != IoKind::Input && tr.io != IoKind::Output)
+            if (tr.io == IoKind::Buffer || tr.io == IoKind::Workspace)
                 continue;
+            if (op.source != SourceFormat::Cann) {
+                const QString name = tr.name.isEmpty() ? ioKindName(tr.io) + QLatin1Char('.') + QString::number(tr.index) : tr.name;
+                out(tr.isTensor() ? QStringLiteral("    %1  %2 %3%4\n").arg(name, dataTypeName(tr.dataType), shapeToString(tr.shape),
+                                                                        tr.storage == TensorStorage::Absent ? QStringLiteral("  (statistics only)") : QString())
+                                  : QStringLiteral("    %1  %2 = %3\n").arg(name, tr.typeName, tr.value));
+                continue;
+            }
             out(QStringLiteral("    %1.%2  %3 %4 %5 -> %6\n")
                     .arg(ioKindName(tr.io)).arg(tr.index).arg(dataTypeName(tr.dataType), formatName(tr.format),
                                                              shapeToString(tr.shape), shapeToString(tr.originalShape)));
@@ -100,8 +126,8 @@ bool resolve(const DumpIndex &index, const QStringList &ids, std::vector<DumpInd
     if (ids.isEmpty()) {
         for (size_t o = 0; o < index.ops.size(); ++o)
             for (size_t t = 0; t < index.ops[o].tensors.size(); ++t) {
-                const auto io = index.ops[o].tensors[t].io;
-                if (io == IoKind::Input || io == IoKind::Output)
+                const auto &rec = index.ops[o].tensors[t];
+                if (rec.isTensor() && rec.storage != TensorStorage::Absent && rec.io != IoKind::Buffer && rec.io != IoKind::Workspace)
                     refs.push_back({int(o), int(t)});
             }
         return true;

@@ -342,8 +342,18 @@ std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const
     std::uint64_t n = 0;
     for (const auto &op : ops)
         for (const auto &t : op.tensors)
-            n += !inputsAndOutputsOnly || t.io == IoKind::Input || t.io == IoKind::Output;
+            n += !inputsAndOutputsOnly || (t.isTensor() && t.io != IoKind::Buffer && t.io != IoKind::Workspace);
     return n;
+}
+
+std::vector<SourceFormat> DumpIndex::sourceFormats() const
+{
+    std::vector<SourceFormat> found;
+    for (const auto &op : ops)
+        if (std::find(found.begin(), found.end(), op.source) == found.end())
+            found.push_back(op.source);
+    std::sort(found.begin(), found.end());
+    return found;
 }
 
 std::uint64_t DumpIndex::payloadBytes() const

@@ -43,8 +43,11 @@ public:
     const OpRecord &op(const TensorRef &ref) const { return ops[size_t(ref.op)]; }
     const TensorRecord &tensor(const TensorRef &ref) const { return ops[size_t(ref.op)].tensors[size_t(ref.tensor)]; }
 
+    /// Tensors (inputs, outputs, parameters; not values), or every record when `false`.
     std::uint64_t tensorCount(bool inputsAndOutputsOnly = true) const;
     std::uint64_t payloadBytes() const;
+    /// The producers of the operators, in SourceFormat order.
+    std::vector<SourceFormat> sourceFormats() const;
 
 private:
     QHash<QString, int> m_byPath;

@@ -4,6 +4,7 @@
 #include "tensor/format.h"
 
 #include <QSet>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 namespace ds {
@@ -46,13 +47,50 @@ json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
            {"size", t.size}};
     if (!t.originalOpName.isEmpty())
         j["original_op"] = s(t.originalOpName);
+    if (index.op(ref).source == SourceFormat::Cann)
+        return j;
+    // Framework leaves: where the data is and what the producer recorded.
+    static const char *const storage[] = {"payload", "npy", "pt", "h5", "absent", "value"};
+    j["name"] = s(t.name);
+    j["storage"] = storage[int(t.storage)];
+    if (!t.location.isEmpty())
+        j["location"] = s(t.location);
+    if (!t.typeName.isEmpty())
+        j["type"] = s(t.typeName);
+    if (!t.isTensor())
+        j["value"] = s(t.value);
+    if (!t.checksum.isEmpty())
+        j["checksum"] = s(t.checksum);
+    auto number = [](double v) -> json {
+        if (std::isnan(v))
+            return "NaN";
+        if (std::isinf(v))
+            return v > 0 ? "Infinity" : "-Infinity";
+        return v;
+    };
+    json recorded = json::object();
+    const RecordedStats &r = t.recorded;
+    if (r.has(RecordedStats::Max))
+        recorded["max"] = number(r.max);
+    if (r.has(RecordedStats::Min))
+        recorded["min"] = number(r.min);
+    if (r.has(RecordedStats::Mean))
+        recorded["mean"] = number(r.mean);
+    if (r.has(RecordedStats::Norm))
+        recorded["norm"] = number(r.norm);
+    if (!recorded.empty())
+        j["recorded"] = recorded;
     return j;
 }
 
 json levelsJson(const DumpLevels &l)
 {
-    return {{"time", s(l.time)}, {"device", s(l.device)}, {"model_name", s(l.modelName)},
-            {"model_id", s(l.modelId)}, {"data_index", s(l.dataIndex)}};
+    json j{{"time", s(l.time)}, {"device", s(l.device)}, {"model_name", s(l.modelName)},
+           {"model_id", s(l.modelId)}, {"data_index", s(l.dataIndex)}};
+    for (const auto &[key, value] : {std::pair{"part", &l.part}, std::pair{"step", &l.step}, std::pair{"rank", &l.rank}})
+        if (!value->isEmpty())
+            j[key] = s(*value);
+    return j;
 }
 
 QByteArray dump(const json &j) { return QByteArray::fromStdString(j.dump(2)) + '\n'; }
@@ -88,9 +126,11 @@ TensorStatsEntry computeTensorStats(const DumpIndex &index, const DumpIndex::Ten
 
 QByteArray infoJson(const DumpIndex &index)
 {
-    QSet<QString> devices, times, models, dataIndexes;
+    QSet<QString> devices, times, models, dataIndexes, steps, ranks;
     std::uint64_t opDebug = 0;
     for (const auto &op : index.ops) {
+        steps.insert(op.levels.step);
+        ranks.insert(op.levels.rank);
         devices.insert(op.levels.device);
         times.insert(op.levels.time);
         models.insert(op.levels.modelName);
@@ -106,8 +146,11 @@ QByteArray infoJson(const DumpIndex &index)
             a.push_back(s(x));
         return a;
     };
+    json formats = json::array();
+    for (SourceFormat f : index.sourceFormats())
+        formats.push_back(s(sourceFormatName(f)));
     json j{{"path", s(index.openedPath)},
-           {"formats", json::array({"cann"})},
+           {"formats", formats},
            {"files", index.ops.size() + index.errors.size()},
            {"ops", index.ops.size()},
            {"opdebug_files", opDebug},
@@ -117,6 +160,8 @@ QByteArray infoJson(const DumpIndex &index)
            {"devices", sorted(devices)},
            {"model_names", sorted(models)},
            {"data_indexes", sorted(dataIndexes)},
+           {"steps", sorted(steps)},
+           {"ranks", sorted(ranks)},
            {"other_files", index.otherFiles},
            {"errors", index.errors.size()},
            {"error_files", errorsJson(index)},
@@ -129,13 +174,15 @@ QByteArray listJson(const DumpIndex &index)
     json ops = json::array();
     for (size_t o = 0; o < index.ops.size(); ++o) {
         const auto &op = index.ops[o];
-        json inputs = json::array(), outputs = json::array();
+        json inputs = json::array(), outputs = json::array(), parameters = json::array();
         for (size_t t = 0; t < op.tensors.size(); ++t) {
             const DumpIndex::TensorRef ref{int(o), int(t)};
             if (op.tensors[t].io == IoKind::Input)
                 inputs.push_back(tensorJson(index, ref));
             else if (op.tensors[t].io == IoKind::Output)
                 outputs.push_back(tensorJson(index, ref));
+            else if (op.tensors[t].io == IoKind::Parameter)
+                parameters.push_back(tensorJson(index, ref));
         }
         json warnings = json::array();
         for (const auto &w : op.warnings)
@@ -154,6 +201,18 @@ QByteArray listJson(const DumpIndex &index)
                        {"inputs", inputs},
                        {"outputs", outputs},
                        {"warnings", warnings}});
+        json &added = ops.back();
+        added["source"] = s(sourceFormatName(op.source));
+        if (!parameters.empty())
+            added["parameters"] = parameters;
+        if (!op.parent.isEmpty())
+            added["parent"] = s(op.parent);
+        if (op.stack >= 0 && size_t(op.stack) < index.stacks.size()) {
+            json lines = json::array();
+            for (const auto &line : index.stacks[size_t(op.stack)])
+                lines.push_back(s(line));
+            added["stack"] = lines;
+        }
     }
     return dump({{"path", s(index.openedPath)}, {"ops", ops}, {"errors", errorsJson(index)}});
 }
