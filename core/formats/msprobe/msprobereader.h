@@ -1,0 +1,104 @@
+#pragma once
+
+#include "index/records.h"
+#include "util/cancel.h"
+#include "util/error.h"
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+#include <vector>
+
+namespace ds {
+
+/// What one framework-dump directory (an msprobe `rank*`/`proc*` directory, a ptdbg rank
+/// directory, a loose forward_info file) contributes to a DumpIndex. Stack indexes in
+/// `ops[i].stack` point into `stacks` (local to the part: the caller offsets them when
+/// appending to DumpIndex::stacks).
+struct FrameworkPart
+{
+    std::vector<OpRecord> ops;       ///< file order = execution order (timestamp = sequence)
+    std::vector<FileError> errors;   ///< files that could not be read completely
+    std::vector<QStringList> stacks;
+    QString task, level, framework;  ///< dump.json top level (ptdbg: task "ptdbg", framework "pytorch")
+    QString dumpDataDir;             ///< dump.json `dump_data_dir` as written (fallback only)
+    /// Ops whose construct.json parent was replaced by the one derived from the forward twin
+    /// (msprobe.md §5, "parent inferred"); indexes into `ops`, ascending.
+    std::vector<int> parentInferred;
+};
+
+/// A call-stack line of stack.json: `File {path}, line {line}, in {func}, \n {code}`.
+struct StackFrame
+{
+    QString path;
+    int line = 0;
+    QString func, code;
+    bool operator==(const StackFrame &) const = default;
+};
+/// Parses one stack line (msprobe.md §4); nullopt if it does not have that shape (e.g.
+/// "The call stack retrieval failed.").
+std::optional<StackFrame> parseStackLine(const QString &line);
+
+namespace msprobe {
+
+/// Cheap check (one or two stats): the directory holds a Gen B/C dump (dump.json or
+/// debug.json). Detection order of msprobe.md §1: check this before ptdbg.
+bool looksLikeMsprobeRankDir(const QString &dir);
+/// Gen C: the directory name is `proc{pid}`.
+bool isGenerationC(const QString &dir);
+
+/// Reads `rootDir/relDir` (a `rank*`/`proc*` directory): dump.json, debug.json, stack.json,
+/// construct.json. Tensor files are `relDir/dump_tensor_data/<data_name>` (not checked).
+/// Fails only if the directory holds neither dump.json nor debug.json, or when cancelled;
+/// unreadable or truncated files become `errors` (with all complete entries salvaged).
+Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+                                   const JobControl *job = nullptr);
+
+/// Parses one dump.json / debug.json file into `part` (ops appended, sequence numbers
+/// continue from `part.ops.size()`). `relDir` is the file's directory relative to the root,
+/// `relFile` the file relative to the root. Returns false if the file could not be read
+/// completely (the error is appended to part.errors, complete entries are kept).
+bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
+                  FrameworkPart &part, const JobControl *job = nullptr);
+
+/// The same for JSON text in memory (tests).
+bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
+                      FrameworkPart &part);
+
+/// Maps a recorded dtype text ("torch.float32", "Float16", "float32", "<class 'int'>") to a
+/// DataType value; Undefined (0) when unknown.
+int dataTypeFromText(QStringView text);
+
+/// The forward entry whose stack a backward entry uses (msprobe.md §4):
+/// `X.n.backward` -> `X.n.forward`, `Module.p.C.backward.n` -> `Module.p.C.forward.n`;
+/// empty for other names.
+QString forwardTwin(const QString &entry);
+
+} // namespace msprobe
+
+namespace ptdbg {
+
+/// The directory holds a ptdbg_ascend rank dump: `dump.pkl`, `*_dump.pkl`, or overflow
+/// `{api_type}_{api}_{n}_{fwd|bwd|forward|backward}_{k}.pkl` files.
+bool looksLikePtdbgRankDir(const QString &dir);
+/// `forward_info_{pid}.json`, `backward_info_{pid}.json` (api_accuracy_checker overflow info).
+bool isOverflowInfoFile(const QString &fileName);
+
+/// Reads a Gen A rank directory: dump.pkl (or `*_dump.pkl`) with tensors in `dump/*.npy`,
+/// and per-API overflow `.pkl` files with tensors in the same-name directory.
+Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+                                   const JobControl *job = nullptr);
+
+/// Parses dump.pkl line-JSON text. `tensorDir` is where `{name}.npy` files are (relative to
+/// the root; empty = no tensor files, storage Absent). `relPathDir` prefixes the ops' virtual
+/// paths. Lines that are not valid become one error per file (with the line number).
+void readDumpPkl(const QByteArray &text, const QString &relPathDir, const QString &relFile, const QString &tensorDir,
+                 const DumpLevels &levels, FrameworkPart &part);
+
+/// Reads a `forward_info_{pid}.json` / `backward_info_{pid}.json` (concatenated JSON objects
+/// tolerated). `relFile` is relative to the root.
+Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &relFile, const DumpLevels &levels,
+                                        const JobControl *job = nullptr);
+
+} // namespace ptdbg
+} // namespace ds
