@@ -209,12 +209,15 @@ bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
                                         .arg(salvaged),
                                     r.errorOffset());
                 }
+                const std::uint64_t entryStart = r.offset();
                 if (!r.parseValue(tree)) {
+                    // The offset of a truncated entry is where its value starts: everything
+                    // before it was read.
                     if (r.hitEnd())
                         return addError(QStringLiteral("file ends inside entry %1 (%2); %3 complete entries salvaged")
                                             .arg(qs(entry), r.error())
                                             .arg(salvaged),
-                                        r.errorOffset());
+                                        entryStart);
                     return addError(QStringLiteral("syntax error inside entry %1: %2; %3 complete entries salvaged")
                                         .arg(qs(entry), r.error())
                                         .arg(salvaged),

@@ -101,7 +101,8 @@ QString opTypeOfDotted(const QString &op)
 struct PklState
 {
     QHash<QString, int> byOp; // op name -> index in part.ops
-    std::vector<std::array<std::uint32_t, 5>> counters;
+    std::vector<std::array<std::uint32_t, 5>> counters; // per op of this file (index - base)
+    size_t base = 0;
     QHash<QString, int> stackOf; // op name -> stack index
 };
 
@@ -109,6 +110,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
                   const DumpLevels &levels, FrameworkPart &part, StringPool &pool)
 {
     PklState st;
+    st.base = part.ops.size();
     JsonTree t;
     QString firstError;
     int badLines = 0;
@@ -202,7 +204,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
             leafName += QLatin1Char('.') + rn.indexes;
         TensorRecord r;
         r.io = io;
-        r.index = st.counters[size_t(opIndex)][size_t(io)]++;
+        r.index = st.counters[size_t(opIndex) - st.base][size_t(io)]++;
         r.name = pool.get(leafName);
         const JsonNode &md5 = t.node(el[2]);
         if (md5.kind == JsonNode::String)
