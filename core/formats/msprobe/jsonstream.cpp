@@ -13,8 +13,6 @@ namespace ds::msprobe {
 namespace {
 constexpr size_t kBlock = size_t(1) << 20;
 
-bool isWs(int c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
-
 void appendUtf8(std::string &out, std::uint32_t cp)
 {
     if (cp < 0x80) {
@@ -209,10 +207,15 @@ bool JsonStreamReader::failUnexpected(const char *expected)
 int JsonStreamReader::peekToken()
 {
     for (;;) {
-        const int c = peekByte();
-        if (c < 0 || !isWs(c))
-            return c;
-        ++m_pos;
+        const char *p = m_buf.data() + m_pos;
+        const char *e = m_buf.data() + m_end;
+        while (p < e && (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t'))
+            ++p;
+        m_pos = size_t(p - m_buf.data());
+        if (p < e)
+            return static_cast<unsigned char>(*p);
+        if (!fill())
+            return -1;
     }
 }
 
@@ -385,11 +388,16 @@ bool JsonStreamReader::readNumberOrWord(std::string &text, JsonNode &n)
     const std::uint64_t startOffset = offset();
     auto take = [&](auto pred) {
         for (;;) {
-            const int c = peekByte();
-            if (c < 0 || !pred(c))
+            // Copy the run inside the current block at once; refill at its end.
+            const char *b = m_buf.data() + m_pos;
+            const char *e = m_buf.data() + m_end;
+            const char *p = b;
+            while (p < e && pred(static_cast<unsigned char>(*p)))
+                ++p;
+            text.append(b, size_t(p - b));
+            m_pos += size_t(p - b);
+            if (p < e || !fill())
                 return;
-            text += char(c);
-            ++m_pos;
         }
     };
     auto isAlpha = [](int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };

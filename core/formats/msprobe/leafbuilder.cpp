@@ -47,16 +47,6 @@ bool isTensorType(std::string_view type)
 }
 
 namespace {
-constexpr std::array<std::string_view, 10> kTensorKeys = {"dtype", "shape", "Max", "Min", "Mean", "Norm",
-                                                          "data_name", "md5", "Max_origin", "Min_origin"};
-bool isTensorKey(std::string_view k)
-{
-    for (auto t : kTensorKeys)
-        if (t == k)
-            return true;
-    return k == "datapath";
-}
-
 void appendIndex(std::string &path, std::string_view part)
 {
     if (!path.empty())
@@ -122,7 +112,7 @@ void LeafBuilder::addValue(OpRecord &op, IoKind io, std::string_view name, std::
     r.name = m_pool.get(name);
     r.typeName = m_pool.get(typeName);
     r.value = m_pool.get(value);
-    op.tensors.push_back(std::move(r));
+    m_records.push_back(std::move(r));
 }
 
 void LeafBuilder::walk(const JsonTree &t, std::uint32_t node, IoKind io, std::string &path, OpRecord &op,
@@ -150,8 +140,19 @@ void LeafBuilder::walk(const JsonTree &t, std::uint32_t node, IoKind io, std::st
     case JsonNode::Object: break;
     }
     if (!topLevel) {
-        const std::uint32_t type = t.find(node, "type");
-        const std::uint32_t classType = t.find(node, "class_type");
+        std::uint32_t type = 0, classType = 0;
+        bool dtype = false, shape = false;
+        for (std::uint32_t c = n.first; c; c = t.node(c).next) {
+            const std::string_view k = t.key(t.node(c));
+            if (k == "type")
+                type = c;
+            else if (k == "class_type")
+                classType = c;
+            else if (k == "dtype")
+                dtype = true;
+            else if (k == "shape")
+                shape = true;
+        }
         if (classType && t.node(classType).kind == JsonNode::String) {
             // P2POp: the op description as a value, its tensor as a leaf below it.
             valueLeaf(t, node, io, path, op, t.text(t.node(classType)), "class_type", "tensor");
@@ -164,7 +165,7 @@ void LeafBuilder::walk(const JsonTree &t, std::uint32_t node, IoKind io, std::st
         }
         if (type && t.node(type).kind == JsonNode::String) {
             const std::string_view typeName = t.text(t.node(type));
-            if (isTensorType(typeName) || (t.find(node, "dtype") && t.find(node, "shape")))
+            if (isTensorType(typeName) || (dtype && shape))
                 tensorLeaf(t, node, io, path, op);
             else
                 valueLeaf(t, node, io, path, op, typeName, "type", {});
@@ -229,12 +230,38 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
     r.index = nextIndex(io);
     r.name = m_pool.get(path);
     r.storage = TensorStorage::Absent;
-    if (const std::uint32_t d = t.find(node, "dtype"); d && t.node(d).kind == JsonNode::String) {
-        const std::string_view dt = t.text(t.node(d));
+    // One pass over the members; the ones that are not statistics or file names are kept
+    // as JSON text in `value` (type, requires_grad, DTensor device_mesh/placements, is_nan).
+    enum { Dtype, ShapeKey, Max, Min, Mean, Norm, MaxOrigin, MinOrigin, Md5, DataName, DataPath, KeyCount };
+    static constexpr std::array<std::string_view, KeyCount> kKeys = {
+        "dtype", "shape", "Max", "Min", "Mean", "Norm", "Max_origin", "Min_origin", "md5", "data_name", "datapath"};
+    std::array<std::uint32_t, KeyCount> at{};
+    m_scratch.clear();
+    const JsonNode &n = t.node(node);
+    for (std::uint32_t c = n.first; c; c = t.node(c).next) {
+        const std::string_view k = t.key(t.node(c));
+        size_t i = 0;
+        while (i < KeyCount && kKeys[i] != k)
+            ++i;
+        if (i < KeyCount) {
+            at[i] = c;
+            continue;
+        }
+        m_scratch += m_scratch.empty() ? "{" : ", ";
+        appendPythonJsonString(k, m_scratch);
+        m_scratch += ": ";
+        t.serialize(c, m_scratch);
+    }
+    if (!m_scratch.empty())
+        m_scratch += '}';
+    r.value = m_pool.get(m_scratch);
+
+    if (at[Dtype] && t.node(at[Dtype]).kind == JsonNode::String) {
+        const std::string_view dt = t.text(t.node(at[Dtype]));
         r.typeName = m_pool.get(dt);
         r.dataType = m_pool.dataType(dt);
     }
-    if (const std::uint32_t s = t.find(node, "shape")) {
+    if (const std::uint32_t s = at[ShapeKey]) {
         const JsonNode &sn = t.node(s);
         if (sn.kind == JsonNode::Array && sn.count <= 64) {
             r.shape.reserve(sn.count);
@@ -253,29 +280,29 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
         }
     }
     bool pending = false;
-    struct Stat { const char *key, *origin; RecordedStats::Field field; double RecordedStats::*member; };
-    static constexpr Stat kStats[] = {{"Max", "Max_origin", RecordedStats::Max, &RecordedStats::max},
-                                      {"Min", "Min_origin", RecordedStats::Min, &RecordedStats::min},
-                                      {"Mean", nullptr, RecordedStats::Mean, &RecordedStats::mean},
-                                      {"Norm", nullptr, RecordedStats::Norm, &RecordedStats::norm}};
+    struct Stat { int key, origin; RecordedStats::Field field; double RecordedStats::*member; };
+    static constexpr Stat kStats[] = {{Max, MaxOrigin, RecordedStats::Max, &RecordedStats::max},
+                                      {Min, MinOrigin, RecordedStats::Min, &RecordedStats::min},
+                                      {Mean, -1, RecordedStats::Mean, &RecordedStats::mean},
+                                      {Norm, -1, RecordedStats::Norm, &RecordedStats::norm}};
     for (const Stat &s : kStats) {
         double v = 0;
         // api_accuracy_checker replaces inf/nan extremes in Max/Min; the originals win.
-        const std::uint32_t origin = s.origin ? t.find(node, s.origin) : 0;
-        if ((origin && statValue(t, origin, v, &pending)) || statValue(t, t.find(node, s.key), v, &pending)) {
+        const std::uint32_t origin = s.origin >= 0 ? at[size_t(s.origin)] : 0;
+        if ((origin && statValue(t, origin, v, &pending)) || statValue(t, at[size_t(s.key)], v, &pending)) {
             r.recorded.*(s.member) = v;
             r.recorded.present |= s.field;
         }
     }
     if (pending)
         op.warnings << QStringLiteral("%1: statistics pending (placeholder written by a crashed dump)").arg(r.name);
-    if (const std::uint32_t m = t.find(node, "md5"); m && t.node(m).kind == JsonNode::String)
+    if (const std::uint32_t m = at[Md5]; m && t.node(m).kind == JsonNode::String)
         r.checksum = m_pool.get(t.text(t.node(m)));
-    if (const std::uint32_t dn = t.find(node, "data_name"); dn && t.node(dn).kind == JsonNode::String) {
+    if (const std::uint32_t dn = at[DataName]; dn && t.node(dn).kind == JsonNode::String) {
         const std::string_view name = t.text(t.node(dn));
         r.location = tensorDirPrefix + QString::fromUtf8(name.data(), qsizetype(name.size()));
         r.storage = name.ends_with(".npy") ? TensorStorage::NpyFile : TensorStorage::PtFile;
-    } else if (const std::uint32_t dp = t.find(node, "datapath"); dp && t.node(dp).kind == JsonNode::String) {
+    } else if (const std::uint32_t dp = at[DataPath]; dp && t.node(dp).kind == JsonNode::String) {
         const std::string_view p = t.text(t.node(dp));
         QString loc = QString::fromUtf8(p.data(), qsizetype(p.size()));
         const qsizetype real = loc.indexOf(QLatin1String("forward_real_data_"));
@@ -286,22 +313,7 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
         r.location = loc;
         r.storage = loc.endsWith(QLatin1String(".pt")) ? TensorStorage::PtFile : TensorStorage::NpyFile;
     }
-    // Remaining fields (type, requires_grad, DTensor device_mesh/placements, is_nan, ...).
-    m_scratch.clear();
-    const JsonNode &n = t.node(node);
-    for (std::uint32_t c = n.first; c; c = t.node(c).next) {
-        const std::string_view k = t.key(t.node(c));
-        if (isTensorKey(k))
-            continue;
-        m_scratch += m_scratch.empty() ? "{" : ", ";
-        appendPythonJsonString(k, m_scratch);
-        m_scratch += ": ";
-        t.serialize(c, m_scratch);
-    }
-    if (!m_scratch.empty())
-        m_scratch += '}';
-    r.value = m_pool.get(m_scratch);
-    op.tensors.push_back(std::move(r));
+    m_records.push_back(std::move(r));
 }
 
 } // namespace ds::msprobe

@@ -48,8 +48,20 @@ public:
     /// forward_info files: `datapath` keys are resolved against this directory.
     QString datapathBase;
 
-    /// Starts an op: clears the per-IoKind counters.
-    void begin() { m_counters.fill(0); }
+    /// Starts an op: clears the per-IoKind counters and the record buffer.
+    void begin()
+    {
+        m_counters.fill(0);
+        m_records.clear();
+    }
+    /// Moves the records of the op into `op.tensors`, allocated to the exact size.
+    void finish(OpRecord &op)
+    {
+        op.tensors.reserve(op.tensors.size() + m_records.size());
+        for (TensorRecord &r : m_records)
+            op.tensors.push_back(std::move(r));
+        m_records.clear();
+    }
     /// Walks value `node`: leaves become records named `path` (+ ".key" / ".i" inside
     /// containers). `topLevel` means the node is a category container (input_args, ...):
     /// an empty object there is not a leaf.
@@ -71,6 +83,7 @@ private:
     StringPool &m_pool;
     std::array<std::uint32_t, 5> m_counters{};
     std::string m_scratch;
+    std::vector<TensorRecord> m_records; // the op being built (reused)
 };
 
 bool isTensorType(std::string_view type);

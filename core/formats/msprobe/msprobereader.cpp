@@ -9,6 +9,8 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <array>
+
 namespace ds {
 
 std::optional<StackFrame> parseStackLine(const QString &line)
@@ -67,22 +69,24 @@ bool isNumber(std::string_view s)
 // "Conv2d"; "Module.fc.Linear.parameters_grad.1" -> "Linear"; "x_grad.0.debug" -> "x_grad".
 std::string_view opTypeOf(std::string_view name)
 {
-    std::vector<std::string_view> tok;
-    size_t start = 0;
+    std::array<std::string_view, 64> tok;
+    size_t count = 0, start = 0;
     for (;;) {
         const size_t dot = name.find('.', start);
-        tok.push_back(name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+        if (count == tok.size())
+            return name;
+        tok[count++] = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
         if (dot == std::string_view::npos)
             break;
         start = dot + 1;
     }
-    size_t d = tok.size();
-    for (size_t i = 0; i < tok.size(); ++i)
+    size_t d = count;
+    for (size_t i = 0; i < count; ++i)
         if (tok[i] == "forward" || tok[i] == "backward" || tok[i] == "parameters_grad" || tok[i] == "debug") {
             d = i;
             break;
         }
-    if (d == tok.size() || d == 0)
+    if (d == count || d == 0)
         return name;
     if (tok[0] == "Module" || tok[0] == "Cell")
         return tok[d - 1];
@@ -156,6 +160,7 @@ void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name
             lb.walk(t, c, io, path, op, true);
         }
     }
+    lb.finish(op);
     ctx.part->ops.push_back(std::move(op));
 }
 
@@ -190,6 +195,7 @@ bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
         if (key == "data") {
             if (!r.beginObject())
                 return addError(QStringLiteral("\"data\" is not an object: %1").arg(r.error()), r.errorOffset());
+            const std::uint64_t dataStart = r.offset();
             bool firstEntry = true;
             for (;;) {
                 const int e = r.nextMember(entry, firstEntry);
@@ -225,7 +231,16 @@ bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
                 }
                 convertEntry(ctx, lb, entry, tree, path);
                 lastEntry.swap(entry);
-                if ((part.ops.size() & 1023) == 0 && ctx.job) {
+                const size_t done = part.ops.size() - opsBefore;
+                if (done == 1024 && r.size() > r.offset()) {
+                    // Reserve from the entry size seen so far (+25 %): push_back doubling
+                    // would hold the old and the new array at once, and reserved pages
+                    // that are never written cost no memory.
+                    const double perEntry = double(r.offset() - dataStart) / double(done);
+                    const double rest = double(r.size() - r.offset()) / std::max(perEntry, 16.0);
+                    part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
+                }
+                if ((done & 1023) == 0 && ctx.job) {
                     if (ctx.job->cancelled()) {
                         ctx.cancelled = true;
                         return false;
@@ -529,12 +544,16 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
         }
         part.errors.insert(part.errors.end(), debug.errors.begin(), debug.errors.end());
     }
-    QHash<QString, int> byName;
-    byName.reserve(qsizetype(part.ops.size()));
-    for (size_t i = 0; i < part.ops.size(); ++i)
-        byName.insert(part.ops[i].opName, int(i));
     const QString stackJson = dir + QStringLiteral("/stack.json");
-    if (QFileInfo::exists(stackJson)) {
+    const QString constructJson = dir + QStringLiteral("/construct.json");
+    const bool hasStack = QFileInfo::exists(stackJson), hasConstruct = QFileInfo::exists(constructJson);
+    QHash<QString, int> byName;
+    if (hasStack || hasConstruct) {
+        byName.reserve(qsizetype(part.ops.size()));
+        for (size_t i = 0; i < part.ops.size(); ++i)
+            byName.insert(part.ops[i].opName, int(i));
+    }
+    if (hasStack) {
         readStackJson(stackJson, joinPath(relDir, QStringLiteral("stack.json")), byName, part);
         // Stacks are collected on forward hooks only: backward entries use their twin's.
         for (OpRecord &op : part.ops) {
@@ -545,8 +564,7 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
                 op.stack = part.ops[size_t(*it)].stack;
         }
     }
-    const QString constructJson = dir + QStringLiteral("/construct.json");
-    if (QFileInfo::exists(constructJson))
+    if (hasConstruct)
         readConstructJson(constructJson, joinPath(relDir, QStringLiteral("construct.json")), byName, part);
     if (job && job->cancelled())
         return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));

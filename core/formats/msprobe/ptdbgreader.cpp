@@ -422,6 +422,7 @@ Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &r
                     lb.walk(tree, c, k == "output" ? IoKind::Output : IoKind::Input, path, op, true);
                 }
             }
+            lb.finish(op);
             part.ops.push_back(std::move(op));
             if (job && (part.ops.size() & 1023) == 0 && job->cancelled())
                 return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
