@@ -8,18 +8,70 @@
 #include "benchutil.h"
 #include "formats/msprobe/msprobereader.h"
 
+#include "formats/msprobe/jsonstream.h"
+
 #include <QCoreApplication>
 #include <QFileInfo>
+#include <nlohmann/json.hpp>
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace {
+// --tokenize FILE: our tokenizer (skipping the whole document) against nlohmann's SAX parser
+// with a handler that does nothing, on the same strict-JSON file (nlohmann rejects NaN).
+struct NullSax : nlohmann::json_sax<nlohmann::json>
+{
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t &) override { return true; }
+    bool string(string_t &) override { return true; }
+    bool binary(binary_t &) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t &) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override { return false; }
+};
+
+int tokenize(const char *path)
+{
+    const QString file = QString::fromLocal8Bit(path);
+    const double mb = double(QFileInfo(file).size()) / 1e6;
+    bool ours = false, theirs = false;
+    const double tOurs = bench::timeOnce([&] {
+        ds::msprobe::JsonStreamReader r;
+        ours = r.open(file) && r.skipValue();
+    });
+    const double tTheirs = bench::timeOnce([&] {
+        std::ifstream in(path, std::ios::binary);
+        NullSax sax;
+        theirs = nlohmann::json::sax_parse(in, &sax);
+    });
+    bench::Json()
+        .add("mb", mb)
+        .add("ours_ok", ours ? 1 : 0)
+        .add("ours_mb_per_s", mb / tOurs)
+        .add("nlohmann_ok", theirs ? 1 : 0)
+        .add("nlohmann_mb_per_s", mb / tTheirs)
+        .print();
+    return ours && theirs ? 0 : 1;
+}
+} // namespace
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s ROOT [REL_DIR]\n", argv[0]);
+        std::fprintf(stderr, "usage: %s ROOT [REL_DIR] | --tokenize FILE\n", argv[0]);
         return 2;
     }
+    if (argc == 3 && std::strcmp(argv[1], "--tokenize") == 0)
+        return tokenize(argv[2]);
     const QString root = QString::fromLocal8Bit(argv[1]);
     const QString rel = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("step0/rank0");
     const qint64 bytes = QFileInfo(root + QLatin1Char('/') + rel + QStringLiteral("/dump.json")).size();

@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Write a large msprobe dump.json for bench_msprobe (not a sample: it goes to /tmp).
 
-    python3 bench/gen_msprobe_json.py [OUT_DIR] [--entries N]
+    python3 bench/gen_msprobe_json.py [OUT_DIR] [--entries N] [--no-nan]
 
 Default: /tmp/msprobe_bench/step0/rank0/dump.json with 1,000,000 entries (~500 MB),
 statistics task, mix level, written the way msprobe writes it (json indent=1, bare
 NaN / Infinity tokens). Entries cycle through realistic shapes: API forward entries with
 a tensor argument, a scalar and kwargs; module forward entries with parameters;
 backward entries; parameters_grad. About 1 % of the statistics are NaN or +-Infinity;
-every 7th tensor carries an md5. Deterministic (fixed seed); no tensor files.
+every 7th tensor carries an md5. Deterministic (fixed seed); no tensor files. --no-nan
+writes finite statistics only (strict JSON), for the tokenizer comparison with nlohmann.
 """
 
 import json
@@ -21,8 +22,13 @@ APIS = ["Functional.linear", "Tensor.add", "Torch.matmul", "Functional.gelu", "T
 DTYPES = ["torch.float16", "torch.bfloat16", "torch.float32"]
 
 
+NO_NAN = "--no-nan" in sys.argv
+
+
 def stat(rng):
     r = rng.random()
+    if NO_NAN:
+        return rng.uniform(-8, 8)
     if r < 0.004:
         return float("nan")
     if r < 0.007:

@@ -296,8 +296,11 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
     }
     if (pending)
         op.warnings << QStringLiteral("%1: statistics pending (placeholder written by a crashed dump)").arg(r.name);
-    if (const std::uint32_t m = at[Md5]; m && t.node(m).kind == JsonNode::String)
-        r.checksum = m_pool.get(t.text(t.node(m)));
+    if (const std::uint32_t m = at[Md5]; m && t.node(m).kind == JsonNode::String) {
+        // Checksums are unique: interning them would only fill the pool.
+        const std::string_view sum = t.text(t.node(m));
+        r.checksum = QString::fromUtf8(sum.data(), qsizetype(sum.size()));
+    }
     if (const std::uint32_t dn = at[DataName]; dn && t.node(dn).kind == JsonNode::String) {
         const std::string_view name = t.text(t.node(dn));
         r.location = tensorDirPrefix + QString::fromUtf8(name.data(), qsizetype(name.size()));

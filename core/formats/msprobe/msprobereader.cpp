@@ -436,9 +436,10 @@ void readConstructJson(const QString &absFile, const QString &relFile, const QHa
             p = root.first; // Megatron [parent, micro_step]
         const JsonNode &pn = tree.node(p);
         QString parent = pn.kind == JsonNode::String ? pool.get(tree.text(pn)) : QString();
-        const QString child = QString::fromUtf8(key.data(), qsizetype(key.size()));
+        QString child = QString::fromUtf8(key.data(), qsizetype(key.size()));
         const auto it = byName.constFind(child);
         if (it != byName.constEnd()) {
+            child = part.ops[size_t(*it)].opName; // share the text with the record
             // Share the parent's text with its own record.
             const auto po = byName.constFind(parent);
             if (po != byName.constEnd())

@@ -208,7 +208,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
         r.name = pool.get(leafName);
         const JsonNode &md5 = t.node(el[2]);
         if (md5.kind == JsonNode::String)
-            r.checksum = pool.get(t.text(md5));
+            r.checksum = QString::fromUtf8(t.text(md5).data(), qsizetype(t.text(md5).size()));
         const JsonNode &dtype = t.node(el[3]);
         const std::string_view dtypeText = dtype.kind == JsonNode::String ? t.text(dtype) : std::string_view();
         const JsonNode &summary = t.node(el[5]);
