@@ -3,6 +3,7 @@
 #include "msprobereader.h"
 #include "tensor/dtype.h"
 
+#include <charconv>
 #include <cmath>
 #include <limits>
 
@@ -130,8 +131,8 @@ void LeafBuilder::walk(const JsonTree &t, std::uint32_t node, IoKind io, std::st
         std::uint32_t i = 0;
         char buf[16];
         for (std::uint32_t c = n.first; c; c = t.node(c).next, ++i) {
-            const int len = std::snprintf(buf, sizeof buf, "%u", i);
-            appendIndex(path, std::string_view(buf, size_t(len)));
+            const auto end = std::to_chars(buf, buf + sizeof buf, i).ptr;
+            appendIndex(path, std::string_view(buf, size_t(end - buf)));
             walk(t, c, io, path, op, false, depth + 1);
             path.resize(mark);
         }
