@@ -528,6 +528,10 @@ bool JsonStreamReader::parseInto(JsonTree &t, std::uint32_t self, int depth)
 {
     if (depth > kMaxDepth)
         return fail(QStringLiteral("nesting deeper than %1 levels at offset %2").arg(kMaxDepth).arg(offset()));
+    // Offsets into the text arena are 32-bit: one value (one dump.json entry) may hold up
+    // to 2 GiB of text.
+    if (t.m_text.size() > std::numeric_limits<std::uint32_t>::max() / 2)
+        return fail(QStringLiteral("value too large at offset %1").arg(offset()));
     const int c = peekToken();
     if (c == '"') {
         const size_t off = t.m_text.size();
