@@ -11,6 +11,30 @@
 
 namespace ds {
 
+// How dump.json entries become records (msprobe.md §3; the oracle in
+// samples/generate_msprobe.py implements the same rules independently):
+// - OpRecord: opName = entry name, relPath = "<relDir>/<entry>", dataFile = the JSON file,
+//   timestamp = position in the file (dump.json, then debug.json), opType = "Functional.conv2d"
+//   for APIs, the class ("Conv2d") for modules and parameters_grad, the variable for debug.
+// - One TensorRecord per leaf, named by its JSON path below the category: "input_args.0",
+//   "input_kwargs.dim", "output.0.1", "parameters.weight", backward "input.0"/"output.2".
+//   parameters_grad leaves are named by the parameter ("weight"; the one-element list is
+//   unwrapped) with IoKind::Parameter; debug.json values are "debug", "debug.key2.0" (Output).
+//   `index` counts all leaves of the same IoKind, tensors and values alike.
+// - Tensors (type ending in "Tensor", numpy.ndarray, or dtype + shape): typeName = dtype text,
+//   dataType from it, shape, recorded Max/Min/Mean/Norm (null = absent, true/false = 1/0,
+//   NaN/Infinity tokens and "nan"/"inf" strings), checksum = md5, storage PtFile/NpyFile with
+//   location "<relDir>/dump_tensor_data/<data_name>" (not checked on disk) or Absent; `value`
+//   = the other members as Python-style JSON (`{"type": "torch.Tensor", "requires_grad":
+//   false}`, DTensor device_mesh/placements, Gen C is_nan).
+// - Other leaves: storage Value, typeName = "type" ("int", "slice", "torch.dtype", ...), value
+//   = the "value" member (strings as is, anything else as JSON text: "[0, 3, 2]", "NaN"), or
+//   the only other member ("contiguous_format"), or the other members as JSON (ProcessGroup).
+//   null -> typeName "None", value "null"; {} -> typeName "opaque", value "{}". P2POp
+//   ({"class_type": ...}) -> a Value with class_type as typeName and its op/peer/tag/group_id,
+//   plus its tensor as the leaf "<path>.tensor".
+// - Entry-level flags that are not containers (is_recompute, is_nan) are not records.
+
 /// What one framework-dump directory (an msprobe `rank*`/`proc*` directory, a ptdbg rank
 /// directory, a loose forward_info file) contributes to a DumpIndex. Stack indexes in
 /// `ops[i].stack` point into `stacks` (local to the part: the caller offsets them when
