@@ -487,6 +487,51 @@ private slots:
         QCOMPARE(int(part.ops.size()), salvaged);
     }
 
+    void truncatedEverywhere()
+    {
+        // Cut rank0's dump.json at many offsets: always one "file ends ..." error, never a
+        // crash, and the salvaged entries never decrease as the cut moves on.
+        QFile f(kMsprobe + QStringLiteral("/step0/rank0/dump.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        size_t previous = 0;
+        for (qsizetype cut = 0; cut < text.size(); cut += 53) {
+            FrameworkPart part;
+            QVERIFY(!msprobe::readDumpJsonText(text.left(cut).toStdString(), QString(), QStringLiteral("dump.json"),
+                                               DumpLevels{}, part));
+            QCOMPARE(part.errors.size(), size_t(1));
+            const QString &m = part.errors[0].message;
+            QVERIFY2(m.contains(QLatin1String("end of file")) || m.startsWith(QLatin1String("file ends")), qPrintable(m));
+            QVERIFY(part.ops.size() >= previous);
+            previous = part.ops.size();
+        }
+        FrameworkPart whole;
+        QVERIFY(msprobe::readDumpJsonText(text.toStdString(), QString(), QStringLiteral("dump.json"), DumpLevels{}, whole));
+        QVERIFY(previous + 1 >= whole.ops.size());
+    }
+
+    void corruptedBytes()
+    {
+        // Overwrite single bytes with characters that matter to the grammar: an error or a
+        // (different) valid document, never a crash.
+        QFile f(kMsprobe + QStringLiteral("/step0/rank1/dump.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray text = f.readAll();
+        const char bytes[] = {'{', '}', '[', ']', '"', ',', ':', '\\', 'N', '-', '\0', '\x01'};
+        int failures = 0;
+        for (qsizetype at = 7; at < text.size(); at += 211) {
+            QByteArray bad = text;
+            bad[at] = bytes[size_t(at) % sizeof bytes];
+            FrameworkPart part;
+            if (!msprobe::readDumpJsonText(bad.toStdString(), QString(), QStringLiteral("dump.json"), DumpLevels{}, part)) {
+                ++failures;
+                QCOMPARE(part.errors.size(), size_t(1));
+                QVERIFY(!part.errors[0].message.isEmpty());
+            }
+        }
+        QVERIFY(failures > 0);
+    }
+
     void deepNesting()
     {
         std::string text = J("{'data':{'A.a.0.forward':{'input_args':").toStdString();
