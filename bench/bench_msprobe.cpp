@@ -90,8 +90,12 @@ int main(int argc, char **argv)
     }
     const ds::FrameworkPart &part = keep->value();
     entries = part.ops.size();
-    for (const auto &op : part.ops)
+    size_t withStack = 0, withParent = 0;
+    for (const auto &op : part.ops) {
         records += op.tensors.size();
+        withStack += op.stack >= 0;
+        withParent += !op.parent.isEmpty();
+    }
     errors = part.errors.size();
     for (const auto &e : part.errors)
         std::fprintf(stderr, "%s: %s\n", qPrintable(e.file), qPrintable(e.message));
@@ -101,6 +105,9 @@ int main(int argc, char **argv)
         .add("entries", (unsigned long long)entries)
         .add("records", (unsigned long long)records)
         .add("errors", (unsigned long long)errors)
+        .add("stacks", (unsigned long long)part.stacks.size())
+        .add("entries_with_stack", (unsigned long long)withStack)
+        .add("entries_with_parent", (unsigned long long)withParent)
         .add("seconds", seconds)
         .add("cpu_seconds", double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6)
         .add("entries_per_s", double(entries) / seconds)

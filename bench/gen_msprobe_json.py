@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Write a large msprobe dump.json for bench_msprobe (not a sample: it goes to /tmp).
 
-    python3 bench/gen_msprobe_json.py [OUT_DIR] [--entries N] [--no-nan]
+    python3 bench/gen_msprobe_json.py [OUT_DIR] [--entries N] [--no-nan] [--sidecars | --sidecars-only]
 
 Default: /tmp/msprobe_bench/step0/rank0/dump.json with 1,000,000 entries (~500 MB),
 statistics task, mix level, written the way msprobe writes it (json indent=1, bare
@@ -10,6 +10,9 @@ a tensor argument, a scalar and kwargs; module forward entries with parameters;
 backward entries; parameters_grad. About 1 % of the statistics are NaN or +-Infinity;
 every 7th tensor carries an md5. Deterministic (fixed seed); no tensor files. --no-nan
 writes finite statistics only (strict JSON), for the tokenizer comparison with nlohmann.
+--sidecars also writes stack.json (new grouped format, 1,000 distinct 5-line stacks) and
+construct.json (every forward/backward entry with a module parent); --sidecars-only writes
+just those two next to an existing dump.json (the entry names do not depend on the seed).
 """
 
 import json
@@ -48,6 +51,41 @@ def tensor(rng, k):
     return leaf
 
 
+def entry_names(n):
+    fwd, bwd = {}, {}
+    for i in range(n):
+        kind = i % 10
+        api = APIS[(i // 10) % len(APIS)]
+        if kind < 6:
+            c = fwd.get(api, 0)
+            fwd[api] = c + 1
+            yield i, "%s.%d.forward" % (api, c)
+        elif kind < 9:
+            c = bwd.get(api, 0)
+            bwd[api] = c + 1
+            yield i, "%s.%d.backward" % (api, c)
+        else:
+            yield i, "Module.layers.%d.mlp.Linear.parameters_grad" % (i // 10)
+
+
+def write_sidecars(d, n):
+    groups = {}
+    construct = {}
+    for i, name in entry_names(n):
+        if name.endswith(".forward"):
+            groups.setdefault((i // 10) % 1000, []).append(name)
+            construct[name] = "Module.layers.%d.Block.forward.%d" % ((i // 10) % 32, i // 320)
+        elif name.endswith(".backward"):
+            construct[name] = "Module.layers.%d.Block.backward.%d" % ((i // 10) % 32, i // 320)
+    stacks = {}
+    for g, names in groups.items():
+        lines = ["File /home/user/megatron/model.py, line %d, in forward, \n x = self.layer%d(x)" % (100 + k, g)
+                 for k in range(4)] + ["File /home/user/pretrain.py, line 88, in <module>, \n loss = model(batch)"]
+        stacks[str(len(stacks))] = [names, lines]
+    (d / "stack.json").write_text(json.dumps(stacks, indent=1))
+    (d / "construct.json").write_text(json.dumps(construct, indent=1))
+
+
 def main():
     out = Path(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else Path("/tmp/msprobe_bench")
     n = 1_000_000
@@ -56,6 +94,10 @@ def main():
     rng = random.Random(1234)
     d = out / "step0" / "rank0"
     d.mkdir(parents=True, exist_ok=True)
+    if "--sidecars" in sys.argv or "--sidecars-only" in sys.argv:
+        write_sidecars(d, n)
+    if "--sidecars-only" in sys.argv:
+        return
     fwd, bwd = {}, {}
     with open(d / "dump.json", "w") as f:
         f.write('{\n "task": "statistics",\n "level": "mix",\n "framework": "pytorch",\n "dump_data_dir": null,\n "data": {')

@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <algorithm>
 #include <array>
 
 namespace ds {
@@ -328,6 +329,36 @@ QString backwardTwin(const QString &entry)
     return {};
 }
 
+/// Entry name -> op index, as a sorted array of (hash, index): 16 bytes per entry instead of
+/// a hash table node per name (a 10^6-entry dump.json).
+class NameIndex
+{
+public:
+    explicit NameIndex(const std::vector<OpRecord> &ops) : m_ops(ops)
+    {
+        m_keys.reserve(ops.size());
+        for (size_t i = 0; i < ops.size(); ++i)
+            m_keys.push_back({qHash(ops[i].opName), int(i)});
+        std::sort(m_keys.begin(), m_keys.end());
+    }
+    /// The op named `name`, -1 if none.
+    int find(const QString &name) const
+    {
+        const size_t h = qHash(name);
+        auto it = std::lower_bound(m_keys.begin(), m_keys.end(), std::pair<size_t, int>{h, -1});
+        for (; it != m_keys.end() && it->first == h; ++it)
+            if (m_ops[size_t(it->second)].opName == name)
+                return it->second;
+        return -1;
+    }
+    int find(std::string_view utf8) const { return find(QString::fromUtf8(utf8.data(), qsizetype(utf8.size()))); }
+    bool contains(const QString &name) const { return find(name) >= 0; }
+
+private:
+    const std::vector<OpRecord> &m_ops;
+    std::vector<std::pair<size_t, int>> m_keys;
+};
+
 QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
 {
     QStringList out;
@@ -344,7 +375,7 @@ QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
 }
 
 // stack.json, both formats (§4). Fills op.stack for the entries it names.
-void readStackJson(const QString &absFile, const QString &relFile, const QHash<QString, int> &byName,
+void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
                    FrameworkPart &part)
 {
     JsonStreamReader r;
@@ -381,15 +412,14 @@ void readStackJson(const QString &absFile, const QString &relFile, const QHash<Q
                 if (tree.node(c).kind != JsonNode::String)
                     continue;
                 const std::string_view e = tree.text(tree.node(c));
-                const auto it = byName.constFind(QString::fromUtf8(e.data(), qsizetype(e.size())));
-                if (it != byName.constEnd())
-                    part.ops[size_t(*it)].stack = index;
+                if (const int o = byName.find(e); o >= 0)
+                    part.ops[size_t(o)].stack = index;
             }
             continue;
         }
         // Old format: "entry": [lines].
-        const auto it = byName.constFind(QString::fromUtf8(key.data(), qsizetype(key.size())));
-        if (it == byName.constEnd())
+        const int it = byName.find(std::string_view(key));
+        if (it < 0)
             continue;
         const QStringList lines = stringList(tree, 0, nullptr);
         const QString joined = lines.join(QLatin1Char('\x1f'));
@@ -398,12 +428,12 @@ void readStackJson(const QString &absFile, const QString &relFile, const QHash<Q
             s = oldFormatStacks.insert(joined, int(part.stacks.size()));
             part.stacks.push_back(lines);
         }
-        part.ops[size_t(*it)].stack = *s;
+        part.ops[size_t(it)].stack = *s;
     }
 }
 
 // construct.json (§5): plain `child: parent|null` and Megatron `child: [parent, micro_step]`.
-void readConstructJson(const QString &absFile, const QString &relFile, const QHash<QString, int> &byName,
+void readConstructJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
                        FrameworkPart &part)
 {
     JsonStreamReader r;
@@ -418,7 +448,10 @@ void readConstructJson(const QString &absFile, const QString &relFile, const QHa
     JsonTree tree;
     std::string key;
     bool first = true;
-    QHash<QString, QString> parents; // every key of the file, for the forward-twin rule
+    // Parents of dumped entries go straight into their records; only keys without a record
+    // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
+    std::vector<bool> listed(part.ops.size(), false);
+    QHash<QString, QString> others;
     StringPool pool;
     for (;;) {
         const int m = r.nextMember(key, first);
@@ -436,35 +469,42 @@ void readConstructJson(const QString &absFile, const QString &relFile, const QHa
             p = root.first; // Megatron [parent, micro_step]
         const JsonNode &pn = tree.node(p);
         QString parent = pn.kind == JsonNode::String ? pool.get(tree.text(pn)) : QString();
-        QString child = QString::fromUtf8(key.data(), qsizetype(key.size()));
-        const auto it = byName.constFind(child);
-        if (it != byName.constEnd()) {
-            child = part.ops[size_t(*it)].opName; // share the text with the record
-            // Share the parent's text with its own record.
-            const auto po = byName.constFind(parent);
-            if (po != byName.constEnd())
-                parent = part.ops[size_t(*po)].opName;
-            part.ops[size_t(*it)].parent = parent;
+        const QString child = QString::fromUtf8(key.data(), qsizetype(key.size()));
+        const int it = byName.find(child);
+        if (it < 0) {
+            others.insert(child, parent);
+            continue;
         }
-        parents.insert(child, parent);
+        // Share the parent's text with its own record.
+        if (const int po = byName.find(parent); po >= 0)
+            parent = part.ops[size_t(po)].opName;
+        part.ops[size_t(it)].parent = parent;
+        listed[size_t(it)] = true;
     }
     // "Parent inferred": a backward node's parent is the backward twin of its forward twin's
     // parent when that node exists and the recorded parent differs (in-place module reuse).
     for (size_t i = 0; i < part.ops.size(); ++i) {
         OpRecord &op = part.ops[i];
+        if (!listed[i])
+            continue; // not in construct.json at all (L1): nothing to correct
         const QString fwd = forwardTwin(op.opName);
         if (fwd.isEmpty())
             continue;
-        const auto f = parents.constFind(fwd);
-        if (f == parents.constEnd() || f->isEmpty())
+        QString fwdParent;
+        if (const int f = byName.find(fwd); f >= 0) {
+            if (!listed[size_t(f)])
+                continue;
+            fwdParent = part.ops[size_t(f)].parent;
+        } else if (const auto o = others.constFind(fwd); o != others.constEnd()) {
+            fwdParent = *o;
+        }
+        if (fwdParent.isEmpty())
             continue;
-        const QString expected = backwardTwin(*f);
+        const QString expected = backwardTwin(fwdParent);
         if (expected.isEmpty() || expected == op.parent)
             continue;
-        if (!parents.contains(expected) && !byName.contains(expected))
+        if (!byName.contains(expected) && !others.contains(expected))
             continue;
-        if (!parents.contains(op.opName))
-            continue; // not in construct.json at all (L1): nothing to correct
         op.parent = expected;
         part.parentInferred.push_back(int(i));
     }
@@ -548,25 +588,21 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
     const QString stackJson = dir + QStringLiteral("/stack.json");
     const QString constructJson = dir + QStringLiteral("/construct.json");
     const bool hasStack = QFileInfo::exists(stackJson), hasConstruct = QFileInfo::exists(constructJson);
-    QHash<QString, int> byName;
-    if (hasStack || hasConstruct) {
-        byName.reserve(qsizetype(part.ops.size()));
-        for (size_t i = 0; i < part.ops.size(); ++i)
-            byName.insert(part.ops[i].opName, int(i));
-    }
+    std::optional<NameIndex> byNameStore;
+    if (hasStack || hasConstruct)
+        byNameStore.emplace(part.ops);
     if (hasStack) {
-        readStackJson(stackJson, joinPath(relDir, QStringLiteral("stack.json")), byName, part);
+        readStackJson(stackJson, joinPath(relDir, QStringLiteral("stack.json")), *byNameStore, part);
         // Stacks are collected on forward hooks only: backward entries use their twin's.
         for (OpRecord &op : part.ops) {
             if (op.stack >= 0)
                 continue;
-            const auto it = byName.constFind(forwardTwin(op.opName));
-            if (it != byName.constEnd())
-                op.stack = part.ops[size_t(*it)].stack;
+            if (const int f = byNameStore->find(forwardTwin(op.opName)); f >= 0)
+                op.stack = part.ops[size_t(f)].stack;
         }
     }
     if (hasConstruct)
-        readConstructJson(constructJson, joinPath(relDir, QStringLiteral("construct.json")), byName, part);
+        readConstructJson(constructJson, joinPath(relDir, QStringLiteral("construct.json")), *byNameStore, part);
     if (job && job->cancelled())
         return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
     return part;
