@@ -3,6 +3,7 @@
 #include "formats/cann/dumpfile.h"
 #include "formats/cann/dumpname.h"
 #include "formats/cann/mappingcsv.h"
+#include "frameworkparts.h"
 #include "util/parallel.h"
 
 #include <QDir>
@@ -42,6 +43,7 @@ public:
     Walker(QString root, const JobControl *job) : m_root(std::move(root)), m_job(job) {}
 
     std::vector<Candidate> candidates;
+    std::vector<FrameworkDir> frameworkParts;
     std::vector<FileError> errors;
 
     void walk(const QString &relDir, int depth)
@@ -82,6 +84,10 @@ public:
         // Files stay in directory order: finalize() sorts the ops, nothing depends on the
         // order of the candidates.
         std::sort(dirs.begin(), dirs.end());
+        const DirVerdict verdict = classifyDirectory(absDir, relDir, files);
+        frameworkParts.insert(frameworkParts.end(), verdict.parts.begin(), verdict.parts.end());
+        if (verdict.wholeDirectory)
+            return; // an msprobe/ptdbg rank directory: below it are only its tensor files
         addFiles(relDir, absDir, files);
         if (depth < kMaxDepth)
             for (const QString &d : std::as_const(dirs))
@@ -90,7 +96,11 @@ public:
 
     void addSingleFile(const QString &name)
     {
-        addFiles({}, m_root, {name});
+        QStringList files{name};
+        const DirVerdict verdict = classifyDirectory(m_root, {}, files);
+        frameworkParts.insert(frameworkParts.end(), verdict.parts.begin(), verdict.parts.end());
+        if (!verdict.wholeDirectory)
+            addFiles({}, m_root, files);
     }
 
 private:
@@ -410,8 +420,37 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
             job->report(permille);
         return !(job && job->cancelled());
     });
-    index->cancelled = !finished || (job && job->cancelled());
+    bool partsFinished = true;
+    if (finished && !walker.frameworkParts.empty()) {
+        const auto &parts = walker.frameworkParts;
+        partsFinished = parallelChunks(parts.size(), 1, [&](size_t, size_t b, size_t e) {
+            for (size_t i = b; i < e; ++i) {
+                auto part = indexFrameworkDir(index->rootDir, parts[i], job);
+                std::lock_guard lock(mutex);
+                if (!part) {
+                    index->errors.push_back({parts[i].relPath.isEmpty() ? QStringLiteral(".") : parts[i].relPath, part.error()});
+                    continue;
+                }
+                const int stackBase = int(index->stacks.size());
+                for (OpRecord &op : part->ops)
+                    if (op.stack >= 0)
+                        op.stack += stackBase;
+                std::move(part->stacks.begin(), part->stacks.end(), std::back_inserter(index->stacks));
+                if (sink && (!part->ops.empty() || !part->errors.empty()))
+                    sink(part->ops, part->errors);
+                std::move(part->ops.begin(), part->ops.end(), std::back_inserter(index->ops));
+                std::move(part->errors.begin(), part->errors.end(), std::back_inserter(index->errors));
+            }
+            return !(job && job->cancelled());
+        });
+    }
+    index->cancelled = !finished || !partsFinished || (job && job->cancelled());
     index->otherFiles = notDumpNames;
+    // A folder holding several formats shows each under its own node.
+    const auto formats = index->sourceFormats();
+    if (formats.size() > 1)
+        for (OpRecord &op : index->ops)
+            op.levels.part = sourceFormatName(op.source);
     if (single && notDumpNames == 1)
         index->errors.push_back({info.fileName(), QStringLiteral("not a dump file name")});
     index->finalize();

@@ -56,9 +56,11 @@ private:
 /// Partial results while indexing (for progressive display). Called from a worker thread.
 using IndexBatchSink = std::function<void(std::vector<OpRecord> ops, std::vector<FileError> errors)>;
 
-/// Indexes a CANN dump at any level (dump_path, a time or data_index directory, or a single
-/// file). Reads headers only, on all cores. A missing path is an error; bad files become
-/// entries in DumpIndex::errors and never stop the rest.
+/// Indexes a dump at any level (dump_path, a time or data_index directory, or a single file):
+/// CANN operator files, msprobe and ptdbg rank directories, .h5 dumper files and folders of
+/// .npy files, each found where it lies in the tree. Reads headers only, on all cores. A
+/// missing path is an error; bad files become entries in DumpIndex::errors and never stop
+/// the rest.
 Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job = nullptr,
                                               const IndexBatchSink &sink = {});
 

@@ -17,6 +17,10 @@ struct FrameworkPart
     std::vector<FileError> errors;
     std::vector<QStringList> stacks;
     QString task, level, framework;
+    QString dumpDataDir; ///< msprobe dump.json `dump_data_dir` as written (fallback only)
+    /// Ops whose construct.json parent was replaced by the one derived from the forward twin
+    /// (msprobe.md §5, "parent inferred"); indexes into `ops`, ascending.
+    std::vector<int> parentInferred;
 };
 
 } // namespace ds

@@ -45,30 +45,33 @@ struct RecordedStats
 };
 
 /// One tensor of an operator file: where its bytes are and how to read them.
+/// Members are ordered by alignment (8-byte members first, small ones last): an index of
+/// millions of framework-dump leaves pays for every byte of padding.
 struct TensorRecord
 {
-    IoKind io = IoKind::Input;
-    std::uint32_t index = 0;   ///< position among the tensors of the same IoKind
-    int dataType = 0;          ///< DataType value (proto numbering)
-    int format = 2;            ///< raw ge::Format value
-    int subFormat = 0;
     Shape shape, originalShape;
     std::uint64_t offset = 0;  ///< absolute byte offset of the payload in the file
     std::uint64_t size = 0;    ///< payload bytes
-    bool complete = true;      ///< payload lies completely inside the file
-    QString originalOpName;
-    int originalOutputIndex = -1;
     std::uint64_t address = 0;
+    QString originalOpName;
 
     // Framework dumps (msprobe, ptdbg, h5, npy). Share repeated strings (implicit sharing):
     // an index of 10^6 entries must stay small.
-    TensorStorage storage = TensorStorage::DumpPayload;
     QString name;      ///< leaf path shown to users: "input_args.0", "input_kwargs.dim", "output.0.1", "weight"
     QString location;  ///< tensor file (relative to the index root) or HDF5 dataset path; see storage
     QString typeName;  ///< recorded type: "torch.Tensor", "int", "slice", ...; recorded dtype text for tensors
     QString value;     ///< non-tensor leaves: the value as text
     QString checksum;  ///< recorded md5/CRC-32 (8 hex digits) or XOR checksum
     RecordedStats recorded;
+
+    std::uint32_t index = 0;   ///< position among the tensors of the same IoKind
+    int dataType = 0;          ///< DataType value (proto numbering)
+    int format = 2;            ///< raw ge::Format value
+    int subFormat = 0;
+    int originalOutputIndex = -1;
+    IoKind io = IoKind::Input;
+    TensorStorage storage = TensorStorage::DumpPayload;
+    bool complete = true;      ///< payload lies completely inside the file
     bool isTensor() const { return storage != TensorStorage::Value; }
 };
 
@@ -86,7 +89,6 @@ struct DumpLevels
 /// ptdbg API, h5 `/{op}/{seqid}` group, group of .npy files).
 struct OpRecord
 {
-    SourceFormat source = SourceFormat::Cann;
     QString relPath;          ///< relative to the index root, '/' separated (tensor id prefix); for
                               ///< framework dumps a virtual path `<dir>/<entry name>`
     QString dataFile;         ///< file holding the record when it is not relPath (dump.json, .h5)
@@ -96,14 +98,15 @@ struct OpRecord
     QString mappedFrom;       ///< original file name from mapping.csv for numeric names
     std::int64_t taskId = -1, streamId = -1;
     std::uint64_t timestamp = 0; ///< CANN file timestamp; framework dumps: execution sequence number
-    bool opDebug = false;
-    ContainerKind container = ContainerKind::BigDump;
     QString version;
     std::uint64_t dumpTime = 0, fileSize = 0, headerLen = 0;
     std::vector<TensorRecord> tensors; ///< inputs, outputs, buffers, workspaces (parameters, values)
     QStringList warnings;
-    int stack = -1;           ///< index into DumpIndex::stacks (msprobe stack.json), -1 none
     QString parent;           ///< construct.json parent entry (module), empty for top level
+    int stack = -1;           ///< index into DumpIndex::stacks (msprobe stack.json), -1 none
+    SourceFormat source = SourceFormat::Cann; // small members last: no padding between members
+    bool opDebug = false;
+    ContainerKind container = ContainerKind::BigDump;
 
     int count(IoKind k) const;
     const TensorRecord *tensor(IoKind k, std::uint32_t index) const;

@@ -1,0 +1,120 @@
+// bench_msprobe ROOT [REL_DIR]: time and peak memory of msprobe::indexRankDir over one rank
+// directory (default REL_DIR step0/rank0, as written by bench/gen_msprobe_json.py).
+// One cold-ish run (whatever the page cache holds); peak RSS is the process maximum
+// (getrusage ru_maxrss), i.e. parse + the resulting records, before anything is freed.
+// cpu_seconds (user + system of the whole process) tells the work from waiting on a loaded
+// machine. Prints {"entries", "records", "errors", "seconds", "cpu_seconds", "entries_per_s", "mb_per_s",
+// "peak_rss_mb", "sizeof_op", "sizeof_tensor"}.
+#include "benchutil.h"
+#include "formats/msprobe/msprobereader.h"
+
+#include "formats/msprobe/jsonstream.h"
+
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <nlohmann/json.hpp>
+#include <sys/resource.h>
+
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+
+namespace {
+// --tokenize FILE: our tokenizer (skipping the whole document) against nlohmann's SAX parser
+// with a handler that does nothing, on the same strict-JSON file (nlohmann rejects NaN).
+struct NullSax : nlohmann::json_sax<nlohmann::json>
+{
+    bool null() override { return true; }
+    bool boolean(bool) override { return true; }
+    bool number_integer(number_integer_t) override { return true; }
+    bool number_unsigned(number_unsigned_t) override { return true; }
+    bool number_float(number_float_t, const string_t &) override { return true; }
+    bool string(string_t &) override { return true; }
+    bool binary(binary_t &) override { return true; }
+    bool start_object(std::size_t) override { return true; }
+    bool key(string_t &) override { return true; }
+    bool end_object() override { return true; }
+    bool start_array(std::size_t) override { return true; }
+    bool end_array() override { return true; }
+    bool parse_error(std::size_t, const std::string &, const nlohmann::detail::exception &) override { return false; }
+};
+
+int tokenize(const char *path)
+{
+    const QString file = QString::fromLocal8Bit(path);
+    const double mb = double(QFileInfo(file).size()) / 1e6;
+    bool ours = false, theirs = false;
+    const double tOurs = bench::timeOnce([&] {
+        ds::msprobe::JsonStreamReader r;
+        ours = r.open(file) && r.skipValue();
+    });
+    const double tTheirs = bench::timeOnce([&] {
+        std::ifstream in(path, std::ios::binary);
+        NullSax sax;
+        theirs = nlohmann::json::sax_parse(in, &sax);
+    });
+    bench::Json()
+        .add("mb", mb)
+        .add("ours_ok", ours ? 1 : 0)
+        .add("ours_mb_per_s", mb / tOurs)
+        .add("nlohmann_ok", theirs ? 1 : 0)
+        .add("nlohmann_mb_per_s", mb / tTheirs)
+        .print();
+    return ours && theirs ? 0 : 1;
+}
+} // namespace
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: %s ROOT [REL_DIR] | --tokenize FILE\n", argv[0]);
+        return 2;
+    }
+    if (argc == 3 && std::strcmp(argv[1], "--tokenize") == 0)
+        return tokenize(argv[2]);
+    const QString root = QString::fromLocal8Bit(argv[1]);
+    const QString rel = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("step0/rank0");
+    const qint64 bytes = QFileInfo(root + QLatin1Char('/') + rel + QStringLiteral("/dump.json")).size();
+    ds::DumpLevels levels;
+    levels.step = QStringLiteral("step0");
+    levels.rank = QStringLiteral("rank0");
+
+    size_t entries = 0, records = 0, errors = 0;
+    std::optional<ds::Result<ds::FrameworkPart>> keep; // freed after the measurement
+    const double seconds = bench::timeOnce([&] {
+        keep.emplace(ds::msprobe::indexRankDir(root, rel, levels));
+    });
+    if (!keep->ok()) {
+        std::fprintf(stderr, "%s\n", qPrintable(keep->error()));
+        return 1;
+    }
+    const ds::FrameworkPart &part = keep->value();
+    entries = part.ops.size();
+    size_t withStack = 0, withParent = 0;
+    for (const auto &op : part.ops) {
+        records += op.tensors.size();
+        withStack += op.stack >= 0;
+        withParent += !op.parent.isEmpty();
+    }
+    errors = part.errors.size();
+    for (const auto &e : part.errors)
+        std::fprintf(stderr, "%s: %s\n", qPrintable(e.file), qPrintable(e.message));
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    bench::Json()
+        .add("entries", (unsigned long long)entries)
+        .add("records", (unsigned long long)records)
+        .add("errors", (unsigned long long)errors)
+        .add("stacks", (unsigned long long)part.stacks.size())
+        .add("entries_with_stack", (unsigned long long)withStack)
+        .add("entries_with_parent", (unsigned long long)withParent)
+        .add("seconds", seconds)
+        .add("cpu_seconds", double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6)
+        .add("entries_per_s", double(entries) / seconds)
+        .add("mb_per_s", double(bytes) / 1e6 / seconds)
+        .add("peak_rss_mb", double(ru.ru_maxrss) / 1024.0)
+        .add("sizeof_op", (unsigned long long)sizeof(ds::OpRecord))
+        .add("sizeof_tensor", (unsigned long long)sizeof(ds::TensorRecord))
+        .print();
+    return 0;
+}

@@ -1,0 +1,91 @@
+#pragma once
+// Internal to the msprobe/ptdbg readers: string interning and the conversion of dump.json
+// leaves (msprobe.md §3.4, §3.5) into TensorRecords.
+
+#include "index/records.h"
+#include "jsonstream.h"
+
+#include <QString>
+#include <array>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+namespace ds::msprobe {
+
+/// Interns short repeated strings (dtype text, leaf names, value texts) so that millions of
+/// records share one QString payload each. Long strings and strings past the cap are not
+/// interned (they are unlikely to repeat).
+class StringPool
+{
+public:
+    QString get(std::string_view s);
+    QString get(const QString &s);
+    int dataType(std::string_view dtypeText);
+    size_t size() const { return m_map.size(); }
+
+    static constexpr size_t kMaxLength = 96;
+    static constexpr size_t kMaxEntries = size_t(1) << 18;
+
+private:
+    struct Hash
+    {
+        using is_transparent = void;
+        size_t operator()(std::string_view s) const { return std::hash<std::string_view>{}(s); }
+    };
+    std::unordered_map<std::string, QString, Hash, std::equal_to<>> m_map;
+    std::unordered_map<std::string, int, Hash, std::equal_to<>> m_dtypes;
+};
+
+/// Appends the records of one value (a leaf or a container of leaves) to an op.
+class LeafBuilder
+{
+public:
+    explicit LeafBuilder(StringPool &pool) : m_pool(pool) {}
+
+    /// Where `data_name` files are: "<relDir>/dump_tensor_data/" (relative to the root).
+    QString tensorDirPrefix;
+    /// forward_info files: `datapath` keys are resolved against this directory.
+    QString datapathBase;
+
+    /// Starts an op: clears the per-IoKind counters and the record buffer.
+    void begin()
+    {
+        m_counters.fill(0);
+        m_records.clear();
+    }
+    /// Moves the records of the op into `op.tensors`, allocated to the exact size.
+    void finish(OpRecord &op)
+    {
+        op.tensors.reserve(op.tensors.size() + m_records.size());
+        for (TensorRecord &r : m_records)
+            op.tensors.push_back(std::move(r));
+        m_records.clear();
+    }
+    /// Walks value `node`: leaves become records named `path` (+ ".key" / ".i" inside
+    /// containers). `topLevel` means the node is a category container (input_args, ...):
+    /// an empty object there is not a leaf.
+    void walk(const JsonTree &t, std::uint32_t node, IoKind io, std::string &path, OpRecord &op, bool topLevel,
+              int depth = 0);
+    /// Adds one non-tensor record.
+    void addValue(OpRecord &op, IoKind io, std::string_view name, std::string_view typeName, std::string_view value);
+    /// Parses a statistic (number, bool, "nan"/"inf" strings); false if absent or null.
+    static bool statValue(const JsonTree &t, std::uint32_t n, double &v, bool *pending = nullptr);
+    std::uint32_t nextIndex(IoKind io) { return m_counters[size_t(io)]++; }
+
+    StringPool &pool() { return m_pool; }
+
+private:
+    void tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, const std::string &path, OpRecord &op);
+    void valueLeaf(const JsonTree &t, std::uint32_t node, IoKind io, const std::string &path, OpRecord &op,
+                   std::string_view typeName, std::string_view skipKey1, std::string_view skipKey2);
+
+    StringPool &m_pool;
+    std::array<std::uint32_t, 5> m_counters{};
+    std::string m_scratch;
+    std::vector<TensorRecord> m_records; // the op being built (reused)
+};
+
+bool isTensorType(std::string_view type);
+
+} // namespace ds::msprobe

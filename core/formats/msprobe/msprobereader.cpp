@@ -1,0 +1,612 @@
+#include "msprobereader.h"
+
+#include "jsonstream.h"
+#include "leafbuilder.h"
+#include "tensor/dtype.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QHash>
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <array>
+
+namespace ds {
+
+std::optional<StackFrame> parseStackLine(const QString &line)
+{
+    static const QRegularExpression re(QStringLiteral("^File (.*), line (\\d+), in (.*), \\n (.*)$"),
+                                       QRegularExpression::DotMatchesEverythingOption);
+    const auto m = re.match(line);
+    if (!m.hasMatch())
+        return std::nullopt;
+    StackFrame f;
+    f.path = m.captured(1);
+    bool ok = false;
+    f.line = m.captured(2).toInt(&ok);
+    if (!ok)
+        return std::nullopt;
+    f.func = m.captured(3);
+    f.code = m.captured(4);
+    return f;
+}
+
+namespace msprobe {
+
+namespace {
+
+QString joinPath(const QString &dir, const QString &name)
+{
+    return dir.isEmpty() ? name : dir + QLatin1Char('/') + name;
+}
+
+enum class EntryKind { Forward, Backward, ParametersGrad, Debug, Other };
+
+EntryKind entryKind(std::string_view name)
+{
+    if (name.ends_with(".forward") || name.find(".forward.") != std::string_view::npos)
+        return EntryKind::Forward;
+    if (name.ends_with(".backward") || name.find(".backward.") != std::string_view::npos)
+        return EntryKind::Backward;
+    if (name.ends_with(".parameters_grad") || name.find(".parameters_grad.") != std::string_view::npos)
+        return EntryKind::ParametersGrad;
+    if (name.ends_with(".debug"))
+        return EntryKind::Debug;
+    return EntryKind::Other;
+}
+
+bool isNumber(std::string_view s)
+{
+    if (s.empty())
+        return false;
+    for (char c : s)
+        if (c < '0' || c > '9')
+            return false;
+    return true;
+}
+
+// "Functional.conv2d.0.forward" -> "Functional.conv2d"; "Module.conv1.Conv2d.forward.0" ->
+// "Conv2d"; "Module.fc.Linear.parameters_grad.1" -> "Linear"; "x_grad.0.debug" -> "x_grad".
+std::string_view opTypeOf(std::string_view name)
+{
+    std::array<std::string_view, 64> tok;
+    size_t count = 0, start = 0;
+    for (;;) {
+        const size_t dot = name.find('.', start);
+        if (count == tok.size())
+            return name;
+        tok[count++] = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
+        if (dot == std::string_view::npos)
+            break;
+        start = dot + 1;
+    }
+    size_t d = count;
+    for (size_t i = 0; i < count; ++i)
+        if (tok[i] == "forward" || tok[i] == "backward" || tok[i] == "parameters_grad" || tok[i] == "debug") {
+            d = i;
+            break;
+        }
+    if (d == count || d == 0)
+        return name;
+    if (tok[0] == "Module" || tok[0] == "Cell")
+        return tok[d - 1];
+    const size_t end = isNumber(tok[d - 1]) && d >= 2 ? d - 1 : d;
+    const size_t len = size_t(tok[end - 1].data() + tok[end - 1].size() - name.data());
+    return name.substr(0, len);
+}
+
+IoKind categoryIo(std::string_view key, bool &known)
+{
+    known = true;
+    if (key == "input_args" || key == "input_kwargs" || key == "input")
+        return IoKind::Input;
+    if (key == "output")
+        return IoKind::Output;
+    if (key == "parameters")
+        return IoKind::Parameter;
+    known = false;
+    return IoKind::Input;
+}
+
+struct DumpJsonContext
+{
+    QString relDir, relFile;
+    const DumpLevels *levels = nullptr;
+    FrameworkPart *part = nullptr;
+    const JobControl *job = nullptr;
+    StringPool pool;
+    bool cancelled = false;
+};
+
+void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name, const JsonTree &t,
+                  std::string &path)
+{
+    OpRecord op;
+    op.source = SourceFormat::Msprobe;
+    op.opName = QString::fromUtf8(name.data(), qsizetype(name.size()));
+    op.relPath = joinPath(ctx.relDir, op.opName);
+    op.dataFile = ctx.relFile;
+    op.levels = *ctx.levels;
+    op.opType = ctx.pool.get(opTypeOf(name));
+    op.timestamp = ctx.part->ops.size();
+    lb.begin();
+    const JsonNode &root = t.root();
+    const EntryKind kind = entryKind(name);
+    if (kind == EntryKind::Debug) {
+        path.assign("debug");
+        lb.walk(t, 0, IoKind::Output, path, op, false);
+    } else if (root.kind != JsonNode::Object) {
+        op.warnings << QStringLiteral("entry body is not an object");
+        path.clear();
+        lb.walk(t, 0, IoKind::Input, path, op, false);
+    } else {
+        for (std::uint32_t c = root.first; c; c = t.node(c).next) {
+            const JsonNode &member = t.node(c);
+            const std::string_view key = t.key(member);
+            if (kind == EntryKind::ParametersGrad) {
+                path.assign(key);
+                // {"weight": [leaf]}: the one-element list is unwrapped ("weight").
+                if (member.kind == JsonNode::Array && member.count == 1)
+                    lb.walk(t, member.first, IoKind::Parameter, path, op, false, 1);
+                else
+                    lb.walk(t, c, IoKind::Parameter, path, op, true);
+                continue;
+            }
+            bool known = false;
+            const IoKind io = categoryIo(key, known);
+            if (!known && member.kind != JsonNode::Object && member.kind != JsonNode::Array)
+                continue; // is_recompute, is_nan and other per-entry flags
+            path.assign(key);
+            lb.walk(t, c, io, path, op, true);
+        }
+    }
+    lb.finish(op);
+    ctx.part->ops.push_back(std::move(op));
+}
+
+QString qs(const std::string &name)
+{
+    return QString::fromUtf8(name.data(), qsizetype(name.size()));
+}
+
+bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
+{
+    FrameworkPart &part = *ctx.part;
+    auto addError = [&](const QString &message, std::uint64_t offset) {
+        part.errors.push_back(FileError{ctx.relFile, message, offset});
+        return false;
+    };
+    if (!r.beginObject())
+        return addError(QStringLiteral("not a dump.json object: %1").arg(r.error()), r.errorOffset());
+    LeafBuilder lb(ctx.pool);
+    lb.tensorDirPrefix = joinPath(ctx.relDir, QStringLiteral("dump_tensor_data/"));
+    JsonTree tree;
+    std::string key, entry, path, lastEntry;
+    bool first = true;
+    const size_t opsBefore = part.ops.size();
+    for (;;) {
+        const int m = r.nextMember(key, first);
+        if (m == 0)
+            break;
+        if (m < 0)
+            return addError(r.hitEnd() ? QStringLiteral("file ends before the end of the top-level object")
+                                       : QStringLiteral("syntax error: %1").arg(r.error()),
+                            r.errorOffset());
+        if (key == "data") {
+            if (!r.beginObject())
+                return addError(QStringLiteral("\"data\" is not an object: %1").arg(r.error()), r.errorOffset());
+            const std::uint64_t dataStart = r.offset();
+            bool firstEntry = true;
+            for (;;) {
+                const int e = r.nextMember(entry, firstEntry);
+                if (e == 0)
+                    break;
+                const size_t salvaged = part.ops.size() - opsBefore;
+                if (e < 0) {
+                    if (r.hitEnd())
+                        return addError(lastEntry.empty()
+                                            ? QStringLiteral("file ends inside \"data\" before the first entry")
+                                            : QStringLiteral("file ends after entry %1; %2 complete entries salvaged")
+                                                  .arg(qs(lastEntry))
+                                                  .arg(salvaged),
+                                        r.errorOffset());
+                    return addError(QStringLiteral("syntax error after entry %1: %2; %3 complete entries salvaged")
+                                        .arg(qs(lastEntry), r.error())
+                                        .arg(salvaged),
+                                    r.errorOffset());
+                }
+                const std::uint64_t entryStart = r.offset();
+                if (!r.parseValue(tree)) {
+                    // The offset of a truncated entry is where its value starts: everything
+                    // before it was read.
+                    if (r.hitEnd())
+                        return addError(QStringLiteral("file ends inside entry %1 (%2); %3 complete entries salvaged")
+                                            .arg(qs(entry), r.error())
+                                            .arg(salvaged),
+                                        entryStart);
+                    return addError(QStringLiteral("syntax error inside entry %1: %2; %3 complete entries salvaged")
+                                        .arg(qs(entry), r.error())
+                                        .arg(salvaged),
+                                    r.errorOffset());
+                }
+                convertEntry(ctx, lb, entry, tree, path);
+                lastEntry.swap(entry);
+                const size_t done = part.ops.size() - opsBefore;
+                if (done == 1024 && r.size() > r.offset()) {
+                    // Reserve from the entry size seen so far (+25 %): push_back doubling
+                    // would hold the old and the new array at once, and reserved pages
+                    // that are never written cost no memory.
+                    const double perEntry = double(r.offset() - dataStart) / double(done);
+                    const double rest = double(r.size() - r.offset()) / std::max(perEntry, 16.0);
+                    part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
+                }
+                if ((done & 1023) == 0 && ctx.job) {
+                    if (ctx.job->cancelled()) {
+                        ctx.cancelled = true;
+                        return false;
+                    }
+                    if (r.size())
+                        ctx.job->report(int(std::min<std::uint64_t>(999, r.offset() * 1000 / r.size())));
+                }
+            }
+            continue;
+        }
+        if (!r.parseValue(tree))
+            return addError(QStringLiteral("syntax error in \"%1\": %2").arg(qs(key), r.error()), r.errorOffset());
+        const JsonNode &v = tree.root();
+        const QString text = v.kind == JsonNode::String ? ctx.pool.get(tree.text(v)) : QString();
+        if (key == "task")
+            part.task = text;
+        else if (key == "level")
+            part.level = text;
+        else if (key == "framework")
+            part.framework = text;
+        else if (key == "dump_data_dir")
+            part.dumpDataDir = text;
+    }
+    if (r.peekToken() >= 0)
+        return addError(QStringLiteral("unexpected data after the top-level object at offset %1").arg(r.offset()), r.offset());
+    return true;
+}
+
+} // namespace
+
+int dataTypeFromText(QStringView text)
+{
+    QString s = text.trimmed().toString().toLower();
+    if (s.startsWith(QLatin1String("torch.")))
+        s = s.mid(6);
+    else if (s.startsWith(QLatin1String("mindspore.")))
+        s = s.mid(10);
+    else if (s.startsWith(QLatin1String("numpy.")))
+        s = s.mid(6);
+    else if (s.startsWith(QLatin1String("<class '")) && s.endsWith(QLatin1String("'>")))
+        s = s.mid(8, s.size() - 10);
+    struct Alias { const char *name; DataType type; };
+    static constexpr Alias kAliases[] = {
+        {"float32", DataType::Float32}, {"float", DataType::Float32}, {"float16", DataType::Float16},
+        {"half", DataType::Float16}, {"bfloat16", DataType::BFloat16}, {"float64", DataType::Float64},
+        {"double", DataType::Float64}, {"int8", DataType::Int8}, {"uint8", DataType::UInt8},
+        {"int16", DataType::Int16}, {"short", DataType::Int16}, {"uint16", DataType::UInt16},
+        {"int32", DataType::Int32}, {"int", DataType::Int32}, {"uint32", DataType::UInt32},
+        {"int64", DataType::Int64}, {"long", DataType::Int64}, {"uint64", DataType::UInt64},
+        {"bool", DataType::Bool}, {"bool_", DataType::Bool}, {"complex64", DataType::Complex64},
+        {"cfloat", DataType::Complex64}, {"complex128", DataType::Complex128}, {"cdouble", DataType::Complex128},
+        {"complex32", DataType::Complex32}, {"chalf", DataType::Complex32}, {"qint8", DataType::QInt8},
+        {"quint8", DataType::QUInt8}, {"qint32", DataType::QInt32}, {"float8_e5m2", DataType::Float8E5M2},
+        {"float8_e4m3fn", DataType::Float8E4M3FN}, {"float8_e8m0fnu", DataType::Float8E8M0},
+        {"float8_e8m0", DataType::Float8E8M0}, {"hifloat8", DataType::HiFloat8},
+        {"float4_e2m1fn_x2", DataType::Float4E2M1}, {"int4", DataType::Int4},
+    };
+    for (const Alias &a : kAliases)
+        if (s == QLatin1String(a.name))
+            return int(a.type);
+    return int(DataType::Undefined);
+}
+
+QString forwardTwin(const QString &entry)
+{
+    if (entry.endsWith(QLatin1String(".backward")))
+        return entry.chopped(9) + QLatin1String(".forward");
+    static const QRegularExpression re(QStringLiteral("\\.backward\\.(\\d+)$"));
+    const auto m = re.match(entry);
+    if (m.hasMatch())
+        return entry.left(m.capturedStart()) + QLatin1String(".forward.") + m.captured(1);
+    return {};
+}
+
+namespace {
+// The backward counterpart of a forward module/API name (inverse of forwardTwin).
+QString backwardTwin(const QString &entry)
+{
+    if (entry.endsWith(QLatin1String(".forward")))
+        return entry.chopped(8) + QLatin1String(".backward");
+    static const QRegularExpression re(QStringLiteral("\\.forward\\.(\\d+)$"));
+    const auto m = re.match(entry);
+    if (m.hasMatch())
+        return entry.left(m.capturedStart()) + QLatin1String(".backward.") + m.captured(1);
+    return {};
+}
+
+/// Entry name -> op index, as a sorted array of (hash, index): 16 bytes per entry instead of
+/// a hash table node per name (a 10^6-entry dump.json).
+class NameIndex
+{
+public:
+    explicit NameIndex(const std::vector<OpRecord> &ops) : m_ops(ops)
+    {
+        m_keys.reserve(ops.size());
+        for (size_t i = 0; i < ops.size(); ++i)
+            m_keys.push_back({qHash(ops[i].opName), int(i)});
+        std::sort(m_keys.begin(), m_keys.end());
+    }
+    /// The op named `name`, -1 if none.
+    int find(const QString &name) const
+    {
+        const size_t h = qHash(name);
+        auto it = std::lower_bound(m_keys.begin(), m_keys.end(), std::pair<size_t, int>{h, -1});
+        for (; it != m_keys.end() && it->first == h; ++it)
+            if (m_ops[size_t(it->second)].opName == name)
+                return it->second;
+        return -1;
+    }
+    int find(std::string_view utf8) const { return find(QString::fromUtf8(utf8.data(), qsizetype(utf8.size()))); }
+    bool contains(const QString &name) const { return find(name) >= 0; }
+
+private:
+    const std::vector<OpRecord> &m_ops;
+    std::vector<std::pair<size_t, int>> m_keys;
+};
+
+QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
+{
+    QStringList out;
+    const JsonNode &n = t.node(arr);
+    if (n.kind != JsonNode::Array)
+        return out;
+    out.reserve(n.count);
+    for (std::uint32_t c = n.first; c; c = t.node(c).next)
+        if (t.node(c).kind == JsonNode::String) {
+            const std::string_view s = t.text(t.node(c));
+            out << (pool ? pool->get(s) : QString::fromUtf8(s.data(), qsizetype(s.size())));
+        }
+    return out;
+}
+
+// stack.json, both formats (§4). Fills op.stack for the entries it names.
+void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
+                   FrameworkPart &part)
+{
+    JsonStreamReader r;
+    if (!r.open(absFile)) {
+        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+        return;
+    }
+    if (!r.beginObject()) {
+        part.errors.push_back({relFile, QStringLiteral("not a stack.json object: %1").arg(r.error()), r.errorOffset()});
+        return;
+    }
+    JsonTree tree;
+    std::string key;
+    bool first = true;
+    QHash<QString, int> oldFormatStacks; // identical old-format stacks share one list
+    for (;;) {
+        const int m = r.nextMember(key, first);
+        if (m == 0)
+            break;
+        if (m < 0 || !r.parseValue(tree)) {
+            part.errors.push_back({relFile, QStringLiteral("%1 (stacks before it were kept)").arg(r.error()), r.errorOffset()});
+            return;
+        }
+        const JsonNode &root = tree.root();
+        if (root.kind != JsonNode::Array)
+            continue;
+        const JsonNode &firstElem = tree.node(root.first ? root.first : 0);
+        if (root.count == 2 && firstElem.kind == JsonNode::Array && isNumber(key)) {
+            // New format: [[entries], [lines]].
+            const QStringList lines = stringList(tree, firstElem.next, nullptr);
+            const int index = int(part.stacks.size());
+            part.stacks.push_back(lines);
+            for (std::uint32_t c = firstElem.first; c; c = tree.node(c).next) {
+                if (tree.node(c).kind != JsonNode::String)
+                    continue;
+                const std::string_view e = tree.text(tree.node(c));
+                if (const int o = byName.find(e); o >= 0)
+                    part.ops[size_t(o)].stack = index;
+            }
+            continue;
+        }
+        // Old format: "entry": [lines].
+        const int it = byName.find(std::string_view(key));
+        if (it < 0)
+            continue;
+        const QStringList lines = stringList(tree, 0, nullptr);
+        const QString joined = lines.join(QLatin1Char('\x1f'));
+        auto s = oldFormatStacks.constFind(joined);
+        if (s == oldFormatStacks.constEnd()) {
+            s = oldFormatStacks.insert(joined, int(part.stacks.size()));
+            part.stacks.push_back(lines);
+        }
+        part.ops[size_t(it)].stack = *s;
+    }
+}
+
+// construct.json (§5): plain `child: parent|null` and Megatron `child: [parent, micro_step]`.
+void readConstructJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
+                       FrameworkPart &part)
+{
+    JsonStreamReader r;
+    if (!r.open(absFile)) {
+        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+        return;
+    }
+    if (!r.beginObject()) {
+        part.errors.push_back({relFile, QStringLiteral("not a construct.json object: %1").arg(r.error()), r.errorOffset()});
+        return;
+    }
+    JsonTree tree;
+    std::string key;
+    bool first = true;
+    // Parents of dumped entries go straight into their records; only keys without a record
+    // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
+    std::vector<bool> listed(part.ops.size(), false);
+    QHash<QString, QString> others;
+    StringPool pool;
+    for (;;) {
+        const int m = r.nextMember(key, first);
+        if (m == 0)
+            break;
+        if (m < 0 || !r.parseValue(tree)) {
+            part.errors.push_back({relFile, QStringLiteral("%1 (parents before it were kept)").arg(r.error()), r.errorOffset()});
+            break;
+        }
+        if (key == "megatron_micro_step_number")
+            continue;
+        const JsonNode &root = tree.root();
+        std::uint32_t p = 0;
+        if (root.kind == JsonNode::Array && root.first)
+            p = root.first; // Megatron [parent, micro_step]
+        const JsonNode &pn = tree.node(p);
+        QString parent = pn.kind == JsonNode::String ? pool.get(tree.text(pn)) : QString();
+        const QString child = QString::fromUtf8(key.data(), qsizetype(key.size()));
+        const int it = byName.find(child);
+        if (it < 0) {
+            others.insert(child, parent);
+            continue;
+        }
+        // Share the parent's text with its own record.
+        if (const int po = byName.find(parent); po >= 0)
+            parent = part.ops[size_t(po)].opName;
+        part.ops[size_t(it)].parent = parent;
+        listed[size_t(it)] = true;
+    }
+    // "Parent inferred": a backward node's parent is the backward twin of its forward twin's
+    // parent when that node exists and the recorded parent differs (in-place module reuse).
+    for (size_t i = 0; i < part.ops.size(); ++i) {
+        OpRecord &op = part.ops[i];
+        if (!listed[i])
+            continue; // not in construct.json at all (L1): nothing to correct
+        const QString fwd = forwardTwin(op.opName);
+        if (fwd.isEmpty())
+            continue;
+        QString fwdParent;
+        if (const int f = byName.find(fwd); f >= 0) {
+            if (!listed[size_t(f)])
+                continue;
+            fwdParent = part.ops[size_t(f)].parent;
+        } else if (const auto o = others.constFind(fwd); o != others.constEnd()) {
+            fwdParent = *o;
+        }
+        if (fwdParent.isEmpty())
+            continue;
+        const QString expected = backwardTwin(fwdParent);
+        if (expected.isEmpty() || expected == op.parent)
+            continue;
+        if (!byName.contains(expected) && !others.contains(expected))
+            continue;
+        op.parent = expected;
+        part.parentInferred.push_back(int(i));
+    }
+}
+
+} // namespace
+
+bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
+                  FrameworkPart &part, const JobControl *job)
+{
+    JsonStreamReader r;
+    if (!r.open(absFile)) {
+        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+        return false;
+    }
+    DumpJsonContext ctx;
+    ctx.relDir = relDir;
+    ctx.relFile = relFile;
+    ctx.levels = &levels;
+    ctx.part = &part;
+    ctx.job = job;
+    return readDumpJsonStream(r, ctx);
+}
+
+bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
+                      FrameworkPart &part)
+{
+    JsonStreamReader r;
+    r.setData(std::move(text));
+    DumpJsonContext ctx;
+    ctx.relDir = relDir;
+    ctx.relFile = relFile;
+    ctx.levels = &levels;
+    ctx.part = &part;
+    return readDumpJsonStream(r, ctx);
+}
+
+bool looksLikeMsprobeRankDir(const QString &dir)
+{
+    return QFileInfo::exists(dir + QStringLiteral("/dump.json")) || QFileInfo::exists(dir + QStringLiteral("/debug.json"));
+}
+
+bool isGenerationC(const QString &dir)
+{
+    static const QRegularExpression re(QStringLiteral("^proc[0-9]+$"));
+    return re.match(QFileInfo(dir).fileName()).hasMatch();
+}
+
+Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+                                   const JobControl *job)
+{
+    const QString dir = relDir.isEmpty() ? rootDir : rootDir + QLatin1Char('/') + relDir;
+    const QString dumpJson = dir + QStringLiteral("/dump.json");
+    const QString debugJson = dir + QStringLiteral("/debug.json");
+    const bool hasDump = QFileInfo::exists(dumpJson), hasDebug = QFileInfo::exists(debugJson);
+    if (!hasDump && !hasDebug)
+        return Result<FrameworkPart>::failure(QStringLiteral("%1: no dump.json or debug.json").arg(dir));
+    FrameworkPart part;
+    const QString relFileDump = joinPath(relDir, QStringLiteral("dump.json"));
+    if (hasDump)
+        readDumpJson(dumpJson, relDir, relFileDump, levels, part, job);
+    if (job && job->cancelled())
+        return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+    if (hasDebug) {
+        FrameworkPart debug;
+        readDumpJson(debugJson, relDir, joinPath(relDir, QStringLiteral("debug.json")), levels, debug, job);
+        if (job && job->cancelled())
+            return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+        if (!hasDump) {
+            part.task = debug.task;
+            part.level = debug.level;
+            part.framework = debug.framework;
+            part.dumpDataDir = debug.dumpDataDir;
+        }
+        for (OpRecord &op : debug.ops) {
+            op.timestamp = part.ops.size();
+            part.ops.push_back(std::move(op));
+        }
+        part.errors.insert(part.errors.end(), debug.errors.begin(), debug.errors.end());
+    }
+    const QString stackJson = dir + QStringLiteral("/stack.json");
+    const QString constructJson = dir + QStringLiteral("/construct.json");
+    const bool hasStack = QFileInfo::exists(stackJson), hasConstruct = QFileInfo::exists(constructJson);
+    std::optional<NameIndex> byNameStore;
+    if (hasStack || hasConstruct)
+        byNameStore.emplace(part.ops);
+    if (hasStack) {
+        readStackJson(stackJson, joinPath(relDir, QStringLiteral("stack.json")), *byNameStore, part);
+        // Stacks are collected on forward hooks only: backward entries use their twin's.
+        for (OpRecord &op : part.ops) {
+            if (op.stack >= 0)
+                continue;
+            if (const int f = byNameStore->find(forwardTwin(op.opName)); f >= 0)
+                op.stack = part.ops[size_t(f)].stack;
+        }
+    }
+    if (hasConstruct)
+        readConstructJson(constructJson, joinPath(relDir, QStringLiteral("construct.json")), *byNameStore, part);
+    if (job && job->cancelled())
+        return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+    return part;
+}
+
+} // namespace msprobe
+} // namespace ds
