@@ -96,9 +96,13 @@ int cmdList(const DumpIndex &index, bool asJson)
     }
     for (size_t o = 0; o < index.ops.size(); ++o) {
         const auto &op = index.ops[o];
-        out(QStringLiteral("%1  [%2] %3  task %4 stream %5\n")
-                .arg(op.relPath, op.opType, op.headerOpName.isEmpty() ? op.opName : op.headerOpName)
-                .arg(op.taskId).arg(op.streamId));
+        if (op.source == SourceFormat::Cann)
+            out(QStringLiteral("%1  [%2] %3  task %4 stream %5\n")
+                    .arg(op.relPath, op.opType, op.headerOpName.isEmpty() ? op.opName : op.headerOpName)
+                    .arg(op.taskId).arg(op.streamId));
+        else
+            out(QStringLiteral("%1  [%2]%3\n").arg(op.relPath, op.opType,
+                                                   op.parent.isEmpty() ? QString() : QStringLiteral("  in ") + op.parent));
         for (size_t t = 0; t < op.tensors.size(); ++t) {
             const auto &tr = op.tensors[t];
             if (tr.io == IoKind::Buffer || tr.io == IoKind::Workspace)

@@ -371,7 +371,7 @@ std::uint64_t DumpIndex::payloadBytes() const
     std::uint64_t n = 0;
     for (const auto &op : ops)
         for (const auto &t : op.tensors)
-            n += t.size;
+            n += t.dataBytes();
     return n;
 }
 

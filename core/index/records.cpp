@@ -1,5 +1,7 @@
 #include "records.h"
 
+#include "tensor/dtype.h"
+
 namespace ds {
 
 QString ioKindName(IoKind k)
@@ -24,6 +26,14 @@ QString sourceFormatName(SourceFormat f)
     case SourceFormat::NpyFolder: return QStringLiteral("npy");
     }
     return {};
+}
+
+std::uint64_t TensorRecord::dataBytes() const
+{
+    if (size || !isTensor() || storage == TensorStorage::Absent || storage == TensorStorage::DumpPayload)
+        return size;
+    const auto count = elementCount(shape);
+    return count ? storedBytes(DataType(dataType), *count) : 0;
 }
 
 int OpRecord::count(IoKind k) const

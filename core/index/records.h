@@ -73,6 +73,9 @@ struct TensorRecord
     TensorStorage storage = TensorStorage::DumpPayload;
     bool complete = true;      ///< payload lies completely inside the file
     bool isTensor() const { return storage != TensorStorage::Value; }
+    /// Payload bytes: `size`, or for framework tensors whose size is not recorded, what the
+    /// data type and shape need (0 for values and unknown types).
+    std::uint64_t dataBytes() const;
 };
 
 enum class ContainerKind : std::uint8_t { BigDump, Legacy };

@@ -108,8 +108,8 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
         tn->op = opNumber;
         tn->tensor = int(t);
         tn->row = int(t);
-        tn->bytes = rec.size;
-        n->bytes += rec.size;
+        tn->bytes = rec.dataBytes();
+        n->bytes += tn->bytes;
         n->children.push_back(std::move(tn));
     }
     return n;
