@@ -4,7 +4,10 @@
 #include "util/parallel.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstring>
+#include <type_traits>
 #include <vector>
 
 namespace ds {
@@ -60,130 +63,183 @@ struct Acc
     }
 };
 
-double laneTotal(const double *l)
+// ---- explicit 8-lane vectors --------------------------------------------------------------
+//
+// The kernels work on GCC vector types of kLanes doubles: every lane is its own sequential
+// float64 sum, so the result is the same bits in every clone (x86-64-v4, AVX2, baseline) and
+// for every thread count; the compiler maps a V onto one zmm, two ymm or four xmm registers.
+// Tails shorter than kLanes take the scalar code of the same formulas. Every function taking or
+// returning a vector is always inlined: a call between a clone and a helper built for another
+// ISA would pass the vector in a different way (GCC's -Wpsabi note).
+#define DS_INLINE [[gnu::always_inline]] inline
+
+using V = double __attribute__((vector_size(kLanes * sizeof(double))));
+using VI = std::int64_t __attribute__((vector_size(kLanes * sizeof(double))));
+
+DS_INLINE V loadV(const double *p)
+{
+    V v;
+    std::memcpy(&v, p, sizeof v);
+    return v;
+}
+DS_INLINE V splat(double d) { return V{} + d; }
+DS_INLINE VI splatI(std::int64_t i) { return VI{} + i; }
+DS_INLINE VI bitsOf(V v) { return std::bit_cast<VI>(v); }
+DS_INLINE V vabs(V v) { return std::bit_cast<V>(bitsOf(v) & INT64_MAX); }
+DS_INLINE VI keys(V v)
+{
+    const VI b = bitsOf(v);
+    return b ^ ((b >> 63) & INT64_MAX);
+}
+DS_INLINE VI vmax(VI a, VI b) { return a > b ? a : b; }
+DS_INLINE VI vmin(VI a, VI b) { return a < b ? a : b; }
+
+DS_INLINE double total(V v)
 {
     double t = 0;
     for (size_t j = 0; j < kLanes; ++j)
-        t += l[j];
+        t += v[j];
     return t;
+}
+DS_INLINE std::int64_t maxOf(VI v)
+{
+    std::int64_t m = v[0];
+    for (size_t j = 1; j < kLanes; ++j)
+        m = std::max(m, std::int64_t(v[j]));
+    return m;
+}
+DS_INLINE std::int64_t minOf(VI v)
+{
+    std::int64_t m = v[0];
+    for (size_t j = 1; j < kLanes; ++j)
+        m = std::min(m, std::int64_t(v[j]));
+    return m;
 }
 
 /// True when every x and y is finite (x * 0 is NaN for NaN and ±Inf).
 DS_VECTOR_CLONES bool allFinite(const double *x, const double *y, size_t n)
 {
-    double l[kLanes] = {};
+    V acc{};
     const size_t whole = n - n % kLanes;
     for (size_t i = 0; i < whole; i += kLanes)
-        for (size_t j = 0; j < kLanes; ++j)
-            l[j] += x[i + j] * 0.0 + y[i + j] * 0.0;
-    double t = laneTotal(l);
+        acc += loadV(x + i) * 0.0 + loadV(y + i) * 0.0;
+    double t = total(acc);
     for (size_t i = whole; i < n; ++i)
         t += x[i] * 0.0 + y[i] * 0.0;
     return t == 0.0;
 }
 
-DS_VECTOR_CLONES void rangeKeys(const double *v, size_t n, std::int64_t &lo, std::int64_t &hi)
+/// Sums of xy, x², y², x, y and the least and greatest orderKey of x and of y, in one loop.
+struct ProductSums
 {
-    std::int64_t l = INT64_MAX, h = INT64_MIN;
-    for (size_t i = 0; i < n; ++i) {
-        const std::int64_t k = orderKey(v[i]);
-        l = std::min(l, k);
-        h = std::max(h, k);
-    }
-    lo = l;
-    hi = h;
-}
-
-struct ProductSums { double xy = 0, xx = 0, yy = 0, x = 0, y = 0; };
+    double xy = 0, xx = 0, yy = 0, x = 0, y = 0;
+    std::int64_t xlo = INT64_MAX, xhi = INT64_MIN, ylo = INT64_MAX, yhi = INT64_MIN;
+};
 
 DS_VECTOR_CLONES ProductSums productSums(const double *x, const double *y, size_t n)
 {
-    double a[kLanes] = {}, b[kLanes] = {}, c[kLanes] = {}, d[kLanes] = {}, e[kLanes] = {};
+    V a{}, b{}, c{}, d{}, e{};
+    VI xl = splatI(INT64_MAX), xh = splatI(INT64_MIN), yl = xl, yh = xh;
     const size_t whole = n - n % kLanes;
-    for (size_t i = 0; i < whole; i += kLanes)
-        for (size_t j = 0; j < kLanes; ++j) {
-            const double xv = x[i + j], yv = y[i + j];
-            a[j] += xv * yv;
-            b[j] += xv * xv;
-            c[j] += yv * yv;
-            d[j] += xv;
-            e[j] += yv;
-        }
-    for (size_t i = whole; i < n; ++i) {
-        a[0] += x[i] * y[i]; b[0] += x[i] * x[i]; c[0] += y[i] * y[i]; d[0] += x[i]; e[0] += y[i];
+    for (size_t i = 0; i < whole; i += kLanes) {
+        const V xv = loadV(x + i), yv = loadV(y + i);
+        a += xv * yv;
+        b += xv * xv;
+        c += yv * yv;
+        d += xv;
+        e += yv;
+        const VI kx = keys(xv), ky = keys(yv);
+        xl = vmin(xl, kx);
+        xh = vmax(xh, kx);
+        yl = vmin(yl, ky);
+        yh = vmax(yh, ky);
     }
-    return {laneTotal(a), laneTotal(b), laneTotal(c), laneTotal(d), laneTotal(e)};
+    ProductSums r{total(a), total(b), total(c), total(d), total(e), minOf(xl), maxOf(xh), minOf(yl), maxOf(yh)};
+    for (size_t i = whole; i < n; ++i) {
+        r.xy += x[i] * y[i]; r.xx += x[i] * x[i]; r.yy += y[i] * y[i]; r.x += x[i]; r.y += y[i];
+        r.xlo = std::min(r.xlo, orderKey(x[i])); r.xhi = std::max(r.xhi, orderKey(x[i]));
+        r.ylo = std::min(r.ylo, orderKey(y[i])); r.yhi = std::max(r.yhi, orderKey(y[i]));
+    }
+    return r;
 }
 
 /// Σ(x − y)², Σ|x − y| and the orderKey of max |x − y|.
 DS_VECTOR_CLONES void diffSums(const double *x, const double *y, size_t n, double &sdd, double &sad, std::int64_t &maxKey)
 {
-    double a[kLanes] = {}, b[kLanes] = {};
-    std::int64_t m = INT64_MIN;
+    V a{}, b{};
+    VI m = splatI(INT64_MIN);
     const size_t whole = n - n % kLanes;
-    for (size_t i = 0; i < whole; i += kLanes)
-        for (size_t j = 0; j < kLanes; ++j) {
-            const double d = x[i + j] - y[i + j], ad = std::fabs(d);
-            a[j] += d * d;
-            b[j] += ad;
-            m = std::max(m, orderKey(ad));
-        }
+    for (size_t i = 0; i < whole; i += kLanes) {
+        const V d = loadV(x + i) - loadV(y + i), ad = vabs(d);
+        a += d * d;
+        b += ad;
+        m = vmax(m, bitsOf(ad)); // |d| >= 0: its bits are its order key
+    }
+    sdd = total(a);
+    sad = total(b);
+    maxKey = maxOf(m);
     for (size_t i = whole; i < n; ++i) {
         const double d = x[i] - y[i], ad = std::fabs(d);
-        a[0] += d * d;
-        b[0] += ad;
-        m = std::max(m, orderKey(ad));
+        sdd += d * d;
+        sad += ad;
+        maxKey = std::max(maxKey, orderKey(ad));
     }
-    sdd = laneTotal(a);
-    sad = laneTotal(b);
-    maxKey = m;
 }
 
 struct RelSums { double sar = 0; std::uint64_t c1 = 0, c5 = 0; std::int64_t maxRe = INT64_MIN, maxAr = INT64_MIN; };
 
 /// msprobe RE (eps added where y = 0; Gen B float16 quirk on request) and msaccucmp's
-/// |x/y − 1| for |y| > eps, computed as |x − y| / |y|.
+/// |x/y − 1| for |y| > eps, computed as |x − y| / |y|. Written once for a lane type T (V or
+/// double): every operation runs unconditionally and only values are selected.
+template<bool GenB, typename T>
+DS_INLINE T relError(T xv, T yv)
+{
+    const auto zero = yv == 0.0;
+    if constexpr (GenB) {
+        const T q = (xv - yv) / yv;
+        const T atZero = xv != 0.0 ? T{} + kInf : T{} + std::numeric_limits<double>::quiet_NaN();
+        return zero ? atZero : (q < 0.0 ? -q : q);
+    } else {
+        const T xe = xv + kEps64;
+        const T yy = zero ? T{} + kEps64 : yv, xx = zero ? xe : xv;
+        const T q = (xx - yy) / yy;
+        return q < 0.0 ? -q : q;
+    }
+}
+
 template<bool GenB>
 DS_VECTOR_CLONES RelSums relSums(const double *x, const double *y, size_t n)
 {
-    double s[kLanes] = {};
-    std::uint64_t k1[kLanes] = {}, k5[kLanes] = {};
-    std::int64_t mr = INT64_MIN, ma = INT64_MIN;
-    // Every operation runs unconditionally and only values are selected: GCC does not
-    // speculate divisions (-ftrapping-math), and the loop must stay branch-free to vectorise.
-    auto one = [&](double xv, double yv, size_t j) {
-        const bool zero = yv == 0.0;
-        double re;
-        if constexpr (GenB) {
-            const double q = std::fabs(xv - yv) / std::fabs(yv);
-            const double atZero = xv != 0.0 ? kInf : std::numeric_limits<double>::quiet_NaN();
-            re = zero ? atZero : q;
-        } else {
-            const double xe = xv + kEps64;
-            const double yy = zero ? kEps64 : yv, xx = zero ? xe : xv;
-            re = std::fabs(xx - yy) / std::fabs(yy);
-        }
-        const double ar = std::fabs(yv) > kEps64 ? re : 0.0;
-        s[j] += ar;
-        k1[j] += re < 0.001;
-        k5[j] += re < 0.005;
-        mr = std::max(mr, orderKey(re));
-        ma = std::max(ma, orderKey(ar));
-    };
+    V s{};
+    VI k1{}, k5{}, mr = splatI(INT64_MIN), ma = splatI(INT64_MIN);
     const size_t whole = n - n % kLanes;
-    for (size_t i = 0; i < whole; i += kLanes)
-        for (size_t j = 0; j < kLanes; ++j)
-            one(x[i + j], y[i + j], j);
-    for (size_t i = whole; i < n; ++i)
-        one(x[i], y[i], 0);
-    RelSums r;
-    r.sar = laneTotal(s);
-    for (size_t j = 0; j < kLanes; ++j) {
-        r.c1 += k1[j];
-        r.c5 += k5[j];
+    for (size_t i = 0; i < whole; i += kLanes) {
+        const V xv = loadV(x + i), yv = loadV(y + i);
+        const V re = relError<GenB>(xv, yv);
+        const V ar = vabs(yv) > kEps64 ? re : V{};
+        s += ar;
+        k1 -= re < 0.001; // a true lane is -1
+        k5 -= re < 0.005;
+        mr = vmax(mr, bitsOf(re)); // re >= 0 or a positive NaN: bits order as values
+        ma = vmax(ma, bitsOf(ar));
     }
-    r.maxRe = mr;
-    r.maxAr = ma;
+    RelSums r;
+    r.sar = total(s);
+    for (size_t j = 0; j < kLanes; ++j) {
+        r.c1 += std::uint64_t(k1[j]);
+        r.c5 += std::uint64_t(k5[j]);
+    }
+    r.maxRe = maxOf(mr);
+    r.maxAr = maxOf(ma);
+    for (size_t i = whole; i < n; ++i) {
+        const double re = relError<GenB>(x[i], y[i]);
+        const double ar = std::fabs(y[i]) > kEps64 ? re : 0.0;
+        r.sar += ar;
+        r.c1 += re < 0.001;
+        r.c5 += re < 0.005;
+        r.maxRe = std::max(r.maxRe, orderKey(re));
+        r.maxAr = std::max(r.maxAr, orderKey(ar));
+    }
     return r;
 }
 
@@ -228,9 +284,6 @@ void addBlock(double *x, double *y, size_t n, bool genB, Acc &a)
     const bool finite = allFinite(x, y, n);
     if (!finite)
         fixupBlock(x, y, n, a);
-    std::int64_t xlo, xhi, ylo, yhi;
-    rangeKeys(x, n, xlo, xhi);
-    rangeKeys(y, n, ylo, yhi);
     const ProductSums p = productSums(x, y, n);
     a.sxy += p.xy; a.sxx += p.xx; a.syy += p.yy;
     auto compared = [&](SideAcc &s, double sum, std::int64_t lo, std::int64_t hi, double sumsq) {
@@ -243,8 +296,8 @@ void addBlock(double *x, double *y, size_t n, bool genB, Acc &a)
             s.max = std::max(s.max, orderValue(hi));
         }
     };
-    compared(a.x, p.x, xlo, xhi, p.xx);
-    compared(a.y, p.y, ylo, yhi, p.yy);
+    compared(a.x, p.x, p.xlo, p.xhi, p.xx);
+    compared(a.y, p.y, p.ylo, p.yhi, p.yy);
     double sdd, sad;
     std::int64_t maxAd;
     diffSums(x, y, n, sdd, sad, maxAd);
@@ -257,40 +310,26 @@ void addBlock(double *x, double *y, size_t n, bool genB, Acc &a)
 
 // ---- second pass: KL divergence and centred squares ---------------------------------------
 
-/// v = 2^e · m with m in [√½, √2), for positive normal doubles, branch-free.
-inline void splitLog(double v, double &e, double &m)
+/// ln(v) for positive normal doubles (T = V or double), branch-free: v = 2^e · m with m in
+/// [√½, √2), ln m = 2 atanh(s), s = (m − 1)/(m + 1), |s| < 0.172, series to s^23 (truncation
+/// below 1e-17).
+template<typename T>
+DS_INLINE T fastLog(T v)
 {
-    std::uint64_t b;
-    std::memcpy(&b, &v, sizeof b);
+    using I = std::conditional_t<std::is_same_v<T, double>, std::int64_t, VI>;
+    const I b = std::bit_cast<I>(v);
     // exponent field as a double without an int->double conversion: (2^52 + field) − 2^52
-    const std::uint64_t eb = 0x4330000000000000ULL | (b >> 52);
-    std::memcpy(&e, &eb, sizeof e);
-    e -= 4503599627370496.0 + 1023.0;
-    const std::uint64_t mb = (b & 0x000FFFFFFFFFFFFFULL) | 0x3FF0000000000000ULL;
-    std::memcpy(&m, &mb, sizeof m);
-    const bool big = m > 1.4142135623730951;
-    const double half = m * 0.5, e1 = e + 1.0; // computed unconditionally: selects only
+    T e = std::bit_cast<T>(I((b >> 52) & std::int64_t(0x7FF)) | std::int64_t(0x4330000000000000LL)) - (4503599627370496.0 + 1023.0);
+    T m = std::bit_cast<T>((b & std::int64_t(0x000FFFFFFFFFFFFFLL)) | std::int64_t(0x3FF0000000000000LL));
+    const auto big = m > 1.4142135623730951;
+    const T half = m * 0.5, e1 = e + 1.0; // computed unconditionally: selects only
     m = big ? half : m;
     e = big ? e1 : e;
-}
-
-/// ln m = 2 atanh(s) for s = (m − 1)/(m + 1), |s| < 0.172: the series to s^23 (truncation
-/// below 1e-17).
-inline double atanhSeries(double s)
-{
-    const double s2 = s * s;
-    double poly = 1.0 / 23;
+    const T s = (m - 1.0) / (m + 1.0), s2 = s * s;
+    T poly = T{} + 1.0 / 23;
     for (int k = 10; k >= 0; --k)
         poly = poly * s2 + 1.0 / double(2 * k + 1);
-    return 2.0 * s * poly;
-}
-
-/// ln(v) for positive normal doubles, branch-free so that the loop vectorises.
-inline double fastLog(double v)
-{
-    double e, m;
-    splitLog(v, e, m);
-    return e * 0.6931471805599453 + (e * 2.3190468138462996e-17 + atanhSeries((m - 1.0) / (m + 1.0)));
+    return e * 0.6931471805599453 + (e * 2.3190468138462996e-17 + 2.0 * s * poly);
 }
 
 /// Normalisation (v − offset) · scale per side (scale = 1 / range: one multiplication instead of
@@ -298,26 +337,30 @@ inline double fastLog(double v)
 struct KlParams { double ox, sx, oy, sy, mx, my; };
 struct KlSums { double p = 0, q = 0, pl = 0, cx = 0, cy = 0; };
 
+/// One element (T = double) or kLanes elements (T = V) of the KL / centred-squares pass.
+template<typename T>
+DS_INLINE void klStep(T xv, T yv, const KlParams &k, T &sp, T &sq, T &spl, T &cx, T &cy)
+{
+    const T pn = (xv - k.ox) * k.sx, qn = (yv - k.oy) * k.sy;
+    const T p = pn > kEps32 ? pn : T{} + kEps32, q = qn > kEps32 ? qn : T{} + kEps32;
+    sp += p;
+    sq += q;
+    spl += p * fastLog(p / q);
+    const T a = xv - k.mx, b = yv - k.my;
+    cx += a * a;
+    cy += b * b;
+}
+
 DS_VECTOR_CLONES KlSums klSums(const double *x, const double *y, size_t n, const KlParams &k)
 {
-    double sp[kLanes] = {}, sq[kLanes] = {}, spl[kLanes] = {}, cx[kLanes] = {}, cy[kLanes] = {};
-    auto one = [&](double xv, double yv, size_t j) {
-        const double pn = (xv - k.ox) * k.sx, qn = (yv - k.oy) * k.sy;
-        const double p = std::max(pn, kEps32), q = std::max(qn, kEps32);
-        sp[j] += p;
-        sq[j] += q;
-        spl[j] += p * fastLog(p / q);
-        const double a = xv - k.mx, b = yv - k.my;
-        cx[j] += a * a;
-        cy[j] += b * b;
-    };
+    V sp{}, sq{}, spl{}, cx{}, cy{};
     const size_t whole = n - n % kLanes;
     for (size_t i = 0; i < whole; i += kLanes)
-        for (size_t j = 0; j < kLanes; ++j)
-            one(x[i + j], y[i + j], j);
+        klStep(loadV(x + i), loadV(y + i), k, sp, sq, spl, cx, cy);
+    KlSums r{total(sp), total(sq), total(spl), total(cx), total(cy)};
     for (size_t i = whole; i < n; ++i)
-        one(x[i], y[i], 0);
-    return {laneTotal(sp), laneTotal(sq), laneTotal(spl), laneTotal(cx), laneTotal(cy)};
+        klStep(x[i], y[i], k, r.p, r.q, r.pl, r.cx, r.cy);
+    return r;
 }
 
 template<typename Part, typename Fn>
