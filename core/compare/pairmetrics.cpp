@@ -76,6 +76,17 @@ struct Acc
 using V = double __attribute__((vector_size(kLanes * sizeof(double))));
 using VI = std::int64_t __attribute__((vector_size(kLanes * sizeof(double))));
 
+/// bitCast through memcpy (a register move once optimised): GCC 12's UBSan flags
+/// __builtin_bit_cast of vector types as a null load.
+template<typename To, typename From>
+DS_INLINE To bitCast(const From &f)
+{
+    static_assert(sizeof(To) == sizeof(From));
+    To t;
+    std::memcpy(&t, &f, sizeof t);
+    return t;
+}
+
 DS_INLINE V loadV(const double *p)
 {
     V v;
@@ -84,8 +95,8 @@ DS_INLINE V loadV(const double *p)
 }
 DS_INLINE V splat(double d) { return V{} + d; }
 DS_INLINE VI splatI(std::int64_t i) { return VI{} + i; }
-DS_INLINE VI bitsOf(V v) { return std::bit_cast<VI>(v); }
-DS_INLINE V vabs(V v) { return std::bit_cast<V>(bitsOf(v) & INT64_MAX); }
+DS_INLINE VI bitsOf(V v) { return bitCast<VI>(v); }
+DS_INLINE V vabs(V v) { return bitCast<V>(bitsOf(v) & INT64_MAX); }
 DS_INLINE VI keys(V v)
 {
     const VI b = bitsOf(v);
@@ -317,10 +328,10 @@ template<typename T>
 DS_INLINE T fastLog(T v)
 {
     using I = std::conditional_t<std::is_same_v<T, double>, std::int64_t, VI>;
-    const I b = std::bit_cast<I>(v);
+    const I b = bitCast<I>(v);
     // exponent field as a double without an int->double conversion: (2^52 + field) − 2^52
-    T e = std::bit_cast<T>(I((b >> 52) & std::int64_t(0x7FF)) | std::int64_t(0x4330000000000000LL)) - (4503599627370496.0 + 1023.0);
-    T m = std::bit_cast<T>((b & std::int64_t(0x000FFFFFFFFFFFFFLL)) | std::int64_t(0x3FF0000000000000LL));
+    T e = bitCast<T>(I((b >> 52) & std::int64_t(0x7FF)) | std::int64_t(0x4330000000000000LL)) - (4503599627370496.0 + 1023.0);
+    T m = bitCast<T>((b & std::int64_t(0x000FFFFFFFFFFFFFLL)) | std::int64_t(0x3FF0000000000000LL));
     const auto big = m > 1.4142135623730951;
     const T half = m * 0.5, e1 = e + 1.0; // computed unconditionally: selects only
     m = big ? half : m;

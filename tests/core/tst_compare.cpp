@@ -75,7 +75,8 @@ LoadedTensor loaded(const std::vector<float> &v, Shape shape)
 {
     LoadedTensor t;
     t.owned.resize(v.size() * 4);
-    std::memcpy(t.owned.data(), v.data(), t.owned.size());
+    if (!v.empty())
+        std::memcpy(t.owned.data(), v.data(), t.owned.size());
     t.view = {Elem::F32, t.owned.data(), v.size()};
     t.shape = std::move(shape);
     t.dataType = int(DataType::Float32);
