@@ -372,6 +372,8 @@ CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const
         if (mode == CompareMode::None
             && std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
             mode = m;
+    if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
+        mode = options.mode; // a forced mode keeps its columns even when no row could use it
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
     return result;

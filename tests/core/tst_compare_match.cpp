@@ -2,6 +2,7 @@
 // mapping files, thresholds JSON, summary/MD5/value rows, verdict rules and the first
 // divergence, on indexes built in memory (statistics-only and value rows need no files).
 #include "compare/compare.h"
+#include "compare/comparereport.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -238,6 +239,25 @@ private slots:
         QCOMPARE(r.rows[1].verdict, Verdict::Error);
         QCOMPARE(r.rows[2].mode, CompareMode::Value);
         QCOMPARE(r.rows[2].verdict, Verdict::Error);
+        // compare.md §10.1 MD5 columns, then §10.4
+        const QStringList basic{"NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+                                "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad"};
+        const QStringList ours{"Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count"};
+        const QStringList md5{"NPU MD5", "BENCH MD5", "Requires_grad Consistent", "Result"};
+        QCOMPARE(compareCsvHeader(CompareMode::Md5), basic + md5 + ours);
+        const QByteArray csv = compareCsv(index({a}), index({b}), r);
+        QVERIFY(csv.contains("Torch.add.0.forward.output.0,Torch.add.0.forward.output.0,"));
+        QVERIFY(csv.contains(",00000001,00000002,True,Different,error,"));
+    }
+
+    void summaryCsvColumns()
+    {
+        const QStringList h = compareCsvHeader(CompareMode::Summary);
+        const QStringList expected{"Max diff", "Min diff", "Mean diff", "L2norm diff", "MaxRelativeErr", "MinRelativeErr",
+                                   "MeanRelativeErr", "NormRelativeErr", "NPU max", "NPU min", "NPU mean", "NPU l2norm",
+                                   "Bench max", "Bench min", "Bench mean", "Bench l2norm", "Requires_grad Consistent",
+                                   "Result", "Err_message"};
+        QCOMPARE(h.mid(8, expected.size()), expected);
     }
 
     void missingDataIsNotCompared()
