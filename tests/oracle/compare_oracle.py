@@ -79,6 +79,8 @@ def main():
     tmp.mkdir(parents=True, exist_ok=True)
     ck = Checker()
     manifest = json.loads((samples / "manifest.json").read_text())
+    # generate_samples.py rewrites the manifest: a lost "compare" key must not pass silently
+    ck.check(manifest.get("compare"), "manifest", 'no "compare" entries (rerun samples/generate_compare.py)')
     for case in manifest.get("compare", []):
         name = case["name"]
         npu, bench = samples / case["npu_path"], samples / case["bench_path"]
