@@ -9,8 +9,9 @@ generate_samples.py, no protobuf library):
 * compare/bench: the float32 reference run;
 * compare/npu:   the same run stored in float16, with the output of layer2/MatMul
   perturbed (noise of the size of the output), so every operator after it diverges;
-  it also holds a TransData the bench does not have (NPU_ONLY), and head/Reshape writes
-  a flat output where the bench keeps two dimensions (SHAPE_MISMATCH).  The bench has an
+  it also holds a TransData the bench does not have (NPU_ONLY), aux/Transpose stores its
+  output as FRACTAL_NZ without original_shape (FORMAT_UNCONVERTED), and head/Reshape
+  writes a flat output where the bench keeps two dimensions (SHAPE_MISMATCH).  The bench has an
   extra loss/Identity (bench only).
 
 The expectations under the manifest's top-level key "compare" (per-row metrics and
@@ -63,13 +64,19 @@ def forward(x, w, perturb):
     return [(t, n, [np.asarray(a, np.float32) for a in i], [np.asarray(a, np.float32) for a in o]) for t, n, i, o in ops]
 
 
+UNCONVERTED = "aux/Transpose"  # NPU output in FRACTAL_NZ without original_shape
+
+
 def write_run(root, time_dir, ops, dtype, base_ts):
     d = f"{time_dir}/0/ge_default_{time_dir}_1/1/0"
     written = []
     for k, (op_type, name, ins, outs) in enumerate(ops):
         conv = (lambda a: gs.f16(a)) if dtype == "float16" else (lambda a: a)
-        op = gs.Op(op_type, name, 10 + k, 1, base_ts + k,
-                   [gs.nd_tensor(conv(a), dtype) for a in ins], [gs.nd_tensor(conv(a), dtype) for a in outs])
+        outputs = [gs.nd_tensor(conv(a), dtype) for a in outs]
+        if name == UNCONVERTED and dtype == "float16":
+            outputs = [gs.private_tensor(conv(outs[0]), dtype, "FRACTAL_NZ")]
+            outputs[0].original_shape = None
+        op = gs.Op(op_type, name, 10 + k, 1, base_ts + k, [gs.nd_tensor(conv(a), dtype) for a in ins], outputs)
         path = root / d / op.file_name()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(gs.encode_big_dump(op))
@@ -87,9 +94,11 @@ def main():
          "w3": (rng.standard_normal((64, 10)) * 0.3).astype(np.float32)}
     if OUT.exists():
         shutil.rmtree(OUT)
+    aux = ("Transpose", UNCONVERTED, [x], [np.ascontiguousarray(x.T)])
     npu_ops = forward(x, w, perturb=True)
-    npu_ops.insert(0, ("TransData", "trans_TransData_1", [x], [x]))
+    npu_ops[0:0] = [("TransData", "trans_TransData_1", [x], [x]), aux]
     bench_ops = forward(x, w, perturb=False)
+    bench_ops.insert(0, aux)
     bench_ops.append(("Identity", "loss/Identity", [bench_ops[-1][3][0]], [bench_ops[-1][3][0]]))
     npu = write_run(OUT / "npu", "20261101120000", npu_ops, "float16", 1761998400000001)
     bench = write_run(OUT / "bench", "20261101110000", bench_ops, "float32", 1761994800000001)
@@ -103,6 +112,8 @@ def main():
                 row = {"npu_name": f"{name}.{io}.{i}", "io": io}
                 if name not in bench_by_name:
                     row.update(verdict="none", reasons=["NPU_ONLY"])
+                elif name == UNCONVERTED and io == "output":
+                    row.update(verdict="none", reasons=["FORMAT_UNCONVERTED"])
                 else:
                     b = bench_by_name[name][0 if io == "input" else 1][i]
                     if list(a.shape) != list(b.shape):

@@ -160,8 +160,8 @@ void compareTensors(CompareRow &row, const Work &w, unsigned threads)
             return readFailed(index, ref, QStringLiteral("data type %1 cannot be decoded").arg(dataTypeName(t.dataType)));
         if (isPrivateFormat(t.format) && !l.converted) {
             addReason(row, ReasonCode::FormatUnconverted);
-            row.messages << QStringLiteral("Device format %1 not converted: %2")
-                                .arg(formatName(t.format), l.notes.join(QStringLiteral("; ")));
+            row.messages << (l.notes.isEmpty() ? QStringLiteral("Device format %1 not converted.").arg(formatName(t.format))
+                                               : l.notes.join(QStringLiteral("; ")));
             fillAll(row.metrics, State::NotAvailable);
             row.mode = CompareMode::None;
             return;
