@@ -3,7 +3,8 @@
 #
 #   bench/bench_compare.sh [--build-dir DIR] [--mib N] [--repeat N] [--keep-data]
 #
-# 1. builds bench_compare in the Release tree DIR (default build/release, GUI off);
+# 1. builds bench_compare in DIR (default build/release), configured as Release with the GUI off
+#    (an existing tree of another type is reconfigured);
 # 2. writes two float32 single-tensor dumps of N MiB each (default 256) in a temporary
 #    directory: the "NPU" tensor from gen_tree.py --big-tensor (standard normal, fixed seed)
 #    and a "bench" tensor = NPU + N(0, 1e-3) noise with every 1000th value set to 0;
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     --mib) mib=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --keep-data) keep=1; shift ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
