@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
     --mib) mib=$2; shift 2 ;;
     --repeat) repeat=$2; shift 2 ;;
     --keep-data) keep=1; shift ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
