@@ -1,4 +1,5 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
+#include "comparecommand.h"
 #include "graphcommand.h"
 #include "index/dumpindex.h"
 #include "index/jsonreport.h"
@@ -242,7 +243,10 @@ int main(int argc, char **argv)
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
         "                                 and a software NaN/Inf/saturation scan\n"
         "  graph PATH                     GE graph dumps, the computation graph, operators\n"
-        "                                 without dump data and dump files without graph nodes\n\n"
+        "                                 without dump data and dump files without graph nodes\n"
+        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--fail-on error|warning]\n"
+        "                                 match and compare an NPU dump with a bench dump: metrics,\n"
+        "                                 verdicts and the first divergence (docs/COMPARE.md)\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -258,20 +262,32 @@ int main(int argc, char **argv)
     const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("export: overwrite existing files."));
     const QCommandLineOption quiet(QStringLiteral("quiet"), QStringLiteral("No progress output."));
     const QCommandLineOption noScan(QStringLiteral("no-scan"), QStringLiteral("overflow: skip the software scan of every tensor."));
-    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan});
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export or overflow"));
+    const QCommandLineOption mapping(QStringLiteral("mapping"), QStringLiteral("compare: NPU -> bench name mapping (JSON, or simple YAML)."),
+                                     QStringLiteral("FILE"));
+    const QCommandLineOption fuzzy(QStringLiteral("fuzzy"), QStringLiteral("compare: also match names without call counters."));
+    const QCommandLineOption csv(QStringLiteral("csv"), QStringLiteral("compare: write the msprobe-compatible CSV report."),
+                                 QStringLiteral("FILE"));
+    const QCommandLineOption failOn(QStringLiteral("fail-on"), QStringLiteral("compare: exit with 4 when a row reaches this verdict."),
+                                    QStringLiteral("error|warning"));
+    const QCommandLineOption thresholds(QStringLiteral("thresholds"), QStringLiteral("compare: thresholds JSON (docs/COMPARE.md)."),
+                                        QStringLiteral("FILE"));
+    const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("compare: force tensor, summary or md5 mode."),
+                                  QStringLiteral("tensor|summary|md5"));
+    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
+                       thresholds, mode});
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph or compare"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     parser.process(app);
 
     const QStringList args = parser.positionalArguments();
     if (args.size() < 2) {
-        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export|overflow|graph PATH [TENSOR...] (see --help)"));
+        err(QStringLiteral("usage: dumpscope-cli info|list|stats|export|overflow|graph|compare PATH [TENSOR...] (see --help)"));
         return Usage;
     }
     const QString command = args[0];
     if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export"),
-                     QStringLiteral("overflow"), QStringLiteral("graph")}.contains(command)) {
-        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph)").arg(command));
+                     QStringLiteral("overflow"), QStringLiteral("graph"), QStringLiteral("compare")}.contains(command)) {
+        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph, compare)").arg(command));
         return Usage;
     }
     ExportRequest req;
@@ -292,6 +308,15 @@ int main(int argc, char **argv)
     }
     req.layout = parser.isSet(raw) ? LayoutChoice::Raw : LayoutChoice::Logical;
 
+    if (command == QLatin1String("compare")) {
+        if (args.size() != 3) {
+            err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
+            return Usage;
+        }
+        return runCompareCommand({args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
+                                  parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json),
+                                  parser.isSet(quiet)});
+    }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
         return runGraphCommand(args[1], parser.isSet(json));
     auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));

@@ -1,0 +1,382 @@
+#include "compare.h"
+
+#include "index/tensorloader.h"
+#include "overflow/overflowreport.h"
+#include "tensor/format.h"
+#include "util/parallel.h"
+
+#include <QHash>
+#include <atomic>
+#include <cmath>
+
+namespace ds {
+
+namespace {
+
+using State = MetricValue::State;
+using Ref = DumpIndex::TensorRef;
+
+MetricValue cell(State s) { return MetricValue::of(s); }
+
+bool hasData(const TensorRecord &t) { return t.storage != TensorStorage::Absent && t.storage != TensorStorage::Value; }
+
+bool floatFamily(int dt)
+{
+    return dt == int(DataType::Float16) || dt == int(DataType::Float32) || dt == int(DataType::BFloat16);
+}
+
+void fillAll(std::array<MetricValue, kMetricCount> &m, State s) { m.fill(cell(s)); }
+
+void addReason(CompareRow &row, ReasonCode r)
+{
+    if (!row.hasReason(r))
+        row.reasons.push_back(r);
+}
+
+std::array<MetricValue, kStatCount> recordedStats(const TensorRecord &t)
+{
+    const RecordedStats &r = t.recorded;
+    auto f = [&](RecordedStats::Field f, double v) { return r.has(f) ? MetricValue::of(v) : cell(State::NotAvailable); };
+    return {f(RecordedStats::Max, r.max), f(RecordedStats::Min, r.min), f(RecordedStats::Mean, r.mean), f(RecordedStats::Norm, r.norm)};
+}
+
+std::array<MetricValue, kStatCount> sideStats(double max, double min, double mean, double norm)
+{
+    return {MetricValue::of(max), MetricValue::of(min), MetricValue::of(mean), MetricValue::of(norm)};
+}
+
+/// Statistics of one side for the NPU/Bench columns: recorded ones, else computed from the data.
+std::array<MetricValue, kStatCount> statsOf(const DumpIndex &index, const Ref &ref, const LoadedTensor *loaded,
+                                            const JobControl *job)
+{
+    const TensorRecord &t = index.tensor(ref);
+    if (t.recorded.present || !hasData(t))
+        return recordedStats(t);
+    std::shared_ptr<const LoadedTensor> keep;
+    if (!loaded) {
+        auto l = loadTensor(index, ref, LayoutChoice::Logical, job);
+        if (!l)
+            return recordedStats(t);
+        keep = *l;
+        loaded = keep.get();
+    }
+    TensorStats s;
+    if (loaded->view.elem == Elem::None || !computeStats(loaded->view, s, job))
+        return recordedStats(t);
+    return sideStats(s.max, s.min, s.mean, s.l2norm);
+}
+
+struct Work
+{
+    const DumpIndex &npu, &bench;
+    const CompareOptions &options;
+    const JobControl *job;
+};
+
+void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, const CompareOptions &options,
+                 unsigned threads, const JobControl *job)
+{
+    PairMetricOptions po;
+    po.genBCompat = options.genBCompat;
+    po.threads = threads;
+    if (!computePairMetrics(a.view, b.view, row.raw, po, job))
+        return;
+    const PairMetrics &r = row.raw;
+    row.npuStats = sideStats(r.npu.max, r.npu.min, r.npu.mean, r.npu.l2norm);
+    row.benchStats = sideStats(r.bench.max, r.bench.min, r.bench.mean, r.bench.l2norm);
+    auto &m = row.metrics;
+    if (r.infNanMismatch) {
+        addReason(row, ReasonCode::InfNanPos);
+        row.messages << QStringLiteral("The position of inf or nan in NPU and bench Tensor do not match.");
+        fillAll(m, State::NotAvailable);
+        return;
+    }
+    const bool scalar = a.shape.empty();
+    // Cosine (§3.3)
+    if (scalar) {
+        m[size_t(Metric::Cosine)] = cell(State::Unsupported);
+    } else if (r.count == 1) {
+        addReason(row, ReasonCode::Len1);
+        m[size_t(Metric::Cosine)] = cell(State::Unsupported);
+        row.messages << QStringLiteral("This is a 1-d tensor of length 1.");
+    } else if (r.npuNorm <= kEps64 && r.benchNorm <= kEps64) {
+        m[size_t(Metric::Cosine)] = MetricValue::of(1.0);
+    } else if (r.npuNorm <= kEps64 || r.benchNorm <= kEps64) {
+        addReason(row, ReasonCode::AllZero);
+        m[size_t(Metric::Cosine)] = cell(State::Nan);
+        row.messages << QStringLiteral("Cannot compare by Cosine Similarity, All the data is Zero in %1 dump data.")
+                            .arg(r.npuNorm <= kEps64 ? QStringLiteral("npu") : QStringLiteral("Bench"));
+    } else {
+        const double c = r.dot / (r.npuNorm * r.benchNorm);
+        m[size_t(Metric::Cosine)] = MetricValue::of(c);
+        if (std::isnan(c))
+            row.messages << QStringLiteral("Cannot compare by Cosine Similarity, the dump data has NaN.");
+    }
+    m[size_t(Metric::EucDist)] = scalar ? cell(State::Unsupported) : MetricValue::of(r.eucDist);
+    m[size_t(Metric::MaxAbsErr)] = MetricValue::of(r.maxAbsErr);
+    if (std::isnan(r.maxAbsErr))
+        row.messages << QStringLiteral("Cannot compare by MaxAbsError, the data contains nan/inf/-inf in dump data.");
+    m[size_t(Metric::MaxRelativeErr)] = MetricValue::of(r.maxRelErr);
+    if (std::isnan(r.maxRelErr))
+        row.messages << QStringLiteral("Cannot compare by MaxRelativeError, the data contains nan/inf/-inf in dump data.");
+    m[size_t(Metric::OneThousandthErrRatio)] = scalar ? cell(State::Unsupported) : MetricValue::of(r.oneThousandthRatio);
+    m[size_t(Metric::FiveThousandthsErrRatio)] = scalar ? cell(State::Unsupported) : MetricValue::of(r.fiveThousandthsRatio);
+    m[size_t(Metric::RelativeEuclideanDistance)] = MetricValue::of(r.relEuclid);
+    m[size_t(Metric::KullbackLeiblerDivergence)] = MetricValue::of(r.kl);
+    m[size_t(Metric::MeanAbsoluteError)] = MetricValue::of(r.meanAbsErr);
+    m[size_t(Metric::RootMeanSquareError)] = MetricValue::of(r.rmse);
+    m[size_t(Metric::AccumulatedRelativeError)] = MetricValue::of(r.accRelErr);
+    m[size_t(Metric::MsaccucmpMaxRelativeError)] = MetricValue::of(r.maxRelErrAcc);
+    m[size_t(Metric::MeanRelativeError)] = MetricValue::of(r.meanRelErr);
+    if (a.view.elem == Elem::Bool && b.view.elem == Elem::Bool) { // §9: only cosine and RelEuclid
+        addReason(row, ReasonCode::NotSupportedBool);
+        for (Metric k : {Metric::KullbackLeiblerDivergence, Metric::MeanAbsoluteError, Metric::RootMeanSquareError,
+                         Metric::AccumulatedRelativeError, Metric::MsaccucmpMaxRelativeError, Metric::MeanRelativeError})
+            m[size_t(k)] = cell(State::Nan);
+    }
+}
+
+void compareTensors(CompareRow &row, const Work &w, unsigned threads)
+{
+    auto readFailed = [&](const DumpIndex &index, const Ref &ref, const QString &error) {
+        addReason(row, ReasonCode::ReadError);
+        row.messages << QStringLiteral("Dump file: %1 not found or read failed. (%2)").arg(index.absolutePath(index.op(ref)), error);
+        fillAll(row.metrics, State::Unsupported);
+        row.mode = CompareMode::None;
+    };
+    auto a = loadTensor(w.npu, row.npu, LayoutChoice::Logical, w.job);
+    if (!a)
+        return readFailed(w.npu, row.npu, a.error());
+    auto b = loadTensor(w.bench, row.bench, LayoutChoice::Logical, w.job);
+    if (!b)
+        return readFailed(w.bench, row.bench, b.error());
+    const bool npuSide[] = {true, false};
+    for (bool isNpu : npuSide) {
+        const LoadedTensor &l = isNpu ? **a : **b;
+        const DumpIndex &index = isNpu ? w.npu : w.bench;
+        const Ref &ref = isNpu ? row.npu : row.bench;
+        const TensorRecord &t = index.tensor(ref);
+        if (l.view.elem == Elem::None)
+            return readFailed(index, ref, QStringLiteral("data type %1 cannot be decoded").arg(dataTypeName(t.dataType)));
+        if (isPrivateFormat(t.format) && !l.converted) {
+            addReason(row, ReasonCode::FormatUnconverted);
+            row.messages << (l.notes.isEmpty() ? QStringLiteral("Device format %1 not converted.").arg(formatName(t.format))
+                                               : l.notes.join(QStringLiteral("; ")));
+            fillAll(row.metrics, State::NotAvailable);
+            row.mode = CompareMode::None;
+            return;
+        }
+    }
+    compareLoadedTensors(row, **a, **b, w.options, threads, w.job);
+}
+
+void compareSummary(CompareRow &row, const Work &w)
+{
+    row.npuStats = statsOf(w.npu, row.npu, nullptr, w.job);
+    row.benchStats = statsOf(w.bench, row.bench, nullptr, w.job);
+    for (size_t i = 0; i < kStatCount; ++i) {
+        const MetricValue &n = row.npuStats[i], &b = row.benchStats[i];
+        if (n.state == State::NotAvailable || b.state == State::NotAvailable) {
+            row.statDiff[i] = row.statRelErr[i] = cell(State::NotAvailable);
+            continue;
+        }
+        const double d = n.value - b.value;
+        row.statDiff[i] = MetricValue::of(d);
+        row.statRelErr[i] = std::isnan(d) ? cell(State::Nan)
+                            : b.value == 0 ? cell(State::NotAvailable)
+                                           : MetricValue::of(std::fabs(d / b.value * 100.0));
+    }
+}
+
+void compareRow(CompareRow &row, const Work &w, unsigned threads)
+{
+    const TensorRecord &nt = w.npu.tensor(row.npu);
+    if (row.bench.op < 0) {
+        fillAll(row.metrics, State::Unsupported);
+        row.npuStats = statsOf(w.npu, row.npu, nullptr, w.job);
+        row.messages << (row.hasReason(ReasonCode::FusedAway) ? QStringLiteral("Fused away; intermediate result not available.")
+                                                             : QStringLiteral("Bench api/module unmatched."));
+        row.result = QStringLiteral("N/A");
+        return;
+    }
+    const TensorRecord &bt = w.bench.tensor(row.bench);
+    if (!nt.isTensor() || !bt.isTensor()) { // non-tensor leaves: the recorded values must be equal
+        row.mode = CompareMode::Value;
+        const bool same = !nt.isTensor() && !bt.isTensor() && nt.value == bt.value && nt.typeName == bt.typeName;
+        row.result = same ? QStringLiteral("pass") : QStringLiteral("Different");
+        if (!same)
+            row.messages << QStringLiteral("Values differ: %1 vs %2.").arg(nt.isTensor() ? nt.typeName : nt.value,
+                                                                          bt.isTensor() ? bt.typeName : bt.value);
+        return;
+    }
+    const bool data = hasData(nt) && hasData(bt);
+    const bool stats = (hasData(nt) || nt.recorded.present) && (hasData(bt) || bt.recorded.present);
+    const bool sums = !nt.checksum.isEmpty() && !bt.checksum.isEmpty();
+    CompareMode mode = w.options.mode;
+    if (mode == CompareMode::None || mode == CompareMode::Value)
+        mode = data ? CompareMode::Tensor : stats ? CompareMode::Summary : sums ? CompareMode::Md5 : CompareMode::None;
+    if ((mode == CompareMode::Tensor && !data) || (mode == CompareMode::Summary && !stats) || (mode == CompareMode::Md5 && !sums)
+        || mode == CompareMode::None) {
+        addReason(row, ReasonCode::MissingFile);
+        row.messages << (hasData(nt) ? QStringLiteral("Bench does not have data file.") : QStringLiteral("NPU does not have data file."));
+        fillAll(row.metrics, State::Unsupported);
+        row.mode = CompareMode::None;
+        return;
+    }
+    row.mode = mode;
+    row.npuChecksum = nt.checksum;
+    row.benchChecksum = bt.checksum;
+    if (mode == CompareMode::Tensor)
+        compareTensors(row, w, threads);
+    else if (mode == CompareMode::Summary)
+        compareSummary(row, w);
+}
+
+/// Bytes a row reads (at least 1, so that every row advances the progress).
+std::uint64_t rowCost(const CompareRow &row, const Work &w)
+{
+    std::uint64_t c = 1 + w.npu.tensor(row.npu).size;
+    if (row.bench.op >= 0)
+        c += w.bench.tensor(row.bench).size;
+    return c;
+}
+
+} // namespace
+
+void compareLoadedTensors(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, const CompareOptions &options,
+                          unsigned threads, const JobControl *job)
+{
+    row.mode = CompareMode::Tensor;
+    row.npuSaturated = countSaturated(a.view);
+    if (a.view.count == 0 || b.view.count == 0) {
+        addReason(row, ReasonCode::Empty);
+        row.messages << QStringLiteral("This is empty data, can not compare.");
+        fillAll(row.metrics, State::Unsupported);
+        row.mode = CompareMode::None;
+        return;
+    }
+    if (a.shape != b.shape) {
+        addReason(row, ReasonCode::ShapeMismatch);
+        row.messages << QStringLiteral("Shape of NPU and bench tensor do not match. Skipped.");
+        fillAll(row.metrics, State::ShapeUnmatched);
+        TensorStats s;
+        if (computeStats(a.view, s, job))
+            row.npuStats = sideStats(s.max, s.min, s.mean, s.l2norm);
+        if (computeStats(b.view, s, job))
+            row.benchStats = sideStats(s.max, s.min, s.mean, s.l2norm);
+        return;
+    }
+    if (a.shape.empty()) {
+        addReason(row, ReasonCode::Scalar0d);
+        row.messages << QStringLiteral("This is type of 0-d tensor, can not calculate 'Cosine', 'EucDist', "
+                                       "'One Thousandth Err Ratio' and 'Five Thousandths Err Ratio'. ");
+    }
+    if (a.dataType != b.dataType) {
+        row.messages << QStringLiteral("Dtype of NPU and bench tensor do not match.");
+        if (!floatFamily(a.dataType) || !floatFamily(b.dataType))
+            addReason(row, ReasonCode::DtypeMismatch);
+    }
+    tensorCells(row, a, b, options, threads, job);
+}
+
+QString metricColumn(Metric m)
+{
+    static const char *names[kMetricCount] = {
+        "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr", "One Thousandth Err Ratio", "Five Thousandths Err Ratio",
+        "RelativeEuclideanDistance", "KullbackLeiblerDivergence", "MeanAbsoluteError", "RootMeanSquareError",
+        "AccumulatedRelativeError", "MaxRelativeError", "MeanRelativeError",
+    };
+    return QLatin1String(names[size_t(m)]);
+}
+
+QString metricKey(Metric m)
+{
+    static const char *names[kMetricCount] = {
+        "cosine", "euc_dist", "max_abs_err", "max_relative_err", "one_thousandth_err_ratio",
+        "five_thousandths_err_ratio", "relative_euclidean_distance", "kl_divergence", "mean_abs_err", "rmse",
+        "accumulated_relative_err", "msaccucmp_max_relative_err", "mean_relative_err",
+    };
+    return QLatin1String(names[size_t(m)]);
+}
+
+size_t CompareResult::count(Verdict v) const
+{
+    return size_t(std::count_if(rows.begin(), rows.end(), [&](const CompareRow &r) { return r.verdict == v; }));
+}
+
+bool CompareResult::any(Verdict atLeast) const
+{
+    return std::any_of(rows.begin(), rows.end(), [&](const CompareRow &r) { return r.verdict >= atLeast && r.compared(); });
+}
+
+CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options, const JobControl *job)
+{
+    CompareResult result;
+    result.thresholds = options.thresholds;
+    MatchOptions mo;
+    mo.fuzzy = options.fuzzy;
+    mo.mapping = options.mapping.isEmpty() ? nullptr : &options.mapping;
+    MatchResult matched = matchIndexes(npu, bench, mo);
+    result.benchOnly = std::move(matched.benchOnly);
+    result.warnings = std::move(matched.warnings);
+    result.rows.resize(matched.rows.size());
+    for (size_t i = 0; i < matched.rows.size(); ++i) {
+        const MatchedRow &m = matched.rows[i];
+        CompareRow &row = result.rows[i];
+        row.npu = m.npu;
+        row.bench = m.bench;
+        row.source = m.source;
+        row.io = npu.tensor(m.npu).io;
+        row.npuName = rowName(npu.op(m.npu), npu.tensor(m.npu));
+        if (m.bench.op >= 0)
+            row.benchName = rowName(bench.op(m.bench), bench.tensor(m.bench));
+        if (m.hasReason)
+            row.reasons.push_back(m.reason);
+        row.messages = m.notes;
+    }
+
+    const Work w{npu, bench, options, job};
+    std::uint64_t total = 0;
+    std::vector<size_t> small, big;
+    for (size_t i = 0; i < result.rows.size(); ++i) {
+        const std::uint64_t c = rowCost(result.rows[i], w);
+        total += c;
+        (c >= (std::uint64_t(8) << 20) ? big : small).push_back(i);
+    }
+    std::atomic<std::uint64_t> done{0};
+    std::atomic<int> reported{-1};
+    auto advance = [&](size_t i) {
+        const std::uint64_t d = done += rowCost(result.rows[i], w);
+        const int permille = total ? int(d * 1000 / total) : 1000;
+        int prev = reported.load();
+        while (permille > prev && !reported.compare_exchange_weak(prev, permille)) {}
+        if (job && permille > prev)
+            job->report(permille);
+    };
+    bool ok = parallelChunks(small.size(), 1, [&](size_t, size_t b, size_t e) {
+        for (size_t k = b; k < e; ++k) {
+            compareRow(result.rows[small[k]], w, 1);
+            advance(small[k]);
+        }
+        return !(job && job->cancelled());
+    });
+    for (size_t k = 0; ok && k < big.size(); ++k) {
+        compareRow(result.rows[big[k]], w, 0);
+        advance(big[k]);
+        ok = !(job && job->cancelled());
+    }
+    result.cancelled = !ok || (job && job->cancelled());
+
+    CompareMode mode = CompareMode::None;
+    for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
+        if (mode == CompareMode::None
+            && std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
+            mode = m;
+    if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
+        mode = options.mode; // a forced mode keeps its columns even when no row could use it
+    result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
+    applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
+    return result;
+}
+
+} // namespace ds

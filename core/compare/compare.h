@@ -1,0 +1,117 @@
+#pragma once
+
+#include "comparematch.h"
+#include "comparethresholds.h"
+#include "comparetypes.h"
+#include "pairmetrics.h"
+
+#include <array>
+#include <memory>
+
+namespace ds {
+
+/// The metric cells of a tensor-mode row: msprobe's six (§3.3), then msaccucmp's (§9).
+enum class Metric : std::uint8_t {
+    Cosine, EucDist, MaxAbsErr, MaxRelativeErr, OneThousandthErrRatio, FiveThousandthsErrRatio,
+    RelativeEuclideanDistance, KullbackLeiblerDivergence, MeanAbsoluteError, RootMeanSquareError,
+    AccumulatedRelativeError, MsaccucmpMaxRelativeError, MeanRelativeError,
+};
+inline constexpr size_t kMetricCount = 13;
+/// Report column: "Cosine", ..., "RelativeEuclideanDistance", ... (§10).
+QString metricColumn(Metric m);
+/// JSON key: "cosine", "euc_dist", ..., "kl_divergence", ...
+QString metricKey(Metric m);
+
+/// Max, Min, Mean, L2norm (msprobe statistics order).
+inline constexpr size_t kStatCount = 4;
+
+struct CompareRow
+{
+    DumpIndex::TensorRef npu;
+    DumpIndex::TensorRef bench; ///< op == -1: no bench row
+    QString npuName, benchName;
+    IoKind io = IoKind::Input;  ///< of the NPU tensor
+    MatchSource source = MatchSource::None;
+    CompareMode mode = CompareMode::None;
+
+    std::array<MetricValue, kMetricCount> metrics{}; ///< tensor mode
+    PairMetrics raw;                                  ///< tensor mode: the unformatted pass results
+    /// NPU / bench max, min, mean, l2norm: computed from the data (finite values), else recorded.
+    std::array<MetricValue, kStatCount> npuStats{}, benchStats{};
+    /// Summary mode (§5): N − B and |diff / B| in percent per statistic.
+    std::array<MetricValue, kStatCount> statDiff{}, statRelErr{};
+    QString npuChecksum, benchChecksum;
+    std::uint64_t npuSaturated = 0; ///< NPU elements at the dtype's finite ±max
+
+    QString accuracyReached; ///< msprobe-compatible "Yes", "No", "None", "Unmatched" (tensor mode)
+    QString result;          ///< summary "Warning"/"", md5 "pass"/"Different", "N/A" when unmatched
+    Verdict verdict = Verdict::None;
+    std::vector<ReasonCode> reasons; ///< most important first
+    QStringList messages;            ///< Err_message parts: the spec's texts and matching notes
+    QStringList highlights;          ///< why the verdict is not pass (thresholds and §7 rules)
+
+    bool compared() const { return verdict != Verdict::None; }
+    bool hasReason(ReasonCode r) const { return std::find(reasons.begin(), reasons.end(), r) != reasons.end(); }
+};
+
+/// Where a scope (step/rank/device/iteration) first diverges (§5 of the issue): the first
+/// operator whose compared inputs agree and whose outputs do not, and the operators after it
+/// that disagree too.
+struct Divergence
+{
+    QString scope;          ///< scopeKey() of the NPU operators ("step/rank/device/data_index")
+    DumpLevels levels;
+    int originOp = -1;      ///< NPU operator index
+    int originRow = -1;     ///< first disagreeing output row of the origin
+    bool inputsAgree = true; ///< false: no operator with agreeing inputs diverges; the origin is the first disagreeing one
+    std::vector<int> chain; ///< NPU operators after the origin with a disagreeing row, in order
+};
+
+struct CompareOptions
+{
+    bool fuzzy = false;
+    UserMapping mapping;
+    CompareMode mode = CompareMode::None; ///< None: per row (tensor, else summary, else md5)
+    CompareThresholds thresholds;
+    bool genBCompat = false;              ///< msprobe Gen B float16 relative-error quirk (§3.2)
+    Verdict divergenceLevel = Verdict::Error; ///< rows at or above this verdict "disagree"
+};
+
+struct CompareResult
+{
+    std::vector<CompareRow> rows;        ///< NPU index (execution) order
+    std::vector<BenchOnlyRow> benchOnly;
+    std::vector<Divergence> divergences; ///< one per scope that holds a disagreeing row
+    CompareMode mode = CompareMode::Tensor; ///< the report's column set
+    CompareThresholds thresholds;
+    QStringList warnings;
+    bool cancelled = false;
+
+    size_t count(Verdict v) const;
+    /// True when some row's verdict is v or worse (Warning includes Error).
+    bool any(Verdict atLeast) const;
+};
+
+/// Matches the bench index to the NPU index and compares every row: tensors through one
+/// streaming pass per pair (rows in parallel, big tensors on all cores), statistics or
+/// checksums where there is no data. Progress is reported as the share of bytes done.
+CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options = {},
+                             const JobControl *job = nullptr);
+
+struct LoadedTensor;
+/// The tensor-mode part of one row for two loaded tensors: the empty, shape, 0-d and dtype
+/// checks of §3.1, then the metrics pass and the cells (threads 0 = all cores).
+void compareLoadedTensors(CompareRow &row, const LoadedTensor &npu, const LoadedTensor &bench,
+                          const CompareOptions &options, unsigned threads = 0, const JobControl *job = nullptr);
+
+/// msprobe "Accuracy Reached or Not" from the cosine and MaxAbsErr cells (§4). With
+/// strictNan, a NaN cosine (all-zero side) gives "No" (DumpScope's own verdict).
+QString accuracyReached(const MetricValue &cosine, const MetricValue &maxAbs, const CompareThresholds &t,
+                        bool strictNan = false);
+
+/// Recomputes the verdicts (e.g. after the GUI changed the thresholds), the highlight
+/// messages and the divergences of a result.
+void applyVerdicts(const DumpIndex &npu, CompareResult &result, const CompareThresholds &t,
+                   Verdict divergenceLevel = Verdict::Error);
+
+} // namespace ds

@@ -1,0 +1,62 @@
+#pragma once
+
+#include "comparetypes.h"
+#include "index/dumpindex.h"
+#include "usermapping.h"
+
+namespace ds {
+
+/// The name an operator is matched by: the entry name (last '/' component of relPath) for
+/// framework dumps, the full op name (header op_name, else the file name's) for CANN dumps.
+QString opMatchKey(const OpRecord &op);
+/// The name a tensor is matched by within its operator: `name` when the reader set one
+/// ("input_args.0", "weight"), else "<input|output|parameter>.<index>".
+QString tensorMatchKey(const TensorRecord &t);
+/// `<opMatchKey>.<tensorMatchKey>`: the row name shown in reports.
+QString rowName(const OpRecord &op, const TensorRecord &t);
+/// The operator name without call counters (compare.md §2.3): msprobe API entries drop the
+/// token before "forward"/"backward", Module/Cell entries drop the class-name token; other
+/// names lose `.<digits>` tokens and `_rank<digits>`.
+QString fuzzyOpName(const QString &name);
+/// Compiler-inserted NPU operators (TransData, Cast, AtomicAddrClean, ...).
+bool isNpuOnlyOpType(const QString &type);
+/// Directory levels that must agree between matched rows when the bench has several:
+/// step, rank, device and data_index.
+QString scopeKey(const DumpLevels &levels);
+
+struct MatchOptions
+{
+    bool fuzzy = false;
+    const UserMapping *mapping = nullptr;
+};
+
+struct MatchedRow
+{
+    DumpIndex::TensorRef npu;
+    DumpIndex::TensorRef bench; ///< op == -1: no bench row
+    MatchSource source = MatchSource::None;
+    bool hasReason = false;
+    ReasonCode reason = ReasonCode::UnmatchedBench; ///< when hasReason (unmatched rows)
+    QStringList notes;
+};
+
+struct BenchOnlyRow
+{
+    DumpIndex::TensorRef bench;
+    ReasonCode reason = ReasonCode::UnmatchedBench; ///< UNMATCHED_BENCH or FUSED_AWAY
+};
+
+struct MatchResult
+{
+    std::vector<MatchedRow> rows;       ///< one per NPU input/output/parameter, in NPU index order
+    std::vector<BenchOnlyRow> benchOnly; ///< bench rows nothing matched, in bench index order
+    QStringList warnings;               ///< e.g. mapping names found in neither index
+};
+
+/// Pairs NPU rows with bench rows: user mapping first, then exact names (the k-th NPU
+/// occurrence of a name with the k-th bench occurrence, within the same scope when the bench
+/// has several), then the CANN OriginalOp of fused outputs, then (with fuzzy) names without
+/// call counters and with equal shapes.
+MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &options = {});
+
+} // namespace ds

@@ -1,0 +1,307 @@
+#include "comparereport.h"
+
+#include "tensor/dtype.h"
+
+#include <QJsonDocument>
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+namespace ds {
+
+namespace {
+
+using State = MetricValue::State;
+using json = nlohmann::ordered_json;
+
+std::string s(const QString &q) { return q.toStdString(); }
+
+QString csvField(const QString &v)
+{
+    if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"')) && !v.contains(QLatin1Char('\n')))
+        return v;
+    return QLatin1Char('"') + QString(v).replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
+}
+
+QString shortest(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("nan");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    return QString::number(v, 'g', QLocale::FloatingPointShortest);
+}
+
+QString cosineText(const MetricValue &v)
+{
+    if (!v.isNumber())
+        return formatMetric(v);
+    return formatMetric(v, v.value > 0.9999 ? 6 : 12);
+}
+
+QString msaccucmpText(const MetricValue &v)
+{
+    return v.isNumber() ? QString::asprintf("%.6f", v.value) : v.state == State::Nan ? QStringLiteral("NaN") : formatMetric(v);
+}
+
+QString stdText(const PairSide &n, const PairSide &b)
+{
+    auto f = [](double v) { return QString::asprintf("%.3f", std::fabs(v) < 0.001 ? 0.0 : v); };
+    return QStringLiteral("(%1;%2),(%3;%4)").arg(f(n.comparedMean), f(n.comparedStd), f(b.comparedMean), f(b.comparedStd));
+}
+
+QString percent(const MetricValue &v) { return v.isNumber() ? shortest(v.value) + QLatin1Char('%') : formatMetric(v); }
+
+struct Sides
+{
+    const OpRecord *nOp, *bOp;
+    const TensorRecord *n, *b;
+};
+
+Sides sides(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row)
+{
+    const bool matched = row.bench.op >= 0;
+    return {&npu.op(row.npu), matched ? &bench.op(row.bench) : nullptr, &npu.tensor(row.npu),
+            matched ? &bench.tensor(row.bench) : nullptr};
+}
+
+QString dtypeOf(const TensorRecord *t)
+{
+    if (!t)
+        return QStringLiteral("N/A");
+    return t->storage == TensorStorage::DumpPayload || t->typeName.isEmpty() ? dataTypeName(t->dataType) : t->typeName;
+}
+
+QString reasons(const CompareRow &row)
+{
+    QStringList r;
+    for (ReasonCode c : row.reasons)
+        r << reasonCodeName(c);
+    return r.join(QLatin1Char(','));
+}
+
+QString errMessage(const CompareRow &row) { return (row.messages + row.highlights).join(QLatin1Char(' ')); }
+
+QString verdictCell(const CompareRow &row) { return row.compared() ? verdictName(row.verdict) : QString(); }
+
+} // namespace
+
+QString formatMetric(const MetricValue &v, int decimals)
+{
+    switch (v.state) {
+    case State::Value:
+        if (!std::isfinite(v.value) || decimals < 0)
+            return shortest(v.value);
+        return QString::number(v.value, 'f', decimals);
+    case State::Nan: return QStringLiteral("Nan");
+    case State::Unsupported: return QStringLiteral("unsupported");
+    case State::NotAvailable: return QStringLiteral("N/A");
+    case State::ShapeUnmatched: return QStringLiteral("shape unmatched");
+    }
+    return {};
+}
+
+QStringList compareCsvHeader(CompareMode mode)
+{
+    QStringList h{QStringLiteral("NPU Name"), QStringLiteral("Bench Name"), QStringLiteral("NPU Dtype"),
+                  QStringLiteral("Bench Dtype"), QStringLiteral("NPU Tensor Shape"), QStringLiteral("Bench Tensor Shape"),
+                  QStringLiteral("NPU Requires_grad"), QStringLiteral("Bench Requires_grad")};
+    const QStringList stats{QStringLiteral("NPU max"), QStringLiteral("NPU min"), QStringLiteral("NPU mean"),
+                            QStringLiteral("NPU l2norm"), QStringLiteral("Bench max"), QStringLiteral("Bench min"),
+                            QStringLiteral("Bench mean"), QStringLiteral("Bench l2norm")};
+    if (mode == CompareMode::Summary) {
+        h << QStringLiteral("Max diff") << QStringLiteral("Min diff") << QStringLiteral("Mean diff") << QStringLiteral("L2norm diff")
+          << QStringLiteral("MaxRelativeErr") << QStringLiteral("MinRelativeErr") << QStringLiteral("MeanRelativeErr")
+          << QStringLiteral("NormRelativeErr") << stats << QStringLiteral("Requires_grad Consistent") << QStringLiteral("Result")
+          << QStringLiteral("Err_message");
+    } else if (mode == CompareMode::Md5) {
+        h << QStringLiteral("NPU MD5") << QStringLiteral("BENCH MD5") << QStringLiteral("Requires_grad Consistent")
+          << QStringLiteral("Result");
+    } else {
+        for (size_t m = 0; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
+            h << metricColumn(Metric(m));
+        h << stats << QStringLiteral("Requires_grad Consistent") << QStringLiteral("Accuracy Reached or Not")
+          << QStringLiteral("Err_message") << QStringLiteral("Data_name");
+        for (size_t m = size_t(Metric::RelativeEuclideanDistance); m < kMetricCount; ++m) {
+            h << metricColumn(Metric(m));
+            if (Metric(m) == Metric::KullbackLeiblerDivergence)
+                h << QStringLiteral("StandardDeviation");
+        }
+    }
+    h << QStringLiteral("Verdict") << QStringLiteral("ReasonCode") << QStringLiteral("MatchSource")
+      << QStringLiteral("NPU Saturated Count");
+    return h;
+}
+
+QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+{
+    QByteArray out;
+    auto line = [&](const QStringList &cells) {
+        QStringList escaped;
+        for (const QString &c : cells)
+            escaped << csvField(c);
+        out += escaped.join(QLatin1Char(',')).toUtf8() + '\n';
+    };
+    line(compareCsvHeader(result.mode));
+    for (const CompareRow &row : result.rows) {
+        const Sides x = sides(npu, bench, row);
+        QStringList c{row.npuName, x.b ? row.benchName : QStringLiteral("N/A"), dtypeOf(x.n), dtypeOf(x.b),
+                      shapeToString(x.n->shape), x.b ? shapeToString(x.b->shape) : QStringLiteral("N/A"), QString(), QString()};
+        QStringList stats;
+        for (const auto &v : row.npuStats)
+            stats << formatMetric(v);
+        for (const auto &v : row.benchStats)
+            stats << (x.b ? formatMetric(v) : QStringLiteral("N/A"));
+        if (result.mode == CompareMode::Summary) {
+            for (const auto &v : row.statDiff)
+                c << formatMetric(v);
+            for (const auto &v : row.statRelErr)
+                c << percent(v);
+            c << stats << QStringLiteral("True") << row.result << errMessage(row);
+        } else if (result.mode == CompareMode::Md5) {
+            c << row.npuChecksum << (x.b ? row.benchChecksum : QStringLiteral("N/A")) << QStringLiteral("True") << row.result;
+        } else {
+            c << cosineText(row.metrics[0]) << formatMetric(row.metrics[1]);
+            for (size_t m = 2; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
+                c << formatMetric(row.metrics[m], 12);
+            c << stats << QStringLiteral("True") << row.accuracyReached << errMessage(row)
+              << QStringLiteral("['%1', '%2']").arg(x.nOp->relPath, x.bOp ? x.bOp->relPath : QStringLiteral("-1"));
+            const bool computed = row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.hasReason(ReasonCode::InfNanPos);
+            for (size_t m = size_t(Metric::RelativeEuclideanDistance); m < kMetricCount; ++m) {
+                c << msaccucmpText(row.metrics[m]);
+                if (Metric(m) == Metric::KullbackLeiblerDivergence)
+                    c << (computed ? stdText(row.raw.npu, row.raw.bench) : QStringLiteral("NaN"));
+            }
+        }
+        c << verdictCell(row) << reasons(row) << matchSourceName(row.source) << QString::number(row.npuSaturated);
+        line(c);
+    }
+    return out;
+}
+
+namespace {
+
+json metricJson(const MetricValue &v)
+{
+    if (v.isNumber() && std::isfinite(v.value))
+        return v.value;
+    return s(formatMetric(v));
+}
+
+json shapeJson(const Shape &shape)
+{
+    json a = json::array();
+    for (auto d : shape)
+        a.push_back(d);
+    return a;
+}
+
+json statsJson(const std::array<MetricValue, kStatCount> &v)
+{
+    return {{"max", metricJson(v[0])}, {"min", metricJson(v[1])}, {"mean", metricJson(v[2])}, {"l2norm", metricJson(v[3])}};
+}
+
+json opJson(const DumpIndex &npu, int op)
+{
+    const OpRecord &r = npu.ops[size_t(op)];
+    return {{"op", op}, {"path", s(r.relPath)}, {"name", s(opMatchKey(r))}, {"type", s(r.opType)}};
+}
+
+json levelsJson(const DumpLevels &l)
+{
+    return {{"step", s(l.step)}, {"rank", s(l.rank)}, {"device", s(l.device)}, {"data_index", s(l.dataIndex)},
+            {"model_name", s(l.modelName)}};
+}
+
+json listJson(const QStringList &l)
+{
+    json a = json::array();
+    for (const QString &x : l)
+        a.push_back(s(x));
+    return a;
+}
+
+} // namespace
+
+QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+{
+    json rows = json::array();
+    for (const CompareRow &row : result.rows) {
+        const Sides x = sides(npu, bench, row);
+        json metrics = json::object();
+        if (row.mode == CompareMode::Tensor)
+            for (size_t m = 0; m < kMetricCount; ++m)
+                metrics[s(metricKey(Metric(m)))] = metricJson(row.metrics[m]);
+        json r{{"npu_name", s(row.npuName)},
+               {"npu_id", s(npu.tensorId(row.npu))},
+               {"bench_name", x.b ? json(s(row.benchName)) : json(nullptr)},
+               {"bench_id", x.b ? json(s(bench.tensorId(row.bench))) : json(nullptr)},
+               {"io", s(ioKindName(row.io))},
+               {"npu_dtype", s(dtypeOf(x.n))},
+               {"bench_dtype", x.b ? json(s(dtypeOf(x.b))) : json(nullptr)},
+               {"npu_shape", shapeJson(x.n->shape)},
+               {"bench_shape", x.b ? shapeJson(x.b->shape) : json(nullptr)},
+               {"match_source", x.b ? json(s(matchSourceName(row.source))) : json(nullptr)},
+               {"mode", s(compareModeName(row.mode))},
+               {"metrics", metrics},
+               {"npu_stats", statsJson(row.npuStats)},
+               {"bench_stats", x.b ? statsJson(row.benchStats) : json(nullptr)}};
+        if (row.mode == CompareMode::Tensor && row.raw.count > 0) {
+            r["standard_deviation"] = {{"npu_mean", row.raw.npu.comparedMean}, {"npu_std", row.raw.npu.comparedStd},
+                                       {"bench_mean", row.raw.bench.comparedMean}, {"bench_std", row.raw.bench.comparedStd}};
+            r["nan_inf"] = {{"npu_nan", row.raw.npu.nan}, {"npu_posinf", row.raw.npu.posinf}, {"npu_neginf", row.raw.npu.neginf},
+                            {"bench_nan", row.raw.bench.nan}, {"bench_posinf", row.raw.bench.posinf},
+                            {"bench_neginf", row.raw.bench.neginf}, {"mismatched_positions", row.raw.infNanMismatch}};
+        }
+        if (row.mode == CompareMode::Summary) {
+            r["stat_diff"] = statsJson(row.statDiff);
+            r["stat_relative_err_percent"] = statsJson(row.statRelErr);
+        }
+        if (row.mode == CompareMode::Md5) {
+            r["npu_md5"] = s(row.npuChecksum);
+            r["bench_md5"] = s(row.benchChecksum);
+        }
+        json reasonList = json::array();
+        for (ReasonCode c : row.reasons)
+            reasonList.push_back(s(reasonCodeName(c)));
+        r["npu_saturated"] = row.npuSaturated;
+        r["accuracy_reached"] = s(row.accuracyReached);
+        r["result"] = s(row.result);
+        r["verdict"] = s(verdictName(row.verdict));
+        r["reasons"] = reasonList;
+        r["messages"] = listJson(row.messages);
+        r["highlights"] = listJson(row.highlights);
+        rows.push_back(std::move(r));
+    }
+    json divergences = json::array();
+    for (const Divergence &d : result.divergences) {
+        json chain = json::array();
+        for (int op : d.chain)
+            chain.push_back(opJson(npu, op));
+        json origin = opJson(npu, d.originOp);
+        origin["row"] = d.originRow;
+        origin["row_name"] = s(result.rows[size_t(d.originRow)].npuName);
+        divergences.push_back({{"scope", s(d.scope)}, {"levels", levelsJson(d.levels)}, {"origin", origin},
+                               {"inputs_agree", d.inputsAgree}, {"chain", chain}});
+    }
+    json benchOnly = json::array();
+    for (const BenchOnlyRow &b : result.benchOnly)
+        benchOnly.push_back({{"bench_id", s(bench.tensorId(b.bench))},
+                             {"bench_name", s(rowName(bench.op(b.bench), bench.tensor(b.bench)))},
+                             {"reason", s(reasonCodeName(b.reason))}});
+    json j{{"npu_path", s(npu.openedPath)},
+           {"bench_path", s(bench.openedPath)},
+           {"mode", s(compareModeName(result.mode))},
+           {"cancelled", result.cancelled},
+           {"summary", {{"rows", result.rows.size()}, {"pass", result.count(Verdict::Pass)},
+                        {"warning", result.count(Verdict::Warning)}, {"error", result.count(Verdict::Error)},
+                        {"none", result.count(Verdict::None)}, {"bench_only", result.benchOnly.size()}}},
+           {"first_divergence", divergences},
+           {"thresholds", json::parse(QJsonDocument(result.thresholds.toJson()).toJson(QJsonDocument::Compact).toStdString())},
+           {"warnings", listJson(result.warnings)},
+           {"rows", rows},
+           {"bench_only", benchOnly}};
+    return QByteArray::fromStdString(j.dump(2)) + '\n';
+}
+
+} // namespace ds

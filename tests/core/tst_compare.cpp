@@ -1,0 +1,295 @@
+// Compare metrics against numpy: tests/oracle/compare_numpy.py builds hand-made tensor pairs
+// (zeros, NaN/Inf on either side, constants, length 1, fp16/bf16/int32/fp64, a multi-task
+// float32 pair) and computes every metric with numpy; the C++ pass must agree to 1e-6.
+// Then the row cells of the spec's edge cases, thread-count independence, cancellation and
+// the element-wise detail.
+#include "compare/compare.h"
+#include "compare/pairdetail.h"
+#include "index/tensorloader.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTest>
+
+#include <cmath>
+#include <cstring>
+
+using namespace ds;
+
+namespace {
+
+struct Side
+{
+    QByteArray bytes;
+    Elem elem = Elem::None;
+    int dataType = 0;
+    TensorView view() const { return {elem, reinterpret_cast<const std::byte *>(bytes.constData()), size_t(bytes.size()) / elemBytes(elem)}; }
+};
+
+Side side(const QJsonObject &o)
+{
+    static const QHash<QString, std::pair<Elem, DataType>> kinds{
+        {"float32", {Elem::F32, DataType::Float32}}, {"float16", {Elem::F16, DataType::Float16}},
+        {"bfloat16", {Elem::BF16, DataType::BFloat16}}, {"float64", {Elem::F64, DataType::Float64}},
+        {"int32", {Elem::I32, DataType::Int32}}};
+    const auto k = kinds.value(o["dtype"].toString());
+    return {QByteArray::fromHex(o["hex"].toString().toLatin1()), k.first, int(k.second)};
+}
+
+double number(const QJsonValue &v)
+{
+    if (v.isString()) {
+        const QString s = v.toString();
+        return s == "nan" ? std::nan("") : s == "inf" ? INFINITY : -INFINITY;
+    }
+    return v.toDouble();
+}
+
+/// Within 1e-6 relative. `floor` is an absolute allowance for results that are pure rounding
+/// noise: KL of two tensors whose min-max normalisations are equal is 0 up to ~1e-15.
+bool close(double got, double want, double floor = 0)
+{
+    if (floor > 0 && std::fabs(got - want) <= floor)
+        return true;
+    if (std::isnan(want) || std::isnan(got))
+        return std::isnan(want) && std::isnan(got);
+    if (std::isinf(want) || want == 0)
+        return got == want || (want == 0 && std::fabs(got) < 1e-12);
+    return std::fabs(got - want) <= 1e-6 * std::fabs(want);
+}
+
+QJsonArray runCases()
+{
+    const QString python = QFile::exists("/usr/bin/python3") ? "/usr/bin/python3" : "python3";
+    QProcess p;
+    p.start(python, {QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/oracle/compare_numpy.py"), "cases"});
+    if (!p.waitForFinished(300000) || p.exitCode() != 0)
+        qFatal("compare_numpy.py cases failed: %s", p.readAllStandardError().constData());
+    return QJsonDocument::fromJson(p.readAllStandardOutput()).array();
+}
+
+LoadedTensor loaded(const std::vector<float> &v, Shape shape)
+{
+    LoadedTensor t;
+    t.owned.resize(v.size() * 4);
+    if (!v.empty())
+        std::memcpy(t.owned.data(), v.data(), t.owned.size());
+    t.view = {Elem::F32, t.owned.data(), v.size()};
+    t.shape = std::move(shape);
+    t.dataType = int(DataType::Float32);
+    return t;
+}
+
+CompareRow rowFor(const std::vector<float> &n, Shape ns, const std::vector<float> &b, Shape bs)
+{
+    CompareRow row;
+    compareLoadedTensors(row, loaded(n, ns), loaded(b, bs), {});
+    return row;
+}
+
+using State = MetricValue::State;
+State cosState(const CompareRow &r) { return r.metrics[size_t(Metric::Cosine)].state; }
+
+} // namespace
+
+class TestCompare : public QObject
+{
+    Q_OBJECT
+private slots:
+    void metricsMatchNumpy_data()
+    {
+        QTest::addColumn<QJsonObject>("c");
+        for (const auto &c : runCases())
+            QTest::newRow(qPrintable(c.toObject()["name"].toString())) << c.toObject();
+    }
+
+    void metricsMatchNumpy()
+    {
+        QFETCH(QJsonObject, c);
+        const Side n = side(c["npu"].toObject()), b = side(c["bench"].toObject());
+        QCOMPARE(n.view().count, size_t(c["npu"].toObject()["count"].toInt()));
+        PairMetricOptions options;
+        options.genBCompat = c["genb"].toBool();
+        PairMetrics m;
+        QVERIFY(computePairMetrics(n.view(), b.view(), m, options));
+        const QJsonObject e = c["expected"].toObject();
+        QCOMPARE(m.count, std::uint64_t(e["count"].toInt()));
+        QCOMPARE(m.infNanMismatch, std::uint64_t(e["inf_nan_mismatch"].toInt()));
+        const std::pair<const char *, double> checks[] = {
+            {"dot", m.dot}, {"npu_norm", m.npuNorm}, {"bench_norm", m.benchNorm}, {"euc_dist", m.eucDist},
+            {"max_abs_err", m.maxAbsErr}, {"max_relative_err", m.maxRelErr},
+            {"one_thousandth_err_ratio", m.oneThousandthRatio}, {"five_thousandths_err_ratio", m.fiveThousandthsRatio},
+            {"mean_abs_err", m.meanAbsErr}, {"rmse", m.rmse}, {"relative_euclidean_distance", m.relEuclid},
+            {"accumulated_relative_err", m.accRelErr}, {"msaccucmp_max_relative_err", m.maxRelErrAcc},
+            {"mean_relative_err", m.meanRelErr}, {"kl_divergence", m.kl},
+            {"npu_compared_mean", m.npu.comparedMean}, {"npu_compared_std", m.npu.comparedStd},
+            {"bench_compared_mean", m.bench.comparedMean}, {"bench_compared_std", m.bench.comparedStd},
+        };
+        for (const auto &[key, got] : checks)
+            QVERIFY2(close(got, number(e[key]), std::strcmp(key, "kl_divergence") == 0 ? 1e-12 : 0), qPrintable(QStringLiteral("%1: got %2, numpy %3").arg(key)
+                                                                .arg(got, 0, 'g', 17).arg(number(e[key]), 0, 'g', 17)));
+        for (const auto &[name, s] : {std::pair{"npu", &m.npu}, std::pair{"bench", &m.bench}}) {
+            const QJsonObject st = e[name].toObject();
+            const std::pair<const char *, double> stats[] = {{"min", s->min}, {"max", s->max}, {"mean", s->mean}, {"l2norm", s->l2norm}};
+            for (const auto &[key, got] : stats) {
+                const double want = st[key].isNull() ? std::nan("") : st[key].toDouble();
+                QVERIFY2(close(got, want), qPrintable(QStringLiteral("%1 %2: got %3, numpy %4").arg(name, key).arg(got).arg(want)));
+            }
+        }
+    }
+
+    void resultDoesNotDependOnThreads()
+    {
+        std::vector<float> a(3'000'000), b(a.size());
+        for (size_t i = 0; i < a.size(); ++i) {
+            a[i] = float(std::sin(double(i) * 0.001));
+            b[i] = a[i] + float(i % 7) * 1e-4f;
+        }
+        const TensorView va{Elem::F32, reinterpret_cast<const std::byte *>(a.data()), a.size()};
+        const TensorView vb{Elem::F32, reinterpret_cast<const std::byte *>(b.data()), b.size()};
+        PairMetrics one, all;
+        PairMetricOptions o1;
+        o1.threads = 1;
+        QVERIFY(computePairMetrics(va, vb, one, o1));
+        QVERIFY(computePairMetrics(va, vb, all));
+        QCOMPARE(one.dot, all.dot);
+        QCOMPARE(one.kl, all.kl);
+        QCOMPARE(one.maxRelErr, all.maxRelErr);
+        QCOMPARE(one.oneThousandthRatio, all.oneThousandthRatio);
+    }
+
+    void cancellationStops()
+    {
+        std::vector<float> a(4'000'000, 1.0f);
+        const TensorView v{Elem::F32, reinterpret_cast<const std::byte *>(a.data()), a.size()};
+        std::atomic<bool> cancel{true};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        PairMetrics m;
+        QVERIFY(!computePairMetrics(v, v, m, {}, &job));
+    }
+
+    // ---- row cells of compare.md §3.1 / §3.3 / §11
+
+    void emptyTensors()
+    {
+        const CompareRow r = rowFor({}, {0}, {}, {0});
+        QVERIFY(r.hasReason(ReasonCode::Empty));
+        QCOMPARE(cosState(r), State::Unsupported);
+        QCOMPARE(r.mode, CompareMode::None);
+        QVERIFY(r.messages.contains("This is empty data, can not compare."));
+    }
+
+    void shapeMismatch()
+    {
+        const CompareRow r = rowFor({1, 2, 3, 4}, {2, 2}, {1, 2, 3, 4}, {4});
+        QVERIFY(r.hasReason(ReasonCode::ShapeMismatch));
+        QCOMPARE(cosState(r), State::ShapeUnmatched);
+        QCOMPARE(accuracyReached(r.metrics[0], r.metrics[2], {}), QString("Unmatched"));
+        QCOMPARE(r.npuStats[0].value, 4.0); // statistics still shown
+    }
+
+    void zeroDimensional()
+    {
+        const CompareRow r = rowFor({2}, {}, {2.5f}, {});
+        QVERIFY(r.hasReason(ReasonCode::Scalar0d));
+        QCOMPARE(cosState(r), State::Unsupported);
+        QCOMPARE(r.metrics[size_t(Metric::EucDist)].state, State::Unsupported);
+        QCOMPARE(r.metrics[size_t(Metric::OneThousandthErrRatio)].state, State::Unsupported);
+        QCOMPARE(r.metrics[size_t(Metric::MaxAbsErr)].value, 0.5);
+        QCOMPARE(r.metrics[size_t(Metric::MaxRelativeErr)].value, 0.2);
+    }
+
+    void lengthOne()
+    {
+        const CompareRow r = rowFor({2}, {1}, {2.5f}, {1});
+        QVERIFY(r.hasReason(ReasonCode::Len1));
+        QCOMPARE(cosState(r), State::Unsupported);
+        QVERIFY(r.metrics[size_t(Metric::EucDist)].isNumber());
+        QCOMPARE(accuracyReached(r.metrics[0], r.metrics[2], {}), QString("None"));
+    }
+
+    void allZeroSides()
+    {
+        const CompareRow both = rowFor({0, 0, 0}, {3}, {0, 0, 0}, {3});
+        QCOMPARE(both.metrics[0].value, 1.0);
+        QVERIFY(!both.hasReason(ReasonCode::AllZero));
+        const CompareRow npu = rowFor({0, 0, 0}, {3}, {0.1f, 0.2f, 0.3f}, {3});
+        QVERIFY(npu.hasReason(ReasonCode::AllZero));
+        QCOMPARE(cosState(npu), State::Nan);
+        // msprobe quirk: NaN cosine, MaxAbsErr <= 1 -> "Yes"; DumpScope's own verdict says No
+        QCOMPARE(accuracyReached(npu.metrics[0], npu.metrics[2], {}), QString("Yes"));
+        QCOMPARE(accuracyReached(npu.metrics[0], npu.metrics[2], {}, true), QString("No"));
+        const CompareRow bench = rowFor({1, 2, 3}, {3}, {0, 0, 0}, {3});
+        QVERIFY(bench.hasReason(ReasonCode::AllZero));
+        QVERIFY(bench.messages.join(' ').contains("in Bench dump data"));
+        QCOMPARE(bench.metrics[size_t(Metric::RelativeEuclideanDistance)].value, 0.0); // ‖y‖ <= eps -> 0
+    }
+
+    void infNanPositions()
+    {
+        const float nan = std::nanf(""), inf = INFINITY;
+        const CompareRow same = rowFor({1, nan, inf, 4}, {4}, {1, nan, -inf, 4}, {4});
+        QVERIFY(!same.hasReason(ReasonCode::InfNanPos));
+        QCOMPARE(same.metrics[0].value, 1.0);
+        QCOMPARE(same.raw.infNanShared, 2u);
+        const CompareRow differ = rowFor({1, nan, 3, 4}, {4}, {1, 2, inf, 4}, {4});
+        QVERIFY(differ.hasReason(ReasonCode::InfNanPos));
+        QCOMPARE(cosState(differ), State::NotAvailable);
+        QCOMPARE(accuracyReached(differ.metrics[0], differ.metrics[2], {}), QString("No"));
+        QCOMPARE(differ.raw.infNanMismatch, 2u);
+        QCOMPARE(differ.raw.npu.nan, 1u);
+        QCOMPARE(differ.raw.bench.posinf, 1u);
+    }
+
+    void constantTensors()
+    {
+        const CompareRow r = rowFor(std::vector<float>(50, 3), {50}, std::vector<float>(50, 3), {50});
+        QCOMPARE(r.metrics[0].value, 1.0);
+        QCOMPARE(r.metrics[size_t(Metric::KullbackLeiblerDivergence)].value, 0.0);
+        QCOMPARE(r.raw.npu.comparedStd, 0.0);
+    }
+
+    void dtypeOutsideFloatFamily()
+    {
+        LoadedTensor a = loaded({1, 2}, {2}), b = loaded({1, 2}, {2});
+        b.dataType = int(DataType::Int32); // only the recorded dtype matters for the check
+        CompareRow row;
+        compareLoadedTensors(row, a, b, {});
+        QVERIFY(row.hasReason(ReasonCode::DtypeMismatch));
+        QVERIFY(row.messages.contains("Dtype of NPU and bench tensor do not match."));
+        QVERIFY(row.metrics[0].isNumber()); // computed with a warning
+    }
+
+    void pairDetailFindsWorstElements()
+    {
+        std::vector<float> a(5000), b(5000);
+        for (size_t i = 0; i < a.size(); ++i)
+            a[i] = b[i] = float(i);
+        a[4321] += 7; a[17] -= 9; a[2000] = std::nanf("");
+        const TensorView va{Elem::F32, reinterpret_cast<const std::byte *>(a.data()), a.size()};
+        const TensorView vb{Elem::F32, reinterpret_cast<const std::byte *>(b.data()), b.size()};
+        PairDetail d;
+        PairDetailOptions o;
+        o.topK = 3;
+        o.bins = 10;
+        QVERIFY(computePairDetail(va, vb, o, d));
+        QCOMPARE(d.worst.size(), size_t(3));
+        QCOMPARE(d.worst[0].index, 2000u); // NaN on one side ranks first
+        QCOMPARE(d.worst[1].index, 17u);
+        QCOMPARE(d.worst[1].absErr, 9.0);
+        QCOMPARE(d.worst[2].index, 4321u);
+        QCOMPARE(d.nonFiniteMismatch, 1u);
+        QCOMPARE(d.exactlyEqual, 4997u);
+        QCOMPARE(d.absErrHistogram.hi, 9.0);
+        QCOMPARE(d.absErrHistogram.counts.back(), 1u);
+        QCOMPARE(d.absErrHistogram.counts.front(), 4997u);
+        QCOMPARE(unravelIndex(4321, {50, 100}), (Shape{43, 21}));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompare)
+#include "tst_compare.moc"

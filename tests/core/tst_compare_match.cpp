@@ -1,0 +1,322 @@
+// Matching (exact, occurrence order, scopes, fuzzy, CANN OriginalOp, user names and groups),
+// mapping files, thresholds JSON, summary/MD5/value rows, verdict rules and the first
+// divergence, on indexes built in memory (statistics-only and value rows need no files).
+#include "compare/compare.h"
+#include "compare/comparereport.h"
+
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace ds;
+
+namespace {
+
+TensorRecord tensor(IoKind io, std::uint32_t index, Shape shape = {4}, QString name = {})
+{
+    TensorRecord t;
+    t.io = io;
+    t.index = index;
+    t.shape = std::move(shape);
+    t.dataType = int(DataType::Float32);
+    t.name = std::move(name);
+    return t;
+}
+
+OpRecord cannOp(const QString &name, const QString &type = QStringLiteral("Add"), const QString &dataIndex = QStringLiteral("0"))
+{
+    OpRecord op;
+    op.opName = name;
+    op.headerOpName = name;
+    op.opType = type;
+    op.relPath = type + QLatin1Char('.') + name + QLatin1Char('.') + dataIndex;
+    op.levels.dataIndex = dataIndex;
+    op.tensors = {tensor(IoKind::Input, 0), tensor(IoKind::Output, 0)};
+    op.tensors[1].originalOpName = name;
+    return op;
+}
+
+/// A framework entry holding statistics only: max, min, mean, norm as given.
+OpRecord statsOp(const QString &entry, std::vector<std::array<double, 4>> stats)
+{
+    OpRecord op;
+    op.source = SourceFormat::Msprobe;
+    op.relPath = QStringLiteral("rank0/") + entry;
+    for (size_t i = 0; i < stats.size(); ++i) {
+        TensorRecord t = tensor(i + 1 == stats.size() ? IoKind::Output : IoKind::Input, 0, {2, 2},
+                                i + 1 == stats.size() ? QStringLiteral("output.0") : QStringLiteral("input_args.%1").arg(i));
+        t.storage = TensorStorage::Absent;
+        t.recorded = {stats[i][0], stats[i][1], stats[i][2], stats[i][3], 0xF};
+        op.tensors.push_back(t);
+    }
+    return op;
+}
+
+DumpIndex index(std::vector<OpRecord> ops)
+{
+    DumpIndex d;
+    d.ops = std::move(ops);
+    return d; // no finalize(): keep the given order
+}
+
+QStringList names(const DumpIndex &npu, const DumpIndex &bench, const MatchResult &m)
+{
+    QStringList out;
+    for (const auto &r : m.rows)
+        out << rowName(npu.op(r.npu), npu.tensor(r.npu)) + QStringLiteral(" -> ")
+                   + (r.bench.op < 0 ? reasonCodeName(r.reason) : QString::number(r.bench.op) + QLatin1Char(':') + matchSourceName(r.source));
+    Q_UNUSED(bench);
+    return out;
+}
+
+CompareRow tensorRow(IoKind io, double cos, double ratio, double maxAbs)
+{
+    CompareRow r;
+    r.io = io;
+    r.mode = CompareMode::Tensor;
+    r.bench = {0, 0};
+    r.metrics.fill(MetricValue::of(0.0));
+    r.metrics[size_t(Metric::Cosine)] = MetricValue::of(cos);
+    r.metrics[size_t(Metric::OneThousandthErrRatio)] = MetricValue::of(ratio);
+    r.metrics[size_t(Metric::MaxAbsErr)] = MetricValue::of(maxAbs);
+    return r;
+}
+
+} // namespace
+
+class TestCompareMatch : public QObject
+{
+    Q_OBJECT
+private slots:
+    void fuzzyNamesFollowMsprobe()
+    {
+        QCOMPARE(fuzzyOpName("Functional.conv2d.0.forward"), QString("Functional.conv2d.forward"));
+        QCOMPARE(fuzzyOpName("Torch.matmul.12.backward"), QString("Torch.matmul.backward"));
+        QCOMPARE(fuzzyOpName("Module.conv1.Conv2d.forward.0"), QString("Module.conv1.forward.0"));
+        QCOMPARE(fuzzyOpName("layer.3.attn_rank1/MatMul"), QString("layer.attn/MatMul"));
+    }
+
+    void exactMatchInExecutionOrderWithNpuOnlyAndBenchOnly()
+    {
+        auto npuIdx = index({cannOp("trans", "TransData"), cannOp("a"), cannOp("a"), cannOp("b"), cannOp("x")});
+        auto benchIdx = index({cannOp("a"), cannOp("b"), cannOp("a"), cannOp("only")});
+        const MatchResult m = matchIndexes(npuIdx, benchIdx);
+        QCOMPARE(names(npuIdx, benchIdx, m),
+                 (QStringList{"trans.input.0 -> NPU_ONLY", "trans.output.0 -> NPU_ONLY", "a.input.0 -> 0:exact",
+                              "a.output.0 -> 0:exact", "a.input.0 -> 2:exact", "a.output.0 -> 2:exact",
+                              "b.input.0 -> 1:exact", "b.output.0 -> 1:exact", "x.input.0 -> UNMATCHED_BENCH",
+                              "x.output.0 -> UNMATCHED_BENCH"}));
+        QCOMPARE(m.benchOnly.size(), size_t(2));
+        QCOMPARE(m.benchOnly[0].bench.op, 3);
+    }
+
+    void scopesMustAgreeWhenTheBenchHasSeveral()
+    {
+        auto npuIdx = index({cannOp("a", "Add", "1")});
+        auto oneScope = index({cannOp("a", "Add", "0")});
+        auto twoScopes = index({cannOp("a", "Add", "0"), cannOp("a", "Add", "1")});
+        QCOMPARE(matchIndexes(npuIdx, oneScope).rows[0].bench.op, 0);
+        QCOMPARE(matchIndexes(npuIdx, twoScopes).rows[0].bench.op, 1);
+    }
+
+    void fusedOutputMatchesItsOriginalOp()
+    {
+        OpRecord fused = cannOp("conv_bn_relu");
+        fused.tensors[1].originalOpName = "bn/Relu";
+        fused.tensors[1].originalOutputIndex = 0;
+        auto npuIdx = index({fused});
+        auto benchIdx = index({cannOp("conv"), cannOp("bn/Relu")});
+        const MatchResult m = matchIndexes(npuIdx, benchIdx);
+        QCOMPARE(m.rows[1].bench, (DumpIndex::TensorRef{1, 1}));
+        QCOMPARE(m.rows[1].source, MatchSource::Mapping);
+        QCOMPARE(m.rows[0].reason, ReasonCode::UnmatchedBench);
+    }
+
+    void fuzzyNeedsEqualShapes()
+    {
+        auto npuIdx = index({statsOp("Functional.relu.3.forward", {{1, 0, 0.5, 1}, {1, 0, 0.5, 1}})});
+        auto benchIdx = index({statsOp("Functional.relu.0.forward", {{1, 0, 0.5, 1}, {1, 0, 0.5, 1}})});
+        benchIdx.ops[0].tensors[1].shape = {4};
+        QCOMPARE(matchIndexes(npuIdx, benchIdx).rows[0].source, MatchSource::None);
+        MatchOptions fuzzy;
+        fuzzy.fuzzy = true;
+        const MatchResult m = matchIndexes(npuIdx, benchIdx, fuzzy);
+        QCOMPARE(m.rows[0].source, MatchSource::Fuzzy);
+        QVERIFY(m.rows[0].notes.join(' ').contains("Fuzzy matching data"));
+        QCOMPARE(m.rows[1].source, MatchSource::None); // output shapes differ
+    }
+
+    void userMappingNamesAndGroups()
+    {
+        auto parsed = UserMapping::parse(R"({"map": {"npu_a": "bench_a", "c.output.0": "d.output.0"},
+                                             "groups": [{"npu": ["f1", "f2"], "bench": ["g"]}]})", "m.json");
+        QVERIFY2(parsed, qPrintable(parsed.error()));
+        auto npuIdx = index({cannOp("npu_a"), cannOp("c"), cannOp("f1"), cannOp("f2")});
+        auto benchIdx = index({cannOp("bench_a"), cannOp("d"), cannOp("g")});
+        MatchOptions o;
+        o.mapping = &*parsed;
+        const MatchResult m = matchIndexes(npuIdx, benchIdx, o);
+        QCOMPARE(names(npuIdx, benchIdx, m),
+                 (QStringList{"npu_a.input.0 -> 0:user", "npu_a.output.0 -> 0:user", "c.input.0 -> UNMATCHED_BENCH",
+                              "c.output.0 -> 1:user", "f1.input.0 -> 2:user", "f1.output.0 -> FUSED_AWAY",
+                              "f2.input.0 -> FUSED_AWAY", "f2.output.0 -> 2:user"}));
+        QCOMPARE(m.benchOnly.size(), size_t(1)); // d.input.0
+        QVERIFY(m.warnings.isEmpty());
+    }
+
+    void mappingFileFormatsAndErrors()
+    {
+        auto yaml = UserMapping::parse("# comment\nFunctional.a.0.forward: 'Functional.b.0.forward'\nx: y # tail\n", "map.yaml");
+        QVERIFY2(yaml, qPrintable(yaml.error()));
+        QCOMPARE(yaml->names.size(), size_t(2));
+        QCOMPARE(yaml->names[0].second, QString("Functional.b.0.forward"));
+        auto nested = UserMapping::parse("a:\n  - b\n", "map.yml");
+        QVERIFY(!nested);
+        QVERIFY(nested.error().startsWith("map.yml:1:")); // "a:" opens a nested block
+        auto list = UserMapping::parse(R"([{"npu_key": "a", "bench_key": "b", "source": "user"}])", "m.json");
+        QVERIFY(list && list->names.size() == 1);
+        auto bad = UserMapping::parse("{\"a\": 3}", "bad.json");
+        QVERIFY(!bad);
+        QVERIFY(bad.error().contains("bad.json"));
+        auto broken = UserMapping::parse("{", "broken.json");
+        QVERIFY(!broken && broken.error().contains("broken.json: invalid JSON"));
+        QVERIFY(!UserMapping::load("/nonexistent/map.json"));
+    }
+
+    void thresholdsRoundTrip()
+    {
+        CompareThresholds t;
+        t.profile = "custom";
+        t.cosineMin = 0.95;
+        t.redOutputRatio = 0.1;
+        QTemporaryDir dir;
+        const QString path = dir.filePath("t.json");
+        QVERIFY(t.save(path).isEmpty());
+        auto back = CompareThresholds::load(path);
+        QVERIFY(back);
+        QCOMPARE(*back, t);
+        QVERIFY(!CompareThresholds::fromJson(QJsonObject{{"kl_max", "x"}}));
+        QCOMPARE(CompareThresholds::fromJson(QJsonObject{{"kl_max", 0.1}})->klMax, 0.1);
+    }
+
+    void summaryModeFromRecordedStatistics()
+    {
+        auto npuIdx = index({statsOp("Functional.linear.0.forward", {{2, -1, 0.5, 3}, {10, 0, 5, 20}})});
+        auto benchIdx = index({statsOp("Functional.linear.0.forward", {{2, -1, 0.5, 3}, {4, 0, 2, 8}})});
+        const CompareResult r = compareIndexes(npuIdx, benchIdx);
+        QCOMPARE(r.mode, CompareMode::Summary);
+        QCOMPARE(r.rows[0].verdict, Verdict::Pass);
+        const CompareRow &out = r.rows[1];
+        QCOMPARE(out.statDiff[0].value, 6.0);
+        QCOMPARE(out.statRelErr[0].value, 150.0);              // |6 / 4| * 100 %
+        QCOMPARE(out.statRelErr[1].state, MetricValue::State::NotAvailable); // bench min 0
+        QCOMPARE(out.result, QString("Warning"));              // 6 / (10 + 1e-10) > 0.5
+        QCOMPARE(out.verdict, Verdict::Error);                 // R4: output MaxRelativeErr 1.5 > 0.5
+        QCOMPARE(r.divergences.size(), size_t(1));
+        QCOMPARE(r.divergences[0].originOp, 0);
+    }
+
+    void md5AndValueRows()
+    {
+        OpRecord a = statsOp("Torch.add.0.forward", {{1, 1, 1, 1}, {1, 1, 1, 1}});
+        OpRecord b = a;
+        a.tensors[0].checksum = "0a1b2c3d";
+        b.tensors[0].checksum = "0A1B2C3D";
+        a.tensors[1].checksum = "00000001";
+        b.tensors[1].checksum = "00000002";
+        TensorRecord v = tensor(IoKind::Input, 1, {}, "input_args.1");
+        v.storage = TensorStorage::Value;
+        v.typeName = "int";
+        v.value = "3";
+        a.tensors.push_back(v);
+        v.value = "4";
+        b.tensors.push_back(v);
+        CompareOptions o;
+        o.mode = CompareMode::Md5;
+        const CompareResult r = compareIndexes(index({a}), index({b}), o);
+        QCOMPARE(r.mode, CompareMode::Md5);
+        QCOMPARE(r.rows[0].result, QString("pass"));
+        QCOMPARE(r.rows[1].result, QString("Different"));
+        QCOMPARE(r.rows[1].verdict, Verdict::Error);
+        QCOMPARE(r.rows[2].mode, CompareMode::Value);
+        QCOMPARE(r.rows[2].verdict, Verdict::Error);
+        // compare.md §10.1 MD5 columns, then §10.4
+        const QStringList basic{"NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
+                                "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad"};
+        const QStringList ours{"Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count"};
+        const QStringList md5{"NPU MD5", "BENCH MD5", "Requires_grad Consistent", "Result"};
+        QCOMPARE(compareCsvHeader(CompareMode::Md5), basic + md5 + ours);
+        const QByteArray csv = compareCsv(index({a}), index({b}), r);
+        QVERIFY(csv.contains("Torch.add.0.forward.output.0,Torch.add.0.forward.output.0,"));
+        QVERIFY(csv.contains(",00000001,00000002,True,Different,error,"));
+    }
+
+    void summaryCsvColumns()
+    {
+        const QStringList h = compareCsvHeader(CompareMode::Summary);
+        const QStringList expected{"Max diff", "Min diff", "Mean diff", "L2norm diff", "MaxRelativeErr", "MinRelativeErr",
+                                   "MeanRelativeErr", "NormRelativeErr", "NPU max", "NPU min", "NPU mean", "NPU l2norm",
+                                   "Bench max", "Bench min", "Bench mean", "Bench l2norm", "Requires_grad Consistent",
+                                   "Result", "Err_message"};
+        QCOMPARE(h.mid(8, expected.size()), expected);
+    }
+
+    void missingDataIsNotCompared()
+    {
+        OpRecord a = statsOp("Torch.add.0.forward", {{1, 1, 1, 1}});
+        a.tensors[0].recorded.present = 0;
+        const CompareResult r = compareIndexes(index({a}), index({a}));
+        QVERIFY(r.rows[0].hasReason(ReasonCode::MissingFile));
+        QCOMPARE(r.rows[0].verdict, Verdict::None);
+        QVERIFY(!r.any(Verdict::Warning));
+    }
+
+    void accuracyReachedFollowsMsprobe()
+    {
+        const CompareThresholds t;
+        auto acc = [&](double c, double a) { return accuracyReached(MetricValue::of(c), MetricValue::of(a), t); };
+        QCOMPARE(acc(0.995, 0.5), QString("Yes"));
+        QCOMPARE(acc(0.98, 0.0005), QString("Yes"));
+        QCOMPARE(acc(0.98, 0.002), QString("No"));
+        QCOMPARE(acc(0.89, 0.0001), QString("No"));
+        QCOMPARE(acc(0.999, 1.5), QString("No"));
+    }
+
+    void operatorRulesAndFirstDivergence()
+    {
+        // op0 passes; op1: inputs agree, output ratio collapses (R3) -> origin; op2: inputs differ
+        // too -> chain; a second scope diverges at its first operator with differing inputs.
+        auto npuIdx = index({cannOp("op0"), cannOp("op1"), cannOp("op2"), cannOp("s2", "Add", "7")});
+        CompareResult r;
+        r.rows = {tensorRow(IoKind::Input, 1, 1, 0), tensorRow(IoKind::Output, 1, 1, 0),
+                  tensorRow(IoKind::Input, 1, 0.95, 0), tensorRow(IoKind::Output, 0.999, 0.5, 0.0005),
+                  tensorRow(IoKind::Input, 0.5, 0.1, 3), tensorRow(IoKind::Output, 0.5, 0.1, 3),
+                  tensorRow(IoKind::Input, 0.5, 0.1, 3), tensorRow(IoKind::Output, 1, 1, 0)};
+        const int ops[] = {0, 0, 1, 1, 2, 2, 3, 3};
+        for (size_t i = 0; i < r.rows.size(); ++i)
+            r.rows[i].npu = {ops[i], int(i % 2)};
+        applyVerdicts(npuIdx, r, {});
+        QCOMPARE(r.rows[1].verdict, Verdict::Pass);
+        QCOMPARE(r.rows[3].verdict, Verdict::Error);
+        QVERIFY(r.rows[3].highlights.join(' ').contains("One Thousandth"));
+        QCOMPARE(r.divergences.size(), size_t(2));
+        QCOMPARE(r.divergences[0].originOp, 1);
+        QCOMPARE(r.divergences[0].originRow, 3);
+        QVERIFY(r.divergences[0].inputsAgree);
+        QCOMPARE(r.divergences[0].chain, std::vector<int>{2});
+        QCOMPARE(r.divergences[1].originOp, 3);
+        QVERIFY(!r.divergences[1].inputsAgree);
+
+        // Y4: cosine drop between input and output is a warning
+        r.rows[3] = tensorRow(IoKind::Output, 0.995, 0.95, 0.0005);
+        r.rows[2] = tensorRow(IoKind::Input, 1, 0.95, 0);
+        r.rows[2].npu = {1, 0};
+        r.rows[3].npu = {1, 1};
+        CompareThresholds loose;
+        loose.yellowCosineDrop = 0.001;
+        applyVerdicts(npuIdx, r, loose);
+        QCOMPARE(r.rows[3].verdict, Verdict::Warning);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareMatch)
+#include "tst_compare_match.moc"
