@@ -169,6 +169,14 @@ void GraphPanel::setOverlayKind(Overlay kind)
     startStats();
 }
 
+void GraphPanel::setCompareVerdicts(std::unordered_map<int, int> opVerdicts)
+{
+    m_compareVerdicts = std::move(opVerdicts);
+    if (m_overlay->findData(int(Overlay::Compare)) < 0)
+        m_overlay->addItem(tr("Compare verdict"), int(Overlay::Compare));
+    setOverlayKind(Overlay::Compare);
+}
+
 GraphPanel::Overlay GraphPanel::overlayKind() const { return Overlay(m_overlay->currentData().toInt()); }
 
 void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump)
@@ -211,8 +219,10 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
     stopStats();
     if (dump != m_dump)
         m_opMarks.clear(); // marks are per dump: the owner sets the new dump's (see graphShown)
-    if (dump != m_dump || index != m_index)
+    if (dump != m_dump || index != m_index) {
         m_opStats.clear();
+        m_compareVerdicts.clear();
+    }
     m_graph = 0;
     m_subgraphs->clear();
     m_subgraphs->setVisible(false);
@@ -315,7 +325,7 @@ void GraphPanel::startStats()
 {
     stopStats();
     const auto repaint = qScopeGuard([this] { applyOverlay(); });
-    if (overlayKind() == Overlay::Overflow || !m_mapping || !m_index)
+    if (overlayKind() == Overlay::Overflow || overlayKind() == Overlay::Compare || !m_mapping || !m_index)
         return;
     std::vector<int> ops;
     for (size_t op = 0; op < m_mapping->opNode.size(); ++op)
@@ -416,6 +426,15 @@ void GraphPanel::applyOverlay()
                   {3, QColor(0xd3, 0x2f, 0x2f), tr("NaN or Inf in an output")}};
         title = tr("NaN / Inf:");
         hint = tr("Groups show the worst of their operators (NaN/Inf over unreadable over finite).");
+        break;
+    case Overlay::Compare:
+        for (const auto &[op, verdict] : m_compareVerdicts)
+            mark(op, verdict); // Verdict: 1 pass, 2 warning, 3 error
+        legend = {{1, QColor(0x43, 0xa0, 0x47), tr("pass")},
+                  {2, QColor(0xf9, 0xa8, 0x25), tr("warning")},
+                  {3, QColor(0xd3, 0x2f, 0x2f), tr("error")}};
+        title = tr("Compare:");
+        hint = tr("Groups show the worst verdict of their operators' compared tensors.");
         break;
     case Overlay::MaxAbs:
         for (const auto &[op, st] : m_opStats)

@@ -43,7 +43,10 @@ public:
     /// (0 none, 1 medium, 2 high, 3 critical, 4 named by an OpDebug record).
     void setOpMarks(std::unordered_map<int, int> opMarks);
 
-    enum class Overlay { Overflow, NonFinite, MaxAbs };
+    enum class Overlay { Overflow, NonFinite, MaxAbs, Compare };
+    /// Worst compare verdict per op of dump() (int(ds::Verdict)); adds the "Compare verdict"
+    /// colouring and shows it.
+    void setCompareVerdicts(std::unordered_map<int, int> opVerdicts);
     void setOverlayKind(Overlay kind);
     Overlay overlayKind() const;
 
@@ -99,6 +102,7 @@ private:
     std::shared_ptr<const DumpIndex> m_index;
     std::shared_ptr<const DumpMapping> m_mapping;
     std::unordered_map<int, int> m_opMarks;
+    std::unordered_map<int, int> m_compareVerdicts;
     std::unordered_map<int, OpStats> m_opStats; ///< output statistics per op of dump()
     std::shared_ptr<std::atomic<bool>> m_statsCancel;
     std::vector<NodeId> m_resultNodes;

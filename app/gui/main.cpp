@@ -1,5 +1,6 @@
 // dumpscope: the desktop workbench.
 #include "documentcontext.h"
+#include "compareview.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
 #include "graphpanel.h"
@@ -19,10 +20,21 @@ using namespace ds;
 namespace {
 
 /// --screenshot: open, select, wait for the inspector, save the window as PNG, exit.
-int screenshot(MainWindow &window, const QString &file, const QString &tensorId, const QString &tab)
+int screenshot(MainWindow &window, const QString &file, const QString &tensorId, const QString &tab, const QString &bench)
 {
     window.context()->waitForIndexing();
     bool waiting = false;
+    if (!bench.isEmpty()) { // compare, then show the first divergence with its detail
+        QEventLoop loop;
+        QObject::connect(window.compareView(), &CompareView::detailReady, &loop, &QEventLoop::quit);
+        QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+        window.compareWith(bench);
+        loop.exec();
+        for (int i = 0; i < 50; ++i) { // plots replot on the next event loop turn
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+    }
     if (tab == QLatin1String("overflow")) {
                 for (int i = 0; i < 3000 && window.overflow()->isRunning(); ++i) {
             QThread::msleep(10);
@@ -101,7 +113,10 @@ int main(int argc, char **argv)
     const QCommandLineOption tab(QStringLiteral("tab"),
                                  QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph)."),
                                  QStringLiteral("NAME"));
-    parser.addOptions({shot, select, size, language, tab});
+    const QCommandLineOption compare(QStringLiteral("compare"),
+                                     QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),
+                                     QStringLiteral("BENCH"));
+    parser.addOptions({shot, select, size, language, tab, compare});
     parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));
     parser.process(app);
 
@@ -115,6 +130,10 @@ int main(int argc, char **argv)
     for (const QString &path : parser.positionalArguments())
         window.openPath(path);
     if (parser.isSet(shot))
-        return screenshot(window, parser.value(shot), parser.value(select), parser.value(tab));
+        return screenshot(window, parser.value(shot), parser.value(select), parser.value(tab), parser.value(compare));
+    if (parser.isSet(compare)) {
+        window.context()->waitForIndexing();
+        window.compareWith(parser.value(compare));
+    }
     return app.exec();
 }

@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "compareview.h"
 #include "documentcontext.h"
 #include "exportdialog.h"
 #include "graphpanel.h"
@@ -59,6 +60,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs->addTab(m_overflow, tr("Overflow"));
     m_graph = new GraphPanel(this);
     m_tabs->addTab(m_graph, tr("Graph"));
+    m_compare = new CompareView(this);
+    m_tabs->addTab(m_compare, tr("Compare"));
     m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
     m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);
@@ -120,6 +123,17 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         if (const auto it = m_overflowMarks.find(m_graph->dump()); it != m_overflowMarks.end())
             m_graph->setOpMarks(it->second);
     });
+    connect(m_compare, &CompareView::npuTensorSelected, this, [this](int dump, const QString &tensorId) {
+        const QModelIndex item = m_context->treeModel()->findTensor(dump, tensorId);
+        if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
+            m_tree->scrollTo(item);
+            m_tree->setCurrentIndex(item);
+        }
+    });
+    connect(m_compare, &CompareView::finished, this, [this] {
+        if (m_compare->npuDump() == m_graph->dump())
+            m_graph->setCompareVerdicts(m_compare->opVerdicts());
+    });
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
@@ -173,6 +187,9 @@ void MainWindow::createActions()
     QAction *firstOverflow = analysis->addAction(tr("Go to &First Overflow"), this, [this] { goToFirstOverflow(); });
     firstOverflow->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
     firstOverflow->setToolTip(tr("Select the earliest overflow record (or the first operator that produced NaN/Inf) and show its operator"));
+    QAction *compare = analysis->addAction(tr("&Compare with\u2026"), this, [this] { compareWith(); });
+    compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    compare->setToolTip(tr("Compare the selected (NPU) dump with a bench dump (GPU/CPU) and find the first divergence"));
     QMenu *help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&About DumpScope"), this, [this] {
         QMessageBox::about(this, tr("About DumpScope"),
@@ -307,6 +324,22 @@ void MainWindow::onCurrentChanged()
     }
     const QString id = i.data(DumpTreeModel::TensorIdRole).toString();
     m_context->selectTensor(id.isEmpty() ? -1 : dump, id);
+}
+
+void MainWindow::compareWith(QString benchPath)
+{
+    int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt() : 0;
+    const auto npu = m_context->index(dump);
+    if (!npu) {
+        QMessageBox::information(this, tr("Compare"), tr("Open the NPU dump first and wait until it is indexed; then compare it with a bench dump."));
+        return;
+    }
+    if (benchPath.isEmpty())
+        benchPath = QFileDialog::getExistingDirectory(this, tr("Bench dump (GPU/CPU) to compare %1 with").arg(npu->openedPath));
+    if (benchPath.isEmpty())
+        return;
+    m_tabs->setCurrentWidget(m_compare);
+    m_compare->start(npu, dump, benchPath);
 }
 
 void MainWindow::onOpActivated(int dump, int op)

@@ -15,6 +15,7 @@ class QTreeView;
 namespace ds {
 
 class DocumentContext;
+class CompareView;
 class GraphPanel;
 class OpTablePanel;
 class OverflowPanel;
@@ -34,6 +35,9 @@ public:
     OpTablePanel *opTable() const { return m_opTable; }
     OverflowPanel *overflow() const { return m_overflow; }
     GraphPanel *graph() const { return m_graph; }
+    CompareView *compareView() const { return m_compare; }
+    /// Compares the current dump (NPU) with the bench dump at `benchPath` (asks when empty).
+    void compareWith(QString benchPath = {});
     QListWidget *problems() const { return m_problems; }
     QTabWidget *centralTabs() const { return m_tabs; }
 
@@ -68,6 +72,7 @@ private:
     OpTablePanel *m_opTable;
     OverflowPanel *m_overflow;
     GraphPanel *m_graph;
+    CompareView *m_compare;
     QListWidget *m_problems;
     QWidget *m_problemsDock;
     QTabWidget *m_tabs;

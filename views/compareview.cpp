@@ -1,0 +1,547 @@
+#include "compareview.h"
+
+#include "compare/comparereport.h"
+#include "heatmapwidget.h"
+#include "index/tensorloader.h"
+#include "models/comparetablemodel.h"
+
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QJsonDocument>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPainter>
+#include <QProgressBar>
+#include <QSaveFile>
+#include <QSettings>
+#include <QSplitter>
+#include <QStyledItemDelegate>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+#include <cmath>
+#include <qcustomplot.h>
+
+namespace ds {
+
+namespace {
+
+constexpr int kBins = 64;
+constexpr std::uint64_t kMaxHeatmapElements = 64ull << 20; ///< |error| tensor for the heatmap: at most 256 MiB
+
+QColor verdictColor(Verdict v)
+{
+    switch (v) {
+    case Verdict::Pass: return QColor(0xc8, 0xe6, 0xc9);
+    case Verdict::Warning: return QColor(0xff, 0xe0, 0x82);
+    case Verdict::Error: return QColor(0xef, 0x9a, 0x9a);
+    case Verdict::None: break;
+    }
+    return {};
+}
+
+/// Paints the verdict column (and the pinned first divergence in bold).
+class VerdictDelegate : public QStyledItemDelegate
+{
+public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
+    {
+        QStyledItemDelegate::initStyleOption(option, index);
+        const QColor c = verdictColor(Verdict(index.data(CompareTableModel::VerdictRole).toInt()));
+        if (c.isValid() && index.column() == CompareTableModel::Verdict)
+            option->backgroundBrush = c;
+        if (index.data(CompareTableModel::PinnedRole).toBool())
+            option->font.setBold(true);
+    }
+};
+
+QString number(double v) { return std::isnan(v) ? QStringLiteral("NaN") : std::isinf(v) ? (v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf")) : QString::number(v, 'g', 8); }
+
+QTableWidgetItem *item(const QString &text)
+{
+    auto *i = new QTableWidgetItem(text);
+    i->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+    return i;
+}
+
+} // namespace
+
+/// Everything the detail pane shows for one row, computed off the GUI thread.
+struct CompareView::DetailJob
+{
+    int row = -1;
+    QString error;
+    TensorStats npuStats, benchStats;
+    Histogram npuHist, benchHist; ///< same bins over both ranges
+    PairDetail detail;
+    std::shared_ptr<const LoadedTensor> errorTensor; ///< |NPU - bench| as float32, for the heatmap
+    QString heatmapNote;
+};
+
+CompareView::CompareView(QWidget *parent) : QWidget(parent)
+{
+    m_model = new CompareTableModel(this);
+    m_proxy = new CompareFilterProxy(this);
+    m_proxy->setSourceModel(m_model);
+    m_table = new QTableView(this);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    // Worst first; the first divergence is pinned above everything.
+    m_table->sortByColumn(CompareTableModel::Verdict, Qt::DescendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setItemDelegate(new VerdictDelegate(m_table));
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_table->setWordWrap(false);
+
+    m_summary = new QLabel(tr("Use Analysis \u2192 Compare with\u2026 to compare the selected dump with a bench dump."), this);
+    m_summary->setWordWrap(true);
+    m_filter = new QLineEdit(this);
+    m_filter->setPlaceholderText(tr("Filter by tensor name\u2026"));
+    m_filter->setClearButtonEnabled(true);
+    m_verdictFilter = new QComboBox(this);
+    m_verdictFilter->addItem(tr("All rows"), int(Verdict::None));
+    m_verdictFilter->addItem(tr("Warnings and errors"), int(Verdict::Warning));
+    m_verdictFilter->addItem(tr("Errors"), int(Verdict::Error));
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 1000);
+    m_progress->setVisible(false);
+    m_cancel = new QToolButton(this);
+    m_cancel->setText(tr("Cancel"));
+    m_cancel->setVisible(false);
+    m_thresholdsButton = new QToolButton(this);
+    m_thresholdsButton->setText(tr("Thresholds\u2026"));
+    m_thresholdsButton->setToolTip(tr("Edit the thresholds of the verdicts (kept for later sessions)"));
+    m_csv = new QToolButton(this);
+    m_csv->setText(tr("Export CSV\u2026"));
+    m_csv->setToolTip(tr("Save the rows with msprobe-compatible column names"));
+    m_csv->setEnabled(false);
+
+    auto *bar = new QHBoxLayout;
+    bar->addWidget(m_filter, 2);
+    bar->addWidget(m_verdictFilter);
+    bar->addWidget(m_progress, 1);
+    bar->addWidget(m_cancel);
+    bar->addWidget(m_thresholdsButton);
+    bar->addWidget(m_csv);
+
+    // Detail: statistics side by side, then histograms, worst elements, error heatmap.
+    m_stats = new QTableWidget(5, 3, this);
+    m_stats->setHorizontalHeaderLabels({tr("NPU"), tr("Bench"), tr("NPU \u2212 bench")});
+    m_stats->setVerticalHeaderLabels({tr("Max"), tr("Min"), tr("Mean"), tr("L2 norm"), tr("NaN / Inf")});
+    m_stats->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_stats->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_hist = new QCustomPlot(this);
+    m_hist->legend->setVisible(true);
+    m_hist->xAxis->setLabel(tr("value"));
+    m_hist->yAxis->setLabel(tr("count"));
+    m_errHist = new QCustomPlot(this);
+    m_errHist->xAxis->setLabel(tr("|NPU \u2212 bench|"));
+    m_errHist->yAxis->setLabel(tr("count"));
+    m_worst = new QTableWidget(0, 5, this);
+    m_worst->setHorizontalHeaderLabels({tr("Index"), tr("NPU"), tr("Bench"), tr("Abs error"), tr("Rel error")});
+    m_worst->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    m_worst->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_heatmap = new HeatmapWidget(this);
+    auto *tabs = new QTabWidget(this);
+    auto *plots = new QSplitter(Qt::Horizontal, tabs);
+    plots->addWidget(m_hist);
+    plots->addWidget(m_errHist);
+    tabs->addTab(plots, tr("Histograms"));
+    tabs->addTab(m_worst, tr("Worst elements"));
+    tabs->addTab(m_heatmap, tr("Error heatmap"));
+    m_detailStatus = new QLabel(tr("Select a row to see both tensors."), this);
+    m_detailStatus->setWordWrap(true);
+    m_stats->setMinimumWidth(260);
+    auto *sides = new QSplitter(Qt::Horizontal, this);
+    sides->addWidget(m_stats);
+    sides->addWidget(tabs);
+    sides->setStretchFactor(0, 1);
+    sides->setStretchFactor(1, 2);
+    auto *detail = new QWidget(this);
+    auto *detailLayout = new QVBoxLayout(detail);
+    detailLayout->setContentsMargins(0, 0, 0, 0);
+    detailLayout->addWidget(m_detailStatus);
+    detailLayout->addWidget(sides, 1);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    split->addWidget(m_table);
+    split->addWidget(detail);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_summary);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+
+    QSettings settings;
+    if (auto t = CompareThresholds::fromJson(QJsonDocument::fromJson(settings.value(QStringLiteral("compare/thresholds")).toByteArray()).object()))
+        m_thresholds = *t;
+
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &CompareFilterProxy::setText);
+    connect(m_verdictFilter, qOverload<int>(&QComboBox::activated), this,
+            [this] { m_proxy->setMinimumVerdict(Verdict(m_verdictFilter->currentData().toInt())); });
+    connect(m_cancel, &QToolButton::clicked, this, [this] {
+        if (m_cancelRun)
+            *m_cancelRun = true;
+    });
+    connect(m_thresholdsButton, &QToolButton::clicked, this, &CompareView::editThresholds);
+    connect(m_csv, &QToolButton::clicked, this, &CompareView::exportCsv);
+    connect(&m_run, &QFutureWatcherBase::finished, this, &CompareView::onFinished);
+    connect(&m_detailJob, &QFutureWatcherBase::finished, this, &CompareView::onDetailDone);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CompareView::onRowSelected);
+}
+
+CompareView::~CompareView()
+{
+    for (const auto &c : {m_cancelRun, m_cancelDetail})
+        if (c)
+            *c = true;
+    m_run.waitForFinished();
+    m_detailJob.waitForFinished();
+}
+
+bool CompareView::isRunning() const { return m_run.isRunning(); }
+
+void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const QString &benchPath)
+{
+    if (m_cancelRun)
+        *m_cancelRun = true;
+    m_run.waitForFinished();
+    m_npu = std::move(npu);
+    m_bench.reset();
+    m_npuDump = npuDump;
+    m_cancelRun = std::make_shared<std::atomic<bool>>(false);
+    m_runProgress = std::make_shared<std::atomic<int>>(0);
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    m_csv->setEnabled(false);
+    m_summary->setText(tr("Comparing %1 with %2\u2026").arg(m_npu->openedPath, benchPath));
+    auto *poll = new QTimer(this); // progress from the worker, read on the GUI thread
+    connect(poll, &QTimer::timeout, this, [this, poll, progress = m_runProgress] {
+        if (!m_run.isRunning() || progress != m_runProgress)
+            poll->deleteLater();
+        else
+            m_progress->setValue(progress->load());
+    });
+    poll->start(100);
+    CompareOptions options;
+    options.thresholds = m_thresholds;
+    m_run.setFuture(QtConcurrent::run([npu = m_npu, benchPath, options, cancel = m_cancelRun, progress = m_runProgress] {
+        RunResult out;
+        JobControl job;
+        job.cancelFlag = cancel.get();
+        // Indexing the bench dump is the first fifth of the progress, comparing the rest.
+        job.progress = [progress](int permille) { progress->store(permille / 5); };
+        auto bench = buildIndex(benchPath, &job);
+        if (!bench) {
+            out.error = bench.error();
+            return out;
+        }
+        out.bench = *bench;
+        job.progress = [progress](int permille) { progress->store(200 + permille * 4 / 5); };
+        out.result = std::make_shared<const CompareResult>(compareIndexes(*npu, *out.bench, options, &job));
+        return out;
+    }));
+}
+
+void CompareView::onFinished()
+{
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    const RunResult run = m_run.result();
+    if (!run.result) {
+        m_summary->setText(tr("Cannot compare: %1").arg(run.error));
+        return;
+    }
+    m_bench = run.bench;
+    const auto result = run.result;
+    m_model->setResult(result, m_npu, m_bench);
+    m_csv->setEnabled(!result->rows.empty());
+    m_table->resizeColumnsToContents();
+    m_table->horizontalHeader()->resizeSection(CompareTableModel::NpuName, std::min(m_table->columnWidth(CompareTableModel::NpuName), 320));
+    m_table->horizontalHeader()->resizeSection(CompareTableModel::BenchName, std::min(m_table->columnWidth(CompareTableModel::BenchName), 320));
+    updateSummary();
+    if (m_model->pinnedRow() >= 0)
+        m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(m_model->pinnedRow(), 0)));
+    emit finished();
+}
+
+void CompareView::updateSummary()
+{
+    const auto result = m_model->result();
+    if (!result)
+        return;
+    QString text = tr("%1 vs %2: %3 rows \u2014 %4 pass, %5 warning, %6 error, %7 not compared; %8 bench tensors without an NPU row.")
+                       .arg(m_npu->openedPath, m_bench->openedPath)
+                       .arg(result->rows.size())
+                       .arg(result->count(Verdict::Pass))
+                       .arg(result->count(Verdict::Warning))
+                       .arg(result->count(Verdict::Error))
+                       .arg(result->count(Verdict::None))
+                       .arg(result->benchOnly.size());
+    if (result->cancelled)
+        text = tr("Cancelled. ") + text;
+    if (!result->divergences.empty()) {
+        const Divergence &d = result->divergences.front();
+        const OpRecord &op = m_npu->ops[size_t(d.originOp)];
+        text += QLatin1Char(' ')
+                + tr("First divergence: %1 (%n operator(s) after it disagree too).", nullptr, int(d.chain.size()))
+                      .arg(op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    } else if (!result->cancelled) {
+        text += QLatin1Char(' ') + tr("No operator diverges.");
+    }
+    m_summary->setText(text);
+}
+
+std::unordered_map<int, int> CompareView::opVerdicts() const
+{
+    std::unordered_map<int, int> out;
+    if (const auto result = m_model->result())
+        for (const CompareRow &row : result->rows)
+            if (row.compared()) {
+                int &v = out[row.npu.op];
+                v = std::max(v, int(row.verdict));
+            }
+    return out;
+}
+
+void CompareView::setThresholds(const CompareThresholds &t)
+{
+    m_thresholds = t;
+    QSettings().setValue(QStringLiteral("compare/thresholds"), QJsonDocument(t.toJson()).toJson(QJsonDocument::Compact));
+    const auto result = m_model->result();
+    if (!result || !m_npu)
+        return;
+    auto rejudged = std::make_shared<CompareResult>(*result);
+    applyVerdicts(*m_npu, *rejudged, t);
+    m_model->setResult(rejudged, m_npu, m_bench);
+    updateSummary();
+    emit finished();
+}
+
+void CompareView::editThresholds()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Compare thresholds"));
+    auto *form = new QFormLayout;
+    const QJsonObject current = m_thresholds.toJson();
+    std::vector<std::pair<QString, QDoubleSpinBox *>> boxes;
+    for (auto it = current.begin(); it != current.end(); ++it) {
+        if (!it.value().isDouble())
+            continue;
+        auto *box = new QDoubleSpinBox(&dialog);
+        box->setDecimals(10);
+        box->setRange(-1e12, 1e12);
+        box->setValue(it.value().toDouble());
+        form->addRow(it.key(), box);
+        boxes.emplace_back(it.key(), box);
+    }
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel | QDialogButtonBox::RestoreDefaults, &dialog);
+    connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    connect(buttons->button(QDialogButtonBox::RestoreDefaults), &QPushButton::clicked, &dialog, [&] {
+        const QJsonObject defaults = CompareThresholds{}.toJson();
+        for (auto &[key, box] : boxes)
+            box->setValue(defaults.value(key).toDouble());
+    });
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(new QLabel(tr("The names and meanings are those of docs/COMPARE.md (msprobe and msaccucmp thresholds)."), &dialog));
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    QJsonObject edited = current;
+    for (auto &[key, box] : boxes)
+        edited[key] = box->value();
+    if (auto t = CompareThresholds::fromJson(edited))
+        setThresholds(*t);
+    else
+        QMessageBox::warning(this, tr("Compare thresholds"), t.error());
+}
+
+void CompareView::exportCsv()
+{
+    const auto result = m_model->result();
+    if (!result)
+        return;
+    const QString file = QFileDialog::getSaveFileName(this, tr("Export comparison"), QStringLiteral("compare_result.csv"), tr("CSV files (*.csv)"));
+    if (file.isEmpty())
+        return;
+    for (const auto &root : {m_npu->rootDir, m_bench->rootDir})
+        if (QFileInfo(file).absoluteFilePath().startsWith(root + QLatin1Char('/'))) {
+            QMessageBox::warning(this, tr("Export comparison"), tr("DumpScope does not write into an opened dump directory; choose another folder."));
+            return;
+        }
+    QSaveFile out(file);
+    if (!out.open(QIODevice::WriteOnly) || out.write(compareCsv(*m_npu, *m_bench, *result)) < 0 || !out.commit())
+        QMessageBox::warning(this, tr("Export comparison"), tr("Cannot write %1: %2").arg(file, out.errorString()));
+}
+
+void CompareView::onRowSelected()
+{
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    if (m_cancelDetail)
+        *m_cancelDetail = true;
+    m_detail.reset();
+    m_shown.reset();
+    m_stats->clearContents();
+    m_worst->setRowCount(0);
+    m_hist->clearPlottables();
+    m_errHist->clearPlottables();
+    m_hist->replot();
+    m_errHist->replot();
+    m_heatmap->clear();
+    const auto result = m_model->result();
+    if (!current.isValid() || !result)
+        return;
+    const CompareRow &row = result->rows[size_t(current.row())];
+    emit npuTensorSelected(m_npuDump, m_npu->tensorId(row.npu));
+    if (row.bench.op < 0) {
+        m_detailStatus->setText(tr("No bench tensor for %1.").arg(row.npuName));
+        return;
+    }
+    m_detailStatus->setText(tr("Loading %1 and %2\u2026").arg(row.npuName, row.benchName));
+    m_cancelDetail = std::make_shared<std::atomic<bool>>(false);
+    m_detailJob.setFuture(QtConcurrent::run([npu = m_npu, bench = m_bench, row, r = current.row(), cancel = m_cancelDetail] {
+        auto out = std::make_shared<DetailJob>();
+        out->row = r;
+        JobControl job;
+        job.cancelFlag = cancel.get();
+        auto a = loadTensor(*npu, row.npu, LayoutChoice::Logical, &job);
+        auto b = loadTensor(*bench, row.bench, LayoutChoice::Logical, &job);
+        if (!a || !b) {
+            out->error = !a ? a.error() : b.error();
+            return std::shared_ptr<const DetailJob>(out);
+        }
+        const TensorView &va = (*a)->view, &vb = (*b)->view;
+        if (!computeStats(va, out->npuStats, &job) || !computeStats(vb, out->benchStats, &job))
+            return std::shared_ptr<const DetailJob>(out);
+        double lo = std::fmin(out->npuStats.min, out->benchStats.min), hi = std::fmax(out->npuStats.max, out->benchStats.max);
+        if (std::isnan(lo))
+            lo = hi = 0;
+        computeHistogram(va, kBins, lo, hi, out->npuHist, &job);
+        computeHistogram(vb, kBins, lo, hi, out->benchHist, &job);
+        if (va.count != vb.count) {
+            out->error = QObject::tr("element counts differ (%1 vs %2): no element-wise detail").arg(va.count).arg(vb.count);
+            return std::shared_ptr<const DetailJob>(out);
+        }
+        PairDetailOptions options;
+        options.bins = kBins;
+        computePairDetail(va, vb, options, out->detail, &job);
+        if (va.count <= kMaxHeatmapElements) {
+            auto err = std::make_shared<LoadedTensor>();
+            err->owned.resize(va.count * sizeof(float));
+            auto *e = reinterpret_cast<float *>(err->owned.data());
+            for (size_t i = 0; i < va.count && !job.cancelled(); ++i)
+                e[i] = float(std::fabs(elemToDouble(va.elem, va.data, i) - elemToDouble(vb.elem, vb.data, i)));
+            err->view = TensorView{Elem::F32, err->owned.data(), va.count};
+            err->shape = (*a)->shape;
+            err->dataType = int(DataType::Float32);
+            out->errorTensor = err;
+        } else {
+            out->heatmapNote = QObject::tr("The tensors are too large for the error heatmap.");
+        }
+        return std::shared_ptr<const DetailJob>(out);
+    }));
+}
+
+void CompareView::onDetailDone()
+{
+    const auto d = m_detailJob.result();
+    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
+    if (!d || current.row() != d->row)
+        return; // another row was chosen meanwhile
+    m_shown = d;
+    const CompareRow &row = m_model->result()->rows[size_t(d->row)];
+    const TensorStats &a = d->npuStats, &b = d->benchStats;
+    const double values[4][2] = {{a.max, b.max}, {a.min, b.min}, {a.mean, b.mean}, {a.l2norm, b.l2norm}};
+    for (int r = 0; r < 4; ++r) {
+        m_stats->setItem(r, 0, item(number(values[r][0])));
+        m_stats->setItem(r, 1, item(number(values[r][1])));
+        m_stats->setItem(r, 2, item(number(values[r][0] - values[r][1])));
+    }
+    m_stats->setItem(4, 0, item(QStringLiteral("%1 / %2").arg(a.nan).arg(a.posinf + a.neginf)));
+    m_stats->setItem(4, 1, item(QStringLiteral("%1 / %2").arg(b.nan).arg(b.posinf + b.neginf)));
+
+    // Overlaid histograms over the same bins (steps), the error histogram as bars.
+    auto steps = [](QCustomPlot *plot, const Histogram &h, const QColor &c, const QString &name) {
+        QVector<double> x, y;
+        const auto edges = h.edges();
+        for (size_t i = 0; i < h.counts.size(); ++i) {
+            x << edges[i] << edges[i + 1];
+            y << double(h.counts[i]) << double(h.counts[i]);
+        }
+        QCPGraph *g = plot->addGraph();
+        g->setName(name);
+        g->setPen(QPen(c, 1.6));
+        QColor fill = c;
+        fill.setAlpha(50);
+        g->setBrush(fill);
+        g->setData(x, y, true);
+    };
+    if (!d->npuHist.counts.empty()) {
+        steps(m_hist, d->npuHist, QColor(0x15, 0x65, 0xc0), tr("NPU"));
+        steps(m_hist, d->benchHist, QColor(0xef, 0x6c, 0x00), tr("bench"));
+        m_hist->rescaleAxes();
+    }
+    const Histogram &e = d->detail.absErrHistogram;
+    if (!e.counts.empty()) {
+        auto *bars = new QCPBars(m_errHist->xAxis, m_errHist->yAxis);
+        const auto edges = e.edges();
+        QVector<double> x, y;
+        for (size_t i = 0; i < e.counts.size(); ++i) {
+            x << (edges[i] + edges[i + 1]) / 2;
+            y << double(e.counts[i]);
+        }
+        bars->setWidth(e.counts.size() ? (e.hi - e.lo) / double(e.counts.size()) : 1);
+        bars->setData(x, y, true);
+        bars->setBrush(QColor(0xd3, 0x2f, 0x2f, 160));
+        bars->setPen(Qt::NoPen);
+        m_errHist->rescaleAxes();
+    }
+    m_hist->replot(QCustomPlot::rpQueuedReplot);
+    m_errHist->replot(QCustomPlot::rpQueuedReplot);
+
+    m_worst->setRowCount(int(d->detail.worst.size()));
+    for (int r = 0; r < int(d->detail.worst.size()); ++r) {
+        const ElementDiff &w = d->detail.worst[size_t(r)];
+        QStringList pos;
+        for (auto i : w.position)
+            pos << QString::number(i);
+        m_worst->setItem(r, 0, item(pos.isEmpty() ? QString::number(w.index) : QLatin1Char('[') + pos.join(QStringLiteral(", ")) + QLatin1Char(']')));
+        m_worst->setItem(r, 1, item(number(w.npu)));
+        m_worst->setItem(r, 2, item(number(w.bench)));
+        m_worst->setItem(r, 3, item(number(w.absErr)));
+        m_worst->setItem(r, 4, item(number(w.relErr)));
+    }
+    if (d->errorTensor)
+        m_heatmap->setTensor(d->errorTensor, int(DataType::Float32));
+    else
+        m_heatmap->clear(d->heatmapNote.isEmpty() ? d->error : d->heatmapNote);
+    m_detail = std::shared_ptr<const PairDetail>(d, &d->detail);
+    QString status = tr("%1 vs %2: %3, %4 elements equal, %5 NaN/Inf mismatches.")
+                         .arg(row.npuName, row.benchName, verdictName(row.verdict))
+                         .arg(d->detail.exactlyEqual)
+                         .arg(d->detail.nonFiniteMismatch);
+    if (!d->error.isEmpty())
+        status = tr("%1 vs %2: %3").arg(row.npuName, row.benchName, d->error);
+    m_detailStatus->setText(status);
+    emit detailReady();
+}
+
+} // namespace ds
