@@ -210,6 +210,8 @@ private slots:
         QTRY_COMPARE(view->selectedNode(), g.findNode(QStringLiteral("Module.fc.Linear.forward.0/Functional.linear.0.forward")));
         QTRY_VERIFY(!view->isLayoutPending());
         QVERIFY(panel.grab().save(QStringLiteral("/tmp/modgraph.png")));
+        view->fitToView();
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/modgraph_fit.png")));
     }
 
     /// Colour by max |output| and NaN/Inf: statistics computed in the background, levels match
