@@ -400,6 +400,14 @@
         <source>Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the flow to break a cycle between boxes.</source>
         <translation>点线边框：无 dump 数据。虚线边：控制边。紫色边：为打破方框间的环而逆向绘制。</translation>
     </message>
+    <message>
+        <source>Module hierarchy of the framework dump in %1 (construct.json)</source>
+        <translation>%1 中框架 dump 的模块层级（construct.json）</translation>
+    </message>
+    <message>
+        <source>groups are modules, edges show the call order (the dump records no data flow)</source>
+        <translation>分组为模块，边表示调用顺序（dump 未记录数据流）</translation>
+    </message>
 </context>
 <context>
     <name>ds::GraphView</name>
@@ -604,7 +612,7 @@ Type: %2</source>
         <translation>范围</translation>
     </message>
     <message>
-        <source>Use a fixed range instead of the data's min and max</source>
+        <source>Use a fixed range instead of the data&apos;s min and max</source>
         <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
@@ -1193,7 +1201,7 @@ out of range: %5</source>
         <translation>原始设备格式</translation>
     </message>
     <message>
-        <source>Show the bytes in the device's private layout instead of converting to ND</source>
+        <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
         <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>

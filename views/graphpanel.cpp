@@ -1,6 +1,7 @@
 #include "graphpanel.h"
 
 #include "formats/ge/gegraphreader.h"
+#include "graph/modulegraph.h"
 #include "graphview.h"
 #include "index/dumpindex.h"
 
@@ -198,7 +199,7 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
         }
         setGraphs(loaded.models, index, dump);
     });
-    watcher->setFuture(QtConcurrent::run([dumpPath] {
+    watcher->setFuture(QtConcurrent::run([dumpPath, index] {
         auto models = std::make_shared<std::vector<GraphModel>>();
         LoadedGraphs out;
         for (const QString &file : ge::findGraphFiles(dumpPath)) {
@@ -208,6 +209,8 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
             else
                 out.errors << r.error();
         }
+        if (models->empty() && index)
+            *models = buildModuleGraphs(*index); // msprobe/ptdbg: the construct.json module hierarchy
         out.models = std::move(models);
         return out;
     }));
@@ -238,6 +241,16 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
     if (!m_models || m_models->empty()) {
         m_view->setGraph(nullptr);
         m_status->setText(tr("No computation graph for this dump."));
+        return;
+    }
+    if (isModuleGraph(m_models->front())) { // one per step/rank directory, in dump order
+        for (size_t i = 0; i < m_models->size(); ++i) {
+            const GraphModel &m = (*m_models)[i];
+            m_selector->addItem(tr("%1 \u2014 %2 (%n op(s))", nullptr, m.nodeCount()).arg(QFileInfo(m.file).fileName(), m.modelName), int(i));
+            m_selector->setItemData(int(i), tr("Module hierarchy of the framework dump in %1 (construct.json)").arg(m.modelName), Qt::ToolTipRole);
+        }
+        m_selector->setCurrentIndex(0);
+        showModel(0);
         return;
     }
     QStringList dumpModels;
@@ -286,7 +299,8 @@ void GraphPanel::showModel(int model)
     watcher->setFuture(QtConcurrent::run([models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
         if (!index)
             return nullptr;
-        return std::make_shared<const DumpMapping>(mapDumpToGraph((*models)[size_t(model)], *index));
+        const GraphModel &m = (*models)[size_t(model)];
+        return std::make_shared<const DumpMapping>(isModuleGraph(m) ? mapModuleGraph(m, *index) : mapDumpToGraph(m, *index));
     }));
 }
 
@@ -315,6 +329,8 @@ void GraphPanel::showGraph(int graph)
     }
     if (m.reducedFidelity)
         text += QStringLiteral("; ") + tr("read from ONNX text (reduced fidelity)");
+    if (isModuleGraph(m))
+        text += QStringLiteral("; ") + tr("groups are modules, edges show the call order (the dump records no data flow)");
     m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group to open or close it."));
     startStats();
 }

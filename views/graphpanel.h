@@ -34,10 +34,12 @@ public:
     ~GraphPanel() override;
 
     /// Finds and reads the GE graph files for an opened dump path in the background
-    /// (ge::findGraphFiles), then calls setGraphs.
+    /// (ge::findGraphFiles), then calls setGraphs. Without any, a framework dump (msprobe,
+    /// ptdbg) shows its module hierarchy instead (buildModuleGraphs, one per step/rank).
     void loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump);
     /// Ranks `models` for the dump (rankComputationGraphs), shows the chosen one and maps the
-    /// dump's operators onto its nodes. `index` may be null (graph only).
+    /// dump's operators onto its nodes. `index` may be null (graph only). Module graphs
+    /// (isModuleGraph) keep their order and are mapped with mapModuleGraph.
     void setGraphs(std::shared_ptr<const std::vector<GraphModel>> models, std::shared_ptr<const DumpIndex> index, int dump);
     /// Overflow marks per op of dump(): kept across graph switches, cleared when the dump changes
     /// (0 none, 1 medium, 2 high, 3 critical, 4 named by an OpDebug record).

@@ -375,7 +375,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_tree->setCurrentIndex(i);
     if (const auto index = m_context->index(dump); index && !cancelled) {
         m_overflow->analyze(dump, index, index->payloadBytes() <= OverflowPanel::kAutoScanBytes);
-        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump
+        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump, else the msprobe module hierarchy
     }
     if (const auto index = m_context->index(dump))
         for (const auto &e : index->errors) {

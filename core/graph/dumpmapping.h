@@ -31,6 +31,7 @@ enum class OpLink : std::uint8_t {
     ByHeaderName,   ///< node.name == DumpData.op_name (collision resolved, or fallback)
     ByOriginalName, ///< the name is one of the node's _datadump_original_op_names
     Ambiguous,      ///< several nodes share the sanitised key; attached to all of them
+    ByEntryName,    ///< framework dump entry of a module graph (modulegraph.h)
 };
 
 /// Graph nodes <-> dump files of a DumpIndex. Plain data; indices are DumpIndex::ops positions.

@@ -10,6 +10,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -149,6 +150,68 @@ private slots:
         view->selectNode(bn);
         QTRY_VERIFY(!view->isLayoutPending());
         QVERIFY(panel.grab().save(QStringLiteral("/tmp/graphview.png")));
+    }
+
+    /// An msprobe dump has no GE graph: its construct.json module hierarchy is shown, one
+    /// selector entry per step/rank directory; search and click work as for GE graphs.
+    void moduleGraph()
+    {
+        auto built = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe"));
+        QVERIFY(built);
+        const std::shared_ptr<const DumpIndex> index = *built;
+        GraphPanel panel;
+        panel.resize(1100, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(index->openedPath, index, 1);
+        QTRY_COMPARE(shown.count(), 1);
+        QSet<QString> dirs;
+        for (const OpRecord &op : index->ops)
+            dirs.insert(op.relPath.section(QLatin1Char('/'), 0, -2));
+        QComboBox *selector = panel.graphSelector();
+        QCOMPARE(selector->count(), int(dirs.size()));
+        const int rank0 = selector->findText(QStringLiteral("step0/rank0 ("), Qt::MatchContains);
+        QVERIFY(rank0 >= 0);
+        if (selector->currentIndex() != rank0) {
+            selector->setCurrentIndex(rank0);
+            emit selector->activated(rank0);
+            QTRY_COMPARE(shown.count(), 2);
+        }
+        GraphView *view = panel.view();
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+        const Graph &g = *view->graph();
+        QCOMPARE(g.name, QStringLiteral("step0/rank0"));
+        for (const char *module : {"Module.conv1.Conv2d.forward.0", "Module.fc.Linear.forward.0", "Module.fc.Linear.backward.0"})
+            QVERIFY2(groupByPath(g, QString::fromLatin1(module)).isValid(), module);
+
+        // Search finds the API inside its module group.
+        const NodeId conv = g.findNode(QStringLiteral("Module.conv1.Conv2d.forward.0/Functional.conv2d.0.forward"));
+        QVERIFY(conv.isValid());
+        QTest::keyClicks(panel.searchBox(), QStringLiteral("conv2d"));
+        const auto hits = view->findNodes(QStringLiteral("conv2d"));
+        QVERIFY(std::find(hits.begin(), hits.end(), conv) != hits.end());
+        QTest::keyClick(panel.searchBox(), Qt::Key_Return);
+        QTRY_COMPARE(view->selectedNode(), hits.front());
+
+        // Clicking the API emits its dump entry.
+        view->selectNode(conv);
+        QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[conv.index()] >= 0);
+        QVERIFY(view->isExpanded(groupByPath(g, QStringLiteral("Module.conv1.Conv2d.forward.0"))));
+        QSignalSpy activated(&panel, &GraphPanel::opActivated);
+        QTest::mouseClick(view, Qt::LeftButton, {}, nodeCentre(*view, conv).toPoint());
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated[0][0].toInt(), 1);
+        const OpRecord &op = index->ops[size_t(activated[0][1].toInt())];
+        QCOMPARE(op.relPath, QStringLiteral("step0/rank0/Functional.conv2d.0.forward"));
+        QCOMPARE(panel.nodeOfOp(activated[0][1].toInt()), conv);
+        // selectOp from elsewhere (the op table) selects the node of the entry.
+        panel.selectOp(1, index->opIndex(QStringLiteral("step0/rank0/Functional.linear.0.forward")));
+        QTRY_COMPARE(view->selectedNode(), g.findNode(QStringLiteral("Module.fc.Linear.forward.0/Functional.linear.0.forward")));
+        QTRY_VERIFY(!view->isLayoutPending());
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/modgraph.png")));
+        view->fitToView();
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/modgraph_fit.png")));
     }
 
     /// Colour by max |output| and NaN/Inf: statistics computed in the background, levels match
