@@ -11,6 +11,225 @@
         <source>Value</source>
         <translation>值</translation>
     </message>
+    <message>
+        <source>element counts differ (%1 vs %2): no element-wise detail</source>
+        <translation>元素个数不同（%1 对 %2）：无逐元素详情</translation>
+    </message>
+    <message>
+        <source>The tensors are too large for the error heatmap.</source>
+        <translation>张量过大，无法显示误差热力图。</translation>
+    </message>
+</context>
+<context>
+    <name>ds::CompareTableModel</name>
+    <message>
+        <source>%1 (first divergence)</source>
+        <translation>%1（首个分歧）</translation>
+    </message>
+    <message>
+        <source>Verdict</source>
+        <translation>结论</translation>
+    </message>
+    <message>
+        <source>NPU tensor</source>
+        <translation>NPU 张量</translation>
+    </message>
+    <message>
+        <source>Bench tensor</source>
+        <translation>标杆张量</translation>
+    </message>
+    <message>
+        <source>Accuracy reached</source>
+        <translation>是否达标</translation>
+    </message>
+    <message>
+        <source>Not compared because</source>
+        <translation>未比对原因</translation>
+    </message>
+</context>
+<context>
+    <name>ds::CompareView</name>
+    <message>
+        <source>Use Analysis → Compare with… to compare the selected dump with a bench dump.</source>
+        <translation>使用“分析 → 与…比对”将所选 dump 与标杆 dump 比对。</translation>
+    </message>
+    <message>
+        <source>Filter by tensor name…</source>
+        <translation>按张量名称过滤…</translation>
+    </message>
+    <message>
+        <source>All rows</source>
+        <translation>所有行</translation>
+    </message>
+    <message>
+        <source>Warnings and errors</source>
+        <translation>警告和错误</translation>
+    </message>
+    <message>
+        <source>Errors</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Thresholds…</source>
+        <translation>阈值…</translation>
+    </message>
+    <message>
+        <source>Edit the thresholds of the verdicts (kept for later sessions)</source>
+        <translation>编辑结论的阈值（在以后的会话中保留）</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the rows with msprobe-compatible column names</source>
+        <translation>以与 msprobe 兼容的列名保存各行</translation>
+    </message>
+    <message>
+        <source>NPU</source>
+        <translation>NPU</translation>
+    </message>
+    <message>
+        <source>Bench</source>
+        <translation>标杆</translation>
+    </message>
+    <message>
+        <source>NPU − bench</source>
+        <translation>NPU − 标杆</translation>
+    </message>
+    <message>
+        <source>Max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>Min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>Mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>L2 norm</source>
+        <translation>L2 范数</translation>
+    </message>
+    <message>
+        <source>NaN / Inf</source>
+        <translation>NaN / Inf</translation>
+    </message>
+    <message>
+        <source>value</source>
+        <translation>值</translation>
+    </message>
+    <message>
+        <source>count</source>
+        <translation>计数</translation>
+    </message>
+    <message>
+        <source>|NPU − bench|</source>
+        <translation>|NPU − 标杆|</translation>
+    </message>
+    <message>
+        <source>Index</source>
+        <translation>索引</translation>
+    </message>
+    <message>
+        <source>Abs error</source>
+        <translation>绝对误差</translation>
+    </message>
+    <message>
+        <source>Rel error</source>
+        <translation>相对误差</translation>
+    </message>
+    <message>
+        <source>Histograms</source>
+        <translation>直方图</translation>
+    </message>
+    <message>
+        <source>Worst elements</source>
+        <translation>误差最大的元素</translation>
+    </message>
+    <message>
+        <source>Error heatmap</source>
+        <translation>误差热力图</translation>
+    </message>
+    <message>
+        <source>Select a row to see both tensors.</source>
+        <translation>选择一行以查看两侧张量。</translation>
+    </message>
+    <message>
+        <source>Comparing %1 with %2…</source>
+        <translation>正在比对 %1 与 %2…</translation>
+    </message>
+    <message>
+        <source>Cannot compare: %1</source>
+        <translation>无法比对：%1</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3 rows — %4 pass, %5 warning, %6 error, %7 not compared; %8 bench tensors without an NPU row.</source>
+        <translation>%1 对 %2：%3 行 —— %4 通过，%5 警告，%6 错误，%7 未比对；%8 个标杆张量没有对应的 NPU 行。</translation>
+    </message>
+    <message>
+        <source>Cancelled. </source>
+        <translation>已取消。</translation>
+    </message>
+    <message numerus="yes">
+        <source>First divergence: %1 (%n operator(s) after it disagree too).</source>
+        <translation>
+            <numerusform>首个分歧：%1（其后还有 %n 个算子也不一致）。</numerusform></translation>
+    </message>
+    <message>
+        <source>No operator diverges.</source>
+        <translation>没有算子出现分歧。</translation>
+    </message>
+    <message>
+        <source>Compare thresholds</source>
+        <translation>比对阈值</translation>
+    </message>
+    <message>
+        <source>The names and meanings are those of docs/COMPARE.md (msprobe and msaccucmp thresholds).</source>
+        <translation>名称和含义见 docs/COMPARE.md（msprobe 与 msaccucmp 的阈值）。</translation>
+    </message>
+    <message>
+        <source>Export comparison</source>
+        <translation>导出比对结果</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>DumpScope does not write into an opened dump directory; choose another folder.</source>
+        <translation>DumpScope 不会写入已打开的 dump 目录；请选择其他文件夹。</translation>
+    </message>
+    <message>
+        <source>Cannot write %1: %2</source>
+        <translation>无法写入 %1：%2</translation>
+    </message>
+    <message>
+        <source>No bench tensor for %1.</source>
+        <translation>%1 没有对应的标杆张量。</translation>
+    </message>
+    <message>
+        <source>Loading %1 and %2…</source>
+        <translation>正在加载 %1 和 %2…</translation>
+    </message>
+    <message>
+        <source>bench</source>
+        <translation>标杆</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3, %4 elements equal, %5 NaN/Inf mismatches.</source>
+        <translation>%1 对 %2：%3，%4 个元素相等，%5 处 NaN/Inf 不一致。</translation>
+    </message>
+    <message>
+        <source>%1 vs %2: %3</source>
+        <translation>%1 对 %2：%3</translation>
+    </message>
 </context>
 <context>
     <name>ds::DumpTreeModel</name>
@@ -408,6 +627,30 @@
         <source>groups are modules, edges show the call order (the dump records no data flow)</source>
         <translation>分组为模块，边表示调用顺序（dump 未记录数据流）</translation>
     </message>
+    <message>
+        <source>Compare verdict</source>
+        <translation>比对结论</translation>
+    </message>
+    <message>
+        <source>pass</source>
+        <translation>通过</translation>
+    </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Compare:</source>
+        <translation>比对：</translation>
+    </message>
+    <message>
+        <source>Groups show the worst verdict of their operators' compared tensors.</source>
+        <translation>分组显示其算子已比对张量中最差的结论。</translation>
+    </message>
 </context>
 <context>
     <name>ds::GraphView</name>
@@ -612,7 +855,7 @@ Type: %2</source>
         <translation>范围</translation>
     </message>
     <message>
-        <source>Use a fixed range instead of the data&apos;s min and max</source>
+        <source>Use a fixed range instead of the data's min and max</source>
         <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
@@ -827,6 +1070,26 @@ out of range: %5</source>
     <message>
         <source>Graph</source>
         <translation>图</translation>
+    </message>
+    <message>
+        <source>Compare</source>
+        <translation>比对</translation>
+    </message>
+    <message>
+        <source>&amp;Compare with…</source>
+        <translation>与…比对(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Compare the selected (NPU) dump with a bench dump (GPU/CPU) and find the first divergence</source>
+        <translation>将所选（NPU）dump 与标杆 dump（GPU/CPU）比对并找出首个分歧</translation>
+    </message>
+    <message>
+        <source>Open the NPU dump first and wait until it is indexed; then compare it with a bench dump.</source>
+        <translation>请先打开 NPU dump 并等待索引完成，然后再与标杆 dump 比对。</translation>
+    </message>
+    <message>
+        <source>Bench dump (GPU/CPU) to compare %1 with</source>
+        <translation>与 %1 比对的标杆 dump（GPU/CPU）</translation>
     </message>
 </context>
 <context>
@@ -1201,7 +1464,7 @@ out of range: %5</source>
         <translation>原始设备格式</translation>
     </message>
     <message>
-        <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
+        <source>Show the bytes in the device's private layout instead of converting to ND</source>
         <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>
@@ -1570,6 +1833,10 @@ out of range: %5</source>
     <message>
         <source>Screenshot mode: show this view (values, heatmap, overflow, graph).</source>
         <translation>截图模式：显示此视图（values、heatmap、overflow、graph）。</translation>
+    </message>
+    <message>
+        <source>Compare the opened dump with this bench dump.</source>
+        <translation>将打开的 dump 与此标杆 dump 比对。</translation>
     </message>
 </context>
 </TS>
