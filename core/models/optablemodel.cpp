@@ -56,7 +56,7 @@ QString OpTableModel::cellText(int row, int column) const
     auto join = [&](auto fn) {
         QStringList parts;
         for (const auto &t : op.tensors)
-            if (t.io == IoKind::Input || t.io == IoKind::Output)
+            if ((t.io == IoKind::Input || t.io == IoKind::Output) && t.isTensor())
                 parts << fn(t);
         return parts.join(QStringLiteral(", "));
     };
@@ -73,7 +73,7 @@ QString OpTableModel::cellText(int row, int column) const
     case DTypes: {
         QStringList types;
         for (const auto &t : op.tensors)
-            if ((t.io == IoKind::Input || t.io == IoKind::Output) && !types.contains(dataTypeName(t.dataType)))
+            if ((t.io == IoKind::Input || t.io == IoKind::Output) && t.isTensor() && !types.contains(dataTypeName(t.dataType)))
                 types << dataTypeName(t.dataType);
         return types.join(QStringLiteral(", "));
     }
