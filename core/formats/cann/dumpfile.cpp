@@ -100,6 +100,7 @@ const std::string &inlineData(const DumpData &msg, const TensorRecord &t)
     case IoKind::Output: return msg.output(int(t.index)).data();
     case IoKind::Buffer: return msg.buffer(int(t.index)).data();
     case IoKind::Workspace: return msg.space(int(t.index)).data();
+    case IoKind::Parameter: break; // framework dumps only, never in a DumpData message
     }
     static const std::string empty;
     return empty;
