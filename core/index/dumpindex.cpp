@@ -83,9 +83,12 @@ public:
         // order of the candidates.
         std::sort(dirs.begin(), dirs.end());
         addFiles(relDir, absDir, files);
-        if (depth < kMaxDepth)
-            for (const QString &d : std::as_const(dirs))
+        for (const QString &d : std::as_const(dirs)) {
+            if (depth < kMaxDepth)
                 walk(join(relDir, d), depth + 1);
+            else
+                errors.push_back({join(relDir, d), QStringLiteral("not read: more than %1 nested directories").arg(kMaxDepth)});
+        }
     }
 
     void addSingleFile(const QString &name)
