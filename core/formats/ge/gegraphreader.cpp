@@ -55,12 +55,12 @@ struct ParseOutcome
     QStringList messages;
 };
 
-/// Deepest `{` / `<` nesting accepted (real GE dumps nest a few levels). The text parser
-/// recurses once per nested message, known or skipped as unknown, and skipping has no depth
-/// limit, so deeper input would overflow the stack: it is refused before parsing.
+/// Deepest `{` / `<` / `[` nesting accepted (real GE dumps nest a few levels). The text parser
+/// recurses once per nested message or list, known or skipped as unknown, and skipping has no
+/// depth limit, so deeper input would overflow the stack: it is refused before parsing.
 constexpr int kMaxNesting = 100;
 
-/// Finds where the message nesting (outside strings and comments) first exceeds kMaxNesting.
+/// Finds where the nesting (outside strings and comments) first exceeds kMaxNesting.
 bool nestingTooDeep(const QByteArray &text, int *line, int *column)
 {
     int depth = 0, ln = 1, col = 0;
@@ -90,13 +90,13 @@ bool nestingTooDeep(const QByteArray &text, int *line, int *column)
             comment = true;
         } else if (c == '"' || c == '\'') {
             quote = c;
-        } else if (c == '{' || c == '<') {
+        } else if (c == '{' || c == '<' || c == '[') { // `[` nests lists of (skipped) values
             if (++depth > kMaxNesting) {
                 *line = ln;
                 *column = col;
                 return true;
             }
-        } else if (c == '}' || c == '>') {
+        } else if (c == '}' || c == '>' || c == ']') {
             --depth; // unbalanced input is the parser's to report
         }
     }
