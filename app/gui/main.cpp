@@ -84,14 +84,22 @@ int main(int argc, char **argv)
     QCoreApplication::setApplicationName(QStringLiteral("DumpScope"));
     QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
 
-    // Translations: ours are embedded (:/i18n), Qt's own come from the system.
+    // Translations: ours from an installed tree (<prefix>/share/dumpscope/translations, so they
+    // can be updated without a rebuild), next to the binary (build tree), else the embedded copy;
+    // Qt's own come from the system.
     QTranslator ours, qtBase;
     QString lang = SettingsDialog::effectiveLanguage();
     if (const qsizetype i = app.arguments().indexOf(QStringLiteral("--language")); i > 0 && i + 1 < app.arguments().size())
         lang = app.arguments().at(i + 1);
     if (lang != QLatin1String("en")) {
-        if (ours.load(QStringLiteral(":/i18n/dumpscope_") + lang))
-            app.installTranslator(&ours);
+        const QString appDir = QCoreApplication::applicationDirPath();
+        const QStringList dirs{appDir + QLatin1String("/../share/dumpscope/translations"), appDir, QStringLiteral(":/i18n")};
+        for (const QString &dir : dirs) {
+            if (ours.load(QStringLiteral("dumpscope_") + lang, dir)) {
+                app.installTranslator(&ours);
+                break;
+            }
+        }
         if (qtBase.load(QStringLiteral("qtbase_") + lang, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
             app.installTranslator(&qtBase);
     }

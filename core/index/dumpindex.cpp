@@ -89,9 +89,12 @@ public:
         if (verdict.wholeDirectory)
             return; // an msprobe/ptdbg rank directory: below it are only its tensor files
         addFiles(relDir, absDir, files);
-        if (depth < kMaxDepth)
-            for (const QString &d : std::as_const(dirs))
+        for (const QString &d : std::as_const(dirs)) {
+            if (depth < kMaxDepth)
                 walk(join(relDir, d), depth + 1);
+            else
+                errors.push_back({join(relDir, d), QStringLiteral("not read: more than %1 nested directories").arg(kMaxDepth)});
+        }
     }
 
     void addSingleFile(const QString &name)

@@ -42,17 +42,22 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
     const std::byte *bytes = t->file->data() + rec.offset;
     Elem elem = info.elem;
     Shape shape = rec.shape;
-    std::uint64_t count = elementCount(shape).value_or(0);
-    const bool rawBytes = elem == Elem::None || hasDynamicDim(shape);
+    const std::optional<std::uint64_t> counted = elementCount(shape); // nullopt: dynamic or overflowing
+    std::uint64_t count = counted.value_or(0);
+    const bool rawBytes = elem == Elem::None || !counted;
+    // storedBytes() is 0 when the byte count overflows 64 bits: such a shape never fits.
+    const std::uint64_t needed = rawBytes ? 0 : storedBytes(DataType(rec.dataType), count);
     if (rawBytes) {
         if (elem == Elem::None)
             t->notes << QStringLiteral("data type %1 is not decoded; showing raw bytes").arg(dataTypeName(rec.dataType));
-        else
+        else if (hasDynamicDim(shape))
             t->notes << QStringLiteral("dynamic shape %1; showing raw bytes").arg(shapeToString(shape));
+        else
+            t->notes << QStringLiteral("shape %1 has more elements than 64 bits can count; showing raw bytes").arg(shapeToString(shape));
         elem = Elem::U8;
         shape = {rec.size};
         count = rec.size;
-    } else if (storedBytes(DataType(rec.dataType), count) > rec.size) {
+    } else if (needed > rec.size || (count != 0 && needed == 0)) {
         const std::uint64_t fit = info.bits ? rec.size * 8 / std::uint64_t(info.bits) : 0;
         t->notes << QStringLiteral("payload holds %1 of %2 elements; showing them flat").arg(fit).arg(count);
         count = fit;

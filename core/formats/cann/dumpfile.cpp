@@ -100,7 +100,7 @@ const std::string &inlineData(const DumpData &msg, const TensorRecord &t)
     case IoKind::Output: return msg.output(int(t.index)).data();
     case IoKind::Buffer: return msg.buffer(int(t.index)).data();
     case IoKind::Workspace: return msg.space(int(t.index)).data();
-    case IoKind::Parameter: break; // framework dumps only
+    case IoKind::Parameter: break; // framework dumps only, never in a DumpData message
     }
     static const std::string empty;
     return empty;
@@ -133,6 +133,8 @@ R parseBig(const std::byte *prefix, std::uint64_t headerLen, std::uint64_t fileS
 {
     // One message per thread, reused: parsing clears it but keeps the repeated fields and
     // sub-messages it allocated, which saves most allocations when indexing many files.
+    if (headerLen == 0)
+        return R::failure(QStringLiteral("unrecognised dump file: the header length is 0"));
     thread_local DumpData msg;
     if (!msg.ParseFromArray(prefix + 8, int(headerLen)))
         return R::failure(QStringLiteral("unrecognised dump file: the %1-byte header is not a DumpData message").arg(headerLen));
@@ -265,7 +267,9 @@ Result<ParsedDump> parseDump(const std::byte *data, std::uint64_t size)
 Result<ParsedDump> parseDumpFile(const QString &path)
 {
     const QByteArray native = QFile::encodeName(path);
-    const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: opening a FIFO that carries a dump name must not wait for a writer (the
+    // fstat below then refuses it); it changes nothing for regular files.
+    const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return R::failure(QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
     struct stat st{};

@@ -6,10 +6,15 @@ namespace ds::cann {
 
 QHash<QString, QString> readMappingCsv(const QString &path)
 {
-    QHash<QString, QString> map;
     QFile file(path);
     if (!file.open(QIODevice::ReadOnly))
-        return map;
+        return {};
+    return readMappingCsv(file);
+}
+
+QHash<QString, QString> readMappingCsv(QIODevice &file)
+{
+    QHash<QString, QString> map;
     constexpr qint64 kMaxLine = 1 << 16;
     while (!file.atEnd()) {
         const QByteArray line = file.readLine(kMaxLine).trimmed();

@@ -55,6 +55,54 @@ struct ParseOutcome
     QStringList messages;
 };
 
+/// Deepest `{` / `<` / `[` nesting accepted (real GE dumps nest a few levels). The text parser
+/// recurses once per nested message or list, known or skipped as unknown, and skipping has no
+/// depth limit, so deeper input would overflow the stack: it is refused before parsing.
+constexpr int kMaxNesting = 100;
+
+/// Finds where the nesting (outside strings and comments) first exceeds kMaxNesting.
+bool nestingTooDeep(const QByteArray &text, int *line, int *column)
+{
+    int depth = 0, ln = 1, col = 0;
+    char quote = 0;
+    bool comment = false, escaped = false;
+    for (const char c : text) {
+        ++col;
+        if (c == '\n') { // strings and comments end at the line end
+            ++ln;
+            col = 0;
+            comment = false;
+            quote = 0;
+            continue;
+        }
+        if (comment)
+            continue;
+        if (quote) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == quote)
+                quote = 0;
+            continue;
+        }
+        if (c == '#') {
+            comment = true;
+        } else if (c == '"' || c == '\'') {
+            quote = c;
+        } else if (c == '{' || c == '<' || c == '[') { // `[` nests lists of (skipped) values
+            if (++depth > kMaxNesting) {
+                *line = ln;
+                *column = col;
+                return true;
+            }
+        } else if (c == '}' || c == '>' || c == ']') {
+            --depth; // unbalanced input is the parser's to report
+        }
+    }
+    return false;
+}
+
 /// Runs the text-format parser. Unknown enum names (newer data types) cannot be tolerated by
 /// the parser itself, so they are replaced by unused numbers and the parse is retried;
 /// `unknownEnums` maps those numbers back to the names.
@@ -63,6 +111,9 @@ Result<ParseOutcome> parseText(const QByteArray &text, const QString &fileLabel,
                                     QHash<int, QString> *unknownEnums)
 {
     static const QRegularExpression unknownEnum(QStringLiteral("^Unknown enumeration value of \"([A-Za-z0-9_]+)\""));
+    if (int line = 0, column = 0; nestingTooDeep(text, &line, &column))
+        return Result<ParseOutcome>::failure(
+            QStringLiteral("%1:%2:%3: messages nested deeper than %4 levels").arg(fileLabel).arg(line).arg(column).arg(kMaxNesting));
     QByteArray work = text;
     for (int attempt = 0;; ++attempt) {
         CountingCollector collector;
@@ -521,6 +572,8 @@ Result<GraphModel> readGraphFile(const QString &path)
         return Result<GraphModel>::failure(QStringLiteral("%1: cannot open: %2").arg(path, file.errorString()));
     QByteArray text;
     const qint64 size = file.size();
+    if (size == 0)
+        return Result<GraphModel>::failure(QStringLiteral("%1: empty file (0 bytes)").arg(path));
     if (size > 0 && size < (qint64(1) << 31) - 1) {
         if (const uchar *mapped = file.map(0, size))
             text = QByteArray::fromRawData(reinterpret_cast<const char *>(mapped), qsizetype(size));

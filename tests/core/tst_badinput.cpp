@@ -1,0 +1,481 @@
+// The bad-input corpus (tests/data/bad): every case gives its expected error text, the valid
+// files beside the bad ones still load, and nothing crashes, hangs or reads outside a file.
+// Cases that cannot be committed (links, names, permissions, files changing) are made here.
+#include "formats/ge/gegraphreader.h"
+#include "index/dumpindex.h"
+#include "index/tensorloader.h"
+#include "overflow/overflowreport.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <atomic>
+#include <cstring>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+using namespace ds;
+
+namespace {
+
+const QString kBad = QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/data/bad");
+
+QJsonObject manifest()
+{
+    QFile f(kBad + QStringLiteral("/cases.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read cases.json");
+    QJsonParseError error{};
+    const auto doc = QJsonDocument::fromJson(f.readAll(), &error);
+    if (error.error != QJsonParseError::NoError)
+        qFatal("cases.json: %s", qPrintable(error.errorString()));
+    return doc.object();
+}
+
+/// One index per corpus folder, built once.
+std::shared_ptr<DumpIndex> indexOf(const QString &folder)
+{
+    static QHash<QString, std::shared_ptr<DumpIndex>> cache;
+    if (!cache.contains(folder)) {
+        auto built = buildIndex(kBad + QLatin1Char('/') + folder);
+        if (!built)
+            qFatal("%s", qPrintable(built.error()));
+        cache.insert(folder, *built);
+    }
+    return cache.value(folder);
+}
+
+const OverflowReport &overflowOf(const QString &folder)
+{
+    static QHash<QString, OverflowReport> cache;
+    if (!cache.contains(folder))
+        cache.insert(folder, analyzeOverflow(*indexOf(folder), OverflowOptions{false}));
+    return *cache.find(folder);
+}
+
+/// "cann/x" -> ("cann", "x")
+std::pair<QString, QString> split(const QString &file)
+{
+    const qsizetype slash = file.indexOf(QLatin1Char('/'));
+    return {file.left(slash), file.mid(slash + 1)};
+}
+
+QString errorOf(const DumpIndex &index, const QString &rel)
+{
+    for (const auto &e : index.errors)
+        if (e.file == rel)
+            return e.message;
+    return {};
+}
+
+QByteArray validDump()
+{
+    QFile f(kBad + QStringLiteral("/cann/Relu.valid_relu.1.1.1700000000000001"));
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("valid sample missing");
+    return f.readAll();
+}
+
+bool writeFile(const QString &path, const QByteArray &bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+/// Loads every input and output of the op; returns the first error.
+QString loadAll(const DumpIndex &index, int op)
+{
+    const auto &tensors = index.ops[size_t(op)].tensors;
+    for (size_t t = 0; t < tensors.size(); ++t) {
+        if (tensors[t].io != IoKind::Input && tensors[t].io != IoKind::Output)
+            continue;
+        auto loaded = loadTensor(index, {op, int(t)});
+        if (!loaded)
+            return loaded.error();
+    }
+    return {};
+}
+
+} // namespace
+
+class TestBadInput : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void corpus_data();
+    void corpus();
+    void validFilesStillLoad_data();
+    void validFilesStillLoad();
+    void everyFileIsAccountedFor_data();
+    void everyFileIsAccountedFor();
+
+    void symlinkLoop();
+    void brokenAndSelfLinks();
+    void specialFilesAreSkipped();
+    void nonUtf8Name();
+    void veryLongName();
+    void deepDirectoryNesting();
+    void unreadableFile();
+    void fileShrinksAfterIndexing();
+    void filesChangingDuringIndexing();
+};
+
+void TestBadInput::corpus_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("check");
+    QTest::addColumn<QString>("expect");
+    const QJsonArray cases = manifest().value(QLatin1String("cases")).toArray();
+    QVERIFY(cases.size() >= 40);
+    for (const auto &c : cases) {
+        const QJsonObject o = c.toObject();
+        const QString file = o.value(QLatin1String("file")).toString();
+        QTest::addRow("%s", qPrintable(file)) << file << o.value(QLatin1String("check")).toString()
+                                              << o.value(QLatin1String("expect")).toString();
+    }
+}
+
+void TestBadInput::corpus()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, check);
+    QFETCH(QString, expect);
+    QVERIFY2(QFileInfo::exists(kBad + QLatin1Char('/') + file), qPrintable(file));
+    QVERIFY2(!expect.isEmpty(), "every case names the text it must give");
+    const auto [folder, rel] = split(file);
+
+    if (check.startsWith(QLatin1String("graph_"))) {
+        const auto model = ge::readGraphFile(kBad + QLatin1Char('/') + file);
+        if (check == QLatin1String("graph_error")) {
+            QVERIFY2(!model, "the graph must not load");
+            QVERIFY2(model.error().contains(expect), qPrintable(model.error()));
+        } else if (check == QLatin1String("graph_unresolved")) {
+            QVERIFY2(model, qPrintable(model.error()));
+            QVERIFY(model->root());
+            const QString unresolved = model->root()->unresolvedInputs.join(QLatin1Char('\n'));
+            QVERIFY2(unresolved.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(unresolved)));
+        } else {
+            QFAIL(qPrintable(QStringLiteral("unknown check \"%1\"").arg(check)));
+        }
+        return;
+    }
+
+    const auto index = indexOf(folder);
+    const int op = index->opIndex(rel);
+    if (check == QLatin1String("index_error")) {
+        QCOMPARE(op, -1);
+        const QString error = errorOf(*index, rel);
+        QVERIFY2(error.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(error)));
+        // The same text when the file is opened on its own.
+        auto single = buildIndex(kBad + QLatin1Char('/') + file);
+        QVERIFY(single);
+        QCOMPARE((*single)->ops.size(), size_t(0));
+        QCOMPARE((*single)->errors.size(), size_t(1));
+        QCOMPARE((*single)->errors[0].message, error);
+    } else if (check == QLatin1String("not_dump_name")) {
+        QCOMPARE(op, -1);
+        QVERIFY(errorOf(*index, rel).isEmpty()); // skipped in a tree, not an error
+        auto single = buildIndex(kBad + QLatin1Char('/') + file);
+        QVERIFY(single);
+        QCOMPARE((*single)->errors.size(), size_t(1));
+        QVERIFY((*single)->errors[0].message.contains(expect));
+    } else if (check == QLatin1String("op_warning")) {
+        QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
+        const QString warnings = index->ops[size_t(op)].warnings.join(QLatin1Char('\n'));
+        QVERIFY2(warnings.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(warnings)));
+    } else if (check == QLatin1String("load_error") || check == QLatin1String("load_note")) {
+        QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
+        const auto &tensors = index->ops[size_t(op)].tensors;
+        QVERIFY(!tensors.empty());
+        auto loaded = loadTensor(*index, {op, 0});
+        if (check == QLatin1String("load_error")) {
+            QVERIFY2(!loaded, "the tensor must not load");
+            QVERIFY2(loaded.error().contains(expect), qPrintable(loaded.error()));
+        } else {
+            QVERIFY2(loaded, qPrintable(loaded.error()));
+            const auto &t = **loaded;
+            QVERIFY2(t.notes.join(QLatin1Char('\n')).contains(expect), qPrintable(t.notes.join(QLatin1Char('\n'))));
+            // Whatever is shown lies inside the file.
+            const auto *begin = t.file->data(), *end = begin + t.file->size();
+            if (t.owned.empty() && t.view.count)
+                QVERIFY(t.view.data >= begin && t.view.data + t.view.count * elemBytes(t.view.elem) <= end);
+            const auto shown = elementCount(t.shape);
+            QVERIFY(shown.has_value());
+            QCOMPARE(*shown, std::uint64_t(t.view.count));
+        }
+    } else if (check == QLatin1String("overflow_error") || check == QLatin1String("overflow_warning")) {
+        QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
+        const OverflowEntry *entry = nullptr;
+        for (const auto &e : overflowOf(folder).records)
+            if (e.op == op)
+                entry = &e;
+        QVERIFY(entry);
+        if (check == QLatin1String("overflow_error")) {
+            QVERIFY2(entry->error.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(entry->error)));
+        } else {
+            QVERIFY2(entry->error.isEmpty(), qPrintable(entry->error));
+            const QString warnings = entry->record.warnings.join(QLatin1Char('\n'));
+            QVERIFY2(warnings.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(warnings)));
+        }
+    } else {
+        QFAIL(qPrintable(QStringLiteral("unknown check \"%1\"").arg(check)));
+    }
+}
+
+void TestBadInput::validFilesStillLoad_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<int>("count");
+    for (const auto &v : manifest().value(QLatin1String("valid")).toArray()) {
+        const QJsonObject o = v.toObject();
+        const QString file = o.value(QLatin1String("file")).toString();
+        QTest::addRow("%s", qPrintable(file)) << file << o.value(QLatin1String("count")).toInt(-1);
+    }
+}
+
+void TestBadInput::validFilesStillLoad()
+{
+    QFETCH(QString, file);
+    QFETCH(int, count);
+    const auto [folder, rel] = split(file);
+    if (folder == QLatin1String("graph")) {
+        const auto model = ge::readGraphFile(kBad + QLatin1Char('/') + file);
+        QVERIFY2(model, qPrintable(model.error()));
+        QCOMPARE(model->nodeCount(), count); // nodes
+        return;
+    }
+    const auto index = indexOf(folder);
+    const int op = index->opIndex(rel);
+    QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
+    int io = 0;
+    for (const auto &t : index->ops[size_t(op)].tensors)
+        io += t.io == IoKind::Input || t.io == IoKind::Output;
+    QCOMPARE(io, count); // inputs + outputs
+    const QString error = loadAll(*index, op);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+}
+
+void TestBadInput::everyFileIsAccountedFor_data()
+{
+    QTest::addColumn<QString>("folder");
+    QTest::newRow("cann") << QStringLiteral("cann");
+    QTest::newRow("graph") << QStringLiteral("graph");
+}
+
+/// Every committed file has a manifest line, and the index puts every dump-named file in
+/// exactly one place (an operator or an error).
+void TestBadInput::everyFileIsAccountedFor()
+{
+    QFETCH(QString, folder);
+    QSet<QString> listed;
+    const QJsonObject m = manifest();
+    for (const char *key : {"cases", "valid"})
+        for (const auto &v : m.value(QLatin1String(key)).toArray())
+            listed.insert(v.toObject().value(QLatin1String("file")).toString());
+    const QStringList onDisk = QDir(kBad + QLatin1Char('/') + folder).entryList(QDir::Files);
+    QVERIFY(!onDisk.isEmpty());
+    for (const QString &f : onDisk) {
+        if (f == QLatin1String("mapping.csv"))
+            continue; // read with its directory; its rows are cases of the numeric files
+        QVERIFY2(listed.contains(folder + QLatin1Char('/') + f), qPrintable(QStringLiteral("%1/%2 has no line in cases.json").arg(folder, f)));
+    }
+    if (folder != QLatin1String("cann"))
+        return;
+    const auto index = indexOf(folder);
+    QStringList placed;
+    for (const auto &op : index->ops)
+        placed << op.relPath;
+    for (const auto &e : index->errors)
+        placed << e.file;
+    const qsizetype placements = placed.size();
+    placed.removeDuplicates();
+    QCOMPARE(placed.size(), placements); // no file is both an operator and an error
+    QCOMPARE(placed.size() + qsizetype(index->otherFiles), onDisk.size());
+}
+
+void TestBadInput::symlinkLoop()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("a/b")));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("a/b/Relu.r.1.1.1700000000000001")), validDump()));
+    QVERIFY(QFile::link(dir.filePath(QStringLiteral("a")), dir.filePath(QStringLiteral("a/b/up"))));
+    QVERIFY(QFile::link(dir.path(), dir.filePath(QStringLiteral("a/root"))));
+    auto index = buildIndex(dir.path());
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(1)); // linked directories are not followed
+    QCOMPARE((*index)->ops[0].relPath, QStringLiteral("a/b/Relu.r.1.1.1700000000000001"));
+    QVERIFY((*index)->errors.empty());
+}
+
+void TestBadInput::brokenAndSelfLinks()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("Relu.ok.1.1.1700000000000001")), validDump()));
+    QVERIFY(QFile::link(QStringLiteral("Relu.self.2.1.1700000000000002"), dir.filePath(QStringLiteral("Relu.self.2.1.1700000000000002"))));
+    QVERIFY(QFile::link(QStringLiteral("nowhere"), dir.filePath(QStringLiteral("Relu.dangling.3.1.1700000000000003"))));
+    QVERIFY(QFile::link(QStringLiteral("Relu.ok.1.1.1700000000000001"), dir.filePath(QStringLiteral("Relu.alias.4.1.1700000000000004"))));
+    auto index = buildIndex(dir.path());
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(2)); // the file and the link to it
+    QCOMPARE(errorOf(**index, QStringLiteral("Relu.self.2.1.1700000000000002")), QStringLiteral("broken symbolic link"));
+    QCOMPARE(errorOf(**index, QStringLiteral("Relu.dangling.3.1.1700000000000003")), QStringLiteral("broken symbolic link"));
+}
+
+void TestBadInput::specialFilesAreSkipped()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("Relu.ok.1.1.1700000000000001")), validDump()));
+    // A FIFO would block a reader forever; a link to /dev/zero never ends.
+    QCOMPARE(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("Relu.fifo.2.1.1700000000000002"))).constData(), 0600), 0);
+    QVERIFY(QFile::link(QStringLiteral("/dev/zero"), dir.filePath(QStringLiteral("Relu.zero.3.1.1700000000000003"))));
+    auto index = buildIndex(dir.path());
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(1));
+    QVERIFY((*index)->errors.empty());
+    // Opened directly, they are refused without reading.
+    auto fifo = buildIndex(dir.filePath(QStringLiteral("Relu.fifo.2.1.1700000000000002")));
+    QVERIFY(fifo);
+    QCOMPARE((*fifo)->errors.size(), size_t(1));
+    QCOMPARE((*fifo)->errors[0].message, QStringLiteral("not a regular file"));
+}
+
+void TestBadInput::nonUtf8Name()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray name = QFile::encodeName(dir.path()) + "/Relu.bad\xff\xfe_name.1.1.1700000000000001";
+    const QByteArray bytes = validDump();
+    const int fd = ::open(name.constData(), O_WRONLY | O_CREAT | O_EXCL, 0644);
+    QVERIFY(fd >= 0);
+    QCOMPARE(::write(fd, bytes.constData(), size_t(bytes.size())), ssize_t(bytes.size()));
+    ::close(fd);
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("Relu.ok.2.1.1700000000000002")), bytes));
+    auto index = buildIndex(dir.path());
+    ::unlink(name.constData()); // QTemporaryDir cannot name it either
+    QVERIFY(index);
+    // The valid neighbour loads; the undecodable name cannot be opened again through a QString
+    // and is reported, never silently dropped.
+    QCOMPARE((*index)->ops.size(), size_t(1));
+    QCOMPARE((*index)->ops[0].relPath, QStringLiteral("Relu.ok.2.1.1700000000000002"));
+    QCOMPARE((*index)->errors.size(), size_t(1));
+    QVERIFY2((*index)->errors[0].message.startsWith(QLatin1String("cannot open")), qPrintable((*index)->errors[0].message));
+}
+
+void TestBadInput::veryLongName()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    // 255 bytes, the longest name Linux file systems allow.
+    const QString prefix = QStringLiteral("Relu.");
+    const QString suffix = QStringLiteral(".1.1.1700000000000001");
+    const QString name = prefix + QString(255 - prefix.size() - suffix.size(), QLatin1Char('n')) + suffix;
+    QCOMPARE(name.size(), 255);
+    QVERIFY(writeFile(dir.filePath(name), validDump()));
+    auto index = buildIndex(dir.path());
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(1));
+    QCOMPARE((*index)->ops[0].opName.size(), qsizetype(255 - prefix.size() - suffix.size()));
+    QVERIFY(loadAll(**index, 0).isEmpty());
+}
+
+void TestBadInput::deepDirectoryNesting()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString rel;
+    for (int i = 0; i < 40; ++i)
+        rel += QStringLiteral("d/");
+    QVERIFY(QDir(dir.path()).mkpath(rel));
+    QVERIFY(writeFile(dir.filePath(rel + QStringLiteral("Relu.deep.1.1.1700000000000001")), validDump()));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("d/Relu.shallow.2.1.1700000000000002")), validDump()));
+    auto index = buildIndex(dir.path());
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(1));
+    QCOMPARE((*index)->errors.size(), size_t(1));
+    QVERIFY2((*index)->errors[0].message.contains(QLatin1String("more than 32 nested directories")),
+             qPrintable((*index)->errors[0].message));
+}
+
+void TestBadInput::unreadableFile()
+{
+    if (::geteuid() == 0)
+        QSKIP("running as root: permission bits do not stop root from reading");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString locked = dir.filePath(QStringLiteral("Relu.locked.1.1.1700000000000001"));
+    QVERIFY(writeFile(locked, validDump()));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("Relu.ok.2.1.1700000000000002")), validDump()));
+    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("closed")));
+    QVERIFY(QFile::setPermissions(locked, {}));
+    QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("closed")), {}));
+    auto index = buildIndex(dir.path());
+    QFile::setPermissions(dir.filePath(QStringLiteral("closed")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(1));
+    QCOMPARE(errorOf(**index, QStringLiteral("Relu.locked.1.1.1700000000000001")), QStringLiteral("cannot open: Permission denied"));
+    QCOMPARE(errorOf(**index, QStringLiteral("closed")), QStringLiteral("cannot read directory: Permission denied"));
+}
+
+void TestBadInput::fileShrinksAfterIndexing()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString path = dir.filePath(QStringLiteral("Relu.r.1.1.1700000000000001"));
+    QVERIFY(writeFile(path, validDump()));
+    auto index = buildIndex(dir.path());
+    QVERIFY(index);
+    QCOMPARE((*index)->ops.size(), size_t(1));
+    QVERIFY(QFile::resize(path, 20));
+    auto loaded = loadTensor(**index, {0, 0});
+    QVERIFY(!loaded);
+    QVERIFY2(loaded.error().contains(QLatin1String("changed since it was indexed")), qPrintable(loaded.error()));
+}
+
+/// Files truncated, emptied and deleted while the index is being built: every file ends up as
+/// an operator (read before the change) or an error naming the problem; nothing crashes.
+void TestBadInput::filesChangingDuringIndexing()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QByteArray bytes = validDump();
+    constexpr int kFiles = 600;
+    QStringList paths;
+    for (int i = 0; i < kFiles; ++i) {
+        const QString name = QStringLiteral("Relu.r%1.%1.1.%2").arg(i).arg(1700000000000000ULL + std::uint64_t(i));
+        paths << dir.filePath(name);
+        QVERIFY(writeFile(paths.last(), bytes));
+    }
+    std::atomic<bool> changed{false};
+    auto sink = [&](std::vector<OpRecord>, std::vector<FileError>) {
+        if (changed.exchange(true))
+            return;
+        for (int i = 0; i < kFiles; ++i) {
+            if (i % 3 == 0)
+                QFile::resize(paths[i], bytes.size() / 2);
+            else if (i % 3 == 1)
+                QFile::remove(paths[i]);
+        }
+    };
+    auto index = buildIndex(dir.path(), nullptr, sink);
+    QVERIFY(index);
+    QVERIFY(changed);
+    QCOMPARE(qsizetype((*index)->ops.size() + (*index)->errors.size()), qsizetype(kFiles));
+    for (const auto &e : (*index)->errors)
+        QVERIFY2(e.message.startsWith(QLatin1String("truncated")) || e.message.startsWith(QLatin1String("cannot open"))
+                     || e.message.startsWith(QLatin1String("unrecognised dump file")),
+                 qPrintable(e.file + QStringLiteral(": ") + e.message));
+    QVERIFY(!(*index)->errors.empty());
+}
+
+QTEST_GUILESS_MAIN(TestBadInput)
+#include "tst_badinput.moc"

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs every libFuzzer harness one after another for SECONDS each (default 600) over a
+# working copy of its seed corpus, then prints libFuzzer's final stats line per harness.
+#   cmake --preset fuzz && cmake --build build/fuzz && bash tests/fuzz/run_all.sh [SECONDS] [HARNESS...]
+# Crashes are written to build/fuzz/findings/<harness>/; logs to build/fuzz/logs/<harness>.log.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+secs=${1:-600}
+shift || true
+harnesses=("$@")
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(dumpdata opdebug gegraph_text onnx_text mappingcsv dumpname)
+out=build/fuzz
+mkdir -p "$out/logs"
+for h in "${harnesses[@]}"; do
+  work="$out/work/$h"
+  mkdir -p "$work" "$out/findings/$h"
+  cp -n tests/fuzz/corpus/"$h"/* "$work"/ 2>/dev/null
+  [ -d tests/fuzz/regressions/"$h" ] && cp -n tests/fuzz/regressions/"$h"/* "$work"/ 2>/dev/null
+  dict=()
+  [ -f tests/fuzz/"$h".dict ] && dict=(-dict=tests/fuzz/"$h".dict)
+  echo "== $h ($secs s)"
+  "$out/tests/fuzz/fuzz_$h" "$work" "${dict[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+      -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$h/" >"$out/logs/$h.log" 2>&1
+  echo "exit $?"
+  grep -E "^#[0-9]+.*(DONE|cov:)" "$out/logs/$h.log" | tail -1
+  grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/logs/$h.log"
+done
