@@ -135,8 +135,10 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     bar->addWidget(m_verdictFilter);
     bar->addWidget(m_progress, 1);
     bar->addWidget(m_cancel);
-    bar->addWidget(m_thresholdsButton);
-    bar->addWidget(m_csv);
+    auto *head = new QHBoxLayout; // two short rows keep the tab narrow beside the docks
+    head->addWidget(m_summary, 1);
+    head->addWidget(m_thresholdsButton);
+    head->addWidget(m_csv);
 
     // Detail: statistics side by side, then histograms, worst elements, error heatmap.
     m_stats = new QTableWidget(5, 3, this);
@@ -165,7 +167,10 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     tabs->addTab(m_heatmap, tr("Error heatmap"));
     m_detailStatus = new QLabel(tr("Select a row to see both tensors."), this);
     m_detailStatus->setWordWrap(true);
-    m_stats->setMinimumWidth(260);
+    m_stats->setMinimumWidth(120);
+    // The detail tabs (heatmap controls) must not widen the main window: they shrink instead.
+    tabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    tabs->setMinimumWidth(120);
     auto *sides = new QSplitter(Qt::Horizontal, this);
     sides->addWidget(m_stats);
     sides->addWidget(tabs);
@@ -183,7 +188,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_summary);
+    layout->addLayout(head);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
 
