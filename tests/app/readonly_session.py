@@ -119,6 +119,14 @@ def main():
     run([cli, "overflow", model], env=env)
     run([cli, "graph", graph, "--json"], env=env)
     run([cli, "graph", model], ok_codes=(0, 1), env=env)
+    # Framework formats and the comparison read in place too.
+    for fmt in ("msprobe", "ptdbg", "h5", os.path.join("npy", "convert")):
+        run([cli, "list", os.path.join(samples, fmt), "--json"], env=env)
+        run([cli, "stats", os.path.join(samples, fmt), "--json"], ok_codes=(0, 1), env=env)
+    npu, bench = os.path.join(samples, "compare", "npu"), os.path.join(samples, "compare", "bench")
+    run([cli, "compare", npu, bench, "--csv", os.path.join(args.tmp, "compare.csv"), "--json"], env=env)
+    refused = run([cli, "compare", npu, bench, "--csv", os.path.join(npu, "compare.csv")], ok_codes=(1, 2), env=env)
+    assert refused.returncode != 0
     written = sorted(os.listdir(os.path.join(args.tmp, "npy")))
     assert len(written) == 4, written
 
@@ -128,7 +136,9 @@ def main():
         for extra, path in ((["--select", ids[0], "--tab", "values"], model),
                             (["--select", ids[1], "--tab", "heatmap"], model),
                             (["--tab", "graph"], graph),
-                            (["--tab", "overflow"], overflow)):
+                            (["--tab", "overflow"], overflow),
+                            (["--compare", bench], npu),
+                            (["--select", "step0/rank0/Module.conv1.Conv2d.forward.0.input.0"], os.path.join(samples, "msprobe"))):
             png = os.path.join(args.tmp, f"shot{shots}.png")
             run([gui, "--screenshot", png, "--size", "1000x700"] + extra + [path], env=env)
             with open(png, "rb") as f:
