@@ -29,7 +29,12 @@ bool isInside(const QString &dir, const QString &root)
 QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, ExportFormat format)
 {
     const QString id = index.tensorId(ref);
-    return id.section(QLatin1Char('/'), -1) + (format == ExportFormat::Npy ? QLatin1String(".npy") : QLatin1String(".txt"));
+    const QString ext = format == ExportFormat::Npy ? QStringLiteral(".npy") : QStringLiteral(".txt");
+    // CANN file names are unique on their own; framework operators are virtual paths whose
+    // last part repeats across ranks and files (".../rank0/X", "model_npu.h5/conv2d/1").
+    if (index.op(ref).source == SourceFormat::Cann)
+        return id.section(QLatin1Char('/'), -1) + ext;
+    return QString(id).replace(QLatin1Char('/'), QLatin1Char('_')) + ext;
 }
 
 ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref, const ExportRequest &req,
