@@ -56,7 +56,9 @@ DirVerdict classifyDirectory(const QString &absDir, const QString &relDir, QStri
     bool npy = false;
     for (auto it = files.begin(); it != files.end();) {
         if (hasSuffix(*it, ".h5") || hasSuffix(*it, ".hdf5")) {
-            v.parts.push_back({FrameworkDir::Kind::H5File, join(*it), frameworkLevels(absDir)});
+            DumpLevels levels = frameworkLevels(absDir);
+            levels.modelName = *it; // model_npu.h5 and model_gpu.h5 side by side in the tree
+            v.parts.push_back({FrameworkDir::Kind::H5File, join(*it), levels});
             it = files.erase(it);
         } else if (ptdbg::isOverflowInfoFile(*it)) {
             v.parts.push_back({FrameworkDir::Kind::PtdbgOverflowInfo, join(*it), frameworkLevels(absDir)});
@@ -68,8 +70,11 @@ DirVerdict classifyDirectory(const QString &absDir, const QString &relDir, QStri
             ++it;
         }
     }
-    if (npy)
-        v.parts.push_back({FrameworkDir::Kind::NpyFolder, relDir, frameworkLevels(absDir)});
+    if (npy) {
+        DumpLevels levels = frameworkLevels(absDir);
+        levels.modelName = relDir.section(QLatin1Char('/'), -1); // one node per folder below the opened one
+        v.parts.push_back({FrameworkDir::Kind::NpyFolder, relDir, levels});
+    }
     return v;
 }
 

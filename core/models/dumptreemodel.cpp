@@ -94,7 +94,9 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
 {
     // Framework entries carry their type inside the name ("Functional.conv2d.0.forward").
     const QString opName = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
-    const QString name = op.source == SourceFormat::Cann || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
+    QString name = op.source == SourceFormat::Cann || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
+    if (op.source == SourceFormat::TorchH5)
+        name += QStringLiteral(" #%1").arg(op.timestamp); // the dumper's call sequence id
     // Execution order inside a data_index directory: timestamp, then file.
     auto n = makeNode(Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath), parent);
     n->op = opNumber;
