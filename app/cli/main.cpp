@@ -1,6 +1,7 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
 #include "comparecommand.h"
 #include "graphcommand.h"
+#include "formats/h5/h5dumper.h"
 #include "index/dumpindex.h"
 #include "index/jsonreport.h"
 #include "index/tensorexport.h"
@@ -11,6 +12,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QDir>
+#include <QJsonDocument>
+#include <QJsonObject>
 
 #include <cstdio>
 
@@ -208,6 +211,39 @@ int cmdExport(const DumpIndex &index, const QStringList &ids, const ExportReques
     return failed ? Failed : Ok;
 }
 
+/// `export --format h5`: the dumper operators named by op paths (or tensor ids) into a new .h5
+/// with the same layout, like `h5copy -s /op/seqid/` (h5-dumper.md §6).
+int cmdExportH5(const DumpIndex &index, const QStringList &ids, const QString &outFile, bool force, bool asJson)
+{
+    std::vector<int> ops;
+    for (const QString &id : ids) {
+        int op = index.opIndex(id);
+        if (op < 0)
+            if (const auto ref = index.findTensor(id))
+                op = ref->op;
+        if (op < 0) {
+            err(QStringLiteral("no operator or tensor %1 in %2").arg(id, index.openedPath));
+            return Failed;
+        }
+        if (std::find(ops.begin(), ops.end(), op) == ops.end())
+            ops.push_back(op);
+    }
+    h5dumper::ExportOptions options;
+    options.force = force;
+    const auto written = h5dumper::exportOps(index, ops, outFile, options);
+    if (!written) {
+        err(written.error());
+        return Failed;
+    }
+    if (asJson)
+        out(QJsonDocument(QJsonObject{{QStringLiteral("path"), index.openedPath}, {QStringLiteral("file"), outFile},
+                                      {QStringLiteral("ops"), *written}})
+                .toJson());
+    else
+        out(QStringLiteral("%1 operator(s) -> %2\n").arg(*written).arg(outFile));
+    return Ok;
+}
+
 int cmdOverflow(const DumpIndex &index, bool asJson, bool scan)
 {
     JobControl job;
@@ -240,6 +276,7 @@ int main(int argc, char **argv)
         "  list PATH                      operators and their tensors\n"
         "  stats PATH [TENSOR...]         statistics (all tensors when none given)\n"
         "  export PATH TENSOR... --format npy|txt --out DIR\n"
+        "  export PATH OP... --format h5 --out FILE.h5   torch.utils.dumper operators to a new .h5\n"
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
         "                                 and a software NaN/Inf/saturation scan\n"
         "  graph PATH                     GE graph dumps, the computation graph, operators\n"
@@ -254,8 +291,8 @@ int main(int argc, char **argv)
     const QCommandLineOption bins(QStringLiteral("bins"), QStringLiteral("stats: also a histogram with N bins over [min, max]."),
                                   QStringLiteral("N"), QStringLiteral("0"));
     const QCommandLineOption raw(QStringLiteral("raw"), QStringLiteral("Use the raw device layout instead of converting to ND."));
-    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("export: npy (default) or txt."),
-                                    QStringLiteral("npy|txt"), QStringLiteral("npy"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("export: npy (default), txt, or h5 (dumper operators)."),
+                                    QStringLiteral("npy|txt|h5"), QStringLiteral("npy"));
     const QCommandLineOption outDir(QStringLiteral("out"), QStringLiteral("export: target directory."), QStringLiteral("DIR"));
     const QCommandLineOption precision(QStringLiteral("precision"), QStringLiteral("export txt: digits after the point (default 18)."),
                                        QStringLiteral("N"), QStringLiteral("18"));
@@ -293,8 +330,8 @@ int main(int argc, char **argv)
     ExportRequest req;
     if (command == QLatin1String("export")) {
         const QString f = parser.value(format);
-        if (f != QLatin1String("npy") && f != QLatin1String("txt")) {
-            err(QStringLiteral("--format must be npy or txt"));
+        if (f != QLatin1String("npy") && f != QLatin1String("txt") && f != QLatin1String("h5")) {
+            err(QStringLiteral("--format must be npy, txt or h5"));
             return Usage;
         }
         if (!parser.isSet(outDir) || args.size() < 3) {
@@ -324,6 +361,8 @@ int main(int argc, char **argv)
         return NoPath;
     const QStringList ids = args.mid(2);
     const bool asJson = parser.isSet(json);
+    if (command == QLatin1String("export") && parser.value(format) == QLatin1String("h5"))
+        return cmdExportH5(*index, ids, QFileInfo(parser.value(outDir)).absoluteFilePath(), parser.isSet(force), asJson);
     if (command == QLatin1String("info"))
         return cmdInfo(*index, asJson);
     if (command == QLatin1String("list"))

@@ -92,6 +92,31 @@ def main():
             missing = not os.path.exists(location) and "No such file" in message
             if "bad" not in i and "truncated" not in message and not missing:
                 failures.append(f"{i}: {message}")
+    # `export --format h5`: two dumper operators into a new file, compared by h5py with the source.
+    src = os.path.join(os.path.abspath(args.samples), "h5", "model_npu.h5")
+    target = os.path.join(args.tmp, "two_ops.h5")
+    if os.path.exists(target):
+        os.remove(target)
+    with h5py.File(src, "r") as f:
+        groups = [f"{op}/{seq}" for op in f for seq in f[op]][:2]
+    done = cli_json(args.cli, "export", os.path.dirname(src), *[f"model_npu.h5/{g}" for g in groups],
+                    "--format", "h5", "--out", target)
+    if done.get("ops") != len(groups):
+        failures.append(f"h5 export: {done}")
+    else:
+        with h5py.File(src, "r") as a, h5py.File(target, "r") as b:
+            if sorted(b.keys()) != sorted({g.split("/")[0] for g in groups}):
+                failures.append(f"h5 export holds {sorted(b.keys())}")
+            for g in groups:
+                def same(name, obj):
+                    other = b[g][name]
+                    if sorted(obj.attrs) != sorted(other.attrs) or not all(
+                            np.array_equal(obj.attrs[k], other.attrs[k]) for k in obj.attrs):
+                        failures.append(f"h5 export {g}/{name}: attributes differ")
+                    if isinstance(obj, h5py.Dataset) and not np.array_equal(obj[()], other[()]):
+                        failures.append(f"h5 export {g}/{name}: data differs")
+                a[g].visititems(same)
+                checked["h5 export"] = checked.get("h5 export", 0) + 1
     print(json.dumps(checked))
     if failures:
         print("\n".join(failures))
