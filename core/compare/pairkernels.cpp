@@ -31,21 +31,40 @@ const double *halfTable()
 #define DS_VECTOR_CLONES
 #endif
 
-/// float32 -> float64 (exact in every clone).
-DS_VECTOR_CLONES void widenFloats(const std::byte *p, size_t n, double *out)
+/// float32 -> float64 (exact in every clone); true when every value is finite (its exponent
+/// field is not all ones), checked on the bits in the same loop.
+DS_VECTOR_CLONES bool widenFloats(const std::byte *p, size_t n, double *out)
 {
-    for (size_t i = 0; i < n; ++i)
-        out[i] = double(loadAt<float>(p, i));
+    std::uint32_t nonFinite = 0;
+    for (size_t i = 0; i < n; ++i) {
+        const std::uint32_t bits = loadAt<std::uint32_t>(p, i);
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        out[i] = double(f);
+        nonFinite |= std::uint32_t((~bits & 0x7F800000u) == 0);
+    }
+    return nonFinite == 0;
+}
+
+/// True when every value is finite (its exponent field is not all ones).
+DS_VECTOR_CLONES bool finiteDoubles(const double *x, size_t n)
+{
+    std::uint64_t nonFinite = 0;
+    for (size_t i = 0; i < n; ++i) {
+        std::uint64_t bits;
+        std::memcpy(&bits, x + i, sizeof bits);
+        nonFinite |= std::uint64_t((~bits & 0x7FF0000000000000u) == 0);
+    }
+    return nonFinite == 0;
 }
 
 } // namespace
 
-void loadBlock(Elem e, const std::byte *data, size_t b, size_t n, double *out)
+bool loadBlock(Elem e, const std::byte *data, size_t b, size_t n, double *out)
 {
     switch (e) {
     case Elem::F32:
-        widenFloats(data + b * sizeof(float), n, out);
-        break;
+        return widenFloats(data + b * sizeof(float), n, out);
     case Elem::F64:
         std::memcpy(out, data + b * sizeof(double), n * sizeof(double));
         break;
@@ -68,6 +87,7 @@ void loadBlock(Elem e, const std::byte *data, size_t b, size_t n, double *out)
             out[i] = elemToDouble(e, data, b + i);
         break;
     }
+    return finiteDoubles(out, n);
 }
 
 } // namespace ds::pairkernels

@@ -14,8 +14,9 @@ namespace ds::pairkernels {
 /// Elements per block: two float64 blocks fit in L1.
 inline constexpr size_t kBlock = 2048;
 
-/// Decodes elements [b, b + n) of kind e to float64 (float32/float16/bf16 fast paths).
-void loadBlock(Elem e, const std::byte *data, size_t b, size_t n, double *out);
+/// Decodes elements [b, b + n) of kind e to float64 (float32/float16/bf16 fast paths); true when
+/// every decoded value is finite.
+bool loadBlock(Elem e, const std::byte *data, size_t b, size_t n, double *out);
 
 /// An int64 with the order of the doubles (NaN beyond ±Inf); orderValue() is its inverse.
 inline std::int64_t orderKey(double x)

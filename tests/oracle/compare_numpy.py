@@ -184,7 +184,11 @@ def cases():
     mism_b[8] = np.inf
     bf = rng.standard_normal(4099).astype(np.float32)
     bf_bits = ((bf.view(np.uint32).astype(np.uint64) + 0x7FFF + ((bf.view(np.uint32) >> 16) & 1)) >> 16).astype(np.uint16)
+    # every fifth ratio far from 1: KL lanes of both kinds (series and full logarithm) in most vectors
+    mixed = rng.standard_normal(20000).astype(np.float32)
+    mixed_b = (mixed * np.where(np.arange(mixed.size) % 5 == 0, 1.5, 1.0001)).astype(np.float32)
     c = [
+        ("kl_mixed_ratios", mixed, mixed_b),
         ("random_f32", rng.standard_normal(10000).astype(np.float32), rng.standard_normal(10000).astype(np.float32)),
         ("close_f32_big", big, big_b),
         ("f16_vs_f32", h, (h.astype(np.float32) * np.float32(1.0001)).astype(np.float32)),
