@@ -648,6 +648,14 @@ def write_ptdbg():
     (PT / "forward_info_4242.json").write_text(dumps(fwd1) + dumps(fwd2))
     bwd = {"Tensor_mul_3_backward": [leaf(big)]}
     (PT / "backward_info_4242.json").write_text(dumps(bwd))
+    # stack_info_{pid}.json: api_accuracy_checker's forward call stacks, lines already formatted
+    # ("File {path}, line {n}, in {func}, \n {code}"); backward APIs use their forward's stack.
+    stack_info = {
+        "Functional_conv2d_0_forward": ["File /home/user/model.py, line 17, in forward, \n x = F.conv2d(x, self.w, stride=1)",
+                                        "File /home/user/train.py, line 88, in <module>, \n out = net(batch)"],
+        "Tensor_mul_3_forward": ["File /home/user/model.py, line 23, in forward, \n y = x * scale"],
+    }
+    (PT / "stack_info_4242.json").write_text(json.dumps(stack_info, indent=4))
     info = {}
     for fname, objs, backward in (("forward_info_4242.json", [fwd1, fwd2], False), ("backward_info_4242.json", [bwd], True)):
         ops = []
@@ -659,7 +667,8 @@ def write_ptdbg():
                 else:
                     fl.walk(body["args"], "input", "input_args", top=True)
                     fl.walk(body["kwargs"], "input", "input_kwargs", top=True)
-                ops.append({"name": api, "leaves": fl.leaves})
+                ops.append({"name": api, "leaves": fl.leaves,
+                            "stack": stack_info.get(api.replace("_backward", "_forward"))})
         info[fname] = ops
     oracle["info"] = info
     (PT / "expected.json").write_text(json.dumps(oracle, indent=1, allow_nan=False))

@@ -256,8 +256,8 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
     QStringList dumpModels;
     if (m_index)
         for (const auto &op : m_index->ops)
-            if (!op.levels.modelName.isEmpty() && !dumpModels.contains(op.levels.modelName))
-                dumpModels << op.levels.modelName;
+            if (!op.levels->modelName.isEmpty() && !dumpModels.contains(op.levels->modelName))
+                dumpModels << op.levels->modelName;
     const auto ranked = rankComputationGraphs(*m_models, dumpModels);
     for (const auto &c : ranked) {
         const GraphModel &m = (*m_models)[size_t(c.model)];

@@ -217,7 +217,7 @@ void OverflowPanel::rebuildList()
             if (e.firstOverall)
                 name = tr("\u2605 first overflow: %1").arg(name);
             else if (e.firstOnDevice)
-                name = tr("\u2605 first on device %1: %2").arg(op.levels.device, name);
+                name = tr("\u2605 first on device %1: %2").arg(op.levels->device, name);
             auto *item = new QTreeWidgetItem(records, {name, kinds, status, linked});
             item->setToolTip(0, op.relPath);
             item->setData(0, DumpRole, dump);
@@ -336,7 +336,7 @@ QString OverflowPanel::recordHtml(const Result &r, const OverflowEntry &e) const
 {
     const auto &op = r.index->ops[size_t(e.op)];
     QString html = QStringLiteral("<h3>%1</h3><p>%2</p>").arg(esc(op.relPath.section(QLatin1Char('/'), -1)),
-        tr("device %1, step %2, timestamp %3, %4 layout").arg(esc(op.levels.device), esc(op.levels.dataIndex)).arg(op.timestamp)
+        tr("device %1, step %2, timestamp %3, %4 layout").arg(esc(op.levels->device), esc(op.levels->dataIndex)).arg(op.timestamp)
             .arg(e.record.layout == OpDebugRecord::Layout::Magic ? tr("0x5A5A5A5A (version %1)").arg(e.record.version.value_or(0))
                                                                  : tr("legacy 2048-byte")));
     if (e.firstOverall)

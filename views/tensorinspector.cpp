@@ -271,8 +271,8 @@ void TensorInspector::showFrameworkMetadata()
     if (!op.opType.isEmpty())
         addRow(m_meta, tr("Operator type"), op.opType);
     addRow(m_meta, tr("Format"), sourceFormatName(op.source));
-    if (!op.levels.step.isEmpty() || !op.levels.rank.isEmpty())
-        addRow(m_meta, tr("Step / rank"), QStringLiteral("%1 / %2").arg(op.levels.step, op.levels.rank));
+    if (!op.levels->step.isEmpty() || !op.levels->rank.isEmpty())
+        addRow(m_meta, tr("Step / rank"), QStringLiteral("%1 / %2").arg(op.levels->step, op.levels->rank));
     if (!op.parent.isEmpty())
         addRow(m_meta, tr("Parent module"), op.parent);
     addRow(m_meta, tr("Record file"), m_index->absolutePath(op));

@@ -91,8 +91,8 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
     QStringList dumpModels;
     if (index)
         for (const auto &op : index->ops)
-            if (!op.levels.modelName.isEmpty() && !dumpModels.contains(op.levels.modelName))
-                dumpModels << op.levels.modelName;
+            if (!op.levels->modelName.isEmpty() && !dumpModels.contains(op.levels->modelName))
+                dumpModels << op.levels->modelName;
 
     std::vector<GraphModel> models;
     std::vector<size_t> fileOfModel;

@@ -74,8 +74,8 @@ int cmdInfo(const DumpIndex &index, bool asJson)
     }
     QStringList devices, steps, ranks;
     for (const auto &op : index.ops)
-        for (auto [list, value] : {std::pair{&devices, &op.levels.device}, std::pair{&steps, &op.levels.step},
-                                   std::pair{&ranks, &op.levels.rank}})
+        for (auto [list, value] : {std::pair{&devices, &op.levels->device}, std::pair{&steps, &op.levels->step},
+                                   std::pair{&ranks, &op.levels->rank}})
             if (!value->isEmpty() && !list->contains(*value))
                 *list << *value;
     QStringList formats;

@@ -105,9 +105,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     MatchResult result;
     QSet<QString> benchScopes;
     for (const auto &op : bench.ops)
-        benchScopes.insert(scopeKey(op.levels));
+        benchScopes.insert(scopeKey(*op.levels));
     const bool useScope = benchScopes.size() > 1;
-    auto scopeOf = [&](const OpRecord &op) { return useScope ? scopeKey(op.levels) : QString(); };
+    auto scopeOf = [&](const OpRecord &op) { return useScope ? scopeKey(*op.levels) : QString(); };
 
     RowTable table;
     for (size_t o = 0; o < bench.ops.size(); ++o) {

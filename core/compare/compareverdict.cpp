@@ -144,13 +144,13 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         if (!anyBad)
             continue;
         const OpRecord &rec = npu.ops[size_t(op)];
-        const QString scope = scopeKey(rec.levels);
+        const QString scope = scopeKey(*rec.levels);
         auto it = byScope.find(scope);
         if (it == byScope.end()) {
             order.push_back(scope);
             Divergence d;
             d.scope = scope;
-            d.levels = rec.levels;
+            d.levels = *rec.levels;
             it = byScope.insert(scope, d);
         }
         Divergence &d = *it;

@@ -81,11 +81,11 @@ DumpMapping mapDumpToGraph(const GraphModel &model, const DumpIndex &index, cons
     QSet<QString> seenFolders;
     for (size_t o = 0; o < index.ops.size(); ++o) {
         const OpRecord &op = index.ops[o];
-        if (op.opDebug || !folders.contains(op.levels.modelName))
+        if (op.opDebug || !folders.contains(op.levels->modelName))
             continue;
         m.consideredOps.push_back(int(o));
-        seenFolders.insert(op.levels.modelName);
-        const int preferred = graphOfFolder.value(op.levels.modelName, -1);
+        seenFolders.insert(op.levels->modelName);
+        const int preferred = graphOfFolder.value(op.levels->modelName, -1);
         QList<GraphNodeRef> cands = preferGraph(bySanitized.value(op.opName), preferred);
         OpLink link = OpLink::BySanitizedName;
         if (cands.size() > 1 && !op.headerOpName.isEmpty()) {

@@ -22,7 +22,7 @@ QString modelNameOf(const DumpIndex &index, const OpRecord &op)
     if (!dir.isEmpty())
         return dir;
     QStringList levels;
-    for (const QString &l : {op.levels.step, op.levels.rank})
+    for (const QString &l : {op.levels->step, op.levels->rank})
         if (!l.isEmpty())
             levels << l;
     return levels.isEmpty() ? QFileInfo(index.rootDir).fileName() : levels.join(QLatin1Char('/'));

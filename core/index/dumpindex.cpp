@@ -142,7 +142,7 @@ OpRecord makeOp(const Candidate &c, const cann::DumpName &name, cann::ParsedDump
 {
     OpRecord op;
     op.relPath = c.relPath;
-    op.levels = *c.levels;
+    op.levels = SharedLevels(c.levels);
     op.opType = name.opType;
     op.opName = name.opName;
     op.taskId = name.taskId;
@@ -239,8 +239,8 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
     std::vector<const DumpLevels *> distinct;
     QHash<QString, size_t> idByKey;
     for (size_t i = 0; i < ops.size(); ++i) {
-        const DumpLevels &l = ops[i].levels;
-        if (i > 0 && sameLevels(l, ops[i - 1].levels)) {
+        const DumpLevels &l = *ops[i].levels;
+        if (i > 0 && sameLevels(l, *ops[i - 1].levels)) {
             levelId[i] = levelId[i - 1];
             continue;
         }
@@ -451,9 +451,19 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
     index->otherFiles = notDumpNames;
     // A folder holding several formats shows each under its own node.
     const auto formats = index->sourceFormats();
-    if (formats.size() > 1)
-        for (OpRecord &op : index->ops)
-            op.levels.part = sourceFormatName(op.source);
+    if (formats.size() > 1) {
+        // Ops of one directory share their levels: give each shared set its part once.
+        std::unordered_map<const DumpLevels *, SharedLevels> withPart;
+        for (OpRecord &op : index->ops) {
+            auto [it, added] = withPart.try_emplace(&*op.levels);
+            if (added) {
+                DumpLevels l = *op.levels;
+                l.part = sourceFormatName(op.source);
+                it->second = SharedLevels(std::move(l));
+            }
+            op.levels = it->second;
+        }
+    }
     if (single && notDumpNames == 1)
         index->errors.push_back({info.fileName(), QStringLiteral("not a dump file name")});
     index->finalize();

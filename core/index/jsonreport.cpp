@@ -129,12 +129,12 @@ QByteArray infoJson(const DumpIndex &index)
     QSet<QString> devices, times, models, dataIndexes, steps, ranks;
     std::uint64_t opDebug = 0;
     for (const auto &op : index.ops) {
-        steps.insert(op.levels.step);
-        ranks.insert(op.levels.rank);
-        devices.insert(op.levels.device);
-        times.insert(op.levels.time);
-        models.insert(op.levels.modelName);
-        dataIndexes.insert(op.levels.dataIndex);
+        steps.insert(op.levels->step);
+        ranks.insert(op.levels->rank);
+        devices.insert(op.levels->device);
+        times.insert(op.levels->time);
+        models.insert(op.levels->modelName);
+        dataIndexes.insert(op.levels->dataIndex);
         opDebug += op.opDebug;
     }
     auto sorted = [](const QSet<QString> &set) {
@@ -194,7 +194,7 @@ QByteArray listJson(const DumpIndex &index)
                        {"task_id", op.taskId},
                        {"stream_id", op.streamId},
                        {"timestamp", op.timestamp},
-                       {"levels", levelsJson(op.levels)},
+                       {"levels", levelsJson(*op.levels)},
                        {"container", op.container == ContainerKind::Legacy ? "legacy" : "big"},
                        {"opdebug", op.opDebug},
                        {"mapped_from", s(op.mappedFrom)},

@@ -52,4 +52,10 @@ const TensorRecord *OpRecord::tensor(IoKind k, std::uint32_t index) const
     return nullptr;
 }
 
+const DumpLevels &SharedLevels::empty()
+{
+    static const DumpLevels none;
+    return none;
+}
+
 } // namespace ds

@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ds {
@@ -88,6 +89,24 @@ struct DumpLevels
     QString part, time, step, rank, device, modelName, modelId, dataIndex;
 };
 
+/// DumpLevels shared by the operators of one directory or file: an operator holds a pointer,
+/// not eight strings (a million msprobe entries would spend 180 MiB on copies). Read a level
+/// as `op.levels->device`; a default-constructed one reads as empty levels.
+class SharedLevels
+{
+public:
+    SharedLevels() = default;
+    explicit SharedLevels(DumpLevels levels) : m_d(std::make_shared<const DumpLevels>(std::move(levels))) {}
+    explicit SharedLevels(std::shared_ptr<const DumpLevels> d) : m_d(std::move(d)) {}
+
+    const DumpLevels &operator*() const { return m_d ? *m_d : empty(); }
+    const DumpLevels *operator->() const { return &**this; }
+
+private:
+    static const DumpLevels &empty();
+    std::shared_ptr<const DumpLevels> m_d;
+};
+
 /// One operator: a CANN dump file, or an entry of a framework dump (msprobe dump.json entry,
 /// ptdbg API, h5 `/{op}/{seqid}` group, group of .npy files).
 struct OpRecord
@@ -95,7 +114,7 @@ struct OpRecord
     QString relPath;          ///< relative to the index root, '/' separated (tensor id prefix); for
                               ///< framework dumps a virtual path `<dir>/<entry name>`
     QString dataFile;         ///< file holding the record when it is not relPath (dump.json, .h5)
-    DumpLevels levels;
+    SharedLevels levels;
     QString opType, opName;   ///< from the (possibly mapped) file name, sanitised
     QString headerOpName;     ///< DumpData.op_name: the full, unsanitised name
     QString mappedFrom;       ///< original file name from mapping.csv for numeric names

@@ -208,7 +208,7 @@ std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpInd
     root->dump = dump;
     for (size_t o = 0; o < index.ops.size(); ++o) {
         const OpRecord &op = index.ops[o];
-        Node *parent = levelNode(nullptr, root, op.levels);
+        Node *parent = levelNode(nullptr, root, *op.levels);
         auto opNode = makeOpNode(op, int(o), parent);
         addTotals(parent, opNode->bytes, 1);
         parent->children.push_back(std::move(opNode));
@@ -236,7 +236,7 @@ void DumpTreeModel::addBatch(int dump, const std::vector<OpRecord> &ops, const s
     std::vector<std::pair<Node *, std::vector<std::unique_ptr<Node>>>> groups;
     for (const auto &op : ops) {
         d.provisional.push_back(op);
-        Node *parent = levelNode(this, &d.root, op.levels);
+        Node *parent = levelNode(this, &d.root, *op.levels);
         auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == parent; });
         if (it == groups.end()) {
             groups.emplace_back(parent, std::vector<std::unique_ptr<Node>>{});

@@ -222,7 +222,7 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
                 }
             }
             if (link.op >= 0) {
-                const QString modelId = index.ops[size_t(link.op)].levels.modelId;
+                const QString modelId = index.ops[size_t(link.op)].levels->modelId;
                 if (!modelId.isEmpty() && modelId != QString::number(b->modelId))
                     link.note += QStringLiteral("; model_id %1 differs from the directory's %2").arg(b->modelId).arg(modelId);
                 if (!report.checks.count(link.op))
@@ -237,9 +237,9 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
     auto levels = [&](const OverflowEntry &e) -> const OpRecord & { return index.ops[size_t(e.op)]; };
     std::sort(report.records.begin(), report.records.end(), [&](const OverflowEntry &a, const OverflowEntry &b) {
         const auto &x = levels(a), &y = levels(b);
-        if (int c = compareLevel(x.levels.device, y.levels.device))
+        if (int c = compareLevel(x.levels->device, y.levels->device))
             return c < 0;
-        if (int c = compareLevel(x.levels.dataIndex, y.levels.dataIndex))
+        if (int c = compareLevel(x.levels->dataIndex, y.levels->dataIndex))
             return c < 0;
         if (x.timestamp != y.timestamp)
             return x.timestamp < y.timestamp;
@@ -248,14 +248,14 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
     OverflowEntry *overall = nullptr;
     for (size_t i = 0; i < report.records.size(); ++i) {
         auto &e = report.records[i];
-        if (i == 0 || levels(e).levels.device != levels(report.records[i - 1]).levels.device)
+        if (i == 0 || levels(e).levels->device != levels(report.records[i - 1]).levels->device)
             e.firstOnDevice = true;
         if (!overall) {
             overall = &e;
             continue;
         }
         const auto &x = levels(e), &y = levels(*overall);
-        const int c = compareLevel(x.levels.dataIndex, y.levels.dataIndex);
+        const int c = compareLevel(x.levels->dataIndex, y.levels->dataIndex);
         if (c < 0 || (c == 0 && x.timestamp < y.timestamp))
             overall = &e;
     }
@@ -362,14 +362,14 @@ QByteArray overflowJson(const DumpIndex &index, const OverflowReport &r)
             warnings.push_back(s(w));
         if (!e.error.isEmpty())
             warnings.push_back(s(e.error));
-        records.push_back({{"file", s(op.relPath)}, {"device", s(op.levels.device)}, {"data_index", s(op.levels.dataIndex)},
+        records.push_back({{"file", s(op.relPath)}, {"device", s(op.levels->device)}, {"data_index", s(op.levels->dataIndex)},
                            {"timestamp", op.timestamp},
                            {"layout", e.record.layout == OpDebugRecord::Layout::Magic ? "magic" : "legacy"},
                            {"version", e.record.version ? json(*e.record.version) : json(nullptr)},
                            {"first", e.firstOnDevice}, {"first_overall", e.firstOverall}, {"error", s(e.error)},
                            {"blocks", blocks}, {"warnings", warnings}});
         if (e.firstOnDevice)
-            first[s(op.levels.device)] = s(op.relPath);
+            first[s(op.levels->device)] = s(op.relPath);
         if (e.firstOverall)
             overall = s(op.relPath);
     }
@@ -415,7 +415,7 @@ QString overflowText(const DumpIndex &index, const OverflowReport &r)
     for (const auto &e : r.records) {
         const auto &op = index.ops[size_t(e.op)];
         out += QStringLiteral("\n%1%2\n").arg(op.relPath, e.firstOverall ? QStringLiteral("   <== first overflow")
-                                                          : e.firstOnDevice ? QStringLiteral("   <== first on device %1").arg(op.levels.device)
+                                                          : e.firstOnDevice ? QStringLiteral("   <== first on device %1").arg(op.levels->device)
                                                                             : QString());
         if (!e.error.isEmpty())
             out += QStringLiteral("  error: %1\n").arg(e.error);

@@ -29,7 +29,9 @@ OpRecord cannOp(const QString &name, const QString &type = QStringLiteral("Add")
     op.headerOpName = name;
     op.opType = type;
     op.relPath = type + QLatin1Char('.') + name + QLatin1Char('.') + dataIndex;
-    op.levels.dataIndex = dataIndex;
+    DumpLevels levels;
+    levels.dataIndex = dataIndex;
+    op.levels = SharedLevels(levels);
     op.tensors = {tensor(IoKind::Input, 0), tensor(IoKind::Output, 0)};
     op.tensors[1].originalOpName = name;
     return op;

@@ -383,10 +383,13 @@ private slots:
         g.build();
         m.graphs.push_back(g);
         DumpIndex index;
-        auto op = [](const QString &name, const QString &header) {
+        DumpLevels levels;
+        levels.modelName = QStringLiteral("model");
+        const SharedLevels model(levels);
+        auto op = [&](const QString &name, const QString &header) {
             OpRecord r;
             r.relPath = QStringLiteral("t/0/model/1/0/Relu.") + name;
-            r.levels.modelName = QStringLiteral("model");
+            r.levels = model;
             r.opName = name;
             r.headerOpName = header;
             return r;

@@ -133,7 +133,7 @@ private slots:
             QCOMPARE(op.opName, eo.value(QStringLiteral("opName")).toString());
             QCOMPARE(op.opType, op.opName);
             QCOMPARE(op.timestamp, std::uint64_t(eo.value(QStringLiteral("seqId")).toInt()));
-            QCOMPARE(op.levels.part, QStringLiteral("h5"));
+            QCOMPARE(op.levels->part, QStringLiteral("h5"));
             const QJsonArray warnings = eo.value(QStringLiteral("warnings")).toArray();
             QCOMPARE(op.warnings.size(), warnings.size());
             for (const auto &w : warnings)

@@ -55,11 +55,11 @@ private slots:
         QVERIFY2(o >= 0, qPrintable(relPath));
         const auto &op = (*index)->ops[size_t(o)];
         // Levels come from the path, whatever level was opened.
-        QCOMPARE(op.levels.time, QStringLiteral("20240315101500"));
-        QCOMPARE(op.levels.device, QStringLiteral("0"));
-        QCOMPARE(op.levels.modelName, QStringLiteral("ge_default_20240315101512_1"));
-        QCOMPARE(op.levels.modelId, QStringLiteral("1"));
-        QCOMPARE(op.levels.dataIndex, QStringLiteral("0"));
+        QCOMPARE(op.levels->time, QStringLiteral("20240315101500"));
+        QCOMPARE(op.levels->device, QStringLiteral("0"));
+        QCOMPARE(op.levels->modelName, QStringLiteral("ge_default_20240315101512_1"));
+        QCOMPARE(op.levels->modelId, QStringLiteral("1"));
+        QCOMPARE(op.levels->dataIndex, QStringLiteral("0"));
         QCOMPARE(op.headerOpName, QStringLiteral("resnet/relu1/Relu"));
         auto ref = (*index)->findTensor(relPath + QStringLiteral(".output.0"));
         QVERIFY(ref);
@@ -92,7 +92,7 @@ private slots:
         QVERIFY(index.ok());
         const auto &ops = (*index)->ops;
         for (size_t i = 1; i < ops.size(); ++i)
-            if (ops[i].levels.dataIndex == ops[i - 1].levels.dataIndex)
+            if (ops[i].levels->dataIndex == ops[i - 1].levels->dataIndex)
                 QVERIFY(ops[i - 1].timestamp <= ops[i].timestamp);
     }
 

@@ -199,8 +199,8 @@ private slots:
             QCOMPARE(op.timestamp, e["seq"].get<std::uint64_t>());
             QCOMPARE(op.relPath, qs(e["relPath"]));
             QCOMPARE(op.dataFile, qs(e["file"]));
-            QCOMPARE(op.levels.step, levels.step);
-            QCOMPARE(op.levels.rank, levels.rank);
+            QCOMPARE(op.levels->step, levels.step);
+            QCOMPARE(op.levels->rank, levels.rank);
             QVERIFY(op.warnings.isEmpty());
             QCOMPARE(op.parent, qs(e["parent"]));
             const bool inferred = std::find(part->parentInferred.begin(), part->parentInferred.end(), int(i))
@@ -388,6 +388,9 @@ private slots:
             QVERIFY(part->ops[i].opName.endsWith(QLatin1String(".forward")) || part->ops[i].opName.endsWith(QLatin1String(".backward")));
             const QString d = compareOp(part->ops[i], e);
             QVERIFY2(d.isEmpty(), qPrintable(d));
+            // stack_info_4242.json: the forward stack, for the backward API too
+            QVERIFY(!e["stack"].is_null());
+            QCOMPARE(stackOf(*part, part->ops[i]), toList(e["stack"]));
         }
     }
 

@@ -279,7 +279,7 @@ private slots:
             QCOMPARE(op.taskId, std::int64_t(eo.value(QStringLiteral("taskId")).toDouble()));
             QCOMPARE(op.streamId, std::int64_t(eo.value(QStringLiteral("streamId")).toDouble()));
             QCOMPARE(op.timestamp, std::uint64_t(eo.value(QStringLiteral("timestamp")).toDouble()));
-            QCOMPARE(op.levels.step, QStringLiteral("step0"));
+            QCOMPARE(op.levels->step, QStringLiteral("step0"));
             const QJsonArray tensors = eo.value(QStringLiteral("tensors")).toArray();
             QCOMPARE(op.tensors.size(), size_t(tensors.size()));
             std::vector<QJsonObject> sorted;

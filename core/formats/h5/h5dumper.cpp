@@ -467,6 +467,7 @@ Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, 
     h5::silenceErrors();
     Indexer ix;
     ix.relPath = relPath;
+    const SharedLevels sharedLevels(levels);
     ix.part.framework = QStringLiteral("pytorch");
     const QString path = rootDir + QLatin1Char('/') + relPath;
     const QFileInfo info(path);
@@ -525,7 +526,7 @@ Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, 
             op.source = SourceFormat::TorchH5;
             op.relPath = relPath + seqPath;
             op.dataFile = relPath;
-            op.levels = levels;
+            op.levels = sharedLevels;
             op.opType = opName;
             op.opName = opName;
             op.headerOpName = opName;

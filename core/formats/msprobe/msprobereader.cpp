@@ -112,7 +112,7 @@ IoKind categoryIo(std::string_view key, bool &known)
 struct DumpJsonContext
 {
     QString relDir, relFile;
-    const DumpLevels *levels = nullptr;
+    SharedLevels levels;
     FrameworkPart *part = nullptr;
     const JobControl *job = nullptr;
     StringPool pool;
@@ -127,7 +127,7 @@ void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name
     op.opName = QString::fromUtf8(name.data(), qsizetype(name.size()));
     op.relPath = joinPath(ctx.relDir, op.opName);
     op.dataFile = ctx.relFile;
-    op.levels = *ctx.levels;
+    op.levels = ctx.levels;
     op.opType = ctx.pool.get(opTypeOf(name));
     op.timestamp = ctx.part->ops.size();
     lb.begin();
@@ -523,7 +523,7 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
     DumpJsonContext ctx;
     ctx.relDir = relDir;
     ctx.relFile = relFile;
-    ctx.levels = &levels;
+    ctx.levels = SharedLevels(levels);
     ctx.part = &part;
     ctx.job = job;
     return readDumpJsonStream(r, ctx);
@@ -537,7 +537,7 @@ bool readDumpJsonText(std::string text, const QString &relDir, const QString &re
     DumpJsonContext ctx;
     ctx.relDir = relDir;
     ctx.relFile = relFile;
-    ctx.levels = &levels;
+    ctx.levels = SharedLevels(levels);
     ctx.part = &part;
     return readDumpJsonStream(r, ctx);
 }

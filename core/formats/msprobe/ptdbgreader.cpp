@@ -106,11 +106,99 @@ struct PklState
     QHash<QString, int> stackOf; // op name -> stack index
 };
 
+/// A call stack as lines `File {path}, line {line}, in {func}, \n {code}`: from frames
+/// `[path, line, func, code]` (dump.pkl stack lines) or from lines already in that form
+/// (stack_info_{pid}.json). Other elements are skipped.
+QStringList stackLines(const JsonTree &t, std::uint32_t node)
+{
+    QStringList lines;
+    const JsonNode &frames = t.node(node);
+    for (std::uint32_t f = frames.kind == JsonNode::Array ? frames.first : 0; f; f = t.node(f).next) {
+        const JsonNode &fr = t.node(f);
+        if (fr.kind == JsonNode::String) {
+            const std::string_view line = t.text(fr);
+            lines << QString::fromUtf8(line.data(), qsizetype(line.size()));
+            continue;
+        }
+        if (fr.kind != JsonNode::Array || fr.count < 4)
+            continue;
+        std::array<QString, 4> parts;
+        std::uint32_t c = fr.first;
+        for (int k = 0; k < 4; ++k, c = t.node(c).next) {
+            const JsonNode &p = t.node(c);
+            std::string s;
+            if (p.kind == JsonNode::String)
+                s.assign(t.text(p));
+            else
+                t.serialize(c, s);
+            parts[size_t(k)] = QString::fromUtf8(s.data(), qsizetype(s.size()));
+        }
+        lines << QStringLiteral("File %1, line %2, in %3, \n %4").arg(parts[0], parts[1], parts[2], parts[3]);
+    }
+    return lines;
+}
+
+/// stack_info_{pid}.json beside forward_info_{pid}.json / backward_info_{pid}.json
+/// (api_accuracy_checker): `{"{api}_forward": [stack lines], ...}`, possibly several objects
+/// appended by several processes. Backward APIs use the stack of their forward call. A damaged
+/// file is reported as an error of its own; the APIs keep their records.
+void readStackInfo(const QString &rootDir, const QString &relInfoFile, FrameworkPart &part)
+{
+    static const QRegularExpression re(QStringLiteral("(?:^|/)(?:forward|backward)_info_(\\d+)\\.json$"));
+    const auto m = re.match(relInfoFile);
+    if (!m.hasMatch())
+        return;
+    const QString relFile = relInfoFile.left(relInfoFile.lastIndexOf(QLatin1Char('/')) + 1)
+                            + QStringLiteral("stack_info_%1.json").arg(m.captured(1));
+    const QString abs = rootDir.isEmpty() ? relFile : rootDir + QLatin1Char('/') + relFile;
+    if (!QFileInfo::exists(abs))
+        return;
+    QHash<QString, int> opByName;
+    for (size_t i = 0; i < part.ops.size(); ++i)
+        opByName.insert(part.ops[i].opName, int(i));
+    msprobe::JsonStreamReader r;
+    if (!r.open(abs)) {
+        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+        return;
+    }
+    JsonTree tree;
+    std::string key;
+    while (r.peekToken() >= 0) {
+        if (!r.beginObject()) {
+            part.errors.push_back({relFile, QStringLiteral("not a stack_info object: %1").arg(r.error()), r.errorOffset()});
+            return;
+        }
+        bool first = true;
+        for (;;) {
+            const int mem = r.nextMember(key, first);
+            if (mem == 0)
+                break;
+            if (mem < 0 || !r.parseValue(tree)) {
+                part.errors.push_back({relFile, QStringLiteral("%1 (stacks before it were kept)").arg(r.error()), r.errorOffset()});
+                return;
+            }
+            const QString op = normaliseOpName(QString::fromUtf8(key.data(), qsizetype(key.size())));
+            const int index = int(part.stacks.size());
+            bool used = false;
+            for (const QString &name : {op, op.endsWith(QLatin1String(".forward")) ? op.chopped(8) + QStringLiteral(".backward") : QString()}) {
+                const auto it = opByName.constFind(name);
+                if (it != opByName.constEnd() && !name.isEmpty()) {
+                    part.ops[size_t(*it)].stack = index;
+                    used = true;
+                }
+            }
+            if (used)
+                part.stacks.push_back(stackLines(tree, 0));
+        }
+    }
+}
+
 void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relFile, const QString &tensorDir,
                   const DumpLevels &levels, FrameworkPart &part, StringPool &pool)
 {
     PklState st;
     st.base = part.ops.size();
+    const SharedLevels sharedLevels(levels);
     JsonTree t;
     QString firstError;
     int badLines = 0;
@@ -126,7 +214,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
         op.headerOpName = original == name ? QString() : original;
         op.relPath = joinPath(relPathDir, name);
         op.dataFile = dataFile;
-        op.levels = levels;
+        op.levels = sharedLevels;
         op.opType = pool.get(opTypeOfDotted(name));
         op.timestamp = part.ops.size();
         const int index = int(part.ops.size());
@@ -161,25 +249,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
         const std::string_view nameSv = t.text(t.node(el[0]));
         const QString name = QString::fromUtf8(nameSv.data(), qsizetype(nameSv.size()));
         if (el.size() == 2 && name.endsWith(QLatin1String(".stack_info"))) {
-            QStringList lines;
-            const JsonNode &frames = t.node(el[1]);
-            for (std::uint32_t f = frames.kind == JsonNode::Array ? frames.first : 0; f; f = t.node(f).next) {
-                const JsonNode &fr = t.node(f);
-                if (fr.kind != JsonNode::Array || fr.count < 4)
-                    continue;
-                std::array<QString, 4> parts;
-                std::uint32_t c = fr.first;
-                for (int k = 0; k < 4; ++k, c = t.node(c).next) {
-                    const JsonNode &p = t.node(c);
-                    std::string s;
-                    if (p.kind == JsonNode::String)
-                        s.assign(t.text(p));
-                    else
-                        t.serialize(c, s);
-                    parts[size_t(k)] = QString::fromUtf8(s.data(), qsizetype(s.size()));
-                }
-                lines << QStringLiteral("File %1, line %2, in %3, \n %4").arg(parts[0], parts[1], parts[2], parts[3]);
-            }
+            const QStringList lines = stackLines(t, el[1]);
             const QString op = normaliseOpName(name.chopped(11));
             st.stackOf.insert(op, int(part.stacks.size()));
             part.stacks.push_back(lines);
@@ -365,6 +435,7 @@ Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &r
     msprobe::JsonStreamReader r;
     if (!r.open(abs))
         return Result<FrameworkPart>::failure(QStringLiteral("%1: cannot open: %2").arg(relFile, r.error()));
+    const SharedLevels sharedLevels(levels);
     FrameworkPart part;
     part.task = QStringLiteral("overflow_check");
     part.framework = QStringLiteral("pytorch");
@@ -407,7 +478,7 @@ Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &r
                 op.headerOpName = original;
             op.relPath = relFile + QLatin1Char('/') + op.opName;
             op.dataFile = relFile;
-            op.levels = levels;
+            op.levels = sharedLevels;
             op.opType = pool.get(opTypeOfDotted(op.opName));
             op.timestamp = part.ops.size();
             lb.begin();
@@ -430,6 +501,7 @@ Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &r
         if (failed)
             break;
     }
+    readStackInfo(rootDir, relFile, part);
     return part;
 }
 

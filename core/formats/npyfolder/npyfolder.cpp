@@ -144,6 +144,7 @@ Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, co
 {
     using R = Result<FrameworkPart>;
     const QString prefix = relDir.isEmpty() ? QString() : relDir + QLatin1Char('/');
+    const SharedLevels sharedLevels(levels);
     const QDir dir(relDir.isEmpty() ? rootDir : rootDir + QLatin1Char('/') + relDir);
     if (!dir.exists())
         return R::failure(QStringLiteral("%1: no such directory").arg(dir.path()));
@@ -184,7 +185,7 @@ Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, co
                 OpRecord op;
                 op.source = SourceFormat::NpyFolder;
                 op.relPath = prefix + conv->base;
-                op.levels = levels;
+                op.levels = sharedLevels;
                 op.opType = conv->name.opType;
                 op.opName = conv->name.opName;
                 op.taskId = conv->name.taskId;
@@ -213,7 +214,7 @@ Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, co
             OpRecord op;
             op.source = SourceFormat::NpyFolder;
             op.relPath = rel;
-            op.levels = levels;
+            op.levels = sharedLevels;
             op.opName = loose.name;
             op.timestamp = loose.count;
             op.fileSize = (*mapped)->size();
