@@ -1,5 +1,7 @@
 #include "exportdialog.h"
 
+#include "formats/h5/h5dumper.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -19,15 +21,36 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
+#include <set>
+
 namespace ds {
+
+namespace {
+constexpr int kH5Format = 100; ///< format combo value of the .h5 export (not an ExportFormat)
+}
 
 ExportDialog::ExportDialog(std::vector<ExportItem> items, QWidget *parent) : QDialog(parent), m_items(std::move(items))
 {
     setWindowTitle(tr("Export tensors"));
     QSettings settings;
+    // Whole operators into a new .h5: offered when every tensor is from one dumper .h5 dump.
+    std::set<int> h5Ops;
+    for (const ExportItem &item : m_items) {
+        if (item.index != m_items.front().index || item.index->ops[size_t(item.ref.op)].source != SourceFormat::TorchH5) {
+            h5Ops.clear();
+            break;
+        }
+        h5Ops.insert(item.ref.op);
+    }
+    if (!h5Ops.empty()) {
+        m_h5Index = m_items.front().index;
+        m_h5Ops.assign(h5Ops.begin(), h5Ops.end());
+    }
     m_format = new QComboBox(this);
     m_format->addItem(tr("NumPy array (.npy)"), int(ExportFormat::Npy));
     m_format->addItem(tr("Text, one value per line (.txt)"), int(ExportFormat::Txt));
+    if (offersH5())
+        m_format->addItem(tr("HDF5 dumper file, whole operators (.h5)"), kH5Format);
     m_layout = new QComboBox(this);
     m_layout->addItem(tr("Logical (ND, converted from private layouts)"), int(LayoutChoice::Logical));
     m_layout->addItem(tr("Raw device layout"), int(LayoutChoice::Raw));
@@ -38,28 +61,28 @@ ExportDialog::ExportDialog(std::vector<ExportItem> items, QWidget *parent) : QDi
     m_dir = new QLineEdit(settings.value(QStringLiteral("export/dir"), QDir::homePath()).toString(), this);
     auto *browse = new QToolButton(this);
     browse->setText(tr("Browse\u2026"));
+    m_h5Name = new QLineEdit(QStringLiteral("selected_ops.h5"), this);
+    m_h5Name->setToolTip(tr("A new .h5 file in the target folder with each selected operator's /{op}/{seqid} group"));
     m_overwrite = new QCheckBox(tr("Overwrite existing files"), this);
     m_progress = new QProgressBar(this);
-    m_progress->setRange(0, int(m_items.size()));
-    m_progress->setValue(0);
     m_summary = new QPlainTextEdit(this);
     m_summary->setReadOnly(true);
-    m_summary->setPlaceholderText(tr("%n tensor(s) selected.", nullptr, int(m_items.size())));
 
     auto *dirRow = new QHBoxLayout;
     dirRow->addWidget(m_dir, 1);
     dirRow->addWidget(browse);
-    auto *form = new QFormLayout;
-    form->addRow(tr("Format:"), m_format);
-    form->addRow(tr("Layout:"), m_layout);
-    form->addRow(tr("Text precision:"), m_precision);
-    form->addRow(tr("Target folder:"), dirRow);
-    form->addRow(QString(), m_overwrite);
+    m_form = new QFormLayout;
+    m_form->addRow(tr("Format:"), m_format);
+    m_form->addRow(tr("Layout:"), m_layout);
+    m_form->addRow(tr("Text precision:"), m_precision);
+    m_form->addRow(tr("Target folder:"), dirRow);
+    m_form->addRow(tr("File name:"), m_h5Name);
+    m_form->addRow(QString(), m_overwrite);
 
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_run = m_buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(form);
+    layout->addLayout(m_form);
     layout->addWidget(m_progress);
     layout->addWidget(m_summary, 1);
     layout->addWidget(m_buttons);
@@ -70,17 +93,17 @@ ExportDialog::ExportDialog(std::vector<ExportItem> items, QWidget *parent) : QDi
         if (!dir.isEmpty())
             m_dir->setText(dir);
     });
-    connect(m_format, &QComboBox::currentIndexChanged, this,
-            [this] { m_precision->setEnabled(m_format->currentData().toInt() == int(ExportFormat::Txt)); });
-    m_precision->setEnabled(false);
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::updateFormatRows);
+    updateFormatRows();
     connect(m_run, &QPushButton::clicked, this, &ExportDialog::start);
     connect(m_buttons, &QDialogButtonBox::rejected, this, [this] {
-        if (m_watcher.isRunning() && m_cancel)
+        if ((m_watcher.isRunning() || m_h5Watcher.isRunning()) && m_cancel)
             *m_cancel = true; // Close while running cancels; the dialog stays until the job stops
         else
             reject();
     });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &ExportDialog::onFinished);
+    connect(&m_h5Watcher, &QFutureWatcherBase::finished, this, &ExportDialog::onH5Finished);
     connect(&m_watcher, &QFutureWatcherBase::progressValueChanged, m_progress, &QProgressBar::setValue);
 }
 
@@ -89,6 +112,30 @@ ExportDialog::~ExportDialog()
     if (m_cancel)
         *m_cancel = true;
     m_watcher.waitForFinished();
+    m_h5Watcher.waitForFinished();
+}
+
+bool ExportDialog::h5Chosen() const { return m_format->currentData().toInt() == kH5Format; }
+
+void ExportDialog::updateFormatRows()
+{
+    const bool h5 = h5Chosen();
+    m_precision->setEnabled(m_format->currentData().toInt() == int(ExportFormat::Txt));
+    m_form->setRowVisible(m_layout, !h5);
+    m_form->setRowVisible(m_precision, !h5);
+    m_form->setRowVisible(m_h5Name, h5);
+    m_progress->setRange(0, h5 ? 1 : int(m_items.size()));
+    m_progress->setValue(0);
+    m_summary->setPlaceholderText(h5 ? tr("%n operator(s) selected.", nullptr, int(m_h5Ops.size()))
+                                     : tr("%n tensor(s) selected.", nullptr, int(m_items.size())));
+}
+
+void ExportDialog::chooseH5(const QString &fileName)
+{
+    const int i = m_format->findData(kH5Format);
+    if (i >= 0)
+        m_format->setCurrentIndex(i);
+    m_h5Name->setText(fileName);
 }
 
 void ExportDialog::setTargetDir(const QString &dir) { m_dir->setText(dir); }
@@ -106,8 +153,12 @@ ExportRequest ExportDialog::request() const
 
 void ExportDialog::start()
 {
-    if (m_watcher.isRunning() || m_items.empty())
+    if (m_watcher.isRunning() || m_h5Watcher.isRunning() || m_items.empty())
         return;
+    if (h5Chosen()) {
+        startH5();
+        return;
+    }
     const ExportRequest req = request();
     QSettings settings;
     settings.setValue(QStringLiteral("export/dir"), req.outDir);
@@ -147,6 +198,44 @@ void ExportDialog::onFinished()
     const bool cancelled = m_cancel && *m_cancel;
     lines.prepend(tr("%1 of %2 tensor(s) written%3.").arg(ok).arg(m_items.size()).arg(cancelled ? tr(" (cancelled)") : QString()));
     m_summary->setPlainText(lines.join(QLatin1Char('\n')));
+    m_run->setEnabled(true);
+    m_buttons->button(QDialogButtonBox::Close)->setText(tr("Close"));
+    emit exportFinished();
+}
+
+void ExportDialog::startH5()
+{
+    const QString dir = QDir(m_dir->text()).absolutePath();
+    QString name = m_h5Name->text().trimmed();
+    if (name.isEmpty())
+        name = QStringLiteral("selected_ops.h5");
+    if (!name.endsWith(QLatin1String(".h5"), Qt::CaseInsensitive))
+        name += QStringLiteral(".h5");
+    QSettings().setValue(QStringLiteral("export/dir"), dir);
+    const QString file = QDir(dir).filePath(name);
+    h5dumper::ExportOptions options;
+    options.force = m_overwrite->isChecked();
+    m_cancel = std::make_shared<std::atomic<bool>>(false);
+    m_run->setEnabled(false);
+    m_buttons->button(QDialogButtonBox::Close)->setText(tr("Cancel"));
+    m_progress->setRange(0, 0); // busy: the copy reports no progress
+    m_summary->setPlainText(tr("Writing %1\u2026").arg(file));
+    m_h5Watcher.setFuture(QtConcurrent::run([index = m_h5Index, ops = m_h5Ops, file, options, cancel = m_cancel] {
+        JobControl job;
+        job.cancelFlag = cancel.get();
+        const auto r = h5dumper::exportOps(*index, ops, file, options, &job);
+        return r.ok() ? H5Outcome{*r, file, QString()} : H5Outcome{0, file, r.error()};
+    }));
+}
+
+void ExportDialog::onH5Finished()
+{
+    m_h5Outcome = m_h5Watcher.result();
+    m_progress->setRange(0, 1); // stop the busy indicator
+    m_progress->setValue(m_h5Outcome.error.isEmpty() ? 1 : 0);
+    m_summary->setPlainText(m_h5Outcome.error.isEmpty()
+                                ? tr("wrote %1: %n operator(s)", nullptr, m_h5Outcome.written).arg(m_h5Outcome.file)
+                                : tr("FAILED %1: %2").arg(m_h5Outcome.file, m_h5Outcome.error));
     m_run->setEnabled(true);
     m_buttons->button(QDialogButtonBox::Close)->setText(tr("Close"));
     emit exportFinished();

@@ -10,6 +10,7 @@
 class QCheckBox;
 class QComboBox;
 class QDialogButtonBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
@@ -26,7 +27,9 @@ struct ExportItem
 };
 
 /// Exports the selected tensors to .npy or .txt in a background job with progress and cancel,
-/// then lists what was written and what failed.
+/// then lists what was written and what failed. When every selected tensor belongs to a
+/// torch.utils.dumper .h5 dump, their operators can also be written whole into a new .h5 file
+/// with the dumper layout (what `h5copy -s /op/seqid/` does).
 class ExportDialog : public QDialog
 {
     Q_OBJECT
@@ -40,17 +43,34 @@ public:
     bool isRunning() const { return m_watcher.isRunning(); }
     const std::vector<ExportResult> &results() const { return m_results; }
 
+    /// The outcome of an .h5 export: operators written, or why nothing was.
+    struct H5Outcome
+    {
+        int written = 0;
+        QString file, error;
+    };
+    /// True when the selection can be exported as .h5 (the format is offered).
+    bool offersH5() const { return !m_h5Ops.empty(); }
+    /// Chooses the .h5 format and the output file name (inside the target folder).
+    void chooseH5(const QString &fileName);
+    const H5Outcome &h5Outcome() const { return m_h5Outcome; }
+
 signals:
     void exportFinished();
 
 private:
     void onFinished();
+    void onH5Finished();
+    void startH5();
+    void updateFormatRows();
+    bool h5Chosen() const;
     ExportRequest request() const;
 
     std::vector<ExportItem> m_items;
     QComboBox *m_format, *m_layout;
     QSpinBox *m_precision;
-    QLineEdit *m_dir;
+    QLineEdit *m_dir, *m_h5Name;
+    QFormLayout *m_form;
     QCheckBox *m_overwrite;
     QProgressBar *m_progress;
     QPlainTextEdit *m_summary;
@@ -59,6 +79,10 @@ private:
     QFutureWatcher<std::vector<ExportResult>> m_watcher;
     std::shared_ptr<std::atomic<bool>> m_cancel;
     std::vector<ExportResult> m_results;
+    std::shared_ptr<const DumpIndex> m_h5Index; ///< the .h5 dump of every selected tensor
+    std::vector<int> m_h5Ops;                   ///< their operators, in index order
+    QFutureWatcher<H5Outcome> m_h5Watcher;
+    H5Outcome m_h5Outcome;
 };
 
 } // namespace ds

@@ -20,6 +20,7 @@
 #include <QDockWidget>
 #include <QTranslator>
 #include <QXmlStreamReader>
+#include <QProcess>
 #include <QPushButton>
 #include <QTemporaryDir>
 #include <QFile>
@@ -194,6 +195,69 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
         for (const auto &r : dialog.results())
             QVERIFY(r.error.contains(QLatin1String("exists")));
+    }
+
+    void exportDialogWritesH5Operators()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/h5"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        // Two operators of model_npu.h5, selected in the tree.
+        const auto index = w.context()->index(0);
+        QVERIFY(index);
+        QStringList groups;
+        for (const OpRecord &op : index->ops)
+            if (op.dataFile == QLatin1String("model_npu.h5") && groups.size() < 2) {
+                const QModelIndex node = w.context()->treeModel()->findOp(0, op.relPath);
+                QVERIFY2(node.isValid(), qPrintable(op.relPath));
+                w.tree()->selectionModel()->select(node, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+                groups << op.relPath.mid(op.dataFile.size());
+            }
+        QCOMPARE(groups.size(), 2);
+        ExportDialog dialog(w.selectedTensors());
+        QVERIFY(dialog.offersH5());
+        QSignalSpy done(&dialog, &ExportDialog::exportFinished);
+
+        // Never into the opened dump.
+        dialog.setTargetDir(QStringLiteral(DUMPSCOPE_SAMPLES "/h5"));
+        dialog.chooseH5(QStringLiteral("two_ops.h5"));
+        dialog.start();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 10000);
+        QVERIFY2(dialog.h5Outcome().error.contains(QLatin1String("refusing to write inside")), qPrintable(dialog.h5Outcome().error));
+        QVERIFY(!QFile::exists(QStringLiteral(DUMPSCOPE_SAMPLES "/h5/two_ops.h5")));
+
+        QTemporaryDir out;
+        dialog.setTargetDir(out.path());
+        dialog.start();
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 10000);
+        QVERIFY2(dialog.h5Outcome().error.isEmpty(), qPrintable(dialog.h5Outcome().error));
+        QCOMPARE(dialog.h5Outcome().written, 2);
+
+        // h5py: the new file holds exactly these groups, with the source's datasets and attributes.
+        const QString check = QStringLiteral(R"(
+import sys, h5py, numpy as np
+src, dst, groups = sys.argv[1], sys.argv[2], sys.argv[3:]
+with h5py.File(src, "r") as a, h5py.File(dst, "r") as b:
+    got = []
+    b.visit(lambda n: got.append("/" + n) if isinstance(b[n], h5py.Dataset) else None)
+    want = []
+    for g in groups:
+        a[g].visit(lambda n, g=g: want.append(g + "/" + n) if isinstance(a[g][n], h5py.Dataset) else None)
+    assert sorted(got) == sorted(want), (got, want)
+    for n in want:
+        assert np.array_equal(a[n][()], b[n][()]), n
+        assert sorted(a[n].attrs) == sorted(b[n].attrs), n
+        assert all(np.array_equal(a[n].attrs[k], b[n].attrs[k]) for k in a[n].attrs), n
+print(len(want))
+)");
+        QProcess py;
+        py.start(QStringLiteral("/usr/bin/python3"), QStringList{QStringLiteral("-c"), check, QStringLiteral(DUMPSCOPE_SAMPLES "/h5/model_npu.h5"),
+                                                          out.filePath(QStringLiteral("two_ops.h5"))} + groups);
+        QVERIFY(py.waitForFinished(60000));
+        QVERIFY2(py.exitCode() == 0, py.readAllStandardError().constData());
+        QVERIFY(py.readAllStandardOutput().trimmed().toInt() > 0);
     }
 
     void overflowRecordShowsDecodedCauses()
