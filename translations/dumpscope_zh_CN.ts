@@ -180,7 +180,8 @@
     <message numerus="yes">
         <source>First divergence: %1 (%n operator(s) after it disagree too).</source>
         <translation>
-            <numerusform>首个分歧：%1（其后还有 %n 个算子也不一致）。</numerusform></translation>
+            <numerusform>首个分歧：%1（其后还有 %n 个算子也不一致）。</numerusform>
+        </translation>
     </message>
     <message>
         <source>No operator diverges.</source>
@@ -375,6 +376,32 @@
     <message>
         <source>Close</source>
         <translation>关闭</translation>
+    </message>
+    <message>
+        <source>HDF5 dumper file, whole operators (.h5)</source>
+        <translation>HDF5 dumper 文件，整个算子（.h5）</translation>
+    </message>
+    <message>
+        <source>A new .h5 file in the target folder with each selected operator's /{op}/{seqid} group</source>
+        <translation>在目标文件夹中新建 .h5 文件，包含每个所选算子的 /{op}/{seqid} 组</translation>
+    </message>
+    <message>
+        <source>File name:</source>
+        <translation>文件名：</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s) selected.</source>
+        <translation>
+            <numerusform>已选择 %n 个算子。</numerusform></translation>
+    </message>
+    <message>
+        <source>Writing %1…</source>
+        <translation>正在写入 %1…</translation>
+    </message>
+    <message numerus="yes">
+        <source>wrote %1: %n operator(s)</source>
+        <translation>
+            <numerusform>已写入 %1：%n 个算子</numerusform></translation>
     </message>
 </context>
 <context>
