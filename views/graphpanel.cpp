@@ -3,6 +3,7 @@
 #include "formats/ge/gegraphreader.h"
 #include "graph/modulegraph.h"
 #include "graphview.h"
+#include "compare/compare.h"
 #include "index/dumpindex.h"
 
 #include <QAbstractItemView>
@@ -20,6 +21,9 @@
 #include <QScopeGuard>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+
+#include <array>
+#include <cmath>
 
 namespace ds {
 
@@ -50,6 +54,25 @@ int maxAbsLevel(const OpStats &st)
     if (std::isnan(m))
         return 0;
     return m < 1 ? 1 : m < 1e2 ? 2 : m < 1e4 ? 3 : m < 65504 ? 4 : 5;
+}
+
+/// Cosine bands: 1 ≥ 0.9999, 2 ≥ 0.999, 3 ≥ 0.99, 4 below (or NaN: undefined); 0 no value (+Inf).
+int cosineLevel(double c)
+{
+    return std::isnan(c) ? 4 : std::isinf(c) ? 0 : c >= 0.9999 ? 1 : c >= 0.999 ? 2 : c >= 0.99 ? 3 : 4;
+}
+/// Error bands: 1 < 1e-4, 2 < 1e-2, 3 < 1, 4 from 1 (or NaN); 0 no value (−Inf).
+int errorLevel(double e)
+{
+    return std::isnan(e) ? 4 : e == -std::numeric_limits<double>::infinity() ? 0 : e < 1e-4 ? 1 : e < 1e-2 ? 2 : e < 1 ? 3 : 4;
+}
+/// Four bands from good (green) to bad (red), for the compare metric overlays.
+std::vector<GraphLegendEntry> errorLegend(const std::array<QString, 4> &texts)
+{
+    return {{1, QColor(0x43, 0xa0, 0x47), texts[0]},
+            {2, QColor(0xc0, 0xca, 0x33), texts[1]},
+            {3, QColor(0xfb, 0x8c, 0x00), texts[2]},
+            {4, QColor(0xd3, 0x2f, 0x2f), texts[3]}};
 }
 
 struct LoadedGraphs
@@ -170,11 +193,32 @@ void GraphPanel::setOverlayKind(Overlay kind)
     startStats();
 }
 
-void GraphPanel::setCompareVerdicts(std::unordered_map<int, int> opVerdicts)
+void GraphPanel::setCompareResult(const CompareResult &result)
 {
-    m_compareVerdicts = std::move(opVerdicts);
-    if (m_overlay->findData(int(Overlay::Compare)) < 0)
-        m_overlay->addItem(tr("Compare verdict"), int(Overlay::Compare));
+    m_compare.clear();
+    for (const CompareRow &row : result.rows) {
+        if (!row.compared())
+            continue;
+        OpCompare &c = m_compare[row.npu.op];
+        c.verdict = std::max(c.verdict, int(row.verdict));
+        // The worst value of the op's rows; a NaN metric (undefined, e.g. the cosine of an
+        // all-zero side) is worse than any number. Placeholders (N/A, unsupported) are skipped.
+        const auto take = [&](double &have, Metric k, bool lowIsBad) {
+            const MetricValue &v = row.metrics[size_t(k)];
+            if (v.isNumber() || v.state == MetricValue::State::Nan)
+                have = std::isnan(have) || std::isnan(v.value) ? std::nan("") : lowIsBad ? std::min(have, v.value) : std::max(have, v.value);
+        };
+        take(c.cosine, Metric::Cosine, true);
+        take(c.maxAbsErr, Metric::MaxAbsErr, false);
+        take(c.maxRelErr, Metric::MaxRelativeErr, false);
+    }
+    const std::pair<Overlay, QString> kinds[] = {{Overlay::Compare, tr("Compare verdict")},
+                                                 {Overlay::CompareCosine, tr("Compare: cosine")},
+                                                 {Overlay::CompareMaxAbsErr, tr("Compare: max absolute error")},
+                                                 {Overlay::CompareMaxRelErr, tr("Compare: max relative error")}};
+    for (const auto &[kind, text] : kinds)
+        if (m_overlay->findData(int(kind)) < 0)
+            m_overlay->addItem(text, int(kind));
     setOverlayKind(Overlay::Compare);
 }
 
@@ -224,7 +268,7 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
         m_opMarks.clear(); // marks are per dump: the owner sets the new dump's (see graphShown)
     if (dump != m_dump || index != m_index) {
         m_opStats.clear();
-        m_compareVerdicts.clear();
+        m_compare.clear();
     }
     m_graph = 0;
     m_subgraphs->clear();
@@ -341,7 +385,9 @@ void GraphPanel::startStats()
 {
     stopStats();
     const auto repaint = qScopeGuard([this] { applyOverlay(); });
-    if (overlayKind() == Overlay::Overflow || overlayKind() == Overlay::Compare || !m_mapping || !m_index)
+    if (overlayKind() != Overlay::NonFinite && overlayKind() != Overlay::MaxAbs)
+        return;
+    if (!m_mapping || !m_index)
         return;
     std::vector<int> ops;
     for (size_t op = 0; op < m_mapping->opNode.size(); ++op)
@@ -444,14 +490,31 @@ void GraphPanel::applyOverlay()
         hint = tr("Groups show the worst of their operators (NaN/Inf over unreadable over finite).");
         break;
     case Overlay::Compare:
-        for (const auto &[op, verdict] : m_compareVerdicts)
-            mark(op, verdict); // Verdict: 1 pass, 2 warning, 3 error
+        for (const auto &[op, c] : m_compare)
+            mark(op, c.verdict); // Verdict: 1 pass, 2 warning, 3 error
         legend = {{1, QColor(0x43, 0xa0, 0x47), tr("pass")},
                   {2, QColor(0xf9, 0xa8, 0x25), tr("warning")},
                   {3, QColor(0xd3, 0x2f, 0x2f), tr("error")}};
         title = tr("Compare:");
         hint = tr("Groups show the worst verdict of their operators' compared tensors.");
         break;
+    case Overlay::CompareCosine:
+        for (const auto &[op, c] : m_compare)
+            mark(op, cosineLevel(c.cosine));
+        legend = errorLegend({tr("≥ 0.9999"), tr("0.999 – 0.9999"), tr("0.99 – 0.999"), tr("< 0.99 or NaN")});
+        title = tr("Lowest cosine:");
+        hint = tr("Groups show the lowest cosine similarity of their operators' compared tensors (msprobe flags < 0.99).");
+        break;
+    case Overlay::CompareMaxAbsErr:
+    case Overlay::CompareMaxRelErr: {
+        const bool abs = kind == Overlay::CompareMaxAbsErr;
+        for (const auto &[op, c] : m_compare)
+            mark(op, errorLevel(abs ? c.maxAbsErr : c.maxRelErr));
+        legend = errorLegend({tr("< 10⁻⁴"), tr("10⁻⁴ – 10⁻²"), tr("10⁻² – 1"), tr("≥ 1 or NaN")});
+        title = abs ? tr("Max absolute error:") : tr("Max relative error:");
+        hint = tr("Groups show the largest error of their operators' compared tensors.");
+        break;
+    }
     case Overlay::MaxAbs:
         for (const auto &[op, st] : m_opStats)
             mark(op, maxAbsLevel(st));

@@ -5,6 +5,7 @@
 
 #include <QWidget>
 #include <atomic>
+#include <limits>
 #include <memory>
 #include <unordered_map>
 #include <vector>
@@ -17,6 +18,8 @@ class QStringListModel;
 class QToolButton;
 
 namespace ds {
+
+struct CompareResult;
 
 class DumpIndex;
 class GraphView;
@@ -45,10 +48,11 @@ public:
     /// (0 none, 1 medium, 2 high, 3 critical, 4 named by an OpDebug record).
     void setOpMarks(std::unordered_map<int, int> opMarks);
 
-    enum class Overlay { Overflow, NonFinite, MaxAbs, Compare };
-    /// Worst compare verdict per op of dump() (int(ds::Verdict)); adds the "Compare verdict"
-    /// colouring and shows it.
-    void setCompareVerdicts(std::unordered_map<int, int> opVerdicts);
+    enum class Overlay { Overflow, NonFinite, MaxAbs, Compare, CompareCosine, CompareMaxAbsErr, CompareMaxRelErr };
+    /// A comparison of dump() (its NPU side) with a bench dump: adds the compare colourings
+    /// (worst verdict, lowest cosine, largest max absolute / relative error per operator) and
+    /// shows the verdicts.
+    void setCompareResult(const CompareResult &result);
     void setOverlayKind(Overlay kind);
     Overlay overlayKind() const;
 
@@ -104,7 +108,15 @@ private:
     std::shared_ptr<const DumpIndex> m_index;
     std::shared_ptr<const DumpMapping> m_mapping;
     std::unordered_map<int, int> m_opMarks;
-    std::unordered_map<int, int> m_compareVerdicts;
+    /// Per op of dump(): worst verdict (int(Verdict)), lowest cosine, largest errors (±Inf
+    /// while no row had a value; NaN when a row's metric was undefined).
+    struct OpCompare
+    {
+        int verdict = 0;
+        double cosine = std::numeric_limits<double>::infinity();
+        double maxAbsErr = -std::numeric_limits<double>::infinity(), maxRelErr = -std::numeric_limits<double>::infinity();
+    };
+    std::unordered_map<int, OpCompare> m_compare;
     std::unordered_map<int, OpStats> m_opStats; ///< output statistics per op of dump()
     std::shared_ptr<std::atomic<bool>> m_statsCancel;
     std::vector<NodeId> m_resultNodes;

@@ -5,6 +5,7 @@
 #include "exportdialog.h"
 #include "graphpanel.h"
 #include "settingsdialog.h"
+#include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
@@ -132,7 +133,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     });
     connect(m_compare, &CompareView::finished, this, [this] {
         if (m_compare->npuDump() == m_graph->dump())
-            m_graph->setCompareVerdicts(m_compare->opVerdicts());
+            if (const auto result = m_compare->model()->result())
+                m_graph->setCompareResult(*result);
     });
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
