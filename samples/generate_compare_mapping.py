@@ -19,7 +19,8 @@ unmatched operators. The mapping {"npu_gelu_fast": "ffn/Gelu"} plus the group
 head/MatMul's inputs, its output with head/BiasAdd's output, its bias input has no
 counterpart (FUSED_AWAY). fused/MatMulAdd then is the first divergence.
 
-compare_mapping/expected.json holds the numpy expectations (tests/oracle/compare_numpy.py)
+compare_mapping/mapping.json is that mapping as a user mapping file (dumpscope-cli compare
+--mapping, the GUI's Load mapping…). compare_mapping/expected.json holds the numpy expectations (tests/oracle/compare_numpy.py)
 for both situations, computed from the arrays as written, independently of the C++ code.
 """
 
@@ -163,6 +164,7 @@ def main():
     fd = expected["mapped"]["first_divergence"]
     assert fd["origin"] == "fused/MatMulAdd" and fd["inputs_agree"] and fd["chain"] == ["head/Softmax"], fd
     (OUT / "expected.json").write_text(json.dumps(expected, indent=1) + "\n")
+    (OUT / "mapping.json").write_text(json.dumps(MAPPING, indent=4) + "\n")
     total = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
     assert total < 64 * 1024, total
     print(f"compare_mapping/: {len(npu)} NPU ops, {len(bench)} bench ops; mapped first divergence "
