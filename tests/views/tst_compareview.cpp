@@ -9,6 +9,8 @@
 #include <QCheckBox>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QDrag>
+#include <QMouseEvent>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -141,6 +143,44 @@ private slots:
         for (int r = 0; r < view.proxy()->rowCount(); ++r)
             QCOMPARE(Verdict(view.proxy()->index(r, 0).data(CompareTableModel::VerdictRole).toInt()), Verdict::Error);
         QVERIFY(view.grab().save(QStringLiteral("/tmp/compareview.png")));
+    }
+
+    /// A real mouse drag (press on a row, move past the start distance) starts a QDrag that
+    /// carries the row's NPU operator. The offscreen platform ends every QDrag at once, so the
+    /// drop itself is delivered as window-system events in mappingEdits().
+    void mouseDragCarriesNpuOperator()
+    {
+        auto npu = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/compare_mapping/npu"));
+        QVERIFY(npu);
+        CompareView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy finished(&view, &CompareView::finished);
+        view.start(*npu, 0, QStringLiteral(DUMPSCOPE_SAMPLES "/compare_mapping/bench"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        view.proxy()->setText(QStringLiteral("npu_gelu_fast.output"));
+        QModelIndex row;
+        for (int r = 0; r < view.proxy()->rowCount(); ++r)
+            if (view.proxy()->index(r, CompareTableModel::NpuName).data().toString() == QStringLiteral("npu_gelu_fast.output.0"))
+                row = view.proxy()->index(r, CompareTableModel::NpuName);
+        QVERIFY(row.isValid());
+        QWidget *viewport = view.table()->viewport();
+        const QPoint from = view.table()->visualRect(row).center();
+        QTest::mousePress(viewport, Qt::LeftButton, Qt::NoModifier, from);
+        QVERIFY(view.table()->selectionModel()->isRowSelected(row.row(), {}));
+        const int step = QApplication::startDragDistance() + 2;
+        QDrag *drag = nullptr;
+        for (int i = 1; i <= 4 && !drag; ++i) {
+            const QPoint to = from + QPoint(0, step * i);
+            QMouseEvent move(QEvent::MouseMove, QPointF(to), viewport->mapToGlobal(QPointF(to)), Qt::NoButton, Qt::LeftButton,
+                             Qt::NoModifier);
+            QCoreApplication::sendEvent(viewport, &move);
+            drag = view.table()->findChild<QDrag *>(); // ended at once offscreen; deleted on the next loop turn
+        }
+        QVERIFY(drag && drag->mimeData());
+        QCOMPARE(npuOperatorsFromMime(drag->mimeData()), QStringList{QStringLiteral("npu_gelu_fast")});
+        QTest::mouseRelease(viewport, Qt::LeftButton, Qt::NoModifier, from);
     }
 
     /// samples/compare_mapping: two NPU operators have other names than their bench
