@@ -5,6 +5,7 @@
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
 
+#include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -206,6 +207,11 @@ private slots:
             view.setThresholds({});
         view.resize(1200, 800);
         view.show();
+        // the models stay consistent through the re-matches (updateResult, resets, filters)
+        using Tester = QAbstractItemModelTester;
+        Tester t1(view.model(), Tester::FailureReportingMode::QtTest), t2(view.proxy(), Tester::FailureReportingMode::QtTest);
+        Tester t3(view.benchPanel()->model(), Tester::FailureReportingMode::QtTest);
+        Tester t4(view.benchPanel()->proxy(), Tester::FailureReportingMode::QtTest);
         QSignalSpy finished(&view, &CompareView::finished);
         QSignalSpy applied(&view, &CompareView::mappingApplied);
         view.start(*npu, 0, benchPath);
