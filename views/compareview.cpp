@@ -25,9 +25,9 @@
 #include <QPainter>
 #include <QProgressBar>
 #include <QResizeEvent>
-#include <QShowEvent>
 #include <QSaveFile>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTabWidget>
