@@ -1,26 +1,33 @@
 #include "compareview.h"
 
+#include "benchoperatorspanel.h"
 #include "compare/comparereport.h"
 #include "heatmapwidget.h"
 #include "index/tensorloader.h"
+#include "mappingpanel.h"
 #include "models/comparetablemodel.h"
 
+#include <QAction>
 #include <QComboBox>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QJsonDocument>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
 #include <QProgressBar>
+#include <QResizeEvent>
 #include <QSaveFile>
 #include <QSettings>
+#include <QShowEvent>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTabWidget>
@@ -31,6 +38,7 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <cmath>
+#include <functional>
 #include <qcustomplot.h>
 
 namespace ds {
@@ -64,8 +72,28 @@ public:
             option->backgroundBrush = c;
         if (index.data(CompareTableModel::PinnedRole).toBool())
             option->font.setBold(true);
+        if (index.column() == CompareTableModel::BenchName) {
+            const auto source = MatchSource(index.data(CompareTableModel::SourceRole).toInt());
+            if (source == MatchSource::User)
+                option->font.setItalic(true); // paired by the user mapping
+            if (source == MatchSource::None && option->text.isEmpty()) {
+                option->text = CompareView::tr("(no bench tensor)");
+                option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
+            }
+        }
     }
 };
+
+/// Canonical form of a path that may not exist yet (its nearest existing ancestor resolved).
+QString canonicalOrParent(const QString &path)
+{
+    QString p = QFileInfo(path).absoluteFilePath(), rest;
+    while (!QFileInfo::exists(p) && p != QLatin1String("/")) {
+        rest = QLatin1Char('/') + QFileInfo(p).fileName() + rest;
+        p = QFileInfo(p).absolutePath();
+    }
+    return QFileInfo(p).canonicalFilePath() + rest;
+}
 
 QString number(double v) { return std::isnan(v) ? QStringLiteral("NaN") : std::isinf(v) ? (v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf")) : QString::number(v, 'g', 8); }
 
@@ -101,7 +129,13 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     // Worst first; the first divergence is pinned above everything.
     m_table->sortByColumn(CompareTableModel::Verdict, Qt::DescendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    // Rows drag as their NPU operators onto bench operators (the list beside, or a table row).
+    m_table->setDragDropMode(QAbstractItemView::DragDrop);
+    m_table->setDragDropOverwriteMode(true);
+    m_table->setDefaultDropAction(Qt::CopyAction);
+    m_table->setDropIndicatorShown(true);
+    m_table->setContextMenuPolicy(Qt::CustomContextMenu);
     m_table->setItemDelegate(new VerdictDelegate(m_table));
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
@@ -116,6 +150,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_verdictFilter->addItem(tr("All rows"), int(Verdict::None));
     m_verdictFilter->addItem(tr("Warnings and errors"), int(Verdict::Warning));
     m_verdictFilter->addItem(tr("Errors"), int(Verdict::Error));
+    m_verdictFilter->addItem(tr("Rows without bench tensor"), -1);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setVisible(false);
@@ -169,8 +204,11 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_detailStatus->setWordWrap(true);
     m_stats->setMinimumWidth(120);
     // The detail tabs (heatmap controls) must not widen the main window: they shrink instead.
-    tabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    // Nor heighten the view: with the side panels stacked below the rows (narrow tab) the detail
+    // is the pane that gives way.
+    tabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     tabs->setMinimumWidth(120);
+    tabs->setMinimumHeight(120);
     auto *sides = new QSplitter(Qt::Horizontal, this);
     sides->addWidget(m_stats);
     sides->addWidget(tabs);
@@ -181,24 +219,41 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     detailLayout->setContentsMargins(0, 0, 0, 0);
     detailLayout->addWidget(m_detailStatus);
     detailLayout->addWidget(sides, 1);
-    auto *split = new QSplitter(Qt::Vertical, this);
-    split->addWidget(m_table);
-    split->addWidget(detail);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
+    // Beside the rows: the bench operators and the user mapping.
+    m_benchPanel = new BenchOperatorsPanel(this);
+    m_mappingPanel = new MappingPanel(this);
+    m_side = new QTabWidget(this);
+    m_side->addTab(m_benchPanel, tr("Bench operators"));
+    m_side->addTab(m_mappingPanel, tr("Mapping"));
+    m_side->setMinimumWidth(100);
+    m_table->setMinimumWidth(120);
+    m_top = new QSplitter(Qt::Horizontal, this);
+    m_top->addWidget(m_table);
+    m_top->addWidget(m_side);
+    m_top->setStretchFactor(0, 3);
+    m_top->setStretchFactor(1, 1);
+    m_top->setChildrenCollapsible(false);
+    m_split = new QSplitter(Qt::Vertical, this);
+    m_split->addWidget(m_top);
+    m_split->addWidget(detail);
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 2);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(head);
     layout->addLayout(bar);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
 
     QSettings settings;
     if (auto t = CompareThresholds::fromJson(QJsonDocument::fromJson(settings.value(QStringLiteral("compare/thresholds")).toByteArray()).object()))
         m_thresholds = *t;
 
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &CompareFilterProxy::setText);
-    connect(m_verdictFilter, qOverload<int>(&QComboBox::activated), this,
-            [this] { m_proxy->setMinimumVerdict(Verdict(m_verdictFilter->currentData().toInt())); });
+    connect(m_verdictFilter, qOverload<int>(&QComboBox::activated), this, [this] {
+        const int v = m_verdictFilter->currentData().toInt();
+        m_proxy->setUnmatchedOnly(v < 0);
+        m_proxy->setMinimumVerdict(v < 0 ? Verdict::None : Verdict(v));
+    });
     connect(m_cancel, &QToolButton::clicked, this, [this] {
         if (m_cancelRun)
             *m_cancelRun = true;
@@ -208,6 +263,18 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     connect(&m_run, &QFutureWatcherBase::finished, this, &CompareView::onFinished);
     connect(&m_detailJob, &QFutureWatcherBase::finished, this, &CompareView::onDetailDone);
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CompareView::onRowSelected);
+    connect(m_table, &QTableView::customContextMenuRequested, this, &CompareView::showTableMenu);
+    connect(m_model, &CompareTableModel::mappingRequested, this, &CompareView::mapOperators);
+    connect(m_benchPanel, &BenchOperatorsPanel::mappingRequested, this, &CompareView::mapOperators);
+    connect(m_mappingPanel, &MappingPanel::removeRequested, this, &CompareView::removeMappingEntries);
+    connect(m_mappingPanel, &MappingPanel::clearRequested, this, [this] { setMapping({}); });
+    connect(m_mappingPanel, &MappingPanel::saveRequested, this, &CompareView::saveMappingAs);
+    connect(m_mappingPanel, &MappingPanel::loadRequested, this, &CompareView::loadMappingFrom);
+    auto *map = new QAction(tr("Map to bench operator\u2026"), m_table);
+    map->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    map->setShortcutContext(Qt::WidgetShortcut);
+    connect(map, &QAction::triggered, this, &CompareView::chooseBenchForSelection);
+    m_table->addAction(map);
 }
 
 CompareView::~CompareView()
@@ -217,6 +284,36 @@ CompareView::~CompareView()
             *c = true;
     m_run.waitForFinished();
     m_detailJob.waitForFinished();
+}
+
+void CompareView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    // Beside the docks the tab is narrow: the side panels then go below the rows.
+    const Qt::Orientation o = width() < 760 ? Qt::Vertical : Qt::Horizontal;
+    if (m_top->orientation() != o) {
+        m_top->setOrientation(o);
+        if (isVisible())
+            QTimer::singleShot(0, this, &CompareView::sizeSplitters); // once the splitter has its new geometry
+    }
+}
+
+void CompareView::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (!m_splittersSized) {
+        m_splittersSized = true;
+        QTimer::singleShot(0, this, &CompareView::sizeSplitters);
+    }
+}
+
+void CompareView::sizeSplitters()
+{
+    const bool stacked = m_top->orientation() == Qt::Vertical;
+    const int height = m_split->height(), top = height * (stacked ? 70 : 60) / 100;
+    m_split->setSizes({top, height - top}); // three panes stacked: the detail gets less
+    const int total = stacked ? top : m_top->width(), rows = total * (stacked ? 55 : 70) / 100;
+    m_top->setSizes({rows, total - rows});
 }
 
 bool CompareView::isRunning() const { return m_run.isRunning(); }
@@ -231,21 +328,13 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
     m_npuDump = npuDump;
     m_cancelRun = std::make_shared<std::atomic<bool>>(false);
     m_runProgress = std::make_shared<std::atomic<int>>(0);
-    m_progress->setValue(0);
-    m_progress->setVisible(true);
-    m_cancel->setVisible(true);
     m_csv->setEnabled(false);
     m_summary->setText(tr("Comparing %1 with %2\u2026").arg(m_npu->openedPath, benchPath));
-    auto *poll = new QTimer(this); // progress from the worker, read on the GUI thread
-    connect(poll, &QTimer::timeout, this, [this, poll, progress = m_runProgress] {
-        if (!m_run.isRunning() || progress != m_runProgress)
-            poll->deleteLater();
-        else
-            m_progress->setValue(progress->load());
-    });
-    poll->start(100);
+    m_remapping = m_remapPending = false;
+    watchProgress();
     CompareOptions options;
     options.thresholds = m_thresholds;
+    options.mapping = m_mapping;
     m_run.setFuture(QtConcurrent::run([npu = m_npu, benchPath, options, cancel = m_cancelRun, progress = m_runProgress] {
         RunResult out;
         JobControl job;
@@ -264,11 +353,59 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
     }));
 }
 
+void CompareView::watchProgress()
+{
+    m_progress->setValue(0);
+    m_progress->setVisible(true);
+    m_cancel->setVisible(true);
+    auto *poll = new QTimer(this); // progress from the worker, read on the GUI thread
+    connect(poll, &QTimer::timeout, this, [this, poll, progress = m_runProgress] {
+        if (!m_run.isRunning() || progress != m_runProgress)
+            poll->deleteLater();
+        else
+            m_progress->setValue(progress->load());
+    });
+    poll->start(100);
+}
+
 void CompareView::onFinished()
 {
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     const RunResult run = m_run.result();
+    if (run.remap) {
+        m_remapping = false;
+        const bool usable = run.result && !run.result->cancelled;
+        if (usable)
+            m_model->updateResult(run.result);
+        if (m_remapPending) { // edited again meanwhile: match with the newest mapping
+            m_remapPending = false;
+            remap();
+            return;
+        }
+        if (!usable) {
+            m_summary->setText(tr("Applying the mapping was cancelled; the rows are those of the previous mapping."));
+            return;
+        }
+        m_benchPanel->setResult(run.result, m_npu, m_bench);
+        updateMappingPanel();
+        updateSummary();
+        // Show the edited operators' first row (its metrics, verdict and detail).
+        int focus = -1;
+        for (size_t i = 0; i < run.result->rows.size() && focus < 0; ++i)
+            if (m_focusOps.contains(opMatchKey(m_npu->op(run.result->rows[i].npu))))
+                focus = int(i);
+        const QModelIndex target = focus >= 0 ? m_proxy->mapFromSource(m_model->index(focus, 0)) : QModelIndex();
+        if (target.isValid() && target.row() != m_table->currentIndex().row()) {
+            m_table->setCurrentIndex(target);
+            m_table->scrollTo(target);
+        } else {
+            onRowSelected(); // the same row may now have another bench tensor
+        }
+        emit finished();
+        emit mappingApplied();
+        return;
+    }
     if (!run.result) {
         m_summary->setText(tr("Cannot compare: %1").arg(run.error));
         return;
@@ -276,6 +413,8 @@ void CompareView::onFinished()
     m_bench = run.bench;
     const auto result = run.result;
     m_model->setResult(result, m_npu, m_bench);
+    m_benchPanel->setResult(result, m_npu, m_bench);
+    updateMappingPanel();
     m_csv->setEnabled(!result->rows.empty());
     m_table->resizeColumnsToContents();
     m_table->horizontalHeader()->resizeSection(CompareTableModel::NpuName, std::min(m_table->columnWidth(CompareTableModel::NpuName), 320));
@@ -284,6 +423,10 @@ void CompareView::onFinished()
     if (m_model->pinnedRow() >= 0)
         m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(m_model->pinnedRow(), 0)));
     emit finished();
+    if (m_remapPending) { // the mapping changed while comparing
+        m_remapPending = false;
+        remap();
+    }
 }
 
 void CompareView::updateSummary()
@@ -335,6 +478,7 @@ void CompareView::setThresholds(const CompareThresholds &t)
     auto rejudged = std::make_shared<CompareResult>(*result);
     applyVerdicts(*m_npu, *rejudged, t);
     m_model->setResult(rejudged, m_npu, m_bench);
+    m_benchPanel->setResult(rejudged, m_npu, m_bench);
     updateSummary();
     emit finished();
 }
@@ -387,11 +531,10 @@ void CompareView::exportCsv()
     const QString file = QFileDialog::getSaveFileName(this, tr("Export comparison"), QStringLiteral("compare_result.csv"), tr("CSV files (*.csv)"));
     if (file.isEmpty())
         return;
-    for (const auto &root : {m_npu->rootDir, m_bench->rootDir})
-        if (QFileInfo(file).absoluteFilePath().startsWith(root + QLatin1Char('/'))) {
-            QMessageBox::warning(this, tr("Export comparison"), tr("DumpScope does not write into an opened dump directory; choose another folder."));
-            return;
-        }
+    if (insideOpenedDump(file)) {
+        QMessageBox::warning(this, tr("Export comparison"), tr("DumpScope does not write into an opened dump directory; choose another folder."));
+        return;
+    }
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) || out.write(compareCsv(*m_npu, *m_bench, *result)) < 0 || !out.commit())
         QMessageBox::warning(this, tr("Export comparison"), tr("Cannot write %1: %2").arg(file, out.errorString()));
@@ -547,6 +690,224 @@ void CompareView::onDetailDone()
         status = tr("%1 vs %2: %3").arg(row.npuName, row.benchName, d->error);
     m_detailStatus->setText(status);
     emit detailReady();
+}
+
+bool CompareView::insideOpenedDump(const QString &file) const
+{
+    const QString f = canonicalOrParent(file), abs = QFileInfo(file).absoluteFilePath();
+    for (const auto &index : {m_npu, m_bench}) {
+        if (!index)
+            continue;
+        for (const QString &root : {QFileInfo(index->rootDir).canonicalFilePath(), QFileInfo(index->rootDir).absoluteFilePath()})
+            if (!root.isEmpty() && (f.startsWith(root + QLatin1Char('/')) || abs.startsWith(root + QLatin1Char('/'))))
+                return true;
+    }
+    return false;
+}
+
+void CompareView::setMapping(const UserMapping &mapping)
+{
+    if (mapping == m_mapping)
+        return;
+    m_mapping = mapping;
+    m_focusOps.clear();
+    mappingChanged();
+}
+
+void CompareView::mapOperators(const QStringList &npu, const QStringList &bench)
+{
+    if (npu.isEmpty() || bench.isEmpty())
+        return;
+    m_mapping.assign(npu, bench);
+    m_focusOps = npu;
+    mappingChanged();
+}
+
+void CompareView::removeMappingEntries(QList<int> entries)
+{
+    std::sort(entries.begin(), entries.end(), std::greater<>());
+    m_focusOps.clear();
+    for (int e : entries) {
+        if (e < 0 || size_t(e) >= m_mapping.entryCount())
+            continue;
+        if (size_t(e) < m_mapping.names.size())
+            m_focusOps << m_mapping.names[size_t(e)].first;
+        else
+            m_focusOps << m_mapping.groups[size_t(e) - m_mapping.names.size()].npu;
+        m_mapping.removeEntry(size_t(e));
+    }
+    mappingChanged();
+}
+
+void CompareView::mappingChanged()
+{
+    m_mappingModified = true;
+    updateMappingPanel();
+    remap();
+}
+
+void CompareView::updateMappingPanel()
+{
+    QStringList notes;
+    if (const auto result = m_model->result(); result && !m_remapping)
+        for (const QString &w : result->warnings)
+            if (w.startsWith(QLatin1String("mapping")))
+                notes << w;
+    m_mappingPanel->setMapping(m_mapping, m_mappingFile, m_mappingModified, notes);
+}
+
+void CompareView::remap()
+{
+    const auto previous = m_model->result();
+    if (!m_npu || !m_bench || !previous)
+        return; // no comparison yet: start() uses the mapping
+    if (m_run.isRunning()) { // a comparison or an earlier edit is under way: redo after it
+        m_remapPending = true;
+        if (m_remapping && m_cancelRun)
+            *m_cancelRun = true;
+        return;
+    }
+    m_remapping = true;
+    m_cancelRun = std::make_shared<std::atomic<bool>>(false);
+    m_runProgress = std::make_shared<std::atomic<int>>(0);
+    m_summary->setText(tr("Applying the mapping: comparing the re-matched rows\u2026"));
+    watchProgress();
+    CompareOptions options;
+    options.thresholds = m_thresholds;
+    options.mapping = m_mapping;
+    m_run.setFuture(QtConcurrent::run([npu = m_npu, bench = m_bench, previous, options, cancel = m_cancelRun,
+                                       progress = m_runProgress] {
+        RunResult out;
+        out.remap = true;
+        out.bench = bench;
+        JobControl job;
+        job.cancelFlag = cancel.get();
+        job.progress = [progress](int permille) { progress->store(permille); };
+        out.result = std::make_shared<const CompareResult>(
+            recompareIndexes(*npu, *bench, *previous, options, &job, &out.recompared));
+        return out;
+    }));
+}
+
+void CompareView::showMappingPanel() { m_side->setCurrentWidget(m_mappingPanel); }
+
+void CompareView::chooseBenchForSelection()
+{
+    const auto result = m_model->result();
+    if (!result || !m_bench)
+        return;
+    QModelIndexList rows;
+    for (const QModelIndex &i : m_table->selectionModel()->selectedRows())
+        rows << m_proxy->mapToSource(i);
+    if (rows.isEmpty() && m_table->currentIndex().isValid())
+        rows << m_proxy->mapToSource(m_table->currentIndex());
+    const QStringList npu = m_model->npuOperators(rows);
+    if (npu.isEmpty())
+        return;
+    BenchOperatorChooser chooser(npu, result, m_npu, m_bench, this);
+    if (chooser.exec() == QDialog::Accepted)
+        mapOperators(npu, chooser.chosen());
+}
+
+void CompareView::showTableMenu(const QPoint &pos)
+{
+    const QModelIndex at = m_table->indexAt(pos);
+    if (!at.isValid() || !m_model->result())
+        return;
+    if (!m_table->selectionModel()->isSelected(at))
+        m_table->selectionModel()->setCurrentIndex(at, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    QModelIndexList rows;
+    for (const QModelIndex &i : m_table->selectionModel()->selectedRows())
+        rows << m_proxy->mapToSource(i);
+    const QStringList npu = m_model->npuOperators(rows);
+    QMenu menu(this);
+    QAction *map = menu.addAction(tr("Map %1 to bench operator\u2026").arg(npu.size() == 1 ? npu.front() : tr("%n operator(s)", nullptr, int(npu.size()))));
+    map->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+    connect(map, &QAction::triggered, this, &CompareView::chooseBenchForSelection);
+    QStringList mapped;
+    for (const QString &op : npu)
+        if (m_mapping.mentionsNpu(op))
+            mapped << op;
+    if (!mapped.isEmpty()) {
+        QAction *remove = menu.addAction(tr("Remove the mapping of %1").arg(mapped.join(QStringLiteral(", "))));
+        connect(remove, &QAction::triggered, this, [this, mapped] {
+            QList<int> entries;
+            for (size_t i = 0; i < m_mapping.names.size(); ++i)
+                for (const QString &op : mapped)
+                    if (m_mapping.names[i].first == op || m_mapping.names[i].first.startsWith(op + QLatin1Char('.')))
+                        entries << int(i);
+            for (size_t g = 0; g < m_mapping.groups.size(); ++g)
+                for (const QString &op : mapped)
+                    if (m_mapping.groups[g].npu.contains(op))
+                        entries << int(m_mapping.names.size() + g);
+            std::sort(entries.begin(), entries.end());
+            entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+            removeMappingEntries(entries);
+        });
+    }
+    const QString benchOp = m_model->benchOperator(m_proxy->mapToSource(at).row());
+    if (!benchOp.isEmpty()) {
+        QAction *show = menu.addAction(tr("Show %1 among the bench operators").arg(benchOp));
+        connect(show, &QAction::triggered, this, [this, benchOp] {
+            m_side->setCurrentWidget(m_benchPanel);
+            m_benchPanel->selectOperator(benchOp);
+        });
+    }
+    menu.exec(m_table->viewport()->mapToGlobal(pos));
+}
+
+Result<bool> CompareView::loadMapping(const QString &path)
+{
+    auto loaded = UserMapping::load(path);
+    if (!loaded)
+        return Result<bool>::failure(loaded.error());
+    m_mappingFile = path;
+    const bool changed = !(*loaded == m_mapping);
+    m_mapping = std::move(*loaded);
+    m_mappingModified = false;
+    m_focusOps.clear();
+    updateMappingPanel();
+    if (changed)
+        remap();
+    return true;
+}
+
+Result<bool> CompareView::saveMapping(const QString &path)
+{
+    if (insideOpenedDump(path))
+        return Result<bool>::failure(tr("%1 lies inside an opened dump directory; DumpScope never writes there.").arg(path));
+    auto saved = m_mapping.save(path);
+    if (!saved)
+        return saved;
+    m_mappingFile = path;
+    m_mappingModified = false;
+    updateMappingPanel();
+    return true;
+}
+
+void CompareView::saveMappingAs()
+{
+    const QString json = tr("JSON mapping (*.json)"), yaml = tr("YAML mapping, names only (*.yaml *.yml)");
+    QString filter = m_mapping.groups.empty() && m_mappingFile.endsWith(QLatin1String(".yaml")) ? yaml : json;
+    QString file = QFileDialog::getSaveFileName(this, tr("Save mapping"),
+                                                m_mappingFile.isEmpty() ? QStringLiteral("mapping.json") : m_mappingFile,
+                                                json + QStringLiteral(";;") + yaml, &filter);
+    if (file.isEmpty())
+        return;
+    if (QFileInfo(file).suffix().isEmpty())
+        file += filter == yaml ? QStringLiteral(".yaml") : QStringLiteral(".json");
+    if (auto r = saveMapping(file); !r)
+        QMessageBox::warning(this, tr("Save mapping"), r.error());
+}
+
+void CompareView::loadMappingFrom()
+{
+    const QString file = QFileDialog::getOpenFileName(this, tr("Load mapping"), m_mappingFile,
+                                                      tr("Mapping files (*.json *.yaml *.yml);;All files (*)"));
+    if (file.isEmpty())
+        return;
+    if (auto r = loadMapping(file); !r)
+        QMessageBox::warning(this, tr("Load mapping"), r.error());
 }
 
 } // namespace ds

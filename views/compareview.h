@@ -14,15 +14,19 @@ class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
+class QSplitter;
+class QTabWidget;
 class QTableView;
 class QTableWidget;
 class QToolButton;
 
 namespace ds {
 
+class BenchOperatorsPanel;
 class CompareFilterProxy;
 class CompareTableModel;
 class HeatmapWidget;
+class MappingPanel;
 struct LoadedTensor;
 
 /// NPU vs bench comparison: runs compareIndexes in the background (progress, cancel), shows the
@@ -31,6 +35,12 @@ struct LoadedTensor;
 /// histograms over the same bins, the histogram of |NPU - bench|, the worst elements and a
 /// heatmap of the element-wise absolute error. Thresholds are edited in a dialog and kept in
 /// the settings.
+///
+/// Beside the rows: the bench operators (unmatched ones highlighted) and the user mapping.
+/// Dragging NPU rows onto a bench operator (in that list or a row of the table), or "Map to
+/// bench operator…" in the rows' context menu, adds a mapping entry; the rows whose pairing
+/// changes are compared again in the background and the verdicts and the first divergence
+/// follow. The mapping is saved and loaded in the format of `dumpscope-cli compare --mapping`.
 class CompareView : public QWidget
 {
     Q_OBJECT
@@ -55,11 +65,37 @@ public:
     /// Worst verdict per NPU operator (int(Verdict)), for the graph overlay.
     std::unordered_map<int, int> opVerdicts() const;
 
+    const UserMapping &mapping() const { return m_mapping; }
+    /// Replaces the user mapping (also before a comparison: start() uses it) and re-matches.
+    void setMapping(const UserMapping &mapping);
+    /// Maps NPU operators to bench operators (UserMapping::assign) and re-matches.
+    void mapOperators(const QStringList &npu, const QStringList &bench);
+    void removeMappingEntries(QList<int> entries);
+    Result<bool> loadMapping(const QString &path);
+    /// Refuses paths inside the opened dumps.
+    Result<bool> saveMapping(const QString &path);
+    /// True while the rows are re-matched after a mapping edit.
+    bool isRemapping() const { return m_remapping; }
+    BenchOperatorsPanel *benchPanel() const { return m_benchPanel; }
+    MappingPanel *mappingPanel() const { return m_mappingPanel; }
+    QTabWidget *sideTabs() const { return m_side; }
+    void showMappingPanel();
+    /// "Map to bench operator…" for the selected rows (a modal chooser).
+    void chooseBenchForSelection();
+    /// True when `file` lies inside the NPU or bench dump directory (DumpScope never writes there).
+    bool insideOpenedDump(const QString &file) const;
+
 signals:
     void finished();
+    /// The rows were compared again after a mapping edit (also when nothing changed).
+    void mappingApplied();
     void detailReady();
     /// The selected row's NPU tensor (to select it in the tree and the inspector).
     void npuTensorSelected(int dump, const QString &tensorId);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+    void showEvent(QShowEvent *event) override;
 
 private:
     struct DetailJob;
@@ -68,7 +104,17 @@ private:
         std::shared_ptr<const DumpIndex> bench;
         std::shared_ptr<const CompareResult> result;
         QString error;
+        bool remap = false;               ///< a re-match after a mapping edit
+        std::vector<size_t> recompared;   ///< rows compared anew (remap)
     };
+    void watchProgress();
+    void sizeSplitters();
+    void remap();
+    void mappingChanged();
+    void updateMappingPanel();
+    void showTableMenu(const QPoint &pos);
+    void saveMappingAs();
+    void loadMappingFrom();
     void onFinished();
     void onRowSelected();
     void onDetailDone();
@@ -84,6 +130,17 @@ private:
     QComboBox *m_verdictFilter;
     QProgressBar *m_progress;
     QToolButton *m_cancel, *m_thresholdsButton, *m_csv;
+    QTabWidget *m_side;
+    QSplitter *m_top; ///< rows | side panels; stacked when the view is narrow
+    QSplitter *m_split; ///< m_top over the detail
+    bool m_splittersSized = false;
+    BenchOperatorsPanel *m_benchPanel;
+    MappingPanel *m_mappingPanel;
+    UserMapping m_mapping;
+    QString m_mappingFile;
+    bool m_mappingModified = false;
+    bool m_remapping = false, m_remapPending = false;
+    QStringList m_focusOps; ///< NPU operators of the last mapping edit: selected when it is applied
     QTableWidget *m_stats, *m_worst;
     QCustomPlot *m_hist, *m_errHist;
     HeatmapWidget *m_heatmap;

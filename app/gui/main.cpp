@@ -35,6 +35,8 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
             QCoreApplication::processEvents();
         }
     }
+    if (tab == QLatin1String("mapping"))
+        window.compareView()->showMappingPanel();
     if (tab == QLatin1String("overflow")) {
                 for (int i = 0; i < 3000 && window.overflow()->isRunning(); ++i) {
             QThread::msleep(10);
@@ -119,16 +121,25 @@ int main(int argc, char **argv)
                                       QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                       QStringLiteral("LANG"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph)."),
+                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, mapping)."),
                                  QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),
                                      QStringLiteral("BENCH"));
-    parser.addOptions({shot, select, size, language, tab, compare});
+    const QCommandLineOption mapping(QStringLiteral("mapping"),
+                                     QCoreApplication::translate("main", "User mapping file (YAML or JSON) of the comparison."),
+                                     QStringLiteral("FILE"));
+    parser.addOptions({shot, select, size, language, tab, compare, mapping});
     parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));
     parser.process(app);
 
     MainWindow window;
+    if (parser.isSet(mapping)) {
+        if (auto loaded = window.compareView()->loadMapping(parser.value(mapping)); !loaded) {
+            qWarning("%s", qPrintable(loaded.error()));
+            return 1;
+        }
+    }
     if (parser.isSet(shot)) {
         const QStringList wh = parser.value(size).split(QLatin1Char('x'));
         if (wh.size() == 2)

@@ -309,20 +309,38 @@ bool CompareResult::any(Verdict atLeast) const
     return std::any_of(rows.begin(), rows.end(), [&](const CompareRow &r) { return r.verdict >= atLeast && r.compared(); });
 }
 
-CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options, const JobControl *job)
+namespace {
+
+/// True when `old` (a row of an earlier comparison) was paired as `m` is now, so that its
+/// cells still hold: same bench tensor, match source, unmatched reason and matching notes.
+bool samePairing(const CompareRow &old, const MatchedRow &m)
+{
+    if (!(old.npu == m.npu) || !(old.bench == m.bench) || old.source != m.source)
+        return false;
+    if (m.hasReason && (old.reasons.empty() || old.reasons.front() != m.reason))
+        return false;
+    return old.messages.mid(0, m.notes.size()) == m.notes;
+}
+
+/// compareIndexes after matching; rows paired as in `previous` are copied from it.
+CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, MatchResult matched,
+                             const CompareOptions &options, const JobControl *job, const CompareResult *previous,
+                             std::vector<size_t> *recompared)
 {
     CompareResult result;
     result.thresholds = options.thresholds;
-    MatchOptions mo;
-    mo.fuzzy = options.fuzzy;
-    mo.mapping = options.mapping.isEmpty() ? nullptr : &options.mapping;
-    MatchResult matched = matchIndexes(npu, bench, mo);
     result.benchOnly = std::move(matched.benchOnly);
     result.warnings = std::move(matched.warnings);
     result.rows.resize(matched.rows.size());
+    std::vector<size_t> todo;
     for (size_t i = 0; i < matched.rows.size(); ++i) {
         const MatchedRow &m = matched.rows[i];
         CompareRow &row = result.rows[i];
+        if (previous && previous->rows.size() == matched.rows.size() && samePairing(previous->rows[i], m)) {
+            row = previous->rows[i];
+            continue;
+        }
+        todo.push_back(i);
         row.npu = m.npu;
         row.bench = m.bench;
         row.source = m.source;
@@ -338,7 +356,7 @@ CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const
     const Work w{npu, bench, options, job};
     std::uint64_t total = 0;
     std::vector<size_t> small, big;
-    for (size_t i = 0; i < result.rows.size(); ++i) {
+    for (size_t i : todo) {
         const std::uint64_t c = rowCost(result.rows[i], w);
         total += c;
         (c >= (std::uint64_t(8) << 20) ? big : small).push_back(i);
@@ -376,7 +394,30 @@ CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const
         mode = options.mode; // a forced mode keeps its columns even when no row could use it
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
+    if (recompared)
+        *recompared = std::move(todo);
     return result;
+}
+
+MatchResult match(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options)
+{
+    MatchOptions mo;
+    mo.fuzzy = options.fuzzy;
+    mo.mapping = options.mapping.isEmpty() ? nullptr : &options.mapping;
+    return matchIndexes(npu, bench, mo);
+}
+
+} // namespace
+
+CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options, const JobControl *job)
+{
+    return compareMatched(npu, bench, match(npu, bench, options), options, job, nullptr, nullptr);
+}
+
+CompareResult recompareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &previous,
+                               const CompareOptions &options, const JobControl *job, std::vector<size_t> *recompared)
+{
+    return compareMatched(npu, bench, match(npu, bench, options), options, job, &previous, recompared);
 }
 
 } // namespace ds

@@ -98,6 +98,15 @@ struct CompareResult
 CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options = {},
                              const JobControl *job = nullptr);
 
+/// compareIndexes after an edit of options.mapping (or another matching option): matches
+/// again, compares only the rows whose pairing changed (bench tensor, match source, unmatched
+/// reason, matching notes) and copies every other row from `previous` (a result of the same
+/// two indexes with the same comparison options); verdicts and divergences are recomputed for
+/// the whole result. `recompared` receives the indexes of the rows compared anew.
+CompareResult recompareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &previous,
+                               const CompareOptions &options, const JobControl *job = nullptr,
+                               std::vector<size_t> *recompared = nullptr);
+
 struct LoadedTensor;
 /// The tensor-mode part of one row for two loaded tensors: the empty, shape, 0-d and dtype
 /// checks of §3.1, then the metrics pass and the cells (threads 0 = all cores).

@@ -4,6 +4,8 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSaveFile>
+#include <algorithm>
 
 namespace ds {
 
@@ -91,13 +93,105 @@ R parseJson(const QByteArray &text, const QString &fileName)
     return m;
 }
 
+bool isYaml(const QString &fileName)
+{
+    return fileName.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive)
+           || fileName.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive);
+}
+
+/// A YAML scalar as parseYaml reads it back: quoted when unquote() would change it or YAML
+/// would not take it as a plain string.
+QString yamlScalar(const QString &s)
+{
+    static const QString special = QStringLiteral("#-\"'&*!|>%@`[]{},?");
+    if (s.isEmpty() || unquote(s) != s || special.contains(s.front()) || s.contains(QLatin1Char(':')))
+        return QLatin1Char('"') + s + QLatin1Char('"');
+    return s;
+}
+
+bool namesRow(const QString &name, const QString &op)
+{
+    return name == op || (name.size() > op.size() + 1 && name.startsWith(op) && name.at(op.size()) == QLatin1Char('.'));
+}
+
 } // namespace
+
+void UserMapping::assign(const QStringList &npu, const QStringList &bench)
+{
+    if (npu.isEmpty() || bench.isEmpty())
+        return;
+    std::erase_if(names, [&](const auto &e) {
+        return std::any_of(npu.begin(), npu.end(), [&](const QString &op) { return namesRow(e.first, op); });
+    });
+    std::erase_if(groups, [&](const Group &g) {
+        return std::any_of(npu.begin(), npu.end(), [&](const QString &op) { return g.npu.contains(op); });
+    });
+    if (npu.size() == 1 && bench.size() == 1)
+        names.emplace_back(npu.front(), bench.front());
+    else
+        groups.push_back({npu, bench});
+}
+
+void UserMapping::removeEntry(size_t i)
+{
+    if (i < names.size())
+        names.erase(names.begin() + qsizetype(i));
+    else if (i - names.size() < groups.size())
+        groups.erase(groups.begin() + qsizetype(i - names.size()));
+}
+
+bool UserMapping::mentionsNpu(const QString &op) const
+{
+    return std::any_of(names.begin(), names.end(), [&](const auto &e) { return namesRow(e.first, op); })
+           || std::any_of(groups.begin(), groups.end(), [&](const Group &g) { return g.npu.contains(op); });
+}
+
+Result<QByteArray> UserMapping::serialize(const QString &fileName) const
+{
+    using B = Result<QByteArray>;
+    if (isYaml(fileName)) {
+        if (!groups.empty())
+            return B::failure(QStringLiteral("%1: YAML mapping files hold only `npu name: bench name` lines; "
+                                             "save the N:M groups as JSON").arg(fileName));
+        QByteArray text = "# DumpScope user mapping: NPU operator or row name: bench name\n";
+        for (const auto &[n, b] : names)
+            text += (yamlScalar(n) + QStringLiteral(": ") + yamlScalar(b)).toUtf8() + '\n';
+        // Names holding ": " in the key, " #", line breaks or quotes on both ends of a quoted
+        // scalar do not survive the line format: check by reading the text back.
+        const R back = parseYaml(text, fileName);
+        if (!back || back->names != names) {
+            for (size_t i = 0; back && i < names.size(); ++i)
+                if (i >= back->names.size() || back->names[i] != names[i])
+                    return B::failure(QStringLiteral("%1: \"%2: %3\" cannot be written as a YAML line; save as JSON")
+                                          .arg(fileName, names[i].first, names[i].second));
+            return B::failure(QStringLiteral("%1: the mapping cannot be written as YAML; save as JSON").arg(fileName));
+        }
+        return text;
+    }
+    QJsonObject map;
+    for (const auto &[n, b] : names)
+        map.insert(n, b); // a repeated NPU name: the last one wins, as in matching
+    QJsonArray list;
+    for (const Group &g : groups)
+        list.append(QJsonObject{{QStringLiteral("npu"), QJsonArray::fromStringList(g.npu)},
+                                {QStringLiteral("bench"), QJsonArray::fromStringList(g.bench)}});
+    return QJsonDocument(QJsonObject{{QStringLiteral("map"), map}, {QStringLiteral("groups"), list}}).toJson(QJsonDocument::Indented);
+}
+
+Result<bool> UserMapping::save(const QString &path) const
+{
+    const auto text = serialize(path);
+    if (!text)
+        return Result<bool>::failure(text.error());
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly) || f.write(*text) != text->size() || !f.commit())
+        return Result<bool>::failure(QStringLiteral("mapping file %1: %2").arg(path, f.errorString()));
+    return true;
+}
 
 R UserMapping::parse(const QByteArray &text, const QString &fileName)
 {
-    const bool yaml = fileName.endsWith(QLatin1String(".yaml"), Qt::CaseInsensitive)
-                      || fileName.endsWith(QLatin1String(".yml"), Qt::CaseInsensitive);
-    return yaml ? parseYaml(text, fileName) : parseJson(text, fileName);
+    return isYaml(fileName) ? parseYaml(text, fileName) : parseJson(text, fileName);
 }
 
 R UserMapping::load(const QString &path)

@@ -172,6 +172,85 @@ private slots:
         QVERIFY(!computePairMetrics(v, v, m, {}, &job));
     }
 
+    // ---- re-matching after a mapping edit (samples/compare_mapping, numpy expectations)
+
+    void recompareAfterMappingEdit()
+    {
+        QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/compare_mapping/expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(f.readAll()).object();
+        auto npu = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/") + expected["npu_path"].toString());
+        auto bench = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/") + expected["bench_path"].toString());
+        QVERIFY(npu && bench);
+        auto check = [&](const CompareResult &r, const QJsonObject &want) {
+            const QJsonArray rows = want["rows"].toArray();
+            QCOMPARE(r.rows.size(), size_t(rows.size()));
+            for (qsizetype i = 0; i < rows.size(); ++i) {
+                const QJsonObject w = rows[i].toObject();
+                const CompareRow &row = r.rows[size_t(i)];
+                QCOMPARE(row.npuName, w["npu_name"].toString());
+                QCOMPARE(row.benchName, w["bench_name"].toString()); // null -> empty
+                QCOMPARE(verdictName(row.verdict), w["verdict"].toString());
+                const QJsonObject m = w["metrics"].toObject();
+                for (auto it = m.begin(); it != m.end(); ++it) {
+                    size_t k = 0;
+                    while (k < kMetricCount && metricKey(Metric(k)) != it.key())
+                        ++k;
+                    QVERIFY2(k < kMetricCount, qPrintable(it.key()));
+                    const double got = row.metrics[k].value, want = it.value().toDouble();
+                    QVERIFY2(row.metrics[k].isNumber() && std::fabs(got - want) <= 1e-6 * std::max(1.0, std::fabs(want)),
+                             qPrintable(QStringLiteral("%1 %2: %3 vs numpy %4").arg(row.npuName, it.key()).arg(got).arg(want)));
+                }
+            }
+            const QJsonObject fd = want["first_divergence"].toObject();
+            QVERIFY(!r.divergences.empty());
+            const Divergence &d = r.divergences.front();
+            QCOMPARE(opMatchKey(npu.value()->ops[size_t(d.originOp)]), fd["origin"].toString());
+            QCOMPARE(d.inputsAgree, fd["inputs_agree"].toBool());
+            QStringList chain;
+            for (int op : d.chain)
+                chain << opMatchKey(npu.value()->ops[size_t(op)]);
+            QCOMPARE(chain, fd["chain"].toVariant().toStringList());
+        };
+
+        const CompareResult plain = compareIndexes(**npu, **bench);
+        check(plain, expected["unmapped"].toObject());
+        if (QTest::currentTestFailed())
+            return;
+        auto mapping = UserMapping::parse(QJsonDocument(expected["mapping"].toObject()).toJson(), "m.json");
+        QVERIFY2(mapping, qPrintable(mapping.error()));
+        CompareOptions options;
+        options.mapping = *mapping;
+        std::vector<size_t> recompared;
+        const CompareResult remapped = recompareIndexes(**npu, **bench, plain, options, nullptr, &recompared);
+        // only the rows of the two mapped NPU operators are compared again
+        QStringList names;
+        for (size_t i : recompared)
+            names << plain.rows[i].npuName;
+        QCOMPARE(names, (QStringList{"npu_gelu_fast.input.0", "npu_gelu_fast.output.0", "fused/MatMulAdd.input.0",
+                                     "fused/MatMulAdd.input.1", "fused/MatMulAdd.input.2", "fused/MatMulAdd.output.0"}));
+        check(remapped, expected["mapped"].toObject());
+        QCOMPARE(remapped.rows[7].reasons, std::vector<ReasonCode>{ReasonCode::FusedAway}); // the fused bias: no counterpart
+        // the same as comparing from scratch with the mapping
+        const CompareResult fresh = compareIndexes(**npu, **bench, options);
+        QCOMPARE(remapped.rows.size(), fresh.rows.size());
+        for (size_t i = 0; i < fresh.rows.size(); ++i) {
+            QVERIFY(remapped.rows[i].bench == fresh.rows[i].bench);
+            QCOMPARE(remapped.rows[i].source, fresh.rows[i].source);
+            QCOMPARE(remapped.rows[i].verdict, fresh.rows[i].verdict);
+            QCOMPARE(remapped.rows[i].reasons, fresh.rows[i].reasons);
+            QCOMPARE(remapped.rows[i].messages, fresh.rows[i].messages);
+            for (size_t k = 0; k < kMetricCount; ++k)
+                QVERIFY(remapped.rows[i].metrics[k] == fresh.rows[i].metrics[k]);
+        }
+        QCOMPARE(remapped.benchOnly.size(), fresh.benchOnly.size());
+        // and back: removing the mapping restores the first result's pairing
+        std::vector<size_t> back;
+        const CompareResult undone = recompareIndexes(**npu, **bench, remapped, {}, nullptr, &back);
+        QCOMPARE(back.size(), size_t(6));
+        check(undone, expected["unmapped"].toObject());
+    }
+
     // ---- row cells of compare.md §3.1 / §3.3 / §11
 
     void emptyTensors()

@@ -4,6 +4,7 @@
 #include "compare/compare.h"
 #include "compare/comparereport.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -182,6 +183,96 @@ private slots:
         auto broken = UserMapping::parse("{", "broken.json");
         QVERIFY(!broken && broken.error().contains("broken.json: invalid JSON"));
         QVERIFY(!UserMapping::load("/nonexistent/map.json"));
+    }
+
+    void mappingEditsReplaceEntries()
+    {
+        UserMapping m;
+        m.names = {{"a.output.0", "x.output.0"}, {"b", "y"}, {"ab", "z"}};
+        m.groups = {{{"c", "d"}, {"w"}}};
+        m.assign({"a"}, {"x2"}); // the row entry of a goes, "ab" is another operator
+        QCOMPARE(m.names, (std::vector<std::pair<QString, QString>>{{"b", "y"}, {"ab", "z"}, {"a", "x2"}}));
+        m.assign({"b", "d"}, {"v", "u"}); // b's name and the group holding d go
+        QCOMPARE(m.names, (std::vector<std::pair<QString, QString>>{{"ab", "z"}, {"a", "x2"}}));
+        QCOMPARE(m.groups.size(), size_t(1));
+        QCOMPARE(m.groups[0].npu, (QStringList{"b", "d"}));
+        QCOMPARE(m.groups[0].bench, (QStringList{"v", "u"}));
+        QVERIFY(m.mentionsNpu("d") && m.mentionsNpu("a") && !m.mentionsNpu("c"));
+        m.assign({"ab"}, {});
+        QCOMPARE(m.entryCount(), size_t(3)); // nothing to map to: unchanged
+        m.removeEntry(2); // the group
+        QVERIFY(m.groups.empty() && !m.mentionsNpu("d"));
+        m.removeEntry(0);
+        QCOMPARE(m.names, (std::vector<std::pair<QString, QString>>{{"a", "x2"}}));
+    }
+
+    void mappingWriterRoundTrip()
+    {
+        // JSON: names (also one called "version", which the plain object form would skip) and N:M groups
+        UserMapping m;
+        m.assign({"fc/MatMul"}, {"dense/MatMul"});
+        m.assign({"Functional.linear.0.forward"}, {"Functional.linear.1.forward"});
+        m.names.emplace_back("version", "v2");
+        m.names.emplace_back("Functional.relu.0.forward.output.0", "Functional.relu.1.forward.output.0");
+        m.assign({"f1", "f2", "f3"}, {"g1", "g2"});
+        m.assign({"h"}, {"k1", "k2"});
+        QTemporaryDir dir;
+        const QString json = dir.filePath("map.json");
+        auto saved = m.save(json);
+        QVERIFY2(saved, qPrintable(saved.error()));
+        auto back = UserMapping::load(json);
+        QVERIFY2(back, qPrintable(back.error()));
+        UserMapping sorted = m; // JSON objects keep their keys sorted
+        std::sort(sorted.names.begin(), sorted.names.end());
+        QCOMPARE(back->names, sorted.names);
+        QCOMPARE(back->groups, m.groups);
+        QVERIFY(*back == sorted);
+        // the file matches as the mapping it came from
+        auto npuIdx = index({cannOp("fc/MatMul"), cannOp("f1"), cannOp("f2"), cannOp("f3"), cannOp("h")});
+        auto benchIdx = index({cannOp("dense/MatMul"), cannOp("g1"), cannOp("g2"), cannOp("k1"), cannOp("k2")});
+        MatchOptions a, b;
+        a.mapping = &m;
+        b.mapping = &*back;
+        QCOMPARE(names(npuIdx, benchIdx, matchIndexes(npuIdx, benchIdx, a)), names(npuIdx, benchIdx, matchIndexes(npuIdx, benchIdx, b)));
+        QCOMPARE(names(npuIdx, benchIdx, matchIndexes(npuIdx, benchIdx, b)),
+                 (QStringList{"fc/MatMul.input.0 -> 0:user", "fc/MatMul.output.0 -> 0:user", "f1.input.0 -> 1:user",
+                              "f1.output.0 -> FUSED_AWAY", "f2.input.0 -> FUSED_AWAY", "f2.output.0 -> FUSED_AWAY",
+                              "f3.input.0 -> FUSED_AWAY", "f3.output.0 -> 2:user", "h.input.0 -> 3:user",
+                              "h.output.0 -> 4:user"}));
+
+        // YAML holds names only, in their order, quoting what the line format would change
+        UserMapping names;
+        names.names = {{"Functional.a.0.forward", "Functional.b.0.forward"}, {"'quoted'", "#hash"}, {"-dash", "a:b"},
+                       {" padded ", "bench: with colon"}, {"\"dq\"", "x"}};
+        const QString yaml = dir.filePath("map.yaml");
+        saved = names.save(yaml);
+        QVERIFY2(saved, qPrintable(saved.error()));
+        back = UserMapping::load(yaml);
+        QVERIFY2(back, qPrintable(back.error()));
+        QCOMPARE(back->names, names.names);
+        QVERIFY(back->groups.empty());
+        QFile text(yaml);
+        QVERIFY(text.open(QIODevice::ReadOnly));
+        QVERIFY(text.readAll().contains("\nFunctional.a.0.forward: Functional.b.0.forward\n")); // plain where it can be
+
+        // what YAML lines cannot hold is refused (and nothing is written)
+        const QString refused = dir.filePath("refused.yaml");
+        auto groups = m.save(refused);
+        QVERIFY(!groups);
+        QVERIFY2(groups.error().contains("JSON"), qPrintable(groups.error()));
+        UserMapping colon;
+        colon.names = {{"npu: name", "b"}};
+        QVERIFY(!colon.save(refused));
+        UserMapping hash;
+        hash.names = {{"a", "b #c"}};
+        QVERIFY(!hash.save(refused));
+        UserMapping newline;
+        newline.names = {{"a\nb", "c"}};
+        QVERIFY(!newline.serialize("x.yml"));
+        QVERIFY(!QFile::exists(refused));
+        QVERIFY(newline.serialize("x.json")); // JSON holds any string
+        QCOMPARE(UserMapping::parse(*newline.serialize("x.json"), "x.json")->names, newline.names);
+        QVERIFY(!m.save(dir.filePath("missing/dir/map.json")));
     }
 
     void thresholdsRoundTrip()
