@@ -1,3 +1,4 @@
+#include "compare/compare.h"
 #include "graph/graphgenerator.h"
 #include "graphpanel.h"
 #include "graphview.h"
@@ -13,6 +14,8 @@
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+
+#include <cmath>
 
 using namespace ds;
 
@@ -277,6 +280,51 @@ private slots:
         QCOMPARE(view->itemLevel(view->currentLayout()->nodeItem[bn.index()]),
                  expected[m_index->ops[size_t(bnOps[0])].relPath].second ? 3 : 1);
         QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("NaN")));
+
+        // Compare overlays: the worst value of each op's rows, in the legend's bands. Two mapped
+        // ops get rows with known metrics (a NaN cosine is worse than any number).
+        std::vector<int> mappedOps;
+        std::vector<NodeId> mappedNodes;
+        for (size_t n = 0; n < g.nodes.size() && mappedOps.size() < 2; ++n)
+            if (const auto ops = panel.opsOfNode(NodeId{int(n)}); ops.size() == 1) {
+                mappedOps.push_back(ops[0]);
+                mappedNodes.push_back(NodeId{int(n)});
+            }
+        QCOMPARE(mappedOps.size(), size_t(2));
+        CompareResult result;
+        auto row = [&](int op, double cosine, double maxAbs, double maxRel, Verdict v) {
+            CompareRow r;
+            r.npu = {op, 0};
+            r.verdict = v;
+            r.metrics[size_t(Metric::Cosine)] = MetricValue::of(cosine);
+            r.metrics[size_t(Metric::MaxAbsErr)] = MetricValue::of(maxAbs);
+            r.metrics[size_t(Metric::MaxRelativeErr)] = MetricValue::of(maxRel);
+            result.rows.push_back(r);
+        };
+        row(mappedOps[0], 0.99995, 2e-5, 5e-5, Verdict::Pass);
+        row(mappedOps[0], 0.9995, 3e-3, 0.5, Verdict::Warning);  // worst cosine 0.9995, abs 3e-3, rel 0.5
+        row(mappedOps[1], std::nan(""), 7.0, 2e-5, Verdict::Error); // NaN cosine, abs 7
+        row(mappedOps[1], 0.999999, 1e-6, 1e-6, Verdict::Pass);
+        panel.setCompareResult(result);
+        auto levelOf = [&](NodeId n) {
+            view->selectNode(n);
+            [&] { QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[n.index()] >= 0); }();
+            const int item = view->currentLayout()->nodeItem[n.index()];
+            return item >= 0 ? view->itemLevel(item) : -1;
+        };
+        QCOMPARE(panel.overlayKind(), GraphPanel::Overlay::Compare);
+        QCOMPARE(levelOf(mappedNodes[0]), int(Verdict::Warning));
+        QCOMPARE(levelOf(mappedNodes[1]), int(Verdict::Error));
+        panel.setOverlayKind(GraphPanel::Overlay::CompareCosine);
+        QCOMPARE(levelOf(mappedNodes[0]), 2); // 0.999 <= 0.9995 < 0.9999
+        QCOMPARE(levelOf(mappedNodes[1]), 4); // NaN
+        panel.setOverlayKind(GraphPanel::Overlay::CompareMaxAbsErr);
+        QCOMPARE(levelOf(mappedNodes[0]), 2); // 1e-4 <= 3e-3 < 1e-2
+        QCOMPARE(levelOf(mappedNodes[1]), 4); // 7 >= 1
+        panel.setOverlayKind(GraphPanel::Overlay::CompareMaxRelErr);
+        QCOMPARE(levelOf(mappedNodes[0]), 3); // 1e-2 <= 0.5 < 1
+        QCOMPARE(levelOf(mappedNodes[1]), 1); // 2e-5 < 1e-4
+        QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("Max relative error")));
 
         // The Build graph's If node calls a sub-graph: double-click opens it.
         QVERIFY(panel.subgraphSelector()->isVisible());
