@@ -21,6 +21,91 @@
     </message>
 </context>
 <context>
+    <name>ds::BenchOperatorChooser</name>
+    <message>
+        <source>Map to bench operator</source>
+        <translation>映射到标杆算子</translation>
+    </message>
+    <message>
+        <source>Compare %1 with the bench operator(s) chosen below. Several NPU or bench operators make an N:M group: the inputs of the first compare with the inputs of the first, the outputs of the last with the outputs of the last.</source>
+        <translation>将 %1 与下面选择的标杆算子比对。多个 NPU 或标杆算子构成 N:M 组：第一个的输入与第一个的输入比对，最后一个的输出与最后一个的输出比对。</translation>
+    </message>
+    <message>
+        <source>Map</source>
+        <translation>映射</translation>
+    </message>
+</context>
+<context>
+    <name>ds::BenchOperatorModel</name>
+    <message>
+        <source>matched</source>
+        <translation>已匹配</translation>
+    </message>
+    <message>
+        <source>%1 of %2 tensors matched</source>
+        <translation>%2 个张量中 %1 个已匹配</translation>
+    </message>
+    <message>
+        <source>fused away</source>
+        <translation>已被融合</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>%1 (%2): no NPU operator is compared with it. Drop NPU rows here to map them.</source>
+        <translation>%1（%2）：没有 NPU 算子与其比对。将 NPU 行拖放到此处即可建立映射。</translation>
+    </message>
+    <message>
+        <source>%1 (%2) is compared with %3.</source>
+        <translation>%1（%2）与 %3 比对。</translation>
+    </message>
+    <message>
+        <source>Bench operator</source>
+        <translation>标杆算子</translation>
+    </message>
+    <message>
+        <source>Type</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Status</source>
+        <translation>状态</translation>
+    </message>
+    <message>
+        <source>Compared with (NPU)</source>
+        <translation>比对对象（NPU）</translation>
+    </message>
+</context>
+<context>
+    <name>ds::BenchOperatorsPanel</name>
+    <message>
+        <source>Drop NPU rows of the comparison on a bench operator to compare them with it. Dropped on one of several selected operators, they map to all of them (an N:M group).</source>
+        <translation>将比对表中的 NPU 行拖放到标杆算子上即可与其比对。拖放到多个已选算子之一时，会映射到全部已选算子（N:M 组）。</translation>
+    </message>
+    <message>
+        <source>Filter bench operators…</source>
+        <translation>筛选标杆算子…</translation>
+    </message>
+    <message>
+        <source>Unmatched only</source>
+        <translation>仅显示未匹配</translation>
+    </message>
+    <message>
+        <source>Hide the bench operators whose tensors all have an NPU counterpart</source>
+        <translation>隐藏所有张量均有 NPU 对应项的标杆算子</translation>
+    </message>
+    <message>
+        <source>The bench operators appear here after a comparison.</source>
+        <translation>比对完成后，标杆算子显示在此处。</translation>
+    </message>
+    <message>
+        <source>%1 bench operators: %2 unmatched, %3 partly matched, %4 fused away.</source>
+        <translation>%1 个标杆算子：%2 个未匹配，%3 个部分匹配，%4 个已被融合。</translation>
+    </message>
+</context>
+<context>
     <name>ds::CompareTableModel</name>
     <message>
         <source>%1 (first divergence)</source>
@@ -45,6 +130,10 @@
     <message>
         <source>Not compared because</source>
         <translation>未比对原因</translation>
+    </message>
+    <message>
+        <source>Paired by the user mapping.</source>
+        <translation>由用户映射配对。</translation>
     </message>
 </context>
 <context>
@@ -231,6 +320,75 @@
         <source>%1 vs %2: %3</source>
         <translation>%1 对 %2：%3</translation>
     </message>
+    <message>
+        <source>(no bench tensor)</source>
+        <translation>（无标杆张量）</translation>
+    </message>
+    <message>
+        <source>Rows without bench tensor</source>
+        <translation>无标杆张量的行</translation>
+    </message>
+    <message>
+        <source>Bench operators</source>
+        <translation>标杆算子</translation>
+    </message>
+    <message>
+        <source>Mapping</source>
+        <translation>映射</translation>
+    </message>
+    <message>
+        <source>Map to bench operator…</source>
+        <translation>映射到标杆算子…</translation>
+    </message>
+    <message>
+        <source>Applying the mapping was cancelled; the rows are those of the previous mapping.</source>
+        <translation>应用映射已取消；各行仍为之前映射的结果。</translation>
+    </message>
+    <message>
+        <source>Applying the mapping: comparing the re-matched rows…</source>
+        <translation>正在应用映射：比对重新匹配的行…</translation>
+    </message>
+    <message>
+        <source>Map %1 to bench operator…</source>
+        <translation>将 %1 映射到标杆算子…</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n operator(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform></translation>
+    </message>
+    <message>
+        <source>Remove the mapping of %1</source>
+        <translation>移除 %1 的映射</translation>
+    </message>
+    <message>
+        <source>Show %1 among the bench operators</source>
+        <translation>在标杆算子中显示 %1</translation>
+    </message>
+    <message>
+        <source>%1 lies inside an opened dump directory; DumpScope never writes there.</source>
+        <translation>%1 位于已打开的 dump 目录内；DumpScope 从不向其中写入。</translation>
+    </message>
+    <message>
+        <source>JSON mapping (*.json)</source>
+        <translation>JSON 映射（*.json）</translation>
+    </message>
+    <message>
+        <source>YAML mapping, names only (*.yaml *.yml)</source>
+        <translation>YAML 映射，仅名称（*.yaml *.yml）</translation>
+    </message>
+    <message>
+        <source>Save mapping</source>
+        <translation>保存映射</translation>
+    </message>
+    <message>
+        <source>Load mapping</source>
+        <translation>加载映射</translation>
+    </message>
+    <message>
+        <source>Mapping files (*.json *.yaml *.yml);;All files (*)</source>
+        <translation>映射文件（*.json *.yaml *.yml）;;所有文件（*）</translation>
+    </message>
 </context>
 <context>
     <name>ds::DumpTreeModel</name>
@@ -392,7 +550,8 @@
     <message numerus="yes">
         <source>%n operator(s) selected.</source>
         <translation>
-            <numerusform>已选择 %n 个算子。</numerusform></translation>
+            <numerusform>已选择 %n 个算子。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Writing %1…</source>
@@ -401,7 +560,8 @@
     <message numerus="yes">
         <source>wrote %1: %n operator(s)</source>
         <translation>
-            <numerusform>已写入 %1：%n 个算子</numerusform></translation>
+            <numerusform>已写入 %1：%n 个算子</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -677,6 +837,70 @@
     <message>
         <source>Groups show the worst verdict of their operators' compared tensors.</source>
         <translation>分组显示其算子已比对张量中最差的结论。</translation>
+    </message>
+    <message>
+        <source>Compare: cosine</source>
+        <translation>比对：余弦相似度</translation>
+    </message>
+    <message>
+        <source>Compare: max absolute error</source>
+        <translation>比对：最大绝对误差</translation>
+    </message>
+    <message>
+        <source>Compare: max relative error</source>
+        <translation>比对：最大相对误差</translation>
+    </message>
+    <message>
+        <source>≥ 0.9999</source>
+        <translation>≥ 0.9999</translation>
+    </message>
+    <message>
+        <source>0.999 – 0.9999</source>
+        <translation>0.999 – 0.9999</translation>
+    </message>
+    <message>
+        <source>0.99 – 0.999</source>
+        <translation>0.99 – 0.999</translation>
+    </message>
+    <message>
+        <source>&lt; 0.99 or NaN</source>
+        <translation>&lt; 0.99 或 NaN</translation>
+    </message>
+    <message>
+        <source>Lowest cosine:</source>
+        <translation>最低余弦相似度：</translation>
+    </message>
+    <message>
+        <source>Groups show the lowest cosine similarity of their operators' compared tensors (msprobe flags &lt; 0.99).</source>
+        <translation>分组显示其算子所比对张量的最低余弦相似度（msprobe 将 &lt; 0.99 标为异常）。</translation>
+    </message>
+    <message>
+        <source>&lt; 10⁻⁴</source>
+        <translation>&lt; 10⁻⁴</translation>
+    </message>
+    <message>
+        <source>10⁻⁴ – 10⁻²</source>
+        <translation>10⁻⁴ – 10⁻²</translation>
+    </message>
+    <message>
+        <source>10⁻² – 1</source>
+        <translation>10⁻² – 1</translation>
+    </message>
+    <message>
+        <source>≥ 1 or NaN</source>
+        <translation>≥ 1 或 NaN</translation>
+    </message>
+    <message>
+        <source>Max absolute error:</source>
+        <translation>最大绝对误差：</translation>
+    </message>
+    <message>
+        <source>Max relative error:</source>
+        <translation>最大相对误差：</translation>
+    </message>
+    <message>
+        <source>Groups show the largest error of their operators' compared tensors.</source>
+        <translation>分组显示其算子所比对张量的最大误差。</translation>
     </message>
 </context>
 <context>
@@ -1117,6 +1341,82 @@ out of range: %5</source>
     <message>
         <source>Bench dump (GPU/CPU) to compare %1 with</source>
         <translation>与 %1 比对的标杆 dump（GPU/CPU）</translation>
+    </message>
+</context>
+<context>
+    <name>ds::MappingPanel</name>
+    <message>
+        <source>NPU operator</source>
+        <translation>NPU 算子</translation>
+    </message>
+    <message>
+        <source>Bench operator</source>
+        <translation>标杆算子</translation>
+    </message>
+    <message>
+        <source>Kind</source>
+        <translation>类型</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove the selected entries; their rows are matched again</source>
+        <translation>移除所选条目；其对应行将重新匹配</translation>
+    </message>
+    <message>
+        <source>Load mapping…</source>
+        <translation>加载映射…</translation>
+    </message>
+    <message>
+        <source>Replace the mapping by a YAML or JSON mapping file</source>
+        <translation>用 YAML 或 JSON 映射文件替换当前映射</translation>
+    </message>
+    <message>
+        <source>Save mapping…</source>
+        <translation>保存映射…</translation>
+    </message>
+    <message>
+        <source>Write the mapping as JSON (names and N:M groups) or YAML (names only), readable by dumpscope-cli compare --mapping</source>
+        <translation>将映射写为 JSON（名称及 N:M 组）或 YAML（仅名称），可供 dumpscope-cli compare --mapping 读取</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>清空</translation>
+    </message>
+    <message>
+        <source>Remove every entry</source>
+        <translation>移除所有条目</translation>
+    </message>
+    <message>
+        <source>1:1</source>
+        <translation>1:1</translation>
+    </message>
+    <message>
+        <source>group %1:%2</source>
+        <translation>%1:%2 组</translation>
+    </message>
+    <message>
+        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows' context menu), or load a mapping file.</source>
+        <translation>没有用户映射。将 NPU 行拖到标杆算子上（或使用行右键菜单中的“映射到标杆算子…”），或加载映射文件。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n entry(ies)</source>
+        <translation>
+            <numerusform>%n 个条目</numerusform></translation>
+    </message>
+    <message>
+        <source>(changed since %1)</source>
+        <translation>（自 %1 以来已更改）</translation>
+    </message>
+    <message>
+        <source>(as in %1)</source>
+        <translation>（与 %1 相同）</translation>
+    </message>
+    <message>
+        <source>(not saved)</source>
+        <translation>（未保存）</translation>
     </message>
 </context>
 <context>
@@ -1858,12 +2158,16 @@ out of range: %5</source>
         <translation>要打开的 Dump 目录或文件。</translation>
     </message>
     <message>
-        <source>Screenshot mode: show this view (values, heatmap, overflow, graph).</source>
-        <translation>截图模式：显示此视图（values、heatmap、overflow、graph）。</translation>
-    </message>
-    <message>
         <source>Compare the opened dump with this bench dump.</source>
         <translation>将打开的 dump 与此标杆 dump 比对。</translation>
+    </message>
+    <message>
+        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, mapping).</source>
+        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、mapping）。</translation>
+    </message>
+    <message>
+        <source>User mapping file (YAML or JSON) of the comparison.</source>
+        <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
     </message>
 </context>
 </TS>
