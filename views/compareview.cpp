@@ -46,7 +46,7 @@ namespace ds {
 namespace {
 
 constexpr int kBins = 64;
-constexpr std::uint64_t kMaxHeatmapElements = 64ull << 20; ///< |error| tensor for the heatmap: at most 256 MiB
+constexpr std::uint64_t kMaxHeatmapElements = 32ull << 20; ///< error tensors for the heatmap: at most 2 x 128 MiB
 
 QColor verdictColor(Verdict v)
 {
@@ -114,7 +114,8 @@ struct CompareView::DetailJob
     TensorStats npuStats, benchStats;
     Histogram npuHist, benchHist; ///< same bins over both ranges
     PairDetail detail;
-    std::shared_ptr<const LoadedTensor> errorTensor; ///< |NPU - bench| as float32, for the heatmap
+    std::shared_ptr<const LoadedTensor> errorTensor;    ///< |NPU - bench| as float32, for the heatmap
+    std::shared_ptr<const LoadedTensor> relErrorTensor; ///< |NPU - bench| / |bench| (0 where both are 0, Inf where only bench is)
     QString heatmapNote;
 };
 
@@ -193,13 +194,23 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_worst->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_worst->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_heatmap = new HeatmapWidget(this);
+    m_heatmapKind = new QComboBox(this);
+    m_heatmapKind->addItem(tr("Absolute error |NPU \u2212 bench|"));
+    m_heatmapKind->addItem(tr("Relative error |NPU \u2212 bench| / |bench|"));
+    m_heatmapKind->setToolTip(tr("Relative error: 0 where both values are 0, Inf where only the bench value is 0"));
+    auto *heatmapPane = new QWidget(this);
+    auto *heatmapLayout = new QVBoxLayout(heatmapPane);
+    heatmapLayout->setContentsMargins(0, 0, 0, 0);
+    heatmapLayout->addWidget(m_heatmapKind);
+    heatmapLayout->addWidget(m_heatmap, 1);
+    connect(m_heatmapKind, &QComboBox::currentIndexChanged, this, &CompareView::showHeatmap);
     auto *tabs = new QTabWidget(this);
     auto *plots = new QSplitter(Qt::Horizontal, tabs);
     plots->addWidget(m_hist);
     plots->addWidget(m_errHist);
     tabs->addTab(plots, tr("Histograms"));
     tabs->addTab(m_worst, tr("Worst elements"));
-    tabs->addTab(m_heatmap, tr("Error heatmap"));
+    tabs->addTab(heatmapPane, tr("Error heatmap"));
     m_detailStatus = new QLabel(tr("Select a row to see both tensors."), this);
     m_detailStatus->setWordWrap(true);
     m_stats->setMinimumWidth(120);
@@ -592,15 +603,25 @@ void CompareView::onRowSelected()
         options.bins = kBins;
         computePairDetail(va, vb, options, out->detail, &job);
         if (va.count <= kMaxHeatmapElements) {
-            auto err = std::make_shared<LoadedTensor>();
-            err->owned.resize(va.count * sizeof(float));
-            auto *e = reinterpret_cast<float *>(err->owned.data());
-            for (size_t i = 0; i < va.count && !job.cancelled(); ++i)
-                e[i] = float(std::fabs(elemToDouble(va.elem, va.data, i) - elemToDouble(vb.elem, vb.data, i)));
-            err->view = TensorView{Elem::F32, err->owned.data(), va.count};
-            err->shape = (*a)->shape;
-            err->dataType = int(DataType::Float32);
-            out->errorTensor = err;
+            auto tensor = [&] {
+                auto t = std::make_shared<LoadedTensor>();
+                t->owned.resize(va.count * sizeof(float));
+                t->view = TensorView{Elem::F32, t->owned.data(), va.count};
+                t->shape = (*a)->shape;
+                t->dataType = int(DataType::Float32);
+                return t;
+            };
+            auto abs = tensor(), rel = tensor();
+            auto *e = reinterpret_cast<float *>(abs->owned.data());
+            auto *r = reinterpret_cast<float *>(rel->owned.data());
+            for (size_t i = 0; i < va.count && !job.cancelled(); ++i) {
+                const double x = elemToDouble(va.elem, va.data, i), y = elemToDouble(vb.elem, vb.data, i);
+                const double d = std::fabs(x - y);
+                e[i] = float(d);
+                r[i] = float(y != 0 ? d / std::fabs(y) : d == 0 ? 0.0 : std::numeric_limits<double>::infinity());
+            }
+            out->errorTensor = abs;
+            out->relErrorTensor = rel;
         } else {
             out->heatmapNote = QObject::tr("The tensors are too large for the error heatmap.");
         }
@@ -677,10 +698,7 @@ void CompareView::onDetailDone()
         m_worst->setItem(r, 3, item(number(w.absErr)));
         m_worst->setItem(r, 4, item(number(w.relErr)));
     }
-    if (d->errorTensor)
-        m_heatmap->setTensor(d->errorTensor, int(DataType::Float32));
-    else
-        m_heatmap->clear(d->heatmapNote.isEmpty() ? d->error : d->heatmapNote);
+    showHeatmap();
     m_detail = std::shared_ptr<const PairDetail>(d, &d->detail);
     QString status = tr("%1 vs %2: %3, %4 elements equal, %5 NaN/Inf mismatches.")
                          .arg(row.npuName, row.benchName, verdictName(row.verdict))
@@ -690,6 +708,21 @@ void CompareView::onDetailDone()
         status = tr("%1 vs %2: %3").arg(row.npuName, row.benchName, d->error);
     m_detailStatus->setText(status);
     emit detailReady();
+}
+
+std::shared_ptr<const LoadedTensor> CompareView::heatmapTensor() const
+{
+    if (!m_shown)
+        return nullptr;
+    return m_heatmapKind->currentIndex() == 1 ? m_shown->relErrorTensor : m_shown->errorTensor;
+}
+
+void CompareView::showHeatmap()
+{
+    if (const auto t = heatmapTensor())
+        m_heatmap->setTensor(t, int(DataType::Float32));
+    else if (m_shown)
+        m_heatmap->clear(m_shown->heatmapNote.isEmpty() ? m_shown->error : m_shown->heatmapNote);
 }
 
 bool CompareView::insideOpenedDump(const QString &file) const

@@ -60,6 +60,10 @@ public:
     QTableWidget *statsTable() const { return m_stats; }
     /// Detail of the selected row (null while loading or when the row has no pair).
     const PairDetail *detail() const { return m_detail.get(); }
+    /// The selected row's element-wise error shown by the heatmap (absolute or relative, as
+    /// chosen above it), float32 in the NPU tensor's shape; null when too large or not loaded.
+    std::shared_ptr<const LoadedTensor> heatmapTensor() const;
+    QComboBox *heatmapKindCombo() const { return m_heatmapKind; }
     CompareThresholds thresholds() const { return m_thresholds; }
     void setThresholds(const CompareThresholds &t);
     /// Worst verdict per NPU operator (int(Verdict)), for the graph overlay.
@@ -118,6 +122,7 @@ private:
     void onFinished();
     void onRowSelected();
     void onDetailDone();
+    void showHeatmap();
     void editThresholds();
     void exportCsv();
     void updateSummary();
@@ -144,6 +149,7 @@ private:
     QTableWidget *m_stats, *m_worst;
     QCustomPlot *m_hist, *m_errHist;
     HeatmapWidget *m_heatmap;
+    QComboBox *m_heatmapKind;
     CompareThresholds m_thresholds;
     std::shared_ptr<const DumpIndex> m_npu, m_bench;
     int m_npuDump = -1;

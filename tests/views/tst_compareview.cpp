@@ -2,12 +2,14 @@
 #include "compare/comparereport.h"
 #include "compareview.h"
 #include "index/dumpindex.h"
+#include "index/tensorloader.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QDrag>
@@ -137,6 +139,19 @@ private slots:
         QVERIFY2(std::abs(view.detail()->worst.front().absErr - maxAbs) <= 1e-6 * maxAbs,
                  qPrintable(QStringLiteral("%1 vs %2").arg(view.detail()->worst.front().absErr).arg(maxAbs)));
         QCOMPARE(view.worstTable()->rowCount(), int(view.detail()->worst.size()));
+        // The heatmap's error tensors: their maxima are numpy's MaxAbsErr and MaxRelativeErr.
+        auto maxOf = [](const std::shared_ptr<const LoadedTensor> &t) {
+            double m = -1;
+            for (size_t i = 0; t && i < t->view.count; ++i)
+                m = std::max(m, double(reinterpret_cast<const float *>(t->view.data)[i]));
+            return m;
+        };
+        QCOMPARE(view.heatmapKindCombo()->currentIndex(), 0);
+        QVERIFY2(std::abs(maxOf(view.heatmapTensor()) - maxAbs) <= 1e-6 * maxAbs, qPrintable(QString::number(maxOf(view.heatmapTensor()))));
+        view.heatmapKindCombo()->setCurrentIndex(1);
+        const double maxRel = row[QStringLiteral("metrics")].toObject()[QStringLiteral("max_relative_err")].toDouble();
+        QVERIFY2(std::abs(maxOf(view.heatmapTensor()) - maxRel) <= 1e-6 * maxRel,
+                 qPrintable(QStringLiteral("%1 vs numpy %2").arg(maxOf(view.heatmapTensor())).arg(maxRel)));
 
         // Verdict filter: errors only (the pinned row stays).
         view.proxy()->setText({});
