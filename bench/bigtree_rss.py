@@ -13,6 +13,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -70,6 +71,7 @@ def main():
     ap.add_argument("--gui")
     ap.add_argument("--tree", default="/tmp/ds20g")
     ap.add_argument("--tmp", default=tempfile.gettempdir())
+    ap.add_argument("--only", help="run only the steps whose name contains this text")
     a = ap.parse_args()
     if not os.path.isdir(a.tree):
         subprocess.run([sys.executable, str(HERE / "gen_sparse_tree.py"), a.tree], check=True)
@@ -81,10 +83,13 @@ def main():
     big = next(t["id"] for op in listing["ops"] if "bench_big" in op["file"] for t in op["outputs"])
     print(f"tree: {a.tree}, apparent {apparent / 1e9:.1f} GB, {info['files']} files, {info['tensors']} tensors")
     print(f"big tensor: {big}")
+    export_dir = os.path.join(a.tmp, "rss_export")
     steps = [
         ("cli info", [a.cli, "info", a.tree]),
         ("cli list --json", [a.cli, "list", a.tree, "--json"]),
         ("cli stats (1 GiB float16 tensor, 64 bins)", [a.cli, "stats", a.tree, big, "--bins", "64"]),
+        ("cli overflow (software scan of every tensor, 19 GiB)", [a.cli, "overflow", a.tree]),
+        ("cli export 1 GiB tensor to .npy", [a.cli, "export", a.tree, big, "--format", "npy", "--out", export_dir, "--force"]),
     ]
     if a.gui:
         shot = os.path.join(a.tmp, "rss_shot.png")
@@ -96,8 +101,11 @@ def main():
     print(f"| step | wall s | max RSS MB | peak anon MB | peak file-backed MB | exit |")
     print(f"|---|---|---|---|---|---|")
     for name, cmd in steps:
+        if a.only and a.only not in name:
+            continue
         wall, rss, anon, filed, rc, _ = measure(cmd, env)
         print(f"| {name} | {wall:.1f} | {rss:.0f} | {anon:.0f} | {filed:.0f} | {rc} |", flush=True)
+    shutil.rmtree(export_dir, ignore_errors=True)  # the exported 1 GiB .npy
 
 
 if __name__ == "__main__":

@@ -127,9 +127,7 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
     m_loaded.reset();
     if (!ref) {
         m_index.reset();
-        for (const auto &c : {m_cancelLoad, m_cancelStats})
-            if (c)
-                *c = true;
+        dropJobs();
         m_title->setText(tr("Select a tensor in the dump tree."));
         m_status->clear();
         m_raw->setEnabled(false);
@@ -146,9 +144,7 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
     m_raw->setEnabled(isConvertibleFormat(t.format));
     showMetadata();
     if (!t.isTensor() || t.storage == TensorStorage::Absent) {
-        for (const auto &c : {m_cancelLoad, m_cancelStats})
-            if (c)
-                *c = true;
+        dropJobs();
         const QString why = t.isTensor() ? tr("No tensor data was saved for this leaf; the details show the statistics the dump recorded.")
                                          : tr("This leaf is a %1 value, not a tensor.").arg(t.typeName);
         m_status->setText(why);
@@ -158,6 +154,19 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
         return;
     }
     startLoad();
+}
+
+/// Cancels the jobs and lets go of their results: a watcher keeps its future's result (the
+/// report, and with it the tensor's mapping and converted buffers) until it is given another
+/// future, so leaving a tensor for no tensor would otherwise keep it in memory. A cancelled job
+/// still running frees its own copy when it stops.
+void TensorInspector::dropJobs()
+{
+    for (const auto &c : {m_cancelLoad, m_cancelStats})
+        if (c)
+            *c = true;
+    m_loadWatcher.setFuture(QtFuture::makeReadyFuture(std::shared_ptr<TensorReport>()));
+    m_statsWatcher.setFuture(QtFuture::makeReadyFuture(std::shared_ptr<TensorReport>()));
 }
 
 void TensorInspector::startLoad()
@@ -176,7 +185,7 @@ void TensorInspector::startLoad()
 void TensorInspector::onLoaded()
 {
     const auto r = m_loadWatcher.result();
-    if (r->index != m_index || !(r->ref == m_ref))
+    if (!r || r->index != m_index || !(r->ref == m_ref)) // null: dropped by dropJobs()
         return;
     m_loaded = r;
     m_firstPageMs = m_selectedAt.isValid() ? double(m_selectedAt.nsecsElapsed()) / 1e6 : -1;
@@ -211,7 +220,7 @@ void TensorInspector::startStats()
 void TensorInspector::onStatsDone()
 {
     const auto r = m_statsWatcher.result();
-    if (!m_loaded || r->tensor != m_loaded->tensor || !r->statsDone)
+    if (!r || !m_loaded || r->tensor != m_loaded->tensor || !r->statsDone)
         return;
     m_report = r;
     QStringList notes = r->tensor->notes;

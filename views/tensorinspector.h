@@ -48,6 +48,7 @@ signals:
 private:
     void onSelectionChanged(int dump, const QString &tensorId);
     void startLoad();
+    void dropJobs();
     void startStats();
     void onLoaded();
     void onStatsDone();

@@ -1,6 +1,7 @@
 #include "compare.h"
 
 #include "index/tensorloader.h"
+#include "io/pagerelease.h"
 #include "overflow/overflowreport.h"
 #include "tensor/format.h"
 #include "util/parallel.h"
@@ -79,7 +80,11 @@ void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, 
     PairMetricOptions po;
     po.genBCompat = options.genBCompat;
     po.threads = threads;
-    if (!computePairMetrics(a.view, b.view, row.raw, po, job))
+    const bool ok = computePairMetrics(a.view, b.view, row.raw, po, job);
+    // The metrics read both tensors whole: hand their mapped pages back (io/pagerelease.h).
+    for (const LoadedTensor *t : {&a, &b})
+        releaseMappedPages(t->view.data, t->view.count * elemBytes(t->view.elem));
+    if (!ok)
         return;
     const PairMetrics &r = row.raw;
     row.npuStats = sideStats(r.npu.max, r.npu.min, r.npu.mean, r.npu.l2norm);

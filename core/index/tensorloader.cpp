@@ -3,6 +3,7 @@
 #include "h5loader.h"
 #include "npyloader.h"
 #include "ptloader.h"
+#include "io/pagerelease.h"
 #include "tensor/format.h"
 
 #include <cstring>
@@ -88,6 +89,9 @@ Result<std::shared_ptr<const LoadedTensor>> loadTensor(const DumpIndex &index, c
             t->converted = true;
         }
     }
+    // Unpacked or converted: the view reads the owned copy, the mapped payload is done with.
+    if (!t->owned.empty())
+        releaseMappedPages(t->file->data() + rec.offset, size_t(rec.size));
     if (job && job->cancelled())
         return R::failure(QStringLiteral("cancelled"));
     t->view = TensorView{elem, bytes, size_t(count)};

@@ -1,5 +1,7 @@
 #include "exportwriter.h"
 
+#include "pagerelease.h"
+
 #include <QFileInfo>
 #include <QSaveFile>
 
@@ -13,6 +15,35 @@ namespace ds {
 namespace {
 
 constexpr size_t kBlock = 1 << 16; // elements converted/formatted per write
+
+/// Hands the source pages already written back to the kernel every 8 MiB (and at the end)
+/// when they are a mapped file's (releaseMappedPages): exporting a tensor of many GiB
+/// keeps a few MiB of it resident.
+class ReleaseBehind
+{
+public:
+    ReleaseBehind(const std::byte *data, size_t elemSize) : m_data(data), m_elemSize(elemSize) {}
+    ~ReleaseBehind() { flush(); }
+    ReleaseBehind(const ReleaseBehind &) = delete;
+    ReleaseBehind &operator=(const ReleaseBehind &) = delete;
+    void advance(size_t doneElems)
+    {
+        m_done = doneElems;
+        if ((m_done - m_released) * m_elemSize >= (size_t(8) << 20))
+            flush();
+    }
+
+private:
+    void flush()
+    {
+        if (m_done > m_released)
+            releaseMappedPages(m_data + m_released * m_elemSize, (m_done - m_released) * m_elemSize);
+        m_released = m_done;
+    }
+    const std::byte *m_data;
+    size_t m_elemSize;
+    size_t m_done = 0, m_released = 0;
+};
 
 QString openTarget(QSaveFile &file, const QString &path, const WriteOptions &options)
 {
@@ -106,11 +137,13 @@ QString writeNpy(const QString &path, Elem elem, const std::byte *data, size_t c
         return err;
     file.write(npyHeader(descr, shape));
     QByteArray buf;
+    ReleaseBehind behind(data, elemBytes(elem));
     for (size_t i = 0; i < count && !(job && job->cancelled()); i += kBlock) {
         const size_t n = std::min(kBlock, count - i);
         buf.clear();
         appendConverted(buf, elem, data, i, n);
         file.write(buf);
+        behind.advance(i + n);
         if (job)
             job->report(int(1000 * (i + n) / count));
     }
@@ -128,6 +161,7 @@ QString writeTxt(const QString &path, Elem elem, const std::byte *data, size_t c
     const QByteArray fmt = "%." + QByteArray::number(std::clamp(options.txtPrecision, 0, 40)) + 'e';
     const bool complex = isComplex(elem);
     QByteArray buf;
+    ReleaseBehind behind(data, elemBytes(elem));
     for (size_t i = 0; i < count && !(job && job->cancelled()); i += kBlock) {
         const size_t n = std::min(kBlock, count - i);
         buf.clear();
@@ -157,6 +191,7 @@ QString writeTxt(const QString &path, Elem elem, const std::byte *data, size_t c
             }
         }
         file.write(buf);
+        behind.advance(i + n);
         if (job)
             job->report(int(1000 * (i + n) / count));
     }

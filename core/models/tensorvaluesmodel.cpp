@@ -1,5 +1,6 @@
 #include "tensorvaluesmodel.h"
 
+#include "io/pagerelease.h"
 #include "util/parallel.h"
 
 #include <QRegularExpression>
@@ -311,7 +312,7 @@ struct CodeTable
 /// along its smaller stride (rows of a plain slice, columns of a transposed one), so memory is
 /// read in order; blocks of lines are spread over all cores.
 template<typename Sample>
-bool downsampleWith(const Sample &sample, const TensorSlice &s, SliceBlocks &out, const JobControl *job)
+bool downsampleWith(const Sample &sample, const TensorView &view, const TensorSlice &s, SliceBlocks &out, const JobControl *job)
 {
     const bool rowLines = s.colStride() <= s.rowStride() || s.rows() == 1;
     // "a" runs across lines, "b" along them.
@@ -320,6 +321,8 @@ bool downsampleWith(const Sample &sample, const TensorSlice &s, SliceBlocks &out
     const std::uint64_t strideA = rowLines ? s.rowStride() : s.colStride(), strideB = rowLines ? s.colStride() : s.rowStride();
     const int blocksA = rowLines ? out.rows : out.cols, blocksB = rowLines ? out.cols : out.rows;
     const std::uint64_t base = s.flatIndex(0, 0);
+    const size_t elemSize = elemBytes(view.elem);
+    const bool release = view.count * elemSize >= (size_t(1) << 20); // small tensors: not worth a system call
     std::atomic<int> done{0};
     return parallelChunks(size_t(blocksA), 1, [&](size_t, size_t first, size_t last) {
         std::vector<BlockAcc> acc(static_cast<size_t>(blocksB));
@@ -341,6 +344,13 @@ bool downsampleWith(const Sample &sample, const TensorSlice &s, SliceBlocks &out
                             return false;
                     }
                 }
+            }
+            // Lines run along the smaller stride, so a block of lines spans a stretch of the
+            // tensor no other block reads (but for a shared edge page): hand its pages back
+            // when they are a mapped file's; the heatmap keeps only the block means.
+            if (release && a1 > a0 && nB > 0) {
+                const std::uint64_t lo = base + a0 * strideA, hi = base + (a1 - 1) * strideA + (nB - 1) * strideB;
+                releaseMappedPages(view.data + lo * elemSize, size_t(hi - lo + 1) * elemSize);
             }
             for (int bb = 0; bb < blocksB; ++bb) {
                 const BlockAcc &r = acc[size_t(bb)];
@@ -398,25 +408,25 @@ bool downsampleSlice(const TensorView &view, const TensorSlice &s, int maxSide, 
                 a.add(v, v > 0 ? ValueClass::PosInf : ValueClass::NegInf);
             else
                 a.add(v, limit > 0 && std::fabs(v) == limit ? ValueClass::Saturated : ValueClass::Normal);
-        }, s, out, job);
+        }, view, s, out, job);
     };
     bool ok;
     if (isComplex(e)) {
         ok = downsampleWith([e, data](size_t i, BlockAcc &a) { a.add(elemToDouble(e, data, i), classifyElement(e, data, i)); },
-                            s, out, job);
+                            view, s, out, job);
     } else if (elemBytes(e) <= 2) {
         const CodeTable table(e);
         if (elemBytes(e) == 1)
             ok = downsampleWith([&table, data](size_t i, BlockAcc &a) {
                 const auto code = size_t(std::uint8_t(data[i]));
                 a.add(table.value[code], table.cls[code]);
-            }, s, out, job);
+            }, view, s, out, job);
         else
             ok = downsampleWith([&table, data](size_t i, BlockAcc &a) {
                 std::uint16_t code;
                 std::memcpy(&code, data + 2 * i, 2);
                 a.add(table.value[code], table.cls[code]);
-            }, s, out, job);
+            }, view, s, out, job);
     } else {
         switch (e) {
         case Elem::F32: ok = real(loadAs<float>); break;

@@ -1,9 +1,11 @@
 #include "overflowreport.h"
 
 #include "index/tensorloader.h"
+#include "io/pagerelease.h"
 #include "tensor/dtype.h"
 
 #include <QHash>
+#include <algorithm>
 #include <cstring>
 #include <nlohmann/json.hpp>
 
@@ -138,20 +140,34 @@ bool isOpDebug(const OpRecord &op)
 
 std::uint64_t countSaturated(const TensorView &t)
 {
+    // In blocks of 8 MiB, each handed back behind the scan when it is a mapped file's
+    // (releaseMappedPages): a scan over huge dumps keeps a few MiB of them resident.
+    const size_t blockBytes = size_t(8) << 20;
+    const bool release = t.count * elemBytes(t.elem) >= (size_t(1) << 20); // small: not worth a system call
     auto count16 = [&](std::uint16_t pos, std::uint16_t neg) {
         std::uint64_t n = 0;
-        for (size_t i = 0; i < t.count; ++i) { // mapped payloads need not be 2-byte aligned
-            std::uint16_t v;
-            std::memcpy(&v, t.data + 2 * i, 2);
-            n += (v == pos) | (v == neg);
+        for (size_t b = 0; b < t.count; b += blockBytes / 2) {
+            const size_t e = std::min(t.count, b + blockBytes / 2);
+            for (size_t i = b; i < e; ++i) { // mapped payloads need not be 2-byte aligned
+                std::uint16_t v;
+                std::memcpy(&v, t.data + 2 * i, 2);
+                n += (v == pos) | (v == neg);
+            }
+            if (release)
+                releaseMappedPages(t.data + 2 * b, 2 * (e - b));
         }
         return n;
     };
     auto count8 = [&](std::uint8_t pos, std::uint8_t neg) {
         std::uint64_t n = 0;
         const auto *p = reinterpret_cast<const std::uint8_t *>(t.data);
-        for (size_t i = 0; i < t.count; ++i)
-            n += (p[i] == pos) | (p[i] == neg);
+        for (size_t b = 0; b < t.count; b += blockBytes) {
+            const size_t e = std::min(t.count, b + blockBytes);
+            for (size_t i = b; i < e; ++i)
+                n += (p[i] == pos) | (p[i] == neg);
+            if (release)
+                releaseMappedPages(t.data + b, e - b);
+        }
         return n;
     };
     switch (t.elem) {

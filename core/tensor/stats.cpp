@@ -1,5 +1,6 @@
 #include "stats.h"
 
+#include "io/pagerelease.h"
 #include "util/parallel.h"
 
 #include <algorithm>
@@ -17,6 +18,20 @@ constexpr size_t kChunk = 4096;              // elements per inner block (fits L
 constexpr size_t kTaskElems = size_t(1) << 20; // elements per parallel task
 
 bool cancelled(const JobControl *job) { return job && job->cancelled(); }
+
+constexpr size_t kReleaseBytes = size_t(8) << 20; // a pass hands back what it read every 8 MiB at most
+constexpr size_t kReleaseMin = size_t(1) << 20;   // smaller tensors: their mapping goes soon enough
+
+/// The elements [b, e) of t have been read by this pass: when they are pages of a mapped
+/// file, they leave the resident set (releaseMappedPages), so a pass over a tensor of
+/// many GiB keeps only the tasks in flight resident. Converted buffers are left alone.
+void doneWith(const TensorView &t, size_t b, size_t e)
+{
+    const size_t bytes = elemBytes(t.elem);
+    if (bytes == 0 || t.count < kReleaseMin / bytes || e <= b)
+        return;
+    releaseMappedPages(t.data + b * bytes, (e - b) * bytes);
+}
 
 // ---- running moments (Chan et al. parallel merge) ---------------------------------------
 
@@ -224,12 +239,19 @@ bool countCodes(const TensorView &t, std::vector<std::uint64_t> &counts, const J
     const bool ok = parallelChunks(t.count, std::max(kTaskElems, t.count / (4 * workerCount()) + 1),
                                    [&](size_t, size_t b, size_t e) {
         std::vector<std::uint32_t> local(codes, 0); // a task has < 2^32 elements
-        if (bits == 16) {
-            for (size_t i = b; i < e; ++i)
-                ++local[loadAt<std::uint16_t>(t.data, i)];
-        } else {
-            for (size_t i = b; i < e; ++i)
-                ++local[loadAt<std::uint8_t>(t.data, i)];
+        const size_t step = kReleaseBytes / size_t(bits / 8); // tasks are large here: release within
+        for (size_t s = b; s < e; s += step) {
+            const size_t end = std::min(e, s + step);
+            if (bits == 16) {
+                for (size_t i = s; i < end; ++i)
+                    ++local[loadAt<std::uint16_t>(t.data, i)];
+            } else {
+                for (size_t i = s; i < end; ++i)
+                    ++local[loadAt<std::uint8_t>(t.data, i)];
+            }
+            doneWith(t, s, end);
+            if (cancelled(job))
+                break;
         }
         std::lock_guard lock(mutex);
         for (size_t c = 0; c < codes; ++c)
@@ -504,6 +526,7 @@ bool directStats(const TensorView &t, TensorStats &out, const JobControl *job)
         m.shift = shift;
     const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
         reduceRange(t.elem, t.data, b, e, parts[c]);
+        doneWith(t, b, e);
         return !cancelled(job);
     });
     if (!ok || cancelled(job))
@@ -701,6 +724,7 @@ bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histog
             Histogram local;
             local.counts.assign(size_t(bins), 0);
             fill(b, e, local);
+            doneWith(t, b, e);
             std::lock_guard lock(mutex); // integer sums: the merge order does not matter
             for (int i = 0; i < bins; ++i)
                 out.counts[size_t(i)] += local.counts[size_t(i)];

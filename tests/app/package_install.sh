@@ -13,10 +13,11 @@ deb=$(ls "$work"/dumpscope_*.deb)
 echo "package: $(basename "$deb") ($(stat -c %s "$deb") bytes)"
 depends=$(dpkg-deb -f "$deb" Depends)
 echo "Depends: $depends"
-for lib in libqt6widgets6 libqt6gui6 libqt6core6 libprotobuf libqcustomplot; do
+for lib in libqt6widgets6 libqt6gui6 libqt6core6 libprotobuf libqcustomplot libhdf5 zlib1g; do
   grep -q "$lib" <<<"$depends" || { echo "FAIL: Depends lacks $lib"; exit 1; }
 done
 [ "$(dpkg-deb -f "$deb" Package)" = dumpscope ] || { echo "FAIL: package name"; exit 1; }
+grep -q "fonts-noto-cjk" <<<"$(dpkg-deb -f "$deb" Recommends)" || { echo "FAIL: Recommends lacks a CJK font"; exit 1; }
 
 dpkg -x "$deb" "$work/root"
 root=$work/root
