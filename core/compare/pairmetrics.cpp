@@ -1,6 +1,7 @@
 #include "pairmetrics.h"
 
 #include "pairkernels.h"
+#include "io/pagerelease.h"
 #include "util/parallel.h"
 
 #include <algorithm>
@@ -389,9 +390,17 @@ DS_VECTOR_CLONES KlSums klSums(const double *x, const double *y, size_t n, const
     return r;
 }
 
+/// A side larger than this gives its pages back during the first pass too (they are read again,
+/// with minor faults, by the second); smaller ones only behind the second pass.
+constexpr size_t kReleaseFirstPassBytes = size_t(1) << 30;
+
+bool largeSide(const TensorView &v) { return v.count * elemBytes(v.elem) > kReleaseFirstPassBytes; }
+
+/// Runs fn over blocks of both tensors in parallel tasks; `release` hands each task's mapped
+/// pages back behind it (releaseMappedPages), for the last pass or for very large tensors.
 template<typename Part, typename Fn>
 bool runTasks(const TensorView &x, const TensorView &y, std::vector<Part> &parts, unsigned threads,
-              const JobControl *job, Fn &&fn)
+              const JobControl *job, bool release, Fn &&fn)
 {
     parts.assign((x.count + kTaskElems - 1) / kTaskElems, Part{});
     return parallelChunks(x.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
@@ -402,6 +411,9 @@ bool runTasks(const TensorView &x, const TensorView &y, std::vector<Part> &parts
                                 & pairkernels::loadBlock(y.elem, y.data, i, n, by);
             fn(bx, by, n, finite, parts[c]);
         }
+        if (release)
+            for (const TensorView *v : {&x, &y})
+                releaseMappedPages(v->data + b * elemBytes(v->elem), (e - b) * elemBytes(v->elem));
         return !cancelled(job);
     }, threads ? threads : workerCount()) && !cancelled(job);
 }
@@ -438,7 +450,8 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
         return !cancelled(job);
     const bool genB = options.genBCompat && npu.elem == Elem::F16 && bench.elem == Elem::F16;
     std::vector<Acc> parts;
-    if (!runTasks(npu, bench, parts, options.threads, job, [&](double *x, double *y, size_t n, bool finite, Acc &a) {
+    const bool releaseFirst = largeSide(npu) || largeSide(bench) || !options.secondPass;
+    if (!runTasks(npu, bench, parts, options.threads, job, releaseFirst, [&](double *x, double *y, size_t n, bool finite, Acc &a) {
             addBlock(x, y, n, finite, genB, a);
         }))
         return false;
@@ -473,7 +486,7 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     k.mx = out.npu.comparedMean;
     k.my = out.bench.comparedMean;
     std::vector<KlSums> sums;
-    if (!runTasks(npu, bench, sums, options.threads, job, [&](double *x, double *y, size_t cnt, bool finite, KlSums &s) {
+    if (!runTasks(npu, bench, sums, options.threads, job, true, [&](double *x, double *y, size_t cnt, bool finite, KlSums &s) {
             if (!finite)
                 zeroNonFinite(x, y, cnt);
             const KlSums b = klSums(x, y, cnt, k);

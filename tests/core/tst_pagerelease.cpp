@@ -2,6 +2,7 @@
 // pass, and at every moment during it, only a bounded part of the mapping is resident in
 // this process. Residency is the mapping's "Rss" in /proc/self/smaps (mincore() cannot tell:
 // it reports the page cache, which keeps the pages).
+#include "compare/pairmetrics.h"
 #include "io/exportwriter.h"
 #include "io/mappedfile.h"
 #include "io/pagerelease.h"
@@ -194,6 +195,29 @@ private slots:
         QVERIFY(mappedResidentBytes(m.data()) <= 4096 * 64);
         QVERIFY(peak <= m_bound);
         QFile::remove(m_dir.filePath(QStringLiteral("out.npy")));
+    }
+
+    void compareMetricsRelease()
+    {
+        auto f = MappedFile::open(m_path);
+        QVERIFY(f.ok());
+        const MappedFile &m = **f;
+        const TensorView v{Elem::F32, m.data(), size_t(m.size() / 4)};
+        // Both passes: the second hands the pages back behind it (the first keeps them for
+        // the second below 1 GiB a side).
+        PairMetrics full;
+        QVERIFY(computePairMetrics(v, v, full));
+        QCOMPARE(full.maxAbsErr, 0.0);
+        QCOMPARE(full.kl, 0.0);
+        QVERIFY2(mappedResidentBytes(m.data()) <= 4096 * 64, "pages left resident after the compare metrics");
+        // First pass alone: it releases as it goes.
+        PairMetricOptions firstOnly;
+        firstOnly.secondPass = false;
+        PairMetrics part;
+        const std::int64_t peak = peakDuring(m, [&] { QVERIFY(computePairMetrics(v, v, part, firstOnly)); });
+        QCOMPARE(part.dot, full.dot);
+        QVERIFY(mappedResidentBytes(m.data()) <= 4096 * 64);
+        QVERIFY2(peak <= m_bound, qPrintable(QStringLiteral("peak %1 MiB > %2 MiB").arg(peak / kMiB).arg(m_bound / kMiB)));
     }
 };
 
