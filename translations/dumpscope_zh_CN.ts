@@ -355,7 +355,8 @@
     <message numerus="yes">
         <source>%n operator(s)</source>
         <translation>
-            <numerusform>%n 个算子</numerusform></translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
     </message>
     <message>
         <source>Remove the mapping of %1</source>
@@ -388,6 +389,18 @@
     <message>
         <source>Mapping files (*.json *.yaml *.yml);;All files (*)</source>
         <translation>映射文件（*.json *.yaml *.yml）;;所有文件（*）</translation>
+    </message>
+    <message>
+        <source>Absolute error |NPU − bench|</source>
+        <translation>绝对误差 |NPU − 标杆|</translation>
+    </message>
+    <message>
+        <source>Relative error |NPU − bench| / |bench|</source>
+        <translation>相对误差 |NPU − 标杆| / |标杆|</translation>
+    </message>
+    <message>
+        <source>Relative error: 0 where both values are 0, Inf where only the bench value is 0</source>
+        <translation>相对误差：两侧均为 0 时为 0，仅标杆值为 0 时为 Inf</translation>
     </message>
 </context>
 <context>
@@ -1404,7 +1417,8 @@ out of range: %5</source>
     <message numerus="yes">
         <source>%n entry(ies)</source>
         <translation>
-            <numerusform>%n 个条目</numerusform></translation>
+            <numerusform>%n 个条目</numerusform>
+        </translation>
     </message>
     <message>
         <source>(changed since %1)</source>
