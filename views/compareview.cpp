@@ -220,7 +220,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     tabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     tabs->setMinimumWidth(120);
     tabs->setMinimumHeight(120);
-    auto *sides = new QSplitter(Qt::Horizontal, this);
+    auto *sides = m_sides = new QSplitter(Qt::Horizontal, this);
     sides->addWidget(m_stats);
     sides->addWidget(tabs);
     sides->setStretchFactor(0, 1);
@@ -325,6 +325,9 @@ void CompareView::sizeSplitters()
     m_split->setSizes({top, height - top}); // three panes stacked: the detail gets less
     const int total = stacked ? top : m_top->width(), rows = total * (stacked ? 55 : 70) / 100;
     m_top->setSizes({rows, total - rows});
+    // The statistics table needs room for three numbers side by side.
+    const int detailWidth = m_sides->width(), stats = std::min(detailWidth / 2, std::max(300, detailWidth * 2 / 5));
+    m_sides->setSizes({stats, detailWidth - stats});
 }
 
 bool CompareView::isRunning() const { return m_run.isRunning(); }

@@ -138,6 +138,7 @@ private:
     QTabWidget *m_side;
     QSplitter *m_top; ///< rows | side panels; stacked when the view is narrow
     QSplitter *m_split; ///< m_top over the detail
+    QSplitter *m_sides; ///< statistics | histograms, worst elements, heatmap
     bool m_splittersSized = false;
     BenchOperatorsPanel *m_benchPanel;
     MappingPanel *m_mappingPanel;
