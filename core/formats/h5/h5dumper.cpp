@@ -312,11 +312,16 @@ struct Indexer
                 op.warnings << QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path);
             }
             if (stride && !shape.empty()) {
+                // C-order strides; where they pass 64 bits (huge, unallocated datasets) no
+                // recorded stride can match: -1 there.
                 std::vector<std::int64_t> cOrder(shape.size());
                 std::int64_t s = 1;
+                bool overflow = false;
                 for (size_t i = shape.size(); i-- > 0;) {
-                    cOrder[i] = s;
-                    s *= std::int64_t(std::max<std::uint64_t>(shape[i], 1));
+                    cOrder[i] = overflow ? -1 : s;
+                    const std::uint64_t dim = std::max<std::uint64_t>(shape[i], 1);
+                    overflow = overflow || dim > std::uint64_t(std::numeric_limits<std::int64_t>::max())
+                               || __builtin_mul_overflow(s, std::int64_t(dim), &s);
                 }
                 if (*stride != cOrder) {
                     QStringList parts;
