@@ -309,7 +309,11 @@ struct Indexer
                 dt = int(DataType::Bool); // h5py writes numpy bool as an int8 enum {FALSE, TRUE}
             if (save < 0) {
                 typeName = QStringLiteral("unknown (no Type attribute): %1").arg(typeName);
-                op.warnings << QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path);
+                // Absent, or present but not one integer (a string, an array): say which.
+                if (H5Aexists(ds, "Type") > 0)
+                    op.warnings << QStringLiteral("%1: the Type attribute is not an integer; shown as a tensor").arg(path);
+                else
+                    op.warnings << QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path);
             }
             if (stride && !shape.empty()) {
                 // C-order strides; where they pass 64 bits (huge, unallocated datasets) no
