@@ -52,11 +52,23 @@ def small_h5_seeds():
         print("h5py not found: only the sample .h5 files are seeds (run with /usr/bin/python3)")
         return
     tensor = {"DataType": 1, "DeviceType": 10, "FormatType": 0, "Type": 0}
-    for libver in ("latest", "earliest"):
+    # Object headers of the newer format (and tracked link order) record creation times: only
+    # the old format gives the same bytes on every run. The second seed has compact storage.
+    for layout in ("contiguous", "compact"):
         buf = io.BytesIO()
-        with h5py.File(buf, "w", libver=libver, track_order=True) as f:
+        with h5py.File(buf, "w", libver="earliest") as f:
             g = f.create_group("addmm/3/input")
-            d = g.create_dataset("mat1", data=np.arange(6, dtype=np.float32).reshape(2, 3))
+            mat = np.arange(6, dtype=np.float32).reshape(2, 3)
+            if layout == "compact":
+                dcpl = h5py.h5p.create(h5py.h5p.DATASET_CREATE)
+                dcpl.set_layout(h5py.h5d.COMPACT)
+                dcpl.set_obj_track_times(False)
+                space = h5py.h5s.create_simple(mat.shape)
+                h5py.h5d.create(g.id, b"mat1", h5py.h5t.IEEE_F32LE, space, dcpl=dcpl).write(
+                    h5py.h5s.ALL, h5py.h5s.ALL, mat)
+                d = g["mat1"]
+            else:
+                d = g.create_dataset("mat1", data=mat)
             d.attrs.update(tensor)
             d.attrs["Stride"] = np.array([3, 1], dtype=np.int64)
             g.create_dataset("sizes", data=np.array([2, 3], dtype=np.int64)).attrs["Type"] = 2
@@ -70,7 +82,7 @@ def small_h5_seeds():
             r = o.create_dataset("result0", data=np.zeros((2, 2), dtype=np.int8))
             r.attrs.update(tensor)
             r.attrs["DataType"] = 9
-        write("h5dumper", f"small_{libver}.h5", buf.getvalue())
+        write("h5dumper", f"small_{layout}.h5", buf.getvalue())
 
 
 def main():
