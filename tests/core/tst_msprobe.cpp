@@ -463,11 +463,11 @@ private slots:
         const OpRecord &op = part.ops[0];
         QCOMPARE(op.tensors.size(), size_t(2));
         QVERIFY(op.tensors[0].shape.empty());
-        QCOMPARE(op.warnings.join(QLatin1Char('\n')), QStringLiteral("input_args.0: shape has a dimension out of range (100000000000000000000)"));
+        QCOMPARE(op.warnings.size(), qsizetype(2));
+        QCOMPARE(op.warnings[0], QStringLiteral("input_args.0: shape has a dimension out of range (100000000000000000000)"));
         // 2^64 - 1 rounds to 2^64 as a double: also out of range.
         QVERIFY(op.tensors[1].shape.empty());
-        QCOMPARE(op.warnings.size(), qsizetype(2));
-        QVERIFY(op.warnings[1].startsWith(QLatin1String("output.0: shape has a dimension out of range")));
+        QCOMPARE(op.warnings[1], QStringLiteral("output.0: shape has a dimension out of range (18446744073709551615)"));
     }
     void nanTokens()
     {
