@@ -21,15 +21,19 @@ for h in "${harnesses[@]}"; do
   [ -f tests/fuzz/"$h".dict ] && dict=(-dict=tests/fuzz/"$h".dict)
   maxlen=65536
   env=()
+  extra=()
   if [ "$h" = h5dumper ]; then
     maxlen=131072 # the sample .h5 files are 72 KB
     # libhdf5 has no frame pointers: unwind with DWARF so the suppression sees HDF5's own leak.
     env=(ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=tests/fuzz/lsan_hdf5.supp)
+    # libhdf5 1.10.8 reads out of bounds on some damaged attribute messages (its bug, see
+    # docs/RELIABILITY.md): keep fuzzing in a forked worker and collect every crash.
+    extra=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   fi
   echo "== $h ($secs s)"
   env "${env[@]}" "$out/tests/fuzz/fuzz_$h" "$work" "${dict[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
-      -max_len=$maxlen -print_final_stats=1 -artifact_prefix="$out/findings/$h/" >"$out/logs/$h.log" 2>&1
+      -max_len=$maxlen -print_final_stats=1 -artifact_prefix="$out/findings/$h/" "${extra[@]}" >"$out/logs/$h.log" 2>&1
   echo "exit $?"
-  grep -E "^#[0-9]+.*(DONE|cov:)" "$out/logs/$h.log" | tail -1
+  grep -E "^#[0-9]+.*(DONE|cov:)" "$out/logs/$h.log" | tail -1 # fork mode: "#N: cov: ... exec/s"
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/logs/$h.log"
 done
