@@ -7,6 +7,7 @@
 #include "overflow/overflowreport.h"
 
 #include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 #include <fcntl.h>
@@ -88,6 +90,27 @@ bool writeFile(const QString &path, const QByteArray &bytes)
     return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
 }
 
+/// Framework corpus (framework/): the tensor record stored in file `rel` (a .pt or .npy), or
+/// {-1, -1}.
+DumpIndex::TensorRef tensorAt(const DumpIndex &index, const QString &rel)
+{
+    for (size_t o = 0; o < index.ops.size(); ++o)
+        for (size_t t = 0; t < index.ops[o].tensors.size(); ++t)
+            if (index.ops[o].tensors[t].location == rel)
+                return {int(o), int(t)};
+    return {};
+}
+
+/// The operators read from data file `rel` (a dump.json or .h5).
+std::vector<int> opsOf(const DumpIndex &index, const QString &rel)
+{
+    std::vector<int> out;
+    for (size_t o = 0; o < index.ops.size(); ++o)
+        if (index.ops[o].dataFile == rel)
+            out.push_back(int(o));
+    return out;
+}
+
 /// Loads every input and output of the op; returns the first error.
 QString loadAll(const DumpIndex &index, int op)
 {
@@ -134,11 +157,20 @@ void TestBadInput::corpus_data()
     QTest::addColumn<QString>("expect");
     const QJsonArray cases = manifest().value(QLatin1String("cases")).toArray();
     QVERIFY(cases.size() >= 40);
+    QHash<QString, int> seen;
     for (const auto &c : cases) {
         const QJsonObject o = c.toObject();
         const QString file = o.value(QLatin1String("file")).toString();
-        QTest::addRow("%s", qPrintable(file)) << file << o.value(QLatin1String("check")).toString()
-                                              << o.value(QLatin1String("expect")).toString();
+        const QString check = o.value(QLatin1String("check")).toString();
+        // A framework data file (dump.json, .h5) can hold several cases: tag them by check and
+        // number them.
+        QString tag = file;
+        if (file.startsWith(QLatin1String("framework/"))) {
+            tag += QStringLiteral(" [%1]").arg(check);
+            if (const int n = seen[tag]++; n > 0)
+                tag += QStringLiteral(" #%1").arg(n + 1);
+        }
+        QTest::addRow("%s", qPrintable(tag)) << file << check << o.value(QLatin1String("expect")).toString();
     }
 }
 
@@ -161,6 +193,55 @@ void TestBadInput::corpus()
             QVERIFY(model->root());
             const QString unresolved = model->root()->unresolvedInputs.join(QLatin1Char('\n'));
             QVERIFY2(unresolved.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(unresolved)));
+        } else {
+            QFAIL(qPrintable(QStringLiteral("unknown check \"%1\"").arg(check)));
+        }
+        return;
+    }
+
+    if (check.startsWith(QLatin1String("framework_"))) {
+        QCOMPARE(folder, QStringLiteral("framework"));
+        const auto index = indexOf(folder);
+        if (check == QLatin1String("framework_index_error")) {
+            const QString error = errorOf(*index, rel);
+            QVERIFY2(error.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(error)));
+            // Nothing is placed inside the file's bytes past the failure: a tensor file in error
+            // is no tensor, and the error is reported once.
+            QCOMPARE(tensorAt(*index, rel).op, -1);
+            const qsizetype reported = std::count_if(index->errors.begin(), index->errors.end(), [&](const FileError &e) { return e.file == rel; });
+            QCOMPARE(reported, qsizetype(1));
+        } else if (check == QLatin1String("framework_load_error")) {
+            const auto ref = tensorAt(*index, rel);
+            QVERIFY2(ref.op >= 0, qPrintable(QStringLiteral("no tensor is stored in %1").arg(rel)));
+            QVERIFY(errorOf(*index, rel).isEmpty());
+            auto loaded = loadTensor(*index, ref);
+            QVERIFY2(!loaded, "the tensor must not load");
+            QVERIFY2(loaded.error().contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(loaded.error())));
+        } else if (check == QLatin1String("framework_op_warning")) {
+            const auto ops = opsOf(*index, rel);
+            QVERIFY2(!ops.empty(), qPrintable(errorOf(*index, rel)));
+            QStringList warnings;
+            for (const int o : ops)
+                warnings << index->ops[size_t(o)].warnings;
+            QVERIFY2(warnings.join(QLatin1Char('\n')).contains(expect),
+                     qPrintable(QStringLiteral("got \"%1\"").arg(warnings.join(QLatin1Char('\n')))));
+        } else if (check == QLatin1String("framework_entry_load_note")) {
+            // `expect` is "<entry>: <text>": the first tensor of that dump.json entry loads with
+            // this note, and what is shown is what the file holds.
+            const qsizetype colon = expect.indexOf(QLatin1String(": "));
+            QVERIFY(colon > 0);
+            const QString entry = expect.left(colon), text = expect.mid(colon + 2);
+            const int op = index->opIndex(rel.section(QLatin1Char('/'), 0, -2) + QLatin1Char('/') + entry);
+            QVERIFY2(op >= 0, qPrintable(entry));
+            QCOMPARE(index->ops[size_t(op)].dataFile, rel);
+            QVERIFY(!index->ops[size_t(op)].tensors.empty());
+            auto loaded = loadTensor(*index, {op, 0});
+            QVERIFY2(loaded, qPrintable(loaded.error()));
+            const QString notes = (*loaded)->notes.join(QLatin1Char('\n'));
+            QVERIFY2(notes.contains(text), qPrintable(QStringLiteral("got \"%1\"").arg(notes)));
+            const auto shown = elementCount((*loaded)->shape);
+            QVERIFY(shown.has_value());
+            QCOMPARE(*shown, std::uint64_t((*loaded)->view.count));
         } else {
             QFAIL(qPrintable(QStringLiteral("unknown check \"%1\"").arg(check)));
         }
@@ -233,10 +314,12 @@ void TestBadInput::validFilesStillLoad_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<int>("count");
+    QTest::addColumn<bool>("indexOnly");
     for (const auto &v : manifest().value(QLatin1String("valid")).toArray()) {
         const QJsonObject o = v.toObject();
         const QString file = o.value(QLatin1String("file")).toString();
-        QTest::addRow("%s", qPrintable(file)) << file << o.value(QLatin1String("count")).toInt(-1);
+        QTest::addRow("%s", qPrintable(file)) << file << o.value(QLatin1String("count")).toInt(-1)
+                                              << o.value(QLatin1String("index_only")).toBool();
     }
 }
 
@@ -244,11 +327,42 @@ void TestBadInput::validFilesStillLoad()
 {
     QFETCH(QString, file);
     QFETCH(int, count);
+    QFETCH(bool, indexOnly);
     const auto [folder, rel] = split(file);
     if (folder == QLatin1String("graph")) {
         const auto model = ge::readGraphFile(kBad + QLatin1Char('/') + file);
         QVERIFY2(model, qPrintable(model.error()));
         QCOMPARE(model->nodeCount(), count); // nodes
+        return;
+    }
+    if (folder == QLatin1String("framework")) {
+        // A data file (dump.json, .h5: its operators) or a tensor file (.pt, .npy): no error,
+        // `count` inputs + outputs, every tensor among them loads (unless `index_only`: a
+        // dump.json whose entries are cases of their tensor files).
+        const auto index = indexOf(folder);
+        QVERIFY2(errorOf(*index, rel).isEmpty(), qPrintable(errorOf(*index, rel)));
+        std::vector<DumpIndex::TensorRef> refs;
+        for (const int o : opsOf(*index, rel))
+            for (size_t t = 0; t < index->ops[size_t(o)].tensors.size(); ++t)
+                refs.push_back({o, int(t)});
+        if (const auto at = tensorAt(*index, rel); at.op >= 0)
+            refs.push_back(at);
+        int io = 0;
+        for (const auto &ref : refs) {
+            const TensorRecord &t = index->tensor(ref);
+            if (t.io != IoKind::Input && t.io != IoKind::Output)
+                continue;
+            ++io;
+            if (indexOnly || t.storage == TensorStorage::Value || t.storage == TensorStorage::Absent)
+                continue;
+            auto loaded = loadTensor(*index, ref);
+            QVERIFY2(loaded, qPrintable(loaded.error()));
+            // What is shown is consistent (the recorded shape may differ; the loader notes it).
+            const auto shown = elementCount((*loaded)->shape);
+            QVERIFY(shown.has_value());
+            QCOMPARE(std::uint64_t((*loaded)->view.count), *shown);
+        }
+        QCOMPARE(io, count);
         return;
     }
     const auto index = indexOf(folder);
@@ -267,6 +381,7 @@ void TestBadInput::everyFileIsAccountedFor_data()
     QTest::addColumn<QString>("folder");
     QTest::newRow("cann") << QStringLiteral("cann");
     QTest::newRow("graph") << QStringLiteral("graph");
+    QTest::newRow("framework") << QStringLiteral("framework");
 }
 
 /// Every committed file has a manifest line, and the index puts every dump-named file in
@@ -279,7 +394,16 @@ void TestBadInput::everyFileIsAccountedFor()
     for (const char *key : {"cases", "valid"})
         for (const auto &v : m.value(QLatin1String(key)).toArray())
             listed.insert(v.toObject().value(QLatin1String("file")).toString());
-    const QStringList onDisk = QDir(kBad + QLatin1Char('/') + folder).entryList(QDir::Files);
+    QStringList onDisk;
+    if (folder == QLatin1String("framework")) {
+        // Rank directories and tensor folders: every file below.
+        const QDir root(kBad + QLatin1Char('/') + folder);
+        QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext())
+            onDisk << root.relativeFilePath(it.next());
+    } else {
+        onDisk = QDir(kBad + QLatin1Char('/') + folder).entryList(QDir::Files);
+    }
     QVERIFY(!onDisk.isEmpty());
     for (const QString &f : onDisk) {
         if (f == QLatin1String("mapping.csv"))

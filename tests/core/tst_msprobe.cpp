@@ -429,6 +429,48 @@ private slots:
             << head.arg(J("{'s':{'type':'slice','value':[Infinity, -1, NaN]}}")) << "input_kwargs.s" << "slice" << "[Infinity, -1, NaN]" << 0.0;
         QTest::addRow("escapes")
             << head.arg(QStringLiteral("{\"s\":{\"type\":\"str\",\"value\":\"a\\\"b\\\\c\\u00e9\\n\"}}")) << "input_kwargs.s" << "str" << QStringLiteral("a\"b\\c\u00e9\n") << 0.0;
+        // Lone surrogates become U+FFFD (UTF-8 cannot hold them), also when another escape follows
+        // ("\ud800\ud800" kept the second one as CESU bytes; the round-trip check of
+        // fuzz_msprobe_dumpjson fails on it).
+        QTest::addRow("two high surrogates")
+            << head.arg(QStringLiteral("{\"s\":{\"type\":\"str\",\"value\":\"\\ud800\\ud800x\"}}")) << "input_kwargs.s" << "str" << QStringLiteral("\ufffd\ufffdx") << 0.0;
+        QTest::addRow("high surrogate then \\n")
+            << head.arg(QStringLiteral("{\"s\":{\"type\":\"str\",\"value\":\"\\ud800\\n\"}}")) << "input_kwargs.s" << "str" << QStringLiteral("\ufffd\n") << 0.0;
+    }
+
+    /// Values that are not strings are shown as Python's json.dumps writes them; bytes that are
+    /// not UTF-8 (an encoded surrogate, a cut 3-byte sequence, a lead byte 0xFC) are written as
+    /// \ufffd, one per byte that starts no valid sequence (the old decoder turned ED A0 80 into
+    /// "\ud800", which does not read back: the round-trip check of fuzz_msprobe_dumpjson).
+    void invalidUtf8InValues()
+    {
+        const std::string text = "{\"data\":{\"A.a.0.forward\":{\"input_kwargs\":{\"s\":{\"type\":\"slice\",\"value\":"
+                                 "[\"\xed\xa0\x80\", \"\xe2\x82\", \"\xfc\x84\x80\x80\", \"\xe2\x82\xac\xf0\x9f\x98\x80\"]}}}}}";
+        FrameworkPart part;
+        QVERIFY(msprobe::readDumpJsonText(text, QStringLiteral("r"), QStringLiteral("r/dump.json"), DumpLevels{}, part));
+        QCOMPARE(part.ops.size(), size_t(1));
+        QCOMPARE(part.ops[0].tensors.size(), size_t(1));
+        QCOMPARE(part.ops[0].tensors[0].value,
+                 QStringLiteral("[\"\\ufffd\\ufffd\\ufffd\", \"\\ufffd\\ufffd\", \"\\ufffd\\ufffd\\ufffd\\ufffd\", \"\\u20ac\\ud83d\\ude00\"]"));
+    }
+
+    /// Shape dimensions past what 64 bits hold are refused with a warning (converting them was
+    /// undefined behaviour, reported by UBSan in fuzz_msprobe_dumpjson).
+    void shapeOutOfRange()
+    {
+        const QString text = J("{'data':{'A.a.0.forward':{'input_args':[{'type':'torch.Tensor','dtype':'torch.float32','shape':[2, 100000000000000000000]}],"
+                               "'output':[{'type':'torch.Tensor','dtype':'torch.float32','shape':[18446744073709551615, -1]}]}}}");
+        FrameworkPart part;
+        QVERIFY(msprobe::readDumpJsonText(text.toStdString(), QStringLiteral("r"), QStringLiteral("r/dump.json"), DumpLevels{}, part));
+        QCOMPARE(part.ops.size(), size_t(1));
+        const OpRecord &op = part.ops[0];
+        QCOMPARE(op.tensors.size(), size_t(2));
+        QVERIFY(op.tensors[0].shape.empty());
+        QCOMPARE(op.warnings.size(), qsizetype(2));
+        QCOMPARE(op.warnings[0], QStringLiteral("input_args.0: shape has a dimension out of range (100000000000000000000)"));
+        // 2^64 - 1 rounds to 2^64 as a double: also out of range.
+        QVERIFY(op.tensors[1].shape.empty());
+        QCOMPARE(op.warnings[1], QStringLiteral("output.0: shape has a dimension out of range (18446744073709551615)"));
     }
     void nanTokens()
     {

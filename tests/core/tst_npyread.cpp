@@ -189,6 +189,8 @@ private slots:
         row("huge integer", "{'descr': '<f4', 'fortran_order': False, 'shape': (99999999999999999999,), }", "integer too large");
         row("truncated data", "{'descr': '<f4', 'fortran_order': False, 'shape': (3,), }", "needs 12 data bytes but the file holds 8");
         row("overflow", "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 8), }", "byte count overflows");
+        // Zero-width strings: 10^10 elements in 0 bytes would pass the size check, then be iterated.
+        row("zero-width unicode", "{'descr': '<U0', 'fortran_order': True, 'shape': (100000, 100000), }", "descr '<U0' has zero-width items");
         QTest::addRow("bad magic") << QByteArray("\x93NUMPZ\x01\x00\x10\x00", 10) + QByteArray(16, ' ') << QStringLiteral("not a .npy file");
         QTest::addRow("version 4") << QByteArray("\x93NUMPY\x04\x00\x10\x00", 10) + QByteArray(16, ' ') << QStringLiteral("unsupported .npy format version 4.0");
         QTest::addRow("short") << QByteArray("\x93NUM", 4) << QStringLiteral("too short");

@@ -8,7 +8,8 @@ cd "$(dirname "$0")/../.."
 secs=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(dumpdata opdebug gegraph_text onnx_text mappingcsv dumpname)
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(dumpdata opdebug gegraph_text onnx_text mappingcsv dumpname \
+    msprobe_dumpjson msprobe_sidecar torch_pt pickle npy h5dumper)
 out=build/fuzz
 mkdir -p "$out/logs"
 for h in "${harnesses[@]}"; do
@@ -18,10 +19,21 @@ for h in "${harnesses[@]}"; do
   [ -d tests/fuzz/regressions/"$h" ] && cp -n tests/fuzz/regressions/"$h"/* "$work"/ 2>/dev/null
   dict=()
   [ -f tests/fuzz/"$h".dict ] && dict=(-dict=tests/fuzz/"$h".dict)
+  maxlen=65536
+  env=()
+  extra=()
+  if [ "$h" = h5dumper ]; then
+    maxlen=131072 # the sample .h5 files are 72 KB
+    # libhdf5 has no frame pointers: unwind with DWARF so the suppression sees HDF5's own leak.
+    env=(ASAN_OPTIONS=fast_unwind_on_malloc=0 LSAN_OPTIONS=suppressions=tests/fuzz/lsan_hdf5.supp)
+    # libhdf5 1.10.8 reads out of bounds on some damaged attribute messages (its bug, see
+    # docs/RELIABILITY.md): keep fuzzing in a forked worker and collect every crash.
+    extra=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
+  fi
   echo "== $h ($secs s)"
-  "$out/tests/fuzz/fuzz_$h" "$work" "${dict[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
-      -max_len=65536 -print_final_stats=1 -artifact_prefix="$out/findings/$h/" >"$out/logs/$h.log" 2>&1
+  env "${env[@]}" "$out/tests/fuzz/fuzz_$h" "$work" "${dict[@]}" -max_total_time="$secs" -timeout=20 -rss_limit_mb=2048 \
+      -max_len=$maxlen -print_final_stats=1 -artifact_prefix="$out/findings/$h/" "${extra[@]}" >"$out/logs/$h.log" 2>&1
   echo "exit $?"
-  grep -E "^#[0-9]+.*(DONE|cov:)" "$out/logs/$h.log" | tail -1
+  grep -E "^#[0-9]+.*(DONE|cov:)" "$out/logs/$h.log" | tail -1 # fork mode: "#N: cov: ... exec/s"
   grep -E "stat::number_of_executed_units|stat::peak_rss_mb" "$out/logs/$h.log"
 done

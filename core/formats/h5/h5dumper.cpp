@@ -309,14 +309,23 @@ struct Indexer
                 dt = int(DataType::Bool); // h5py writes numpy bool as an int8 enum {FALSE, TRUE}
             if (save < 0) {
                 typeName = QStringLiteral("unknown (no Type attribute): %1").arg(typeName);
-                op.warnings << QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path);
+                // Absent, or present but not one integer (a string, an array): say which.
+                if (H5Aexists(ds, "Type") > 0)
+                    op.warnings << QStringLiteral("%1: the Type attribute is not an integer; shown as a tensor").arg(path);
+                else
+                    op.warnings << QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path);
             }
             if (stride && !shape.empty()) {
+                // C-order strides; where they pass 64 bits (huge, unallocated datasets) no
+                // recorded stride can match: -1 there.
                 std::vector<std::int64_t> cOrder(shape.size());
                 std::int64_t s = 1;
+                bool overflow = false;
                 for (size_t i = shape.size(); i-- > 0;) {
-                    cOrder[i] = s;
-                    s *= std::int64_t(std::max<std::uint64_t>(shape[i], 1));
+                    cOrder[i] = overflow ? -1 : s;
+                    const std::uint64_t dim = std::max<std::uint64_t>(shape[i], 1);
+                    overflow = overflow || dim > std::uint64_t(std::numeric_limits<std::int64_t>::max())
+                               || __builtin_mul_overflow(s, std::int64_t(dim), &s);
                 }
                 if (*stride != cOrder) {
                     QStringList parts;

@@ -48,7 +48,16 @@ Handle openReadOnly(const QString &path)
     if (!fapl)
         return {};
     H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG);
-    return Handle(H5Fopen(QFile::encodeName(path).constData(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    Handle file(H5Fopen(QFile::encodeName(path).constData(), H5F_ACC_RDONLY, fapl.get()), H5Fclose);
+    if (!file) {
+        // Closing the property list is an API call, which clears the error stack: keep the
+        // reason the open failed for lastError().
+        const hid_t reason = H5Eget_current_stack();
+        fapl.reset();
+        if (reason >= 0)
+            H5Eset_current_stack(reason);
+    }
+    return file;
 }
 
 QStringList linkNames(hid_t group)

@@ -67,22 +67,24 @@ void appendPythonJsonString(std::string_view s, std::string &out)
             out += char(c);
             continue;
         }
-        // Decode one UTF-8 sequence; invalid bytes are written as U+FFFD.
+        // Decode one UTF-8 sequence; a byte that does not start a valid one (bad continuation
+        // bytes, overlong forms, surrogates, past U+10FFFF, cut at the end) is written as U+FFFD.
         std::uint32_t cp = 0xFFFD;
-        size_t len = 1;
-        if ((c & 0xE0) == 0xC0 && i + 1 < s.size()) {
-            cp = ((c & 0x1Fu) << 6) | (static_cast<unsigned char>(s[i + 1]) & 0x3Fu);
-            len = 2;
-        } else if ((c & 0xF0) == 0xE0 && i + 2 < s.size()) {
-            cp = ((c & 0x0Fu) << 12) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 6)
-                | (static_cast<unsigned char>(s[i + 2]) & 0x3Fu);
-            len = 3;
-        } else if ((c & 0xF8) == 0xF0 && i + 3 < s.size()) {
-            cp = ((c & 0x07u) << 18) | ((static_cast<unsigned char>(s[i + 1]) & 0x3Fu) << 12)
-                | ((static_cast<unsigned char>(s[i + 2]) & 0x3Fu) << 6) | (static_cast<unsigned char>(s[i + 3]) & 0x3Fu);
-            len = 4;
+        const size_t len = c >= 0xF8 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+        if (len > 1 && i + len <= s.size()) {
+            std::uint32_t v = c & (0x7Fu >> len);
+            bool ok = true;
+            for (size_t k = 1; k < len && ok; ++k) {
+                const unsigned char b = static_cast<unsigned char>(s[i + k]);
+                ok = (b & 0xC0) == 0x80;
+                v = (v << 6) | (b & 0x3Fu);
+            }
+            static constexpr std::uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+            if (ok && v >= kMin[len] && v <= 0x10FFFF && !(v >= 0xD800 && v < 0xE000)) {
+                cp = v;
+                i += len - 1;
+            }
         }
-        i += len - 1;
         if (cp >= 0x10000) {
             cp -= 0x10000;
             std::snprintf(buf, sizeof buf, "\\u%04x\\u%04x", 0xD800 + (cp >> 10), 0xDC00 + (cp & 0x3FF));
@@ -317,15 +319,23 @@ bool JsonStreamReader::readStringInto(std::string &out)
             return fail(QStringLiteral("unexpected end of file inside the string starting at offset %1").arg(start));
         }
         ++m_pos;
+        // The one-character escapes; false for anything else.
+        auto simpleEscape = [&out](int e) {
+            switch (e) {
+            case '"': out += '"'; return true;
+            case '\\': out += '\\'; return true;
+            case '/': out += '/'; return true;
+            case 'b': out += '\b'; return true;
+            case 'f': out += '\f'; return true;
+            case 'n': out += '\n'; return true;
+            case 'r': out += '\r'; return true;
+            case 't': out += '\t'; return true;
+            default: return false;
+            }
+        };
+        if (simpleEscape(esc))
+            continue;
         switch (esc) {
-        case '"': out += '"'; break;
-        case '\\': out += '\\'; break;
-        case '/': out += '/'; break;
-        case 'b': out += '\b'; break;
-        case 'f': out += '\f'; break;
-        case 'n': out += '\n'; break;
-        case 'r': out += '\r'; break;
-        case 't': out += '\t'; break;
         case 'u': {
             auto hex4 = [this](std::uint32_t &v) {
                 v = 0;
@@ -355,18 +365,31 @@ bool JsonStreamReader::readStringInto(std::string &out)
             if (cp >= 0xD800 && cp < 0xDC00 && peekByte() == '\\') {
                 ++m_pos;
                 std::uint32_t lo = 0;
-                if (peekByte() == 'u') {
+                const int next = peekByte();
+                if (next == 'u') {
                     ++m_pos;
                     if (!hex4(lo))
-                        return fail(QStringLiteral("invalid \\u escape at offset %1").arg(offset()));
+                        return fail(m_hitEnd ? QStringLiteral("unexpected end of file inside a \\u escape")
+                                             : QStringLiteral("invalid \\u escape at offset %1").arg(offset()));
                     if (lo >= 0xDC00 && lo < 0xE000) {
                         cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                     } else {
+                        // A lone high surrogate, then another code unit (itself lone if it is a
+                        // surrogate: UTF-8 cannot hold surrogates).
                         appendUtf8(out, 0xFFFD);
-                        cp = lo;
+                        cp = lo >= 0xD800 && lo < 0xE000 ? 0xFFFD : lo;
                     }
                 } else {
-                    return fail(QStringLiteral("invalid escape after a high surrogate at offset %1").arg(offset()));
+                    // A lone high surrogate followed by a one-character escape, as in "\ud800\n".
+                    if (next < 0) {
+                        m_hitEnd = true;
+                        return fail(QStringLiteral("unexpected end of file inside the string starting at offset %1").arg(start));
+                    }
+                    ++m_pos;
+                    appendUtf8(out, 0xFFFD);
+                    if (!simpleEscape(next))
+                        return fail(QStringLiteral("invalid escape \\%1 at offset %2").arg(QChar(next)).arg(offset() - 1));
+                    break;
                 }
             } else if (cp >= 0xD800 && cp < 0xE000) {
                 cp = 0xFFFD; // lone surrogate

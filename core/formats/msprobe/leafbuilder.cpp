@@ -273,6 +273,13 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
                     r.shape.clear();
                     break;
                 }
+                // Converting a double outside [-2^63, 2^64) to an integer is undefined.
+                if (!(dim.number >= -0x1p63 && dim.number < 0x1p64)) {
+                    op.warnings << QStringLiteral("%1: shape has a dimension out of range (%2)")
+                                       .arg(r.name, QString::fromUtf8(t.text(dim).data(), qsizetype(t.text(dim).size())));
+                    r.shape.clear();
+                    break;
+                }
                 r.shape.push_back(dim.number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(dim.number))
                                                  : static_cast<std::uint64_t>(dim.number));
             }

@@ -302,7 +302,8 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
             const JsonNode &shape = t.node(el[4]);
             for (std::uint32_t c = shape.kind == JsonNode::Array && shape.count <= 64 ? shape.first : 0; c; c = t.node(c).next) {
                 const JsonNode &d = t.node(c);
-                if (d.kind == JsonNode::Number && d.integer)
+                // Dimensions outside [-2^63, 2^64) are skipped: converting them is undefined.
+                if (d.kind == JsonNode::Number && d.integer && d.number >= -0x1p63 && d.number < 0x1p64)
                     r.shape.push_back(d.number < 0 ? std::uint64_t(std::int64_t(d.number)) : std::uint64_t(d.number));
             }
             static constexpr std::array<std::pair<RecordedStats::Field, double RecordedStats::*>, 4> kStats = {

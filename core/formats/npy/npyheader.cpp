@@ -225,6 +225,10 @@ QString decodeDescr(const QByteArray &d, const NpyParseOptions &options, NpyHead
             return QStringLiteral("descr '%1' has no byte order").arg(shown);
         if (n > (std::numeric_limits<std::uint32_t>::max() / 4))
             return QStringLiteral("descr '%1' is too wide").arg(shown);
+        // Zero-width items (numpy itself never writes them) would give any element count
+        // over no data bytes: a huge shape would pass the size check and then be iterated.
+        if (n == 0)
+            return QStringLiteral("descr '%1' has zero-width items").arg(shown);
         h.unicode = true;
         h.dataType = int(String);
         h.itemSize = 4 * n;
