@@ -4,6 +4,7 @@
 #include "compare/comparereport.h"
 #include "heatmapwidget.h"
 #include "index/tensorloader.h"
+#include "io/pathguard.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
 
@@ -83,17 +84,6 @@ public:
         }
     }
 };
-
-/// Canonical form of a path that may not exist yet (its nearest existing ancestor resolved).
-QString canonicalOrParent(const QString &path)
-{
-    QString p = QFileInfo(path).absoluteFilePath(), rest;
-    while (!QFileInfo::exists(p) && p != QLatin1String("/")) {
-        rest = QLatin1Char('/') + QFileInfo(p).fileName() + rest;
-        p = QFileInfo(p).absolutePath();
-    }
-    return QFileInfo(p).canonicalFilePath() + rest;
-}
 
 QString number(double v) { return std::isnan(v) ? QStringLiteral("NaN") : std::isinf(v) ? (v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf")) : QString::number(v, 'g', 8); }
 
@@ -730,15 +720,7 @@ void CompareView::showHeatmap()
 
 bool CompareView::insideOpenedDump(const QString &file) const
 {
-    const QString f = canonicalOrParent(file), abs = QFileInfo(file).absoluteFilePath();
-    for (const auto &index : {m_npu, m_bench}) {
-        if (!index)
-            continue;
-        for (const QString &root : {QFileInfo(index->rootDir).canonicalFilePath(), QFileInfo(index->rootDir).absoluteFilePath()})
-            if (!root.isEmpty() && (f.startsWith(root + QLatin1Char('/')) || abs.startsWith(root + QLatin1Char('/'))))
-                return true;
-    }
-    return false;
+    return (m_npu && isInsideDir(file, m_npu->rootDir)) || (m_bench && isInsideDir(file, m_bench->rootDir));
 }
 
 void CompareView::setMapping(const UserMapping &mapping)

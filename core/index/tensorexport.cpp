@@ -1,30 +1,11 @@
 #include "tensorexport.h"
 
+#include "io/pathguard.h"
+
 #include <QDir>
 #include <QFileInfo>
 
 namespace ds {
-
-namespace {
-
-/// Canonical form of a path that may not exist yet (its nearest existing ancestor resolved).
-QString canonicalOrParent(const QString &path)
-{
-    QString p = QFileInfo(path).absoluteFilePath(), rest;
-    while (!QFileInfo::exists(p) && p != QLatin1String("/")) {
-        rest = QLatin1Char('/') + QFileInfo(p).fileName() + rest;
-        p = QFileInfo(p).absolutePath();
-    }
-    return QFileInfo(p).canonicalFilePath() + rest;
-}
-
-bool isInside(const QString &dir, const QString &root)
-{
-    const QString d = canonicalOrParent(dir), r = QFileInfo(root).canonicalFilePath();
-    return !d.isEmpty() && !r.isEmpty() && (d == r || d.startsWith(r + QLatin1Char('/')));
-}
-
-} // namespace
 
 QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, ExportFormat format)
 {
@@ -43,7 +24,7 @@ ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &re
     ExportResult r;
     r.id = index.tensorId(ref);
     r.dtype = dataTypeName(index.tensor(ref).dataType);
-    if (isInside(req.outDir, index.rootDir)) {
+    if (isInsideDir(req.outDir, index.rootDir)) {
         r.error = QStringLiteral("refusing to write into the opened dump directory %1").arg(index.rootDir);
         return r;
     }

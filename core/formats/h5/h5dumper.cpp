@@ -1,6 +1,7 @@
 #include "h5dumper.h"
 
 #include "h5handle.h"
+#include "io/pathguard.h"
 #include "tensor/dtype.h"
 
 #include <QDir>
@@ -588,12 +589,7 @@ Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const
     const QFileInfo out(outFile);
     const QString outPath = QDir::cleanPath(out.absoluteFilePath());
     const QString root = QDir::cleanPath(QFileInfo(index.rootDir).absoluteFilePath());
-    const QString outCanon = QFileInfo(out.absolutePath()).canonicalFilePath();
-    const QString rootCanon = QFileInfo(root).canonicalFilePath();
-    const auto inside = [](const QString &path, const QString &dir) {
-        return !dir.isEmpty() && (path == dir || path.startsWith(dir.endsWith(QLatin1Char('/')) ? dir : dir + QLatin1Char('/')));
-    };
-    if (inside(outPath, root) || inside(outCanon + QLatin1Char('/'), rootCanon))
+    if (isInsideDir(outPath, root))
         return R::failure(QStringLiteral("%1: refusing to write inside the opened dump (%2)").arg(outPath, root));
     if (!QFileInfo(out.absolutePath()).isDir())
         return R::failure(QStringLiteral("%1: the directory does not exist").arg(out.absolutePath()));
