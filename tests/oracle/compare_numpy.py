@@ -187,8 +187,22 @@ def cases():
     # every fifth ratio far from 1: KL lanes of both kinds (series and full logarithm) in most vectors
     mixed = rng.standard_normal(20000).astype(np.float32)
     mixed_b = (mixed * np.where(np.arange(mixed.size) % 5 == 0, 1.5, 1.0001)).astype(np.float32)
+    # one block (2048 elements) with non-finite values among finite ones: both block paths
+    oneblk = rng.standard_normal(10000).astype(np.float32)
+    oneblk_b = (oneblk * np.float32(1.001)).astype(np.float32)
+    oneblk[9000] = np.nan
+    oneblk_b[9001] = np.inf
+    wide = rng.standard_normal(5000)
+    # finite values whose squared difference overflows: the block takes the fix-up path
+    huge = rng.standard_normal(3000) * 1e-3
+    huge_b = huge.copy()
+    huge[2100], huge_b[2100] = 1e200, -1e200
     c = [
         ("kl_mixed_ratios", mixed, mixed_b),
+        ("non_finite_in_one_block", oneblk, oneblk_b),
+        ("f32_vs_f64", wide.astype(np.float32), wide * 1.0001),
+        ("f64_vs_f32", wide * 1.0001, wide.astype(np.float32)),
+        ("huge_f64_difference", huge, huge_b),
         ("random_f32", rng.standard_normal(10000).astype(np.float32), rng.standard_normal(10000).astype(np.float32)),
         ("close_f32_big", big, big_b),
         ("f16_vs_f32", h, (h.astype(np.float32) * np.float32(1.0001)).astype(np.float32)),
