@@ -1,6 +1,7 @@
 #include "h5loader.h"
 
 #include "formats/h5/h5handle.h"
+#include "formats/h5/h5isolate.h"
 
 #include <QFileInfo>
 
@@ -20,6 +21,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
                                                           std::uint64_t chunkBytes)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
+    h5::LibraryLock lock;
     h5::silenceErrors();
     const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location);
     if (rec.storage != TensorStorage::H5Dataset)
