@@ -11,6 +11,7 @@
 #include "partcompare.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonArray>
@@ -207,6 +208,58 @@ private slots:
         reader.join();
         QCOMPARE(indexed, 20);
         QVERIFY(loads > 0);
+    }
+
+    // Tensor reads run libhdf5 in a child too: a crash there is an error naming the file and
+    // the dataset, a reader that hangs can be cancelled, and the bytes equal the in-process read.
+    void isolatedTensorLoads()
+    {
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
+        QVERIFY(o >= 0);
+        const OpRecord &op = index->ops[size_t(o)];
+        const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
+                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+        QVERIFY(weight != op.tensors.end());
+        const auto local = loadH5TensorInProcess(*index, op, *weight, nullptr, 64);
+        const auto isolated = loadH5Tensor(*index, op, *weight, nullptr, 64);
+        QVERIFY(local.ok() && isolated.ok());
+        QVERIFY((*local)->view.count > 0);
+        QCOMPARE((*isolated)->view.count, (*local)->view.count);
+        QCOMPARE((*isolated)->view.elem, (*local)->view.elem);
+        QCOMPARE(loadedBytes(**isolated), loadedBytes(**local));
+        QCOMPARE((*isolated)->notes, (*local)->notes);
+        QVERIFY((*isolated)->keepAlive);
+
+        h5::setChildHookForTesting([] {
+            ::signal(SIGSEGV, SIG_DFL);
+            ::raise(SIGSEGV);
+        });
+        const auto crashed = loadH5Tensor(*index, op, *weight, nullptr);
+        h5::setChildHookForTesting({});
+        QVERIFY(!crashed.ok());
+        QVERIFY2(crashed.error().startsWith(QStringLiteral("h5/model_npu.h5: ") + weight->location + QStringLiteral(": HDF5 library crashed")),
+                 qPrintable(crashed.error()));
+
+        h5::setChildHookForTesting([] { ::sleep(60); });
+        std::atomic<bool> cancel{false};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        QElapsedTimer timer;
+        timer.start();
+        const auto cancelled = loadH5Tensor(*index, op, *weight, &job);
+        const qint64 ms = timer.elapsed();
+        canceller.join();
+        h5::setChildHookForTesting({});
+        QVERIFY(!cancelled.ok());
+        QCOMPARE(cancelled.error(), QStringLiteral("cancelled"));
+        QVERIFY2(ms < 1300, qPrintable(QString::number(ms)));
     }
 
     void decoders()
