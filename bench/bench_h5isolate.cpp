@@ -3,11 +3,13 @@
 // (indexFileInProcess). Default file: samples/h5/model_npu.h5; N (default 50) timed calls of
 // each, alternating, after one untimed call of each. Also times an empty runIsolated() (fork +
 // pipe + waitpid only). --ballast allocates and touches MB of memory first, like a GUI holding
-// loaded tensors (fork copies the page tables).
+// loaded tensors (fork copies the page tables). Then loads the file's largest tensor dataset
+// N times each way (loadH5TensorInProcess vs loadH5Tensor: two children and a shared mapping).
 // Prints one JSON object: median / min / max milliseconds of each.
 #include "benchutil.h"
 #include "formats/h5/h5dumper.h"
 #include "formats/h5/h5isolate.h"
+#include "index/h5loader.h"
 
 #include <QFileInfo>
 
@@ -67,10 +69,37 @@ int main(int argc, char **argv)
                 std::exit(1);
         }));
     }
+    // The largest tensor dataset.
+    auto part = ds::h5dumper::indexFileInProcess(root, rel, {});
+    ds::DumpIndex index;
+    index.rootDir = root;
+    index.ops = std::move(part->ops);
+    const ds::OpRecord *bigOp = nullptr;
+    const ds::TensorRecord *big = nullptr;
+    for (const auto &op : index.ops)
+        for (const auto &t : op.tensors)
+            if (t.storage == ds::TensorStorage::H5Dataset && (!big || t.size > big->size)) {
+                bigOp = &op;
+                big = &t;
+            }
+    std::vector<double> loadLocal, loadIsolated;
+    for (int i = 0; big && i < repeat; ++i) {
+        loadLocal.push_back(bench::timeOnce([&] {
+            if (!ds::loadH5TensorInProcess(index, *bigOp, *big, nullptr))
+                std::exit(1);
+        }));
+        loadIsolated.push_back(bench::timeOnce([&] {
+            if (!ds::loadH5Tensor(index, *bigOp, *big, nullptr))
+                std::exit(1);
+        }));
+    }
     bench::Json out;
     out.add("file", qPrintable(rel)).add("bytes", (long long)info.size()).add("ops", (unsigned long long)ops).add("repeat", repeat)
         .add("ballast_mb", ballastMb);
     out.add("in_process", stats(local)).add("isolated", stats(isolated)).add("empty_child", stats(empty));
+    if (big)
+        out.add("tensor_bytes", (unsigned long long)big->size).add("load_in_process", stats(loadLocal))
+            .add("load_isolated", stats(loadIsolated));
     out.print();
     return 0;
 }
