@@ -3,10 +3,10 @@
 #include <QCoreApplication>
 
 #include <cerrno>
-#include <mutex>
-#include <optional>
 #include <csignal>
 #include <cstring>
+#include <mutex>
+#include <optional>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
@@ -37,8 +37,8 @@ std::mutex &libraryMutex()
 }
 
 thread_local int t_lockDepth = 0;
-/// Set in a runIsolated() child: one thread, so no locking (the copied mutex still looks held
-/// by the parent's thread, and glibc would not let the child's thread release it).
+/// Set in a runIsolated() child: one thread, so no locking (its copy of the mutex is locked:
+/// the fork happened under it).
 bool s_inChild = false;
 
 /// Writes all of `data` or returns false (child side; the parent may have gone).
@@ -60,7 +60,7 @@ bool writeAll(int fd, const void *data, size_t size)
 [[noreturn]] void runChild(int fd, const std::function<QByteArray(const JobControl &)> &work,
                            const std::function<void()> &hook)
 {
-    // The parent ignores nothing on our behalf: a write to a closed pipe just fails.
+    // When the parent has gone (cancelled), a write fails with EPIPE instead of killing us.
     ::signal(SIGPIPE, SIG_IGN);
     int code = 0;
     try {
