@@ -13,6 +13,7 @@ struct LoadedTensor
 {
     std::shared_ptr<const MappedFile> file;
     std::vector<std::byte> owned; ///< converted / unpacked elements (empty: view into the map)
+    std::shared_ptr<const void> keepAlive; ///< other memory `view` points into (an isolated .h5 read's shared mapping)
     TensorView view;
     Shape shape;          ///< shape of `view` (original_shape when converted)
     int dataType = 0;     ///< header data type

@@ -1,13 +1,19 @@
 // torch.utils.dumper .h5 files: layout, attributes and values as h5py wrote them
 // (samples/h5npy_manifest.json from samples/generate_h5npy.py), bad files beside good ones,
-// chunked hyperslab reads, and "Export selection as .h5" checked by h5py itself.
+// chunked hyperslab reads, and "Export selection as .h5" checked by h5py itself. Indexing runs
+// libhdf5 in a child process: the same result as in-process, and a library crash (the fuzzer's
+// libhdf5 1.10.8 bug file, an injected SIGSEGV) stays an error naming the file.
 #include "formats/h5/h5dumper.h"
+#include "formats/h5/h5isolate.h"
 #include "index/h5loader.h"
 #include "index/tensorloader.h"
 #include "tensor/dtype.h"
+#include "partcompare.h"
 
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -15,12 +21,44 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <thread>
+
 using namespace ds;
+
+// GCC 12's AddressSanitizer allocator is not fork-safe (glibc's malloc is: it has atfork
+// handlers): a child forked while another thread is inside malloc can block for ever on the
+// sanitizer's allocator lock. Tests that fork while other threads allocate skip under ASan.
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsanBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAsanBuild = true;
+#else
+constexpr bool kAsanBuild = false;
+#endif
+#else
+constexpr bool kAsanBuild = false;
+#endif
 
 namespace {
 
 const QString kSamples = QStringLiteral(DUMPSCOPE_SAMPLES);
 const QString kPython = QStringLiteral("/usr/bin/python3");
+const QString kLibraryBugs = QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/fuzz/library_bugs/h5dumper");
+
+bool copyInto(const QString &from, const QString &dir, const QString &rel)
+{
+    const QString to = dir + QLatin1Char('/') + rel;
+    return QDir().mkpath(QFileInfo(to).absolutePath()) && QFile::copy(from, to);
+}
+
+qsizetype opsFrom(const DumpIndex &index, const QString &dataFile)
+{
+    return std::count_if(index.ops.begin(), index.ops.end(), [&](const OpRecord &op) { return op.dataFile == dataFile; });
+}
 
 QJsonArray manifestFiles()
 {
@@ -74,6 +112,200 @@ class TestH5Dumper : public QObject
 {
     Q_OBJECT
 private slots:
+    // The isolated indexFile gives exactly what the in-process one gives, field by field,
+    // with the caller's levels on every operator.
+    void isolatedEqualsInProcess_data()
+    {
+        QTest::addColumn<QString>("file");
+        for (const auto &v : manifestFiles())
+            QTest::addRow("%s", qPrintable(v.toObject().value(QStringLiteral("file")).toString()))
+                << v.toObject().value(QStringLiteral("file")).toString();
+        QTest::addRow("missing") << QStringLiteral("h5/none.h5");
+    }
+    void isolatedEqualsInProcess()
+    {
+        QFETCH(QString, file);
+        DumpLevels levels;
+        levels.part = QStringLiteral("h5");
+        levels.rank = QStringLiteral("rank0");
+        levels.modelName = QFileInfo(file).fileName();
+        const auto local = h5dumper::indexFileInProcess(kSamples, file, levels);
+        const auto isolated = h5dumper::indexFile(kSamples, file, levels);
+        QVERIFY(local.ok() && isolated.ok());
+        QVERIFY(!local->ops.empty() || !local->errors.empty());
+        testing::compareParts(*isolated, *local, true);
+        if (QTest::currentTestFailed())
+            return;
+        for (const OpRecord &op : isolated->ops)
+            QCOMPARE(&*op.levels, &*isolated->ops.front().levels); // one shared copy
+    }
+
+    // tests/fuzz/library_bugs/h5dumper: inputs that crash libhdf5 1.10.8 (ASan reports on all
+    // of them; "-segv-" ones crash any build, the wild read crashes depending on heap contents). Through the public indexFile and
+    // loadH5Tensor our process survives; whatever the library does, errors name the file, and
+    // a good file elsewhere in the tree still loads completely.
+    void libraryBugInputIsContained_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::addColumn<bool>("crashesLibrary"); // in every build, not only under ASan
+        const QDir dir(kLibraryBugs);
+        const QStringList files = dir.entryList({QStringLiteral("*.h5")}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 4);
+        for (const QString &f : files)
+            QTest::addRow("%s", qPrintable(f)) << dir.filePath(f) << f.contains(QLatin1String("-segv-"));
+    }
+    void libraryBugInputIsContained()
+    {
+        QFETCH(QString, file);
+        QFETCH(bool, crashesLibrary);
+        QTemporaryDir dir;
+        const QString bad = QStringLiteral("broken/damaged.h5"), good = QStringLiteral("good/model_npu.h5");
+        QVERIFY(copyInto(file, dir.path(), bad));
+        QVERIFY(copyInto(kSamples + QStringLiteral("/h5/model_npu.h5"), dir.path(), good));
+
+        const auto part = h5dumper::indexFile(dir.path(), bad, {});
+        QVERIFY(part.ok());
+        for (const FileError &e : part->errors) {
+            qInfo().noquote() << e.file << e.message;
+            QCOMPARE(e.file, bad);
+            QVERIFY(!e.message.isEmpty());
+        }
+        const bool libraryDied = std::any_of(part->errors.begin(), part->errors.end(), [](const FileError &e) {
+            return e.message.startsWith(QLatin1String("HDF5 library crashed")) || e.message.startsWith(QLatin1String("HDF5 library failed"));
+        });
+        if (crashesLibrary)
+            QVERIFY(libraryDied);
+        // Whatever was indexed loads or fails with a message naming the file.
+        auto index = makeIndex(dir.path(), *part);
+        for (size_t o = 0; o < index->ops.size(); ++o) {
+            const OpRecord &op = index->ops[o];
+            QCOMPARE(op.dataFile, bad);
+            for (const TensorRecord &rec : op.tensors) {
+                if (rec.storage != TensorStorage::H5Dataset)
+                    continue;
+                const auto t = loadH5Tensor(*index, op, rec, nullptr);
+                if (!t.ok())
+                    QVERIFY2(t.error().startsWith(bad), qPrintable(t.error()));
+            }
+        }
+
+        const auto tree = buildIndex(dir.path());
+        QVERIFY2(tree.ok(), qPrintable(tree.error()));
+        QCOMPARE(opsFrom(**tree, good), manifestFile(QStringLiteral("h5/model_npu.h5")).value(QStringLiteral("ops")).toArray().size());
+        for (const FileError &e : (*tree)->errors)
+            QVERIFY2(e.file == bad, qPrintable(e.file + QStringLiteral(": ") + e.message));
+    }
+
+    // A child that crashes (test hook: SIGSEGV before indexing) is one error naming the .h5
+    // file; the .npy files of the same tree still load.
+    void crashingChildLeavesTheRestOfTheTree()
+    {
+        QTemporaryDir dir;
+        const QString h5 = QStringLiteral("run/model_npu.h5");
+        QVERIFY(copyInto(kSamples + QStringLiteral("/h5/model_npu.h5"), dir.path(), h5));
+        for (const char *npy : {"Tensor_float32_0.npy", "weights.npy"})
+            QVERIFY(copyInto(kSamples + QStringLiteral("/npy/loose/") + QLatin1String(npy), dir.path(),
+                             QStringLiteral("tensors/") + QLatin1String(npy)));
+        h5::setChildHookForTesting([] {
+            ::signal(SIGSEGV, SIG_DFL);
+            ::raise(SIGSEGV);
+        });
+        const auto index = buildIndex(dir.path());
+        h5::setChildHookForTesting({});
+        QVERIFY2(index.ok(), qPrintable(index.error()));
+        const auto &errors = (*index)->errors;
+        QCOMPARE(errors.size(), size_t(1));
+        QCOMPARE(errors[0].file, h5);
+        QVERIFY2(errors[0].message.contains(QLatin1String("HDF5 library crashed while reading this file (signal 11, SIGSEGV)")),
+                 qPrintable(errors[0].message));
+        QCOMPARE(opsFrom(**index, h5), 0);
+        QVERIFY(std::any_of((*index)->ops.begin(), (*index)->ops.end(),
+                            [](const OpRecord &op) { return op.source == SourceFormat::NpyFolder; }));
+        // Without the hook the same tree loads the .h5 operators.
+        const auto again = buildIndex(dir.path());
+        QVERIFY(again.ok());
+        QVERIFY((*again)->errors.empty());
+        QCOMPARE(opsFrom(**again, h5), manifestFile(QStringLiteral("h5/model_npu.h5")).value(QStringLiteral("ops")).toArray().size());
+    }
+
+    // Forking while another thread reads tensors in-process: the library lock keeps the child
+    // from inheriting a held HDF5 lock (it would hang).
+    void forkWhileLoading()
+    {
+        if (kAsanBuild)
+            QSKIP("ASan's allocator is not fork-safe while other threads allocate (see kAsanBuild)");
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        std::atomic<int> loads{0};
+        std::thread reader([&] {
+            for (int i = 0; i < 30; ++i)
+                for (int o = 0; o < int(index->ops.size()); ++o)
+                    if (loadTensor(*index, {o, 0}).ok())
+                        ++loads;
+        });
+        int indexed = 0;
+        for (int i = 0; i < 20; ++i) {
+            const auto again = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+            indexed += again.ok() && again->ops.size() == index->ops.size() && again->errors.empty();
+        }
+        reader.join();
+        QCOMPARE(indexed, 20);
+        QVERIFY(loads > 0);
+    }
+
+    // Tensor reads run libhdf5 in a child too: a crash there is an error naming the file and
+    // the dataset, a reader that hangs can be cancelled, and the bytes equal the in-process read.
+    void isolatedTensorLoads()
+    {
+        auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
+        QVERIFY(part.ok());
+        auto index = makeIndex(kSamples, std::move(*part));
+        const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
+        QVERIFY(o >= 0);
+        const OpRecord &op = index->ops[size_t(o)];
+        const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
+                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+        QVERIFY(weight != op.tensors.end());
+        const auto local = loadH5TensorInProcess(*index, op, *weight, nullptr, 64);
+        const auto isolated = loadH5Tensor(*index, op, *weight, nullptr, 64);
+        QVERIFY(local.ok() && isolated.ok());
+        QVERIFY((*local)->view.count > 0);
+        QCOMPARE((*isolated)->view.count, (*local)->view.count);
+        QCOMPARE((*isolated)->view.elem, (*local)->view.elem);
+        QCOMPARE(loadedBytes(**isolated), loadedBytes(**local));
+        QCOMPARE((*isolated)->notes, (*local)->notes);
+        QVERIFY((*isolated)->keepAlive);
+
+        h5::setChildHookForTesting([] {
+            ::signal(SIGSEGV, SIG_DFL);
+            ::raise(SIGSEGV);
+        });
+        const auto crashed = loadH5Tensor(*index, op, *weight, nullptr);
+        h5::setChildHookForTesting({});
+        QVERIFY(!crashed.ok());
+        QVERIFY2(crashed.error().startsWith(QStringLiteral("h5/model_npu.h5: ") + weight->location + QStringLiteral(": HDF5 library crashed")),
+                 qPrintable(crashed.error()));
+
+        h5::setChildHookForTesting([] { ::sleep(60); });
+        std::atomic<bool> cancel{false};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        std::thread canceller([&] {
+            std::this_thread::sleep_for(std::chrono::milliseconds(300));
+            cancel = true;
+        });
+        QElapsedTimer timer;
+        timer.start();
+        const auto cancelled = loadH5Tensor(*index, op, *weight, &job);
+        const qint64 ms = timer.elapsed();
+        canceller.join();
+        h5::setChildHookForTesting({});
+        QVERIFY(!cancelled.ok());
+        QCOMPARE(cancelled.error(), QStringLiteral("cancelled"));
+        QVERIFY2(ms < 1300, qPrintable(QString::number(ms)));
+    }
+
     void decoders()
     {
         using enum DataType;

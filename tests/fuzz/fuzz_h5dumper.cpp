@@ -1,6 +1,8 @@
 // libFuzzer harness: a torch.utils.dumper .h5 file. HDF5 reads files only, so the input is
-// written to a scratch file, indexed through h5dumper::indexFile, and every tensor dataset it
-// lists is loaded through loadH5Tensor (small chunks, so the hyperslab tiling runs too).
+// written to a scratch file, indexed through h5dumper::indexFileInProcess, and every tensor
+// dataset it lists is loaded through loadH5TensorInProcess (small chunks, so the hyperslab tiling runs
+// too). In-process on purpose: the product's indexFile runs the same code in a forked child
+// (h5isolate.h), and so does loadH5Tensor: libFuzzer would see neither the coverage nor the crashes.
 #include "formats/h5/h5dumper.h"
 #include "index/h5loader.h"
 
@@ -48,7 +50,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
             std::abort();
     }
 
-    auto part = h5dumper::indexFile(dir, rel, DumpLevels{});
+    auto part = h5dumper::indexFileInProcess(dir, rel, DumpLevels{});
     if (!part)
         __builtin_trap(); // fails only when cancelled
     for (const FileError &e : part->errors)
@@ -64,7 +66,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
         for (const TensorRecord &rec : op.tensors) {
             if (rec.storage != TensorStorage::H5Dataset)
                 continue;
-            auto loaded = loadH5Tensor(index, op, rec, nullptr, 4096);
+            auto loaded = loadH5TensorInProcess(index, op, rec, nullptr, 4096);
             if (!loaded) {
                 if (loaded.error().isEmpty())
                     __builtin_trap();

@@ -1,9 +1,12 @@
 #include "h5dumper.h"
 
 #include "h5handle.h"
+#include "h5isolate.h"
+#include "index/partstream.h"
 #include "io/pathguard.h"
 #include "tensor/dtype.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -414,6 +417,15 @@ struct Indexer
 
 const char kSignature[] = "\x89HDF\r\n\x1a\n";
 
+/// The part of a file whose isolated indexing failed: one error naming the file.
+FrameworkPart failedPart(const QString &relPath, const QString &why)
+{
+    FrameworkPart part;
+    part.framework = QStringLiteral("pytorch");
+    part.errors.push_back({relPath, why, 0});
+    return part;
+}
+
 } // namespace
 
 int dataTypeFromCode(int code)
@@ -474,6 +486,30 @@ Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, 
                                 const JobControl *job)
 {
     using R = Result<FrameworkPart>;
+    const auto bytes = h5::runIsolated(
+        [&](const JobControl &childJob) {
+            const auto part = indexFileInProcess(rootDir, relPath, {}, &childJob);
+            return part ? encodePart(*part) : QByteArray(); // fails only when cancelled
+        },
+        job);
+    if (job && job->cancelled())
+        return R::failure(QStringLiteral("cancelled"));
+    if (!bytes)
+        return failedPart(relPath, bytes.error());
+    auto part = decodePart(*bytes);
+    if (!part)
+        return failedPart(relPath, QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result"));
+    const SharedLevels sharedLevels(levels);
+    for (OpRecord &op : part->ops)
+        op.levels = sharedLevels;
+    return std::move(*part);
+}
+
+Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+                                         const JobControl *job)
+{
+    using R = Result<FrameworkPart>;
+    h5::LibraryLock lock;
     h5::silenceErrors();
     Indexer ix;
     ix.relPath = relPath;
@@ -583,6 +619,7 @@ Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const
                       const ExportOptions &options, const JobControl *job)
 {
     using R = Result<int>;
+    h5::LibraryLock lock;
     h5::silenceErrors();
     if (ops.empty())
         return R::failure(QStringLiteral("no operators selected"));

@@ -22,8 +22,18 @@ namespace ds::h5dumper {
 /// Only attributes and small non-tensor values are read. A file that is not HDF5 and objects
 /// that do not fit the layout become FileErrors naming the file and the object path; the rest
 /// of the file still indexes. Fails only when cancelled.
+///
+/// libhdf5 runs in a child process (h5::runIsolated, indexFileInProcess there): a crash or
+/// sanitizer abort inside the library on a damaged file becomes one FileError naming the
+/// file ("HDF5 library crashed while reading this file (signal 11, SIGSEGV); ..."), and
+/// cancelling kills the child, so a file that makes the library loop can still be cancelled.
 Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                 const JobControl *job = nullptr);
+
+/// indexFile() in this process (what the isolated child runs; the fuzz harness calls it for
+/// coverage). A damaged file can crash the process inside libhdf5: product code calls indexFile().
+Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+                                         const JobControl *job = nullptr);
 
 /// Cheap check: the HDF5 superblock signature at offset 0, 512, 1024, 2048, ... .
 bool looksLikeHdf5(const QString &path);

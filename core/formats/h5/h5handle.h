@@ -9,6 +9,9 @@
 
 namespace ds::h5 {
 
+// Every HDF5 call is made under h5::LibraryLock (h5isolate.h): entry points (indexing, export,
+// tensor loading) take it before their first Handle.
+
 /// Owns one HDF5 identifier and closes it with the matching H5*close function.
 class Handle
 {

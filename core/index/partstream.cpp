@@ -1,0 +1,236 @@
+#include "partstream.h"
+
+#include <QDataStream>
+#include <QIODevice>
+
+#include <algorithm>
+
+namespace ds {
+
+namespace {
+
+constexpr quint32 kMagic = 0x44535046; // "DSPF"
+constexpr quint16 kVersion = 1;
+
+template<typename E>
+void putEnum(QDataStream &s, E e) { s << quint8(e); }
+
+template<typename E>
+void getEnum(QDataStream &s, E &e)
+{
+    quint8 v = 0;
+    s >> v;
+    e = E(v);
+}
+
+void putShape(QDataStream &s, const Shape &shape)
+{
+    s << quint32(shape.size());
+    for (auto d : shape)
+        s << quint64(d);
+}
+
+/// A count read from the stream that can be right: each element takes at least `minBytes`.
+bool getCount(QDataStream &s, quint32 &n, qint64 minBytes)
+{
+    s >> n;
+    const qint64 left = s.device()->bytesAvailable();
+    return s.status() == QDataStream::Ok && qint64(n) <= left / std::max<qint64>(minBytes, 1);
+}
+
+void putStrings(QDataStream &s, const QStringList &list)
+{
+    s << quint32(list.size());
+    for (const QString &x : list)
+        s << x;
+}
+
+/// QDataStream's own QList reading reserves the count it reads: check it first.
+bool getStrings(QDataStream &s, QStringList &list)
+{
+    quint32 n = 0;
+    if (!getCount(s, n, 4))
+        return false;
+    list.clear();
+    for (quint32 i = 0; i < n; ++i) {
+        QString x;
+        s >> x;
+        list.append(std::move(x));
+    }
+    return s.status() == QDataStream::Ok;
+}
+
+bool getShape(QDataStream &s, Shape &shape)
+{
+    quint32 n = 0;
+    if (!getCount(s, n, 8))
+        return false;
+    shape.clear();
+    for (quint32 i = 0; i < n; ++i) {
+        quint64 d = 0;
+        s >> d;
+        shape.push_back(d);
+    }
+    return s.status() == QDataStream::Ok;
+}
+
+void putTensor(QDataStream &s, const TensorRecord &t)
+{
+    putShape(s, t.shape);
+    putShape(s, t.originalShape);
+    s << quint64(t.offset) << quint64(t.size) << quint64(t.address) << t.originalOpName << t.name << t.location
+      << t.typeName << t.value << t.checksum;
+    s << t.recorded.max << t.recorded.min << t.recorded.mean << t.recorded.norm << quint8(t.recorded.present);
+    s << quint32(t.index) << qint32(t.dataType) << qint32(t.format) << qint32(t.subFormat) << qint32(t.originalOutputIndex);
+    putEnum(s, t.io);
+    putEnum(s, t.storage);
+    s << t.complete;
+}
+
+bool getTensor(QDataStream &s, TensorRecord &t)
+{
+    if (!getShape(s, t.shape) || !getShape(s, t.originalShape))
+        return false;
+    quint64 offset = 0, size = 0, address = 0;
+    s >> offset >> size >> address >> t.originalOpName >> t.name >> t.location >> t.typeName >> t.value >> t.checksum;
+    t.offset = offset;
+    t.size = size;
+    t.address = address;
+    quint8 present = 0;
+    s >> t.recorded.max >> t.recorded.min >> t.recorded.mean >> t.recorded.norm >> present;
+    t.recorded.present = present;
+    quint32 index = 0;
+    qint32 dataType = 0, format = 0, subFormat = 0, originalOutputIndex = 0;
+    s >> index >> dataType >> format >> subFormat >> originalOutputIndex;
+    t.index = index;
+    t.dataType = dataType;
+    t.format = format;
+    t.subFormat = subFormat;
+    t.originalOutputIndex = originalOutputIndex;
+    getEnum(s, t.io);
+    getEnum(s, t.storage);
+    s >> t.complete;
+    return s.status() == QDataStream::Ok;
+}
+
+void putOp(QDataStream &s, const OpRecord &op)
+{
+    s << op.relPath << op.dataFile << op.opType << op.opName << op.headerOpName << op.mappedFrom;
+    s << qint64(op.taskId) << qint64(op.streamId) << quint64(op.timestamp) << op.version;
+    s << quint64(op.dumpTime) << quint64(op.fileSize) << quint64(op.headerLen);
+    s << quint32(op.tensors.size());
+    for (const TensorRecord &t : op.tensors)
+        putTensor(s, t);
+    putStrings(s, op.warnings);
+    s << op.parent << qint32(op.stack);
+    putEnum(s, op.source);
+    s << op.opDebug;
+    putEnum(s, op.container);
+}
+
+bool getOp(QDataStream &s, OpRecord &op)
+{
+    s >> op.relPath >> op.dataFile >> op.opType >> op.opName >> op.headerOpName >> op.mappedFrom;
+    qint64 taskId = 0, streamId = 0;
+    quint64 timestamp = 0, dumpTime = 0, fileSize = 0, headerLen = 0;
+    s >> taskId >> streamId >> timestamp >> op.version >> dumpTime >> fileSize >> headerLen;
+    op.taskId = taskId;
+    op.streamId = streamId;
+    op.timestamp = timestamp;
+    op.dumpTime = dumpTime;
+    op.fileSize = fileSize;
+    op.headerLen = headerLen;
+    quint32 n = 0;
+    if (!getCount(s, n, 64))
+        return false;
+    for (quint32 i = 0; i < n; ++i) {
+        TensorRecord t;
+        if (!getTensor(s, t))
+            return false;
+        op.tensors.push_back(std::move(t));
+    }
+    if (!getStrings(s, op.warnings))
+        return false;
+    qint32 stack = -1;
+    s >> op.parent >> stack;
+    op.stack = stack;
+    getEnum(s, op.source);
+    s >> op.opDebug;
+    getEnum(s, op.container);
+    return s.status() == QDataStream::Ok;
+}
+
+} // namespace
+
+QByteArray encodePart(const FrameworkPart &part)
+{
+    QByteArray bytes;
+    QDataStream s(&bytes, QIODevice::WriteOnly);
+    s.setVersion(QDataStream::Qt_6_0);
+    s << kMagic << kVersion;
+    s << quint32(part.ops.size());
+    for (const OpRecord &op : part.ops)
+        putOp(s, op);
+    s << quint32(part.errors.size());
+    for (const FileError &e : part.errors)
+        s << e.file << e.message << quint64(e.offset);
+    s << quint32(part.stacks.size());
+    for (const QStringList &stack : part.stacks)
+        putStrings(s, stack);
+    s << part.task << part.level << part.framework << part.dumpDataDir;
+    s << quint32(part.parentInferred.size());
+    for (int i : part.parentInferred)
+        s << qint32(i);
+    return bytes;
+}
+
+std::optional<FrameworkPart> decodePart(const QByteArray &bytes)
+{
+    QDataStream s(bytes);
+    s.setVersion(QDataStream::Qt_6_0);
+    quint32 magic = 0;
+    quint16 version = 0;
+    s >> magic >> version;
+    if (s.status() != QDataStream::Ok || magic != kMagic || version != kVersion)
+        return std::nullopt;
+    FrameworkPart part;
+    quint32 n = 0;
+    if (!getCount(s, n, 64))
+        return std::nullopt;
+    for (quint32 i = 0; i < n; ++i) {
+        OpRecord op;
+        if (!getOp(s, op))
+            return std::nullopt;
+        part.ops.push_back(std::move(op));
+    }
+    if (!getCount(s, n, 16))
+        return std::nullopt;
+    for (quint32 i = 0; i < n; ++i) {
+        FileError e;
+        quint64 offset = 0;
+        s >> e.file >> e.message >> offset;
+        e.offset = offset;
+        part.errors.push_back(std::move(e));
+    }
+    if (!getCount(s, n, 4))
+        return std::nullopt;
+    for (quint32 i = 0; i < n; ++i) {
+        QStringList stack;
+        if (!getStrings(s, stack))
+            return std::nullopt;
+        part.stacks.push_back(std::move(stack));
+    }
+    s >> part.task >> part.level >> part.framework >> part.dumpDataDir;
+    if (!getCount(s, n, 4))
+        return std::nullopt;
+    for (quint32 i = 0; i < n; ++i) {
+        qint32 v = 0;
+        s >> v;
+        part.parentInferred.push_back(v);
+    }
+    if (s.status() != QDataStream::Ok || !s.atEnd())
+        return std::nullopt;
+    return part;
+}
+
+} // namespace ds
