@@ -234,6 +234,8 @@ private slots:
     // A child that never finishes: cancelling returns within about a second and reaps it.
     void cancelHangingChild()
     {
+        if (kAsanBuild)
+            QSKIP("the canceller thread makes ASan builds run the work in-process (see runIsolated)");
         std::atomic<bool> cancel{false};
         JobControl job;
         job.cancelFlag = &cancel;
@@ -259,6 +261,34 @@ private slots:
         const auto early = h5::runIsolated([](const JobControl &) { return QByteArray("x"); }, &job);
         QVERIFY(!early.ok());
         QCOMPARE(early.error(), QStringLiteral("cancelled"));
+    }
+
+    // A child that goes silent is stopped after the stall limit (a CLI run has no cancel
+    // button); one that keeps reporting progress may run longer than the limit.
+    void stalledChildIsStopped()
+    {
+        h5::setStallTimeout(std::chrono::milliseconds(400));
+        QElapsedTimer timer;
+        timer.start();
+        const auto r = h5::runIsolated([](const JobControl &) {
+            ::sleep(60);
+            return QByteArray("late");
+        });
+        const qint64 ms = timer.elapsed();
+        const auto busy = h5::runIsolated([](const JobControl &j) {
+            for (int i = 1; i <= 10; ++i) {
+                ::usleep(100'000);
+                j.report(i * 100);
+            }
+            return QByteArray("done");
+        });
+        h5::setStallTimeout(std::chrono::seconds(120));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.error().contains(QStringLiteral("no progress for 0.4 s")), qPrintable(r.error()));
+        QVERIFY2(ms >= 400 && ms < 1500, qPrintable(QString::number(ms)));
+        QVERIFY(noChildren());
+        QVERIFY2(busy.ok(), qPrintable(busy.error()));
+        QCOMPARE(*busy, QByteArray("done"));
     }
 
     // encodePart/decodePart: every field survives; every truncation and a trailing byte fail.

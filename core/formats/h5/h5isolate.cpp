@@ -2,11 +2,14 @@
 
 #include <QCoreApplication>
 
+#include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <mutex>
 #include <optional>
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
@@ -23,6 +26,33 @@ namespace {
 constexpr char kProgress = 'P';
 constexpr char kResult = 'R';
 constexpr int kPollMs = 100;
+
+std::atomic<std::int64_t> s_stallMs{120'000};
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAsanBuild = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAsanBuild = true;
+#else
+constexpr bool kAsanBuild = false;
+#endif
+#else
+constexpr bool kAsanBuild = false;
+#endif
+
+/// Threads of this process (entries of /proc/self/task); 0 when unknown.
+int threadCount()
+{
+    DIR *d = ::opendir("/proc/self/task");
+    if (!d)
+        return 0;
+    int n = 0;
+    while (const dirent *e = ::readdir(d))
+        n += e->d_name[0] != '.';
+    ::closedir(d);
+    return n;
+}
 
 std::function<void()> &childHook()
 {
@@ -151,6 +181,11 @@ LibraryLock::~LibraryLock()
         libraryMutex().unlock();
 }
 
+void setStallTimeout(std::chrono::milliseconds limit)
+{
+    s_stallMs = std::max<std::int64_t>(limit.count(), 1);
+}
+
 void setChildHookForTesting(std::function<void()> hook)
 {
     LibraryLock lock;
@@ -162,6 +197,21 @@ Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &
     using R = Result<QByteArray>;
     if (job && job->cancelled())
         return R::failure(QStringLiteral("cancelled"));
+    if (kAsanBuild && threadCount() != 1) {
+        // GCC 12's AddressSanitizer allocator has no fork handlers: a child forked while
+        // another thread is inside malloc can block for ever on its lock. Sanitizer builds
+        // (tests only) therefore fork only from a single-threaded process and otherwise run
+        // the work here, unisolated; product builds always fork (glibc's malloc is fork-safe).
+        JobControl same;
+        same.cancelFlag = job ? job->cancelFlag : nullptr;
+        same.progress = job ? job->progress : nullptr;
+        try {
+            return work(same);
+        } catch (...) {
+            return R::failure(QCoreApplication::translate(
+                "H5Isolate", "HDF5 library failed while reading this file (exit code %1); the file is probably damaged").arg(2));
+        }
+    }
     int fds[2] = {-1, -1};
     pid_t pid = -1;
     {
@@ -190,11 +240,18 @@ Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &
     QByteArray buf;
     qsizetype pos = 0;
     std::optional<QByteArray> result;
-    bool garbled = false, cancelled = false;
+    bool garbled = false, cancelled = false, stalled = false;
     char chunk[64 * 1024];
+    using Clock = std::chrono::steady_clock;
+    const auto stallLimit = std::chrono::milliseconds(s_stallMs.load());
+    auto lastHeard = Clock::now();
     for (;;) {
         if (job && job->cancelled()) {
             cancelled = true;
+            break;
+        }
+        if (Clock::now() - lastHeard > stallLimit) {
+            stalled = true; // libhdf5 looping on a damaged file, or a deadlocked child
             break;
         }
         pollfd p{fds[0], POLLIN, 0};
@@ -210,19 +267,24 @@ Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &
             continue;
         if (n <= 0)
             break; // EOF (or a read error): the child is gone or closed its end
+        lastHeard = Clock::now();
         if (!garbled) {
             buf.append(chunk, qsizetype(n));
             garbled = !parseFrames(buf, pos, result, job);
         }
     }
     ::close(fds[0]);
-    if (cancelled)
+    if (cancelled || stalled)
         ::kill(pid, SIGKILL);
     int status = 0;
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (cancelled)
         return R::failure(QStringLiteral("cancelled"));
+    if (stalled)
+        return R::failure(QCoreApplication::translate(
+                              "H5Isolate", "the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged")
+                              .arg(double(stallLimit.count()) / 1000.0));
     if (WIFSIGNALED(status))
         return R::failure(QCoreApplication::translate(
                               "H5Isolate", "HDF5 library crashed while reading this file (%1); the file is probably damaged")

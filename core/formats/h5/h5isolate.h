@@ -5,6 +5,7 @@
 
 #include <QByteArray>
 
+#include <chrono>
 #include <functional>
 
 namespace ds::h5 {
@@ -37,10 +38,17 @@ public:
 ///
 /// Errors: "cancelled"; "HDF5 library crashed ... (signal N, SIGxxx) ..."; "HDF5 library
 /// failed ... (exit code N)" (2: `work` threw, 4: the result could not be written, 1: what
-/// ASan exits with after a report); "... incomplete or garbled result ..."; "cannot start ...".
-/// The texts do not name the file: callers add it.
+/// ASan exits with after a report); "... made no progress for N s ..." (setStallTimeout);
+/// "... incomplete or garbled result ..."; "cannot start ...". The texts do not name the file:
+/// callers add it. AddressSanitizer builds fork only while the process has one thread (GCC
+/// 12's sanitizer allocator is not fork-safe) and otherwise run `work` in this process.
 Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &childJob)> &work,
                                const JobControl *job = nullptr);
+
+/// A child that sends nothing (no progress, no result) for this long is killed and reported
+/// as "made no progress": libhdf5 can loop for ever on a damaged file, and a command-line run
+/// has no cancel button. Default 120 s (children report progress per operator or chunk).
+void setStallTimeout(std::chrono::milliseconds limit);
 
 /// Test hook: when set, the next children run this instead of `work` (for example raise
 /// SIGSEGV) so that tests can check how a crash is contained. Not for product code.
