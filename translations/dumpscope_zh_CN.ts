@@ -2,6 +2,33 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>H5Isolate</name>
+    <message>
+        <source>the HDF5 reader process sent an incomplete or garbled result</source>
+        <translation>HDF5 读取进程返回的结果不完整或已损坏</translation>
+    </message>
+    <message>
+        <source>HDF5 library failed while reading this file (exit code %1); the file is probably damaged</source>
+        <translation>HDF5 库读取此文件时失败（退出码 %1）；文件可能已损坏</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process (pipe: %1)</source>
+        <translation>无法启动 HDF5 读取进程（pipe：%1）</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process (fork: %1)</source>
+        <translation>无法启动 HDF5 读取进程（fork：%1）</translation>
+    </message>
+    <message>
+        <source>the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged</source>
+        <translation>HDF5 读取进程 %1 秒内没有任何进展，已被停止；文件可能已损坏</translation>
+    </message>
+    <message>
+        <source>HDF5 library crashed while reading this file (%1); the file is probably damaged</source>
+        <translation>HDF5 库读取此文件时崩溃（%1）；文件可能已损坏</translation>
+    </message>
+</context>
+<context>
     <name>QObject</name>
     <message>
         <source>Property</source>
