@@ -156,6 +156,8 @@ private slots:
     }
     void libraryBugInputIsContained()
     {
+        if (kAsanBuild)
+            QSKIP("buildIndex indexes on several threads: ASan builds then read HDF5 in-process (see runIsolated)");
         QFETCH(QString, file);
         QFETCH(bool, crashesLibrary);
         QTemporaryDir dir;
@@ -200,6 +202,8 @@ private slots:
     // file; the .npy files of the same tree still load.
     void crashingChildLeavesTheRestOfTheTree()
     {
+        if (kAsanBuild)
+            QSKIP("buildIndex indexes on several threads: ASan builds then read HDF5 in-process (see runIsolated)");
         QTemporaryDir dir;
         const QString h5 = QStringLiteral("run/model_npu.h5");
         QVERIFY(copyInto(kSamples + QStringLiteral("/h5/model_npu.h5"), dir.path(), h5));
