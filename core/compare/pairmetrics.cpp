@@ -155,8 +155,13 @@ DS_INLINE T relError(T xv, T yv)
     }
 }
 
+// Lane-type overloads, not lambdas: a lambda is a separate function (not inlined at -O0),
+// built for the default ISA, and passing a vector to it from a clone breaks the ABI.
 DS_INLINE VI ones(VI mask) { return -mask; } // a true lane is -1
 DS_INLINE std::int64_t ones(bool b) { return b; }
+DS_INLINE std::int64_t bitsOf(double d) { return std::bit_cast<std::int64_t>(d); }
+DS_INLINE VI imax(VI a, VI b) { return a > b ? a : b; }
+DS_INLINE std::int64_t imax(std::int64_t a, std::int64_t b) { return a > b ? a : b; }
 
 /// Per-lane sums of the first pass (T = V, I = VI), or of one scalar tail (double, int64).
 template<typename T, typename I>
@@ -173,11 +178,6 @@ struct FirstLanes
 template<bool GenB, typename T, typename I>
 DS_INLINE void firstStep(T xv, T yv, FirstLanes<T, I> &a)
 {
-    auto bits = [](T v) -> I {
-        if constexpr (std::is_same_v<T, double>) return std::bit_cast<std::int64_t>(v);
-        else return bitsOf(v);
-    };
-    auto imax = [](I p, I q) -> I { return p > q ? p : q; };
     a.xy += xv * yv;
     a.xx += xv * xv;
     a.yy += yv * yv;
@@ -190,14 +190,14 @@ DS_INLINE void firstStep(T xv, T yv, FirstLanes<T, I> &a)
     const T d = xv - yv, ad = d < 0.0 ? -d : d;
     a.dd += d * d;
     a.ad += ad;
-    a.maxAd = imax(a.maxAd, bits(ad));
+    a.maxAd = imax(a.maxAd, bitsOf(ad));
     const T re = relError<GenB>(xv, yv);
     const T ar = (yv < 0.0 ? -yv : yv) > kEps64 ? re : T{};
     a.ar += ar;
     a.c1 += ones(re < 0.001);
     a.c5 += ones(re < 0.005);
-    a.maxRe = imax(a.maxRe, bits(re));
-    a.maxAr = imax(a.maxAr, bits(ar));
+    a.maxRe = imax(a.maxRe, bitsOf(re));
+    a.maxAr = imax(a.maxAr, bitsOf(ar));
 }
 
 /// The first-pass sums of a block.
