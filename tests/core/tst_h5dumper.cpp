@@ -198,6 +198,22 @@ private slots:
             QVERIFY2(e.file == bad, qPrintable(e.file + QStringLiteral(": ") + e.message));
     }
 
+    // A damaged datatype message made a 1-element value dataset 1.9 GB wide per element: reading
+    // it made libhdf5 allocate and fill 2 GB (libFuzzer out-of-memory). Values whose number
+    // type is wider than 16 bytes are refused before any read.
+    void absurdValueTypeIsNotRead()
+    {
+        QTemporaryDir dir;
+        const QString rel = QStringLiteral("model.h5");
+        QVERIFY(copyInto(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/fuzz/regressions/h5dumper/oom-value-type-1929379844-bytes-wide.h5"),
+                         dir.path(), rel));
+        const auto part = h5dumper::indexFileInProcess(dir.path(), rel, {});
+        QVERIFY(part.ok());
+        QVERIFY(std::any_of(part->errors.begin(), part->errors.end(), [&](const FileError &e) {
+            return e.file == rel && e.message == QLatin1String("/to/7/input/dtype: the value's number type is 1929379844 bytes wide; not read");
+        }));
+    }
+
     // A child that crashes (test hook: SIGSEGV before indexing) is one error naming the .h5
     // file; the .npy files of the same tree still load.
     void crashingChildLeavesTheRestOfTheTree()

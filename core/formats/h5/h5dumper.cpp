@@ -214,6 +214,7 @@ struct Indexer
 {
     QString relPath;
     FrameworkPart part;
+    std::uint64_t fileSize = 0;
 
     void error(const QString &objPath, const QString &what)
     {
@@ -359,6 +360,14 @@ struct Indexer
             t.value = QStringLiteral("(not a number type)");
         } else if (n > kMaxValueElements) {
             t.value = QStringLiteral("[%1 values]").arg(n);
+        } else if (st->size == 0 || st->size > 16) {
+            error(path, QStringLiteral("the value's number type is %1 bytes wide; not read").arg(st->size));
+            return false;
+        } else if (const std::uint64_t stored = H5Dget_storage_size(ds); stored > fileSize) {
+            // A damaged layout message: libhdf5 would allocate (and fill) what it claims.
+            error(path, QStringLiteral("the value's storage (%1 bytes) is larger than the file (%2 bytes); not read")
+                            .arg(stored).arg(fileSize));
+            return false;
         } else if (const auto elems = readValueTexts(ds, *st, n)) {
             t.value = valueText(save, *elems, rank == 0, *st, ds);
         } else {
@@ -536,6 +545,7 @@ Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &
         return std::move(ix.part);
     }
     const std::uint64_t fileSize = std::uint64_t(info.size());
+    ix.fileSize = fileSize;
     std::vector<std::pair<std::int64_t, size_t>> order; // (seqId, index into part.ops)
     const QStringList opNames = h5::linkNames(root.get());
     for (qsizetype oi = 0; oi < opNames.size(); ++oi) {

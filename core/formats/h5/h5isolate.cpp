@@ -9,7 +9,6 @@
 #include <cstring>
 #include <mutex>
 #include <optional>
-#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/types.h>
@@ -41,18 +40,6 @@ constexpr bool kAsanBuild = false;
 constexpr bool kAsanBuild = false;
 #endif
 
-/// Threads of this process (entries of /proc/self/task); 0 when unknown.
-int threadCount()
-{
-    DIR *d = ::opendir("/proc/self/task");
-    if (!d)
-        return 0;
-    int n = 0;
-    while (const dirent *e = ::readdir(d))
-        n += e->d_name[0] != '.';
-    ::closedir(d);
-    return n;
-}
 
 std::function<void()> &childHook()
 {
@@ -197,11 +184,12 @@ Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &
     using R = Result<QByteArray>;
     if (job && job->cancelled())
         return R::failure(QStringLiteral("cancelled"));
-    if (kAsanBuild && threadCount() != 1) {
+    if (kAsanBuild && ::gettid() != ::getpid()) {
         // GCC 12's AddressSanitizer allocator has no fork handlers: a child forked while
         // another thread is inside malloc can block for ever on its lock. Sanitizer builds
-        // (tests only) therefore fork only from a single-threaded process and otherwise run
-        // the work here, unisolated; product builds always fork (glibc's malloc is fork-safe).
+        // (tests only) therefore fork only from the main thread (tests call from there while
+        // their other threads wait) and run the work of worker threads (parallel indexing)
+        // here, unisolated; product builds always fork (glibc's malloc is fork-safe).
         JobControl same;
         same.cancelFlag = job ? job->cancelFlag : nullptr;
         same.progress = job ? job->progress : nullptr;
