@@ -8,6 +8,7 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=build/fuzz/tests/fuzz/fuzz_h5dumper
 dir=${1:-build/fuzz/findings/h5dumper}
+[ -d "$dir" ] || { echo "no such directory: $dir" >&2; exit 2; }
 lib=0 ours=0 norepro=0
 for f in "$dir"/*; do
   [ -f "$f" ] || continue
@@ -20,7 +21,7 @@ for f in "$dir"/*; do
     continue
   fi
   frame=$(printf '%s\n' "$out" | grep -E '^ +#[0-9]+ ' \
-          | grep -vE ' in (__interceptor_|__asan|__sanitizer|__lsan|__ubsan|malloc|calloc|realloc|free|operator new|raise|abort|fuzzer::)|libclang_rt|/libc\.so|/libstdc\+\+' \
+          | grep -vE ' in (__interceptor_|__asan|__sanitizer|__lsan|__ubsan|malloc|calloc|realloc|free|operator new|raise|abort|fuzzer::)|libclang_rt|/libc\.so|sysdeps/|/libstdc\+\+' \
           | head -1)
   if printf '%s' "$frame" | grep -q 'libhdf5'; then
     lib=$((lib + 1)); where=libhdf5
