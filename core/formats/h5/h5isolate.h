@@ -40,8 +40,8 @@ public:
 /// failed ... (exit code N)" (2: `work` threw, 4: the result could not be written, 1: what
 /// ASan exits with after a report); "... made no progress for N s ..." (setStallTimeout);
 /// "... incomplete or garbled result ..."; "cannot start ...". The texts do not name the file:
-/// callers add it. AddressSanitizer builds fork only from the main thread (GCC 12's sanitizer
-/// allocator is not fork-safe) and run the work of other threads in this process.
+/// callers add it. AddressSanitizer builds never fork (GCC 12's sanitizer allocator is not
+/// fork-safe) and run `work` in this process.
 Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &childJob)> &work,
                                const JobControl *job = nullptr);
 
