@@ -29,7 +29,7 @@ bool open(const char *path, Mapped &out)
     auto parsed = ds::cann::parseDumpFile(p);
     auto mapped = ds::MappedFile::open(p);
     if (!parsed || !mapped) {
-        std::fprintf(stderr, "%s: %s\n", path, qPrintable(parsed ? mapped.error() : parsed.error()));
+        std::fprintf(stderr, "%s: %s\n", path, qPrintable(parsed ? mapped.errorText() : parsed.errorText()));
         return false;
     }
     const ds::TensorRecord *rec = nullptr;

@@ -9,7 +9,7 @@
 #include "benchutil.h"
 #include "formats/h5/h5dumper.h"
 #include "formats/h5/h5isolate.h"
-#include "index/h5loader.h"
+#include "formats/h5/h5loader.h"
 
 #include <QFileInfo>
 
@@ -51,7 +51,7 @@ int main(int argc, char **argv)
     const QFileInfo info(file);
     const QString root = info.absolutePath(), rel = info.fileName();
     std::size_t ops = 0;
-    const auto check = [&](const ds::Result<ds::FrameworkPart> &part) {
+    const auto check = [&](const ds::Result<ds::IndexPart> &part) {
         if (!part || part->ops.empty() || (ops && part->ops.size() != ops)) {
             std::fprintf(stderr, "indexing %s failed\n", qPrintable(file));
             std::exit(1);

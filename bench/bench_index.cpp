@@ -3,7 +3,7 @@
 // The timed region is the buildIndex call; destroying the index is left out.
 // Prints {"files", "ops", "errors", "seconds", "files_per_s"}; files = ops + errors.
 #include "benchutil.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 
 #include <QCoreApplication>
 #include <cstdio>
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     auto run = [&] {
         auto index = ds::buildIndex(dir);
         if (!index) {
-            std::fprintf(stderr, "%s\n", qPrintable(index.error()));
+            std::fprintf(stderr, "%s\n", qPrintable(index.errorText()));
             std::exit(1);
         }
         ops = (*index)->ops.size();

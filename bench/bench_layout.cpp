@@ -65,7 +65,7 @@ bool runCase(const char *name, int format, const ds::Shape &device, const ds::Sh
 {
     auto plan = ds::planLayout(format, 0, ds::DataType::Float16, device, host);
     if (!plan) {
-        std::fprintf(stderr, "%s: %s\n", name, qPrintable(plan.error()));
+        std::fprintf(stderr, "%s: %s\n", name, qPrintable(plan.errorText()));
         return false;
     }
     std::vector<Elem2> out(plan->hostCount), copy(plan->hostCount);

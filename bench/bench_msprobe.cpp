@@ -80,15 +80,15 @@ int main(int argc, char **argv)
     levels.rank = QStringLiteral("rank0");
 
     size_t entries = 0, records = 0, errors = 0;
-    std::optional<ds::Result<ds::FrameworkPart>> keep; // freed after the measurement
+    std::optional<ds::Result<ds::IndexPart>> keep; // freed after the measurement
     const double seconds = bench::timeOnce([&] {
         keep.emplace(ds::msprobe::indexRankDir(root, rel, levels));
     });
     if (!keep->ok()) {
-        std::fprintf(stderr, "%s\n", qPrintable(keep->error()));
+        std::fprintf(stderr, "%s\n", qPrintable(keep->errorText()));
         return 1;
     }
-    const ds::FrameworkPart &part = keep->value();
+    const ds::IndexPart &part = keep->value();
     entries = part.ops.size();
     size_t withStack = 0, withParent = 0;
     for (const auto &op : part.ops) {

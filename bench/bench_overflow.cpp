@@ -1,7 +1,7 @@
 // Overflow analysis throughput: index a tree of OpDebug records plus operator files, then
 // decode every record and link it to its operator (software scan off). Prints JSON.
 // Usage: bench_overflow DIR   (DIR from bench/gen_overflow_tree.py)
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 #include "overflow/overflowreport.h"
 
 #include <QCoreApplication>

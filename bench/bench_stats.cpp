@@ -55,7 +55,7 @@ int main(int argc, char **argv)
     auto parsed = ds::cann::parseDumpFile(path);
     auto mapped = ds::MappedFile::open(path);
     if (!parsed || !mapped) {
-        std::fprintf(stderr, "%s\n", qPrintable(parsed ? mapped.error() : parsed.error()));
+        std::fprintf(stderr, "%s\n", qPrintable(parsed ? mapped.errorText() : parsed.errorText()));
         return 1;
     }
     const ds::TensorRecord *rec = nullptr;

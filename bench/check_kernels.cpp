@@ -255,7 +255,7 @@ void checkLayout(const std::string &name, int format, const ds::Shape &device, c
         const std::string where = name + " " + qPrintable(ds::shapeToString(host)) + " elem " + std::to_string(size);
         auto plan = ds::planLayout(format, 0, ds::DataType::Float16, device, host);
         if (!plan) {
-            fail(where + ": " + qPrintable(plan.error()));
+            fail(where + ": " + qPrintable(plan.errorText()));
             return;
         }
         std::vector<std::byte> dev(plan->deviceCount * size), out(plan->hostCount * size, std::byte{0xAB});

@@ -1,5 +1,7 @@
 #include "compareview.h"
 
+#include "index/buildindex.h"
+
 #include "benchoperatorspanel.h"
 #include "compare/comparereport.h"
 #include "heatmapwidget.h"
@@ -347,7 +349,7 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
         job.progress = [progress](int permille) { progress->store(permille / 5); };
         auto bench = buildIndex(benchPath, &job);
         if (!bench) {
-            out.error = bench.error();
+            out.error = bench.errorText();
             return out;
         }
         out.bench = *bench;
@@ -524,7 +526,7 @@ void CompareView::editThresholds()
     if (auto t = CompareThresholds::fromJson(edited))
         setThresholds(*t);
     else
-        QMessageBox::warning(this, tr("Compare thresholds"), t.error());
+        QMessageBox::warning(this, tr("Compare thresholds"), t.errorText());
 }
 
 void CompareView::exportCsv()
@@ -577,7 +579,7 @@ void CompareView::onRowSelected()
         auto a = loadTensor(*npu, row.npu, LayoutChoice::Logical, &job);
         auto b = loadTensor(*bench, row.bench, LayoutChoice::Logical, &job);
         if (!a || !b) {
-            out->error = !a ? a.error() : b.error();
+            out->error = !a ? a.errorText() : b.errorText();
             return std::shared_ptr<const DetailJob>(out);
         }
         const TensorView &va = (*a)->view, &vb = (*b)->view;
@@ -878,7 +880,7 @@ Result<bool> CompareView::loadMapping(const QString &path)
 {
     auto loaded = UserMapping::load(path);
     if (!loaded)
-        return Result<bool>::failure(loaded.error());
+        return Result<bool>::failure(loaded.errorText());
     m_mappingFile = path;
     const bool changed = !(*loaded == m_mapping);
     m_mapping = std::move(*loaded);
@@ -915,7 +917,7 @@ void CompareView::saveMappingAs()
     if (QFileInfo(file).suffix().isEmpty())
         file += filter == yaml ? QStringLiteral(".yaml") : QStringLiteral(".json");
     if (auto r = saveMapping(file); !r)
-        QMessageBox::warning(this, tr("Save mapping"), r.error());
+        QMessageBox::warning(this, tr("Save mapping"), r.errorText());
 }
 
 void CompareView::loadMappingFrom()
@@ -925,7 +927,7 @@ void CompareView::loadMappingFrom()
     if (file.isEmpty())
         return;
     if (auto r = loadMapping(file); !r)
-        QMessageBox::warning(this, tr("Load mapping"), r.error());
+        QMessageBox::warning(this, tr("Load mapping"), r.errorText());
 }
 
 } // namespace ds

@@ -95,7 +95,7 @@ signals:
     void mappingApplied();
     void detailReady();
     /// The selected row's NPU tensor (to select it in the tree and the inspector).
-    void npuTensorSelected(int dump, const QString &tensorId);
+    void npuTensorSelected(int dump, const TensorId &tensorId);
 
 protected:
     void resizeEvent(QResizeEvent *event) override;

@@ -1,5 +1,7 @@
 #include "documentcontext.h"
 
+#include "index/buildindex.h"
+
 #include <QElapsedTimer>
 #include <QPointer>
 
@@ -113,7 +115,7 @@ void DocumentContext::onFinished()
     if (!result) {
         m_tree->removeDump(dump);
         m_job.reset();
-        emit openFailed(result.error());
+        emit openFailed(result.errorText());
     } else {
         std::shared_ptr<const DumpIndex> index = *result;
         m_tree->finishDump(dump, index, m_job->tree);
@@ -139,7 +141,7 @@ void DocumentContext::waitForIndexing()
     }
 }
 
-void DocumentContext::selectTensor(int dump, const QString &tensorId)
+void DocumentContext::selectTensor(int dump, const TensorId &tensorId)
 {
     if (dump == m_selDump && tensorId == m_selTensor)
         return;

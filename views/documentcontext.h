@@ -1,6 +1,6 @@
 #pragma once
 
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
 #include "models/dumptreemodel.h"
 
 #include <QFutureWatcher>
@@ -32,15 +32,15 @@ public:
     void waitForIndexing();
 
     int selectedDump() const { return m_selDump; }
-    QString selectedTensor() const { return m_selTensor; }
-    void selectTensor(int dump, const QString &tensorId);
+    TensorId selectedTensor() const { return m_selTensor; }
+    void selectTensor(int dump, const TensorId &tensorId);
 
 signals:
     void indexingStarted(const QString &path);
     void indexingProgress(int permille);
     void indexingFinished(int dump, bool cancelled, int ops, int errors);
     void openFailed(const QString &message);
-    void selectionChanged(int dump, const QString &tensorId);
+    void selectionChanged(int dump, const TensorId &tensorId);
 
 private:
     struct Job;
@@ -52,7 +52,7 @@ private:
     QTimer *m_drain;
     QStringList m_queue; ///< paths waiting for the current job
     int m_selDump = -1;
-    QString m_selTensor;
+    TensorId m_selTensor;
 };
 
 } // namespace ds

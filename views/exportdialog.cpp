@@ -1,7 +1,5 @@
 #include "exportdialog.h"
 
-#include "formats/h5/h5dumper.h"
-
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -33,18 +31,20 @@ ExportDialog::ExportDialog(std::vector<ExportItem> items, QWidget *parent) : QDi
 {
     setWindowTitle(tr("Export tensors"));
     QSettings settings;
-    // Whole operators into a new .h5: offered when every tensor is from one dumper .h5 dump.
+    // Whole operators into a new .h5: offered when every tensor is from one dumper .h5 dump
+    // (the operators' reader can write its own format).
     std::set<int> h5Ops;
     for (const ExportItem &item : m_items) {
-        if (item.index != m_items.front().index || item.index->ops[size_t(item.ref.op)].source != SourceFormat::TorchH5) {
+        if (item.index != m_items.front().index) {
             h5Ops.clear();
             break;
         }
         h5Ops.insert(item.ref.op);
     }
-    if (!h5Ops.empty()) {
+    const std::vector<int> ops(h5Ops.begin(), h5Ops.end());
+    if (!ops.empty() && opExportSuffix(*m_items.front().index, ops) == QLatin1String(".h5")) {
         m_h5Index = m_items.front().index;
-        m_h5Ops.assign(h5Ops.begin(), h5Ops.end());
+        m_h5Ops = ops;
     }
     m_format = new QComboBox(this);
     m_format->addItem(tr("NumPy array (.npy)"), int(ExportFormat::Npy));
@@ -188,11 +188,11 @@ void ExportDialog::onFinished()
     QStringList lines;
     int ok = 0;
     for (const auto &r : m_results) {
-        if (r.error.isEmpty()) {
+        if (!r.error) {
             ++ok;
             lines << tr("wrote %1 (%2, %3)").arg(r.file, r.exportedDtype, shapeToString(r.shape));
         } else {
-            lines << tr("FAILED %1: %2").arg(r.id, r.error);
+            lines << tr("FAILED %1: %2").arg(r.id.toString(), r.error->text());
         }
     }
     const bool cancelled = m_cancel && *m_cancel;
@@ -213,18 +213,17 @@ void ExportDialog::startH5()
         name += QStringLiteral(".h5");
     QSettings().setValue(QStringLiteral("export/dir"), dir);
     const QString file = QDir(dir).filePath(name);
-    h5dumper::ExportOptions options;
-    options.force = m_overwrite->isChecked();
+    const bool force = m_overwrite->isChecked();
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     m_run->setEnabled(false);
     m_buttons->button(QDialogButtonBox::Close)->setText(tr("Cancel"));
     m_progress->setRange(0, 0); // busy: the copy reports no progress
     m_summary->setPlainText(tr("Writing %1\u2026").arg(file));
-    m_h5Watcher.setFuture(QtConcurrent::run([index = m_h5Index, ops = m_h5Ops, file, options, cancel = m_cancel] {
+    m_h5Watcher.setFuture(QtConcurrent::run([index = m_h5Index, ops = m_h5Ops, file, force, cancel = m_cancel] {
         JobControl job;
         job.cancelFlag = cancel.get();
-        const auto r = h5dumper::exportOps(*index, ops, file, options, &job);
-        return r.ok() ? H5Outcome{*r, file, QString()} : H5Outcome{0, file, r.error()};
+        const auto r = exportOps(*index, ops, file, force, &job);
+        return r.ok() ? H5Outcome{*r, file, QString()} : H5Outcome{0, file, r.errorText()};
     }));
 }
 

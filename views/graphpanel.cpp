@@ -1,10 +1,10 @@
 #include "graphpanel.h"
 
 #include "formats/ge/gegraphreader.h"
-#include "graph/modulegraph.h"
+#include "dumpgraph/modulegraph.h"
 #include "graphview.h"
 #include "compare/compare.h"
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -251,7 +251,7 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
             if (r)
                 models->push_back(std::move(*r));
             else
-                out.errors << r.error();
+                out.errors << r.errorText();
         }
         if (models->empty() && index)
             *models = buildModuleGraphs(*index); // msprobe/ptdbg: the construct.json module hierarchy

@@ -4,6 +4,7 @@
 #include "heatmapwidget.h"
 #include "histogramwidget.h"
 #include "valuegridwidget.h"
+#include "formats/readers.h"
 #include "index/jsonreport.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
@@ -88,8 +89,8 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
     auto *copy = new QPushButton(tr("Copy statistics"), this);
     copy->setToolTip(tr("Copy the tensor id and its statistics as text"));
     connect(copy, &QPushButton::clicked, this, [this] {
-        if (m_report && m_report->error.isEmpty())
-            QGuiApplication::clipboard()->setText(m_report->id + QLatin1Char('\n') + statsText(m_report->stats));
+        if (m_report && !m_report->error)
+            QGuiApplication::clipboard()->setText(m_report->id.toString() + QLatin1Char('\n') + statsText(m_report->stats));
     });
     auto *top = new QHBoxLayout;
     top->addWidget(m_title, 1);
@@ -116,11 +117,11 @@ TensorInspector::~TensorInspector()
     m_statsWatcher.waitForFinished();
 }
 
-void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
+void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
 {
     m_selectedAt.start();
     m_index = m_context->index(dump);
-    const auto ref = m_index ? m_index->findTensor(tensorId) : std::nullopt;
+    const auto ref = m_index ? m_index->find(tensorId) : std::nullopt;
     m_meta->clear();
     m_stats->clear();
     m_report.reset();
@@ -137,7 +138,7 @@ void TensorInspector::onSelectionChanged(int dump, const QString &tensorId)
         return;
     }
     m_ref = *ref;
-    m_title->setText(tensorId);
+    m_title->setText(tensorId.toString());
     const auto &t = m_index->tensor(m_ref);
     const QSignalBlocker block(m_raw);
     m_raw->setChecked(false);
@@ -189,11 +190,12 @@ void TensorInspector::onLoaded()
         return;
     m_loaded = r;
     m_firstPageMs = m_selectedAt.isValid() ? double(m_selectedAt.nsecsElapsed()) / 1e6 : -1;
-    if (!r->error.isEmpty()) {
-        m_status->setText(tr("Cannot show this tensor: %1").arg(r->error));
-        m_hist->clear(r->error);
-        m_values->clear(r->error);
-        m_heatmap->clear(r->error);
+    if (r->error) {
+        const QString error = r->error->text();
+        m_status->setText(tr("Cannot show this tensor: %1").arg(error));
+        m_hist->clear(error);
+        m_values->clear(error);
+        m_heatmap->clear(error);
         m_report = r;
         emit reportReady();
         return;
@@ -220,14 +222,14 @@ void TensorInspector::startStats()
 void TensorInspector::onStatsDone()
 {
     const auto r = m_statsWatcher.result();
-    if (!r || !m_loaded || r->tensor != m_loaded->tensor || !r->statsDone)
+    if (!r || !m_loaded || r->tensor != m_loaded->tensor || !r->measured)
         return;
     m_report = r;
     QStringList notes = r->tensor->notes;
     notes.prepend(tr("Loaded in %1 ms, statistics in %2 ms.").arg(r->loadMs, 0, 'f', 1).arg(r->statsMs, 0, 'f', 1));
     m_status->setText(notes.join(QLatin1Char('\n')));
     showStats();
-    m_hist->setHistogram(r->histogram, r->stats);
+    m_hist->setHistogram(r->histogram.value_or(Histogram{}), r->stats);
     emit reportReady();
 }
 
@@ -236,7 +238,7 @@ void TensorInspector::showMetadata()
     const auto &op = m_index->op(m_ref);
     const auto &t = m_index->tensor(m_ref);
     m_meta->clear();
-    if (op.source != SourceFormat::Cann) {
+    if (!formatReader(op.source).opsAreFiles()) {
         showFrameworkMetadata();
         return;
     }

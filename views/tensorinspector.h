@@ -46,7 +46,7 @@ signals:
     void reportReady();
 
 private:
-    void onSelectionChanged(int dump, const QString &tensorId);
+    void onSelectionChanged(int dump, const TensorId &tensorId);
     void startLoad();
     void dropJobs();
     void startStats();

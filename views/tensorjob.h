@@ -1,25 +1,19 @@
 #pragma once
 
-#include "index/tensorloader.h"
-#include "tensor/stats.h"
+#include "index/tensormeasure.h"
 
 #include <QFuture>
+#include <atomic>
 #include <memory>
 
 namespace ds {
 
-/// Everything the inspector shows for one tensor, computed off the GUI thread in two stages:
-/// load (mapping, dtype unpacking, layout conversion), then statistics and histogram.
-struct TensorReport
+/// Everything the inspector shows for one tensor: the same measure the CLI's `stats` makes
+/// (index/tensormeasure.h), computed off the GUI thread in two stages: load (mapping, dtype
+/// unpacking, layout conversion), then statistics and histogram.
+struct TensorReport : TensorMeasure
 {
     std::shared_ptr<const DumpIndex> index;
-    DumpIndex::TensorRef ref;
-    QString id, error;
-    std::shared_ptr<const LoadedTensor> tensor;
-    TensorStats stats;
-    Histogram histogram;
-    bool statsDone = false;
-    double loadMs = 0, statsMs = 0;
 };
 
 /// Stage 1: loads the tensor (layout converted unless raw). Honors `cancel`.

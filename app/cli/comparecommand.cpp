@@ -1,7 +1,7 @@
 #include "comparecommand.h"
 
 #include "compare/comparereport.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -30,7 +30,7 @@ std::shared_ptr<DumpIndex> open(const QString &path, const char *what, bool quie
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                            \r");
     if (!index) {
-        err(QStringLiteral("%1 path: %2").arg(QLatin1String(what), index.error()));
+        err(QStringLiteral("%1 path: %2").arg(QLatin1String(what), index.errorText()));
         return nullptr;
     }
     return *index;
@@ -128,7 +128,7 @@ int runCompareCommand(const CompareCommand &c)
     if (!c.mappingFile.isEmpty()) {
         auto m = UserMapping::load(c.mappingFile);
         if (!m) {
-            err(m.error());
+            err(m.errorText());
             return Usage;
         }
         options.mapping = std::move(*m);
@@ -136,7 +136,7 @@ int runCompareCommand(const CompareCommand &c)
     if (!c.thresholdsFile.isEmpty()) {
         auto t = CompareThresholds::load(c.thresholdsFile);
         if (!t) {
-            err(t.error());
+            err(t.errorText());
             return Usage;
         }
         options.thresholds = *t;

@@ -1,8 +1,8 @@
 #include "graphcommand.h"
 
 #include "formats/ge/gegraphreader.h"
-#include "graph/dumpmapping.h"
-#include "index/dumpindex.h"
+#include "dumpgraph/dumpmapping.h"
+#include "index/buildindex.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -77,7 +77,7 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         if (r)
             lf.model = std::move(*r);
         else
-            lf.error = r.error();
+            lf.error = r.errorText();
         files.push_back(std::move(lf));
     }
 

@@ -1,9 +1,10 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
 #include "comparecommand.h"
 #include "graphcommand.h"
-#include "formats/h5/h5dumper.h"
-#include "index/dumpindex.h"
+#include "formats/readers.h"
+#include "index/buildindex.h"
 #include "index/jsonreport.h"
+#include "index/tensormeasure.h"
 #include "index/tensorexport.h"
 #include "overflow/overflowreport.h"
 #include "tensor/dtype.h"
@@ -39,7 +40,7 @@ std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet)
     if (!quiet && isatty(fileno(stderr)))
         std::fprintf(stderr, "\r                 \r");
     if (!index) {
-        err(index.error());
+        err(index.errorText());
         return nullptr;
     }
     return *index;
@@ -52,18 +53,6 @@ void printErrors(const DumpIndex &index)
     out(QStringLiteral("\n%1 file(s) could not be read:\n").arg(index.errors.size()));
     for (const auto &e : index.errors)
         out(QStringLiteral("  %1: %2\n").arg(e.file, e.message));
-}
-
-QString formatDescription(SourceFormat f)
-{
-    switch (f) {
-    case SourceFormat::Cann: return QStringLiteral("CANN operator dump");
-    case SourceFormat::Msprobe: return QStringLiteral("msprobe dump (dump.json)");
-    case SourceFormat::Ptdbg: return QStringLiteral("ptdbg_ascend dump (dump.pkl)");
-    case SourceFormat::TorchH5: return QStringLiteral("torch.utils.dumper HDF5 (.h5)");
-    case SourceFormat::NpyFolder: return QStringLiteral("numpy files (.npy)");
-    }
-    return {};
 }
 
 int cmdInfo(const DumpIndex &index, bool asJson)
@@ -79,8 +68,8 @@ int cmdInfo(const DumpIndex &index, bool asJson)
             if (!value->isEmpty() && !list->contains(*value))
                 *list << *value;
     QStringList formats;
-    for (SourceFormat f : index.sourceFormats())
-        formats << formatDescription(f);
+    for (FormatId f : index.sourceFormats())
+        formats << formatReader(f).description();
     auto joined = [](const QStringList &l) { return l.isEmpty() ? QStringLiteral("-") : l.join(QStringLiteral(", ")); };
     out(QStringLiteral("path:      %1\nformat:    %2\noperators: %3\ntensors:   %4\npayload:   %5 bytes\n")
             .arg(index.openedPath, formats.isEmpty() ? QStringLiteral("no dump files found") : formats.join(QStringLiteral("; ")))
@@ -100,7 +89,8 @@ int cmdList(const DumpIndex &index, bool asJson)
     }
     for (size_t o = 0; o < index.ops.size(); ++o) {
         const auto &op = index.ops[o];
-        if (op.source == SourceFormat::Cann)
+        const bool opIsFile = formatReader(op.source).opsAreFiles();
+        if (opIsFile)
             out(QStringLiteral("%1  [%2] %3  task %4 stream %5\n")
                     .arg(op.relPath, op.opType, op.headerOpName.isEmpty() ? op.opName : op.headerOpName)
                     .arg(op.taskId).arg(op.streamId));
@@ -111,7 +101,7 @@ int cmdList(const DumpIndex &index, bool asJson)
             const auto &tr = op.tensors[t];
             if (tr.io == IoKind::Buffer || tr.io == IoKind::Workspace)
                 continue;
-            if (op.source != SourceFormat::Cann) {
+            if (!opIsFile) {
                 const QString name = tr.name.isEmpty() ? ioKindName(tr.io) + QLatin1Char('.') + QString::number(tr.index) : tr.name;
                 out(tr.isTensor() ? QStringLiteral("    %1  %2 %3%4\n").arg(name, dataTypeName(tr.dataType), shapeToString(tr.shape),
                                                                         tr.storage == TensorStorage::Absent ? QStringLiteral("  (statistics only)") : QString())
@@ -140,11 +130,15 @@ bool resolve(const DumpIndex &index, const QStringList &ids, std::vector<DumpInd
             }
         return true;
     }
-    for (const QString &id : ids) {
-        if (auto ref = index.findTensor(id))
+    for (const QString &text : ids) {
+        const auto id = TensorId::parse(text);
+        if (!id) {
+            err(QStringLiteral("%1 is not a tensor id (<op path>.<input|output|parameter>.<index>)").arg(text));
+            ok = false;
+        } else if (auto ref = index.find(*id)) {
             refs.push_back(*ref);
-        else {
-            err(QStringLiteral("no tensor %1 in %2").arg(id, index.openedPath));
+        } else {
+            err(QStringLiteral("no tensor %1 in %2").arg(text, index.openedPath));
             ok = false;
         }
     }
@@ -155,26 +149,29 @@ int cmdStats(const DumpIndex &index, const QStringList &ids, bool asJson, int bi
 {
     std::vector<DumpIndex::TensorRef> refs;
     const bool allFound = resolve(index, ids, refs);
-    std::vector<TensorStatsEntry> entries;
+    MeasureOptions options;
+    options.bins = bins;
+    options.layout = layout;
+    std::vector<TensorMeasure> entries;
     for (const auto &ref : refs)
-        entries.push_back(computeTensorStats(index, ref, bins, layout));
+        entries.push_back(measureTensor(index, ref, options));
     bool failed = !allFound;
     for (const auto &e : entries)
-        failed |= !e.error.isEmpty();
+        failed |= bool(e.error);
     if (asJson) {
         out(statsJson(index, entries));
         return failed ? Failed : Ok;
     }
     for (const auto &e : entries) {
-        if (!e.error.isEmpty()) {
-            out(QStringLiteral("%1\n  error: %2\n").arg(e.id, e.error));
+        if (e.error) {
+            out(QStringLiteral("%1\n  error: %2\n").arg(e.id.toString(), e.error->text()));
             continue;
         }
         const auto &t = index.tensor(e.ref);
         const auto &s = e.stats;
         out(QStringLiteral("%1\n  %2 %3 %4 (original %5)\n  count %6  min %7  max %8  mean %9  std %10  l2norm %11\n"
                            "  nan %12  +inf %13  -inf %14  zero %15\n")
-                .arg(e.id, dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape),
+                .arg(e.id.toString(), dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape),
                      shapeToString(t.originalShape))
                 .arg(s.count).arg(num(s.min), num(s.max), num(s.mean), num(s.std), num(s.l2norm))
                 .arg(s.nan).arg(s.posinf).arg(s.neginf).arg(s.zero));
@@ -199,28 +196,29 @@ int cmdExport(const DumpIndex &index, const QStringList &ids, const ExportReques
     bool failed = !allFound;
     for (const auto &ref : refs) {
         results.push_back(exportTensor(index, ref, req));
-        failed |= !results.back().error.isEmpty();
+        failed |= bool(results.back().error);
     }
     if (asJson) {
         out(exportJson(index, results));
     } else {
         for (const auto &r : results)
-            out(r.error.isEmpty() ? QStringLiteral("%1 -> %2 (%3 %4)\n").arg(r.id, r.file, r.exportedDtype, shapeToString(r.shape))
-                                  : QStringLiteral("%1: error: %2\n").arg(r.id, r.error));
+            out(!r.error ? QStringLiteral("%1 -> %2 (%3 %4)\n").arg(r.id.toString(), r.file, r.exportedDtype, shapeToString(r.shape))
+                         : QStringLiteral("%1: error: %2\n").arg(r.id.toString(), r.error->text()));
     }
     return failed ? Failed : Ok;
 }
 
-/// `export --format h5`: the dumper operators named by op paths (or tensor ids) into a new .h5
-/// with the same layout, like `h5copy -s /op/seqid/` (h5-dumper.md §6).
-int cmdExportH5(const DumpIndex &index, const QStringList &ids, const QString &outFile, bool force, bool asJson)
+/// `export --format h5`: the operators named by op paths (or tensor ids) into a new file of
+/// their own format (the .h5 dumper's: the same layout, like `h5copy -s /op/seqid/`, h5-dumper.md §6).
+int cmdExportOps(const DumpIndex &index, const QStringList &ids, const QString &outFile, bool force, bool asJson)
 {
     std::vector<int> ops;
     for (const QString &id : ids) {
         int op = index.opIndex(id);
         if (op < 0)
-            if (const auto ref = index.findTensor(id))
-                op = ref->op;
+            if (const auto tensorId = TensorId::parse(id))
+                if (const auto ref = index.find(*tensorId))
+                    op = ref->op;
         if (op < 0) {
             err(QStringLiteral("no operator or tensor %1 in %2").arg(id, index.openedPath));
             return Failed;
@@ -228,11 +226,9 @@ int cmdExportH5(const DumpIndex &index, const QStringList &ids, const QString &o
         if (std::find(ops.begin(), ops.end(), op) == ops.end())
             ops.push_back(op);
     }
-    h5dumper::ExportOptions options;
-    options.force = force;
-    const auto written = h5dumper::exportOps(index, ops, outFile, options);
+    const auto written = exportOps(index, ops, outFile, force);
     if (!written) {
-        err(written.error());
+        err(written.errorText());
         return Failed;
     }
     if (asJson)
@@ -362,7 +358,7 @@ int main(int argc, char **argv)
     const QStringList ids = args.mid(2);
     const bool asJson = parser.isSet(json);
     if (command == QLatin1String("export") && parser.value(format) == QLatin1String("h5"))
-        return cmdExportH5(*index, ids, QFileInfo(parser.value(outDir)).absoluteFilePath(), parser.isSet(force), asJson);
+        return cmdExportOps(*index, ids, QFileInfo(parser.value(outDir)).absoluteFilePath(), parser.isSet(force), asJson);
     if (command == QLatin1String("info"))
         return cmdInfo(*index, asJson);
     if (command == QLatin1String("list"))

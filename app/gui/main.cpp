@@ -47,7 +47,8 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
         waiting = true;
     }
     if (!tensorId.isEmpty()) {
-        if (!window.selectTensor(tensorId)) {
+        const auto id = TensorId::parse(tensorId);
+        if (!id || !window.selectTensor(*id)) {
             qWarning("no tensor %s", qPrintable(tensorId));
             return 1;
         }
@@ -136,7 +137,7 @@ int main(int argc, char **argv)
     MainWindow window;
     if (parser.isSet(mapping)) {
         if (auto loaded = window.compareView()->loadMapping(parser.value(mapping)); !loaded) {
-            qWarning("%s", qPrintable(loaded.error()));
+            qWarning("%s", qPrintable(loaded.errorText()));
             return 1;
         }
     }

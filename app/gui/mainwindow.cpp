@@ -124,7 +124,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         if (const auto it = m_overflowMarks.find(m_graph->dump()); it != m_overflowMarks.end())
             m_graph->setOpMarks(it->second);
     });
-    connect(m_compare, &CompareView::npuTensorSelected, this, [this](int dump, const QString &tensorId) {
+    connect(m_compare, &CompareView::npuTensorSelected, this, [this](int dump, const TensorId &tensorId) {
         const QModelIndex item = m_context->treeModel()->findTensor(dump, tensorId);
         if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
             m_tree->scrollTo(item);
@@ -236,7 +236,7 @@ void MainWindow::updateRecentMenu()
     m_recentMenu->setEnabled(!recent.isEmpty());
 }
 
-bool MainWindow::selectTensor(const QString &tensorId)
+bool MainWindow::selectTensor(const TensorId &tensorId)
 {
     auto *model = m_context->treeModel();
     for (int d = 0; d < model->dumpCount(); ++d) {
@@ -265,7 +265,7 @@ std::vector<ExportItem> MainWindow::selectedTensors() const
             continue;
         const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
         if (kind == DumpTreeModel::Kind::Tensor) {
-            if (auto ref = index->findTensor(i.data(DumpTreeModel::TensorIdRole).toString()))
+            if (auto ref = index->find(i.data(DumpTreeModel::TensorIdRole).value<TensorId>()))
                 items.push_back({index, *ref});
         } else if (kind == DumpTreeModel::Kind::Op) {
             addOp(index, index->opIndex(i.data(DumpTreeModel::OpPathRole).toString()));
@@ -276,7 +276,7 @@ std::vector<ExportItem> MainWindow::selectedTensors() const
             addOp(m_opTable->model()->dumpIndex(), i.data(OpTableModel::OpRole).toInt());
     if (items.empty())
         if (const auto index = m_context->index(m_context->selectedDump()))
-            if (auto ref = index->findTensor(m_context->selectedTensor()))
+            if (auto ref = index->find(m_context->selectedTensor()))
                 items.push_back({index, *ref});
     // Selecting an op and one of its tensors must not export it twice.
     std::sort(items.begin(), items.end(), [](const ExportItem &a, const ExportItem &b) {
@@ -321,11 +321,11 @@ void MainWindow::onCurrentChanged()
                 pick = model->index(r, 0, i);
                 break;
             }
-        m_context->selectTensor(dump, pick.data(DumpTreeModel::TensorIdRole).toString());
+        m_context->selectTensor(dump, pick.data(DumpTreeModel::TensorIdRole).value<TensorId>());
         return;
     }
-    const QString id = i.data(DumpTreeModel::TensorIdRole).toString();
-    m_context->selectTensor(id.isEmpty() ? -1 : dump, id);
+    const auto id = i.data(DumpTreeModel::TensorIdRole).value<TensorId>();
+    m_context->selectTensor(id.isNull() ? -1 : dump, id);
 }
 
 void MainWindow::compareWith(QString benchPath)

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "dump/tensorid.h"
+
 #include <QMainWindow>
 #include <map>
 #include <unordered_map>
@@ -50,7 +52,7 @@ public:
     bool goToFirstOverflow();
 
     /// Selects a tensor by id in the first dump that has it; false if none does.
-    bool selectTensor(const QString &tensorId);
+    bool selectTensor(const TensorId &tensorId);
 
 protected:
     void closeEvent(QCloseEvent *event) override;

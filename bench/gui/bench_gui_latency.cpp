@@ -62,7 +62,7 @@ int main(int argc, char **argv)
             histMs = double(t.nsecsElapsed()) / 1e6;
             QTimer::singleShot(200, &app, &QCoreApplication::quit);
         });
-        w.selectTensor(QString::fromLocal8Bit(argv[2]));
+        w.selectTensor(TensorId::parse(QString::fromLocal8Bit(argv[2])).value_or(TensorId{}));
         app.exec();
         pageMs = w.inspector()->firstPageMs();
     }

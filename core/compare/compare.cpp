@@ -143,9 +143,9 @@ void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, 
 
 void compareTensors(CompareRow &row, const Work &w, unsigned threads)
 {
-    auto readFailed = [&](const DumpIndex &index, const Ref &ref, const QString &error) {
+    auto readFailed = [&](const DumpIndex &index, const Ref &ref, const Error &error) {
         addReason(row, ReasonCode::ReadError);
-        row.messages << QStringLiteral("Dump file: %1 not found or read failed. (%2)").arg(index.absolutePath(index.op(ref)), error);
+        row.messages << QStringLiteral("Dump file: %1 not found or read failed. (%2)").arg(index.absolutePath(index.op(ref)), error.text());
         fillAll(row.metrics, State::Unsupported);
         row.mode = CompareMode::None;
     };
@@ -162,7 +162,7 @@ void compareTensors(CompareRow &row, const Work &w, unsigned threads)
         const Ref &ref = isNpu ? row.npu : row.bench;
         const TensorRecord &t = index.tensor(ref);
         if (l.view.elem == Elem::None)
-            return readFailed(index, ref, QStringLiteral("data type %1 cannot be decoded").arg(dataTypeName(t.dataType)));
+            return readFailed(index, ref, Error(ErrorKind::Unsupported, QString(), QStringLiteral("data type %1 cannot be decoded").arg(dataTypeName(t.dataType))));
         if (isPrivateFormat(t.format) && !l.converted) {
             addReason(row, ReasonCode::FormatUnconverted);
             row.messages << (l.notes.isEmpty() ? QStringLiteral("Device format %1 not converted.").arg(formatName(t.format))

@@ -1,5 +1,7 @@
 #include "comparematch.h"
 
+#include "formats/readers.h"
+
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
@@ -52,7 +54,7 @@ QString join(const QString &scope, const QString &a, const QString &b = {})
 
 QString opMatchKey(const OpRecord &op)
 {
-    if (op.source != SourceFormat::Cann)
+    if (!formatReader(op.source).opsAreFiles())
         return op.relPath.mid(op.relPath.lastIndexOf(QLatin1Char('/')) + 1);
     return op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
 }
@@ -193,7 +195,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 if (k != npuOccurrences.value(exactKey))
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
             }
-            if (row.source == MatchSource::None && op.source == SourceFormat::Cann && tr.io == IoKind::Output
+            if (row.source == MatchSource::None && formatReader(op.source).opsAreFiles() && tr.io == IoKind::Output
                 && !tr.originalOpName.isEmpty() && tr.originalOpName != key) {
                 const int idx = tr.originalOutputIndex >= 0 ? tr.originalOutputIndex : int(tr.index);
                 if (found(table.take(table.exact, join(scope, tr.originalOpName, QStringLiteral("output.%1").arg(idx))),

@@ -1,7 +1,7 @@
 #pragma once
 
 #include "comparetypes.h"
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
 #include "usermapping.h"
 
 namespace ds {

@@ -233,9 +233,9 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
             for (size_t m = 0; m < kMetricCount; ++m)
                 metrics[s(metricKey(Metric(m)))] = metricJson(row.metrics[m]);
         json r{{"npu_name", s(row.npuName)},
-               {"npu_id", s(npu.tensorId(row.npu))},
+               {"npu_id", s(npu.tensorId(row.npu).toString())},
                {"bench_name", x.b ? json(s(row.benchName)) : json(nullptr)},
-               {"bench_id", x.b ? json(s(bench.tensorId(row.bench))) : json(nullptr)},
+               {"bench_id", x.b ? json(s(bench.tensorId(row.bench).toString())) : json(nullptr)},
                {"io", s(ioKindName(row.io))},
                {"npu_dtype", s(dtypeOf(x.n))},
                {"bench_dtype", x.b ? json(s(dtypeOf(x.b))) : json(nullptr)},
@@ -286,7 +286,7 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
     }
     json benchOnly = json::array();
     for (const BenchOnlyRow &b : result.benchOnly)
-        benchOnly.push_back({{"bench_id", s(bench.tensorId(b.bench))},
+        benchOnly.push_back({{"bench_id", s(bench.tensorId(b.bench).toString())},
                              {"bench_name", s(rowName(bench.op(b.bench), bench.tensor(b.bench)))},
                              {"reason", s(reasonCodeName(b.reason))}});
     json j{{"npu_path", s(npu.openedPath)},

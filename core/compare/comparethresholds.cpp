@@ -68,7 +68,7 @@ Result<CompareThresholds> CompareThresholds::load(const QString &path)
         return R::failure(QStringLiteral("%1: not a JSON object (%2 at offset %3)").arg(path, pe.errorString()).arg(pe.offset));
     auto t = fromJson(doc.object());
     if (!t)
-        return R::failure(QStringLiteral("%1: %2").arg(path, t.error()));
+        return R::failure(t.error().about(path));
     return t;
 }
 

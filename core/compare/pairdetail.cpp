@@ -156,7 +156,7 @@ Result<PairDetail> comparePairDetail(const DumpIndex &npuIndex, const DumpIndex:
                               .arg((*b)->view.count).arg(shapeToString((*b)->shape)));
     PairDetail d;
     if (!computePairDetail((*a)->view, (*b)->view, options, d, job))
-        return R::failure(QStringLiteral("cancelled"));
+        return Cancelled{};
     for (auto &e : d.worst)
         e.position = unravelIndex(e.index, (*a)->shape);
     return d;

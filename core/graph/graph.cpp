@@ -1,6 +1,6 @@
 #include "graph.h"
 
-#include "formats/cann/dumpname.h"
+#include "dump/dumpname.h"
 
 #include <QSet>
 #include <algorithm>

@@ -1,5 +1,6 @@
 #include "jsonreport.h"
 
+#include "formats/readers.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
@@ -29,14 +30,14 @@ json errorsJson(const DumpIndex &index)
 {
     json a = json::array();
     for (const auto &e : index.errors)
-        a.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
+        a.push_back({{"file", s(e.file)}, {"message", s(e.message)}, {"kind", errorKindName(e.kind)}});
     return a;
 }
 
 json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
 {
     const auto &t = index.tensor(ref);
-    json j{{"id", s(index.tensorId(ref))},
+    json j{{"id", s(index.tensorId(ref).toString())},
            {"io", s(ioKindName(t.io))},
            {"index", t.index},
            {"dtype", s(dataTypeName(t.dataType))},
@@ -47,7 +48,7 @@ json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
            {"size", t.size}};
     if (!t.originalOpName.isEmpty())
         j["original_op"] = s(t.originalOpName);
-    if (index.op(ref).source == SourceFormat::Cann)
+    if (formatReader(index.op(ref).source).opsAreFiles())
         return j;
     // Framework leaves: where the data is and what the producer recorded.
     static const char *const storage[] = {"payload", "npy", "pt", "h5", "absent", "value"};
@@ -97,33 +98,6 @@ QByteArray dump(const json &j) { return QByteArray::fromStdString(j.dump(2)) + '
 
 } // namespace
 
-TensorStatsEntry computeTensorStats(const DumpIndex &index, const DumpIndex::TensorRef &ref, int bins,
-                                    LayoutChoice layout, const JobControl *job)
-{
-    TensorStatsEntry e;
-    e.ref = ref;
-    e.id = index.tensorId(ref);
-    auto loaded = loadTensor(index, ref, layout, job);
-    if (!loaded) {
-        e.error = loaded.error();
-        return e;
-    }
-    const auto &t = **loaded;
-    e.shape = t.shape;
-    e.notes = t.notes;
-    bool ok;
-    if (bins > 0) {
-        Histogram h;
-        ok = computeStatsAndHistogram(t.view, bins, e.stats, h, job);
-        e.histogram = std::move(h);
-    } else {
-        ok = computeStats(t.view, e.stats, job);
-    }
-    if (!ok)
-        e.error = QStringLiteral("cancelled");
-    return e;
-}
-
 QByteArray infoJson(const DumpIndex &index)
 {
     QSet<QString> devices, times, models, dataIndexes, steps, ranks;
@@ -147,7 +121,7 @@ QByteArray infoJson(const DumpIndex &index)
         return a;
     };
     json formats = json::array();
-    for (SourceFormat f : index.sourceFormats())
+    for (FormatId f : index.sourceFormats())
         formats.push_back(s(sourceFormatName(f)));
     json j{{"path", s(index.openedPath)},
            {"formats", formats},
@@ -217,17 +191,17 @@ QByteArray listJson(const DumpIndex &index)
     return dump({{"path", s(index.openedPath)}, {"ops", ops}, {"errors", errorsJson(index)}});
 }
 
-QByteArray statsJson(const DumpIndex &index, const std::vector<TensorStatsEntry> &entries)
+QByteArray statsJson(const DumpIndex &index, const std::vector<TensorMeasure> &entries)
 {
     json tensors = json::array(), errors = json::array();
     for (const auto &e : entries) {
-        if (!e.error.isEmpty()) {
-            errors.push_back({{"id", s(e.id)}, {"message", s(e.error)}});
+        if (e.error) {
+            errors.push_back({{"id", s(e.id.toString())}, {"message", s(e.error->text())}, {"kind", errorKindName(e.error->kind)}});
             continue;
         }
         const auto &t = index.tensor(e.ref);
         const auto &st = e.stats;
-        json j{{"id", s(e.id)},
+        json j{{"id", s(e.id.toString())},
                {"dtype", s(dataTypeName(t.dataType))},
                {"format", s(formatName(t.format))},
                {"shape", shapeJson(t.shape)},
@@ -255,7 +229,7 @@ QByteArray statsJson(const DumpIndex &index, const std::vector<TensorStatsEntry>
         tensors.push_back(std::move(j));
     }
     for (const auto &e : index.errors)
-        errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
+        errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}, {"kind", errorKindName(e.kind)}});
     return dump({{"path", s(index.openedPath)}, {"tensors", tensors}, {"errors", errors}});
 }
 
@@ -263,10 +237,10 @@ QByteArray exportJson(const DumpIndex &index, const std::vector<ExportResult> &r
 {
     json written = json::array(), errors = json::array();
     for (const auto &r : results) {
-        if (!r.error.isEmpty())
-            errors.push_back({{"id", s(r.id)}, {"message", s(r.error)}});
+        if (r.error)
+            errors.push_back({{"id", s(r.id.toString())}, {"message", s(r.error->text())}, {"kind", errorKindName(r.error->kind)}});
         else
-            written.push_back({{"id", s(r.id)}, {"file", s(r.file)}, {"dtype", s(r.dtype)},
+            written.push_back({{"id", s(r.id.toString())}, {"file", s(r.file)}, {"dtype", s(r.dtype)},
                                {"exported_dtype", s(r.exportedDtype)}, {"shape", shapeJson(r.shape)}});
     }
     return dump({{"path", s(index.openedPath)}, {"written", written}, {"errors", errors}});

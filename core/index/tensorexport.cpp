@@ -1,6 +1,8 @@
 #include "tensorexport.h"
 
+#include "formats/readers.h"
 #include "io/pathguard.h"
+#include "tensorloader.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -9,11 +11,11 @@ namespace ds {
 
 QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, ExportFormat format)
 {
-    const QString id = index.tensorId(ref);
+    const QString id = index.tensorId(ref).toString();
     const QString ext = format == ExportFormat::Npy ? QStringLiteral(".npy") : QStringLiteral(".txt");
     // CANN file names are unique on their own; framework operators are virtual paths whose
     // last part repeats across ranks and files (".../rank0/X", "model_npu.h5/conv2d/1").
-    if (index.op(ref).source == SourceFormat::Cann)
+    if (formatReader(index.op(ref).source).opsAreFiles())
         return id.section(QLatin1Char('/'), -1) + ext;
     return QString(id).replace(QLatin1Char('/'), QLatin1Char('_')) + ext;
 }
@@ -25,11 +27,11 @@ ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &re
     r.id = index.tensorId(ref);
     r.dtype = dataTypeName(index.tensor(ref).dataType);
     if (isInsideDir(req.outDir, index.rootDir)) {
-        r.error = QStringLiteral("refusing to write into the opened dump directory %1").arg(index.rootDir);
+        r.error = Error(ErrorKind::Usage, req.outDir, QStringLiteral("refusing to write into the opened dump directory %1").arg(index.rootDir));
         return r;
     }
     if (!QDir().mkpath(req.outDir)) {
-        r.error = QStringLiteral("cannot create %1").arg(req.outDir);
+        r.error = Error(ErrorKind::Access, req.outDir, QStringLiteral("cannot create the directory"));
         return r;
     }
     r.file = QDir(req.outDir).filePath(exportFileName(index, ref, req.format));
@@ -46,6 +48,42 @@ ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &re
                   ? writeNpy(r.file, t.view.elem, t.view.data, t.view.count, t.shape, req.write, job)
                   : writeTxt(r.file, t.view.elem, t.view.data, t.view.count, req.write, job);
     return r;
+}
+
+namespace {
+
+const OpExporter *exporterOf(const DumpIndex &index, const std::vector<int> &ops)
+{
+    const OpExporter *exporter = nullptr;
+    for (int o : ops) {
+        if (o < 0 || size_t(o) >= index.ops.size())
+            return nullptr;
+        const OpExporter *e = formatReader(index.ops[size_t(o)].source).exporter();
+        if (!e || (exporter && e != exporter))
+            return nullptr;
+        exporter = e;
+    }
+    return exporter;
+}
+
+} // namespace
+
+QString opExportSuffix(const DumpIndex &index, const std::vector<int> &ops)
+{
+    const OpExporter *e = exporterOf(index, ops);
+    return e ? e->fileSuffix() : QString();
+}
+
+Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const QString &outFile, bool force,
+                      const JobControl *job)
+{
+    if (ops.empty())
+        return Error(ErrorKind::Usage, outFile, QStringLiteral("no operators selected"));
+    const OpExporter *e = exporterOf(index, ops);
+    if (!e)
+        return Error(ErrorKind::Usage, outFile,
+                     QStringLiteral("the selected operators cannot be written in their own format (only .h5 dumper operators of one kind can)"));
+    return e->exportOps(index, ops, outFile, force, job);
 }
 
 } // namespace ds

@@ -1,8 +1,11 @@
 #pragma once
 
-#include "dumpindex.h"
-#include "io/exportwriter.h"
-#include "tensorloader.h"
+#include "dump/dumpindex.h"
+#include "dump/loadedtensor.h"
+#include "tensor/exportwriter.h"
+#include "util/cancel.h"
+
+#include <optional>
 
 namespace ds {
 
@@ -18,7 +21,9 @@ struct ExportRequest
 
 struct ExportResult
 {
-    QString id, file, error;
+    TensorId id;
+    QString file;
+    std::optional<Error> error;
     QString dtype, exportedDtype; ///< header dtype name and the numpy descr written
     Shape shape;
 };
@@ -29,5 +34,13 @@ QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, 
 /// Loads and writes one tensor. Refuses to write inside the opened dump directory.
 ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref, const ExportRequest &req,
                           const JobControl *job = nullptr);
+
+/// The file suffix of an export of whole operators in their own format (".h5"), or empty
+/// when the operators' format cannot export, or the operators are of different formats.
+QString opExportSuffix(const DumpIndex &index, const std::vector<int> &ops);
+/// Writes the operators (indexes into index.ops, all of one format) into a new file of their
+/// own format through their reader (DumpReader::exporter). Returns the number written.
+Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const QString &outFile, bool force,
+                      const JobControl *job = nullptr);
 
 } // namespace ds

@@ -1,5 +1,6 @@
 #include "dumptreemodel.h"
 
+#include "formats/readers.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
@@ -94,9 +95,10 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
 {
     // Framework entries carry their type inside the name ("Functional.conv2d.0.forward").
     const QString opName = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
-    QString name = op.source == SourceFormat::Cann || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
-    if (op.source == SourceFormat::TorchH5)
-        name += QStringLiteral(" #%1").arg(op.timestamp); // the dumper's call sequence id
+    const DumpReader &format = formatReader(op.source);
+    QString name = format.opsAreFiles() || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
+    if (format.exporter()) // .h5 dumper ops: the dumper's call sequence id tells the calls apart
+        name += QStringLiteral(" #%1").arg(op.timestamp);
     // Execution order inside a data_index directory: timestamp, then file.
     auto n = makeNode(Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath), parent);
     n->op = opNumber;
@@ -393,12 +395,12 @@ QModelIndex DumpTreeModel::findOp(int dump, const QString &relPath) const
     return hit ? indexOf(hit) : QModelIndex();
 }
 
-QModelIndex DumpTreeModel::findTensor(int dump, const QString &tensorId) const
+QModelIndex DumpTreeModel::findTensor(int dump, const TensorId &tensorId) const
 {
     if (dump < 0 || dump >= dumpCount() || !m_dumps[size_t(dump)]->index)
         return {};
     const auto &idx = *m_dumps[size_t(dump)]->index;
-    const auto ref = idx.findTensor(tensorId);
+    const auto ref = idx.find(tensorId);
     if (!ref)
         return {};
     const QModelIndex op = findOp(dump, idx.op(*ref).relPath);
@@ -490,7 +492,7 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
                 const auto &t = d.op(n->op).tensors[size_t(n->tensor)];
                 if (!t.isTensor())
                     return QStringLiteral("%1 = %2").arg(t.typeName, t.value);
-                if (d.op(n->op).source != SourceFormat::Cann)
+                if (!formatReader(d.op(n->op).source).opsAreFiles())
                     return QStringLiteral("%1 %2%3").arg(dataTypeName(t.dataType), shapeToString(t.shape),
                                                          t.storage == TensorStorage::Absent ? tr(" (statistics only)") : QString());
                 return QStringLiteral("%1 %2 %3").arg(dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape));
@@ -510,7 +512,7 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
     case DumpRole: return n->dump;
     case TensorIdRole:
         if (n->kind == Kind::Tensor && d.index)
-            return d.index->tensorId({n->op, n->tensor});
+            return QVariant::fromValue(d.index->tensorId({n->op, n->tensor}));
         return {};
     case OpPathRole:
         return n->kind == Kind::Op || n->kind == Kind::Tensor ? QVariant(d.op(n->op).relPath) : QVariant();

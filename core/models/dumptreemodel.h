@@ -1,6 +1,6 @@
 #pragma once
 
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
 
 #include <QAbstractItemModel>
 #include <unordered_map>
@@ -21,7 +21,7 @@ public:
     enum Role {
         KindRole = Qt::UserRole + 1, ///< int(Kind)
         DumpRole,                    ///< int dump number (index into dumps())
-        TensorIdRole,                ///< QString tensor id (tensor items)
+        TensorIdRole,                ///< TensorId (tensor items)
         OpPathRole,                  ///< QString relative file path (op and tensor items)
         ProblemRole,                 ///< bool: bad file or op with warnings
         BytesRole,                   ///< qulonglong payload bytes below this item
@@ -48,7 +48,7 @@ public:
     int dumpCount() const;
 
     /// Index of the tensor / op item, or invalid.
-    QModelIndex findTensor(int dump, const QString &tensorId) const;
+    QModelIndex findTensor(int dump, const TensorId &tensorId) const;
     QModelIndex findOp(int dump, const QString &relPath) const;
     /// Operator numbers (into index(dump)->ops) below an item, in tree order; for an op or
     /// tensor item, the operators of its parent level.

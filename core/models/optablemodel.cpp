@@ -239,7 +239,7 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
         }
         auto loaded = loadTensor(index, {op, int(t)}, LayoutChoice::Logical, job);
         if (!loaded) {
-            out.error = loaded.error();
+            out.error = loaded.errorText();
             continue;
         }
         TensorStats s;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
 #include "tensor/stats.h"
 
 #include <QAbstractTableModel>

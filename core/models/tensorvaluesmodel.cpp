@@ -16,19 +16,6 @@ namespace ds {
 // ---------------------------------------------------------------------------------------------
 // Element classes and text
 
-double saturationLimit(Elem e)
-{
-    switch (e) {
-    case Elem::F16: case Elem::C32: return 65504.0;
-    case Elem::BF16: return 3.3895313892515355e38;
-    case Elem::F32: case Elem::C64: return double(std::numeric_limits<float>::max());
-    case Elem::F8E5M2: return 57344.0;
-    case Elem::F8E4M3FN: return 448.0;
-    case Elem::HiF8: return 32768.0;
-    default: return 0.0;
-    }
-}
-
 ValueClass classifyValue(Elem e, double v)
 {
     if (std::isnan(v))

@@ -18,12 +18,7 @@ namespace ds {
 /// What one element holds. Numbers only: delegates and plots map them to colours.
 enum class ValueClass : int { Normal = 0, NaN = 1, PosInf = 2, NegInf = 3, Saturated = 4 };
 
-/// The finite maximum of the element kind, i.e. the value an overflowing saturating cast
-/// clamps to: float16 65504, bfloat16 3.3895313892515355e38, float8 E5M2 57344, E4M3FN 448,
-/// HiFloat8 32768, float32 FLT_MAX. 0 for kinds without one (integers, float64, fp4, e8m0).
-/// Complex kinds give the limit of one part.
-double saturationLimit(Elem e);
-/// Class of a value decoded from kind e (|v| == saturationLimit(e) is Saturated).
+/// Class of a value decoded from kind e (|v| == saturationLimit(e) of tensor/dtype.h is Saturated).
 ValueClass classifyValue(Elem e, double v);
 /// Class of element i; complex elements look at both parts (NaN if either is NaN, else +Inf if
 /// either is infinite, else Saturated if either part sits at the limit).

@@ -57,7 +57,7 @@ OpCheck checkOp(const DumpIndex &index, int op, const JobControl *job)
         c.index = tensors[t].index;
         auto loaded = loadTensor(index, {op, int(t)}, LayoutChoice::Logical, job);
         if (!loaded) {
-            c.error = loaded.error();
+            c.error = loaded.errorText();
         } else {
             computeStats((*loaded)->view, c.stats, job);
             c.saturated = countSaturated((*loaded)->view);
@@ -138,48 +138,6 @@ bool isOpDebug(const OpRecord &op)
     return out && out->dataType == int(DataType::UInt8) && out->size == 2048;
 }
 
-std::uint64_t countSaturated(const TensorView &t)
-{
-    // In blocks of 8 MiB, each handed back behind the scan when it is a mapped file's
-    // (releaseMappedPages): a scan over huge dumps keeps a few MiB of them resident.
-    const size_t blockBytes = size_t(8) << 20;
-    const bool release = t.count * elemBytes(t.elem) >= (size_t(1) << 20); // small: not worth a system call
-    auto count16 = [&](std::uint16_t pos, std::uint16_t neg) {
-        std::uint64_t n = 0;
-        for (size_t b = 0; b < t.count; b += blockBytes / 2) {
-            const size_t e = std::min(t.count, b + blockBytes / 2);
-            for (size_t i = b; i < e; ++i) { // mapped payloads need not be 2-byte aligned
-                std::uint16_t v;
-                std::memcpy(&v, t.data + 2 * i, 2);
-                n += (v == pos) | (v == neg);
-            }
-            if (release)
-                releaseMappedPages(t.data + 2 * b, 2 * (e - b));
-        }
-        return n;
-    };
-    auto count8 = [&](std::uint8_t pos, std::uint8_t neg) {
-        std::uint64_t n = 0;
-        const auto *p = reinterpret_cast<const std::uint8_t *>(t.data);
-        for (size_t b = 0; b < t.count; b += blockBytes) {
-            const size_t e = std::min(t.count, b + blockBytes);
-            for (size_t i = b; i < e; ++i)
-                n += (p[i] == pos) | (p[i] == neg);
-            if (release)
-                releaseMappedPages(t.data + b, e - b);
-        }
-        return n;
-    };
-    switch (t.elem) {
-    case Elem::F16: return count16(0x7BFF, 0xFBFF);
-    case Elem::BF16: return count16(0x7F7F, 0xFF7F);
-    case Elem::F8E5M2: return count8(0x7B, 0xFB);
-    case Elem::F8E4M3FN: return count8(0x7E, 0xFE);
-    case Elem::HiF8: return count8(0x6E, 0xEE);
-    default: return 0;
-    }
-}
-
 OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &options, const JobControl *job)
 {
     OverflowReport report;
@@ -209,7 +167,7 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
         auto loaded = tensorIdx >= 0 ? loadTensor(index, {o, tensorIdx}, LayoutChoice::Raw, job)
                                      : Result<std::shared_ptr<const LoadedTensor>>::failure(QStringLiteral("no output tensor"));
         if (!loaded) {
-            e.error = loaded.error();
+            e.error = loaded.errorText();
         } else {
             QString error;
             const auto &v = (*loaded)->view;

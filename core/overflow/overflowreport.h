@@ -1,6 +1,6 @@
 #pragma once
 
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
 #include "opdebug.h"
 #include "tensor/stats.h"
 
@@ -75,9 +75,6 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
 
 /// True for OpDebug files: by name, or by header (op_name Node_OpDebug, one 2048-byte uint8 output).
 bool isOpDebug(const OpRecord &op);
-
-/// Elements equal to ±max of the element kind (0 for kinds without saturation).
-std::uint64_t countSaturated(const TensorView &t);
 
 /// The JSON of `dumpscope-cli overflow --json` (README).
 QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report);

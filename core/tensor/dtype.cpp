@@ -98,6 +98,50 @@ bool isFloating(Elem e)
     }
 }
 
+namespace {
+
+struct SaturationRow
+{
+    Elem elem;
+    double limit;
+    SaturationBits bits;
+};
+
+constexpr SaturationRow kSaturation[] = {
+    {Elem::F16, 65504.0, {0x7BFF, 2}},
+    {Elem::BF16, 3.3895313892515355e38, {0x7F7F, 2}},
+    {Elem::F32, 3.4028234663852886e38, {0x7F7FFFFF, 4}},
+    {Elem::F8E5M2, 57344.0, {0x7B, 1}},
+    {Elem::F8E4M3FN, 448.0, {0x7E, 1}},
+    {Elem::HiF8, 32768.0, {0x6E, 1}},
+};
+
+const SaturationRow *saturationRow(Elem e)
+{
+    if (e == Elem::C32)
+        e = Elem::F16;
+    else if (e == Elem::C64)
+        e = Elem::F32;
+    for (const auto &row : kSaturation)
+        if (row.elem == e)
+            return &row;
+    return nullptr;
+}
+
+} // namespace
+
+double saturationLimit(Elem e)
+{
+    const SaturationRow *row = saturationRow(e);
+    return row ? row->limit : 0.0;
+}
+
+SaturationBits saturationBits(Elem e)
+{
+    const SaturationRow *row = isComplex(e) ? nullptr : saturationRow(e);
+    return row ? row->bits : SaturationBits{};
+}
+
 const char *elemNumpyDescr(Elem e)
 {
     switch (e) {

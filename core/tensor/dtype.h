@@ -62,6 +62,22 @@ const char *elemNumpyDescr(Elem e);
 /// complex32 becomes C64.
 Elem exportElem(Elem e);
 
+/// The finite ±max of a floating kind: the value a saturating overflow clamps to
+/// (overflow.md §9: float16 65504, bfloat16 3.3895313892515355e38, float32 FLT_MAX, float8
+/// E5M2 57344, E4M3FN 448, HiFloat8 32768). Complex kinds use the limit of their parts
+/// (complex32: 65504, complex64: FLT_MAX); 0 for kinds that do not saturate (integers,
+/// float64, float8 E8M0, float4). The one table the overflow scan, the compare view and the
+/// value grid use.
+double saturationLimit(Elem e);
+/// The bit pattern of +max of a real kind with a saturation limit (its -max has the sign
+/// bit set), and its width in bytes; {0, 0} for other kinds.
+struct SaturationBits
+{
+    std::uint32_t positive = 0;
+    unsigned bytes = 0;
+};
+SaturationBits saturationBits(Elem e);
+
 /// Stored bytes for `count` elements of `t` (ceil for sub-byte types); 0 if unknown.
 std::uint64_t storedBytes(DataType t, std::uint64_t count);
 

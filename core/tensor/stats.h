@@ -44,6 +44,10 @@ struct Histogram
 
 /// Returns false (and leaves the output unspecified) when cancelled.
 bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job = nullptr);
+
+/// Elements equal to ±saturationLimit() of a real element kind (0 for kinds that do not
+/// saturate, complex kinds included). Hands mapped pages back behind it.
+std::uint64_t countSaturated(const TensorView &t);
 /// lo == hi widens the range to [lo - 0.5, hi + 0.5] as numpy does.
 bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out,
                       const JobControl *job = nullptr);

@@ -1,7 +1,7 @@
 #pragma once
 // Field-by-field comparison of FrameworkParts for round-trip tests (tst_h5isolate, tst_h5dumper).
 // QCOMPARE in a helper: callers check QTest::currentTestFailed() afterwards.
-#include "index/frameworkpart.h"
+#include "dump/indexpart.h"
 
 #include <QTest>
 
@@ -48,7 +48,7 @@ inline void compareLevels(const DumpLevels &a, const DumpLevels &b)
 }
 
 /// Every field of every op, tensor, error and stack; levels only when `withLevels`.
-inline void compareParts(const FrameworkPart &a, const FrameworkPart &b, bool withLevels)
+inline void compareParts(const IndexPart &a, const IndexPart &b, bool withLevels)
 {
     QCOMPARE(a.ops.size(), b.ops.size());
     for (size_t i = 0; i < a.ops.size(); ++i) {

@@ -2,7 +2,7 @@
 // files beside the bad ones still load, and nothing crashes, hangs or reads outside a file.
 // Cases that cannot be committed (links, names, permissions, files changing) are made here.
 #include "formats/ge/gegraphreader.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 #include "index/tensorloader.h"
 #include "overflow/overflowreport.h"
 
@@ -47,7 +47,7 @@ std::shared_ptr<DumpIndex> indexOf(const QString &folder)
     if (!cache.contains(folder)) {
         auto built = buildIndex(kBad + QLatin1Char('/') + folder);
         if (!built)
-            qFatal("%s", qPrintable(built.error()));
+            qFatal("%s", qPrintable(built.errorText()));
         cache.insert(folder, *built);
     }
     return cache.value(folder);
@@ -120,7 +120,7 @@ QString loadAll(const DumpIndex &index, int op)
             continue;
         auto loaded = loadTensor(index, {op, int(t)});
         if (!loaded)
-            return loaded.error();
+            return loaded.errorText();
     }
     return {};
 }
@@ -187,9 +187,9 @@ void TestBadInput::corpus()
         const auto model = ge::readGraphFile(kBad + QLatin1Char('/') + file);
         if (check == QLatin1String("graph_error")) {
             QVERIFY2(!model, "the graph must not load");
-            QVERIFY2(model.error().contains(expect), qPrintable(model.error()));
+            QVERIFY2(model.errorText().contains(expect), qPrintable(model.errorText()));
         } else if (check == QLatin1String("graph_unresolved")) {
-            QVERIFY2(model, qPrintable(model.error()));
+            QVERIFY2(model, qPrintable(model.errorText()));
             QVERIFY(model->root());
             const QString unresolved = model->root()->unresolvedInputs.join(QLatin1Char('\n'));
             QVERIFY2(unresolved.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(unresolved)));
@@ -216,7 +216,7 @@ void TestBadInput::corpus()
             QVERIFY(errorOf(*index, rel).isEmpty());
             auto loaded = loadTensor(*index, ref);
             QVERIFY2(!loaded, "the tensor must not load");
-            QVERIFY2(loaded.error().contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(loaded.error())));
+            QVERIFY2(loaded.errorText().contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(loaded.errorText())));
         } else if (check == QLatin1String("framework_op_warning")) {
             const auto ops = opsOf(*index, rel);
             QVERIFY2(!ops.empty(), qPrintable(errorOf(*index, rel)));
@@ -236,7 +236,7 @@ void TestBadInput::corpus()
             QCOMPARE(index->ops[size_t(op)].dataFile, rel);
             QVERIFY(!index->ops[size_t(op)].tensors.empty());
             auto loaded = loadTensor(*index, {op, 0});
-            QVERIFY2(loaded, qPrintable(loaded.error()));
+            QVERIFY2(loaded, qPrintable(loaded.errorText()));
             const QString notes = (*loaded)->notes.join(QLatin1Char('\n'));
             QVERIFY2(notes.contains(text), qPrintable(QStringLiteral("got \"%1\"").arg(notes)));
             const auto shown = elementCount((*loaded)->shape);
@@ -278,9 +278,9 @@ void TestBadInput::corpus()
         auto loaded = loadTensor(*index, {op, 0});
         if (check == QLatin1String("load_error")) {
             QVERIFY2(!loaded, "the tensor must not load");
-            QVERIFY2(loaded.error().contains(expect), qPrintable(loaded.error()));
+            QVERIFY2(loaded.errorText().contains(expect), qPrintable(loaded.errorText()));
         } else {
-            QVERIFY2(loaded, qPrintable(loaded.error()));
+            QVERIFY2(loaded, qPrintable(loaded.errorText()));
             const auto &t = **loaded;
             QVERIFY2(t.notes.join(QLatin1Char('\n')).contains(expect), qPrintable(t.notes.join(QLatin1Char('\n'))));
             // Whatever is shown lies inside the file.
@@ -331,7 +331,7 @@ void TestBadInput::validFilesStillLoad()
     const auto [folder, rel] = split(file);
     if (folder == QLatin1String("graph")) {
         const auto model = ge::readGraphFile(kBad + QLatin1Char('/') + file);
-        QVERIFY2(model, qPrintable(model.error()));
+        QVERIFY2(model, qPrintable(model.errorText()));
         QCOMPARE(model->nodeCount(), count); // nodes
         return;
     }
@@ -356,7 +356,7 @@ void TestBadInput::validFilesStillLoad()
             if (indexOnly || t.storage == TensorStorage::Value || t.storage == TensorStorage::Absent)
                 continue;
             auto loaded = loadTensor(*index, ref);
-            QVERIFY2(loaded, qPrintable(loaded.error()));
+            QVERIFY2(loaded, qPrintable(loaded.errorText()));
             // What is shown is consistent (the recorded shape may differ; the loader notes it).
             const auto shown = elementCount((*loaded)->shape);
             QVERIFY(shown.has_value());
@@ -562,7 +562,7 @@ void TestBadInput::fileShrinksAfterIndexing()
     QVERIFY(QFile::resize(path, 20));
     auto loaded = loadTensor(**index, {0, 0});
     QVERIFY(!loaded);
-    QVERIFY2(loaded.error().contains(QLatin1String("changed since it was indexed")), qPrintable(loaded.error()));
+    QVERIFY2(loaded.errorText().contains(QLatin1String("changed since it was indexed")), qPrintable(loaded.errorText()));
 }
 
 /// Files truncated, emptied and deleted while the index is being built: every file ends up as

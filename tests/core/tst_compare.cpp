@@ -3,6 +3,7 @@
 // float32 pair) and computes every metric with numpy; the C++ pass must agree to 1e-6.
 // Then the row cells of the spec's edge cases, thread-count independence, cancellation and
 // the element-wise detail.
+#include "index/buildindex.h"
 #include "compare/compare.h"
 #include "compare/pairdetail.h"
 #include "index/tensorloader.h"
@@ -218,7 +219,7 @@ private slots:
         if (QTest::currentTestFailed())
             return;
         auto mapping = UserMapping::parse(QJsonDocument(expected["mapping"].toObject()).toJson(), "m.json");
-        QVERIFY2(mapping, qPrintable(mapping.error()));
+        QVERIFY2(mapping, qPrintable(mapping.errorText()));
         CompareOptions options;
         options.mapping = *mapping;
         std::vector<size_t> recompared;

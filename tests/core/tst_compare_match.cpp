@@ -1,6 +1,7 @@
 // Matching (exact, occurrence order, scopes, fuzzy, CANN OriginalOp, user names and groups),
 // mapping files, thresholds JSON, summary/MD5/value rows, verdict rules and the first
 // divergence, on indexes built in memory (statistics-only and value rows need no files).
+#include "formats/readers.h"
 #include "compare/compare.h"
 #include "compare/comparereport.h"
 
@@ -42,7 +43,7 @@ OpRecord cannOp(const QString &name, const QString &type = QStringLiteral("Add")
 OpRecord statsOp(const QString &entry, std::vector<std::array<double, 4>> stats)
 {
     OpRecord op;
-    op.source = SourceFormat::Msprobe;
+    op.source = *sourceFormatByName(u"msprobe");
     op.relPath = QStringLiteral("rank0/") + entry;
     for (size_t i = 0; i < stats.size(); ++i) {
         TensorRecord t = tensor(i + 1 == stats.size() ? IoKind::Output : IoKind::Input, 0, {2, 2},
@@ -152,7 +153,7 @@ private slots:
     {
         auto parsed = UserMapping::parse(R"({"map": {"npu_a": "bench_a", "c.output.0": "d.output.0"},
                                              "groups": [{"npu": ["f1", "f2"], "bench": ["g"]}]})", "m.json");
-        QVERIFY2(parsed, qPrintable(parsed.error()));
+        QVERIFY2(parsed, qPrintable(parsed.errorText()));
         auto npuIdx = index({cannOp("npu_a"), cannOp("c"), cannOp("f1"), cannOp("f2")});
         auto benchIdx = index({cannOp("bench_a"), cannOp("d"), cannOp("g")});
         MatchOptions o;
@@ -169,19 +170,19 @@ private slots:
     void mappingFileFormatsAndErrors()
     {
         auto yaml = UserMapping::parse("# comment\nFunctional.a.0.forward: 'Functional.b.0.forward'\nx: y # tail\n", "map.yaml");
-        QVERIFY2(yaml, qPrintable(yaml.error()));
+        QVERIFY2(yaml, qPrintable(yaml.errorText()));
         QCOMPARE(yaml->names.size(), size_t(2));
         QCOMPARE(yaml->names[0].second, QString("Functional.b.0.forward"));
         auto nested = UserMapping::parse("a:\n  - b\n", "map.yml");
         QVERIFY(!nested);
-        QVERIFY(nested.error().startsWith("map.yml:1:")); // "a:" opens a nested block
+        QVERIFY(nested.errorText().startsWith("map.yml:1:")); // "a:" opens a nested block
         auto list = UserMapping::parse(R"([{"npu_key": "a", "bench_key": "b", "source": "user"}])", "m.json");
         QVERIFY(list && list->names.size() == 1);
         auto bad = UserMapping::parse("{\"a\": 3}", "bad.json");
         QVERIFY(!bad);
-        QVERIFY(bad.error().contains("bad.json"));
+        QVERIFY(bad.errorText().contains("bad.json"));
         auto broken = UserMapping::parse("{", "broken.json");
-        QVERIFY(!broken && broken.error().contains("broken.json: invalid JSON"));
+        QVERIFY(!broken && broken.errorText().contains("broken.json: invalid JSON"));
         QVERIFY(!UserMapping::load("/nonexistent/map.json"));
     }
 
@@ -219,9 +220,9 @@ private slots:
         QTemporaryDir dir;
         const QString json = dir.filePath("map.json");
         auto saved = m.save(json);
-        QVERIFY2(saved, qPrintable(saved.error()));
+        QVERIFY2(saved, qPrintable(saved.errorText()));
         auto back = UserMapping::load(json);
-        QVERIFY2(back, qPrintable(back.error()));
+        QVERIFY2(back, qPrintable(back.errorText()));
         UserMapping sorted = m; // JSON objects keep their keys sorted
         std::sort(sorted.names.begin(), sorted.names.end());
         QCOMPARE(back->names, sorted.names);
@@ -246,9 +247,9 @@ private slots:
                        {" padded ", "bench: with colon"}, {"\"dq\"", "x"}};
         const QString yaml = dir.filePath("map.yaml");
         saved = names.save(yaml);
-        QVERIFY2(saved, qPrintable(saved.error()));
+        QVERIFY2(saved, qPrintable(saved.errorText()));
         back = UserMapping::load(yaml);
-        QVERIFY2(back, qPrintable(back.error()));
+        QVERIFY2(back, qPrintable(back.errorText()));
         QCOMPARE(back->names, names.names);
         QVERIFY(back->groups.empty());
         QFile text(yaml);
@@ -259,7 +260,7 @@ private slots:
         const QString refused = dir.filePath("refused.yaml");
         auto groups = m.save(refused);
         QVERIFY(!groups);
-        QVERIFY2(groups.error().contains("JSON"), qPrintable(groups.error()));
+        QVERIFY2(groups.errorText().contains("JSON"), qPrintable(groups.errorText()));
         UserMapping colon;
         colon.names = {{"npu: name", "b"}};
         QVERIFY(!colon.save(refused));

@@ -66,7 +66,7 @@ private slots:
         const QByteArray file = hex(kBigHex);
         QCOMPARE(file.size(), 122);
         auto d = parse(file);
-        QVERIFY2(d.ok(), qPrintable(d.error()));
+        QVERIFY2(d.ok(), qPrintable(d.errorText()));
         QCOMPARE(d->container, ContainerKind::BigDump);
         QCOMPARE(d->version, QStringLiteral("2.0"));
         QCOMPARE(d->dumpTime, 1700000000000000ull);
@@ -97,7 +97,7 @@ private slots:
         const QByteArray file = hex(kLegacyHex);
         QCOMPARE(file.size(), 66);
         auto d = parse(file);
-        QVERIFY2(d.ok(), qPrintable(d.error()));
+        QVERIFY2(d.ok(), qPrintable(d.errorText()));
         QCOMPARE(d->container, ContainerKind::Legacy);
         QCOMPARE(d->opName, QStringLiteral("relu"));
         QCOMPARE(d->tensors.size(), size_t(2));
@@ -135,7 +135,7 @@ private slots:
         QFETCH(QString, error);
         auto d = parse(bytes);
         QVERIFY(!d.ok());
-        QVERIFY2(d.error().contains(error), qPrintable(d.error()));
+        QVERIFY2(d.errorText().contains(error), qPrintable(d.errorText()));
         // The on-disk path gives the same answer as the in-memory one.
         QTemporaryDir dir;
         QFile f(dir.filePath(QStringLiteral("Add.add.1.2.1700000000000000")));
@@ -144,7 +144,7 @@ private slots:
         f.close();
         auto fromDisk = parseDumpFile(f.fileName());
         QVERIFY(!fromDisk.ok());
-        QCOMPARE(fromDisk.error(), d.error());
+        QCOMPARE(fromDisk.errorText(), d.errorText());
     }
 
     void trailingBytesWarn()
@@ -159,7 +159,7 @@ private slots:
         // input: float32, shape [4] (16 bytes) but size 8
         const QByteArray input = QByteArray("\x08\x01\x1a\x03\x0a\x01\x04\x28\x08", 9);
         auto d = parse(withHeader("\x22" + varint(quint64(input.size())) + input, QByteArray(8, 0)));
-        QVERIFY2(d.ok(), qPrintable(d.error()));
+        QVERIFY2(d.ok(), qPrintable(d.errorText()));
         QVERIFY(d->warnings.join(QLatin1Char(' ')).contains(QLatin1String("differs from shape")));
     }
 
@@ -168,7 +168,7 @@ private slots:
         // Shape.dim written unpacked (two varint fields 0x08) instead of packed.
         const QByteArray input = QByteArray("\x08\x01\x1a\x04\x08\x02\x08\x02\x28\x10", 10);
         auto d = parse(withHeader("\x22" + varint(quint64(input.size())) + input, QByteArray(16, 0)));
-        QVERIFY2(d.ok(), qPrintable(d.error()));
+        QVERIFY2(d.ok(), qPrintable(d.errorText()));
         QCOMPARE(d->tensors[0].shape, (Shape{2, 2}));
     }
 };

@@ -1,5 +1,5 @@
 // File name grammar of cann-dump.md §3.
-#include "formats/cann/dumpname.h"
+#include "dump/dumpname.h"
 
 #include <QTest>
 

@@ -3,10 +3,10 @@
 // node mapping and the `graph` CLI report - against samples/graph and the expectations
 // samples/generate_graph.py wrote to samples/manifest.json.
 #include "formats/ge/gegraphreader.h"
-#include "graph/dumpmapping.h"
+#include "dumpgraph/dumpmapping.h"
 #include "graph/graph.h"
 #include "graphcommand.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -47,7 +47,7 @@ GraphModel load(const QString &path)
 {
     auto r = ge::readGraphFile(path);
     if (!r)
-        qWarning() << r.error();
+        qWarning() << r.errorText();
     return r ? *r : GraphModel{};
 }
 
@@ -198,7 +198,7 @@ private slots:
             const QJsonObject f = v.toObject();
             const QString file = f.value(QStringLiteral("file")).toString();
             auto r = ge::readGraphFile(kRoot + QLatin1Char('/') + file);
-            QVERIFY2(r.ok(), qPrintable(r.error()));
+            QVERIFY2(r.ok(), qPrintable(r.errorText()));
             const Graph &g = *r->root();
             QCOMPARE(g.name, f.value(QStringLiteral("graph")).toString());
             QCOMPARE(int(g.nodes.size()), f.value(QStringLiteral("nodes")).toInt());
@@ -220,7 +220,7 @@ private slots:
         const QByteArray bad = "name: \"m\"\ngraph {\n  op {\n    name: \"a\" }}}\n";
         auto r = ge::parseGeProtoText(bad, QStringLiteral("bad.txt"));
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().startsWith(QStringLiteral("bad.txt:4:")), qPrintable(r.error()));
+        QVERIFY2(r.errorText().startsWith(QStringLiteral("bad.txt:4:")), qPrintable(r.errorText()));
 
         QTemporaryDir dir;
         const QString path = dir.filePath(QStringLiteral("ge_proto_00000001_Build.txt"));
@@ -230,7 +230,7 @@ private slots:
         f.close();
         auto r2 = ge::readGraphFile(path);
         QVERIFY(!r2.ok());
-        QVERIFY2(r2.error().startsWith(QStringLiteral("ge_proto_00000001_Build.txt:3:")), qPrintable(r2.error()));
+        QVERIFY2(r2.errorText().startsWith(QStringLiteral("ge_proto_00000001_Build.txt:3:")), qPrintable(r2.errorText()));
     }
 
     void textFormatGrammar()
@@ -249,7 +249,7 @@ private slots:
                                 "  }\n"
                                 "}\n";
         auto r = ge::parseGeProtoText(text, QStringLiteral("t.txt"));
-        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QVERIFY2(r.ok(), qPrintable(r.errorText()));
         QCOMPARE(r->root()->name, QStringLiteral("g1"));
         QCOMPARE(r->unknownFields, 1);
         const GraphNode &n = r->root()->nodes.at(0);
@@ -339,7 +339,7 @@ private slots:
     {
         const QJsonObject man = graphManifest();
         auto built = buildIndex(kRoot);
-        QVERIFY2(built.ok(), qPrintable(built.error()));
+        QVERIFY2(built.ok(), qPrintable(built.errorText()));
         const DumpIndex &index = **built;
         QVERIFY(index.errors.empty());
         const GraphModel m = load(kBuild);

@@ -1,7 +1,8 @@
 // h5::runIsolated: bytes from a forked child (small and larger than a pipe buffer many times),
 // progress, a crashing / failing / hanging child, cancellation, no zombies and no leaked fds.
+#include "formats/readers.h"
 #include "formats/h5/h5isolate.h"
-#include "index/partstream.h"
+#include "dump/partstream.h"
 #include "partcompare.h"
 
 #include <QDir>
@@ -54,7 +55,7 @@ QByteArray pattern(qsizetype size)
 }
 
 /// A part with every field away from its default, two ops and a second tensor.
-FrameworkPart fullPart()
+IndexPart fullPart()
 {
     TensorRecord t;
     t.shape = {2, 3, 0xffffffffffffffffull};
@@ -95,10 +96,10 @@ FrameworkPart fullPart()
     op.warnings = {QStringLiteral("w1"), QString(), QStringLiteral("w3")};
     op.parent = QStringLiteral("Module.layer1");
     op.stack = 1;
-    op.source = SourceFormat::Ptdbg;
+    op.source = *sourceFormatByName(u"ptdbg");
     op.opDebug = true;
     op.container = ContainerKind::Legacy;
-    FrameworkPart part;
+    IndexPart part;
     part.ops = {op, OpRecord{}};
     part.errors = {{QStringLiteral("a/b.h5"), QStringLiteral("/x: broken"), 17}};
     part.stacks = {{}, {QStringLiteral("File a.py, line 1"), QStringLiteral("File b.py, line 2")}};
@@ -141,7 +142,7 @@ private slots:
     {
         QFETCH(qsizetype, size);
         const auto r = h5::runIsolated([size](const JobControl &) { return pattern(size); });
-        QVERIFY2(r.ok(), qPrintable(r.error()));
+        QVERIFY2(r.ok(), qPrintable(r.errorText()));
         QCOMPARE(r->size(), size);
         QVERIFY(*r == pattern(size));
     }
@@ -191,8 +192,8 @@ private slots:
             return QByteArray("not reached");
         });
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains(QLatin1String("HDF5 library crashed")), qPrintable(r.error()));
-        QVERIFY2(r.error().contains(name), qPrintable(r.error()));
+        QVERIFY2(r.errorText().contains(QLatin1String("HDF5 library crashed")), qPrintable(r.errorText()));
+        QVERIFY2(r.errorText().contains(name), qPrintable(r.errorText()));
         QVERIFY(noChildren());
         const auto next = h5::runIsolated([](const JobControl &) { return QByteArray("fine"); });
         QVERIFY(next.ok());
@@ -203,12 +204,12 @@ private slots:
     {
         auto r = h5::runIsolated([](const JobControl &) -> QByteArray { ::_exit(3); });
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains(QLatin1String("HDF5 library failed")) && r.error().contains(QLatin1String("exit code 3")),
-                 qPrintable(r.error()));
+        QVERIFY2(r.errorText().contains(QLatin1String("HDF5 library failed")) && r.errorText().contains(QLatin1String("exit code 3")),
+                 qPrintable(r.errorText()));
         // An exception thrown by the work: exit code 2.
         r = h5::runIsolated([](const JobControl &) -> QByteArray { throw std::runtime_error("boom"); });
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains(QLatin1String("exit code 2")), qPrintable(r.error()));
+        QVERIFY2(r.errorText().contains(QLatin1String("exit code 2")), qPrintable(r.errorText()));
     }
 
     // The child exits 0 but its output is not one well-formed result frame.
@@ -222,7 +223,7 @@ private slots:
             ::_exit(0);
         });
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains(QLatin1String("incomplete or garbled")), qPrintable(r.error()));
+        QVERIFY2(r.errorText().contains(QLatin1String("incomplete or garbled")), qPrintable(r.errorText()));
     }
 
     void testHookRunsInTheChild()
@@ -233,7 +234,7 @@ private slots:
         });
         const auto r = h5::runIsolated([](const JobControl &) { return QByteArray("x"); });
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains(QLatin1String("SIGSEGV")), qPrintable(r.error()));
+        QVERIFY2(r.errorText().contains(QLatin1String("SIGSEGV")), qPrintable(r.errorText()));
         h5::setChildHookForTesting({});
         QVERIFY(h5::runIsolated([](const JobControl &) { return QByteArray("x"); }).ok());
     }
@@ -259,13 +260,13 @@ private slots:
         const qint64 ms = timer.elapsed();
         canceller.join();
         QVERIFY(!r.ok());
-        QCOMPARE(r.error(), QStringLiteral("cancelled"));
+        QCOMPARE(r.errorText(), QStringLiteral("cancelled"));
         QVERIFY2(ms >= 300 && ms < 1300, qPrintable(QString::number(ms)));
         QVERIFY(noChildren());
         // Cancelled before starting: no child at all.
         const auto early = h5::runIsolated([](const JobControl &) { return QByteArray("x"); }, &job);
         QVERIFY(!early.ok());
-        QCOMPARE(early.error(), QStringLiteral("cancelled"));
+        QCOMPARE(early.errorText(), QStringLiteral("cancelled"));
     }
 
     // A child that goes silent is stopped after the stall limit (a CLI run has no cancel
@@ -289,24 +290,24 @@ private slots:
         });
         h5::setStallTimeout(std::chrono::seconds(120));
         QVERIFY(!r.ok());
-        QVERIFY2(r.error().contains(QStringLiteral("no progress for 0.4 s")), qPrintable(r.error()));
+        QVERIFY2(r.errorText().contains(QStringLiteral("no progress for 0.4 s")), qPrintable(r.errorText()));
         QVERIFY2(ms >= 400 && ms < 1500, qPrintable(QString::number(ms)));
         QVERIFY(noChildren());
-        QVERIFY2(busy.ok(), qPrintable(busy.error()));
+        QVERIFY2(busy.ok(), qPrintable(busy.errorText()));
         QCOMPARE(*busy, QByteArray("done"));
     }
 
     // encodePart/decodePart: every field survives; every truncation and a trailing byte fail.
     void partStreamRoundTrip()
     {
-        const FrameworkPart part = fullPart();
+        const IndexPart part = fullPart();
         const QByteArray bytes = encodePart(part);
         const auto back = decodePart(bytes);
         QVERIFY(back);
         testing::compareParts(*back, part, false);
         if (QTest::currentTestFailed())
             return;
-        QVERIFY(decodePart(encodePart(FrameworkPart{})));
+        QVERIFY(decodePart(encodePart(IndexPart{})));
         for (qsizetype n = 0; n < bytes.size(); ++n)
             QVERIFY2(!decodePart(bytes.left(n)), qPrintable(QString::number(n)));
         QVERIFY(!decodePart(bytes + 'x'));

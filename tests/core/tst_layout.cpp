@@ -41,7 +41,7 @@ private slots:
         QFETCH(int, dst);
         QFETCH(int, src);
         auto plan = planLayout(format, groups, DataType::Float16, device, host);
-        QVERIFY2(plan.ok(), qPrintable(plan.error()));
+        QVERIFY2(plan.ok(), qPrintable(plan.errorText()));
         std::vector<std::uint32_t> dev(plan->deviceCount), out(plan->hostCount, 0xFFFFFFFF);
         std::iota(dev.begin(), dev.end(), 0u);
         // Element size is independent of the formulas; 4-byte elements carry the indices.
@@ -87,7 +87,7 @@ private slots:
         QFETCH(QString, reason);
         auto plan = planLayout(format, 0, DataType::Float16, device, host);
         QVERIFY(!plan.ok());
-        QVERIFY2(plan.error().contains(reason), qPrintable(plan.error()));
+        QVERIFY2(plan.errorText().contains(reason), qPrintable(plan.errorText()));
     }
 
     void names()

@@ -1,5 +1,6 @@
-#include "graph/modulegraph.h"
-#include "index/dumpindex.h"
+#include "formats/readers.h"
+#include "dumpgraph/modulegraph.h"
+#include "index/buildindex.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -162,7 +163,7 @@ private slots:
         }
         size_t framework = 0;
         for (const OpRecord &op : index.ops)
-            framework += op.source == SourceFormat::Ptdbg || op.source == SourceFormat::Msprobe ? 1 : 0;
+            framework += formatReader(op.source).hasModules() ? 1 : 0;
         QCOMPARE(nodes, framework);
     }
 };

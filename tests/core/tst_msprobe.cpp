@@ -138,7 +138,7 @@ QString compareOp(const OpRecord &op, const json &e)
     return {};
 }
 
-QStringList stackOf(const FrameworkPart &part, const OpRecord &op)
+QStringList stackOf(const IndexPart &part, const OpRecord &op)
 {
     return op.stack >= 0 && size_t(op.stack) < part.stacks.size() ? part.stacks[size_t(op.stack)] : QStringList();
 }
@@ -181,7 +181,7 @@ private slots:
         QCOMPARE(msprobe::isGenerationC(kMsprobe + QLatin1Char('/') + rel), rel.endsWith(QLatin1String("proc2016")));
         const DumpLevels levels = levelsFor(rel);
         auto part = msprobe::indexRankDir(kMsprobe, rel, levels);
-        QVERIFY2(part.ok(), qPrintable(part.error()));
+        QVERIFY2(part.ok(), qPrintable(part.errorText()));
         for (const FileError &e : part->errors)
             qWarning() << e.file << e.message;
         QVERIFY(part->errors.empty());
@@ -195,7 +195,6 @@ private slots:
             const json &e = ops[i];
             const QString d = compareOp(op, e);
             QVERIFY2(d.isEmpty(), qPrintable(d));
-            QCOMPARE(op.source, SourceFormat::Msprobe);
             QCOMPARE(op.timestamp, e["seq"].get<std::uint64_t>());
             QCOMPARE(op.relPath, qs(e["relPath"]));
             QCOMPARE(op.dataFile, qs(e["file"]));
@@ -296,7 +295,7 @@ private slots:
         const json &want = oracle["truncated"];
         const QString rel = qs(want["dir"]);
         auto part = msprobe::indexRankDir(kTruncated, rel, levelsFor(rel));
-        QVERIFY2(part.ok(), qPrintable(part.error()));
+        QVERIFY2(part.ok(), qPrintable(part.errorText()));
         QCOMPARE(part->errors.size(), size_t(1));
         const FileError &e = part->errors.front();
         QCOMPARE(e.file, qs(want["file"]));
@@ -336,7 +335,7 @@ private slots:
         QVERIFY(ptdbg::looksLikePtdbgRankDir(kPtdbg + QLatin1Char('/') + rel));
         QVERIFY(!msprobe::looksLikeMsprobeRankDir(kPtdbg + QLatin1Char('/') + rel));
         auto part = ptdbg::indexRankDir(kPtdbg, rel, levelsFor(rel));
-        QVERIFY2(part.ok(), qPrintable(part.error()));
+        QVERIFY2(part.ok(), qPrintable(part.errorText()));
         QVERIFY(part->errors.empty());
         std::vector<json> ops(want["ops"].begin(), want["ops"].end());
         std::vector<QString> files(ops.size(), qs(want["file"]));
@@ -352,7 +351,6 @@ private slots:
             const OpRecord &op = part->ops[i];
             const QString d = compareOp(op, ops[i]);
             QVERIFY2(d.isEmpty(), qPrintable(d));
-            QCOMPARE(op.source, SourceFormat::Ptdbg);
             QCOMPARE(op.timestamp, quint64(i));
             QCOMPARE(op.dataFile, files[i]);
             QCOMPARE(op.relPath, dirs[i] + QLatin1Char('/') + op.opName);
@@ -376,7 +374,7 @@ private slots:
         const json oracle = loadJson(kPtdbg + QStringLiteral("/expected.json"));
         const json &want = oracle["info"][file.toStdString()];
         auto part = ptdbg::indexOverflowInfo(kPtdbg, file, DumpLevels{});
-        QVERIFY2(part.ok(), qPrintable(part.error()));
+        QVERIFY2(part.ok(), qPrintable(part.errorText()));
         QVERIFY(part->errors.empty());
         QCOMPARE(part->ops.size(), want.size());
         for (size_t i = 0; i < want.size(); ++i) {
@@ -446,7 +444,7 @@ private slots:
     {
         const std::string text = "{\"data\":{\"A.a.0.forward\":{\"input_kwargs\":{\"s\":{\"type\":\"slice\",\"value\":"
                                  "[\"\xed\xa0\x80\", \"\xe2\x82\", \"\xfc\x84\x80\x80\", \"\xe2\x82\xac\xf0\x9f\x98\x80\"]}}}}}";
-        FrameworkPart part;
+        IndexPart part;
         QVERIFY(msprobe::readDumpJsonText(text, QStringLiteral("r"), QStringLiteral("r/dump.json"), DumpLevels{}, part));
         QCOMPARE(part.ops.size(), size_t(1));
         QCOMPARE(part.ops[0].tensors.size(), size_t(1));
@@ -460,7 +458,7 @@ private slots:
     {
         const QString text = J("{'data':{'A.a.0.forward':{'input_args':[{'type':'torch.Tensor','dtype':'torch.float32','shape':[2, 100000000000000000000]}],"
                                "'output':[{'type':'torch.Tensor','dtype':'torch.float32','shape':[18446744073709551615, -1]}]}}}");
-        FrameworkPart part;
+        IndexPart part;
         QVERIFY(msprobe::readDumpJsonText(text.toStdString(), QStringLiteral("r"), QStringLiteral("r/dump.json"), DumpLevels{}, part));
         QCOMPARE(part.ops.size(), size_t(1));
         const OpRecord &op = part.ops[0];
@@ -479,7 +477,7 @@ private slots:
         QFETCH(QString, type);
         QFETCH(QString, value);
         QFETCH(double, max);
-        FrameworkPart part;
+        IndexPart part;
         QVERIFY(msprobe::readDumpJsonText(text.toStdString(), QStringLiteral("r"), QStringLiteral("r/dump.json"), DumpLevels{}, part));
         QVERIFY(part.errors.empty());
         QCOMPARE(part.ops.size(), size_t(1));
@@ -524,7 +522,7 @@ private slots:
         QFETCH(QString, text);
         QFETCH(QString, message);
         QFETCH(int, salvaged);
-        FrameworkPart part;
+        IndexPart part;
         QVERIFY(!msprobe::readDumpJsonText(text.toStdString(), QString(), QStringLiteral("dump.json"), DumpLevels{}, part));
         QCOMPARE(part.errors.size(), size_t(1));
         QVERIFY2(part.errors[0].message.startsWith(message), qPrintable(part.errors[0].message));
@@ -541,7 +539,7 @@ private slots:
         const QByteArray text = f.readAll();
         size_t previous = 0;
         for (qsizetype cut = 0; cut < text.size(); cut += 53) {
-            FrameworkPart part;
+            IndexPart part;
             QVERIFY(!msprobe::readDumpJsonText(text.left(cut).toStdString(), QString(), QStringLiteral("dump.json"),
                                                DumpLevels{}, part));
             QCOMPARE(part.errors.size(), size_t(1));
@@ -550,7 +548,7 @@ private slots:
             QVERIFY(part.ops.size() >= previous);
             previous = part.ops.size();
         }
-        FrameworkPart whole;
+        IndexPart whole;
         QVERIFY(msprobe::readDumpJsonText(text.toStdString(), QString(), QStringLiteral("dump.json"), DumpLevels{}, whole));
         QVERIFY(previous + 1 >= whole.ops.size());
     }
@@ -567,7 +565,7 @@ private slots:
         for (qsizetype at = 7; at < text.size(); at += 211) {
             QByteArray bad = text;
             bad[at] = bytes[size_t(at) % sizeof bytes];
-            FrameworkPart part;
+            IndexPart part;
             if (!msprobe::readDumpJsonText(bad.toStdString(), QString(), QStringLiteral("dump.json"), DumpLevels{}, part)) {
                 ++failures;
                 QCOMPARE(part.errors.size(), size_t(1));
@@ -583,7 +581,7 @@ private slots:
         text += std::string(2000, '[');
         text += std::string(2000, ']');
         text += "}}}";
-        FrameworkPart part;
+        IndexPart part;
         QVERIFY(!msprobe::readDumpJsonText(text, QString(), QStringLiteral("dump.json"), DumpLevels{}, part));
         QVERIFY2(part.errors[0].message.contains(QLatin1String("nesting deeper than")), qPrintable(part.errors[0].message));
     }
@@ -606,7 +604,7 @@ private slots:
 
     void ptdbgBadLines()
     {
-        FrameworkPart part;
+        IndexPart part;
         const QByteArray text = "[\"Functional.relu.0.forward.input.0\", 0, [], \"torch.float32\", [2], [1, 0, 0.5, \"Nan\"]]\n"
                                 "not json\n"
                                 "[\"x\", 1]\n";
@@ -623,7 +621,7 @@ private slots:
     {
         auto r = msprobe::indexRankDir(kMsprobe, QStringLiteral("step0"), DumpLevels{});
         QVERIFY(!r.ok());
-        QVERIFY(r.error().endsWith(QLatin1String("no dump.json or debug.json")));
+        QVERIFY(r.errorText().endsWith(QLatin1String("no dump.json or debug.json")));
         auto p = ptdbg::indexRankDir(kMsprobe, QStringLiteral("step0/rank0"), DumpLevels{});
         QVERIFY(!p.ok());
     }
@@ -635,7 +633,7 @@ private slots:
         job.cancelFlag = &flag;
         auto r = msprobe::indexRankDir(kMsprobe, QStringLiteral("step0/rank0"), DumpLevels{}, &job);
         QVERIFY(!r.ok());
-        QCOMPARE(r.error(), QStringLiteral("indexing cancelled"));
+        QCOMPARE(r.errorText(), QStringLiteral("indexing cancelled"));
     }
 };
 

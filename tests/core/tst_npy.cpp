@@ -1,5 +1,5 @@
 // .npy and .txt writers: header bytes as numpy writes them, atomic no-overwrite semantics.
-#include "io/exportwriter.h"
+#include "tensor/exportwriter.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -42,19 +42,21 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("t.npy"));
         const float data[] = {1, 2};
         const auto *bytes = reinterpret_cast<const std::byte *>(data);
-        QVERIFY(writeNpy(path, Elem::F32, bytes, 2, {2}, {}).isEmpty());
+        QVERIFY(!writeNpy(path, Elem::F32, bytes, 2, {2}, {}));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray before = f.readAll();
         f.close();
         const float other[] = {7, 8};
-        QVERIFY(writeNpy(path, Elem::F32, reinterpret_cast<const std::byte *>(other), 2, {2}, {}).contains(QLatin1String("exists")));
+        const auto refused = writeNpy(path, Elem::F32, reinterpret_cast<const std::byte *>(other), 2, {2}, {});
+        QVERIFY(refused && refused->message.contains(QLatin1String("exists")));
+        QCOMPARE(refused->kind, ErrorKind::Usage);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QCOMPARE(f.readAll(), before);
         f.close();
         WriteOptions force;
         force.force = true;
-        QVERIFY(writeNpy(path, Elem::F32, reinterpret_cast<const std::byte *>(other), 2, {2}, force).isEmpty());
+        QVERIFY(!writeNpy(path, Elem::F32, reinterpret_cast<const std::byte *>(other), 2, {2}, force));
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().endsWith(QByteArray(reinterpret_cast<const char *>(other), 8)));
     }
@@ -64,7 +66,7 @@ private slots:
         QTemporaryDir dir;
         const std::uint16_t bf[] = {0x3F80, 0xC0A0}; // 1, -5
         const QString path = dir.filePath(QStringLiteral("b.npy"));
-        QVERIFY(writeNpy(path, Elem::BF16, reinterpret_cast<const std::byte *>(bf), 2, {2}, {}).isEmpty());
+        QVERIFY(!writeNpy(path, Elem::BF16, reinterpret_cast<const std::byte *>(bf), 2, {2}, {}));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QByteArray all = f.readAll();
@@ -81,7 +83,7 @@ private slots:
         const double v[] = {1.5, -0.0, std::numeric_limits<double>::quiet_NaN(), -std::numeric_limits<double>::infinity()};
         const QString path = dir.filePath(QStringLiteral("t.txt"));
         WriteOptions o;
-        QVERIFY(writeTxt(path, Elem::F64, reinterpret_cast<const std::byte *>(v), 4, o).isEmpty());
+        QVERIFY(!writeTxt(path, Elem::F64, reinterpret_cast<const std::byte *>(v), 4, o));
         QFile f(path);
         QVERIFY(f.open(QIODevice::ReadOnly));
         // "%.18e" % x for each value, as numpy.savetxt writes them

@@ -2,6 +2,7 @@
 // literal, refusals), folders of msaccucmp-converted and loose .npy files, and the loader.
 // Oracle: samples/h5npy_manifest.json, written by samples/generate_h5npy.py from what numpy
 // itself loads (descr, shape, C-order little-endian bytes).
+#include "formats/readers.h"
 #include "formats/npy/npyheader.h"
 #include "formats/npyfolder/npyfolder.h"
 #include "index/tensorloader.h"
@@ -74,10 +75,13 @@ QByteArray loadedBytes(const LoadedTensor &t)
     return QByteArray(reinterpret_cast<const char *>(t.view.data), qsizetype(t.view.count * elemBytes(t.view.elem)));
 }
 
-std::shared_ptr<DumpIndex> makeIndex(const QString &root, FrameworkPart part)
+/// An index of one part, as buildIndex() makes it: its ops attributed to the npy reader.
+std::shared_ptr<DumpIndex> makeIndex(const QString &root, IndexPart part)
 {
     auto index = std::make_shared<DumpIndex>();
     index->rootDir = root;
+    for (OpRecord &op : part.ops)
+        op.source = *sourceFormatByName(u"npy");
     index->ops = std::move(part.ops);
     index->errors = std::move(part.errors);
     index->finalize();
@@ -119,7 +123,7 @@ private slots:
         QFETCH(bool, swap);
         const QByteArray dict = "{'descr': '" + descr + "', 'fortran_order': False, 'shape': (2, 3), }";
         const auto h = parse(npyBytes(dict, QByteArray(6 * itemSize, '\0')));
-        QVERIFY2(h.ok(), qPrintable(h.error()));
+        QVERIFY2(h.ok(), qPrintable(h.errorText()));
         QCOMPARE(h->dataType, dataType);
         QCOMPARE(int(h->itemSize), itemSize);
         QCOMPARE(h->byteSwap, swap);
@@ -157,7 +161,7 @@ private slots:
         QFETCH(bool, fortran);
         const Shape s(shape.begin(), shape.end());
         const auto h = parse(npyBytes(dict, QByteArray(qsizetype(elementCount(s).value() * 4), '\0')));
-        QVERIFY2(h.ok(), qPrintable(h.error()));
+        QVERIFY2(h.ok(), qPrintable(h.errorText()));
         QCOMPARE(h->shape, s);
         QCOMPARE(h->fortranOrder, fortran);
     }
@@ -205,7 +209,7 @@ private slots:
         QFETCH(QString, error);
         const auto h = parse(bytes);
         QVERIFY(!h.ok());
-        QVERIFY2(h.error().contains(error), qPrintable(h.error()));
+        QVERIFY2(h.errorText().contains(error), qPrintable(h.errorText()));
     }
 
     void versions()
@@ -214,7 +218,7 @@ private slots:
         for (int major : {1, 2, 3}) {
             const QByteArray bytes = npyBytes("{'descr': '<i4', 'fortran_order': False, 'shape': (2,), }", body, major);
             const auto h = parse(bytes);
-            QVERIFY2(h.ok(), qPrintable(h.error()));
+            QVERIFY2(h.ok(), qPrintable(h.errorText()));
             QCOMPARE(h->major, major);
             QCOMPARE(h->dataOffset % 64, 0u);
             QCOMPARE(h->dataOffset + h->dataBytes, std::uint64_t(bytes.size()));
@@ -255,7 +259,7 @@ private slots:
         DumpLevels levels;
         levels.step = QStringLiteral("step0");
         auto part = npyfolder::indexDir(kSamples, m.value(QStringLiteral("dir")).toString(), levels);
-        QVERIFY2(part.ok(), qPrintable(part.error()));
+        QVERIFY2(part.ok(), qPrintable(part.errorText()));
 
         // Bad files: exactly the expected ones, each with its text.
         const QJsonArray errors = m.value(QStringLiteral("errors")).toArray();
@@ -275,7 +279,6 @@ private slots:
             const QJsonObject eo = ops[i].toObject();
             const OpRecord &op = part->ops[size_t(i)]; // same order: timestamp, then path
             QCOMPARE(op.relPath, eo.value(QStringLiteral("relPath")).toString());
-            QCOMPARE(op.source, SourceFormat::NpyFolder);
             QCOMPARE(op.opType, eo.value(QStringLiteral("opType")).toString());
             QCOMPARE(op.opName, eo.value(QStringLiteral("opName")).toString());
             QCOMPARE(op.taskId, std::int64_t(eo.value(QStringLiteral("taskId")).toDouble()));
@@ -331,7 +334,7 @@ private slots:
                 });
                 QVERIFY(it != tensors.end());
                 const auto t = loadTensor(*index, {o, int(it - tensors.begin())});
-                QVERIFY2(t.ok(), qPrintable(t.error()));
+                QVERIFY2(t.ok(), qPrintable(t.errorText()));
                 QCOMPARE((*t)->shape, it->shape);
                 QCOMPARE(loadedBytes(**t), QByteArray::fromBase64(et.value(QStringLiteral("bytes")).toString().toLatin1()));
                 // Zero copy (a view into the mapping) unless bytes had to be swapped or reordered.
@@ -372,7 +375,7 @@ private slots:
         QVERIFY(o >= 0);
         QCOMPARE(index->ops[size_t(o)].tensors[0].dataType, int(DataType::BFloat16));
         const auto t = loadTensor(*index, {o, 0});
-        QVERIFY2(t.ok(), qPrintable(t.error()));
+        QVERIFY2(t.ok(), qPrintable(t.errorText()));
         QCOMPARE((*t)->view.elem, Elem::BF16);
         // The generator wrote the bit patterns of 1, -2 and 0.5.
         QCOMPARE(elemToDouble(Elem::BF16, (*t)->view.data, 0), 1.0);
@@ -396,7 +399,7 @@ private slots:
         f.close();
         const auto t = loadTensor(*index, {0, 0});
         QVERIFY(!t.ok());
-        QVERIFY2(t.error().contains(QLatin1String("changed since it was indexed")), qPrintable(t.error()));
+        QVERIFY2(t.errorText().contains(QLatin1String("changed since it was indexed")), qPrintable(t.errorText()));
     }
 
     // A record made from other metadata (msprobe dump.json: dtype as recorded, no header sizes):
@@ -406,7 +409,7 @@ private slots:
         auto index = std::make_shared<DumpIndex>();
         index->rootDir = kSamples;
         OpRecord op;
-        op.source = SourceFormat::Msprobe;
+        op.source = *sourceFormatByName(u"msprobe");
         op.relPath = QStringLiteral("npy/loose/Functional.gelu.0.forward");
         TensorRecord rec;
         rec.storage = TensorStorage::NpyFile;
@@ -417,7 +420,7 @@ private slots:
         index->ops.push_back(op);
         index->finalize();
         const auto t = loadTensor(*index, {0, 0});
-        QVERIFY2(t.ok(), qPrintable(t.error()));
+        QVERIFY2(t.ok(), qPrintable(t.errorText()));
         QCOMPARE((*t)->dataType, int(DataType::Float32));
         QCOMPARE((*t)->view.elem, Elem::F32);
         QCOMPARE((*t)->view.count, size_t(3));
@@ -450,7 +453,7 @@ private slots:
         job.cancelFlag = &cancel;
         const auto part = npyfolder::indexDir(kSamples, QStringLiteral("npy/convert"), {}, &job);
         QVERIFY(!part.ok());
-        QCOMPARE(part.error(), QStringLiteral("cancelled"));
+        QCOMPARE(part.errorText(), QStringLiteral("cancelled"));
     }
 };
 

@@ -3,7 +3,7 @@
 // this process. Residency is the mapping's "Rss" in /proc/self/smaps (mincore() cannot tell:
 // it reports the page cache, which keeps the pages).
 #include "compare/pairmetrics.h"
-#include "io/exportwriter.h"
+#include "tensor/exportwriter.h"
 #include "io/mappedfile.h"
 #include "io/pagerelease.h"
 #include "models/tensorvaluesmodel.h"
@@ -188,9 +188,8 @@ private slots:
 
         WriteOptions options;
         peak = peakDuring(m, [&] {
-            QCOMPARE(writeNpy(m_dir.filePath(QStringLiteral("out.npy")), Elem::F32, m.data(), size_t(m.size() / 4),
-                              {std::uint64_t(m.size() / 4)}, options),
-                     QString());
+            QVERIFY(!writeNpy(m_dir.filePath(QStringLiteral("out.npy")), Elem::F32, m.data(), size_t(m.size() / 4),
+                              {std::uint64_t(m.size() / 4)}, options));
         });
         QVERIFY(mappedResidentBytes(m.data()) <= 4096 * 64);
         QVERIFY(peak <= m_bound);

@@ -1,6 +1,6 @@
 // Walks samples/manifest.json: every sample must index to the counts, errors and tensor
 // statistics that numpy computed when the samples were generated (independent oracle).
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 #include "index/jsonreport.h"
 #include "index/tensorexport.h"
 #include "tensor/dtype.h"
@@ -59,7 +59,7 @@ private slots:
         QFETCH(int, i);
         const json s = manifest()["samples"][size_t(i)];
         auto built = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/") + q(s["path"]));
-        QVERIFY2(built.ok(), qPrintable(built.error()));
+        QVERIFY2(built.ok(), qPrintable(built.errorText()));
         const DumpIndex &index = **built;
         QCOMPARE(qsizetype(index.ops.size()), s["ops"].get<qsizetype>());
         QCOMPARE(index.tensorCount(), s["tensors"].get<std::uint64_t>());
@@ -74,7 +74,7 @@ private slots:
         QTemporaryDir out;
         for (const auto &t : s["tensors_expected"]) {
             const QString id = q(t["id"]);
-            auto ref = index.findTensor(id);
+            auto ref = index.find(TensorId::parse(id).value_or(TensorId{}));
             QVERIFY2(ref, qPrintable(id));
             const auto &rec = index.tensor(*ref);
             QCOMPARE(dataTypeName(rec.dataType), q(t["dtype"]));
@@ -82,8 +82,10 @@ private slots:
             QCOMPARE(rec.shape, shapeOf(t["shape"]));
             QCOMPARE(rec.originalShape, shapeOf(t["original_shape"]));
 
-            const auto entry = computeTensorStats(index, *ref, 16);
-            QVERIFY2(entry.error.isEmpty(), qPrintable(entry.error));
+            MeasureOptions options;
+            options.bins = 16;
+            const auto entry = measureTensor(index, *ref, options);
+            QVERIFY2(!entry.error, qPrintable(entry.error ? entry.error->text() : QString()));
             QCOMPARE(entry.shape, shapeOf(t["nd_shape"]));
             const json &st = t["stats"];
             const auto &got = entry.stats;
@@ -103,7 +105,7 @@ private slots:
             ExportRequest req;
             req.outDir = out.path();
             const auto written = exportTensor(index, *ref, req);
-            QVERIFY2(written.error.isEmpty(), qPrintable(written.error));
+            QVERIFY2(!written.error, qPrintable(written.error ? written.error->text() : QString()));
             QCOMPARE(written.exportedDtype, q(t["export_descr"]));
             QFile f(written.file);
             QVERIFY(f.open(QIODevice::ReadOnly));

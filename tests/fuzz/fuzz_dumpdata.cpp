@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
         for (const auto &t : parsed->tensors)
             if (t.complete && (t.offset > size || t.size > size - t.offset))
                 __builtin_trap();
-    } else if (parsed.error().isEmpty()) {
+    } else if (parsed.errorText().isEmpty()) {
         __builtin_trap(); // a failure always says why
     }
     return 0;

@@ -1,5 +1,5 @@
 // libFuzzer harness: file names (CANN dump names, mapping targets, GE graph file names).
-#include "formats/cann/dumpname.h"
+#include "dump/dumpname.h"
 #include "formats/ge/gegraphreader.h"
 
 #include <QString>

@@ -4,7 +4,7 @@
 // too). In-process on purpose: the product's indexFile runs the same code in a forked child
 // (h5isolate.h), and so does loadH5Tensor: libFuzzer would see neither the coverage nor the crashes.
 #include "formats/h5/h5dumper.h"
-#include "index/h5loader.h"
+#include "formats/h5/h5loader.h"
 
 #include <QDir>
 #include <QFile>
@@ -68,7 +68,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
                 continue;
             auto loaded = loadH5TensorInProcess(index, op, rec, nullptr, 4096);
             if (!loaded) {
-                if (loaded.error().isEmpty())
+                if (loaded.errorText().isEmpty())
                     __builtin_trap();
                 continue;
             }

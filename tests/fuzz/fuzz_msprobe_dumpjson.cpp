@@ -13,7 +13,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
 {
     const std::string text(reinterpret_cast<const char *>(data), size);
 
-    FrameworkPart part;
+    IndexPart part;
     const DumpLevels levels;
     const bool complete = msprobe::readDumpJsonText(text, QStringLiteral("step0/rank0"),
                                                     QStringLiteral("step0/rank0/dump.json"), levels, part);

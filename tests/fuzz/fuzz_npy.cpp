@@ -17,7 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
     for (const bool v2 : {false, true}) {
         const auto h = npy::parseNpyHeader(bytes, size, npy::NpyParseOptions{v2});
         if (!h) {
-            if (h.error().isEmpty())
+            if (h.errorText().isEmpty())
                 __builtin_trap();
             continue;
         }

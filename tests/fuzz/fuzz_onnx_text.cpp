@@ -12,7 +12,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
     if (model) {
         (void)model->nodeCount();
         (void)model->edgeCount();
-    } else if (model.error().isEmpty()) {
+    } else if (model.errorText().isEmpty()) {
         __builtin_trap();
     }
     return 0;

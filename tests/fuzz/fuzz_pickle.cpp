@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
     limits.maxTensors = 1000;
     const auto descs = unpickleTorchTensors(reinterpret_cast<const std::byte *>(data), size, limits);
     if (!descs) {
-        if (descs.error().isEmpty())
+        if (descs.errorText().isEmpty())
             __builtin_trap();
         return 0;
     }

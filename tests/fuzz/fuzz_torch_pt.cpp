@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
                 __builtin_trap(); // the directory was checked against the buffer
             auto read = zip->read(e, std::uint64_t(64) << 20, true);
             if (!read) {
-                if (read.error().isEmpty())
+                if (read.errorText().isEmpty())
                     __builtin_trap();
                 continue;
             }
@@ -37,13 +37,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
                               : read->data != read->owned.data() || read->owned.size() != read->size)
                 __builtin_trap();
         }
-    } else if (zip.error().isEmpty()) {
+    } else if (zip.errorText().isEmpty()) {
         __builtin_trap();
     }
 
     auto tensors = readPtTensors(bytes, size);
     if (!tensors) {
-        if (tensors.error().isEmpty())
+        if (tensors.errorText().isEmpty())
             __builtin_trap();
         return 0;
     }

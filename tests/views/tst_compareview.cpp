@@ -1,7 +1,7 @@
 #include "benchoperatorspanel.h"
 #include "compare/comparereport.h"
 #include "compareview.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 #include "index/tensorloader.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
@@ -353,12 +353,12 @@ private slots:
         QVERIFY(!view.saveMapping(inside));
         QVERIFY(!QFile::exists(inside));
         auto yaml = view.saveMapping(dir.filePath(QStringLiteral("m.yaml")));
-        QVERIFY(!yaml && yaml.error().contains(QStringLiteral("JSON")));
+        QVERIFY(!yaml && yaml.errorText().contains(QStringLiteral("JSON")));
         const QString saved = dir.filePath(QStringLiteral("mapping.json"));
         auto ok = view.saveMapping(saved);
-        QVERIFY2(ok, qPrintable(ok.error()));
+        QVERIFY2(ok, qPrintable(ok.errorText()));
         auto back = UserMapping::load(saved);
-        QVERIFY2(back, qPrintable(back.error()));
+        QVERIFY2(back, qPrintable(back.errorText()));
         QVERIFY(*back == view.mapping());
         auto reference = UserMapping::parse(QJsonDocument(expected[QStringLiteral("mapping")].toObject()).toJson(), QStringLiteral("m.json"));
         QVERIFY(reference && *back == *reference);
@@ -402,7 +402,7 @@ private slots:
         QCOMPARE(view.proxy()->index(0, CompareTableModel::NpuName).data().toString(), QStringLiteral("head/Softmax.input.0"));
         // and the saved file brings everything back
         ok = view.loadMapping(saved);
-        QVERIFY2(ok, qPrintable(ok.error()));
+        QVERIFY2(ok, qPrintable(ok.errorText()));
         QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 5, 30000);
         checkRows(mapped);
         view.setMapping({});

@@ -2,7 +2,7 @@
 #include "graph/graphgenerator.h"
 #include "graphpanel.h"
 #include "graphview.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -2,7 +2,7 @@
 // a 10^9-element tensor, NaN markers and downsampling. DUMPSCOPE_SCREENSHOTS=<dir> saves
 // valuegrid.png and heatmap.png of a sample tensor there.
 #include "heatmapwidget.h"
-#include "index/dumpindex.h"
+#include "index/buildindex.h"
 #include "index/tensorloader.h"
 #include "sliceselector.h"
 #include "valuegridwidget.h"
@@ -348,11 +348,11 @@ private slots:
     {
         const QString id = QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/1234567890.output.0");
         auto index = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
-        QVERIFY2(index.ok(), qPrintable(index.error()));
-        const auto ref = (*index)->findTensor(id);
+        QVERIFY2(index.ok(), qPrintable(index.errorText()));
+        const auto ref = (*index)->find(*TensorId::parse(id));
         QVERIFY(ref);
         auto tensor = loadTensor(**index, *ref);
-        QVERIFY2(tensor.ok(), qPrintable(tensor.error()));
+        QVERIFY2(tensor.ok(), qPrintable(tensor.errorText()));
         const int dataType = (*index)->tensor(*ref).dataType;
 
         ValueGridWidget grid;
@@ -379,11 +379,11 @@ private slots:
         }
 
         // A 4-D tensor (NC1HWC0 converted to [1, 20, 7, 7]): two index spin boxes.
-        const auto ref4 = (*index)->findTensor(QStringLiteral(
-            "20240315101500/0/ge_default_20240315101512_1/1/0/Conv2D.resnet_conv1_Conv2D.12.3.1710490512000001.input.0"));
+        const auto ref4 = (*index)->find(*TensorId::parse(QStringLiteral(
+            "20240315101500/0/ge_default_20240315101512_1/1/0/Conv2D.resnet_conv1_Conv2D.12.3.1710490512000001.input.0")));
         QVERIFY(ref4);
         auto t4 = loadTensor(**index, *ref4);
-        QVERIFY2(t4.ok(), qPrintable(t4.error()));
+        QVERIFY2(t4.ok(), qPrintable(t4.errorText()));
         QCOMPARE((*t4)->shape, (Shape{1, 20, 7, 7}));
         grid.setTensor(*t4, (*index)->tensor(*ref4).dataType);
         QVERIFY(grid.sliceSelector()->indexSpin(0) && grid.sliceSelector()->indexSpin(1));

@@ -152,14 +152,14 @@ R parseBig(const std::byte *prefix, std::uint64_t headerLen, std::uint64_t fileS
             continue;
         }
         if (t.size > std::uint64_t(std::numeric_limits<std::int64_t>::max()) - cursor)
-            return R::failure(QStringLiteral("corrupt size: %1 %2 declares %3 bytes").arg(ioKindName(t.io)).arg(t.index).arg(t.size));
+            return R::failure(QStringLiteral("corrupt size: %1 %2 declares %3 bytes").arg(ioKindName(t.io)).arg(t.index).arg(t.size), ErrorKind::Corrupt);
         t.offset = cursor;
         cursor += t.size;
         t.complete = cursor <= fileSize;
         truncated |= !t.complete;
     }
     if (truncated)
-        return R::failure(QStringLiteral("truncated: the header describes %1 bytes but the file has %2")
+        return R::failure(ErrorKind::Truncated, QString(), QStringLiteral("truncated: the header describes %1 bytes but the file has %2")
                               .arg(cursor).arg(fileSize));
     if (cursor < fileSize)
         d.warnings << QStringLiteral("%1 trailing bytes after the last tensor").arg(fileSize - cursor);
@@ -231,6 +231,9 @@ std::uint64_t load64(const std::byte *p)
     return v;
 }
 
+/// parseBig() recognised the container but found it damaged (rather than "not this layout").
+bool isDamagedBigDump(const Error &e) { return e.kind == ErrorKind::Truncated || e.message.startsWith(QLatin1String("corrupt")); }
+
 QString headerTooLong(std::uint64_t h, std::uint64_t size)
 {
     return QStringLiteral("unrecognised dump file: header length %1 exceeds the file size %2").arg(h).arg(size);
@@ -241,19 +244,19 @@ QString headerTooLong(std::uint64_t h, std::uint64_t size)
 Result<ParsedDump> parseDump(const std::byte *data, std::uint64_t size)
 {
     if (size == 0)
-        return R::failure(QStringLiteral("empty file (0 bytes)"));
+        return R::failure(QStringLiteral("empty file (0 bytes)"), ErrorKind::Truncated);
     if (size < 8)
         return R::failure(QStringLiteral("not a dump file: only %1 bytes").arg(size));
     if (size >= 12) {
         std::uint32_t magic;
         std::memcpy(&magic, data + 8, 4);
         if (magic == kNanoMagic)
-            return R::failure(QStringLiteral("nano TLV dump files are not supported yet"));
+            return R::failure(QStringLiteral("nano TLV dump files are not supported yet"), ErrorKind::Unsupported);
     }
     const std::uint64_t h = load64(data);
     if (h <= size - 8 && h <= kMaxHeader) {
         R big = parseBig(data, h, size);
-        if (big.ok() || big.error().startsWith(QLatin1String("truncated")) || big.error().startsWith(QLatin1String("corrupt")))
+        if (big.ok() || isDamagedBigDump(big.error()))
             return big;
         if (R legacy = parseLegacy(data, size); legacy.ok())
             return legacy;
@@ -271,11 +274,15 @@ Result<ParsedDump> parseDumpFile(const QString &path)
     // fstat below then refuses it); it changes nothing for regular files.
     const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
-        return R::failure(QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+        {
+        const int err = errno;
+        return R::failure(QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(err))),
+                          err == ENOENT ? ErrorKind::NotFound : ErrorKind::Access);
+    }
     struct stat st{};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        return R::failure(QStringLiteral("not a regular file"));
+        return R::failure(QStringLiteral("not a regular file"), ErrorKind::Unsupported);
     }
     const auto size = std::uint64_t(st.st_size);
     // One read usually brings the whole header: the first 4 KiB (or the file).
@@ -284,7 +291,8 @@ Result<ParsedDump> parseDumpFile(const QString &path)
     const ssize_t got = size ? ::pread(fd, head, want, 0) : 0;
     if (got < 0 || std::uint64_t(got) < std::min<std::uint64_t>(size, 12)) {
         ::close(fd);
-        return R::failure(size ? QStringLiteral("cannot read the file") : QStringLiteral("empty file (0 bytes)"));
+        return size ? R::failure(QStringLiteral("cannot read the file"), ErrorKind::Access)
+                    : R::failure(QStringLiteral("empty file (0 bytes)"), ErrorKind::Truncated);
     }
     const std::uint64_t h = size >= 8 ? load64(head) : 0;
     const bool bigCandidate = size >= 12 && h <= size - 8 && h <= kMaxHeader;
@@ -299,13 +307,13 @@ Result<ParsedDump> parseDumpFile(const QString &path)
             const ssize_t n = ::pread(fd, longPrefix.data(), longPrefix.size(), 0);
             if (n != ssize_t(longPrefix.size())) {
                 ::close(fd);
-                return R::failure(QStringLiteral("cannot read the header"));
+                return R::failure(QStringLiteral("cannot read the header"), ErrorKind::Access);
             }
             prefix = longPrefix.data();
         }
         ::close(fd);
         R big = parseBig(prefix, h, size);
-        if (big.ok() || big.error().startsWith(QLatin1String("truncated")) || big.error().startsWith(QLatin1String("corrupt")))
+        if (big.ok() || isDamagedBigDump(big.error()))
             return big;
     } else {
         ::close(fd);

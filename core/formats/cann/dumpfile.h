@@ -1,6 +1,6 @@
 #pragma once
 
-#include "index/records.h"
+#include "dump/records.h"
 #include "util/error.h"
 
 #include <cstddef>

@@ -2,7 +2,7 @@
 
 #include "h5handle.h"
 #include "h5isolate.h"
-#include "index/partstream.h"
+#include "dump/partstream.h"
 #include "io/pathguard.h"
 #include "tensor/dtype.h"
 
@@ -213,7 +213,7 @@ QString typeNameForSave(int saveType)
 struct Indexer
 {
     QString relPath;
-    FrameworkPart part;
+    IndexPart part;
     std::uint64_t fileSize = 0;
 
     void error(const QString &objPath, const QString &what)
@@ -427,11 +427,11 @@ struct Indexer
 const char kSignature[] = "\x89HDF\r\n\x1a\n";
 
 /// The part of a file whose isolated indexing failed: one error naming the file.
-FrameworkPart failedPart(const QString &relPath, const QString &why)
+IndexPart failedPart(const QString &relPath, const QString &why)
 {
-    FrameworkPart part;
+    IndexPart part;
     part.framework = QStringLiteral("pytorch");
-    part.errors.push_back({relPath, why, 0});
+    part.errors.push_back(Error(ErrorKind::ReaderFailed, relPath, why));
     return part;
 }
 
@@ -491,10 +491,10 @@ bool looksLikeHdf5(const QString &path)
     return false;
 }
 
-Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                 const JobControl *job)
 {
-    using R = Result<FrameworkPart>;
+    using R = Result<IndexPart>;
     const auto bytes = h5::runIsolated(
         [&](const JobControl &childJob) {
             const auto part = indexFileInProcess(rootDir, relPath, {}, &childJob);
@@ -502,9 +502,9 @@ Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, 
         },
         job);
     if (job && job->cancelled())
-        return R::failure(QStringLiteral("cancelled"));
+        return Cancelled{};
     if (!bytes)
-        return failedPart(relPath, bytes.error());
+        return failedPart(relPath, bytes.error().message);
     auto part = decodePart(*bytes);
     if (!part)
         return failedPart(relPath, QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result"));
@@ -514,10 +514,10 @@ Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, 
     return std::move(*part);
 }
 
-Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                          const JobControl *job)
 {
-    using R = Result<FrameworkPart>;
+    using R = Result<IndexPart>;
     h5::LibraryLock lock;
     h5::silenceErrors();
     Indexer ix;
@@ -550,7 +550,7 @@ Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &
     const QStringList opNames = h5::linkNames(root.get());
     for (qsizetype oi = 0; oi < opNames.size(); ++oi) {
         if (job && job->cancelled())
-            return R::failure(QStringLiteral("cancelled"));
+            return Cancelled{};
         if (job)
             job->report(int(1000 * oi / opNames.size()));
         const QString &opName = opNames[oi];
@@ -579,7 +579,6 @@ Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &
             }
             const std::int64_t seqId = seq.toLongLong();
             OpRecord op;
-            op.source = SourceFormat::TorchH5;
             op.relPath = relPath + seqPath;
             op.dataFile = relPath;
             op.levels = sharedLevels;
@@ -650,7 +649,9 @@ Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const
         if (i < 0 || size_t(i) >= index.ops.size())
             return R::failure(QStringLiteral("operator %1 does not exist").arg(i));
         const OpRecord &op = index.ops[size_t(i)];
-        if (op.source != SourceFormat::TorchH5 || op.dataFile.isEmpty() || !op.relPath.startsWith(op.dataFile + QLatin1Char('/')))
+        const bool h5File = op.dataFile.endsWith(QLatin1String(".h5"), Qt::CaseInsensitive)
+                            || op.dataFile.endsWith(QLatin1String(".hdf5"), Qt::CaseInsensitive);
+        if (!h5File || !op.relPath.startsWith(op.dataFile + QLatin1Char('/')))
             return R::failure(QStringLiteral("%1 is not an operator of a .h5 dump").arg(op.relPath));
         const QString group = op.relPath.mid(op.dataFile.size());
         if (const auto it = targets.constFind(group); it != targets.constEnd()) {
@@ -690,7 +691,7 @@ Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const
                 return R::failure(QStringLiteral("%1: cannot open (%2)").arg(dataFile, h5::lastError()));
             for (const auto &[group, opIndex] : groups) {
                 if (job && job->cancelled())
-                    return R::failure(QStringLiteral("cancelled"));
+                    return Cancelled{};
                 const QByteArray g = utf8(group);
                 if (H5Lexists(src.get(), g.constData(), H5P_DEFAULT) <= 0)
                     return R::failure(QStringLiteral("%1: %2 no longer exists; reopen the dump").arg(dataFile, group));

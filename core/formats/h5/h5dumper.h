@@ -1,7 +1,8 @@
 #pragma once
 
-#include "index/dumpindex.h"
-#include "index/frameworkpart.h"
+#include "dump/dumpindex.h"
+#include "dump/indexpart.h"
+#include "util/cancel.h"
 
 #include <QString>
 #include <vector>
@@ -27,12 +28,12 @@ namespace ds::h5dumper {
 /// sanitizer abort inside the library on a damaged file becomes one FileError naming the
 /// file ("HDF5 library crashed while reading this file (signal 11, SIGSEGV); ..."), and
 /// cancelling kills the child, so a file that makes the library loop can still be cancelled.
-Result<FrameworkPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                 const JobControl *job = nullptr);
 
 /// indexFile() in this process (what the isolated child runs; the fuzz harness calls it for
 /// coverage). A damaged file can crash the process inside libhdf5: product code calls indexFile().
-Result<FrameworkPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
+Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                          const JobControl *job = nullptr);
 
 /// Cheap check: the HDF5 superblock signature at offset 0, 512, 1024, 2048, ... .

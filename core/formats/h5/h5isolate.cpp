@@ -183,7 +183,7 @@ Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &
 {
     using R = Result<QByteArray>;
     if (job && job->cancelled())
-        return R::failure(QStringLiteral("cancelled"));
+        return Cancelled{};
     if (kAsanBuild) {
         // GCC 12's AddressSanitizer allocator has no fork handlers: a child forked while
         // another thread is inside malloc blocks for ever on its lock (seen in CI: tst_badinput
@@ -268,7 +268,7 @@ Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &
     while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (cancelled)
-        return R::failure(QStringLiteral("cancelled"));
+        return Cancelled{};
     if (stalled)
         return R::failure(QCoreApplication::translate(
                               "H5Isolate", "the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged")

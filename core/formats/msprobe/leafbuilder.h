@@ -2,7 +2,7 @@
 // Internal to the msprobe/ptdbg readers: string interning and the conversion of dump.json
 // leaves (msprobe.md §3.4, §3.5) into TensorRecords.
 
-#include "index/records.h"
+#include "dump/records.h"
 #include "jsonstream.h"
 
 #include <QString>

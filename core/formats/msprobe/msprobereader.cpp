@@ -113,7 +113,7 @@ struct DumpJsonContext
 {
     QString relDir, relFile;
     SharedLevels levels;
-    FrameworkPart *part = nullptr;
+    IndexPart *part = nullptr;
     const JobControl *job = nullptr;
     StringPool pool;
     bool cancelled = false;
@@ -123,7 +123,6 @@ void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name
                   std::string &path)
 {
     OpRecord op;
-    op.source = SourceFormat::Msprobe;
     op.opName = QString::fromUtf8(name.data(), qsizetype(name.size()));
     op.relPath = joinPath(ctx.relDir, op.opName);
     op.dataFile = ctx.relFile;
@@ -172,7 +171,7 @@ QString qs(const std::string &name)
 
 bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
 {
-    FrameworkPart &part = *ctx.part;
+    IndexPart &part = *ctx.part;
     auto addError = [&](const QString &message, std::uint64_t offset) {
         part.errors.push_back(FileError{ctx.relFile, message, offset});
         return false;
@@ -376,7 +375,7 @@ QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
 
 // stack.json, both formats (§4). Fills op.stack for the entries it names.
 void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
-                   FrameworkPart &part)
+                   IndexPart &part)
 {
     JsonStreamReader r;
     if (!r.open(absFile)) {
@@ -434,7 +433,7 @@ void readStackJson(const QString &absFile, const QString &relFile, const NameInd
 
 // construct.json (§5): plain `child: parent|null` and Megatron `child: [parent, micro_step]`.
 void readConstructJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
-                       FrameworkPart &part)
+                       IndexPart &part)
 {
     JsonStreamReader r;
     if (!r.open(absFile)) {
@@ -513,7 +512,7 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
 } // namespace
 
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  FrameworkPart &part, const JobControl *job)
+                  IndexPart &part, const JobControl *job)
 {
     JsonStreamReader r;
     if (!r.open(absFile)) {
@@ -530,7 +529,7 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
 }
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                      FrameworkPart &part)
+                      IndexPart &part)
 {
     JsonStreamReader r;
     r.setData(std::move(text));
@@ -553,7 +552,7 @@ bool isGenerationC(const QString &dir)
     return re.match(QFileInfo(dir).fileName()).hasMatch();
 }
 
-Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job)
 {
     const QString dir = relDir.isEmpty() ? rootDir : rootDir + QLatin1Char('/') + relDir;
@@ -561,18 +560,18 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
     const QString debugJson = dir + QStringLiteral("/debug.json");
     const bool hasDump = QFileInfo::exists(dumpJson), hasDebug = QFileInfo::exists(debugJson);
     if (!hasDump && !hasDebug)
-        return Result<FrameworkPart>::failure(QStringLiteral("%1: no dump.json or debug.json").arg(dir));
-    FrameworkPart part;
+        return Result<IndexPart>::failure(QStringLiteral("%1: no dump.json or debug.json").arg(dir));
+    IndexPart part;
     const QString relFileDump = joinPath(relDir, QStringLiteral("dump.json"));
     if (hasDump)
         readDumpJson(dumpJson, relDir, relFileDump, levels, part, job);
     if (job && job->cancelled())
-        return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+        return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     if (hasDebug) {
-        FrameworkPart debug;
+        IndexPart debug;
         readDumpJson(debugJson, relDir, joinPath(relDir, QStringLiteral("debug.json")), levels, debug, job);
         if (job && job->cancelled())
-            return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+            return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
         if (!hasDump) {
             part.task = debug.task;
             part.level = debug.level;
@@ -604,7 +603,7 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
     if (hasConstruct)
         readConstructJson(constructJson, joinPath(relDir, QStringLiteral("construct.json")), *byNameStore, part);
     if (job && job->cancelled())
-        return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+        return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     return part;
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "index/frameworkpart.h"
+#include "dump/indexpart.h"
 
-#include "index/records.h"
+#include "dump/records.h"
 #include "util/cancel.h"
 #include "util/error.h"
 
@@ -62,7 +62,7 @@ bool isGenerationC(const QString &dir);
 /// construct.json. Tensor files are `relDir/dump_tensor_data/<data_name>` (not checked).
 /// Fails only if the directory holds neither dump.json nor debug.json, or when cancelled;
 /// unreadable or truncated files become `errors` (with all complete entries salvaged).
-Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job = nullptr);
 
 /// Parses one dump.json / debug.json file into `part` (ops appended, sequence numbers
@@ -70,11 +70,11 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
 /// `relFile` the file relative to the root. Returns false if the file could not be read
 /// completely (the error is appended to part.errors, complete entries are kept).
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  FrameworkPart &part, const JobControl *job = nullptr);
+                  IndexPart &part, const JobControl *job = nullptr);
 
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                      FrameworkPart &part);
+                      IndexPart &part);
 
 /// Maps a recorded dtype text ("torch.float32", "Float16", "float32", "<class 'int'>") to a
 /// DataType value; Undefined (0) when unknown.
@@ -97,18 +97,18 @@ bool isOverflowInfoFile(const QString &fileName);
 
 /// Reads a Gen A rank directory: dump.pkl (or `*_dump.pkl`) with tensors in `dump/*.npy`,
 /// and per-API overflow `.pkl` files with tensors in the same-name directory.
-Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job = nullptr);
 
 /// Parses dump.pkl line-JSON text. `tensorDir` is where `{name}.npy` files are (relative to
 /// the root; empty = no tensor files, storage Absent). `relPathDir` prefixes the ops' virtual
 /// paths. Lines that are not valid become one error per file (with the line number).
 void readDumpPkl(const QByteArray &text, const QString &relPathDir, const QString &relFile, const QString &tensorDir,
-                 const DumpLevels &levels, FrameworkPart &part);
+                 const DumpLevels &levels, IndexPart &part);
 
 /// Reads a `forward_info_{pid}.json` / `backward_info_{pid}.json` (concatenated JSON objects
 /// tolerated). `relFile` is relative to the root.
-Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &relFile, const DumpLevels &levels,
+Result<IndexPart> indexOverflowInfo(const QString &rootDir, const QString &relFile, const DumpLevels &levels,
                                         const JobControl *job = nullptr);
 
 } // namespace ptdbg

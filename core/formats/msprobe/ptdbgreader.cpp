@@ -142,7 +142,7 @@ QStringList stackLines(const JsonTree &t, std::uint32_t node)
 /// (api_accuracy_checker): `{"{api}_forward": [stack lines], ...}`, possibly several objects
 /// appended by several processes. Backward APIs use the stack of their forward call. A damaged
 /// file is reported as an error of its own; the APIs keep their records.
-void readStackInfo(const QString &rootDir, const QString &relInfoFile, FrameworkPart &part)
+void readStackInfo(const QString &rootDir, const QString &relInfoFile, IndexPart &part)
 {
     static const QRegularExpression re(QStringLiteral("(?:^|/)(?:forward|backward)_info_(\\d+)\\.json$"));
     const auto m = re.match(relInfoFile);
@@ -194,7 +194,7 @@ void readStackInfo(const QString &rootDir, const QString &relInfoFile, Framework
 }
 
 void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relFile, const QString &tensorDir,
-                  const DumpLevels &levels, FrameworkPart &part, StringPool &pool)
+                  const DumpLevels &levels, IndexPart &part, StringPool &pool)
 {
     PklState st;
     st.base = part.ops.size();
@@ -209,7 +209,6 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
         if (it != st.byOp.constEnd())
             return *it;
         OpRecord op;
-        op.source = SourceFormat::Ptdbg;
         op.opName = name;
         op.headerOpName = original == name ? QString() : original;
         op.relPath = joinPath(relPathDir, name);
@@ -367,7 +366,7 @@ bool isOverflowInfoFile(const QString &fileName)
 }
 
 void readDumpPkl(const QByteArray &text, const QString &relPathDir, const QString &relFile, const QString &tensorDir,
-                 const DumpLevels &levels, FrameworkPart &part)
+                 const DumpLevels &levels, IndexPart &part)
 {
     QByteArray copy = text;
     QBuffer buf(&copy);
@@ -376,14 +375,14 @@ void readDumpPkl(const QByteArray &text, const QString &relPathDir, const QStrin
     readPklLines(buf, relPathDir, relFile, tensorDir, levels, part, pool);
 }
 
-Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job)
 {
     const QString dir = relDir.isEmpty() ? rootDir : rootDir + QLatin1Char('/') + relDir;
     const QDir d(dir);
     if (!d.exists())
-        return Result<FrameworkPart>::failure(QStringLiteral("%1: no such directory").arg(dir));
-    FrameworkPart part;
+        return Result<IndexPart>::failure(QStringLiteral("%1: no such directory").arg(dir));
+    IndexPart part;
     part.framework = QStringLiteral("pytorch");
     part.level = QStringLiteral("L1");
     StringPool pool;
@@ -406,7 +405,7 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
             overflows.push_back({f, m.captured(5).toLongLong()});
         }
         if (job && job->cancelled())
-            return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+            return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     }
     std::stable_sort(overflows.begin(), overflows.end(), [](const Overflow &a, const Overflow &b) { return a.ordinal < b.ordinal; });
     for (const Overflow &o : overflows) {
@@ -422,22 +421,22 @@ Result<FrameworkPart> indexRankDir(const QString &rootDir, const QString &relDir
         if (part.task.isEmpty())
             part.task = QStringLiteral("overflow_check");
         if (job && job->cancelled())
-            return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+            return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     }
     if (!any)
-        return Result<FrameworkPart>::failure(QStringLiteral("%1: no dump.pkl or overflow .pkl files").arg(dir));
+        return Result<IndexPart>::failure(QStringLiteral("%1: no dump.pkl or overflow .pkl files").arg(dir));
     return part;
 }
 
-Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &relFile, const DumpLevels &levels,
+Result<IndexPart> indexOverflowInfo(const QString &rootDir, const QString &relFile, const DumpLevels &levels,
                                         const JobControl *job)
 {
     const QString abs = rootDir.isEmpty() ? relFile : rootDir + QLatin1Char('/') + relFile;
     msprobe::JsonStreamReader r;
     if (!r.open(abs))
-        return Result<FrameworkPart>::failure(QStringLiteral("%1: cannot open: %2").arg(relFile, r.error()));
+        return Result<IndexPart>::failure(QStringLiteral("%1: cannot open: %2").arg(relFile, r.error()));
     const SharedLevels sharedLevels(levels);
-    FrameworkPart part;
+    IndexPart part;
     part.task = QStringLiteral("overflow_check");
     part.framework = QStringLiteral("pytorch");
     part.level = QStringLiteral("L1");
@@ -472,7 +471,6 @@ Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &r
                 break;
             }
             OpRecord op;
-            op.source = SourceFormat::Ptdbg;
             const QString original = QString::fromUtf8(key.data(), qsizetype(key.size()));
             op.opName = normaliseOpName(original);
             if (op.opName != original)
@@ -497,7 +495,7 @@ Result<FrameworkPart> indexOverflowInfo(const QString &rootDir, const QString &r
             lb.finish(op);
             part.ops.push_back(std::move(op));
             if (job && (part.ops.size() & 1023) == 0 && job->cancelled())
-                return Result<FrameworkPart>::failure(QStringLiteral("indexing cancelled"));
+                return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
         }
         if (failed)
             break;

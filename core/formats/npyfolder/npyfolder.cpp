@@ -1,6 +1,6 @@
 #include "npyfolder.h"
 
-#include "formats/cann/dumpname.h"
+#include "dump/dumpname.h"
 #include "formats/npy/npyheader.h"
 #include "io/mappedfile.h"
 #include "tensor/dtype.h"
@@ -139,10 +139,10 @@ Loose parseLoose(const QString &fileName)
 
 } // namespace
 
-Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+Result<IndexPart> indexDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                const JobControl *job, const NpyFolderOptions &options)
 {
-    using R = Result<FrameworkPart>;
+    using R = Result<IndexPart>;
     const QString prefix = relDir.isEmpty() ? QString() : relDir + QLatin1Char('/');
     const SharedLevels sharedLevels(levels);
     const QDir dir(relDir.isEmpty() ? rootDir : rootDir + QLatin1Char('/') + relDir);
@@ -152,23 +152,23 @@ Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, co
 
     npy::NpyParseOptions parseOptions;
     parseOptions.v2AsBfloat16 = options.v2AsBfloat16;
-    FrameworkPart part;
+    IndexPart part;
     QHash<QString, size_t> groupOf; // dump name -> index into part.ops
     for (qsizetype i = 0; i < files.size(); ++i) {
         if (job && job->cancelled())
-            return R::failure(QStringLiteral("cancelled"));
+            return Cancelled{};
         if (job && (i & 63) == 0)
             job->report(int(1000 * i / files.size()));
         const QString &fileName = files[i];
         const QString rel = prefix + fileName;
         auto mapped = MappedFile::open(dir.filePath(fileName));
         if (!mapped) {
-            part.errors.push_back({rel, mapped.error(), 0});
+            part.errors.push_back(mapped.error().about(rel));
             continue;
         }
         const auto header = npy::parseNpyHeader((*mapped)->data(), (*mapped)->size(), parseOptions);
         if (!header) {
-            part.errors.push_back({rel, header.error(), 0});
+            part.errors.push_back(header.error().about(rel));
             continue;
         }
         const std::byte *data = (*mapped)->data();
@@ -183,7 +183,6 @@ Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, co
             auto it = groupOf.constFind(conv->base);
             if (it == groupOf.constEnd()) {
                 OpRecord op;
-                op.source = SourceFormat::NpyFolder;
                 op.relPath = prefix + conv->base;
                 op.levels = sharedLevels;
                 op.opType = conv->name.opType;
@@ -212,7 +211,6 @@ Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, co
             t.index = 0;
             t.name = fileName.chopped(4);
             OpRecord op;
-            op.source = SourceFormat::NpyFolder;
             op.relPath = rel;
             op.levels = sharedLevels;
             op.opName = loose.name;

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "index/frameworkpart.h"
+#include "dump/indexpart.h"
 #include "util/cancel.h"
 
 #include <QString>
@@ -21,7 +21,7 @@ struct NpyFolderOptions
 ///   operator with one output (relPath = the file).
 /// Only headers are read. A file whose header is bad becomes a FileError; the rest still index.
 /// Fails only when the directory cannot be listed or the job was cancelled.
-Result<FrameworkPart> indexDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
+Result<IndexPart> indexDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                const JobControl *job = nullptr, const NpyFolderOptions &options = {});
 
 /// Cheap check: `dir` holds at least one file whose name ends in ".npy" and which starts with

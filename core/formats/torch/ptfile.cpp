@@ -67,10 +67,10 @@ Result<std::vector<PtTensor>> readPtTensors(const std::byte *data, std::uint64_t
 {
     using R = Result<std::vector<PtTensor>>;
     if (isLegacyTorchSave(data, size))
-        return R::failure(QStringLiteral("legacy torch.save format (_use_new_zipfile_serialization=False) is not supported; re-save it with torch.save defaults"));
+        return R::failure(QStringLiteral("legacy torch.save format (_use_new_zipfile_serialization=False) is not supported; re-save it with torch.save defaults"), ErrorKind::Unsupported);
     auto zip = ZipReader::open(data, size);
     if (!zip)
-        return R::failure(QStringLiteral("not a torch.save ZIP archive: %1").arg(zip.error()));
+        return R::failure(zip.error().within(QStringLiteral("not a torch.save ZIP archive")));
 
     const auto pkls = zip->findSuffix("data.pkl");
     if (pkls.empty())
@@ -88,7 +88,7 @@ Result<std::vector<PtTensor>> readPtTensors(const std::byte *data, std::uint64_t
         return R::failure(pkl.error());
     auto descs = unpickleTorchTensors(pkl->data, pkl->size, limits);
     if (!descs)
-        return R::failure(QStringLiteral("data.pkl: %1").arg(descs.error()));
+        return R::failure(descs.error().within(QStringLiteral("data.pkl")));
 
     bool bigEndian = false;
     bool ambiguous = false;
@@ -202,7 +202,7 @@ Result<PtTensor> readPtTensor(const MappedFile &file, const QString &path)
 {
     auto t = readPtTensor(file.data(), file.size(), path);
     if (!t)
-        return Result<PtTensor>::failure(QStringLiteral("%1: %2").arg(file.path(), t.error()));
+        return t.error().about(file.path());
     return t;
 }
 

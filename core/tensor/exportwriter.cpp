@@ -1,6 +1,6 @@
 #include "exportwriter.h"
 
-#include "pagerelease.h"
+#include "io/pagerelease.h"
 
 #include <QFileInfo>
 #include <QSaveFile>
@@ -45,24 +45,24 @@ private:
     size_t m_done = 0, m_released = 0;
 };
 
-QString openTarget(QSaveFile &file, const QString &path, const WriteOptions &options)
+std::optional<Error> openTarget(QSaveFile &file, const QString &path, const WriteOptions &options)
 {
     if (!options.force && QFileInfo::exists(path))
-        return QStringLiteral("%1 already exists (use --force to overwrite)").arg(path);
+        return Error(ErrorKind::Usage, path, QStringLiteral("already exists (use --force to overwrite)"));
     if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return Error(ErrorKind::Access, path, QStringLiteral("cannot write: %1").arg(file.errorString()));
     return {};
 }
 
-QString finish(QSaveFile &file, const QString &path, const JobControl *job)
+std::optional<Error> finish(QSaveFile &file, const QString &path, const JobControl *job)
 {
     if (job && job->cancelled()) {
         file.cancelWriting();
         file.commit();
-        return QStringLiteral("cancelled");
+        return Error(Cancelled{});
     }
     if (!file.commit())
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+        return Error(ErrorKind::Access, path, QStringLiteral("cannot write: %1").arg(file.errorString()));
     return {};
 }
 
@@ -126,14 +126,14 @@ QByteArray npyHeader(const char *descr, const Shape &shape)
     return out + dict;
 }
 
-QString writeNpy(const QString &path, Elem elem, const std::byte *data, size_t count, const Shape &shape,
+std::optional<Error> writeNpy(const QString &path, Elem elem, const std::byte *data, size_t count, const Shape &shape,
                  const WriteOptions &options, const JobControl *job)
 {
     const char *descr = elemNumpyDescr(exportElem(elem));
     if (!descr)
-        return QStringLiteral("this data type cannot be exported");
+        return Error(ErrorKind::Unsupported, path, QStringLiteral("this data type cannot be exported"));
     QSaveFile file(path);
-    if (QString err = openTarget(file, path, options); !err.isEmpty())
+    if (auto err = openTarget(file, path, options))
         return err;
     file.write(npyHeader(descr, shape));
     QByteArray buf;
@@ -150,13 +150,13 @@ QString writeNpy(const QString &path, Elem elem, const std::byte *data, size_t c
     return finish(file, path, job);
 }
 
-QString writeTxt(const QString &path, Elem elem, const std::byte *data, size_t count, const WriteOptions &options,
+std::optional<Error> writeTxt(const QString &path, Elem elem, const std::byte *data, size_t count, const WriteOptions &options,
                  const JobControl *job)
 {
     if (elem == Elem::None)
-        return QStringLiteral("this data type cannot be exported");
+        return Error(ErrorKind::Unsupported, path, QStringLiteral("this data type cannot be exported"));
     QSaveFile file(path);
-    if (QString err = openTarget(file, path, options); !err.isEmpty())
+    if (auto err = openTarget(file, path, options))
         return err;
     const QByteArray fmt = "%." + QByteArray::number(std::clamp(options.txtPrecision, 0, 40)) + 'e';
     const bool complex = isComplex(elem);

@@ -4,30 +4,6 @@
 
 namespace ds {
 
-QString ioKindName(IoKind k)
-{
-    switch (k) {
-    case IoKind::Input: return QStringLiteral("input");
-    case IoKind::Output: return QStringLiteral("output");
-    case IoKind::Buffer: return QStringLiteral("buffer");
-    case IoKind::Workspace: return QStringLiteral("workspace");
-    case IoKind::Parameter: return QStringLiteral("parameter");
-    }
-    return {};
-}
-
-QString sourceFormatName(SourceFormat f)
-{
-    switch (f) {
-    case SourceFormat::Cann: return QStringLiteral("cann");
-    case SourceFormat::Msprobe: return QStringLiteral("msprobe");
-    case SourceFormat::Ptdbg: return QStringLiteral("ptdbg");
-    case SourceFormat::TorchH5: return QStringLiteral("h5");
-    case SourceFormat::NpyFolder: return QStringLiteral("npy");
-    }
-    return {};
-}
-
 std::uint64_t TensorRecord::dataBytes() const
 {
     if (size || !isTensor() || storage == TensorStorage::Absent || storage == TensorStorage::DumpPayload)

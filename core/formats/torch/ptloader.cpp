@@ -43,10 +43,10 @@ Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index,
     using R = Result<std::shared_ptr<const LoadedTensor>>;
     auto mapped = MappedFile::open(index.absolute(rec.location));
     if (!mapped)
-        return R::failure(QStringLiteral("%1: %2").arg(rec.location, mapped.error()));
+        return R::failure(mapped.error().about(rec.location));
     auto pt = readPtTensor((*mapped)->data(), (*mapped)->size());
     if (!pt)
-        return R::failure(QStringLiteral("%1: %2").arg(rec.location, pt.error()));
+        return R::failure(pt.error().about(rec.location));
 
     auto t = std::make_shared<LoadedTensor>();
     t->file = *mapped;
@@ -70,7 +70,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index,
     // file size (STORED) or the inflated allocation that already exists (DEFLATE).
     t->owned.resize(size_t(count * pt->itemSize()));
     if (!gatherPtElements(*pt, record, t->owned.data(), job))
-        return R::failure(QStringLiteral("cancelled"));
+        return Cancelled{};
     if (!pt->inPlace)
         t->notes << QStringLiteral("the storage record is compressed; inflated into memory");
     if (pt->bigEndian)

@@ -17,7 +17,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
     options.v2AsBfloat16 = rec.dataType == int(DataType::BFloat16);
     const auto header = npy::parseNpyHeader((*mapped)->data(), (*mapped)->size(), options);
     if (!header)
-        return R::failure(QStringLiteral("%1: %2").arg(rec.location, header.error()));
+        return R::failure(header.error().about(rec.location));
     const npy::NpyHeader &h = *header;
     // Records made from this file's header (npyfolder: size and offset set) must still match it.
     // Records from a framework's own metadata (msprobe dump.json: size 0) describe the tensor
@@ -72,11 +72,11 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
             t->notes << QStringLiteral("stored big-endian ('%1'); byte-swapped").arg(h.descr);
         }
         if (job && job->cancelled())
-            return R::failure(QStringLiteral("cancelled"));
+            return Cancelled{};
         if (reorder) {
             t->owned.resize(size_t(h.dataBytes));
             if (!npy::fortranToC(src, t->owned.data(), h.shape, h.itemSize, job))
-                return R::failure(QStringLiteral("cancelled"));
+                return Cancelled{};
             t->notes << QStringLiteral("stored in Fortran (column-major) order; reordered to C order");
         } else {
             t->owned = std::move(swapped);
@@ -84,7 +84,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
         bytes = t->owned.data();
     }
     if (job && job->cancelled())
-        return R::failure(QStringLiteral("cancelled"));
+        return Cancelled{};
     t->view = TensorView{elem, bytes, size_t(count)};
     return std::shared_ptr<const LoadedTensor>(std::move(t));
 }

@@ -6,6 +6,7 @@
 #include "util/error.h"
 
 #include <QString>
+#include <optional>
 
 namespace ds {
 
@@ -21,13 +22,13 @@ struct WriteOptions
 
 /// Writes elements (unpacked, of kind `elem`) as .npy. Kinds numpy lacks (bf16, fp8, hif8,
 /// fp4) are written as float32, complex32 as complex64. Atomic (QSaveFile); refuses to
-/// replace an existing file unless options.force. Returns the error text on failure.
-QString writeNpy(const QString &path, Elem elem, const std::byte *data, size_t count, const Shape &shape,
+/// replace an existing file unless options.force. Returns the error on failure.
+std::optional<Error> writeNpy(const QString &path, Elem elem, const std::byte *data, size_t count, const Shape &shape,
                  const WriteOptions &options, const JobControl *job = nullptr);
 
 /// Writes the flattened values one per line like numpy.savetxt(path, a.ravel()) with
 /// fmt "%.{precision}e"; complex values as " (re+imj)".
-QString writeTxt(const QString &path, Elem elem, const std::byte *data, size_t count,
+std::optional<Error> writeTxt(const QString &path, Elem elem, const std::byte *data, size_t count,
                  const WriteOptions &options, const JobControl *job = nullptr);
 
 } // namespace ds

@@ -7,15 +7,15 @@
 
 namespace ds {
 
-/// What one framework-dump reader (msprobe dump.json, .h5, folder of .npy files) found in its
-/// part of an opened tree. The integrator appends the parts to the DumpIndex; `stacks` are
-/// indexed by OpRecord::stack. `task`, `level` and `framework` are empty when the format does
-/// not record them.
-struct FrameworkPart
+/// What one reader found in the part of an opened tree it claimed. The index builder appends
+/// the parts to the DumpIndex; `stacks` are indexed by OpRecord::stack. `task`, `level` and
+/// `framework` are empty when the format does not record them.
+struct IndexPart
 {
     std::vector<OpRecord> ops;
     std::vector<FileError> errors;
     std::vector<QStringList> stacks;
+    std::uint64_t otherFiles = 0; ///< files of the claim that turned out not to be dump files
     QString task, level, framework;
     QString dumpDataDir; ///< msprobe dump.json `dump_data_dir` as written (fallback only)
     /// Ops whose construct.json parent was replaced by the one derived from the forward twin

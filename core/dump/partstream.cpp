@@ -162,7 +162,7 @@ bool getOp(QDataStream &s, OpRecord &op)
 
 } // namespace
 
-QByteArray encodePart(const FrameworkPart &part)
+QByteArray encodePart(const IndexPart &part)
 {
     QByteArray bytes;
     QDataStream s(&bytes, QIODevice::WriteOnly);
@@ -184,7 +184,7 @@ QByteArray encodePart(const FrameworkPart &part)
     return bytes;
 }
 
-std::optional<FrameworkPart> decodePart(const QByteArray &bytes)
+std::optional<IndexPart> decodePart(const QByteArray &bytes)
 {
     QDataStream s(bytes);
     s.setVersion(QDataStream::Qt_6_0);
@@ -193,7 +193,7 @@ std::optional<FrameworkPart> decodePart(const QByteArray &bytes)
     s >> magic >> version;
     if (s.status() != QDataStream::Ok || magic != kMagic || version != kVersion)
         return std::nullopt;
-    FrameworkPart part;
+    IndexPart part;
     quint32 n = 0;
     if (!getCount(s, n, 64))
         return std::nullopt;

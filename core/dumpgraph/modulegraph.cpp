@@ -1,6 +1,7 @@
 #include "modulegraph.h"
 
-#include "index/dumpindex.h"
+#include "dump/dumpindex.h"
+#include "formats/readers.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -11,7 +12,7 @@ namespace ds {
 
 namespace {
 
-bool isFrameworkOp(const OpRecord &op) { return op.source == SourceFormat::Msprobe || op.source == SourceFormat::Ptdbg; }
+bool isFrameworkOp(const OpRecord &op) { return formatReader(op.source).hasModules(); }
 
 /// The rank directory of a framework op ("step0/rank0"), the step and rank levels when the
 /// index root is the rank directory itself, else the root's name: the model name.

@@ -1,6 +1,8 @@
 #pragma once
 
-#include "tensorloader.h"
+#include "dump/dumpindex.h"
+#include "dump/loadedtensor.h"
+#include "util/cancel.h"
 
 namespace ds {
 

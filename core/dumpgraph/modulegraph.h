@@ -1,6 +1,6 @@
 #pragma once
 
-#include "graph/dumpmapping.h"
+#include "dumpgraph/dumpmapping.h"
 
 #include <vector>
 

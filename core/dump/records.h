@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dump/tensorid.h"
 #include "tensor/shape.h"
 #include "util/error.h"
 
@@ -11,20 +12,9 @@
 
 namespace ds {
 
-enum class IoKind : std::uint8_t { Input, Output, Buffer, Workspace, Parameter };
-/// "input", "output", "buffer", "workspace", "parameter" (the words used in tensor ids).
-QString ioKindName(IoKind k);
-
-/// Which producer wrote an operator record.
-enum class SourceFormat : std::uint8_t {
-    Cann,      ///< CANN operator dump files (cann-dump.md)
-    Msprobe,   ///< msprobe dump.json (+ .pt/.npy), generations B and C (msprobe.md)
-    Ptdbg,     ///< ptdbg_ascend dump.pkl + .npy, generation A (msprobe.md §9)
-    TorchH5,   ///< torch.utils.dumper .h5 (h5-dumper.md)
-    NpyFolder, ///< msaccucmp convert output / loose .npy files
-};
-/// "cann", "msprobe", "ptdbg", "h5", "npy" (JSON and CLI spelling).
-QString sourceFormatName(SourceFormat f);
+/// Which reader indexed an operator record: its position in the reader list
+/// (formats/readers.cpp). sourceFormatName() and formatReader() tell more.
+enum class FormatId : std::uint8_t {};
 
 /// Where the bytes of a tensor are.
 enum class TensorStorage : std::uint8_t {
@@ -126,7 +116,7 @@ struct OpRecord
     QStringList warnings;
     QString parent;           ///< construct.json parent entry (module), empty for top level
     int stack = -1;           ///< index into DumpIndex::stacks (msprobe stack.json), -1 none
-    SourceFormat source = SourceFormat::Cann; // small members last: no padding between members
+    FormatId source{};        // small members last: no padding between members
     bool opDebug = false;
     ContainerKind container = ContainerKind::BigDump;
 

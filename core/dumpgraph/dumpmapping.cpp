@@ -1,7 +1,7 @@
 #include "dumpmapping.h"
 
-#include "formats/cann/dumpname.h"
-#include "index/dumpindex.h"
+#include "dump/dumpname.h"
+#include "dump/dumpindex.h"
 
 #include <QHash>
 #include <QSet>

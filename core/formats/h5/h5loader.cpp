@@ -157,19 +157,19 @@ QString readInto(const CheckedDataset &d, std::byte *out, const JobControl *job,
 }
 
 /// What both loaders check before HDF5 opens the file. Sets `path` and `fileSize`.
-std::optional<QString> precheck(const DumpIndex &index, const OpRecord &op, const TensorRecord &rec, const QString &where,
-                                QString &path, std::uint64_t &fileSize)
+std::optional<Error> precheck(const DumpIndex &index, const OpRecord &op, const TensorRecord &rec, const QString &where,
+                              QString &path, std::uint64_t &fileSize)
 {
     if (rec.storage != TensorStorage::H5Dataset)
-        return QStringLiteral("%1 is not a tensor dataset (%2)").arg(where, rec.typeName);
+        return Error(ErrorKind::NoData, where, QStringLiteral("not a tensor dataset (%1)").arg(rec.typeName));
     path = index.absolutePath(op);
     const QFileInfo info(path);
     if (!info.isFile())
-        return QStringLiteral("%1: no such file").arg(op.dataFile);
+        return Error(ErrorKind::NotFound, op.dataFile, QStringLiteral("no such file"));
     fileSize = std::uint64_t(info.size());
     if (op.fileSize && fileSize != op.fileSize)
-        return QStringLiteral("%1 changed since it was indexed (size %2, was %3); reopen the dump")
-            .arg(op.dataFile).arg(fileSize).arg(op.fileSize);
+        return Error(ErrorKind::Changed, op.dataFile, QStringLiteral("changed since it was indexed (size %1, was %2); reopen the dump")
+                                                         .arg(fileSize).arg(op.fileSize));
     return std::nullopt;
 }
 
@@ -231,8 +231,11 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5TensorInProcess(const DumpInde
         return R::failure(d.error());
     auto t = emptyTensor(op, rec);
     t->owned.resize(size_t(d->bytes));
-    if (const QString error = readInto(*d, t->owned.data(), job, chunkBytes, where); !error.isEmpty())
+    if (const QString error = readInto(*d, t->owned.data(), job, chunkBytes, where); !error.isEmpty()) {
+        if (job && job->cancelled())
+            return Cancelled{};
         return R::failure(error);
+    }
     t->view = TensorView{dataTypeInfo(rec.dataType).elem, t->owned.data(), size_t(d->count)};
     return std::shared_ptr<const LoadedTensor>(std::move(t));
 }
@@ -254,11 +257,15 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
             h5::LibraryLock lock;
             h5::silenceErrors();
             const auto d = openChecked(path, fileSize, op, rec, where);
-            return encodeAnswer(d ? QString() : d.error(), d ? d->bytes : 0);
+            return encodeAnswer(d ? QString() : d.error().text(), d ? d->bytes : 0);
         },
         job);
     if (!probe)
-        return R::failure(job && job->cancelled() ? QStringLiteral("cancelled") : where + QStringLiteral(": ") + probe.error());
+        {
+        if (job && job->cancelled())
+            return Cancelled{};
+        return Error(ErrorKind::ReaderFailed, where, probe.error().message);
+    }
     QString error;
     std::uint64_t bytes = 0;
     if (!decodeAnswer(*probe, error, bytes))
@@ -286,14 +293,18 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
                 h5::silenceErrors();
                 const auto d = openChecked(path, fileSize, op, rec, where);
                 if (!d)
-                    return encodeAnswer(d.error(), 0);
+                    return encodeAnswer(d.error().text(), 0);
                 if (d->bytes != bytes)
                     return encodeAnswer(QStringLiteral("%1 changed since it was indexed; reopen the dump").arg(where), 0);
                 return encodeAnswer(readInto(*d, out, &childJob, chunkBytes, where), bytes);
             },
             job);
         if (!read)
-            return R::failure(job && job->cancelled() ? QStringLiteral("cancelled") : where + QStringLiteral(": ") + read.error());
+            {
+            if (job && job->cancelled())
+                return Cancelled{};
+            return Error(ErrorKind::ReaderFailed, where, read.error().message);
+        }
         std::uint64_t readBytes = 0;
         if (!decodeAnswer(*read, error, readBytes))
             return R::failure(QStringLiteral("%1: the HDF5 reader process sent a garbled answer").arg(where));

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "records.h"
+
+#include <QStringList>
+
+namespace ds {
+
+/// Classifies the directory components above a CANN dump file into the levels of
+/// cann-dump.md §2.2 (time, device, model_name, model_id, data_index). `components` are the
+/// directory names from the outermost to the file's own directory.
+DumpLevels classifyLevels(const QStringList &components);
+
+/// The step{N} / rank{R} / rank / proc{pid} levels of a framework dump directory (msprobe.md §2).
+DumpLevels frameworkLevels(const QString &absDir);
+
+/// True for rank directory names: rank, rank{N}, proc{pid}.
+bool isRankDirName(const QString &name);
+
+/// Orders level values numerically when both are all digits ("9" < "10"), else as text.
+int compareNumericAware(const QString &a, const QString &b);
+
+/// Execution order of directories: the levels outermost first, numeric-aware.
+bool levelsBefore(const DumpLevels &a, const DumpLevels &b);
+bool sameLevels(const DumpLevels &a, const DumpLevels &b);
+
+bool allDigits(const QString &s);
+
+} // namespace ds

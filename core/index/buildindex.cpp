@@ -1,0 +1,228 @@
+#include "buildindex.h"
+
+#include "formats/readers.h"
+#include "util/parallel.h"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <dirent.h>
+#include <mutex>
+#include <sys/stat.h>
+#include <unordered_map>
+
+namespace ds {
+
+namespace {
+
+QString join(const QString &a, const QString &b) { return a.isEmpty() ? b : a + QLatin1Char('/') + b; }
+
+/// The readers in the order they are asked about a directory (ClaimOrder, then list order).
+std::vector<FormatId> claimOrder()
+{
+    const auto &readers = dumpReaders();
+    std::vector<FormatId> order;
+    for (size_t i = 0; i < readers.size(); ++i)
+        order.push_back(FormatId(i));
+    std::stable_sort(order.begin(), order.end(), [&](FormatId a, FormatId b) {
+        return formatReader(a).claimOrder() < formatReader(b).claimOrder();
+    });
+    return order;
+}
+
+/// Walks the tree once, directory by directory, and collects what the readers claim.
+class Walker
+{
+public:
+    Walker(QString root, const JobControl *job) : m_root(std::move(root)), m_job(job), m_order(claimOrder()) {}
+
+    std::vector<Claim> claims;
+    std::vector<FileError> errors;
+
+    void walk(const QString &relDir, int depth)
+    {
+        if (m_job && m_job->cancelled())
+            return;
+        const QString absDir = relDir.isEmpty() ? m_root : m_root + QLatin1Char('/') + relDir;
+        DIR *dir = ::opendir(QFile::encodeName(absDir).constData());
+        if (!dir) {
+            const int err = errno;
+            errors.push_back(Error(relDir.isEmpty() ? QStringLiteral(".") : relDir,
+                                   QStringLiteral("cannot read directory: %1").arg(QString::fromLocal8Bit(std::strerror(err))),
+                                   0, err == ENOENT ? ErrorKind::NotFound : ErrorKind::Access));
+            return;
+        }
+        QStringList files, dirs;
+        while (const dirent *e = ::readdir(dir)) {
+            const char *n = e->d_name;
+            if (n[0] == '.' && (n[1] == 0 || (n[1] == '.' && n[2] == 0)))
+                continue;
+            const QString name = QFile::decodeName(n);
+            unsigned char type = e->d_type;
+            if (type == DT_UNKNOWN || type == DT_LNK) {
+                struct stat st{};
+                const QByteArray full = QFile::encodeName(absDir + QLatin1Char('/') + name);
+                // Symlinked directories are not followed (no loops); symlinked files are.
+                if (type == DT_LNK ? ::stat(full.constData(), &st) != 0 : ::lstat(full.constData(), &st) != 0) {
+                    if (type == DT_LNK)
+                        errors.push_back(Error(join(relDir, name), QStringLiteral("broken symbolic link"), 0, ErrorKind::NotFound));
+                    continue;
+                }
+                type = S_ISREG(st.st_mode) ? DT_REG : (S_ISDIR(st.st_mode) && e->d_type != DT_LNK ? DT_DIR : DT_UNKNOWN);
+            }
+            if (type == DT_DIR)
+                dirs << name;
+            else if (type == DT_REG)
+                files << name;
+        }
+        ::closedir(dir);
+        // Files stay in directory order: finalize() sorts the ops, nothing depends on the
+        // order of the claims.
+        std::sort(dirs.begin(), dirs.end());
+        if (offer(DirListing{m_root, absDir, relDir, files}))
+            return; // a rank directory: below it are only its tensor files
+        for (const QString &d : std::as_const(dirs)) {
+            if (depth < kMaxDepth)
+                walk(join(relDir, d), depth + 1);
+            else
+                errors.push_back(Error(join(relDir, d), QStringLiteral("not read: more than %1 nested directories").arg(kMaxDepth),
+                                       0, ErrorKind::Unsupported));
+        }
+    }
+
+    void addSingleFile(const QString &name) { offer(DirListing{m_root, m_root, {}, {name}}); }
+
+private:
+    static constexpr int kMaxDepth = 32;
+
+    /// Offers a directory to the readers; true when one took all of it.
+    bool offer(DirListing listing)
+    {
+        for (FormatId f : m_order) {
+            const size_t first = claims.size();
+            const bool whole = formatReader(f).claim(listing, claims);
+            for (size_t i = first; i < claims.size(); ++i)
+                claims[i].format = f;
+            if (whole)
+                return true;
+        }
+        return false;
+    }
+
+    QString m_root;
+    const JobControl *m_job;
+    std::vector<FormatId> m_order;
+};
+
+/// Overall progress of claims indexed in parallel, each weighted by its files.
+class ClaimProgress
+{
+public:
+    ClaimProgress(const std::vector<Claim> &claims, const JobControl *job) : m_job(job), m_done(claims.size())
+    {
+        for (const Claim &c : claims)
+            m_total += weight(c);
+    }
+    static std::uint64_t weight(const Claim &c) { return std::max<std::uint64_t>(1, std::uint64_t(c.files.size())); }
+
+    /// A claim reports `permille` of its own work.
+    void report(size_t claim, std::uint64_t claimWeight, int permille)
+    {
+        if (!m_job || m_total == 0)
+            return;
+        const std::uint64_t now = claimWeight * std::uint64_t(std::clamp(permille, 0, 1000));
+        const std::uint64_t before = m_done[claim].exchange(now);
+        const std::uint64_t sum = m_sum.fetch_add(now - std::min(now, before)) + (now - std::min(now, before));
+        const int overall = int(std::min<std::uint64_t>(1000, sum / m_total));
+        if (overall != m_last.exchange(overall))
+            m_job->report(overall);
+    }
+
+private:
+    const JobControl *m_job;
+    std::vector<std::atomic<std::uint64_t>> m_done;
+    std::atomic<std::uint64_t> m_sum{0};
+    std::uint64_t m_total = 0;
+    std::atomic<int> m_last{-1};
+};
+
+} // namespace
+
+Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink)
+{
+    const QFileInfo info(path);
+    if (!info.exists())
+        return Error(ErrorKind::NotFound, path, QStringLiteral("no such file or directory"));
+    auto index = std::make_shared<DumpIndex>();
+    index->openedPath = info.absoluteFilePath();
+    const bool single = !info.isDir();
+    index->rootDir = single ? info.absolutePath() : QDir::cleanPath(info.absoluteFilePath());
+
+    Walker walker(index->rootDir, job);
+    if (single)
+        walker.addSingleFile(info.fileName());
+    else
+        walker.walk({}, 0);
+    index->errors = std::move(walker.errors);
+
+    const std::vector<Claim> &claims = walker.claims;
+    ClaimProgress progress(claims, job);
+    std::mutex mutex;
+    const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
+        const Claim &claim = claims[c];
+        const std::uint64_t w = ClaimProgress::weight(claim);
+        JobControl sub;
+        sub.cancelFlag = job ? job->cancelFlag : nullptr;
+        sub.progress = [&, c, w](int permille) { progress.report(c, w, permille); };
+        auto part = formatReader(claim.format).index(index->rootDir, claim, &sub);
+        progress.report(c, w, 1000);
+        std::lock_guard lock(mutex);
+        if (!part) {
+            if (!part.isCancelled())
+                index->errors.push_back(part.error().file.isEmpty()
+                                            ? part.error().about(claim.relPath.isEmpty() ? QStringLiteral(".") : claim.relPath)
+                                            : part.error());
+            return !(job && job->cancelled());
+        }
+        index->otherFiles += part->otherFiles;
+        const int stackBase = int(index->stacks.size());
+        for (OpRecord &op : part->ops) {
+            op.source = claim.format;
+            if (op.stack >= 0)
+                op.stack += stackBase;
+        }
+        std::move(part->stacks.begin(), part->stacks.end(), std::back_inserter(index->stacks));
+        if (sink && (!part->ops.empty() || !part->errors.empty()))
+            sink(part->ops, part->errors);
+        std::move(part->ops.begin(), part->ops.end(), std::back_inserter(index->ops));
+        std::move(part->errors.begin(), part->errors.end(), std::back_inserter(index->errors));
+        return !(job && job->cancelled());
+    });
+    index->cancelled = !finished || (job && job->cancelled());
+    // A folder holding several formats shows each under its own node.
+    const auto formats = index->sourceFormats();
+    if (formats.size() > 1) {
+        // Ops of one directory share their levels: give each shared set its part once.
+        std::unordered_map<const DumpLevels *, SharedLevels> withPart;
+        for (OpRecord &op : index->ops) {
+            auto [it, added] = withPart.try_emplace(&*op.levels);
+            if (added) {
+                DumpLevels l = *op.levels;
+                l.part = sourceFormatName(op.source);
+                it->second = SharedLevels(std::move(l));
+            }
+            op.levels = it->second;
+        }
+    }
+    if (single && index->otherFiles == 1)
+        index->errors.push_back(Error(info.fileName(), QStringLiteral("not a dump file name"), 0, ErrorKind::Unsupported));
+    index->finalize();
+    return index;
+}
+
+} // namespace ds
