@@ -7,15 +7,15 @@ Launched by make_corpus.py through `python3 -m torch.distributed.run --nproc_per
 
 Variants (what the "npu" run does differently from the "base" = bench run):
   base      the reference run
-  weight    fc1.weight[0, 0] += 0.5 on every rank before step 0 (outside the dumped region)
+  weight    fc1.weight[0, :] += 0.25 on every rank before step 0 (outside the dumped region)
   bf16      model and inputs in torch.bfloat16 (same initial weights and inputs, cast)
   overflow  OverflowNet (an exp after fc1); on rank 1 at step 1 the input batch is x 1000,
             so torch.exp overflows to inf from finite inputs
-  overflow_norm  OverflowNet; on rank 1 at step 1 the input batch is x 200: torch.exp's
+  overflow_norm  OverflowNet; on rank 1 at step 1 the input batch is x 130: torch.exp's
             output stays finite (max ~1e21) but its float32 Norm statistic overflows to inf,
             and the LayerNorm after it turns the values into NaN
-  step1     fc1.weight[0, 0] += 0.5 on rank 0 only, just before step 1 (step 0 identical)
-  rank1     fc1.weight[0, 0] += 0.5 on rank 1 only, before step 0; rank 0 receives the
+  step1     fc1.weight[0, :] += 0.25 on rank 0 only, just before step 1 (step 0 identical)
+  rank1     fc1.weight[0, :] += 0.25 on rank 1 only, before step 0; rank 0 receives the
             difference only through all_reduce
 
 Nothing here is msprobe code: msprobe is imported from the checkout given in PYTHONPATH.
@@ -30,20 +30,24 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 from msprobe.pytorch import PrecisionDebugger, seed_all
+import msprobe_cpu_md5  # noqa: F401,E402  (deterministic md5 on CPU; see tools/shims/)
 
-PERTURB_DELTA = 0.5
-OVERFLOW_SCALE = {"overflow": 1000.0, "overflow_norm": 200.0}
+PERTURB_DELTA = 0.25
+OVERFLOW_SCALE = {"overflow": 1000.0, "overflow_norm": 130.0}
 
 
 class TinyNet(nn.Module):
-    """Conv2d -> ReLU -> flatten -> Linear -> LayerNorm -> softmax gate -> Linear."""
+    """Conv2d -> ReLU -> flatten -> Linear -> LayerNorm -> softmax gate -> Linear.
+
+    conv and fc2 have no bias: every parameter adds about 7 tensor files per scope in tensor
+    mode, and the corpus must stay small."""
 
     def __init__(self):
         super().__init__()
-        self.conv = nn.Conv2d(1, 2, kernel_size=3, padding=1)
+        self.conv = nn.Conv2d(1, 2, kernel_size=3, padding=1, bias=False)
         self.fc1 = nn.Linear(32, 8)
         self.ln = nn.LayerNorm(8)
-        self.fc2 = nn.Linear(8, 4)
+        self.fc2 = nn.Linear(8, 4, bias=False)
 
     def body(self, x):
         h = F.relu(self.conv(x))
@@ -75,8 +79,10 @@ def batch(rank, step, dtype):
 
 
 def perturb_fc1(model):
+    # a whole row: a single element can multiply an input that ReLU made zero (it did: fc1
+    # input column 0 is 0 on rank 0 at step 0) and then change nothing downstream
     with torch.no_grad():
-        model.fc1.weight[0, 0] += PERTURB_DELTA
+        model.fc1.weight[0, :] += PERTURB_DELTA
 
 
 def main():
@@ -101,7 +107,7 @@ def main():
     model = model.to(dtype)
     if args.variant == "weight" or (args.variant == "rank1" and rank == 1):
         perturb_fc1(model)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1, momentum=0.9)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     params = [p for p in model.parameters()]
 
     for step in range(args.steps):
@@ -127,9 +133,11 @@ def main():
             n = p.numel()
             p.grad.copy_(bucket[offset:offset + n].reshape(p.shape))
             offset += n
+        # the SGD update runs outside the dumped region: in tensor mode its 6 in-place
+        # Tensor.add_ calls would add 18 .pt files per scope (size budget of the corpus)
+        debugger.stop()
         optimizer.step()
         optimizer.zero_grad()
-        debugger.stop()
         debugger.step()
         if rank == 0:
             print(f"step {step}: mean loss {loss_avg.item() / world:.6f}", flush=True)
