@@ -1,7 +1,9 @@
 """Writes the designed half of expected.json (run list, cases, designed answers).
 
-Run once, before any data existed; make_corpus.py later adds what msprobe said under
-each case's "msprobe" key and the producer versions. Kept so the design is reviewable."""
+First written before any data existed and revised after the first msprobe runs (README,
+"Design history"), always before any DumpScope code read the data. make_corpus.py and
+collect_answers.py add what msprobe said under each case's "msprobe" key and the producer
+versions; rerunning this script erases those (rerun make_corpus.py after it)."""
 import json
 from collections import OrderedDict as OD
 
