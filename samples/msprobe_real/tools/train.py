@@ -1,0 +1,150 @@
+"""One rank of a tiny DDP-style training run, dumped by the real msprobe (PrecisionDebugger).
+
+Launched by make_corpus.py through `python3 -m torch.distributed.run --nproc_per_node 2`
+(gloo backend, CPU), so msprobe names its folders step{N}/rank{R}.
+
+    train.py --config configs/<run>.json --variant <variant> [--steps 2]
+
+Variants (what the "npu" run does differently from the "base" = bench run):
+  base      the reference run
+  weight    fc1.weight[0, :] += 0.25 on every rank before step 0 (outside the dumped region)
+  bf16      model and inputs in torch.bfloat16 (same initial weights and inputs, cast)
+  overflow  OverflowNet (an exp after fc1); on rank 1 at step 1 the input batch is x 1000,
+            so torch.exp overflows to inf from finite inputs
+  overflow_norm  OverflowNet; on rank 1 at step 1 the input batch is x 130: torch.exp's
+            output stays finite (max ~1e21) but its float32 Norm statistic overflows to inf,
+            and the LayerNorm after it turns the values into NaN
+  step1     fc1.weight[0, :] += 0.25 on rank 0 only, just before step 1 (step 0 identical)
+  rank1     fc1.weight[0, :] += 0.25 on rank 1 only, before step 0; rank 0 receives the
+            difference only through all_reduce
+
+Nothing here is msprobe code: msprobe is imported from the checkout given in PYTHONPATH.
+"""
+
+import argparse
+
+import torch113_compat  # noqa: F401  (must precede msprobe; see tools/shims/)
+import torch
+import torch.distributed as dist
+import torch.nn as nn
+import torch.nn.functional as F
+
+from msprobe.pytorch import PrecisionDebugger, seed_all
+import msprobe_cpu_md5  # noqa: F401,E402  (deterministic md5 on CPU; see tools/shims/)
+
+PERTURB_DELTA = 0.25
+OVERFLOW_SCALE = {"overflow": 1000.0, "overflow_norm": 130.0}
+
+
+class TinyNet(nn.Module):
+    """Conv2d -> ReLU -> flatten -> Linear -> LayerNorm -> softmax gate -> Linear.
+
+    conv and fc2 have no bias: every parameter adds about 7 tensor files per scope in tensor
+    mode, and the corpus must stay small."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(1, 2, kernel_size=3, padding=1, bias=False)
+        self.fc1 = nn.Linear(32, 8)
+        self.ln = nn.LayerNorm(8)
+        self.fc2 = nn.Linear(8, 4, bias=False)
+
+    def body(self, x):
+        h = F.relu(self.conv(x))
+        h = torch.flatten(h, 1)
+        return self.fc1(h)
+
+    def head(self, h):
+        h = self.ln(h)
+        h = h * F.softmax(h, dim=-1)
+        return self.fc2(h)
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+class OverflowNet(TinyNet):
+    """TinyNet with torch.exp between fc1 and the LayerNorm: exp(>88.7) is inf in float32."""
+
+    def forward(self, x):
+        return self.head(torch.exp(self.body(x)))
+
+
+def batch(rank, step, dtype):
+    """The same batch for a given (rank, step) in every run; cast to the run's dtype."""
+    gen = torch.Generator().manual_seed(1000 + 100 * step + rank)
+    x = torch.randn(2, 1, 4, 4, generator=gen)
+    y = torch.randint(0, 4, (2,), generator=gen)
+    return x.to(dtype), y
+
+
+def perturb_fc1(model):
+    # a whole row: a single element can multiply an input that ReLU made zero (it did: fc1
+    # input column 0 is 0 on rank 0 at step 0) and then change nothing downstream
+    with torch.no_grad():
+        model.fc1.weight[0, :] += PERTURB_DELTA
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--config", required=True)
+    parser.add_argument("--variant", default="base",
+                        choices=["base", "weight", "bf16", "overflow", "overflow_norm", "step1", "rank1"])
+    parser.add_argument("--steps", type=int, default=2)
+    args = parser.parse_args()
+    torch.set_num_threads(1)  # deterministic CPU kernels, and 2 processes on 2 cores
+
+    dist.init_process_group("gloo")
+    rank = dist.get_rank()
+    world = dist.get_world_size()
+
+    seed_all(seed=1234)
+    debugger = PrecisionDebugger(config_path=args.config)
+
+    torch.manual_seed(42)  # identical initial weights on every rank and in every run
+    model = OverflowNet() if args.variant in OVERFLOW_SCALE else TinyNet()
+    dtype = torch.bfloat16 if args.variant == "bf16" else torch.float32
+    model = model.to(dtype)
+    if args.variant == "weight" or (args.variant == "rank1" and rank == 1):
+        perturb_fc1(model)
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    params = [p for p in model.parameters()]
+
+    for step in range(args.steps):
+        if args.variant == "step1" and step == 1 and rank == 0:
+            perturb_fc1(model)
+        x, y = batch(rank, step, dtype)
+        if args.variant in OVERFLOW_SCALE and step == 1 and rank == 1:
+            x = x * OVERFLOW_SCALE[args.variant]
+
+        debugger.start(model=model)
+        logits = model(x)
+        loss = F.cross_entropy(logits, y)
+        # the logged mean loss: communication op #0 of every step
+        loss_avg = loss.detach().float()
+        dist.all_reduce(loss_avg, op=dist.ReduceOp.SUM)
+        loss.backward()
+        # DDP-style gradient averaging in one fp32 bucket: communication op #1 of every step
+        bucket = torch.cat([p.grad.reshape(-1) for p in params]).float()
+        dist.all_reduce(bucket, group=dist.group.WORLD)
+        bucket = bucket / world
+        offset = 0
+        for p in params:
+            n = p.numel()
+            p.grad.copy_(bucket[offset:offset + n].reshape(p.shape))
+            offset += n
+        # the SGD update runs outside the dumped region: in tensor mode its 6 in-place
+        # Tensor.add_ calls would add 18 .pt files per scope (size budget of the corpus)
+        debugger.stop()
+        optimizer.step()
+        optimizer.zero_grad()
+        debugger.step()
+        if rank == 0:
+            print(f"step {step}: mean loss {loss_avg.item() / world:.6f}", flush=True)
+
+    dist.barrier()
+    dist.destroy_process_group()
+
+
+if __name__ == "__main__":
+    main()
