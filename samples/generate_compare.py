@@ -26,6 +26,7 @@ Files written: samples/compare/** and samples/manifest.json (only its "compare" 
 """
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -38,7 +39,10 @@ sys.path.insert(0, str(HERE.parent / "tests" / "oracle"))
 import compare_numpy as ref  # noqa: E402
 import generate_samples as gs  # noqa: E402
 
-OUT = HERE / "compare"
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
+OUT = ROOT / "compare"
 PERTURBED = "layer2/MatMul"
 
 
@@ -189,7 +193,7 @@ def main():
         "expected_rows": expected_rows,
     }]
 
-    manifest_path = HERE / "manifest.json"
+    manifest_path = ROOT / "manifest.json"
     old = json.loads(manifest_path.read_text())
     old["compare"] = entry
     manifest_path.write_text(gs.compact_json(old))
