@@ -48,6 +48,37 @@
     </message>
 </context>
 <context>
+    <name>VisDb</name>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>not an SQLite database (msprobe graph databases are .vis.db SQLite files)</source>
+        <translation>不是 SQLite 数据库（msprobe 的图数据库是 .vis.db SQLite 文件）</translation>
+    </message>
+    <message>
+        <source>SQLite cannot open it: %1</source>
+        <translation>SQLite 无法打开：%1</translation>
+    </message>
+    <message>
+        <source>an SQLite database without msprobe&apos;s %1 table</source>
+        <translation>SQLite 数据库中没有 msprobe 的 %1 表</translation>
+    </message>
+    <message>
+        <source>cannot read tb_config: %1</source>
+        <translation>无法读取 tb_config：%1</translation>
+    </message>
+    <message>
+        <source>cannot read tb_nodes: %1</source>
+        <translation>无法读取 tb_nodes：%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::BenchOperatorChooser</name>
     <message>
         <source>Map to bench operator</source>
@@ -580,7 +611,7 @@
         <translation>HDF5 dumper 文件，整个算子（.h5）</translation>
     </message>
     <message>
-        <source>A new .h5 file in the target folder with each selected operator's /{op}/{seqid} group</source>
+        <source>A new .h5 file in the target folder with each selected operator&apos;s /{op}/{seqid} group</source>
         <translation>在目标文件夹中新建 .h5 文件，包含每个所选算子的 /{op}/{seqid} 组</translation>
     </message>
     <message>
@@ -875,7 +906,7 @@
         <translation>比对：</translation>
     </message>
     <message>
-        <source>Groups show the worst verdict of their operators' compared tensors.</source>
+        <source>Groups show the worst verdict of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子已比对张量中最差的结论。</translation>
     </message>
     <message>
@@ -911,7 +942,7 @@
         <translation>最低余弦相似度：</translation>
     </message>
     <message>
-        <source>Groups show the lowest cosine similarity of their operators' compared tensors (msprobe flags &lt; 0.99).</source>
+        <source>Groups show the lowest cosine similarity of their operators&apos; compared tensors (msprobe flags &lt; 0.99).</source>
         <translation>分组显示其算子所比对张量的最低余弦相似度（msprobe 将 &lt; 0.99 标为异常）。</translation>
     </message>
     <message>
@@ -939,7 +970,7 @@
         <translation>最大相对误差：</translation>
     </message>
     <message>
-        <source>Groups show the largest error of their operators' compared tensors.</source>
+        <source>Groups show the largest error of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子所比对张量的最大误差。</translation>
     </message>
 </context>
@@ -1146,7 +1177,7 @@ Type: %2</source>
         <translation>范围</translation>
     </message>
     <message>
-        <source>Use a fixed range instead of the data's min and max</source>
+        <source>Use a fixed range instead of the data&apos;s min and max</source>
         <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
@@ -1438,7 +1469,7 @@ out of range: %5</source>
         <translation>%1:%2 组</translation>
     </message>
     <message>
-        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows' context menu), or load a mapping file.</source>
+        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows&apos; context menu), or load a mapping file.</source>
         <translation>没有用户映射。将 NPU 行拖到标杆算子上（或使用行右键菜单中的“映射到标杆算子…”），或加载映射文件。</translation>
     </message>
     <message numerus="yes">
@@ -1832,7 +1863,7 @@ out of range: %5</source>
         <translation>原始设备格式</translation>
     </message>
     <message>
-        <source>Show the bytes in the device's private layout instead of converting to ND</source>
+        <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
         <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>
