@@ -46,7 +46,7 @@ void checkInvariants(const Graph &g, const GraphLayout &L)
         QVERIFY(L.bounds.contains(it.rect));
     }
     for (size_t n = 0; n < g.nodes.size(); ++n) {
-        const int v = L.visibleItemOf(g, NodeId{int(n)});
+        const int v = L.visibleItemOf(NodeId{int(n)});
         QVERIFY2(v >= 0, qPrintable(g.nodes[n].name));
         QVERIFY(L.items[size_t(v)].isVisibleItem());
     }
