@@ -410,7 +410,7 @@ private slots:
     {
         const QJsonObject man = graphManifest();
         int code = -1;
-        const QByteArray json = graphReport(kRoot, true, &code);
+        const QByteArray json = graphReport(kRoot, {}, true, &code);
         QCOMPARE(code, 0);
         QJsonParseError err;
         const QJsonObject doc = QJsonDocument::fromJson(json, &err).object();
@@ -438,10 +438,10 @@ private slots:
         QCOMPARE(missing, strings(man.value(QStringLiteral("nodes_without_dump"))));
         QCOMPARE(strings(dump.value(QStringLiteral("dumps_without_node"))), strings(man.value(QStringLiteral("dumps_without_node"))));
 
-        const QByteArray text = graphReport(kRoot, false, &code);
+        const QByteArray text = graphReport(kRoot, {}, false, &code);
         QVERIFY(text.contains("computation graph: dump_graph/12345_0/ge_proto_00000292_Build.txt"));
         QVERIFY(text.contains("resnet/fc/MatMul [MatMulV2]"));
-        graphReport(kRoot + QStringLiteral("/does-not-exist"), true, &code);
+        graphReport(kRoot + QStringLiteral("/does-not-exist"), {}, true, &code);
         QCOMPARE(code, 3);
     }
 };
