@@ -170,15 +170,17 @@ class Recorder:
                     body["parameters"] = params
 
             def back(mod, grad_input, grad_output, path=path, cls=cls):
-                entry = f"Module.{path}.{cls}.backward.{self.count('b:' + path)}"
-                parent_fwd = self.construct.get(f"Module.{path}.{cls}.forward.0")
+                n = self.count('b:' + path)
+                entry = f"Module.{path}.{cls}.backward.{n}"
+                # Backward calls run in reverse: the twin of forward call (calls - 1 - n).
+                calls = self.counts.get('f:' + path, 1)
+                parent_fwd = self.construct.get(f"Module.{path}.{cls}.forward.{calls - 1 - n}")
                 self.construct[entry] = parent_fwd.replace(".forward.", ".backward.") if parent_fwd else None
                 self.data[entry] = {"input": [leaf(g) for g in grad_output], "output": [leaf(g) for g in grad_input]}
 
             module.register_forward_pre_hook(pre)
             module.register_forward_hook(post)
-            if not isinstance(module, (torch.nn.Sequential, torch.nn.ReLU)):
-                module.register_full_backward_hook(back)
+            module.register_full_backward_hook(back)
 
     def parameter_grads(self, net):
         for path, module in net.named_modules():

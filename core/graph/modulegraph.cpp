@@ -142,9 +142,10 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
     // The phase (top-level group) of an entry: forward or backward; entries under a parent
     // that is no entry of the dump ("optimizer", "clip_grad") keep that parent as their phase.
     auto phaseOf = [&](int i, const QString &outer) {
-        const QString first = outer.section(QLatin1Char('/'), 0, 0);
-        if (!first.isEmpty() && !byName.contains(QString(first).replace(QChar(0x2215), QLatin1Char('/'))))
-            return QString();
+        const QString first = QString(outer.section(QLatin1Char('/'), 0, 0)).replace(QChar(0x2215), QLatin1Char('/'));
+        if (!first.isEmpty() && !byName.contains(first) && !first.startsWith(QLatin1String("Module."))
+            && !first.startsWith(QLatin1String("Cell.")))
+            return QString(); // "optimizer", "clip_grad": a phase of their own
         return phaseName(index.ops[size_t(ops[size_t(i)])].opName);
     };
     std::vector<Planned> out;
@@ -284,6 +285,18 @@ bool isModuleHierarchy(const Graph &graph)
         if (a.key == QLatin1String(kHierarchyAttr))
             return a.value == QLatin1String(kHierarchyModules);
     return false;
+}
+
+QString moduleNodeLabel(const QString &label, const QString &groupLabel)
+{
+    // The module's own entry inside its group: "Conv2d.forward.0" (the group says "stem · Conv2d").
+    static const QRegularExpression own(QStringLiteral("^(?:Module|Cell)\\..+\\.([A-Za-z_][A-Za-z0-9_]*\\.(?:forward|backward)\\.[0-9]+)$"));
+    if (label == groupLabel)
+        if (const auto m = own.match(label); m.hasMatch())
+            return m.captured(1);
+    if (label.startsWith(QLatin1String("parameters.")))
+        return label.mid(11); // a parameter node: "weight"
+    return moduleDisplayLabel(label);
 }
 
 QString moduleDisplayLabel(const QString &label)

@@ -26,6 +26,9 @@ bool isModuleHierarchy(const Graph &graph);
 /// The box label of a module group: "Module.layer1.0.Bottleneck.forward.0" ->
 /// "layer1.0 · Bottleneck" (also for fold patterns of modules); other labels unchanged.
 QString moduleDisplayLabel(const QString &label);
+/// The box label of a node of a module graph whose group is labelled `groupLabel`: the
+/// module's own entry "Conv2d.forward.0", a parameter "weight", else moduleDisplayLabel.
+QString moduleNodeLabel(const QString &label, const QString &groupLabel);
 
 /// The module hierarchy of the framework dumps (msprobe, ptdbg) in `index`: one GraphModel
 /// per rank directory (one step and rank), in the order of the index, with one root graph
