@@ -34,6 +34,8 @@ GraphCompareView::GraphCompareView(QWidget *parent) : QWidget(parent)
 {
     m_npu = new GraphView(this);
     m_bench = new GraphView(this);
+    for (GraphView *v : {m_npu, m_bench})
+        v->setMinimumSize(60, 60); // the panel must not widen the window for a view shown on demand
     m_npuTitle = new QLabel(this);
     m_benchTitle = new QLabel(this);
     for (QLabel *l : {m_npuTitle, m_benchTitle}) {

@@ -54,10 +54,12 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     m_pages->addWidget(m_view);
     m_pages->addWidget(m_compareView);
     m_selector = new QComboBox(this);
-    m_selector->setToolTip(tr("Graph files found for the dump, best computation-graph candidate first"));
+    m_selector->setToolTip(tr("The graph shown: graph files found for the dump (best computation-graph candidate "
+                              "first) or the module graphs of a framework dump"));
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Find operator by name or type\u2026"));
     m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(60);
     m_search->setToolTip(tr("Type part of an operator name or type; Enter jumps to the next match"));
     m_results = new QStringListModel(this);
     m_completer = new QCompleter(m_results, this);
@@ -100,11 +102,10 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     m_links->setWordWrap(true);
     m_links->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Graph:"), this));
-    m_selector->setMinimumContentsLength(12);
+    auto *top = new QHBoxLayout; // narrow enough never to widen the window (the combo's tooltip names it)
+    m_selector->setMinimumContentsLength(6); // never widen the window: the combo elides
     m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_subgraphs->setMinimumContentsLength(8);
+    m_subgraphs->setMinimumContentsLength(6);
     m_subgraphs->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     top->addWidget(m_selector, 2);
     top->addWidget(m_subgraphs, 1);
