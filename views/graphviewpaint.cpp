@@ -11,8 +11,13 @@ namespace ds {
 
 namespace {
 
-constexpr double kLabelZoom = 0.45; ///< below this zoom, labels are not drawn
+constexpr double kLabelZoom = 0.6;  ///< below this zoom (labels under 6 pt), labels are not drawn
+constexpr double kTypeZoom = 0.85;  ///< below this zoom, the second line (type, count) is not drawn
+/// Box labels laid out (QStaticText::prepare, ~0.1 ms a box) per frame at most: more boxes
+/// coming into view at once get their labels over the next frames, so no frame stalls.
+constexpr int kLabelsPerFrame = 80;
 constexpr int kMinimapMax = 200;
+constexpr size_t kFineEdges = 400; ///< edge segments in view up to which they are antialiased and dashed
 
 /// Liang-Barsky: the part of segment a-b inside r (false when none). Painting only that part
 /// keeps long dashed frames and edges cheap: the raster engine dashes and antialiases a line
@@ -50,6 +55,16 @@ void drawClippedPolyline(QPainter &p, const std::vector<QPointF> &pts, const QRe
         if (clipSegment(a, b, clip))
             p.drawLine(a, b);
     }
+}
+
+/// A pen whose width is in device pixels whatever the zoom: the raster engine's cosmetic
+/// stroker is far cheaper than stroking scaled (sub-pixel, when zoomed out) wide lines, and
+/// lines look the same at every zoom.
+QPen cosmetic(const QColor &c, double pixels, Qt::PenStyle style = Qt::SolidLine)
+{
+    QPen pen(c, pixels, style);
+    pen.setCosmetic(true);
+    return pen;
 }
 
 /// The legend colour washed with white: keeps labels readable and levels apart.
@@ -134,13 +149,25 @@ void GraphView::paintEdges(QPainter &p, const QRectF &view, const QColor &mid, c
         const LayoutEdge &le = m_layout->edges[e];
         addEdge(le, segments[(le.reversed ? 2 : 0) + (le.control ? 1 : 0)], &heads[le.reversed ? 1 : 0]);
     }
-    const double width = 1.2 / std::max(m_zoom, 0.4);
+    // Level of detail: dashes and antialiasing only where they can be seen and are few;
+    // otherwise one-pixel lines (the raster engine's fastest), control edges lighter.
+    size_t count = 0;
+    for (const auto &v : segments)
+        count += v.size();
+    const bool fine = m_zoom >= 0.3 && count <= kFineEdges;
+    const bool antialias = p.testRenderHint(QPainter::Antialiasing);
+    p.setRenderHint(QPainter::Antialiasing, antialias && fine);
     for (int style = 0; style < 4; ++style) {
         if (segments[style].empty())
             continue;
-        p.setPen(QPen(styleColor[style / 2], width, style % 2 ? Qt::DashLine : Qt::SolidLine));
+        const bool control = style % 2;
+        QColor c = styleColor[style / 2];
+        if (control && !fine)
+            c = c.lighter(140);
+        p.setPen(fine ? cosmetic(c, 1.2, control ? Qt::DashLine : Qt::SolidLine) : cosmetic(c, 0));
         p.drawLines(segments[style].data(), int(segments[style].size()));
     }
+    p.setRenderHint(QPainter::Antialiasing, antialias);
     p.setPen(Qt::NoPen);
     for (int r = 0; r < 2; ++r) {
         p.setBrush(styleColor[r]);
@@ -152,7 +179,7 @@ void GraphView::paintEdges(QPainter &p, const QRectF &view, const QColor &mid, c
         std::vector<QLineF> hover;
         std::vector<std::array<QPointF, 3>> head;
         addEdge(le, hover, &head);
-        p.setPen(QPen(accent, 2.5 / std::max(m_zoom, 0.4), le.control ? Qt::DashLine : Qt::SolidLine));
+        p.setPen(cosmetic(accent, 2.5, le.control ? Qt::DashLine : Qt::SolidLine));
         p.drawLines(hover.data(), int(hover.size()));
         p.setPen(Qt::NoPen);
         p.setBrush(accent);
@@ -203,7 +230,7 @@ void GraphView::paintEvent(QPaintEvent *)
         const int level = itemLevel(int(i));
         const bool fold = h.group(it.group()).kind == GroupKind::Fold;
         QColor fill = palette().color(QPalette::AlternateBase);
-        p.setPen(QPen(level > 0 ? levelColor(level) : mid, 1.2 / std::max(m_zoom, 0.5), fold ? Qt::DotLine : Qt::DashLine));
+        p.setPen(cosmetic(level > 0 ? levelColor(level) : mid, 1.2, m_zoom < 0.3 ? Qt::SolidLine : fold ? Qt::DotLine : Qt::DashLine));
         p.setBrush(fill);
         const QRectF clip = view.adjusted(-20, -20, 20, 20);
         if (clip.contains(it.rect)) {
@@ -230,6 +257,8 @@ void GraphView::paintEvent(QPaintEvent *)
     // Boxes of a few pixels are filled without outline, batched per colour (zoomed-out views
     // show thousands of them).
     std::vector<std::vector<QRectF>> tiny;
+    int prepared = 0;
+    bool labelsPending = false;
     for (size_t i = 0; i < m_layout->items.size(); ++i) {
         const LayoutItem &it = m_layout->items[i];
         if (it.kind == LayoutItem::Kind::ExpandedGroup || !view.intersects(it.rect))
@@ -248,8 +277,8 @@ void GraphView::paintEvent(QPaintEvent *)
             tiny[size_t(level)].push_back(it.rect);
             continue;
         }
-        const QPen pen(selected ? accent : (level > 0 ? levelColor(level) : mid), (selected ? 3.0 : 1.0) / std::max(m_zoom, 0.5),
-                       faded ? Qt::DotLine : Qt::SolidLine);
+        const QPen pen = cosmetic(selected ? accent : (level > 0 ? levelColor(level) : mid), selected ? 3.0 : 1.0,
+                                  faded && m_zoom >= 0.3 ? Qt::DotLine : Qt::SolidLine);
         if (fold) { // a fold is a stack of boxes: two edges peek out behind it
             p.setPen(pen);
             p.setBrush(fill.darker(108));
@@ -265,6 +294,10 @@ void GraphView::paintEvent(QPaintEvent *)
         }
         if (!labels)
             continue;
+        if (!m_labels[i].ready && ++prepared > kLabelsPerFrame) {
+            labelsPending = true; // drawn on the next frames
+            continue;
+        }
         const QRectF r = it.rect.adjusted(6, 3, -6, -3);
         BoxLabels &lb = boxLabels(int(i), font, small);
         const QPointF nameAt(isGroup ? r.left() : r.center().x() - lb.name.size().width() / 2, r.top());
@@ -273,6 +306,8 @@ void GraphView::paintEvent(QPaintEvent *)
         p.setFont(font);
         p.drawStaticText(nameAt, lb.name);
         record(int(i), lb.name, nameAt, fontPixels, font.pointSizeF(), true);
+        if (m_zoom < kTypeZoom)
+            continue;
         p.setFont(small);
         if (!isGroup)
             p.setPen(faded ? palette().color(QPalette::PlaceholderText) : mid.darker(160));
@@ -287,6 +322,8 @@ void GraphView::paintEvent(QPaintEvent *)
         p.drawRects(tiny[level].data(), int(tiny[level].size()));
     }
     p.restore();
+    if (labelsPending)
+        QMetaObject::invokeMethod(this, qOverload<>(&QWidget::update), Qt::QueuedConnection);
     if (isLayoutPending()) {
         p.setPen(text);
         p.drawText(rect().adjusted(8, 6, -8, -6), Qt::AlignLeft | Qt::AlignTop, tr("Laying out\u2026"));

@@ -556,6 +556,14 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
     L.nodeShownIn.resize(g.nodes.size());
     for (size_t n = 0; n < g.nodes.size(); ++n)
         L.nodeShownIn[n] = visibleOf(NodeId{int(n)});
+    // An open fold speaks for its members towards the rest of the graph: their edges to
+    // outside leave (or enter) its frame, one per neighbour - not a fan of one line per
+    // member (a crowd of 5,000 atomic_addr_clean nodes would draw 5,000 lines).
+    std::vector<int> foldFrame(g.nodes.size(), -1); // the outermost open fold's frame holding the node
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+        for (GroupId grp = H.nodeGroup[n]; grp.isValid(); grp = H.group(grp).parent)
+            if (H.group(grp).kind == GroupKind::Fold && isExpanded[grp.index()] && L.groupItem[grp.index()] >= 0)
+                foldFrame[n] = L.groupItem[grp.index()];
 
     // Lift the graph's edges to visible items, then to the children of their common container.
     std::unordered_map<std::uint64_t, int> visEdge;
@@ -563,7 +571,12 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
     std::vector<std::pair<int, int>> routeOf; // per visible edge: (container, local edge)
     for (size_t e = 0; e < g.edges.size(); ++e) {
         const GraphEdge &ge = g.edges[e];
-        const int a = L.nodeShownIn[ge.from.index()], b = L.nodeShownIn[ge.to.index()];
+        int a = L.nodeShownIn[ge.from.index()], b = L.nodeShownIn[ge.to.index()];
+        const int fa = foldFrame[ge.from.index()], fb = foldFrame[ge.to.index()];
+        if (fa != fb) { // leaving or entering an open fold: from / to its frame
+            a = fa >= 0 ? fa : a;
+            b = fb >= 0 ? fb : b;
+        }
         if (a < 0 || b < 0 || a == b)
             continue;
         const std::uint64_t key = (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b);

@@ -37,7 +37,9 @@ struct LayoutItem
     bool operator==(const LayoutItem &) const = default;
 };
 
-/// A graph edge lifted to the nearest visible items (deduplicated).
+/// A graph edge lifted to the nearest visible items (deduplicated). An edge between a member
+/// of an open fold and a node outside it joins the fold's frame (ExpandedGroup item) instead
+/// of the member: the crowd has one edge per neighbour.
 struct LayoutEdge
 {
     int from = -1, to = -1;       ///< indices into GraphLayout::items (visible items only)

@@ -8,6 +8,7 @@
 
 #include <QTest>
 #include <set>
+#include <tuple>
 
 using namespace ds;
 
@@ -149,6 +150,25 @@ private slots:
         for (NodeId n : h.group(atomic).nodes)
             rows.insert(open->items[size_t(open->nodeItem[n.index()])].row);
         QVERIFY(rows.size() >= 500 * o.minWidth / o.maxRowWidth);
+        // The open crowd speaks for its members: their control edges leave its frame, one per
+        // consumer box, not one line per member.
+        const int frame = open->groupItem[atomic.index()];
+        std::set<int> consumers;
+        for (NodeId n : h.group(atomic).nodes)
+            for (const GraphEdge &e : g.edges)
+                if (e.from == n)
+                    consumers.insert(open->visibleItemOf(e.to));
+        int fromFrame = 0;
+        for (const LayoutEdge &e : open->edges) {
+            const LayoutItem &from = open->items[size_t(e.from)];
+            QVERIFY(from.kind != LayoutItem::Kind::Node || h.nodeGroup[from.node().index()] != atomic); // not from a member's box
+            if (e.from == frame) {
+                ++fromFrame;
+                QVERIFY(e.control);
+                QVERIFY(consumers.count(e.to));
+            }
+        }
+        QCOMPARE(fromFrame, int(consumers.size()));
 
         // The problem this solves: without folding and splitting the top level is one line of
         // more than 500 boxes.
