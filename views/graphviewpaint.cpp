@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <algorithm>
 #include <array>
+#include <map>
 #include <cmath>
 #include <tuple>
 
@@ -257,6 +258,7 @@ void GraphView::paintEvent(QPaintEvent *)
     // Boxes of a few pixels are filled without outline, batched per colour (zoomed-out views
     // show thousands of them).
     std::vector<std::vector<QRectF>> tiny;
+    std::map<std::pair<int, bool>, std::vector<QRectF>> outlined; // (level, group) -> boxes
     int prepared = 0;
     bool labelsPending = false;
     for (size_t i = 0; i < m_layout->items.size(); ++i) {
@@ -271,10 +273,16 @@ void GraphView::paintEvent(QPaintEvent *)
         if (level > 0)
             fill = washed(levelColor(level));
         const bool selected = !isGroup && it.id == m_selected.value;
-        if (it.rect.width() * m_zoom < 3 && !selected) { // level of detail: a few pixels need no outline
+        const double pixels = it.rect.width() * m_zoom;
+        if (pixels < 3 && !selected) { // level of detail: a few pixels need no outline
             if (tiny.size() <= size_t(level))
                 tiny.resize(size_t(level) + 1);
             tiny[size_t(level)].push_back(it.rect);
+            continue;
+        }
+        if (pixels < 14 && !selected) { // no label, no visible corner: batched outlined rectangles
+            auto &batch = outlined[std::make_pair(level, isGroup)];
+            batch.push_back(it.rect);
             continue;
         }
         const QPen pen = cosmetic(selected ? accent : (level > 0 ? levelColor(level) : mid), selected ? 3.0 : 1.0,
@@ -313,6 +321,12 @@ void GraphView::paintEvent(QPaintEvent *)
             p.setPen(faded ? palette().color(QPalette::PlaceholderText) : mid.darker(160));
         p.drawStaticText(typeAt, lb.type);
         record(int(i), lb.type, typeAt, smallPixels, small.pointSizeF(), false);
+    }
+    for (const auto &[key, boxes] : outlined) {
+        const auto [level, isGroup] = key;
+        p.setBrush(level > 0 ? washed(levelColor(level)) : isGroup ? button : base);
+        p.setPen(cosmetic(level > 0 ? levelColor(level) : mid, 1.0));
+        p.drawRects(boxes.data(), int(boxes.size()));
     }
     p.setPen(Qt::NoPen);
     for (size_t level = 0; level < tiny.size(); ++level) {
