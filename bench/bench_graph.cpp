@@ -8,6 +8,8 @@
 // the graph view computes on a worker thread before its first paint. Prints one JSON object.
 //
 //   bench_graph [--dot FILE]   also writes the 2,000-op scope as Graphviz DOT (for `dot -Tplain`)
+//   bench_graph --write-ge DIR writes the GE-like graph as DIR/ge_proto_00000001_Build.txt and
+//                              exits (open DIR in dumpscope: a graph folder opened as a path)
 #include "benchutil.h"
 
 #include "formats/ge/gegraphreader.h"
@@ -69,10 +71,25 @@ GroupId groupByPath(const Graph &g, const QString &path)
 
 int main(int argc, char **argv)
 {
-    const char *dotFile = nullptr;
-    for (int i = 1; i + 1 < argc; ++i)
+    const char *dotFile = nullptr, *geDir = nullptr;
+    for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--dot"))
             dotFile = argv[i + 1];
+        if (!std::strcmp(argv[i], "--write-ge"))
+            geDir = argv[i + 1];
+    }
+    GeneratedGraphSpec ge{48, 20, 50, 0, 3}; // GE-like: scopes and GE's top-level crowds
+    ge.atomicCleans = 500;
+    ge.weightTransforms = 750;
+    if (geDir) {
+        Graph g = generateScopedGraph(ge);
+        g.name = QStringLiteral("ge_default_generated_50k");
+        QFile f(QString::fromLocal8Bit(geDir) + QStringLiteral("/ge_proto_00000001_Build.txt"));
+        if (!f.open(QIODevice::WriteOnly))
+            return 1;
+        f.write(geProtoText(g));
+        return 0;
+    }
 
     GeneratedGraphSpec spec; // 48 x 20 x 50 + 2,000 + input/output
     Graph graph;
@@ -111,9 +128,6 @@ int main(int argc, char **argv)
     const double coldFlat = bench::bestOf(3, [&] { GraphLayoutEngine e(shared); e.layout({flat}); });
 
     // The first view of a GE-like graph with top-level crowds.
-    GeneratedGraphSpec ge{48, 20, 50, 0, 3};
-    ge.atomicCleans = 500;
-    ge.weightTransforms = 750;
     auto geGraph = std::make_shared<const Graph>(generateScopedGraph(ge));
     std::shared_ptr<GraphLayoutEngine> geEngine;
     const double hierarchy = bench::bestOf(3, [&] { geEngine = std::make_shared<GraphLayoutEngine>(geGraph); });

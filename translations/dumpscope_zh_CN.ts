@@ -1011,11 +1011,15 @@
     </message>
     <message numerus="yes">
         <source>Not linked: no model_name folder of the dump is named like this graph (%1); %n dump operator(s) open.</source>
-        <translation><numerusform>未关联：dump 中没有与此图同名的 model_name 文件夹（%1）；已打开 %n 个 dump 算子。</numerusform></translation>
+        <translation>
+            <numerusform>未关联：dump 中没有与此图同名的 model_name 文件夹（%1）；已打开 %n 个 dump 算子。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>Linked: %1 of %n dump operator(s) map to graph nodes; %2 of %3 nodes have dump data (dotted border: none).</source>
-        <translation><numerusform>已关联：%n 个 dump 算子中有 %1 个对应到图节点；%3 个节点中有 %2 个有 dump 数据（虚线边框：无）。</numerusform></translation>
+        <translation>
+            <numerusform>已关联：%n 个 dump 算子中有 %1 个对应到图节点；%3 个节点中有 %2 个有 dump 数据（虚线边框：无）。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Model folder: %1.</source>
@@ -1023,11 +1027,15 @@
     </message>
     <message numerus="yes">
         <source>%n other operator(s) of the dump belong to other model folders or graphs.</source>
-        <translation><numerusform>dump 中另有 %n 个算子属于其他模型文件夹或图。</numerusform></translation>
+        <translation>
+            <numerusform>dump 中另有 %n 个算子属于其他模型文件夹或图。</numerusform>
+        </translation>
     </message>
     <message numerus="yes">
         <source>%n graph file(s) could not be read.</source>
-        <translation><numerusform>%n 个图文件无法读取。</numerusform></translation>
+        <translation>
+            <numerusform>%n 个图文件无法读取。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Both sides: the worst verdict of each node&apos;s compared tensors; unmatched: its tensors found no counterpart on the other side. Groups show their worst member.</source>
@@ -1109,8 +1117,10 @@ Type: %2</source>
     <message numerus="yes">
         <source>%1
 %n sibling(s) sharing this name pattern, folded into one box; double-click to %2</source>
-        <translation><numerusform>%1
-名称模式相同的 %n 个同级节点折叠为一个方框；双击可%2</numerusform></translation>
+        <translation>
+            <numerusform>%1
+名称模式相同的 %n 个同级节点折叠为一个方框；双击可%2</numerusform>
+        </translation>
     </message>
     <message>
         <source>×%1 %2</source>
@@ -1118,7 +1128,9 @@ Type: %2</source>
     </message>
     <message numerus="yes">
         <source>×%1, %n op(s)</source>
-        <translation><numerusform>×%1，共 %n 个算子</numerusform></translation>
+        <translation>
+            <numerusform>×%1，共 %n 个算子</numerusform>
+        </translation>
     </message>
     <message>
         <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt), or add the graph folder with File → Add Graph Folder.</source>
@@ -1506,6 +1518,10 @@ out of range: %5</source>
     <message>
         <source>Graph folder %1 added: its graphs are linked to the open dump (Graph tab).</source>
         <translation>已添加图文件夹 %1：其中的图已关联到打开的 dump（见“图”标签页）。</translation>
+    </message>
+    <message>
+        <source>Graph folder %1 added: open the dump to link its operators to the graph.</source>
+        <translation>已添加图文件夹 %1：打开 dump 即可将其算子关联到图。</translation>
     </message>
 </context>
 <context>

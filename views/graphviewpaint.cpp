@@ -81,7 +81,9 @@ QRect GraphView::minimapRect() const
     if (!m_layout || m_layout->bounds.isEmpty() || visibleSceneRect().contains(m_layout->bounds))
         return {}; // everything is on screen: no minimap needed
     const QSizeF b = m_layout->bounds.size();
-    const double s = std::min(kMinimapMax / b.width(), kMinimapMax / b.height());
+    // At most a quarter of the view's smaller side (narrow side-by-side views keep their boxes).
+    const double most = std::clamp(std::min(width(), height()) / 4.0, 60.0, double(kMinimapMax));
+    const double s = std::min(most / b.width(), most / b.height());
     const QSize size(std::max(24, int(b.width() * s)), std::max(24, int(b.height() * s)));
     return QRect(QPoint(width() - size.width() - 10, height() - size.height() - 10), size);
 }

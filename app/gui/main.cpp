@@ -10,6 +10,7 @@
 #include "tensorinspector.h"
 
 #include <QApplication>
+#include <QDockWidget>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QTabWidget>
@@ -62,6 +63,8 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
         loop.exec();
     if (tab == QLatin1String("graph") || tab == QLatin1String("graph-compare")) {
         window.centralTabs()->setCurrentWidget(window.graph());
+        if (auto *inspector = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"))) // room for the graph
+            window.resizeDocks({inspector}, {window.width() / 5}, Qt::Horizontal);
         // Graph files are read, mapped and laid out in the background; the bench graph too.
         const auto laidOut = [](GraphView *v) { return v->currentLayout() && !v->isLayoutPending(); };
         for (int i = 0; i < 1500 && !laidOut(window.graph()->view()); ++i) {

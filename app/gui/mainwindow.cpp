@@ -424,7 +424,8 @@ void MainWindow::addGraphFolder(const QString &path)
 {
     m_graph->addGraphPaths({path});
     m_tabs->setCurrentWidget(m_graph);
-    m_statusText->setText(tr("Graph folder %1 added: its graphs are linked to the open dump (Graph tab).").arg(path));
+    m_statusText->setText(m_graph->dump() >= 0 ? tr("Graph folder %1 added: its graphs are linked to the open dump (Graph tab).").arg(path)
+                                               : tr("Graph folder %1 added: open the dump to link its operators to the graph.").arg(path));
 }
 
 bool MainWindow::goToFirstOverflow()
