@@ -147,6 +147,10 @@ int main(int argc, char **argv)
     std::shared_ptr<const GraphLayout> unfolded;
     const double unfoldedTop = bench::timeOnce([&] { unfolded = flatEngine.layout({}); });
     const auto geTop = geEngine->layout({});
+    // As before issue 18: no folds, no split layers - the top level is one line.
+    GraphLayoutOptions oneLine;
+    oneLine.maxRowWidth = 0;
+    const auto flatTop = GraphLayoutEngine(geGraph, oneLine, FoldOptions{false}).layout({});
 
     if (dotFile) {
         QFile f(QString::fromLocal8Bit(dotFile));
@@ -181,6 +185,7 @@ int main(int argc, char **argv)
         .add("ge_top_unfolded_items", int(unfolded->items.size()))
         .add("ge_top_unfolded_width", unfolded->bounds.width())
         .add("ge_top_unfolded_layout_s", unfoldedTop)
+        .add("ge_top_one_line_width", flatTop->bounds.width())
         .add("ge_start_and_groups_s", startAndOpen)
         .add("ge_first_layout_s", firstLayout)
         .add("ge_first_layout_items", int(first->items.size()))
