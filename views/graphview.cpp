@@ -13,6 +13,7 @@
 #include <QtConcurrent>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace ds {
 
@@ -87,6 +88,12 @@ GraphLayoutOptions GraphView::layoutOptions() const
 
 void GraphView::setGraph(std::shared_ptr<const Graph> graph, NodeId start)
 {
+    // The previous graph's hierarchy, layouts and graph (plain data, hundreds of thousands of
+    // strings for a big one) are freed on a worker: dropping them here would stall the GUI.
+    if (m_engine || m_layout || m_graph)
+        (void)QtConcurrent::run([old = std::make_tuple(std::move(m_engine), std::move(m_layout), std::move(m_graph))]() mutable {
+            old = {};
+        });
     m_graph = std::move(graph);
     m_engine.reset();
     m_layout.reset();
