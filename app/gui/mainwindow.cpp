@@ -226,6 +226,12 @@ void MainWindow::createActions()
 void MainWindow::openPath(const QString &path)
 {
     addRecent(path);
+    // A folder of GE graph files only (GE writes them into the job's working directory) is
+    // no dump: its graphs go to the Graph tab. (A bounded walk of directory entries.)
+    if (isGraphOnlyFolder(path)) {
+        addGraphFolder(path);
+        return;
+    }
     m_context->openDump(path);
 }
 
@@ -391,7 +397,8 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
     if (const auto index = m_context->index(dump); index && !cancelled && ops == 0 && errors == 0) {
-        // Nothing to index: a graph folder opened as another path? (checked off the GUI thread)
+        // Nothing to index: a folder holding graph files among other files (a job's working
+        // directory) opened as another path? (checked off the GUI thread)
         const QString path = index->openedPath;
         auto *watcher = new QFutureWatcher<bool>(this);
         connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, dump] {

@@ -78,6 +78,22 @@ QStringList dumpModelNames(const DumpIndex &index)
     return names;
 }
 
+bool isGraphOnlyFolder(const QString &path, int maxEntries)
+{
+    const QFileInfo info(path);
+    if (info.isFile())
+        return ge::parseGraphFileName(info.fileName()).has_value();
+    if (!info.isDir())
+        return false;
+    QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
+    int seen = 0;
+    while (it.hasNext()) {
+        if (++seen > maxEntries || !ge::parseGraphFileName(QFileInfo(it.next()).fileName()))
+            return false;
+    }
+    return seen > 0;
+}
+
 bool holdsGraphFiles(const QString &path)
 {
     const QFileInfo info(path);

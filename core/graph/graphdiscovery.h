@@ -53,6 +53,11 @@ DiscoveredGraphs discoverGraphs(const QString &dumpPath, const QStringList &grap
 /// the computation-graph choice prefers, rankComputationGraphs).
 QStringList dumpModelNames(const DumpIndex &index);
 
+/// True when `path` is a GE graph file, or a folder whose files are all GE graph files (at
+/// least one; the walk gives up, saying false, after `maxEntries` entries): a path to open as a
+/// graph folder rather than to index as a dump. Reads directory entries only.
+bool isGraphOnlyFolder(const QString &path, int maxEntries = 500);
+
 /// True when `path` holds GE graph files (ge::findGraphFiles finds some in or below it):
 /// a folder opened as another path is then a graph folder, not a dump. Touches the file
 /// system: call it from a worker.

@@ -464,6 +464,14 @@ private slots:
         QCOMPARE(dumpModelNames(index), QStringList{QStringLiteral("ge_default_20240613143502_1")});
         QVERIFY(!holdsGraphFiles(dump));
         QVERIFY(holdsGraphFiles(graphs));
+        QVERIFY(isGraphOnlyFolder(graphs));
+        QVERIFY(isGraphOnlyFolder(graphs + QStringLiteral("/12345_0/ge_proto_00000292_Build.txt")));
+        QVERIFY(!isGraphOnlyFolder(dump));
+        QVERIFY(!isGraphOnlyFolder(kRoot));                 // a dump beside its graphs: a dump
+        QVERIFY(!isGraphOnlyFolder(graphs, 2));             // gives up after 2 entries (3 files)
+        QVERIFY(!isGraphOnlyFolder(tmp.filePath(QStringLiteral("nowhere"))));
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("empty"))));
+        QVERIFY(!isGraphOnlyFolder(tmp.filePath(QStringLiteral("empty"))));
         QVERIFY(holdsGraphFiles(graphs + QStringLiteral("/12345_0/ge_proto_00000292_Build.txt")));
 
         // The dump alone: nothing in, below or next to it (and no module fallback for CANN).
