@@ -262,6 +262,39 @@ private slots:
             QVERIFY(loose.group(f).memberCount < 9);
     }
 
+    /// Module graphs: a run of repeated module calls (decoder layers) folds into one box,
+    /// labelled like the modules ("layers.# · Block").
+    void repeatedModules()
+    {
+        std::vector<std::tuple<QString, QString, QStringList>> ops;
+        QString last;
+        for (int i = 0; i < 10; ++i) {
+            const QString module = QStringLiteral("forward/Module.layers.%1.Block.forward.0").arg(i);
+            for (const QString &call : {module.section(QLatin1Char('/'), 1) , QStringLiteral("Functional.linear.%1.forward").arg(i)}) {
+                ops.emplace_back(module + QLatin1Char('/') + call, QStringLiteral("Block"),
+                                 last.isEmpty() ? QStringList() : QStringList{last + QStringLiteral(":0")});
+                last = module + QLatin1Char('/') + call;
+            }
+        }
+        ops.emplace_back(QStringLiteral("forward/Functional.softmax.0.forward"), QStringLiteral("Functional.softmax"), QStringList{last + QStringLiteral(":0")});
+        const Graph g = handmade(ops);
+        FoldOptions o;
+        o.consecutiveOnly = true;
+        const GraphHierarchy h = GraphHierarchy::build(g, o);
+        checkHierarchy(g, h);
+        const auto folds = foldsOf(h);
+        QCOMPARE(folds.size(), size_t(1));
+        const HierarchyGroup &f = h.group(folds[0]);
+        QCOMPARE(f.memberCount, 10);
+        QCOMPARE(f.childGroups.size(), size_t(10));
+        QCOMPARE(f.nodeCount, 20);
+        QCOMPARE(moduleDisplayLabel(f.label), QStringLiteral("layers.# \u00b7 Block"));
+        QCOMPARE(moduleDisplayLabel(h.group(f.childGroups[3]).label), QStringLiteral("layers.3 \u00b7 Block"));
+        // Seven repeated modules, fewer than minGroupPattern (8): no fold.
+        std::vector<std::tuple<QString, QString, QStringList>> few(ops.begin(), ops.begin() + 14);
+        QCOMPARE(foldsOf(GraphHierarchy::build(handmade(few), o)).size(), size_t(0));
+    }
+
     void entryAndFirstView()
     {
         GeneratedGraphSpec spec{4, 3, 15, 100, 2};
