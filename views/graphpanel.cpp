@@ -440,6 +440,12 @@ void GraphPanel::showModel(int model)
         return;
     const int job = ++m_job;
     m_shown = model;
+    if (m_bench && m_benchMapping) { // another NPU graph: its bench counterpart is found again
+        m_benchMapping.reset();
+        m_benchModels.reset();
+        setSideBySide(false);
+        m_sideBySide->setVisible(false);
+    }
     const GraphModel &m = (*m_models)[size_t(model)];
     if (!m.root()) {
         m_view->setGraph(nullptr);
@@ -459,7 +465,7 @@ void GraphPanel::showModel(int model)
             m_subgraphs->addItem(&g == m.root() ? tr("%1 (root graph)").arg(g.name) : tr("sub-graph %1").arg(g.name));
         m_subgraphs->setVisible(m.graphs.size() > 1);
         showGraph(0);
-        if (m_bench && !m_benchMapping)
+        if (m_bench) // the bench graph that goes with this one (module graphs: the same step/rank)
             loadBenchGraph();
         emit graphShown();
     });
