@@ -33,7 +33,8 @@ import tempfile
 from pathlib import Path
 
 GENERATORS = ["generate_samples.py", "generate_overflow.py", "generate_graph.py", "generate_compare.py",
-              "generate_compare_mapping.py", "generate_h5npy.py", "generate_msprobe.py", "generate_torch.py"]
+              "generate_compare_mapping.py", "generate_h5npy.py", "generate_msprobe.py", "generate_torch.py",
+              "generate_graph_compare.py"]
 # Files compared at least: a generator that writes nothing, or a samples/ folder that lost its
 # files, fails here (the samples hold 351 files).
 MIN_FILES = 350
