@@ -1,7 +1,7 @@
 #include "comparecommand.h"
 
 #include "compare/comparereport.h"
-#include "index/buildindex.h"
+#include "run/runcompare.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -21,19 +21,31 @@ void err(const QString &text) { std::fprintf(stderr, "%s\n", text.toUtf8().const
 
 bool progressShown(bool quiet) { return !quiet && isatty(fileno(stderr)); }
 
-std::shared_ptr<DumpIndex> open(const QString &path, const char *what, bool quiet)
+/// The one run under `path` (a folder holding several runs is refused: name one of them).
+bool openRun(const QString &path, const char *what, bool quiet, RunTree &tree, const RunInfo *&run)
 {
     JobControl job;
     if (progressShown(quiet))
-        job.progress = [what](int permille) { std::fprintf(stderr, "\rindexing %s %5.1f%%", what, permille / 10.0); };
-    auto index = buildIndex(path, &job);
+        job.progress = [what](int permille) { std::fprintf(stderr, "\rwalking %s %5.1f%%", what, permille / 10.0); };
+    auto found = discoverRuns(path, &job);
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                            \r");
-    if (!index) {
-        err(QStringLiteral("%1 path: %2").arg(QLatin1String(what), index.errorText()));
-        return nullptr;
+    if (!found) {
+        err(QStringLiteral("%1 path: %2").arg(QLatin1String(what), found.errorText()));
+        return false;
     }
-    return *index;
+    tree = std::move(*found);
+    if (tree.runs.size() > 1) {
+        QStringList names;
+        for (const RunInfo &r : tree.runs)
+            names << (r.relPath.isEmpty() ? QStringLiteral(".") : r.relPath);
+        err(QStringLiteral("%1 path %2 holds %3 runs (%4); compare one run folder with another")
+                .arg(QLatin1String(what), path).arg(tree.runs.size()).arg(names.join(QStringLiteral(", "))));
+        return false;
+    }
+    static const RunInfo empty;
+    run = tree.runs.empty() ? &empty : &tree.runs.front();
+    return true;
 }
 
 /// True when `file` would be written below `dir` (the dump must stay untouched).
@@ -64,45 +76,81 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-QString text(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &r)
+QString text(const QString &npuPath, const QString &benchPath, const std::vector<ScopeCompare> &scopes, CompareMode mode,
+             const RunAnswer &answer)
 {
-    QString t = QStringLiteral("npu:    %1\nbench:  %2\nmode:   %3\nrows:   %4 (pass %5, warning %6, error %7, not compared %8); "
-                               "bench only %9\n")
-                    .arg(npu.openedPath, bench.openedPath, compareModeName(r.mode))
-                    .arg(r.rows.size()).arg(r.count(Verdict::Pass)).arg(r.count(Verdict::Warning)).arg(r.count(Verdict::Error))
-                    .arg(r.count(Verdict::None)).arg(r.benchOnly.size());
-    for (const QString &w : r.warnings)
+    QString t = answer.line() + QLatin1Char('\n');
+    if (answer.first && !answer.first->at.scope.isEmpty()) {
+        const auto &f = *answer.first;
+        for (const RunAnswer::RankFinding &r : f.ranks) {
+            if (!r.found) {
+                t += QStringLiteral("  %1: no divergence\n").arg(r.scope);
+                continue;
+            }
+            const bool first = r.scope == f.at.scope;
+            t += QStringLiteral("  %1: %2, %3%4\n")
+                     .arg(r.scope, r.finding.op, r.clock.describe(),
+                          !first ? QString() : f.tiedRanks.size() > 1 ? QStringLiteral("  <- first (tie on the clock: lowest rank)")
+                                                                       : QStringLiteral("  <- first"));
+        }
+        if (!f.clockConsistent)
+            t += QStringLiteral("  note: the ranks' communication ops do not line up; each rank's ops are counted on their own\n");
+    }
+    size_t rows = 0, benchOnly = 0, counts[4] = {};
+    QStringList warnings;
+    for (const ScopeCompare &s : scopes) {
+        rows += s.result.rows.size();
+        benchOnly += s.result.benchOnly.size();
+        for (Verdict v : {Verdict::None, Verdict::Pass, Verdict::Warning, Verdict::Error})
+            counts[int(v)] += s.result.count(v);
+        for (const QString &w : s.result.warnings)
+            if (!warnings.contains(w))
+                warnings << w;
+    }
+    t += QStringLiteral("\nnpu:    %1\nbench:  %2\nmode:   %3\nrows:   %4 (pass %5, warning %6, error %7, not compared %8); "
+                        "bench only %9\n")
+             .arg(npuPath, benchPath, compareModeName(mode))
+             .arg(rows).arg(counts[int(Verdict::Pass)]).arg(counts[int(Verdict::Warning)]).arg(counts[int(Verdict::Error)])
+             .arg(counts[int(Verdict::None)]).arg(benchOnly);
+    for (const QString &w : std::as_const(warnings))
         t += QStringLiteral("warning: %1\n").arg(w);
-    if (r.divergences.empty())
-        t += QStringLiteral("\nno divergence\n");
-    for (const Divergence &d : r.divergences) {
-        const OpRecord &op = npu.ops[size_t(d.originOp)];
-        t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                 .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                      d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                      r.rows[size_t(d.originRow)].npuName);
-        if (!d.chain.empty()) {
-            QStringList chain;
-            for (int o : d.chain)
-                chain << opMatchKey(npu.ops[size_t(o)]);
-            t += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+    bool anyDivergence = false;
+    for (const ScopeCompare &s : scopes) {
+        const DumpIndex &npu = *s.npu;
+        const CompareResult &r = s.result;
+        for (const Divergence &d : r.divergences) {
+            anyDivergence = true;
+            const OpRecord &op = npu.ops[size_t(d.originOp)];
+            t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
+                     .arg(scopeText(d.levels), opMatchKey(op), op.opType,
+                          d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
+                          r.rows[size_t(d.originRow)].npuName);
+            if (!d.chain.empty()) {
+                QStringList chain;
+                for (int o : d.chain)
+                    chain << opMatchKey(npu.ops[size_t(o)]);
+                t += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+            }
         }
     }
+    if (!anyDivergence)
+        t += QStringLiteral("\nno divergence\n");
     bool header = false;
-    for (const CompareRow &row : r.rows) {
-        if (row.verdict == Verdict::Pass)
-            continue;
-        if (!header)
-            t += QStringLiteral("\nrows that are not a pass:\n");
-        header = true;
-        QStringList why;
-        for (ReasonCode c : row.reasons)
-            why << reasonCodeName(c);
-        t += QStringLiteral("  %1  %2  %3%4%5\n")
-                 .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
-                      why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
-                      row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
-    }
+    for (const ScopeCompare &s : scopes)
+        for (const CompareRow &row : s.result.rows) {
+            if (row.verdict == Verdict::Pass)
+                continue;
+            if (!header)
+                t += QStringLiteral("\nrows that are not a pass:\n");
+            header = true;
+            QStringList why;
+            for (ReasonCode c : row.reasons)
+                why << reasonCodeName(c);
+            t += QStringLiteral("  %1  %2  %3%4%5\n")
+                     .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
+                          why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
+                          row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
+        }
     return t;
 }
 
@@ -147,34 +195,43 @@ int runCompareCommand(const CompareCommand &c)
             return NoPath;
         }
     const bool quiet = c.quiet || c.json;
-    auto npu = open(c.npuPath, "NPU", quiet);
-    auto bench = npu ? open(c.benchPath, "bench", quiet) : nullptr;
-    if (!npu || !bench)
-        return NoPath;
-    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npu->rootDir) || inside(c.csvFile, bench->rootDir))) {
+    RunTree npuTree, benchTree;
+    const RunInfo *npuRun = nullptr, *benchRun = nullptr;
+    if (!openRun(c.npuPath, "NPU", quiet, npuTree, npuRun))
+        return npuTree.walk.openedPath.isEmpty() ? NoPath : Usage;
+    if (!openRun(c.benchPath, "bench", quiet, benchTree, benchRun))
+        return benchTree.walk.openedPath.isEmpty() ? NoPath : Usage;
+    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npuTree.walk.rootDir) || inside(c.csvFile, benchTree.walk.rootDir))) {
         err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
         return Usage;
     }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
-    const CompareResult result = compareIndexes(*npu, *bench, options, &job);
+    // Scope by scope (core/run): each step/rank of the NPU run with the same of the bench run.
+    std::vector<ScopeCompare> scopes = compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job);
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
+    std::vector<ScopeSummary> summaries;
+    for (const ScopeCompare &s : scopes)
+        summaries.push_back(s.summary);
+    const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
+    const CompareMode mode = runReportMode(scopes, options);
     if (!c.csvFile.isEmpty()) {
         QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(compareCsv(*npu, *bench, result)) < 0 || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(runCompareCsv(scopes, mode)) < 0 || !f.commit()) {
             err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
             return Failed;
         }
     }
     if (c.json) {
-        const QByteArray j = compareJson(*npu, *bench, result);
+        const QByteArray j = runCompareJson(scopes, mode, answer.toJson(summaries));
         std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
     } else {
-        out(text(*npu, *bench, result));
+        out(text(npuTree.walk.openedPath, benchTree.walk.openedPath, scopes, mode, answer));
     }
-    return failOn != Verdict::None && result.any(failOn) ? Reached : Ok;
+    const bool reached = std::any_of(scopes.begin(), scopes.end(), [&](const ScopeCompare &s) { return s.result.any(failOn); });
+    return failOn != Verdict::None && reached ? Reached : Ok;
 }
 
 } // namespace ds
