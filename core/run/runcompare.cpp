@@ -291,6 +291,7 @@ QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode m
     json rows = json::array(), divergences = json::array(), benchOnly = json::array(), warnings = json::array();
     std::map<std::string, long long> counts;
     bool cancelled = false;
+    long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
     for (const ScopeCompare &s : scopes) {
         json j = json::parse(compareJson(*s.npu, *s.bench, s.result).toStdString());
         if (merged.is_null())
@@ -300,8 +301,15 @@ QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode m
             counts[key] += value.get<long long>();
         for (auto &r : j["rows"])
             rows.push_back(std::move(r));
-        for (auto &d : j["first_divergence"])
+        for (auto &d : j["first_divergence"]) {
+            d["origin"]["op"] = d["origin"]["op"].get<long long>() + opBase;
+            d["origin"]["row"] = d["origin"]["row"].get<long long>() + rowBase;
+            for (auto &c : d["chain"])
+                c["op"] = c["op"].get<long long>() + opBase;
             divergences.push_back(std::move(d));
+        }
+        opBase += (long long)s.npu->ops.size();
+        rowBase += (long long)s.result.rows.size();
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
         for (auto &w : j["warnings"])
