@@ -11,7 +11,10 @@
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
 #include "overflowpanel.h"
+#include "run/runcompare.h"
+#include "runspanel.h"
 #include "tensorinspector.h"
+#include "trendspanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -60,12 +63,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_opTable, tr("Operators"));
+    m_runs = new RunsPanel(this);
+    m_tabs->addTab(m_runs, tr("Runs"));
     m_overflow = new OverflowPanel(this);
     m_tabs->addTab(m_overflow, tr("Overflow"));
     m_graph = new GraphPanel(this);
     m_tabs->addTab(m_graph, tr("Graph"));
     m_compare = new CompareView(this);
     m_tabs->addTab(m_compare, tr("Compare"));
+    m_trends = new TrendsPanel(this);
+    m_tabs->addTab(m_trends, tr("Trends"));
     m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
     m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);
@@ -103,6 +110,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
 
     connect(m_cancel, &QToolButton::clicked, m_context, &DocumentContext::cancelIndexing);
     connect(m_context, &DocumentContext::indexingStarted, this, [this](const QString &path) {
+        // the runs overview fills from a walk of the folder, before the index is complete
+        m_runs->openDump(m_context->treeModel()->dumpCount() - 1, path);
         m_statusText->setText(tr("Indexing %1\u2026").arg(path));
         m_progress->setValue(0);
         m_progress->setVisible(true);
@@ -144,6 +153,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     };
     connect(m_compare, &CompareView::finished, this, compareToGraph);
     connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);
+    connect(m_compare, &CompareView::finished, this, &MainWindow::onCompareFinished);
+    connect(m_runs, &RunsPanel::scopeActivated, this, &MainWindow::showScope);
+    connect(m_runs, &RunsPanel::runsFound, this, [this](int dump) {
+        if (const auto index = m_context->index(dump)) // indexed before the walk finished
+            m_runs->setIndex(dump, index);
+        onCurrentChanged();
+    });
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
@@ -327,6 +343,16 @@ void MainWindow::onCurrentChanged()
     auto *model = m_context->treeModel();
     const int dump = i.data(DumpTreeModel::DumpRole).toInt();
     const auto index = m_context->index(dump);
+    if (i.isValid()) { // the runs overview and the trends follow the run of the current item
+        int runDump = -1;
+        const QString run = runOfItem(i, runDump);
+        m_runs->showRun(runDump, run);
+        if (index && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
+            m_trendRun = {runDump, run};
+            if (const auto runIdx = runIndex(runDump, run))
+                m_trends->setStatistics(runIdx, tr("Recorded statistics of %1").arg(runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run)));
+        }
+    }
     const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
     if (index && i.isValid() && kind != DumpTreeModel::Kind::Error && kind != DumpTreeModel::Kind::ErrorGroup) {
         const QString opPath = i.data(DumpTreeModel::OpPathRole).toString();
@@ -352,7 +378,9 @@ void MainWindow::onCurrentChanged()
 void MainWindow::compareWith(QString benchPath)
 {
     int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt() : 0;
-    const auto npu = m_context->index(dump);
+    // In a folder of several runs, the run of the current item is compared.
+    m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump) : QString();
+    const auto npu = runIndex(dump, m_compareRun);
     if (!npu) {
         QMessageBox::information(this, tr("Compare"), tr("Open the NPU dump first and wait until it is indexed; then compare it with a bench dump."));
         return;
@@ -418,6 +446,8 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump (and added graph folders), else the msprobe module hierarchy
     }
     if (const auto index = m_context->index(dump))
+        m_runs->setIndex(dump, index);
+    if (const auto index = m_context->index(dump))
         for (const auto &e : index->errors) {
             auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(e.file, e.message), m_problems);
             item->setData(Qt::UserRole, dump);
@@ -473,6 +503,9 @@ void MainWindow::onOverflowAnalyzed(int dump)
         m_graph->setFirstOverflowOp(first);
     }
     m_overflowMarks[dump] = std::move(marks);
+    // The first anomaly across the steps and ranks of each run (communication-op clock).
+    const std::vector<ScopeSummary> scopes = summarizeOverflow(*m_context->index(dump), *report);
+    m_runs->setOverflow(dump, scopes);
     if (!report->records.empty() || report->firstProducer >= 0) {
         const QString records = tr("%n overflow record(s)", nullptr, int(report->records.size()));
         const QString text = report->firstProducer >= 0
@@ -480,6 +513,59 @@ void MainWindow::onOverflowAnalyzed(int dump)
                                  : tr("%1.").arg(records);
         m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + text);
     }
+}
+
+QString MainWindow::runOfItem(const QModelIndex &item, int &dump) const
+{
+    dump = item.data(DumpTreeModel::DumpRole).toInt();
+    QString levelsRun;
+    for (QModelIndex i = item; i.isValid(); i = i.parent())
+        if (DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt()) == DumpTreeModel::Kind::Run) {
+            levelsRun = i.data(DumpTreeModel::LevelRole).toString();
+            break;
+        }
+    const auto tree = m_runs->runs(dump);
+    return tree ? RunsPanel::runPathOf(*tree, levelsRun) : QString();
+}
+
+std::shared_ptr<const DumpIndex> MainWindow::runIndex(int dump, const QString &runPath) const
+{
+    const auto index = m_context->index(dump);
+    if (!index || index->ops.empty() || index->ops.front().levels->run.isEmpty())
+        return index; // one run
+    return runSubIndex(*index, runPath.isEmpty() ? QStringLiteral(".") : runPath);
+}
+
+void MainWindow::showScope(int dump, const QString &runPath, const QString &scopeId)
+{
+    const auto index = m_context->index(dump);
+    if (!index)
+        return;
+    const auto tree = m_runs->runs(dump);
+    for (const OpRecord &op : index->ops) {
+        if (scopeIdOf(*op.levels) != scopeId || (tree && RunsPanel::runPathOf(*tree, op.levels->run) != runPath))
+            continue;
+        const QModelIndex item = m_context->treeModel()->findLevels(dump, *op.levels);
+        if (item.isValid()) {
+            m_tree->scrollTo(item);
+            m_tree->setCurrentIndex(item);
+            m_tree->expand(item);
+            m_tabs->setCurrentWidget(m_opTable);
+        }
+        return;
+    }
+}
+
+void MainWindow::onCompareFinished()
+{
+    const RunAnswer *answer = m_compare->runAnswer();
+    const auto result = m_compare->model()->result();
+    if (!answer || !result)
+        return;
+    m_runs->setCompare(m_compare->npuDump(), m_compareRun, m_compare->runScopes(), *answer);
+    m_trends->setComparison(m_compare->npuIndex(), result, answer->agreeUpTo,
+                            tr("%1 compared with its bench run — %2").arg(m_compare->npuIndex()->openedPath, answer->line()));
+    m_statusText->setText(tr("Run: %1").arg(answer->line()));
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -549,6 +549,11 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
         return it == d.levelMarks.end() ? 0 : it->second;
     }
     case BytesRole: return n->bytes;
+    case LevelRole:
+        return n->kind == Kind::Op || n->kind == Kind::Tensor || n->kind == Kind::Dump || n->kind == Kind::Error
+                       || n->kind == Kind::ErrorGroup
+                   ? QVariant()
+                   : QVariant(n->label);
     default: return {};
     }
 }

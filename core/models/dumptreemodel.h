@@ -28,6 +28,7 @@ public:
         ProblemRole,                 ///< bool: bad file or op with warnings
         BytesRole,                   ///< qulonglong payload bytes below this item
         OverflowRole,                ///< int mark: 0 none, 1 medium, 2 high, 3 critical, 4 OpDebug record
+        LevelRole,                   ///< QString: a level item's value as in DumpLevels ("step0", a run's folder or ".")
     };
 
     explicit DumpTreeModel(QObject *parent = nullptr);

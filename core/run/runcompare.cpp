@@ -33,10 +33,11 @@ struct ScopeTable
     explicit ScopeTable(const DumpIndex &index)
         : scopeOfOp(index.ops.size(), -1), positionOfOp(index.ops.size(), -1)
     {
-        for (auto &[id, opList] : opsByScope(index)) {
+        for (auto &[key, opList] : opsByScope(index)) {
             const DumpLevels &l = *index.ops[size_t(opList.front())].levels;
             ScopeSummary s;
-            s.id = id;
+            s.run = l.run;
+            s.id = scopeIdOf(l);
             s.step = scopeStepLabel(l);
             s.rank = scopeRankLabel(l);
             s.stepNumber = levelNumber(s.step);
@@ -47,7 +48,7 @@ struct ScopeTable
                 scopeOfOp[size_t(opList[p])] = int(summaries.size());
                 positionOfOp[size_t(opList[p])] = int(p);
             }
-            byId.insert(id, summaries.size());
+            byId.insert(key, summaries.size());
             summaries.push_back(std::move(s));
             ops.push_back(std::move(opList));
         }
@@ -103,6 +104,7 @@ std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex
         auto it = table.byId.find(id);
         if (it == table.byId.end()) { // a scope of the bench run only
             ScopeSummary s;
+            s.run = l.run;
             s.id = id;
             s.step = scopeStepLabel(l);
             s.rank = scopeRankLabel(l);

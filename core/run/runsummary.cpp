@@ -47,7 +47,8 @@ std::optional<ScopeFinding> findingFromJson(const QJsonValue &v)
 
 QJsonObject ScopeSummary::toJson() const
 {
-    QJsonObject o{{QStringLiteral("scope"), id},
+    QJsonObject o{{QStringLiteral("run"), run},
+                  {QStringLiteral("scope"), id},
                   {QStringLiteral("step"), step},
                   {QStringLiteral("rank"), rank},
                   {QStringLiteral("step_number"), stepNumber},
@@ -75,6 +76,7 @@ std::optional<ScopeSummary> ScopeSummary::fromJson(const QJsonObject &o)
     if (!o.value(QStringLiteral("scope")).isString())
         return std::nullopt;
     ScopeSummary s;
+    s.run = o.value(QStringLiteral("run")).toString();
     s.id = o.value(QStringLiteral("scope")).toString();
     s.step = o.value(QStringLiteral("step")).toString();
     s.rank = o.value(QStringLiteral("rank")).toString();
@@ -111,8 +113,18 @@ void sortScopes(std::vector<ScopeSummary> &scopes)
             return a.rankNumber < b.rankNumber;
         if (int c = compareNumericAware(a.rank, b.rank))
             return c < 0;
+        if (a.run != b.run)
+            return a.run < b.run;
         return a.id < b.id;
     });
+}
+
+std::map<QString, std::vector<ScopeSummary>> scopesByRun(std::vector<ScopeSummary> scopes)
+{
+    std::map<QString, std::vector<ScopeSummary>> out;
+    for (ScopeSummary &s : scopes)
+        out[s.run].push_back(std::move(s));
+    return out;
 }
 
 RunAnswer combineRun(std::vector<ScopeSummary> scopes, RunAnswerKind kind)
@@ -228,7 +240,7 @@ QString RunAnswer::line() const
         const QString upTo = shown(agreeUpTo.value_or(-1), agreeUpToLabel);
         head = compare ? tr("runs agree up to step %1").arg(upTo) : tr("no anomaly up to step %1").arg(upTo);
     } else if (!step.isEmpty() && steps.size() > 1) {
-        head = compare ? tr("runs differ from the first step on") : tr("anomaly in the first step");
+        head = compare ? tr("runs differ from step %1 on").arg(step) : tr("anomaly from step %1 on").arg(step);
     }
     const QString tail = compare ? tr("first divergence: %1").arg(at) : tr("first anomaly: %1").arg(at);
     return head.isEmpty() ? tail : head + QStringLiteral("; ") + tail;

@@ -11,6 +11,7 @@
 #include "commclock.h"
 
 #include <QJsonObject>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -29,6 +30,7 @@ struct ScopeFinding
 
 struct ScopeSummary
 {
+    QString run;                ///< DumpLevels::run when the index holds several runs, else empty
     QString id;                 ///< scopeIdOf(levels): "step0/rank1"
     QString step, rank;         ///< labels
     qint64 stepNumber = -1, rankNumber = -1;
@@ -100,5 +102,7 @@ RunAnswer combineRun(std::vector<ScopeSummary> scopes, RunAnswerKind kind = RunA
 
 /// Sorts summaries into step, rank, id order (the order combineRun and the reports use).
 void sortScopes(std::vector<ScopeSummary> &scopes);
+/// Summaries grouped by ScopeSummary::run (combineRun answers one run at a time).
+std::map<QString, std::vector<ScopeSummary>> scopesByRun(std::vector<ScopeSummary> scopes);
 
 } // namespace ds

@@ -71,8 +71,9 @@ RunTree runsOfWalk(TreeWalk walk);
 /// operator paths are those of the whole tree) holding only that scope's operators.
 std::shared_ptr<DumpIndex> indexScope(const RunTree &tree, const RunScope &scope, const JobControl *job = nullptr);
 
-/// The operators of `index` (indexes into index.ops, execution order) grouped by scope id, the
-/// scopes in the order of their first operator.
+/// The operators of `index` (indexes into index.ops, execution order) grouped by scope: the
+/// key is the scope id, "<run>:<scope id>" when the index holds several runs (DumpLevels::run);
+/// the scopes in the order of their first operator.
 std::vector<std::pair<QString, std::vector<int>>> opsByScope(const DumpIndex &index);
 
 /// A copy of `index` that keeps only the operators of the run `runLevel` (DumpLevels::run, as
