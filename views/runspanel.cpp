@@ -105,6 +105,7 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent), m_model(new RunGridMode
     m_runs->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_runs->setMinimumContentsLength(20);
     m_shape = new QLabel(this);
+    m_shape->setWordWrap(true); // a long path must not widen the window's centre
     m_compareLine = new QLabel(this);
     m_overflowLine = new QLabel(this);
     for (QLabel *l : {m_compareLine, m_overflowLine}) {
@@ -114,13 +115,15 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent), m_model(new RunGridMode
     }
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
+    m_legend->setWordWrap(true);
     m_legend->setText(QStringList{swatch(stateColor(State::Indexed), tr("read")), swatch(stateColor(State::Agrees), tr("agrees")),
                                   swatch(stateColor(State::Diverged), tr("diverges")),
-                                  swatch(stateColor(State::FirstDivergence), tr("first divergence of the run")),
-                                  swatch(stateColor(State::NotCompared), tr("on one side only")),
+                                  swatch(stateColor(State::FirstDivergence), tr("first divergence")),
+                                  swatch(stateColor(State::NotCompared), tr("one side only")),
                                   swatch(stateColor(State::Problems), tr("unreadable files")), swatch(kAnomaly, tr("overflow anomaly"))}
-                          .join(QStringLiteral("&nbsp;&nbsp;&nbsp;")));
+                          .join(QStringLiteral(" &nbsp; ")));
     m_status = new QLabel(this);
+    m_status->setWordWrap(true);
     m_grid = new QTableView(this);
     m_grid->setModel(m_model);
     m_grid->setItemDelegate(new CellDelegate(m_grid));
@@ -128,21 +131,21 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent), m_model(new RunGridMode
     m_grid->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_grid->setShowGrid(false);
     m_grid->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_grid->horizontalHeader()->setMinimumSectionSize(QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 16);
-    m_grid->horizontalHeader()->setDefaultSectionSize(QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 34);
+    m_grid->horizontalHeader()->setMinimumSectionSize(QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 12);
+    m_grid->horizontalHeader()->setDefaultSectionSize(QFontMetrics(font()).horizontalAdvance(QLatin1Char('x')) * 24);
     m_grid->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() * 3 + 10);
     m_grid->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
 
     auto *top = new QHBoxLayout;
     top->addWidget(new QLabel(tr("Run:"), this));
-    top->addWidget(m_runs);
-    top->addWidget(m_shape, 1);
+    top->addWidget(m_runs, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addWidget(m_shape);
     layout->addWidget(m_compareLine);
     layout->addWidget(m_overflowLine);
-    layout->addWidget(m_legend);
     layout->addWidget(m_grid, 1);
+    layout->addWidget(m_legend);
     layout->addWidget(m_status);
 
     connect(m_runs, &QComboBox::activated, this, [this](int i) {
@@ -307,10 +310,9 @@ void RunsPanel::refresh()
     if (const auto o = d.overflow.find(run->relPath); o != d.overflow.end())
         m_model->setOverflow(o->second.scopes, o->second.answer);
     const int steps = m_model->rowCount(), ranks = m_model->columnCount();
-    m_shape->setText(tr("%1 \u2014 %2 \u00d7 %3 (%4 scopes), %5").arg(d.path + (run->relPath.isEmpty() ? QString() : QLatin1Char('/') + run->relPath))
-                         .arg(tr("%n step(s)", nullptr, steps), tr("%n rank(s)", nullptr, ranks))
+    m_shape->setText(tr("%1 \u00d7 %2 (%3 scopes, %4) in %5").arg(tr("%n step(s)", nullptr, steps), tr("%n rank(s)", nullptr, ranks))
                          .arg(run->scopes.size())
-                         .arg(run->formats.join(QStringLiteral(", "))));
+                         .arg(run->formats.join(QStringLiteral(", ")), d.path + (run->relPath.isEmpty() ? QString() : QLatin1Char('/') + run->relPath)));
     fitColumns();
     updateAnswers();
 }

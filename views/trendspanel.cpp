@@ -1,6 +1,7 @@
 #include "trendspanel.h"
 
 #include <QComboBox>
+#include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
@@ -27,6 +28,21 @@ QString num(double v)
     if (std::isnan(v))
         return QStringLiteral("\u2014");
     return QString::number(v, 'g', 5);
+}
+
+const QColor kNonFinite(0xd0, 0x1c, 0x8b); // magenta: in neither colour gradient
+
+/// Recorded statistics: viridis (dark blue to yellow); white stays free for "no value".
+QCPColorGradient statisticsGradient()
+{
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    g.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+    g.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+    g.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+    g.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+    return g;
 }
 
 /// White (agree) to dark red: how far the runs are apart.
@@ -61,7 +77,6 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_group->addItem(tr("Modules"), int(TrendGroup::Module));
     m_group->setToolTip(tr("Rows: every operator, or the modules they run in (an operator counts for its parent module)"));
     m_rank = new QComboBox(this);
-    m_rank->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_rank->setToolTip(tr("Heatmap cells: the largest value over the ranks, or one rank"));
     m_title = new QLabel(this);
     m_title->setWordWrap(true);
@@ -69,10 +84,23 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_status->setWordWrap(true);
     m_hover = new QLabel(this);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_heatNote = new QLabel(this);
+    m_heatNote->setTextFormat(Qt::RichText);
+    m_heatNote->setWordWrap(true);
 
     m_map = new QCPColorMap(m_heat->xAxis, m_heat->yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
+    m_marks = new QCPColorMap(m_heat->xAxis, m_heat->yAxis); // Inf/NaN cells on top, in one colour
+    m_marks->setInterpolate(false);
+    m_marks->setTightBoundary(false);
+    QCPColorGradient marks;
+    marks.clearColorStops();
+    marks.setColorStopAt(0.0, QColor(0, 0, 0, 0));
+    marks.setColorStopAt(1.0, kNonFinite);
+    marks.setLevelCount(2);
+    m_marks->setGradient(marks);
+    m_marks->setDataRange(QCPRange(0, 1));
     m_scale = new QCPColorScale(m_heat);
     m_heat->plotLayout()->addElement(0, 1, m_scale);
     m_scale->setType(QCPAxis::atRight);
@@ -88,22 +116,35 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_heat->setMouseTracking(true);
     m_lines->xAxis->setLabel(tr("step"));
     m_lines->legend->setVisible(true);
+    m_lines->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop); // diverging values rise to the right
+    m_linesTitle = new QCPTextElement(m_lines, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+    m_lines->plotLayout()->insertRow(0);
+    m_lines->plotLayout()->addElement(0, 0, m_linesTitle);
+    for (QCustomPlot *p : {m_heat, m_lines}) // room for "agrees until step N" above the plot
+        p->axisRect()->setMinimumMargins(QMargins(0, QFontMetrics(font()).height() + 4, 0, 0));
     m_lines->setMinimumHeight(160);
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(new QLabel(tr("Data:"), this));
-    controls->addWidget(m_source);
-    controls->addWidget(new QLabel(tr("Metric:"), this));
-    controls->addWidget(m_metric);
-    controls->addWidget(new QLabel(tr("Rows:"), this));
-    controls->addWidget(m_group);
-    controls->addWidget(new QLabel(tr("Cells:"), this));
-    controls->addWidget(m_rank);
-    controls->addStretch();
+    // Two rows of choices: the centre of the window must stay narrow enough for the docks.
+    for (QComboBox *c : {m_source, m_metric, m_group, m_rank}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
+    auto *controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("Data:"), this), 0, 0);
+    controls->addWidget(m_source, 0, 1);
+    controls->addWidget(new QLabel(tr("Metric:"), this), 0, 2);
+    controls->addWidget(m_metric, 0, 3);
+    controls->addWidget(new QLabel(tr("Rows:"), this), 1, 0);
+    controls->addWidget(m_group, 1, 1);
+    controls->addWidget(new QLabel(tr("Cells:"), this), 1, 2);
+    controls->addWidget(m_rank, 1, 3);
+    controls->setColumnStretch(1, 1);
+    controls->setColumnStretch(3, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(m_title);
     layout->addWidget(m_heat, 3);
+    layout->addWidget(m_heatNote);
     layout->addWidget(m_hover);
     layout->addWidget(m_lines, 2);
     layout->addWidget(m_status);
@@ -257,11 +298,12 @@ void TrendsPanel::markAgreement(QCustomPlot *plot, double x)
     line->point1->setCoords(x, 0);
     line->point2->setCoords(x, 1);
     line->setPen(QPen(QColor(0x1a, 0x7f, 0x37), 2, Qt::DashLine));
-    auto *text = new QCPItemText(plot);
-    text->setPositionAlignment(Qt::AlignRight | Qt::AlignTop);
+    auto *text = new QCPItemText(plot); // above the plot, over the line: it covers no cell
+    text->setClipToAxisRect(false);
+    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
     text->position->setTypeX(QCPItemPosition::ptPlotCoords);
     text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    text->position->setCoords(x, 0.0);
+    text->position->setCoords(x, -0.01);
     text->setText(m_agreeText);
     text->setColor(QColor(0x1a, 0x7f, 0x37));
     text->setBrush(QColor(255, 255, 255, 210));
@@ -274,39 +316,64 @@ void TrendsPanel::drawHeatmap()
     m_agreeText.clear();
     if (!m_table || m_table->empty()) {
         m_map->data()->clear();
+        m_marks->data()->clear();
+        m_heatNote->clear();
         m_heat->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
     const TrendTable &t = *m_table;
     const int nSteps = int(t.steps.size()), nRows = int(t.rows.size());
     const int rank = m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1;
-    m_map->data()->setSize(nSteps, nRows);
-    m_map->data()->setRange(QCPRange(0, std::max(1, nSteps - 1)), QCPRange(0, std::max(1, nRows - 1)));
-    if (nSteps == 1 || nRows == 1) // a single column or row still needs a range
-        m_map->data()->setRange(QCPRange(0, nSteps == 1 ? 0.0001 : nSteps - 1), QCPRange(0, nRows == 1 ? 0.0001 : nRows - 1));
-    double lo = INFINITY, hi = -INFINITY;
+    for (QCPColorMap *map : {m_map, m_marks}) {
+        map->data()->setSize(nSteps, nRows);
+        // a single column or row still needs a range
+        map->data()->setRange(QCPRange(0, nSteps == 1 ? 0.0001 : nSteps - 1), QCPRange(0, nRows == 1 ? 0.0001 : nRows - 1));
+    }
+    double lo = INFINITY, hi = -INFINITY, minPositive = INFINITY;
+    bool nonFinite = false, missingAny = false;
     for (int r = 0; r < nRows; ++r)
         for (int s = 0; s < nSteps; ++s) {
             const double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
             if (std::isfinite(v)) {
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
+                if (v > 0)
+                    minPositive = std::min(minPositive, v);
             }
+            nonFinite |= std::isinf(v);
+            missingAny |= std::isnan(v);
         }
     if (!std::isfinite(lo))
         lo = 0, hi = 1;
+    const bool verdict = t.metric == TrendMetric::Verdict;
+    // Norms and errors span decades: a logarithmic colour scale when they do.
+    const bool logScale = !verdict && lo >= 0 && std::isfinite(minPositive) && hi / minPositive >= 1000;
+    const double floor = logScale ? minPositive : lo;
     for (int r = 0; r < nRows; ++r)
         for (int s = 0; s < nSteps; ++s) {
-            double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
-            const bool missing = std::isnan(v);
-            if (std::isinf(v))
-                v = v > 0 ? hi : lo; // shown at the end of the scale; the hover tells "inf"
-            m_map->data()->setCell(s, r, missing ? lo : v);
-            m_map->data()->setAlpha(s, r, missing ? 0 : 255);
+            const double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
+            const bool shown = std::isfinite(v);
+            m_map->data()->setCell(s, r, shown ? std::max(v, floor) : floor);
+            m_map->data()->setAlpha(s, r, shown ? 255 : 0);
+            m_marks->data()->setCell(s, r, std::isinf(v) ? 1 : 0);
+            m_marks->data()->setAlpha(s, r, std::isinf(v) ? 255 : 0);
         }
-    const bool verdict = t.metric == TrendMetric::Verdict;
-    m_map->setGradient(isCompareMetric(t.metric) ? errorGradient(verdict) : QCPColorGradient(QCPColorGradient::gpThermal));
-    m_map->setDataRange(verdict ? QCPRange(0, 2) : QCPRange(lo, hi > lo ? hi : lo + 1));
+    m_map->setGradient(isCompareMetric(t.metric) ? errorGradient(verdict) : statisticsGradient());
+    m_map->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_scale->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logScale)
+        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    m_map->setDataRange(verdict ? QCPRange(0, 2) : QCPRange(floor, hi > floor ? hi : floor + 1));
+    QStringList notes;
+    if (logScale)
+        notes << tr("logarithmic colour scale");
+    if (nonFinite)
+        notes << tr("<span style=\"color:%1\">\u25a0</span> Inf (or NaN) value").arg(kNonFinite.name());
+    if (missingAny)
+        notes << tr("blank: no value (not recorded or not compared)");
+    m_heatNote->setText(notes.join(QStringLiteral(" \u00b7 ")));
     m_scale->axis()->setLabel(trendMetricName(t.metric));
     auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
     for (int s = 0; s < nSteps; ++s)
@@ -349,6 +416,7 @@ void TrendsPanel::drawLines()
     m_lines->clearGraphs();
     m_lines->clearItems();
     if (!m_table || m_row < 0 || m_row >= m_table->rows.size()) {
+        m_linesTitle->setText(QString());
         m_lines->replot(QCustomPlot::rpQueuedReplot);
         return;
     }
@@ -381,12 +449,7 @@ void TrendsPanel::drawLines()
     const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::fabs(hi) * 0.1, 1e-9);
     m_lines->yAxis->setRange(lo - pad, hi + pad);
     m_lines->yAxis->setLabel(trendMetricName(t.metric));
-    auto *title = new QCPItemText(m_lines);
-    title->position->setType(QCPItemPosition::ptAxisRectRatio);
-    title->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-    title->position->setCoords(0.01, 0.01);
-    title->setText(t.rows[m_row] + (t.ranks.size() > kMaxLines ? tr(" (first %1 ranks)").arg(kMaxLines) : QString()));
-    title->setFont(QFont(font().family(), font().pointSize(), QFont::Bold));
+    m_linesTitle->setText(t.rows[m_row] + (t.ranks.size() > kMaxLines ? tr(" (first %1 ranks)").arg(kMaxLines) : QString()));
     if (t.agreeUpTo)
         if (const int i = t.stepIndex(*t.agreeUpTo); i >= 0)
             markAgreement(m_lines, i + 0.5);

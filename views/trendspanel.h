@@ -9,6 +9,7 @@
 class QComboBox;
 class QCPColorMap;
 class QCPColorScale;
+class QCPTextElement;
 class QCustomPlot;
 class QLabel;
 
@@ -59,10 +60,11 @@ private:
     void markAgreement(QCustomPlot *plot, double x);
 
     QComboBox *m_source, *m_metric, *m_group, *m_rank;
-    QLabel *m_title, *m_status, *m_hover;
+    QLabel *m_title, *m_status, *m_hover, *m_heatNote;
     QCustomPlot *m_heat, *m_lines;
-    QCPColorMap *m_map = nullptr;
+    QCPColorMap *m_map = nullptr, *m_marks = nullptr;
     QCPColorScale *m_scale = nullptr;
+    QCPTextElement *m_linesTitle = nullptr;
     std::shared_ptr<const DumpIndex> m_statsIndex, m_npu;
     std::shared_ptr<const CompareResult> m_result;
     std::optional<qint64> m_agreeUpTo;

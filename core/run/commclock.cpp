@@ -121,8 +121,6 @@ CommOp makeCommOp(const OpRecord &op, int position)
     return c;
 }
 
-QString tr(const char *text) { return QCoreApplication::translate("CommClock", text); }
-
 } // namespace
 
 bool isCommunicationOp(const OpRecord &op)
@@ -185,10 +183,10 @@ std::optional<CommOp> CommOp::fromJson(const QJsonObject &o)
 QString ClockPosition::describe() const
 {
     if (commCount == 0)
-        return tr("no communication op in the step");
+        return QCoreApplication::translate("CommClock", "no communication op in the step");
     if (commIndex < 0)
-        return tr("after the last communication op (#%1 %2)").arg(commCount - 1).arg(commOp);
-    return (phase == 1 ? tr("at communication op #%1 (%2)") : tr("before communication op #%1 (%2)")).arg(commIndex).arg(commOp);
+        return QCoreApplication::translate("CommClock", "after the last communication op (#%1 %2)").arg(commCount - 1).arg(commOp);
+    return (phase == 1 ? QCoreApplication::translate("CommClock", "at communication op #%1 (%2)") : QCoreApplication::translate("CommClock", "before communication op #%1 (%2)")).arg(commIndex).arg(commOp);
 }
 
 QJsonObject ClockPosition::toJson() const

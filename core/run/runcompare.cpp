@@ -18,8 +18,6 @@ namespace ds {
 
 namespace {
 
-QString tr(const char *text) { return QCoreApplication::translate("RunCompare", text); }
-
 QString entryOf(const OpRecord &op) { return opMatchKey(op); }
 
 /// Summaries keyed by scope id, in the order of the index's scopes; op -> (scope, position).
@@ -57,7 +55,7 @@ struct ScopeTable
 
 QString divergenceReason(const Divergence &d, const CompareRow &row)
 {
-    QString why = d.inputsAgree ? tr("inputs agree, outputs differ") : tr("inputs already differ");
+    QString why = d.inputsAgree ? QCoreApplication::translate("RunCompare", "inputs agree, outputs differ") : QCoreApplication::translate("RunCompare", "inputs already differ");
     if (!row.highlights.isEmpty())
         why += QStringLiteral(": ") + row.highlights.join(QStringLiteral("; "));
     return why;
@@ -148,7 +146,7 @@ std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const Overfl
                 continue;
             const size_t s = size_t(table.scopeOfOp[size_t(link.op)]);
             anomalous[s].insert(link.op);
-            candidates[s].emplace_back(link.op, tr("overflow record %1").arg(index.ops[size_t(e.op)].relPath.section(QLatin1Char('/'), -1)));
+            candidates[s].emplace_back(link.op, QCoreApplication::translate("RunCompare", "overflow record %1").arg(index.ops[size_t(e.op)].relPath.section(QLatin1Char('/'), -1)));
         }
     for (size_t s = 0; s < table.summaries.size(); ++s) {
         ScopeSummary &sum = table.summaries[s];

@@ -13,11 +13,6 @@ namespace ds {
 
 namespace {
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("RunAnswer", text, disambiguation, n);
-}
-
 QString shown(qint64 number, const QString &label) { return number >= 0 ? QString::number(number) : label; }
 
 QJsonObject findingJson(const ScopeFinding &f)
@@ -217,32 +212,32 @@ QString RunAnswer::line() const
 {
     const bool compare = kind == RunAnswerKind::Compare;
     if (steps.empty())
-        return compare ? tr("no scope was compared") : tr("no scope was checked");
+        return compare ? QCoreApplication::translate("RunAnswer", "no scope was compared") : QCoreApplication::translate("RunAnswer", "no scope was checked");
     if (!first) {
         if (steps.size() == 1 && steps.front().number < 0 && steps.front().label.isEmpty())
-            return compare ? tr("no divergence") : tr("no anomaly");
-        const QString range = steps.size() == 1 ? tr("step %1").arg(shown(steps.front().number, steps.front().label))
-                                                : tr("steps %1 to %2").arg(shown(steps.front().number, steps.front().label),
+            return compare ? QCoreApplication::translate("RunAnswer", "no divergence") : QCoreApplication::translate("RunAnswer", "no anomaly");
+        const QString range = steps.size() == 1 ? QCoreApplication::translate("RunAnswer", "step %1").arg(shown(steps.front().number, steps.front().label))
+                                                : QCoreApplication::translate("RunAnswer", "steps %1 to %2").arg(shown(steps.front().number, steps.front().label),
                                                                           shown(steps.back().number, steps.back().label));
-        return compare ? tr("runs agree on every compared step (%1)").arg(range) : tr("no anomaly in any step (%1)").arg(range);
+        return compare ? QCoreApplication::translate("RunAnswer", "runs agree on every compared step (%1)").arg(range) : QCoreApplication::translate("RunAnswer", "no anomaly in any step (%1)").arg(range);
     }
     QStringList where;
     const QString step = shown(first->step, first->stepLabel);
     if (!step.isEmpty())
-        where << tr("step %1").arg(step);
+        where << QCoreApplication::translate("RunAnswer", "step %1").arg(step);
     const QString rank = shown(first->at.rankNumber, first->at.rank);
     if (!rank.isEmpty())
-        where << tr("rank %1").arg(rank);
-    where << tr("op %1").arg(first->at.finding.op);
+        where << QCoreApplication::translate("RunAnswer", "rank %1").arg(rank);
+    where << QCoreApplication::translate("RunAnswer", "op %1").arg(first->at.finding.op);
     const QString at = where.join(QStringLiteral(", "));
     QString head;
     if (agreeUpTo || !agreeUpToLabel.isEmpty()) {
         const QString upTo = shown(agreeUpTo.value_or(-1), agreeUpToLabel);
-        head = compare ? tr("runs agree up to step %1").arg(upTo) : tr("no anomaly up to step %1").arg(upTo);
+        head = compare ? QCoreApplication::translate("RunAnswer", "runs agree up to step %1").arg(upTo) : QCoreApplication::translate("RunAnswer", "no anomaly up to step %1").arg(upTo);
     } else if (!step.isEmpty() && steps.size() > 1) {
-        head = compare ? tr("runs differ from step %1 on").arg(step) : tr("anomaly from step %1 on").arg(step);
+        head = compare ? QCoreApplication::translate("RunAnswer", "runs differ from step %1 on").arg(step) : QCoreApplication::translate("RunAnswer", "anomaly from step %1 on").arg(step);
     }
-    const QString tail = compare ? tr("first divergence: %1").arg(at) : tr("first anomaly: %1").arg(at);
+    const QString tail = compare ? QCoreApplication::translate("RunAnswer", "first divergence: %1").arg(at) : QCoreApplication::translate("RunAnswer", "first anomaly: %1").arg(at);
     return head.isEmpty() ? tail : head + QStringLiteral("; ") + tail;
 }
 

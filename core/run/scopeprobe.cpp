@@ -12,11 +12,6 @@ namespace ds {
 
 namespace {
 
-QString tr(const char *text, const char *disambiguation = nullptr, int n = -1)
-{
-    return QCoreApplication::translate("ScopeProbe", text, disambiguation, n);
-}
-
 /// "task", "level" and "framework" from the first bytes of a dump.json (written first, msprobe.md §3.1).
 void readHeader(const QString &file, ScopeProbe &p)
 {
@@ -47,9 +42,9 @@ QString ScopeProbe::what() const
     if (!level.isEmpty())
         parts << level;
     if (tensorFiles > 0)
-        parts << tr("%n tensor file(s)", nullptr, tensorFiles);
+        parts << QCoreApplication::translate("ScopeProbe", "%n tensor file(s)", nullptr, tensorFiles);
     else if (!task.isEmpty() && task != QLatin1String("statistics"))
-        parts << tr("no tensor files");
+        parts << QCoreApplication::translate("ScopeProbe", "no tensor files");
     return parts.join(QStringLiteral(" \u00b7 "));
 }
 
@@ -77,7 +72,7 @@ ScopeProbe probeScope(const RunTree &tree, const RunScope &scope)
         }
         const QDir dir(abs);
         if (!dir.exists()) {
-            p.error = tr("cannot read %1").arg(c.relPath);
+            p.error = QCoreApplication::translate("ScopeProbe", "cannot read %1").arg(c.relPath);
             continue;
         }
         for (const QFileInfo &f : dir.entryInfoList(QDir::Files | QDir::NoDotAndDotDot, QDir::Name)) {
@@ -98,7 +93,7 @@ ScopeProbe probeScope(const RunTree &tree, const RunScope &scope)
         }
     }
     if (p.tensorFiles > 0)
-        p.contents << tr("%n tensor file(s)", nullptr, p.tensorFiles);
+        p.contents << QCoreApplication::translate("ScopeProbe", "%n tensor file(s)", nullptr, p.tensorFiles);
     return p;
 }
 

@@ -187,10 +187,11 @@ TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGrou
                 continue;
             any = true;
             const RecordedStats &r = t.recorded;
+            auto take = [&](double x) { v = maxOf(v, std::isnan(x) ? INFINITY : x); }; // a NaN statistic is not "no value"
             if (metric == TrendMetric::Norm && r.has(RecordedStats::Norm))
-                v = maxOf(v, r.norm);
+                take(r.norm);
             if (metric == TrendMetric::Max && r.has(RecordedStats::Max))
-                v = maxOf(v, r.max);
+                take(r.max);
             const bool bad = (r.has(RecordedStats::Max) && !std::isfinite(r.max)) || (r.has(RecordedStats::Min) && !std::isfinite(r.min))
                              || (r.has(RecordedStats::Mean) && !std::isfinite(r.mean)) || (r.has(RecordedStats::Norm) && !std::isfinite(r.norm));
             nonFinite += bad;

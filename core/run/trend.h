@@ -18,8 +18,8 @@ enum class TrendMetric : std::uint8_t {
     MaxAbsError,       ///< max over the output rows of MaxAbsErr (tensor) or |Max diff| (statistics)
     CosineDistance,    ///< max over the output rows of 1 - cosine (tensor rows only)
     // from one run's recorded statistics
-    Norm,              ///< max Norm of the operator's outputs
-    Max,               ///< max Max of the operator's outputs
+    Norm,              ///< max Norm of the operator's outputs (a NaN statistic counts as +Inf)
+    Max,               ///< max Max of the operator's outputs (a NaN statistic counts as +Inf)
     NonFinite,         ///< outputs whose recorded statistics hold NaN or Inf
 };
 inline constexpr TrendMetric kCompareMetrics[] = {TrendMetric::Verdict, TrendMetric::NormRelativeError,
