@@ -11,6 +11,8 @@ packages=(
   libhdf5-dev nlohmann-json3-dev zlib1g-dev libprotobuf-dev protobuf-compiler
   python3 python3-numpy python3-h5py python3-torch
   xvfb xauth fonts-noto-cjk
+  # dumpscope-cli compare under mpirun (DUMPSCOPE_MPI, docs/DISTRIBUTED.md) and its tests
+  libopenmpi-dev openmpi-bin
   # the .deb test: dpkg-shlibdeps for Depends, desktop and AppStream metadata validators
   dpkg-dev appstream desktop-file-utils
 )

@@ -5,6 +5,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QSaveFile>
 
 #include <cstdio>
@@ -66,7 +67,7 @@ QString cellText(const CompareRow &row)
     return parts.join(QStringLiteral("  "));
 }
 
-QString scopeText(const DumpLevels &l)
+QString levelsText(const DumpLevels &l)
 {
     QStringList parts;
     const std::pair<const char *, QString> levels[] = {{"step", l.step}, {"rank", l.rank}, {"device", l.device}, {"iteration", l.dataIndex}};
@@ -76,8 +77,76 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-QString text(const QString &npuPath, const QString &benchPath, const std::vector<ScopeCompare> &scopes, CompareMode mode,
-             const RunAnswer &answer)
+} // namespace
+
+ScopeText scopeText(const ScopeCompare &s, Verdict failOn)
+{
+    ScopeText t;
+    const DumpIndex &npu = *s.npu;
+    const CompareResult &r = s.result;
+    t.rows = qint64(r.rows.size());
+    t.benchOnly = qint64(r.benchOnly.size());
+    for (Verdict v : {Verdict::None, Verdict::Pass, Verdict::Warning, Verdict::Error})
+        t.counts[int(v)] = qint64(r.count(v));
+    t.warnings = r.warnings;
+    t.reached = failOn != Verdict::None && r.any(failOn);
+    for (const Divergence &d : r.divergences) {
+        const OpRecord &op = npu.ops[size_t(d.originOp)];
+        t.divergences += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
+                             .arg(levelsText(d.levels), opMatchKey(op), op.opType,
+                                  d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
+                                  r.rows[size_t(d.originRow)].npuName);
+        if (!d.chain.empty()) {
+            QStringList chain;
+            for (int o : d.chain)
+                chain << opMatchKey(npu.ops[size_t(o)]);
+            t.divergences += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+        }
+    }
+    for (const CompareRow &row : r.rows) {
+        if (row.verdict == Verdict::Pass)
+            continue;
+        QStringList why;
+        for (ReasonCode c : row.reasons)
+            why << reasonCodeName(c);
+        t.notPass += QStringLiteral("  %1  %2  %3%4%5\n")
+                         .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
+                              why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
+                              row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
+    }
+    return t;
+}
+
+QJsonObject ScopeText::toJson() const
+{
+    QJsonArray c, w;
+    for (qint64 n : counts)
+        c.append(n);
+    for (const QString &x : warnings)
+        w.append(x);
+    return QJsonObject{{QStringLiteral("rows"), rows}, {QStringLiteral("bench_only"), benchOnly}, {QStringLiteral("counts"), c},
+                       {QStringLiteral("warnings"), w}, {QStringLiteral("divergences"), divergences},
+                       {QStringLiteral("not_pass"), notPass}, {QStringLiteral("reached"), reached}};
+}
+
+ScopeText ScopeText::fromJson(const QJsonObject &o)
+{
+    ScopeText t;
+    t.rows = o.value(QStringLiteral("rows")).toInteger();
+    t.benchOnly = o.value(QStringLiteral("bench_only")).toInteger();
+    const QJsonArray c = o.value(QStringLiteral("counts")).toArray();
+    for (int i = 0; i < 4 && i < c.size(); ++i)
+        t.counts[i] = c[i].toInteger();
+    for (const QJsonValue &w : o.value(QStringLiteral("warnings")).toArray())
+        t.warnings << w.toString();
+    t.divergences = o.value(QStringLiteral("divergences")).toString();
+    t.notPass = o.value(QStringLiteral("not_pass")).toString();
+    t.reached = o.value(QStringLiteral("reached")).toBool();
+    return t;
+}
+
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeText> &scopes, CompareMode mode,
+                    const RunAnswer &answer)
 {
     QString t = answer.line() + QLatin1Char('\n');
     if (answer.first && !answer.first->at.scope.isEmpty()) {
@@ -96,14 +165,14 @@ QString text(const QString &npuPath, const QString &benchPath, const std::vector
         if (!f.clockConsistent)
             t += QStringLiteral("  note: the ranks' communication ops do not line up; each rank's ops are counted on their own\n");
     }
-    size_t rows = 0, benchOnly = 0, counts[4] = {};
+    qint64 rows = 0, benchOnly = 0, counts[4] = {};
     QStringList warnings;
-    for (const ScopeCompare &s : scopes) {
-        rows += s.result.rows.size();
-        benchOnly += s.result.benchOnly.size();
-        for (Verdict v : {Verdict::None, Verdict::Pass, Verdict::Warning, Verdict::Error})
-            counts[int(v)] += s.result.count(v);
-        for (const QString &w : s.result.warnings)
+    for (const ScopeText &s : scopes) {
+        rows += s.rows;
+        benchOnly += s.benchOnly;
+        for (int v = 0; v < 4; ++v)
+            counts[v] += s.counts[v];
+        for (const QString &w : s.warnings)
             if (!warnings.contains(w))
                 warnings << w;
     }
@@ -115,52 +184,28 @@ QString text(const QString &npuPath, const QString &benchPath, const std::vector
     for (const QString &w : std::as_const(warnings))
         t += QStringLiteral("warning: %1\n").arg(w);
     bool anyDivergence = false;
-    for (const ScopeCompare &s : scopes) {
-        const DumpIndex &npu = *s.npu;
-        const CompareResult &r = s.result;
-        for (const Divergence &d : r.divergences) {
-            anyDivergence = true;
-            const OpRecord &op = npu.ops[size_t(d.originOp)];
-            t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                     .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                          d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                          r.rows[size_t(d.originRow)].npuName);
-            if (!d.chain.empty()) {
-                QStringList chain;
-                for (int o : d.chain)
-                    chain << opMatchKey(npu.ops[size_t(o)]);
-                t += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
-            }
-        }
+    for (const ScopeText &s : scopes) {
+        anyDivergence = anyDivergence || !s.divergences.isEmpty();
+        t += s.divergences;
     }
     if (!anyDivergence)
         t += QStringLiteral("\nno divergence\n");
     bool header = false;
-    for (const ScopeCompare &s : scopes)
-        for (const CompareRow &row : s.result.rows) {
-            if (row.verdict == Verdict::Pass)
-                continue;
-            if (!header)
-                t += QStringLiteral("\nrows that are not a pass:\n");
-            header = true;
-            QStringList why;
-            for (ReasonCode c : row.reasons)
-                why << reasonCodeName(c);
-            t += QStringLiteral("  %1  %2  %3%4%5\n")
-                     .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
-                          why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
-                          row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
-        }
+    for (const ScopeText &s : scopes) {
+        if (s.notPass.isEmpty())
+            continue;
+        if (!header)
+            t += QStringLiteral("\nrows that are not a pass:\n");
+        header = true;
+        t += s.notPass;
+    }
     return t;
 }
 
-} // namespace
-
-int runCompareCommand(const CompareCommand &c)
+int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn)
 {
-    CompareOptions options;
     options.fuzzy = c.fuzzy;
-    Verdict failOn = Verdict::None;
+    failOn = Verdict::None;
     if (!c.failOn.isEmpty() && (!parseVerdict(c.failOn, failOn) || failOn < Verdict::Warning)) {
         err(QStringLiteral("--fail-on must be error or warning"));
         return Usage;
@@ -189,6 +234,20 @@ int runCompareCommand(const CompareCommand &c)
         }
         options.thresholds = *t;
     }
+    return Ok;
+}
+
+bool csvInsideDump(const QString &csvFile, const QString &dumpRoot)
+{
+    return !csvFile.isEmpty() && inside(csvFile, dumpRoot);
+}
+
+int runCompareCommand(const CompareCommand &c)
+{
+    CompareOptions options;
+    Verdict failOn = Verdict::None;
+    if (const int setup = compareSetup(c, options, failOn); setup != Ok)
+        return setup;
     for (const QString &p : {c.npuPath, c.benchPath})
         if (!QFileInfo::exists(p)) {
             err(QStringLiteral("no such file or directory: %1").arg(p));
@@ -201,10 +260,11 @@ int runCompareCommand(const CompareCommand &c)
         return npuTree.walk.openedPath.isEmpty() ? NoPath : Usage;
     if (!openRun(c.benchPath, "bench", quiet, benchTree, benchRun))
         return benchTree.walk.openedPath.isEmpty() ? NoPath : Usage;
-    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npuTree.walk.rootDir) || inside(c.csvFile, benchTree.walk.rootDir))) {
-        err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
-        return Usage;
-    }
+    for (const QString &root : {npuTree.walk.rootDir, benchTree.walk.rootDir})
+        if (csvInsideDump(c.csvFile, root)) {
+            err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
+            return Usage;
+        }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
@@ -215,23 +275,39 @@ int runCompareCommand(const CompareCommand &c)
     std::vector<ScopeSummary> summaries;
     for (const ScopeCompare &s : scopes)
         summaries.push_back(s.summary);
-    const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
     const CompareMode mode = runReportMode(scopes, options);
+    std::vector<ScopeReport> reports;
+    std::vector<ScopeText> texts;
+    for (ScopeCompare &s : scopes) {
+        reports.push_back(scopeReport(s, mode, !c.csvFile.isEmpty(), c.json));
+        if (!c.json)
+            texts.push_back(scopeText(s, failOn));
+    }
+    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, std::move(summaries), reports, texts,
+                               failOn != Verdict::None && std::any_of(scopes.begin(), scopes.end(), [&](const ScopeCompare &s) {
+                                   return s.result.any(failOn);
+                               }));
+}
+
+int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
+                        std::vector<ScopeSummary> summaries, const std::vector<ScopeReport> &reports,
+                        const std::vector<ScopeText> &texts, bool reached)
+{
+    const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
     if (!c.csvFile.isEmpty()) {
         QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(runCompareCsv(scopes, mode)) < 0 || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(runCompareCsv(reports, mode)) < 0 || !f.commit()) {
             err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
             return Failed;
         }
     }
     if (c.json) {
-        const QByteArray j = runCompareJson(scopes, mode, answer.toJson(summaries));
+        const QByteArray j = runCompareJson(reports, mode, answer.toJson(summaries));
         std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
     } else {
-        out(text(npuTree.walk.openedPath, benchTree.walk.openedPath, scopes, mode, answer));
+        out(compareText(npuPath, benchPath, texts, mode, answer));
     }
-    const bool reached = std::any_of(scopes.begin(), scopes.end(), [&](const ScopeCompare &s) { return s.result.any(failOn); });
-    return failOn != Verdict::None && reached ? Reached : Ok;
+    return reached ? Reached : Ok;
 }
 
 } // namespace ds

@@ -14,6 +14,9 @@
 // unreadable mapping or thresholds file, CSV path inside a dump, a path holding several runs); 3 a path does not exist;
 // 4 --fail-on given and some row reached that verdict.
 
+#include "run/runcompare.h"
+
+#include <QJsonObject>
 #include <QString>
 
 namespace ds {
@@ -28,5 +31,36 @@ struct CompareCommand
 };
 
 int runCompareCommand(const CompareCommand &c);
+
+// The parts below let the distributed compare (distributed.h, issue 17) write exactly what
+// runCompareCommand writes from scopes compared in other processes.
+
+/// Checks the options of `c` and loads its mapping and thresholds files into `options`; prints
+/// the problem and returns the exit code (2) when one is wrong, else 0.
+int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn);
+/// True when the CSV file would be written inside the dump folder `dumpRoot`.
+bool csvInsideDump(const QString &csvFile, const QString &dumpRoot);
+
+/// One scope's part of the text report: its counts, warnings, divergences and rows that are not a pass.
+struct ScopeText
+{
+    qint64 rows = 0, benchOnly = 0;
+    qint64 counts[4] = {}; ///< by Verdict (None, Pass, Warning, Error)
+    QStringList warnings;
+    QString divergences, notPass;
+    bool reached = false; ///< a row reached the --fail-on verdict
+
+    QJsonObject toJson() const;
+    static ScopeText fromJson(const QJsonObject &o);
+};
+ScopeText scopeText(const ScopeCompare &scope, Verdict failOn);
+/// The text report: the run answer, the counts, then every scope's divergences and rows.
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeText> &scopes, CompareMode mode,
+                    const RunAnswer &answer);
+/// Writes the CSV (--csv) and prints the JSON (--json) or text report of scopes in scope order;
+/// returns the exit code (0, 1 when the CSV cannot be written, 4 when `reached`).
+int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
+                        std::vector<ScopeSummary> summaries, const std::vector<ScopeReport> &reports,
+                        const std::vector<ScopeText> &texts, bool reached);
 
 } // namespace ds

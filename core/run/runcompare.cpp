@@ -224,7 +224,12 @@ ScopeCompare compareScope(const RunTree &npuTree, const RunTree &benchTree, cons
 std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
                                       const RunInfo &bench, const CompareOptions &options, const JobControl *job)
 {
-    const std::vector<ScopePair> pairs = pairScopes(npu, bench);
+    return compareScopePairs(npuTree, benchTree, pairScopes(npu, bench), options, job);
+}
+
+std::vector<ScopeCompare> compareScopePairs(const RunTree &npuTree, const RunTree &benchTree, const std::vector<ScopePair> &pairs,
+                                            const CompareOptions &options, const JobControl *job)
+{
     std::vector<ScopeCompare> out(pairs.size());
     std::vector<std::atomic<int>> done(pairs.size());
     std::atomic<int> reported{-1};
@@ -264,13 +269,32 @@ CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const Compare
     return CompareMode::Tensor;
 }
 
+ScopeReport scopeReport(ScopeCompare &scope, CompareMode mode, bool wantCsv, bool wantJson)
+{
+    scope.result.mode = mode;
+    ScopeReport r;
+    if (wantCsv)
+        r.csv = compareCsv(*scope.npu, *scope.bench, scope.result);
+    if (wantJson)
+        r.json = compareJson(*scope.npu, *scope.bench, scope.result);
+    r.npuOps = qint64(scope.npu->ops.size());
+    return r;
+}
+
 QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode)
+{
+    std::vector<ScopeReport> reports;
+    for (ScopeCompare &s : scopes)
+        reports.push_back(scopeReport(s, mode, true, false));
+    return runCompareCsv(reports, mode);
+}
+
+QByteArray runCompareCsv(const std::vector<ScopeReport> &scopes, CompareMode mode)
 {
     QByteArray out;
     bool header = false;
-    for (ScopeCompare &s : scopes) {
-        s.result.mode = mode;
-        QByteArray csv = compareCsv(*s.npu, *s.bench, s.result);
+    for (const ScopeReport &s : scopes) {
+        QByteArray csv = s.csv;
         if (header)
             csv.remove(0, csv.indexOf('\n') + 1);
         header = true;
@@ -286,14 +310,26 @@ QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode)
 
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run)
 {
+    std::vector<ScopeReport> reports;
+    for (const ScopeCompare &s : scopes) {
+        ScopeReport r;
+        r.json = compareJson(*s.npu, *s.bench, s.result);
+        r.npuOps = qint64(s.npu->ops.size());
+        reports.push_back(std::move(r));
+    }
+    return runCompareJson(reports, mode, run);
+}
+
+QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mode, const QByteArray &run)
+{
     using json = nlohmann::ordered_json;
     json merged;
     json rows = json::array(), divergences = json::array(), benchOnly = json::array(), warnings = json::array();
     std::map<std::string, long long> counts;
     bool cancelled = false;
     long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
-    for (const ScopeCompare &s : scopes) {
-        json j = json::parse(compareJson(*s.npu, *s.bench, s.result).toStdString());
+    for (const ScopeReport &s : scopes) {
+        json j = json::parse(s.json.toStdString());
         if (merged.is_null())
             merged = j;
         cancelled = cancelled || j.value("cancelled", false);
@@ -308,8 +344,8 @@ QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode m
                 c["op"] = c["op"].get<long long>() + opBase;
             divergences.push_back(std::move(d));
         }
-        opBase += (long long)s.npu->ops.size();
-        rowBase += (long long)s.result.rows.size();
+        opBase += (long long)s.npuOps;
+        rowBase += (long long)j["rows"].size();
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
         for (auto &w : j["warnings"])

@@ -51,8 +51,13 @@ struct ScopeCompare
 ScopeCompare compareScope(const RunTree &npuTree, const RunTree &benchTree, const ScopePair &pair,
                           const CompareOptions &options = {}, const JobControl *job = nullptr);
 
-/// Compares every pair (scopes in parallel, each comparison on all cores), in pair order.
+/// Compares the given pairs (scopes in parallel, each comparison on all cores), in their order:
+/// a share of pairScopes' pairs chosen elsewhere (issue 17: one share per process).
 /// `progress` gets the overall share done (0..1000).
+std::vector<ScopeCompare> compareScopePairs(const RunTree &npuTree, const RunTree &benchTree, const std::vector<ScopePair> &pairs,
+                                            const CompareOptions &options = {}, const JobControl *job = nullptr);
+
+/// Compares every pair of pairScopes(npu, bench) (compareScopePairs).
 std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
                                       const RunInfo &bench, const CompareOptions &options = {},
                                       const JobControl *job = nullptr);
@@ -61,12 +66,25 @@ std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu
 /// compareIndexes chooses it for one index).
 CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const CompareOptions &options);
 
+/// One scope's part of the run reports, rendered where the scope was compared (only these bytes
+/// need to travel, never tensors or indexes).
+struct ScopeReport
+{
+    QByteArray csv;   ///< compareCsv in the report's column set (with its header line)
+    QByteArray json;  ///< compareJson
+    qint64 npuOps = 0; ///< operators of the NPU scope index (numbers in the JSON count across scopes)
+};
+/// Renders what `wantCsv` / `wantJson` ask for; sets the result's column set to `mode`.
+ScopeReport scopeReport(ScopeCompare &scope, CompareMode mode, bool wantCsv, bool wantJson);
+
 /// The msprobe-compatible CSV of all scopes: one header, then every scope's rows in scope order.
 /// Sets every scope result's column set (CompareResult::mode) to `mode`.
 QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode);
+QByteArray runCompareCsv(const std::vector<ScopeReport> &scopes, CompareMode mode);
 /// The JSON report of `dumpscope-cli compare --json` over all scopes (compareJson's fields with
 /// rows, divergences and bench-only rows of every scope, counts summed) and the `run` object.
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run);
+QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mode, const QByteArray &run);
 
 /// The `runs` array of `dumpscope-cli info --json` (compact JSON text): per run its path relative
 /// to the opened folder ("." for the folder itself), name, format(s), steps, ranks and scope ids.
