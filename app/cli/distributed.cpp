@@ -17,6 +17,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <functional>
@@ -376,15 +377,21 @@ std::vector<int> missing(const Link &link, Tag tag, const std::vector<size_t> &r
     return r;
 }
 
+/// A worker that lost rank 0: says so (rank 0 cannot) before the job is aborted.
+void workerGivesUp(const Link &link, const QString &host, double timeout)
+{
+    err(link.failure().isEmpty()
+            ? tr("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for %3 s; giving up").arg(g_rank).arg(host, timeoutText(timeout))
+            : tr("dumpscope-cli: rank %1 on node %2: MPI failed: %3; giving up").arg(g_rank).arg(host, link.failure()));
+}
+
 /// A worker's wait for rank 0's next message: true with it, false when rank 0 said stop (`code`
 /// set) or failed.
-bool fromRoot(Link &link, Tag tag, QByteArray &body, int &code, const QString &host)
+bool fromRoot(Link &link, Tag tag, QByteArray &body, int &code, const QString &host, double timeout)
 {
     const bool ok = link.waitUntil([&] { return link.has(0, tag) || link.has(0, TBye); }, [] { return std::vector<int>{0}; });
     if (!ok) {
-        err(tr("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
-                .arg(g_rank)
-                .arg(host, link.failure()));
+        workerGivesUp(link, host, timeout);
         code = PeerFailed;
         MPI_Abort(MPI_COMM_WORLD, PeerFailed);
         return false;
@@ -399,6 +406,22 @@ bool fromRoot(Link &link, Tag tag, QByteArray &body, int &code, const QString &h
     }
     body = *link.take(0, tag);
     return true;
+}
+
+/// Test hook (tests/mpi): DUMPSCOPE_MPI_TEST_FAULT=kill:R makes rank R kill itself (SIGKILL)
+/// right after it sent its catalog, hang:R makes it stop answering (no heartbeats) there.
+void testFault(Link &link)
+{
+    const QString fault = qEnvironmentVariable("DUMPSCOPE_MPI_TEST_FAULT");
+    const qsizetype colon = fault.indexOf(QLatin1Char(':'));
+    if (colon < 0 || fault.mid(colon + 1).toInt() != g_rank)
+        return;
+    link.drain();
+    if (fault.startsWith(QLatin1String("kill")))
+        std::raise(SIGKILL);
+    if (fault.startsWith(QLatin1String("hang")))
+        for (;;)
+            pause();
 }
 
 } // namespace
@@ -439,6 +462,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         cancel, watch);
     if (ok)
         link.send(0, TCatalog, encodeCatalog(catalog));
+    testFault(link);
 
     std::vector<Catalog> catalogs(static_cast<size_t>(g_size));
     Plan plan;
@@ -492,15 +516,13 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     int code = Ok;
     QByteArray body;
     if (!root && !ok) {
-        err(tr("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
-                .arg(g_rank)
-                .arg(host, link.failure()));
+        workerGivesUp(link, host, timeout);
         MPI_Abort(MPI_COMM_WORLD, PeerFailed);
         return PeerFailed;
     }
     if (root)
         body = *link.take(0, TAssign);
-    else if (!fromRoot(link, TAssign, body, code, host))
+    else if (!fromRoot(link, TAssign, body, code, host, timeout))
         return code;
     work.assigned = decodeAssignments(body).value_or(std::vector<Assignment>{});
     ok = link.whileWorking(
@@ -571,15 +593,13 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
 
     // 3. Render the rows in the report's column set and send them, one message per pair.
     if (!root && !ok) {
-        err(tr("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
-                .arg(g_rank)
-                .arg(host, link.failure()));
+        workerGivesUp(link, host, timeout);
         MPI_Abort(MPI_COMM_WORLD, PeerFailed);
         return PeerFailed;
     }
     if (root)
         body = *link.take(0, TMode);
-    else if (!fromRoot(link, TMode, body, code, host))
+    else if (!fromRoot(link, TMode, body, code, host, timeout))
         return code;
     {
         quint8 m = 0;
@@ -614,7 +634,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             MPI_Abort(MPI_COMM_WORLD, PeerFailed);
             return PeerFailed;
         }
-        fromRoot(link, TBye, body, code, host); // rank 0 says when it has everything
+        fromRoot(link, TBye, body, code, host, timeout); // rank 0 says when it has everything
         link.drain();
         return code;
     }
@@ -690,6 +710,7 @@ int distributedInit(int *argc, char ***argv)
     if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
         return 1;
     g_initialised = true;
+    std::atexit(distributedFinalize); // QCommandLineParser ends --help and bad options with exit()
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
     MPI_Comm_size(MPI_COMM_WORLD, &g_size);
