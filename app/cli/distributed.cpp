@@ -41,7 +41,8 @@ int g_rank = 0, g_size = 1;
 
 using Clock = std::chrono::steady_clock;
 
-QString tr(const char *text) { return QCoreApplication::translate("Distributed", text); }
+/// A message of the CLI (English, like the rest of its output).
+QString msg(const char *text) { return QString::fromUtf8(text); }
 void err(const QString &text) { std::fprintf(stderr, "%s\n", text.toUtf8().constData()); }
 
 // What rank 0 prints when the launcher stops the job: without `mpirun --enable-recovery`, Open
@@ -102,7 +103,7 @@ public:
             return true;
         }
         if (packed.size() > std::numeric_limits<int>::max() / 2)
-            return fail(to, tr("a message of %1 bytes is too large to send").arg(packed.size()));
+            return fail(to, msg("a message of %1 bytes is too large to send").arg(packed.size()));
         m_pending.push_back({MPI_REQUEST_NULL, std::move(packed)});
         Pending &p = m_pending.back();
         const int rc = MPI_Isend(p.body.constData(), int(p.body.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD, &p.request);
@@ -309,8 +310,8 @@ public:
     QString who(int r) const
     {
         const PeerInfo &p = m_peers[size_t(r)];
-        return p.host.isEmpty() ? tr("rank %1 (node unknown: it never reported)").arg(r)
-                                : tr("rank %1 on node %2 (NPU path %3, bench path %4)").arg(r).arg(p.host, p.npuPath, p.benchPath);
+        return p.host.isEmpty() ? msg("rank %1 (node unknown: it never reported)").arg(r)
+                                : msg("rank %1 on node %2 (NPU path %3, bench path %4)").arg(r).arg(p.host, p.npuPath, p.benchPath);
     }
 
     /// Prints `message`, tells the other processes to stop and returns `code`.
@@ -318,7 +319,7 @@ public:
     {
         if (!message.isEmpty())
             err(message);
-        setTermText(tr("dumpscope-cli: the MPI launcher stopped the job after: %1").arg(message));
+        setTermText(msg("dumpscope-cli: the MPI launcher stopped the job after: %1").arg(message));
         for (int r = 1; r < g_size; ++r)
             if (r != m_link.failedPeer()) {
                 QByteArray b;
@@ -338,11 +339,11 @@ public:
     {
         const int p = m_link.failedPeer();
         if (p < 0)
-            return stop(PeerFailed, tr("dumpscope-cli: MPI failed while %1: %2").arg(phase, m_link.failure()));
+            return stop(PeerFailed, msg("dumpscope-cli: MPI failed while %1: %2").arg(phase, m_link.failure()));
         m_link.giveUp(p);
         if (!m_link.failure().isEmpty())
-            return stop(PeerFailed, tr("dumpscope-cli: %1 failed while %2: %3").arg(who(p), phase, m_link.failure()));
-        return stop(PeerFailed, tr("dumpscope-cli: %1 sent nothing for %2 s while %3: it died, hangs or cannot be reached; "
+            return stop(PeerFailed, msg("dumpscope-cli: %1 failed while %2: %3").arg(who(p), phase, m_link.failure()));
+        return stop(PeerFailed, msg("dumpscope-cli: %1 sent nothing for %2 s while %3: it died, hangs or cannot be reached; "
                                    "no report written")
                                     .arg(who(p), timeoutText(m_timeout), phase));
     }
@@ -354,9 +355,9 @@ public:
         for (int r : awaited)
             if (r != 0)
                 names << who(r);
-        setTermText(tr("dumpscope-cli: the MPI launcher stopped the job while %1 (a process died or was killed); "
+        setTermText(msg("dumpscope-cli: the MPI launcher stopped the job while %1 (a process died or was killed); "
                        "still waiting for: %2")
-                        .arg(phase, names.isEmpty() ? tr("none") : names.join(QStringLiteral("; "))));
+                        .arg(phase, names.isEmpty() ? msg("none") : names.join(QStringLiteral("; "))));
     }
 
 private:
@@ -381,8 +382,8 @@ std::vector<int> missing(const Link &link, Tag tag, const std::vector<size_t> &r
 void workerGivesUp(const Link &link, const QString &host, double timeout)
 {
     err(link.failure().isEmpty()
-            ? tr("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for %3 s; giving up").arg(g_rank).arg(host, timeoutText(timeout))
-            : tr("dumpscope-cli: rank %1 on node %2: MPI failed: %3; giving up").arg(g_rank).arg(host, link.failure()));
+            ? msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for %3 s; giving up").arg(g_rank).arg(host, timeoutText(timeout))
+            : msg("dumpscope-cli: rank %1 on node %2: MPI failed: %3; giving up").arg(g_rank).arg(host, link.failure()));
 }
 
 /// A worker's wait for rank 0's next message: true with it, false when rank 0 said stop (`code`
@@ -434,7 +435,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     Root rootState(link, timeout);
     if (root) {
         std::signal(SIGTERM, onTerminate);
-        rootState.waiting(tr("starting"), everyone());
+        rootState.waiting(msg("starting"), everyone());
     }
     Work work{c, {}, Verdict::None, {}, {}, nullptr, nullptr, {}, {}};
     std::atomic<bool> cancel{false};
@@ -449,7 +450,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     }
     Catalog catalog;
     if (const int setup = compareSetup(c, work.options, work.failOn); setup != Ok) {
-        catalog.error = tr("the compare options could not be set up");
+        catalog.error = msg("the compare options could not be set up");
         catalog.code = setup;
     }
     bool ok = link.whileWorking(
@@ -468,10 +469,10 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     Plan plan;
     if (root) {
         if (!ok)
-            return rootState.failed(tr("walking the paths"));
+            return rootState.failed(msg("walking the paths"));
         std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 2);
         for (int phase = 0; phase < 1; ++phase) {
-            rootState.waiting(tr("collecting what every process sees"), missing(link, TCatalog, got, need));
+            rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
             ok = link.waitUntil(
                 [&] {
                     for (int r = 0; r < g_size; ++r) {
@@ -480,11 +481,11 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                             QDataStream in(*h);
                             in >> p.host >> p.npuPath >> p.benchPath;
                             ++got[size_t(r)];
-                            rootState.waiting(tr("collecting what every process sees"), missing(link, TCatalog, got, need));
+                            rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
                         }
                         if (auto b = link.take(r, TCatalog)) {
                             auto decoded = decodeCatalog(*b);
-                            catalogs[size_t(r)] = decoded ? *decoded : Catalog{tr("unreadable message"), PeerFailed, {}, {}};
+                            catalogs[size_t(r)] = decoded ? *decoded : Catalog{msg("unreadable message"), PeerFailed, {}, {}};
                             ++got[size_t(r)];
                         }
                     }
@@ -493,21 +494,21 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                 [&] { return missing(link, TCatalog, got, need); });
         }
         if (!ok)
-            return rootState.failed(tr("walking and fingerprinting its paths"));
+            return rootState.failed(msg("walking and fingerprinting its paths"));
         for (int r = 0; r < g_size; ++r) {
             const Catalog &k = catalogs[size_t(r)];
             if (!k.error.isEmpty())
-                return rootState.stop(k.code, tr("dumpscope-cli: %1: %2").arg(rootState.who(r), k.error));
+                return rootState.stop(k.code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), k.error));
             for (const SideCatalog *side : {&k.npu, &k.bench})
                 if (!side->error.isEmpty())
-                    return rootState.stop(side->code, tr("dumpscope-cli: %1: %2").arg(rootState.who(r), side->error));
+                    return rootState.stop(side->code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), side->error));
         }
         for (const QString &dumpRoot : {catalogs[0].npu.rootDir, catalogs[0].bench.rootDir})
             if (csvInsideDump(c.csvFile, dumpRoot))
-                return rootState.stop(Usage, tr("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
+                return rootState.stop(Usage, msg("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
         plan = planCompare(catalogs, rootState.peers());
         if (!plan.error.isEmpty())
-            return rootState.stop(plan.code, tr("dumpscope-cli: %1").arg(plan.error));
+            return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
         for (int r = 0; r < g_size; ++r)
             link.send(r, TAssign, encodeAssignments(plan.byRank[size_t(r)]));
     }
@@ -551,11 +552,11 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     CompareMode mode = CompareMode::Tensor;
     if (root) {
         if (!ok)
-            return rootState.failed(tr("comparing its scopes"));
+            return rootState.failed(msg("comparing its scopes"));
         summaries.resize(plan.pairs);
         std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 1);
         quint8 modes = 0;
-        rootState.waiting(tr("comparing"), missing(link, TCompared, got, need));
+        rootState.waiting(msg("comparing"), missing(link, TCompared, got, need));
         ok = link.waitUntil(
             [&] {
                 for (int r = 0; r < g_size; ++r)
@@ -569,13 +570,13 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                             reached = reached || x.reached;
                         }
                         ++got[size_t(r)];
-                        rootState.waiting(tr("comparing"), missing(link, TCompared, got, need));
+                        rootState.waiting(msg("comparing"), missing(link, TCompared, got, need));
                     }
                 return missing(link, TCompared, got, need).empty();
             },
             [&] { return missing(link, TCompared, got, need); });
         if (!ok)
-            return rootState.failed(tr("comparing its scopes"));
+            return rootState.failed(msg("comparing its scopes"));
         // The report's column set, as runReportMode chooses it for one process.
         if (work.options.mode == CompareMode::Tensor || work.options.mode == CompareMode::Summary || work.options.mode == CompareMode::Md5)
             mode = work.options.mode;
@@ -628,7 +629,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
 
     if (!root) {
         if (!ok) {
-            err(tr("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
+            err(msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
                     .arg(g_rank)
                     .arg(host, link.failure()));
             MPI_Abort(MPI_COMM_WORLD, PeerFailed);
@@ -641,13 +642,13 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
 
     // 4. Rank 0: every pair's rows, in pair order, into the reports one process would write.
     if (!ok)
-        return rootState.failed(tr("rendering its rows"));
+        return rootState.failed(msg("rendering its rows"));
     std::vector<ScopeReport> reports(plan.pairs);
     std::vector<ScopeText> texts(c.json ? 0 : plan.pairs);
     std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 0);
     for (int r = 0; r < g_size; ++r)
         need[size_t(r)] = plan.byRank[size_t(r)].size();
-    rootState.waiting(tr("gathering rows"), missing(link, TPiece, got, need));
+    rootState.waiting(msg("gathering rows"), missing(link, TPiece, got, need));
     ok = link.waitUntil(
         [&] {
             for (int r = 0; r < g_size; ++r)
@@ -658,13 +659,13 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                             texts[size_t(p->pair)] = ScopeText::fromJson(QJsonDocument::fromJson(p->text).object());
                     }
                     ++got[size_t(r)];
-                    rootState.waiting(tr("gathering rows"), missing(link, TPiece, got, need));
+                    rootState.waiting(msg("gathering rows"), missing(link, TPiece, got, need));
                 }
             return missing(link, TPiece, got, need).empty();
         },
         [&] { return missing(link, TPiece, got, need); });
     if (!ok)
-        return rootState.failed(tr("sending its rows"));
+        return rootState.failed(msg("sending its rows"));
     // The report names rank 0's paths (one process names the paths it opened).
     const QString npuPath = catalogs[0].npu.openedPath, benchPath = catalogs[0].bench.openedPath;
     if (c.json && !reports.empty()) {
@@ -681,12 +682,12 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             std::fflush(stdout);
         },
         cancel, {});
-    if (!c.quiet && !c.json) {
+    if (!c.quiet) { // stderr: the reports on stdout stay as one process writes them
         const qint64 rows = link.receivedBytes(TPiece), sums = link.receivedBytes(TCompared), cats = link.receivedBytes(TCatalog);
         QSet<QString> hosts;
         for (const PeerInfo &p : rootState.peers())
             hosts.insert(p.host);
-        err(tr("distributed over %1 processes on %2 node(s): %3 scope pair(s); gathered %4 bytes (catalogs %5, summaries %6, "
+        err(msg("distributed over %1 processes on %2 node(s): %3 scope pair(s); gathered %4 bytes (catalogs %5, summaries %6, "
                "rows %7), %8 bytes per scope pair")
                 .arg(g_size)
                 .arg(hosts.size())

@@ -16,7 +16,8 @@ namespace {
 
 constexpr quint32 kMagic = 0x44534d31; // "DSM1": the message format's version
 
-QString tr(const char *text) { return QCoreApplication::translate("Distributed", text); }
+/// A message of the CLI (English, like the rest of its output).
+QString msg(const char *text) { return QString::fromUtf8(text); }
 
 QDataStream &operator<<(QDataStream &s, const CatalogScope &c)
 {
@@ -123,7 +124,8 @@ QByteArray scopeFingerprint(const RunTree &tree, const RunScope &scope, quint64 
             files << c.relPath;
             continue;
         }
-        QDirIterator it(abs, QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+        QDirIterator it(abs, QDir::Files | QDir::NoDotAndDotDot | QDir::Hidden,
+                        QDirIterator::Subdirectories | QDirIterator::FollowSymlinks); // loops are skipped
         while (it.hasNext())
             files << rootDir.relativeFilePath(it.next());
     }
@@ -141,13 +143,13 @@ SideCatalog catalogSide(const QString &path, const QString &what, RunTree &tree,
     run = nullptr;
     side.openedPath = QFileInfo(path).absoluteFilePath();
     if (!QFileInfo::exists(path)) {
-        side.error = tr("no such file or directory: %1").arg(side.openedPath);
+        side.error = msg("no such file or directory: %1").arg(side.openedPath);
         side.code = 3;
         return side;
     }
     auto found = discoverRuns(path);
     if (!found) {
-        side.error = tr("%1 path: %2").arg(what, found.errorText());
+        side.error = msg("%1 path: %2").arg(what, found.errorText());
         side.code = 3;
         return side;
     }
@@ -158,7 +160,7 @@ SideCatalog catalogSide(const QString &path, const QString &what, RunTree &tree,
         QStringList names;
         for (const RunInfo &r : tree.runs)
             names << (r.relPath.isEmpty() ? QStringLiteral(".") : r.relPath);
-        side.error = tr("%1 path %2 holds %3 runs (%4); compare one run folder with another")
+        side.error = msg("%1 path %2 holds %3 runs (%4); compare one run folder with another")
                          .arg(what, path)
                          .arg(tree.runs.size())
                          .arg(names.join(QStringLiteral(", ")));
@@ -202,7 +204,7 @@ Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInf
     Plan plan;
     plan.byRank.resize(catalogs.size());
     auto who = [&](size_t r) {
-        return r < peers.size() && !peers[r].host.isEmpty() ? tr("rank %1 on node %2").arg(r).arg(peers[r].host) : tr("rank %1").arg(r);
+        return r < peers.size() && !peers[r].host.isEmpty() ? msg("rank %1 on node %2").arg(r).arg(peers[r].host) : msg("rank %1").arg(r);
     };
     struct Seen
     {
@@ -217,12 +219,12 @@ Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInf
         std::map<QString, std::vector<Seen>> seen;
     } npu, bench;
     for (size_t r = 0; r < catalogs.size(); ++r)
-        for (auto [side, catalog, what] : {std::tuple{&npu, &catalogs[r].npu, tr("NPU")}, std::tuple{&bench, &catalogs[r].bench, tr("bench")}})
+        for (auto [side, catalog, what] : {std::tuple{&npu, &catalogs[r].npu, msg("NPU")}, std::tuple{&bench, &catalogs[r].bench, msg("bench")}})
             for (const CatalogScope &c : catalog->scopes) {
                 auto &seen = side->seen[c.id];
                 if (!seen.empty() && seen.front().fingerprint != c.fingerprint) {
                     const size_t first = seen.front().rank;
-                    plan.error = tr("scope %1 of the %2 run has different contents on %3 (%4) and on %5 (%6): its files "
+                    plan.error = msg("scope %1 of the %2 run has different contents on %3 (%4) and on %5 (%6): its files "
                                     "(names, sizes or JSON contents) differ; every process must see the same data for a scope")
                                      .arg(c.id.isEmpty() ? QStringLiteral("\"\"") : c.id, what, who(first),
                                           side == &npu ? catalogs[first].npu.openedPath : catalogs[first].bench.openedPath,
@@ -279,7 +281,7 @@ Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInf
                     l << who(r);
                 return l.join(QStringLiteral(", "));
             };
-            plan.error = tr("scope %1: no process sees both its NPU data (seen by %2) and its bench data (seen by %3); "
+            plan.error = msg("scope %1: no process sees both its NPU data (seen by %2) and its bench data (seen by %3); "
                             "give every process whose node holds an NPU scope a path to its bench scope")
                              .arg(p.id.isEmpty() ? QStringLiteral("\"\"") : p.id, list(withNpu), list(withBench));
             plan.code = 5;

@@ -124,7 +124,7 @@ def reports(cli_cmd, npu, bench, extra, tmp, tag, cwd=None, env=None, n=None):
     """(json stdout, csv bytes, text stdout, exit codes) of one way of running the compare."""
     out = {}
     csv = tmp / f"{tag}.csv"
-    for kind, args in (("json", ["--json", "--csv", csv]), ("text", ["--quiet"])):
+    for kind, args in (("json", ["--json", "--csv", csv, "--quiet"]), ("text", ["--quiet"])):
         cmd = [*cli_cmd, "compare", npu, bench, *extra, *args]
         rc, stdout, stderr, _ = mpirun(n, cmd, env) if n else run([str(c) for c in cmd], cwd=cwd, env=env)
         out[kind] = (rc, stdout, stderr)
