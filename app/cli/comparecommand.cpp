@@ -2,6 +2,7 @@
 
 #include "compare/comparereport.h"
 #include "run/runcompare.h"
+#include "dump/dumpindex.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -76,7 +77,52 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-QString text(const QString &npuPath, const QString &benchPath, const std::vector<ScopeCompare> &scopes, CompareMode mode,
+/// What the reports keep of one compared scope once its indexes are gone.
+struct ScopeOutput
+{
+    ScopeSummary summary;
+    CompareMode mode = CompareMode::None; ///< the columns its rows need (scopeReportMode)
+    CompareMode csvMode = CompareMode::None; ///< the columns `csv` was rendered in
+    int npuOps = 0;
+    QByteArray csv;                       ///< rows in `mode`'s columns (with --csv)
+    QByteArray json;                      ///< compareJson of the scope (with --json)
+    QString divergences, notPass;         ///< text output parts
+    QStringList warnings;
+    bool reached = false;                 ///< some row reached --fail-on
+};
+
+/// The text parts of one scope: its first divergences, and its rows that are not a pass.
+void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
+{
+    const DumpIndex &npu = *s.npu;
+    const CompareResult &r = s.result;
+    for (const Divergence &d : r.divergences) {
+        const OpRecord &op = npu.ops[size_t(d.originOp)];
+        o.divergences += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
+                             .arg(scopeText(d.levels), opMatchKey(op), op.opType,
+                                  d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
+                                  r.rows[size_t(d.originRow)].npuName);
+        if (!d.chain.empty()) {
+            QStringList chain;
+            for (int x : d.chain)
+                chain << opMatchKey(npu.ops[size_t(x)]);
+            o.divergences += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+        }
+    }
+    for (const CompareRow &row : r.rows) {
+        if (row.verdict == Verdict::Pass)
+            continue;
+        QStringList why;
+        for (ReasonCode c : row.reasons)
+            why << reasonCodeName(c);
+        o.notPass += QStringLiteral("  %1  %2  %3%4%5\n")
+                         .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
+                              why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
+                              row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
+    }
+}
+
+QString text(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
              const RunAnswer &answer)
 {
     QString t = answer.line() + QLatin1Char('\n');
@@ -96,61 +142,33 @@ QString text(const QString &npuPath, const QString &benchPath, const std::vector
         if (!f.clockConsistent)
             t += QStringLiteral("  note: the ranks' communication ops do not line up; each rank's ops are counted on their own\n");
     }
-    size_t rows = 0, benchOnly = 0, counts[4] = {};
+    qint64 rows = 0, benchOnly = 0, pass = 0, warning = 0, error = 0, none = 0;
     QStringList warnings;
-    for (const ScopeCompare &s : scopes) {
-        rows += s.result.rows.size();
-        benchOnly += s.result.benchOnly.size();
-        for (Verdict v : {Verdict::None, Verdict::Pass, Verdict::Warning, Verdict::Error})
-            counts[int(v)] += s.result.count(v);
-        for (const QString &w : s.result.warnings)
+    for (const ScopeOutput &s : scopes) {
+        rows += s.summary.rows;
+        benchOnly += s.summary.benchOnly;
+        pass += s.summary.pass;
+        warning += s.summary.warning;
+        error += s.summary.error;
+        none += s.summary.notCompared;
+        for (const QString &w : s.warnings)
             if (!warnings.contains(w))
                 warnings << w;
     }
     t += QStringLiteral("\nnpu:    %1\nbench:  %2\nmode:   %3\nrows:   %4 (pass %5, warning %6, error %7, not compared %8); "
                         "bench only %9\n")
              .arg(npuPath, benchPath, compareModeName(mode))
-             .arg(rows).arg(counts[int(Verdict::Pass)]).arg(counts[int(Verdict::Warning)]).arg(counts[int(Verdict::Error)])
-             .arg(counts[int(Verdict::None)]).arg(benchOnly);
+             .arg(rows).arg(pass).arg(warning).arg(error).arg(none).arg(benchOnly);
     for (const QString &w : std::as_const(warnings))
         t += QStringLiteral("warning: %1\n").arg(w);
-    bool anyDivergence = false;
-    for (const ScopeCompare &s : scopes) {
-        const DumpIndex &npu = *s.npu;
-        const CompareResult &r = s.result;
-        for (const Divergence &d : r.divergences) {
-            anyDivergence = true;
-            const OpRecord &op = npu.ops[size_t(d.originOp)];
-            t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                     .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                          d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                          r.rows[size_t(d.originRow)].npuName);
-            if (!d.chain.empty()) {
-                QStringList chain;
-                for (int o : d.chain)
-                    chain << opMatchKey(npu.ops[size_t(o)]);
-                t += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
-            }
-        }
+    QString divergences, notPass;
+    for (const ScopeOutput &s : scopes) {
+        divergences += s.divergences;
+        notPass += s.notPass;
     }
-    if (!anyDivergence)
-        t += QStringLiteral("\nno divergence\n");
-    bool header = false;
-    for (const ScopeCompare &s : scopes)
-        for (const CompareRow &row : s.result.rows) {
-            if (row.verdict == Verdict::Pass)
-                continue;
-            if (!header)
-                t += QStringLiteral("\nrows that are not a pass:\n");
-            header = true;
-            QStringList why;
-            for (ReasonCode c : row.reasons)
-                why << reasonCodeName(c);
-            t += QStringLiteral("  %1  %2  %3%4%5\n")
-                     .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
-                          why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
-                          row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
-        }
+    t += divergences.isEmpty() ? QStringLiteral("\nno divergence\n") : divergences;
+    if (!notPass.isEmpty())
+        t += QStringLiteral("\nrows that are not a pass:\n") + notPass;
     return t;
 }
 
@@ -209,29 +227,71 @@ int runCompareCommand(const CompareCommand &c)
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
     // Scope by scope (core/run): each step/rank of the NPU run with the same of the bench run.
-    std::vector<ScopeCompare> scopes = compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job);
+    // What the reports need of a scope is kept as soon as it is compared; its indexes go.
+    const std::vector<ScopePair> pairs = pairScopes(*npuRun, *benchRun);
+    std::vector<ScopeOutput> outputs(pairs.size());
+    compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job, [&](size_t i, const ScopePair &, ScopeCompare &s) {
+        ScopeOutput &o = outputs[i];
+        o.summary = s.summary;
+        o.mode = scopeReportMode(s.result, options);
+        o.npuOps = int(s.npu->ops.size());
+        o.warnings = s.result.warnings;
+        o.reached = failOn != Verdict::None && s.result.any(failOn);
+        if (!c.csvFile.isEmpty()) {
+            o.csvMode = o.mode == CompareMode::None ? CompareMode::Tensor : o.mode;
+            o.csv = scopeCompareCsv(s, o.csvMode, false);
+        }
+        if (c.json)
+            o.json = compareJson(*s.npu, *s.bench, s.result);
+        else
+            renderScopeText(s, o);
+    });
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
     std::vector<ScopeSummary> summaries;
-    for (const ScopeCompare &s : scopes)
-        summaries.push_back(s.summary);
+    std::vector<CompareMode> modes;
+    for (const ScopeOutput &o : outputs) {
+        summaries.push_back(o.summary);
+        modes.push_back(o.mode);
+    }
     const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
-    const CompareMode mode = runReportMode(scopes, options);
+    const CompareMode mode = bestReportMode(modes);
     if (!c.csvFile.isEmpty()) {
+        QByteArray csv;
+        {
+            CompareResult empty; // the header line
+            empty.mode = mode;
+            csv = compareCsv(DumpIndex{}, DumpIndex{}, empty);
+        }
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            if (outputs[i].csvMode != mode && outputs[i].summary.rows > 0) {
+                // Rendered in other columns than the run's: compare it again (deterministic).
+                ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
+                outputs[i].csv = scopeCompareCsv(again, mode, false);
+            }
+            csv += outputs[i].csv;
+        }
         QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(runCompareCsv(scopes, mode)) < 0 || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(csv) < 0 || !f.commit()) {
             err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
             return Failed;
         }
     }
     if (c.json) {
-        const QByteArray j = runCompareJson(scopes, mode, answer.toJson(summaries));
+        std::vector<QByteArray> docs;
+        std::vector<int> ops;
+        for (const ScopeOutput &o : outputs) {
+            docs.push_back(o.json);
+            ops.push_back(o.npuOps);
+        }
+        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuTree.walk.openedPath,
+                                              benchTree.walk.openedPath);
         std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
     } else {
-        out(text(npuTree.walk.openedPath, benchTree.walk.openedPath, scopes, mode, answer));
+        out(text(npuTree.walk.openedPath, benchTree.walk.openedPath, outputs, mode, answer));
     }
-    const bool reached = std::any_of(scopes.begin(), scopes.end(), [&](const ScopeCompare &s) { return s.result.any(failOn); });
-    return failOn != Verdict::None && reached ? Reached : Ok;
+    const bool reached = std::any_of(outputs.begin(), outputs.end(), [](const ScopeOutput &o) { return o.reached; });
+    return reached ? Reached : Ok;
 }
 
 } // namespace ds
