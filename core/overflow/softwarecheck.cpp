@@ -193,7 +193,7 @@ TensorCheck checkRecorded(const TensorRecord &t)
     if (limit > 0 && ((r.has(RecordedStats::Max) && std::fabs(r.max) == limit) || (r.has(RecordedStats::Min) && std::fabs(r.min) == limit)))
         c.saturated = 1;
     const bool valuesNonFinite = (r.has(RecordedStats::Max) && nonFinite(r.max)) || (r.has(RecordedStats::Min) && nonFinite(r.min));
-    c.statisticOverflow = !valuesNonFinite && recordedStatisticOverflow(r);
+    c.statisticOverflow = !valuesNonFinite && !c.saturated && recordedStatisticOverflow(r);
     return c;
 }
 
@@ -229,7 +229,7 @@ OpCheck checkOp(const DumpIndex &index, int op, const JobControl *job)
             c.saturated = countSaturated((*loaded)->view);
             c.recorded = tr.recorded;
             // Values finite, but the producer's Mean/Norm of them overflowed (its dtype's range).
-            c.statisticOverflow = !c.stats.nan && !c.stats.posinf && !c.stats.neginf && recordedStatisticOverflow(tr.recorded);
+            c.statisticOverflow = !c.stats.nan && !c.stats.posinf && !c.stats.neginf && !c.saturated && recordedStatisticOverflow(tr.recorded);
         }
         check.tensors.push_back(std::move(c));
     }

@@ -26,7 +26,7 @@ struct TensorCheck
     TensorStats stats;           ///< Data: measured. Recorded: min/max/mean/l2norm only (counts unknown)
     RecordedStats recorded;      ///< Recorded: what the producer wrote
     std::uint64_t saturated = 0; ///< Data: elements at the dtype's finite ±max; Recorded: 1 when Max or Min is ±max
-    /// The values are finite but a statistic of them is not: the recorded Mean/Norm (or, for
+    /// The values are finite (and not saturated) but a statistic of them is not: the recorded Mean/Norm (or, for
     /// loaded data, the L2 norm in the tensor's dtype) overflowed. A precursor, not an overflow.
     bool statisticOverflow = false;
     bool ignored = false;        ///< an ignore rule (msprobe ignore_rules.yaml) says NaN/Inf here is expected
