@@ -1437,6 +1437,18 @@ out of range: %5</source>
         <source>no overflow found</source>
         <translation>未发现溢出</translation>
     </message>
+    <message>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
 </context>
 <context>
     <name>ds::MappingPanel</name>

@@ -463,8 +463,10 @@ void MainWindow::onOverflowAnalyzed(int dump)
         const OpRecord &op = index->ops[size_t(first->op)];
         const QString name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
         const QString scope = report->scopes[size_t(report->firstScope)].scope.label();
-        const QString what = scope.isEmpty() ? tr("%1 (%2)").arg(name, overflowLevelName(first->level))
-                                             : tr("%1 (%2) in %3").arg(name, overflowLevelName(first->level), scope);
+        const QString level = first->level == OverflowLevel::Critical ? tr("critical")
+                              : first->level == OverflowLevel::High   ? tr("high")
+                                                                      : tr("medium");
+        const QString what = scope.isEmpty() ? tr("%1 (%2)").arg(name, level) : tr("%1 (%2) in %3").arg(name, level, scope);
         parts << (first->op == report->firstProducer ? tr("first overflow produced by %1").arg(what) : tr("first anomaly at %1").arg(what));
     } else if (report->scanned && report->records.empty()) {
         parts << tr("no overflow found");

@@ -338,6 +338,14 @@ print(len(want))
         QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 3);
         QCOMPARE(w.tree()->currentIndex().siblingAtColumn(0).data(DumpTreeModel::OpPathRole).toString(), path);
         QVERIFY(w.statusBar()->findChild<QLabel *>()->text().contains(answer));
+        // The operator table (the ops of step1/rank1) marks the same row critical.
+        const int opIndex = w.context()->index(0)->opIndex(path);
+        OpTableModel *table = w.opTable()->model();
+        int marked = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->index(r, 0).data(OpTableModel::OpRole).toInt() == opIndex)
+                marked = table->index(r, 0).data(OpTableModel::OverflowRole).toInt();
+        QCOMPARE(marked, 3);
         // Step 0 had no anomaly: nothing below it is marked.
         const QModelIndex step0 = w.context()->treeModel()->findOp(0, QStringLiteral("step0/rank1/Torch.exp.0.forward"));
         QVERIFY(step0.isValid());
