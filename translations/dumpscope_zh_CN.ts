@@ -48,6 +48,37 @@
     </message>
 </context>
 <context>
+    <name>VisDb</name>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>not an SQLite database (msprobe graph databases are .vis.db SQLite files)</source>
+        <translation>不是 SQLite 数据库（msprobe 的图数据库是 .vis.db SQLite 文件）</translation>
+    </message>
+    <message>
+        <source>SQLite cannot open it: %1</source>
+        <translation>SQLite 无法打开：%1</translation>
+    </message>
+    <message>
+        <source>an SQLite database without msprobe&apos;s %1 table</source>
+        <translation>SQLite 数据库中没有 msprobe 的 %1 表</translation>
+    </message>
+    <message>
+        <source>cannot read tb_config: %1</source>
+        <translation>无法读取 tb_config：%1</translation>
+    </message>
+    <message>
+        <source>cannot read tb_nodes: %1</source>
+        <translation>无法读取 tb_nodes：%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::BenchOperatorChooser</name>
     <message>
         <source>Map to bench operator</source>

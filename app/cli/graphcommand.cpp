@@ -1,5 +1,7 @@
 #include "graphcommand.h"
 
+#include "visdbcommand.h"
+
 #include "formats/ge/gegraphreader.h"
 #include "dumpgraph/dumpmapping.h"
 #include "index/buildindex.h"
@@ -106,7 +108,8 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
     std::optional<DumpMapping> mapping;
     if (chosen && index)
         mapping = mapDumpToGraph(*chosen, *index);
-    *exitCode = models.empty() ? 1 : 0;
+    const VisDbSection msprobeGraphs = visDbSection(path, root);
+    *exitCode = models.empty() && msprobeGraphs.readable == 0 ? 1 : 0;
 
     if (asJson) {
         QJsonObject doc;
@@ -168,6 +171,7 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         } else {
             doc.insert(QStringLiteral("dump"), QJsonValue::Null);
         }
+        doc.insert(QStringLiteral("msprobe_graphs"), msprobeGraphs.json);
         return QJsonDocument(doc).toJson(QJsonDocument::Indented);
     }
 
@@ -217,6 +221,8 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         for (int o : mp.streamMismatchOps)
             text += QStringLiteral("  warning: stream id differs from the graph: %1\n").arg(index->ops[size_t(o)].relPath);
     }
+    if (!msprobeGraphs.json.isEmpty())
+        text += QStringLiteral("msprobe graph databases: %1\n").arg(msprobeGraphs.json.size()) + msprobeGraphs.text;
     return text.toUtf8();
 }
 

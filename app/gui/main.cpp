@@ -8,6 +8,7 @@
 #include "tensorinspector.h"
 
 #include <QApplication>
+#include <QIcon>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QTabWidget>
@@ -85,6 +86,10 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("DumpScope"));
     QCoreApplication::setApplicationName(QStringLiteral("DumpScope"));
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/dumpscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
     QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
 
     // Translations: ours from an installed tree (<prefix>/share/dumpscope/translations, so they
