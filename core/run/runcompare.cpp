@@ -135,9 +135,13 @@ std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const Overfl
     for (const SoftwareFinding &f : report.findings) {
         if (f.op < 0 || size_t(f.op) >= table.scopeOfOp.size())
             continue;
+        if (!f.valueAnomaly && f.level == OverflowLevel::None)
+            continue; // a statistic overflow alone (finite values) is a precursor, not an anomaly
         const size_t s = size_t(table.scopeOfOp[size_t(f.op)]);
         anomalous[s].insert(f.op);
-        if (f.level == OverflowLevel::Critical)
+        // The scope's first anomaly as analyzeOverflow defines it (ScopeScan::first): the first
+        // operator with NaN/Inf/saturated values, any level (msprobe overflow_check's answer).
+        if (f.valueAnomaly)
             candidates[s].emplace_back(f.op, f.reason);
     }
     for (const OverflowEntry &e : report.records)

@@ -24,8 +24,9 @@ namespace ds {
 std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result);
 
 /// Summaries of an overflow analysis, one per scope: anomalies = operators with a software
-/// finding or an OpDebug record; first = the scope's first operator that produced an anomaly
-/// (a "critical" finding: normal inputs, abnormal outputs) or that an OpDebug record names.
+/// finding (a statistic overflow alone excepted) or an OpDebug record; first = the scope's
+/// first operator with NaN/Inf/saturated values, any level (ScopeScan::first, what msprobe's
+/// overflow_check names), or an earlier operator an OpDebug record names.
 std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const OverflowReport &report);
 
 /// Two runs' scopes paired by id. A bench run with a single scope pairs with every NPU scope

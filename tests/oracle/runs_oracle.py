@@ -36,8 +36,6 @@ KNOWN = {
     "bf16_tensor_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
     "bf16_md5_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
     "weight_tensor_mix": "per-scope compare: the perturbed weight is not the origin in tensor mode",
-    "overflow_statistics_mix": "per-scope overflow check: statistics-only dumps are not checked",
-    "overflow_norm_statistics_mix": "per-scope overflow check: statistics-only dumps are not checked",
 }
 
 
@@ -68,6 +66,12 @@ def designed(case, step_map=None, rank_map=None):
     if "alternative" in first:  # "Torch.exp.0.forward if a reader treats ..."
         ops.append(first["alternative"].split(" ")[0])
     agree = d.get("runs_agree_up_to_step")
+    if agree is None and case["kind"] == "overflow":
+        # "no anomaly up to step N": every designed scope before the first anomaly's step is quiet
+        before = {int(k.split("/")[0][4:]): v for k, v in d.get("per_scope_first_anomaly", {}).items()
+                  if int(k.split("/")[0][4:]) < first["step"]}
+        if before and all(v is None for v in before.values()):
+            agree = max(before)
     return (step_map.get(first["step"], first["step"]), rank_map.get(first["rank"], first["rank"]), ops,
             None if agree is None else step_map.get(agree, agree))
 
