@@ -1798,6 +1798,10 @@ out of range: %5</source>
         <source>Run: %1</source>
         <translation>运行：%1</translation>
     </message>
+    <message>
+        <source>The run-level answer of the last comparison (Runs tab)</source>
+        <translation>最近一次比对的运行级结论（“运行”标签页）</translation>
+    </message>
 </context>
 <context>
     <name>ds::MappingPanel</name>

@@ -104,7 +104,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_cancel = new QToolButton(this);
     m_cancel->setText(tr("Cancel"));
     m_cancel->setVisible(false);
+    // The run-level compare answer has a label of its own: indexing and overflow messages that
+    // arrive later (the overflow scan finishes after the compare) must not replace it.
+    m_runStatus = new QLabel(this);
+    m_runStatus->setVisible(false);
+    m_runStatus->setToolTip(tr("The run-level answer of the last comparison (Runs tab)"));
     statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addWidget(m_runStatus);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
 
@@ -615,7 +621,8 @@ void MainWindow::onCompareFinished()
     m_runs->setCompare(m_compare->npuDump(), m_compareRun, m_compare->runScopes(), *answer);
     m_trends->setComparison(m_compare->npuIndex(), result, answer->agreeUpTo,
                             tr("%1 compared with its bench run — %2").arg(m_compare->npuIndex()->openedPath, answer->line()));
-    m_statusText->setText(tr("Run: %1").arg(answer->line()));
+    m_runStatus->setText(tr("Run: %1").arg(answer->line()));
+    m_runStatus->setVisible(true);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

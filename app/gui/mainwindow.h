@@ -103,6 +103,7 @@ private:
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;
+    QLabel *m_runStatus; ///< "Run: <answer>" after a comparison
 };
 
 } // namespace ds
