@@ -1,10 +1,12 @@
-// bench_h5isolate [file.h5] [--repeat N] [--ballast MB]: cost of indexing a dumper .h5 in a
-// forked child (h5dumper::indexFile) against the same indexing in this process
-// (indexFileInProcess). Default file: samples/h5/model_npu.h5; N (default 50) timed calls of
-// each, alternating, after one untimed call of each. Also times an empty runIsolated() (fork +
-// pipe + waitpid only). --ballast allocates and touches MB of memory first, like a GUI holding
-// loaded tensors (fork copies the page tables). Then loads the file's largest tensor dataset
-// N times each way (loadH5TensorInProcess vs loadH5Tensor: two children and a shared mapping).
+// bench_h5isolate [file.h5] [--repeat N] [--ballast MB] [--echo-mib M]: cost of indexing a
+// dumper .h5 in a dumpscope-h5worker process (h5dumper::indexFile) against the same indexing
+// in this process (indexFileInProcess). Default file: samples/h5/model_npu.h5; N (default 50)
+// timed calls of each, alternating, after one untimed call of each. Also times an empty echo
+// request (posix_spawn + exec + pipes + waitpid only: "empty_child"). --ballast allocates and
+// touches MB of memory first, like a GUI holding loaded tensors (a fork copied the page tables;
+// a spawn does not). Then loads the file's largest tensor dataset N times each way
+// (loadH5TensorInProcess vs loadH5Tensor: one worker and a sealed memfd). --echo-mib sends M MiB
+// to the worker and back (what copying a tensor through the pipes instead would cost).
 // Prints one JSON object: median / min / max milliseconds of each.
 #include "benchutil.h"
 #include "formats/h5/h5dumper.h"
@@ -36,10 +38,12 @@ int main(int argc, char **argv)
 {
     QString file = QStringLiteral(DUMPSCOPE_SAMPLES "/h5/model_npu.h5");
     int repeat = 50;
-    long long ballastMb = 0;
+    long long ballastMb = 0, echoMib = 0;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--repeat") && i + 1 < argc)
             repeat = std::max(1, std::atoi(argv[++i]));
+        else if (!std::strcmp(argv[i], "--echo-mib") && i + 1 < argc)
+            echoMib = std::clamp(std::atoll(argv[++i]), 0LL, 60LL);
         else if (!std::strcmp(argv[i], "--ballast") && i + 1 < argc)
             ballastMb = std::max(0LL, std::atoll(argv[++i]));
         else
@@ -65,7 +69,7 @@ int main(int argc, char **argv)
         local.push_back(bench::timeOnce([&] { check(ds::h5dumper::indexFileInProcess(root, rel, {})); }));
         isolated.push_back(bench::timeOnce([&] { check(ds::h5dumper::indexFile(root, rel, {})); }));
         empty.push_back(bench::timeOnce([] {
-            if (!ds::h5::runIsolated([](const ds::JobControl &) { return QByteArray(); }))
+            if (!ds::h5::runWorker(ds::h5::Request{}, 1 << 20))
                 std::exit(1);
         }));
     }
@@ -93,6 +97,16 @@ int main(int argc, char **argv)
                 std::exit(1);
         }));
     }
+    std::vector<double> echo;
+    ds::h5::Request echoRequest;
+    echoRequest.echo.payload = QByteArray(qsizetype(echoMib) << 20, 'e');
+    for (int i = 0; echoMib && i < repeat; ++i)
+        echo.push_back(bench::timeOnce([&] {
+            const auto r = ds::h5::runWorker(echoRequest, 64u << 20);
+            const auto a = r ? ds::h5::decodeEchoAnswer(*r) : std::nullopt;
+            if (!a || a->payload.size() != echoRequest.echo.payload.size())
+                std::exit(1);
+        }));
     bench::Json out;
     out.add("file", qPrintable(rel)).add("bytes", (long long)info.size()).add("ops", (unsigned long long)ops).add("repeat", repeat)
         .add("ballast_mb", ballastMb);
@@ -100,6 +114,8 @@ int main(int argc, char **argv)
     if (big)
         out.add("tensor_bytes", (unsigned long long)big->size).add("load_in_process", stats(loadLocal))
             .add("load_isolated", stats(loadIsolated));
+    if (echoMib)
+        out.add("echo_mib", echoMib).add("echo_round_trip", stats(echo));
     out.print();
     return 0;
 }
