@@ -49,11 +49,9 @@ int &testFaultTimes()
     return times;
 }
 
-QString tr(const char *text) { return QCoreApplication::translate("H5Isolate", text); }
-
 Error failure(const QString &message) { return Error(ErrorKind::ReaderFailed, QString(), message); }
 
-Error garbled() { return failure(tr("the HDF5 reader process sent an incomplete or garbled result")); }
+Error garbled() { return failure(QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result")); }
 
 QString signalText(int sig)
 {
@@ -238,7 +236,7 @@ std::optional<Error> Worker::start(Request request)
         const QString exe = workerExecutable(&searched);
         if (exe.isEmpty()) {
             m_failure = Failure::Other;
-            return failure(tr("cannot start the HDF5 reader process: %1 was not found (looked for %2)")
+            return failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process: %1 was not found (looked for %2)")
                                .arg(QLatin1String(kWorkerName), searched.join(QStringLiteral(", "))));
         }
         if (auto e = spawn(exe)) {
@@ -255,7 +253,7 @@ std::optional<Error> Worker::spawn(const QString &exe)
 {
     int pair[2] = {-1, -1};
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
-        return failure(tr("cannot start the HDF5 reader process %1 (%2)").arg(exe, errnoText(errno)));
+        return failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process %1 (%2)").arg(exe, errnoText(errno)));
     // The worker's end, above the number it takes in the worker (close-on-exec: a worker
     // started by another thread meanwhile does not inherit it).
     int childEnd = highCopy(pair[1]);
@@ -292,7 +290,7 @@ std::optional<Error> Worker::spawn(const QString &exe)
     closeFd(childEnd);
     if (m_pid <= 0) {
         closeFd(m_socket);
-        return failure(tr("cannot start the HDF5 reader process %1 (%2)").arg(exe, errnoText(err)));
+        return failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process %1 (%2)").arg(exe, errnoText(err)));
     }
     ::fcntl(m_socket, F_SETFL, ::fcntl(m_socket, F_GETFL) | O_NONBLOCK);
     m_served = 0;
@@ -395,7 +393,7 @@ Result<QByteArray> Worker::pump(Wait wait, std::uint64_t maxBytes)
             }
         }
         if (Clock::now() - m_lastHeard > stallLimit)
-            return stop(failure(tr("the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged")
+            return stop(failure(QCoreApplication::translate("H5Isolate", "the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged")
                                     .arg(double(stallLimit.count()) / 1000.0)),
                         Failure::Other);
     }
@@ -442,12 +440,12 @@ Error Worker::ended(int status)
 {
     if (WIFSIGNALED(status)) {
         m_failure = Failure::Crashed;
-        return failure(tr("HDF5 library crashed while reading this file (%1); the file is probably damaged")
+        return failure(QCoreApplication::translate("H5Isolate", "HDF5 library crashed while reading this file (%1); the file is probably damaged")
                            .arg(signalText(WTERMSIG(status))));
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         m_failure = Failure::Crashed;
-        return failure(tr("HDF5 library failed while reading this file (exit code %1); the file is probably damaged")
+        return failure(QCoreApplication::translate("H5Isolate", "HDF5 library failed while reading this file (exit code %1); the file is probably damaged")
                            .arg(WIFEXITED(status) ? WEXITSTATUS(status) : -1));
     }
     return failure(QString());
