@@ -2,7 +2,8 @@
 // dumper .h5 in a dumpscope-h5worker process (h5dumper::indexFile) against the same indexing
 // in this process (indexFileInProcess). Default file: samples/h5/model_npu.h5; N (default 50)
 // timed calls of each, alternating, after one untimed call of each. Also times an empty echo
-// request (posix_spawn + exec + pipes + waitpid only: "empty_child"). --ballast allocates and
+// request to a pooled worker ("empty_child": one round trip on the socket) and to a new worker
+// every time ("new_worker": posix_spawn + exec + the dynamic loader + exit + waitpid). --ballast allocates and
 // touches MB of memory first, like a GUI holding loaded tensors (a fork copied the page tables;
 // a spawn does not). Then loads the file's largest tensor dataset N times each way
 // (loadH5TensorInProcess vs loadH5Tensor: one worker and a sealed memfd). --echo-mib sends M MiB
@@ -64,12 +65,17 @@ int main(int argc, char **argv)
     };
     check(ds::h5dumper::indexFileInProcess(root, rel, {}));
     check(ds::h5dumper::indexFile(root, rel, {}));
-    std::vector<double> local, isolated, empty;
+    std::vector<double> local, isolated, empty, spawned;
     for (int i = 0; i < repeat; ++i) {
         local.push_back(bench::timeOnce([&] { check(ds::h5dumper::indexFileInProcess(root, rel, {})); }));
         isolated.push_back(bench::timeOnce([&] { check(ds::h5dumper::indexFile(root, rel, {})); }));
         empty.push_back(bench::timeOnce([] {
             if (!ds::h5::runWorker(ds::h5::Request{}, 1 << 20))
+                std::exit(1);
+        }));
+        spawned.push_back(bench::timeOnce([] {
+            ds::h5::Worker worker(nullptr, ds::h5::Worker::Source::New);
+            if (worker.start(ds::h5::Request{}) || !worker.answer(1 << 20) || worker.finish(false))
                 std::exit(1);
         }));
     }
@@ -110,7 +116,8 @@ int main(int argc, char **argv)
     bench::Json out;
     out.add("file", qPrintable(rel)).add("bytes", (long long)info.size()).add("ops", (unsigned long long)ops).add("repeat", repeat)
         .add("ballast_mb", ballastMb);
-    out.add("in_process", stats(local)).add("isolated", stats(isolated)).add("empty_child", stats(empty));
+    out.add("in_process", stats(local)).add("isolated", stats(isolated)).add("empty_child", stats(empty))
+        .add("new_worker", stats(spawned));
     if (big)
         out.add("tensor_bytes", (unsigned long long)big->size).add("load_in_process", stats(loadLocal))
             .add("load_isolated", stats(loadIsolated));

@@ -77,41 +77,64 @@ bool isExecutableFile(const QString &path)
     return info.isFile() && info.isExecutable();
 }
 
-/// Writes what it can of m_outgoing without blocking; the descriptor goes with its byte.
-/// False when the worker's end is closed (its exit status will tell why).
-bool writeSome(int socket, QByteArray &outgoing, int &fd, qsizetype &fdAt)
+} // namespace
+
+/// What is still to be written to the worker: frames, and at most one descriptor that goes
+/// with the byte at `fdAt` (SCM_RIGHTS). Written from `sent` on, never moved in memory.
+struct Worker::Outgoing
 {
-    ssize_t n = 0;
-    if (fd >= 0 && fdAt == 0) {
-        iovec iov{outgoing.data(), size_t(outgoing.size())};
-        alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
-        msghdr msg{};
-        msg.msg_iov = &iov;
-        msg.msg_iovlen = 1;
-        msg.msg_control = control;
-        msg.msg_controllen = sizeof control;
-        cmsghdr *c = CMSG_FIRSTHDR(&msg);
-        c->cmsg_level = SOL_SOCKET;
-        c->cmsg_type = SCM_RIGHTS;
-        c->cmsg_len = CMSG_LEN(sizeof(int));
-        std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
-        n = ::sendmsg(socket, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0) {
-            ::close(fd); // the worker has its copy now
-            fd = -1;
+    QByteArray bytes;
+    qsizetype sent = 0;
+    int fd = -1;
+    qsizetype fdAt = -1;
+
+    bool empty() const { return sent == bytes.size(); }
+    void clear()
+    {
+        bytes.clear();
+        sent = 0;
+        closeFd(fd);
+    }
+
+    /// Writes what the socket takes without blocking. False when the worker's end is closed
+    /// (its exit status will tell why).
+    bool writeSome(int socket)
+    {
+        const char *from = bytes.constData() + sent;
+        const size_t left = size_t(bytes.size() - sent);
+        ssize_t n = 0;
+        if (fd >= 0 && fdAt == sent) {
+            iovec iov{const_cast<char *>(from), left};
+            alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+            msghdr msg{};
+            msg.msg_iov = &iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control;
+            msg.msg_controllen = sizeof control;
+            cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof(int));
+            std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+            n = ::sendmsg(socket, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n > 0)
+                closeFd(fd); // the worker has its copy now
+        } else {
+            // Stop before the byte the descriptor goes with.
+            const size_t size = fd >= 0 ? size_t(fdAt - sent) : left;
+            n = ::send(socket, from, size, MSG_NOSIGNAL | MSG_DONTWAIT);
         }
-    } else {
-        const size_t size = fd >= 0 ? size_t(fdAt) : size_t(outgoing.size());
-        n = ::send(socket, outgoing.constData(), size, MSG_NOSIGNAL | MSG_DONTWAIT);
-        if (n > 0 && fd >= 0)
-            fdAt -= n;
+        if (n > 0) {
+            sent += qsizetype(n);
+            if (empty())
+                clear();
+            return true;
+        }
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
     }
-    if (n > 0) {
-        outgoing.remove(0, qsizetype(n));
-        return true;
-    }
-    return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
-}
+};
+
+namespace {
 
 /// Idle workers that finished a clean job, waiting for the next one.
 class Pool
@@ -195,7 +218,7 @@ constexpr int kMaxJobsPerWorker = 256;
 
 } // namespace
 
-Worker::Worker(const JobControl *job, Source source) : m_job(job), m_source(source) {}
+Worker::Worker(const JobControl *job, Source source) : m_job(job), m_source(source), m_out(std::make_unique<Outgoing>()) {}
 
 Worker::~Worker()
 {
@@ -204,7 +227,6 @@ Worker::~Worker()
         reap();
     }
     closeFd(m_socket);
-    closeFd(m_outgoingFd);
 }
 
 bool Worker::retryInNewWorker() const
@@ -244,7 +266,8 @@ std::optional<Error> Worker::start(Request request)
             return e;
         }
     }
-    m_outgoing = frame(FrameTag::Request, encodeRequest(request));
+    m_out->clear();
+    m_out->bytes = frame(FrameTag::Request, encodeRequest(request));
     m_lastHeard = std::chrono::steady_clock::now();
     return std::nullopt;
 }
@@ -301,11 +324,11 @@ void Worker::send(FrameTag tag, const QByteArray &payload, int fd)
 {
     if (m_socket < 0)
         return;
-    if (fd >= 0 && m_outgoingFd < 0) {
-        m_outgoingFd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
-        m_outgoingFdAt = m_outgoing.size();
+    if (fd >= 0 && m_out->fd < 0) {
+        m_out->fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        m_out->fdAt = m_out->bytes.size();
     }
-    m_outgoing += frame(tag, payload);
+    m_out->bytes += frame(tag, payload);
 }
 
 Result<QByteArray> Worker::answer(std::uint64_t maxBytes)
@@ -319,14 +342,13 @@ std::optional<Error> Worker::finish(bool reusable)
 {
     if (m_pid <= 0)
         return garbled();
-    if (reusable && m_outgoing.isEmpty() && m_reader.pending() == 0 && m_served + 1 < kMaxJobsPerWorker) {
+    if (reusable && m_out->empty() && m_reader.pending() == 0 && m_served + 1 < kMaxJobsPerWorker) {
         pool().give({m_pid, m_socket, m_served + 1, std::chrono::steady_clock::now()});
         m_pid = -1;
         m_socket = -1;
         return std::nullopt;
     }
-    m_outgoing.clear();
-    closeFd(m_outgoingFd);
+    m_out->clear();
     ::shutdown(m_socket, SHUT_WR); // the end of requests: the worker exits
     const auto end = pump(Wait::End, 0);
     if (!end)
@@ -364,15 +386,13 @@ Result<QByteArray> Worker::pump(Wait wait, std::uint64_t maxBytes)
         if (m_job && m_job->cancelled())
             return stop(Error(Cancelled{}), Failure::Other);
 
-        const bool writing = !m_outgoing.isEmpty();
+        const bool writing = !m_out->empty();
         pollfd p{m_socket, short(POLLIN | (writing ? POLLOUT : 0)), 0};
         const int ready = ::poll(&p, 1, kPollMs);
         if (ready < 0 && errno != EINTR)
             return stop(garbled(), Failure::Other);
-        if (ready > 0 && writing && (p.revents & POLLOUT) && !writeSome(m_socket, m_outgoing, m_outgoingFd, m_outgoingFdAt)) {
-            m_outgoing.clear(); // the worker closed its end: its exit status will tell why
-            closeFd(m_outgoingFd);
-        }
+        if (ready > 0 && writing && (p.revents & POLLOUT) && !m_out->writeSome(m_socket))
+            m_out->clear(); // the worker closed its end: its exit status will tell why
         if (ready > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
             const ssize_t n = ::read(m_socket, chunk, sizeof chunk);
             if (n > 0) {
@@ -406,7 +426,7 @@ Error Worker::stop(const Error &why, Failure failure)
         reap();
     }
     closeFd(m_socket);
-    closeFd(m_outgoingFd);
+    m_out->clear();
     m_failure = failure;
     return why;
 }

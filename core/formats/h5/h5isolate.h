@@ -9,6 +9,7 @@
 #include <QStringList>
 
 #include <chrono>
+#include <memory>
 #include <cstdint>
 #include <optional>
 #include <sys/types.h>
@@ -81,9 +82,8 @@ private:
     int m_socket = -1; ///< non-blocking
     int m_served = 0;  ///< jobs the worker served before this one
     Failure m_failure = Failure::None;
-    QByteArray m_outgoing;
-    int m_outgoingFd = -1;          ///< our copy of the descriptor that goes with m_outgoing
-    qsizetype m_outgoingFdAt = -1;  ///< ... with the byte at this offset
+    struct Outgoing;
+    std::unique_ptr<Outgoing> m_out;
     FrameReader m_reader;
     std::chrono::steady_clock::time_point m_lastHeard;
 };

@@ -9,6 +9,7 @@
 #include <QFile>
 
 #include <algorithm>
+#include <chrono>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -108,21 +109,30 @@ public:
         }
     }
 
-    /// Progress for the parent's watchdog and progress bar; repeated values are not sent.
+    /// Progress for the parent's watchdog and progress bar: at most one frame per 50 ms (each
+    /// one wakes the parent; a small file needs none), and no repeated values.
     void progress(int permille)
     {
-        if (permille == m_lastProgress)
+        const auto now = std::chrono::steady_clock::now();
+        if (permille == m_lastProgress || now - m_lastSent < std::chrono::milliseconds(50))
             return;
         m_lastProgress = permille;
+        m_lastSent = now;
         const qint32 v = permille;
         send(FrameTag::Progress, QByteArray(reinterpret_cast<const char *>(&v), sizeof v));
     }
-    void newJob() { m_lastProgress = -1; }
+    /// A new request: the first progress frame waits 50 ms from here.
+    void newJob()
+    {
+        m_lastProgress = -1;
+        m_lastSent = std::chrono::steady_clock::now();
+    }
 
 private:
     FrameReader m_reader;
     std::vector<int> m_fds;
     int m_lastProgress = -1;
+    std::chrono::steady_clock::time_point m_lastSent;
 };
 
 /// Misbehaves as the test asked (h5::setWorkerFaultForTesting); nothing for Fault{}.
