@@ -12,20 +12,20 @@
         <translation>HDF5 库读取此文件时失败（退出码 %1）；文件可能已损坏</translation>
     </message>
     <message>
-        <source>cannot start the HDF5 reader process (pipe: %1)</source>
-        <translation>无法启动 HDF5 读取进程（pipe：%1）</translation>
-    </message>
-    <message>
-        <source>cannot start the HDF5 reader process (fork: %1)</source>
-        <translation>无法启动 HDF5 读取进程（fork：%1）</translation>
-    </message>
-    <message>
         <source>the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged</source>
         <translation>HDF5 读取进程 %1 秒内没有任何进展，已被停止；文件可能已损坏</translation>
     </message>
     <message>
         <source>HDF5 library crashed while reading this file (%1); the file is probably damaged</source>
         <translation>HDF5 库读取此文件时崩溃（%1）；文件可能已损坏</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process: %1 was not found (looked for %2)</source>
+        <translation>无法启动 HDF5 读取进程：未找到 %1（查找位置：%2）</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process %1 (%2)</source>
+        <translation>无法启动 HDF5 读取进程 %1（%2）</translation>
     </message>
 </context>
 <context>
