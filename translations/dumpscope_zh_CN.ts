@@ -31,20 +31,20 @@
         <translation>HDF5 库读取此文件时失败（退出码 %1）；文件可能已损坏</translation>
     </message>
     <message>
-        <source>cannot start the HDF5 reader process (pipe: %1)</source>
-        <translation>无法启动 HDF5 读取进程（pipe：%1）</translation>
-    </message>
-    <message>
-        <source>cannot start the HDF5 reader process (fork: %1)</source>
-        <translation>无法启动 HDF5 读取进程（fork：%1）</translation>
-    </message>
-    <message>
         <source>the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged</source>
         <translation>HDF5 读取进程 %1 秒内没有任何进展，已被停止；文件可能已损坏</translation>
     </message>
     <message>
         <source>HDF5 library crashed while reading this file (%1); the file is probably damaged</source>
         <translation>HDF5 库读取此文件时崩溃（%1）；文件可能已损坏</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process: %1 was not found (looked for %2)</source>
+        <translation>无法启动 HDF5 读取进程：未找到 %1（查找位置：%2）</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process %1 (%2)</source>
+        <translation>无法启动 HDF5 读取进程 %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -1252,6 +1252,22 @@
         <source>Both sides: the worst verdict of each node&apos;s compared tensors; unmatched: its tensors found no counterpart on the other side. Groups show their worst member.</source>
         <translation>两侧：每个节点所比对张量中最差的判定；未匹配：其张量在另一侧没有对应项。分组显示其最差的成员。</translation>
     </message>
+    <message>
+        <source>msprobe graph database %1: %2</source>
+        <translation>msprobe 图数据库 %1：%2</translation>
+    </message>
+    <message>
+        <source>msprobe graph database: the colours are the levels msprobe stored; select a node to see its inputs and outputs.</source>
+        <translation>msprobe 图数据库：颜色是 msprobe 存储的级别；选择一个节点可查看其输入和输出。</translation>
+    </message>
+    <message>
+        <source>The overflow levels msprobe&apos;s graph_visualize stored (-oc). Groups show their worst member.</source>
+        <translation>msprobe 的 graph_visualize 存储的溢出级别（-oc）。分组显示其最差的成员。</translation>
+    </message>
+    <message>
+        <source>msprobe&apos;s precision levels of the compare graph. Groups show their worst member.</source>
+        <translation>msprobe 比对图的精度级别。分组显示其最差的成员。</translation>
+    </message>
 </context>
 <context>
     <name>ds::GraphView</name>
@@ -1346,6 +1362,10 @@ Type: %2</source>
     <message>
         <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt), or add the graph folder with File → Add Graph Folder.</source>
         <translation>没有计算图。请打开其文件夹（或上级文件夹）包含 GE 图文件（ge_proto_*.txt）的 dump，或通过“文件 → 添加图文件夹”添加图文件夹。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
