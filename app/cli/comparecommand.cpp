@@ -2,10 +2,10 @@
 
 #include "compare/comparereport.h"
 #include "run/runcompare.h"
+#include "dump/dumpindex.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QJsonArray>
 #include <QSaveFile>
 
 #include <cstdio>
@@ -67,7 +67,7 @@ QString cellText(const CompareRow &row)
     return parts.join(QStringLiteral("  "));
 }
 
-QString levelsText(const DumpLevels &l)
+QString scopeText(const DumpLevels &l)
 {
     QStringList parts;
     const std::pair<const char *, QString> levels[] = {{"step", l.step}, {"rank", l.rank}, {"device", l.device}, {"iteration", l.dataIndex}};
@@ -77,30 +77,24 @@ QString levelsText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
+/// The text parts of one scope: its first divergences, and its rows that are not a pass.
 } // namespace
 
-ScopeText scopeText(const ScopeCompare &s, Verdict failOn)
+void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
 {
-    ScopeText t;
     const DumpIndex &npu = *s.npu;
     const CompareResult &r = s.result;
-    t.rows = qint64(r.rows.size());
-    t.benchOnly = qint64(r.benchOnly.size());
-    for (Verdict v : {Verdict::None, Verdict::Pass, Verdict::Warning, Verdict::Error})
-        t.counts[int(v)] = qint64(r.count(v));
-    t.warnings = r.warnings;
-    t.reached = failOn != Verdict::None && r.any(failOn);
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
-        t.divergences += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                             .arg(levelsText(d.levels), opMatchKey(op), op.opType,
+        o.divergences += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
+                             .arg(scopeText(d.levels), opMatchKey(op), op.opType,
                                   d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
                                   r.rows[size_t(d.originRow)].npuName);
         if (!d.chain.empty()) {
             QStringList chain;
-            for (int o : d.chain)
-                chain << opMatchKey(npu.ops[size_t(o)]);
-            t.divergences += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+            for (int x : d.chain)
+                chain << opMatchKey(npu.ops[size_t(x)]);
+            o.divergences += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
         }
     }
     for (const CompareRow &row : r.rows) {
@@ -109,43 +103,14 @@ ScopeText scopeText(const ScopeCompare &s, Verdict failOn)
         QStringList why;
         for (ReasonCode c : row.reasons)
             why << reasonCodeName(c);
-        t.notPass += QStringLiteral("  %1  %2  %3%4%5\n")
+        o.notPass += QStringLiteral("  %1  %2  %3%4%5\n")
                          .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
                               why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
                               row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
     }
-    return t;
 }
 
-QJsonObject ScopeText::toJson() const
-{
-    QJsonArray c, w;
-    for (qint64 n : counts)
-        c.append(n);
-    for (const QString &x : warnings)
-        w.append(x);
-    return QJsonObject{{QStringLiteral("rows"), rows}, {QStringLiteral("bench_only"), benchOnly}, {QStringLiteral("counts"), c},
-                       {QStringLiteral("warnings"), w}, {QStringLiteral("divergences"), divergences},
-                       {QStringLiteral("not_pass"), notPass}, {QStringLiteral("reached"), reached}};
-}
-
-ScopeText ScopeText::fromJson(const QJsonObject &o)
-{
-    ScopeText t;
-    t.rows = o.value(QStringLiteral("rows")).toInteger();
-    t.benchOnly = o.value(QStringLiteral("bench_only")).toInteger();
-    const QJsonArray c = o.value(QStringLiteral("counts")).toArray();
-    for (int i = 0; i < 4 && i < c.size(); ++i)
-        t.counts[i] = c[i].toInteger();
-    for (const QJsonValue &w : o.value(QStringLiteral("warnings")).toArray())
-        t.warnings << w.toString();
-    t.divergences = o.value(QStringLiteral("divergences")).toString();
-    t.notPass = o.value(QStringLiteral("not_pass")).toString();
-    t.reached = o.value(QStringLiteral("reached")).toBool();
-    return t;
-}
-
-QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeText> &scopes, CompareMode mode,
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
                     const RunAnswer &answer)
 {
     QString t = answer.line() + QLatin1Char('\n');
@@ -165,13 +130,15 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
         if (!f.clockConsistent)
             t += QStringLiteral("  note: the ranks' communication ops do not line up; each rank's ops are counted on their own\n");
     }
-    qint64 rows = 0, benchOnly = 0, counts[4] = {};
+    qint64 rows = 0, benchOnly = 0, pass = 0, warning = 0, error = 0, none = 0;
     QStringList warnings;
-    for (const ScopeText &s : scopes) {
-        rows += s.rows;
-        benchOnly += s.benchOnly;
-        for (int v = 0; v < 4; ++v)
-            counts[v] += s.counts[v];
+    for (const ScopeOutput &s : scopes) {
+        rows += s.summary.rows;
+        benchOnly += s.summary.benchOnly;
+        pass += s.summary.pass;
+        warning += s.summary.warning;
+        error += s.summary.error;
+        none += s.summary.notCompared;
         for (const QString &w : s.warnings)
             if (!warnings.contains(w))
                 warnings << w;
@@ -179,26 +146,17 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
     t += QStringLiteral("\nnpu:    %1\nbench:  %2\nmode:   %3\nrows:   %4 (pass %5, warning %6, error %7, not compared %8); "
                         "bench only %9\n")
              .arg(npuPath, benchPath, compareModeName(mode))
-             .arg(rows).arg(counts[int(Verdict::Pass)]).arg(counts[int(Verdict::Warning)]).arg(counts[int(Verdict::Error)])
-             .arg(counts[int(Verdict::None)]).arg(benchOnly);
+             .arg(rows).arg(pass).arg(warning).arg(error).arg(none).arg(benchOnly);
     for (const QString &w : std::as_const(warnings))
         t += QStringLiteral("warning: %1\n").arg(w);
-    bool anyDivergence = false;
-    for (const ScopeText &s : scopes) {
-        anyDivergence = anyDivergence || !s.divergences.isEmpty();
-        t += s.divergences;
+    QString divergences, notPass;
+    for (const ScopeOutput &s : scopes) {
+        divergences += s.divergences;
+        notPass += s.notPass;
     }
-    if (!anyDivergence)
-        t += QStringLiteral("\nno divergence\n");
-    bool header = false;
-    for (const ScopeText &s : scopes) {
-        if (s.notPass.isEmpty())
-            continue;
-        if (!header)
-            t += QStringLiteral("\nrows that are not a pass:\n");
-        header = true;
-        t += s.notPass;
-    }
+    t += divergences.isEmpty() ? QStringLiteral("\nno divergence\n") : divergences;
+    if (!notPass.isEmpty())
+        t += QStringLiteral("\nrows that are not a pass:\n") + notPass;
     return t;
 }
 
@@ -260,53 +218,91 @@ int runCompareCommand(const CompareCommand &c)
         return npuTree.walk.openedPath.isEmpty() ? NoPath : Usage;
     if (!openRun(c.benchPath, "bench", quiet, benchTree, benchRun))
         return benchTree.walk.openedPath.isEmpty() ? NoPath : Usage;
-    for (const QString &root : {npuTree.walk.rootDir, benchTree.walk.rootDir})
-        if (csvInsideDump(c.csvFile, root)) {
-            err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
-            return Usage;
-        }
+    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npuTree.walk.rootDir) || inside(c.csvFile, benchTree.walk.rootDir))) {
+        err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
+        return Usage;
+    }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
     // Scope by scope (core/run): each step/rank of the NPU run with the same of the bench run.
-    std::vector<ScopeCompare> scopes = compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job);
+    // What the reports need of a scope is kept as soon as it is compared; its indexes go.
+    const std::vector<ScopePair> pairs = pairScopes(*npuRun, *benchRun);
+    std::vector<ScopeOutput> outputs(pairs.size());
+    compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job, [&](size_t i, const ScopePair &, ScopeCompare &s) {
+        ScopeOutput &o = outputs[i];
+        o.summary = s.summary;
+        o.mode = scopeReportMode(s.result, options);
+        o.npuOps = int(s.npu->ops.size());
+        o.warnings = s.result.warnings;
+        o.reached = failOn != Verdict::None && s.result.any(failOn);
+        if (!c.csvFile.isEmpty()) {
+            o.csvMode = o.mode == CompareMode::None ? CompareMode::Tensor : o.mode;
+            o.csv = scopeCompareCsv(s, o.csvMode, false);
+        }
+        if (c.json)
+            o.json = compareJson(*s.npu, *s.bench, s.result);
+        else
+            renderScopeText(s, o);
+    });
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
     std::vector<ScopeSummary> summaries;
-    for (const ScopeCompare &s : scopes)
-        summaries.push_back(s.summary);
-    const CompareMode mode = runReportMode(scopes, options);
-    std::vector<ScopeReport> reports;
-    std::vector<ScopeText> texts;
-    for (ScopeCompare &s : scopes) {
-        reports.push_back(scopeReport(s, mode, !c.csvFile.isEmpty(), c.json));
-        if (!c.json)
-            texts.push_back(scopeText(s, failOn));
+    std::vector<CompareMode> modes;
+    for (const ScopeOutput &o : outputs) {
+        summaries.push_back(o.summary);
+        modes.push_back(o.mode);
     }
-    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, std::move(summaries), reports, texts,
-                               failOn != Verdict::None && std::any_of(scopes.begin(), scopes.end(), [&](const ScopeCompare &s) {
-                                   return s.result.any(failOn);
-                               }));
+    const CompareMode mode = bestReportMode(modes);
+    QByteArray csv;
+    if (!c.csvFile.isEmpty()) {
+        csv = compareCsvHeaderLine(mode);
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            if (outputs[i].csvMode != mode && outputs[i].summary.rows > 0) {
+                // Rendered in other columns than the run's: compare it again (deterministic).
+                ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
+                outputs[i].csv = scopeCompareCsv(again, mode, false);
+            }
+            csv += outputs[i].csv;
+        }
+    }
+    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, csv, outputs);
+}
+
+QByteArray compareCsvHeaderLine(CompareMode mode)
+{
+    CompareResult empty; // the header line
+    empty.mode = mode;
+    return compareCsv(DumpIndex{}, DumpIndex{}, empty);
 }
 
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        std::vector<ScopeSummary> summaries, const std::vector<ScopeReport> &reports,
-                        const std::vector<ScopeText> &texts, bool reached)
+                        const QByteArray &csv, const std::vector<ScopeOutput> &outputs)
 {
+    std::vector<ScopeSummary> summaries;
+    for (const ScopeOutput &o : outputs)
+        summaries.push_back(o.summary);
     const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
     if (!c.csvFile.isEmpty()) {
         QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(runCompareCsv(reports, mode)) < 0 || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(csv) < 0 || !f.commit()) {
             err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
             return Failed;
         }
     }
     if (c.json) {
-        const QByteArray j = runCompareJson(reports, mode, answer.toJson(summaries));
+        std::vector<QByteArray> docs;
+        std::vector<int> ops;
+        for (const ScopeOutput &o : outputs) {
+            docs.push_back(o.json);
+            ops.push_back(o.npuOps);
+        }
+        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath);
         std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
     } else {
-        out(compareText(npuPath, benchPath, texts, mode, answer));
+        out(compareText(npuPath, benchPath, outputs, mode, answer));
     }
+    const bool reached = std::any_of(outputs.begin(), outputs.end(), [](const ScopeOutput &o) { return o.reached; });
     return reached ? Reached : Ok;
 }
 

@@ -16,7 +16,6 @@
 
 #include "run/runcompare.h"
 
-#include <QJsonObject>
 #include <QString>
 
 namespace ds {
@@ -41,26 +40,30 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
 /// True when the CSV file would be written inside the dump folder `dumpRoot`.
 bool csvInsideDump(const QString &csvFile, const QString &dumpRoot);
 
-/// One scope's part of the text report: its counts, warnings, divergences and rows that are not a pass.
-struct ScopeText
+/// What the reports keep of one compared scope once its indexes are gone.
+struct ScopeOutput
 {
-    qint64 rows = 0, benchOnly = 0;
-    qint64 counts[4] = {}; ///< by Verdict (None, Pass, Warning, Error)
+    ScopeSummary summary;
+    CompareMode mode = CompareMode::None; ///< the columns its rows need (scopeReportMode)
+    CompareMode csvMode = CompareMode::None; ///< the columns `csv` was rendered in
+    int npuOps = 0;
+    QByteArray csv;                       ///< rows in `mode`'s columns (with --csv)
+    QByteArray json;                      ///< compareJson of the scope (with --json)
+    QString divergences, notPass;         ///< text output parts
     QStringList warnings;
-    QString divergences, notPass;
-    bool reached = false; ///< a row reached the --fail-on verdict
-
-    QJsonObject toJson() const;
-    static ScopeText fromJson(const QJsonObject &o);
+    bool reached = false;                 ///< some row reached --fail-on
 };
-ScopeText scopeText(const ScopeCompare &scope, Verdict failOn);
+/// The text parts of one scope: its first divergences, and its rows that are not a pass.
+void renderScopeText(const ScopeCompare &s, ScopeOutput &o);
 /// The text report: the run answer, the counts, then every scope's divergences and rows.
-QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeText> &scopes, CompareMode mode,
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
                     const RunAnswer &answer);
-/// Writes the CSV (--csv) and prints the JSON (--json) or text report of scopes in scope order;
-/// returns the exit code (0, 1 when the CSV cannot be written, 4 when `reached`).
+/// The CSV header line in `mode`'s columns.
+QByteArray compareCsvHeaderLine(CompareMode mode);
+/// Writes the CSV (`csv`: header and every scope's rows, with --csv) and prints the JSON
+/// (--json) or text report of the scopes (in scope order); returns the exit code (0, 1 when the
+/// CSV cannot be written, 4 when a row reached --fail-on).
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        std::vector<ScopeSummary> summaries, const std::vector<ScopeReport> &reports,
-                        const std::vector<ScopeText> &texts, bool reached);
+                        const QByteArray &csv, const std::vector<ScopeOutput> &outputs);
 
 } // namespace ds

@@ -2,6 +2,9 @@
 
 #include "distributedplan.h"
 
+#include "compare/comparereport.h"
+#include "util/parallel.h"
+
 #include <mpi.h>
 
 #include <QCoreApplication>
@@ -10,7 +13,6 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
-#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <atomic>
@@ -291,14 +293,6 @@ struct Work
     std::vector<ScopeCompare> compared;
 };
 
-quint8 modesOf(const CompareResult &r)
-{
-    quint8 m = 0;
-    for (const CompareRow &row : r.rows)
-        m |= quint8(1u << unsigned(row.mode));
-    return m;
-}
-
 /// Rank 0 after the work: reports, tells everyone to stop, returns the exit code.
 class Root
 {
@@ -532,9 +526,14 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             for (const Assignment &a : work.assigned)
                 pairs.push_back({a.id, a.hasNpu ? work.npuRun->scope(a.npuId) : nullptr,
                                  a.hasBench ? work.benchRun->scope(a.benchId) : nullptr});
-            JobControl job;
-            job.cancelFlag = &cancel;
-            work.compared = compareScopePairs(work.npuTree, work.benchTree, pairs, work.options, &job);
+            // as compareRuns does: scopes in parallel, each comparison on all cores
+            work.compared.resize(pairs.size());
+            parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {
+                JobControl job;
+                job.cancelFlag = &cancel;
+                work.compared[i] = compareScope(work.npuTree, work.benchTree, pairs[i], work.options, &job);
+                return !cancel.load();
+            });
         },
         cancel, watch);
     if (ok) {
@@ -542,20 +541,19 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         for (size_t i = 0; i < work.compared.size(); ++i) {
             const ScopeCompare &s = work.compared[i];
             compared.push_back({work.assigned[i].pair, QJsonDocument(s.summary.toJson()).toJson(QJsonDocument::Compact),
-                                modesOf(s.result), work.failOn != Verdict::None && s.result.any(work.failOn)});
+                                quint8(scopeReportMode(s.result, work.options))});
         }
         link.send(0, TCompared, encodeCompared(compared));
     }
 
     std::vector<ScopeSummary> summaries;
-    bool reached = false;
     CompareMode mode = CompareMode::Tensor;
     if (root) {
         if (!ok)
             return rootState.failed(msg("comparing its scopes"));
         summaries.resize(plan.pairs);
         std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 1);
-        quint8 modes = 0;
+        std::vector<CompareMode> modes(plan.pairs, CompareMode::None);
         rootState.waiting(msg("comparing"), missing(link, TCompared, got, need));
         ok = link.waitUntil(
             [&] {
@@ -566,8 +564,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                                 continue;
                             if (auto s = ScopeSummary::fromJson(QJsonDocument::fromJson(x.summary).object()))
                                 summaries[size_t(x.pair)] = *s;
-                            modes |= x.modes;
-                            reached = reached || x.reached;
+                            modes[size_t(x.pair)] = CompareMode(x.mode);
                         }
                         ++got[size_t(r)];
                         rootState.waiting(msg("comparing"), missing(link, TCompared, got, need));
@@ -577,13 +574,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             [&] { return missing(link, TCompared, got, need); });
         if (!ok)
             return rootState.failed(msg("comparing its scopes"));
-        // The report's column set, as runReportMode chooses it for one process.
-        if (work.options.mode == CompareMode::Tensor || work.options.mode == CompareMode::Summary || work.options.mode == CompareMode::Md5)
-            mode = work.options.mode;
-        else
-            for (CompareMode m : {CompareMode::Md5, CompareMode::Summary, CompareMode::Tensor})
-                if (modes & (1u << unsigned(m)))
-                    mode = m;
+        mode = bestReportMode(modes); // the report's column set, as one process chooses it
         for (int r = 0; r < g_size; ++r) {
             QByteArray b;
             QDataStream out(&b, QIODevice::WriteOnly);
@@ -614,9 +605,20 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             for (size_t i = 0; i < work.compared.size() && !cancel; ++i) {
                 ScopePiece piece;
                 piece.pair = work.assigned[i].pair;
-                piece.report = scopeReport(work.compared[i], mode, !c.csvFile.isEmpty(), c.json);
-                if (!c.json)
-                    piece.text = QJsonDocument(scopeText(work.compared[i], work.failOn).toJson()).toJson(QJsonDocument::Compact);
+                ScopeCompare &s = work.compared[i];
+                piece.npuOps = qint32(s.npu->ops.size());
+                piece.warnings = s.result.warnings;
+                piece.reached = work.failOn != Verdict::None && s.result.any(work.failOn);
+                if (!c.csvFile.isEmpty())
+                    piece.csv = scopeCompareCsv(s, mode, false);
+                if (c.json) {
+                    piece.json = compareJson(*s.npu, *s.bench, s.result);
+                } else {
+                    ScopeOutput o;
+                    renderScopeText(s, o);
+                    piece.divergences = o.divergences;
+                    piece.notPass = o.notPass;
+                }
                 work.compared[i] = {}; // the indexes and rows are no longer needed
                 pieces.push_back(encodePiece(piece));
             }
@@ -643,8 +645,9 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     // 4. Rank 0: every pair's rows, in pair order, into the reports one process would write.
     if (!ok)
         return rootState.failed(msg("rendering its rows"));
-    std::vector<ScopeReport> reports(plan.pairs);
-    std::vector<ScopeText> texts(c.json ? 0 : plan.pairs);
+    std::vector<ScopeOutput> outputs(plan.pairs);
+    for (size_t i = 0; i < plan.pairs; ++i)
+        outputs[i].summary = summaries[i];
     std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 0);
     for (int r = 0; r < g_size; ++r)
         need[size_t(r)] = plan.byRank[size_t(r)].size();
@@ -654,9 +657,14 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             for (int r = 0; r < g_size; ++r)
                 while (auto b = link.take(r, TPiece)) {
                     if (auto p = decodePiece(*b); p && p->pair >= 0 && size_t(p->pair) < plan.pairs) {
-                        reports[size_t(p->pair)] = std::move(p->report);
-                        if (!c.json)
-                            texts[size_t(p->pair)] = ScopeText::fromJson(QJsonDocument::fromJson(p->text).object());
+                        ScopeOutput &o = outputs[size_t(p->pair)];
+                        o.npuOps = p->npuOps;
+                        o.csv = std::move(p->csv);
+                        o.json = std::move(p->json);
+                        o.divergences = std::move(p->divergences);
+                        o.notPass = std::move(p->notPass);
+                        o.warnings = std::move(p->warnings);
+                        o.reached = p->reached;
                     }
                     ++got[size_t(r)];
                     rootState.waiting(msg("gathering rows"), missing(link, TPiece, got, need));
@@ -668,17 +676,16 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         return rootState.failed(msg("sending its rows"));
     // The report names rank 0's paths (one process names the paths it opened).
     const QString npuPath = catalogs[0].npu.openedPath, benchPath = catalogs[0].bench.openedPath;
-    if (c.json && !reports.empty()) {
-        using json = nlohmann::ordered_json;
-        json first = json::parse(reports.front().json.toStdString());
-        first["npu_path"] = npuPath.toStdString();
-        first["bench_path"] = benchPath.toStdString();
-        reports.front().json = QByteArray::fromStdString(first.dump(2)) + '\n';
+    QByteArray csv;
+    if (!c.csvFile.isEmpty()) {
+        csv = compareCsvHeaderLine(mode);
+        for (const ScopeOutput &o : outputs)
+            csv += o.csv;
     }
     // Written on a thread while the heartbeats go on: a large CSV takes longer than the timeout.
     link.whileWorking(
         [&] {
-            code = writeCompareReports(c, npuPath, benchPath, mode, std::move(summaries), reports, texts, reached);
+            code = writeCompareReports(c, npuPath, benchPath, mode, csv, outputs);
             std::fflush(stdout);
         },
         cancel, {});

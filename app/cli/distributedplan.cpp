@@ -320,7 +320,7 @@ QByteArray encodeCompared(const std::vector<ComparedScope> &c)
     return writer([&](QDataStream &s) {
         s << quint32(c.size());
         for (const ComparedScope &x : c)
-            s << x.pair << x.summary << x.modes << x.reached;
+            s << x.pair << x.summary << x.mode;
     });
 }
 
@@ -331,7 +331,7 @@ std::optional<std::vector<ComparedScope>> decodeCompared(const QByteArray &bytes
         s >> n;
         for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) {
             ComparedScope x;
-            s >> x.pair >> x.summary >> x.modes >> x.reached;
+            s >> x.pair >> x.summary >> x.mode;
             c.push_back(std::move(x));
         }
     });
@@ -339,13 +339,13 @@ std::optional<std::vector<ComparedScope>> decodeCompared(const QByteArray &bytes
 
 QByteArray encodePiece(const ScopePiece &p)
 {
-    return writer([&](QDataStream &s) { s << p.pair << p.report.csv << p.report.json << p.report.npuOps << p.text; });
+    return writer([&](QDataStream &s) { s << p.pair << p.npuOps << p.csv << p.json << p.divergences << p.notPass << p.warnings << p.reached; });
 }
 
 std::optional<ScopePiece> decodePiece(const QByteArray &bytes)
 {
     return reader<ScopePiece>(bytes, [](QDataStream &s, ScopePiece &p) {
-        s >> p.pair >> p.report.csv >> p.report.json >> p.report.npuOps >> p.text;
+        s >> p.pair >> p.npuOps >> p.csv >> p.json >> p.divergences >> p.notPass >> p.warnings >> p.reached;
     });
 }
 

@@ -87,18 +87,20 @@ struct ComparedScope
 {
     qint32 pair = -1;
     QByteArray summary; ///< ScopeSummary JSON
-    quint8 modes = 0;   ///< bit (1 << CompareMode) for every mode its rows used
-    bool reached = false;
+    quint8 mode = 0;    ///< the columns its rows need (scopeReportMode)
 };
 QByteArray encodeCompared(const std::vector<ComparedScope> &c);
 std::optional<std::vector<ComparedScope>> decodeCompared(const QByteArray &bytes);
 
-/// One pair's rendered part of the reports.
+/// One pair's rendered part of the reports (ScopeOutput without the summary, sent before).
 struct ScopePiece
 {
     qint32 pair = -1;
-    ScopeReport report;
-    QByteArray text; ///< ScopeText JSON ("" with --json)
+    qint32 npuOps = 0;
+    QByteArray csv, json;          ///< CSV rows in the report's columns (--csv), compareJson (--json)
+    QString divergences, notPass;  ///< the text report's parts
+    QStringList warnings;
+    bool reached = false;          ///< a row reached --fail-on
 };
 QByteArray encodePiece(const ScopePiece &p);
 std::optional<ScopePiece> decodePiece(const QByteArray &bytes);

@@ -79,6 +79,7 @@ private:
     std::shared_ptr<const DumpIndex> runIndex(int dump, const QString &runPath) const;
     void showScope(int dump, const QString &runPath, const QString &scopeId);
     void onCompareFinished();
+    int addProblems(int dump, const DumpIndex &index); ///< returns the number of warnings
     void addRecent(const QString &path);
     void updateRecentMenu();
 
@@ -102,6 +103,7 @@ private:
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;
+    QLabel *m_runStatus; ///< "Run: <answer>" after a comparison
 };
 
 } // namespace ds

@@ -123,7 +123,7 @@ CommOp makeCommOp(const OpRecord &op, int position)
 
 } // namespace
 
-bool isCommunicationOp(const OpRecord &op)
+bool isClockOp(const OpRecord &op)
 {
     if (formatReader(op.source).opsAreFiles())
         return isCannComm(op);
@@ -147,7 +147,7 @@ std::vector<CommOp> communicationOps(const DumpIndex &index, const std::vector<i
     std::vector<CommOp> out;
     for (size_t i = 0; i < ops.size(); ++i) {
         const OpRecord &op = index.ops[size_t(ops[i])];
-        if (isCommunicationOp(op))
+        if (isClockOp(op))
             out.push_back(makeCommOp(op, int(i)));
     }
     return out;

@@ -23,8 +23,9 @@ class DumpIndex;
 /// True for a communication operator: msprobe `Distributed.*` / `MintDistributed.*` /
 /// `Communication.*` entries of a collective or point-to-point API (all_reduce, broadcast,
 /// all_gather, reduce_scatter, all_to_all, send/recv, isend/irecv, barrier, ...), and CANN HCCL
-/// operators (op type Hcom* / Hccl*).
-bool isCommunicationOp(const OpRecord &op);
+/// operators (op type Hcom* / Hccl*): the ops the clock counts. (overflow/softwarecheck.h's
+/// isCommunicationOp is msprobe's narrower list for one dump's first-anomaly rule.)
+bool isClockOp(const OpRecord &op);
 
 /// One communication op of a scope, with what the cross-rank matching needs.
 struct CommOp

@@ -135,9 +135,13 @@ std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const Overfl
     for (const SoftwareFinding &f : report.findings) {
         if (f.op < 0 || size_t(f.op) >= table.scopeOfOp.size())
             continue;
+        if (!f.valueAnomaly && f.level == OverflowLevel::None)
+            continue; // a statistic overflow alone (finite values) is a precursor, not an anomaly
         const size_t s = size_t(table.scopeOfOp[size_t(f.op)]);
         anomalous[s].insert(f.op);
-        if (f.level == OverflowLevel::Critical)
+        // The scope's first anomaly as analyzeOverflow defines it (ScopeScan::first): the first
+        // operator with NaN/Inf/saturated values, any level (msprobe overflow_check's answer).
+        if (f.valueAnomaly)
             candidates[s].emplace_back(f.op, f.reason);
     }
     for (const OverflowEntry &e : report.records)
@@ -221,16 +225,10 @@ ScopeCompare compareScope(const RunTree &npuTree, const RunTree &benchTree, cons
     return out;
 }
 
-std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
-                                      const RunInfo &bench, const CompareOptions &options, const JobControl *job)
+void compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree, const RunInfo &bench,
+                 const CompareOptions &options, const JobControl *job, const ScopeSink &sink)
 {
-    return compareScopePairs(npuTree, benchTree, pairScopes(npu, bench), options, job);
-}
-
-std::vector<ScopeCompare> compareScopePairs(const RunTree &npuTree, const RunTree &benchTree, const std::vector<ScopePair> &pairs,
-                                            const CompareOptions &options, const JobControl *job)
-{
-    std::vector<ScopeCompare> out(pairs.size());
+    const std::vector<ScopePair> pairs = pairScopes(npu, bench);
     std::vector<std::atomic<int>> done(pairs.size());
     std::atomic<int> reported{-1};
     auto report = [&] {
@@ -250,57 +248,64 @@ std::vector<ScopeCompare> compareScopePairs(const RunTree &npuTree, const RunTre
             done[i] = permille;
             report();
         };
-        out[i] = compareScope(npuTree, benchTree, pairs[i], options, &sub);
+        ScopeCompare scope = compareScope(npuTree, benchTree, pairs[i], options, &sub);
+        sink(i, pairs[i], scope);
         done[i] = 1000;
         report();
         return !(job && job->cancelled());
     });
+}
+
+std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
+                                      const RunInfo &bench, const CompareOptions &options, const JobControl *job)
+{
+    std::vector<ScopeCompare> out(pairScopes(npu, bench).size());
+    compareRuns(npuTree, npu, benchTree, bench, options, job,
+                [&](size_t i, const ScopePair &, ScopeCompare &scope) { out[i] = std::move(scope); });
     return out;
 }
 
-CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const CompareOptions &options)
+CompareMode scopeReportMode(const CompareResult &result, const CompareOptions &options)
 {
     if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
         return options.mode;
     for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
-        for (const ScopeCompare &s : scopes)
-            if (std::any_of(s.result.rows.begin(), s.result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
-                return m;
-    return CompareMode::Tensor;
+        if (std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
+            return m;
+    return CompareMode::None;
 }
 
-ScopeReport scopeReport(ScopeCompare &scope, CompareMode mode, bool wantCsv, bool wantJson)
+CompareMode bestReportMode(const std::vector<CompareMode> &modes)
+{
+    for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
+        if (std::find(modes.begin(), modes.end(), m) != modes.end())
+            return m;
+    return CompareMode::Tensor; // as compareIndexes: no compared row gives tensor columns
+}
+
+QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header)
 {
     scope.result.mode = mode;
-    ScopeReport r;
-    if (wantCsv)
-        r.csv = compareCsv(*scope.npu, *scope.bench, scope.result);
-    if (wantJson)
-        r.json = compareJson(*scope.npu, *scope.bench, scope.result);
-    r.npuOps = qint64(scope.npu->ops.size());
-    return r;
+    QByteArray csv = compareCsv(*scope.npu, *scope.bench, scope.result);
+    if (!header)
+        csv.remove(0, csv.indexOf('\n') + 1);
+    return csv;
+}
+
+CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const CompareOptions &options)
+{
+    std::vector<CompareMode> modes;
+    for (const ScopeCompare &s : scopes)
+        modes.push_back(scopeReportMode(s.result, options));
+    return bestReportMode(modes);
 }
 
 QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode)
 {
-    std::vector<ScopeReport> reports;
-    for (ScopeCompare &s : scopes)
-        reports.push_back(scopeReport(s, mode, true, false));
-    return runCompareCsv(reports, mode);
-}
-
-QByteArray runCompareCsv(const std::vector<ScopeReport> &scopes, CompareMode mode)
-{
     QByteArray out;
-    bool header = false;
-    for (const ScopeReport &s : scopes) {
-        QByteArray csv = s.csv;
-        if (header)
-            csv.remove(0, csv.indexOf('\n') + 1);
-        header = true;
-        out += csv;
-    }
-    if (!header) {
+    for (size_t i = 0; i < scopes.size(); ++i)
+        out += scopeCompareCsv(scopes[i], mode, i == 0);
+    if (scopes.empty()) {
         CompareResult empty;
         empty.mode = mode;
         out = compareCsv(DumpIndex{}, DumpIndex{}, empty);
@@ -308,19 +313,8 @@ QByteArray runCompareCsv(const std::vector<ScopeReport> &scopes, CompareMode mod
     return out;
 }
 
-QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run)
-{
-    std::vector<ScopeReport> reports;
-    for (const ScopeCompare &s : scopes) {
-        ScopeReport r;
-        r.json = compareJson(*s.npu, *s.bench, s.result);
-        r.npuOps = qint64(s.npu->ops.size());
-        reports.push_back(std::move(r));
-    }
-    return runCompareJson(reports, mode, run);
-}
-
-QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mode, const QByteArray &run)
+QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath)
 {
     using json = nlohmann::ordered_json;
     json merged;
@@ -328,15 +322,13 @@ QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mo
     std::map<std::string, long long> counts;
     bool cancelled = false;
     long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
-    for (const ScopeReport &s : scopes) {
-        json j = json::parse(s.json.toStdString());
+    for (size_t i = 0; i < docs.size(); ++i) {
+        json j = json::parse(docs[i].toStdString());
         if (merged.is_null())
             merged = j;
         cancelled = cancelled || j.value("cancelled", false);
         for (auto &[key, value] : j["summary"].items())
             counts[key] += value.get<long long>();
-        for (auto &r : j["rows"])
-            rows.push_back(std::move(r));
         for (auto &d : j["first_divergence"]) {
             d["origin"]["op"] = d["origin"]["op"].get<long long>() + opBase;
             d["origin"]["row"] = d["origin"]["row"].get<long long>() + rowBase;
@@ -344,8 +336,10 @@ QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mo
                 c["op"] = c["op"].get<long long>() + opBase;
             divergences.push_back(std::move(d));
         }
-        opBase += (long long)s.npuOps;
+        opBase += i < npuOps.size() ? npuOps[i] : 0;
         rowBase += (long long)j["rows"].size();
+        for (auto &r : j["rows"])
+            rows.push_back(std::move(r));
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
         for (auto &w : j["warnings"])
@@ -358,7 +352,11 @@ QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mo
     }
     json out;
     for (auto &[key, value] : merged.items()) {
-        if (key == "mode")
+        if (key == "npu_path")
+            out[key] = npuPath.toStdString();
+        else if (key == "bench_path")
+            out[key] = benchPath.toStdString();
+        else if (key == "mode")
             out[key] = compareModeName(mode).toStdString();
         else if (key == "cancelled")
             out[key] = cancelled;
@@ -380,6 +378,18 @@ QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mo
             out[key] = value;
     }
     return QByteArray::fromStdString(out.dump(2)) + '\n';
+}
+
+QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run)
+{
+    std::vector<QByteArray> docs;
+    std::vector<int> ops;
+    for (const ScopeCompare &s : scopes) {
+        docs.push_back(compareJson(*s.npu, *s.bench, s.result));
+        ops.push_back(int(s.npu->ops.size()));
+    }
+    return mergeCompareJson(docs, ops, mode, run, scopes.empty() ? QString() : scopes.front().npu->openedPath,
+                            scopes.empty() ? QString() : scopes.front().bench->openedPath);
 }
 
 QByteArray runsJson(const RunTree &tree)

@@ -24,8 +24,9 @@ namespace ds {
 std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result);
 
 /// Summaries of an overflow analysis, one per scope: anomalies = operators with a software
-/// finding or an OpDebug record; first = the scope's first operator that produced an anomaly
-/// (a "critical" finding: normal inputs, abnormal outputs) or that an OpDebug record names.
+/// finding (a statistic overflow alone excepted) or an OpDebug record; first = the scope's
+/// first operator with NaN/Inf/saturated values, any level (ScopeScan::first, what msprobe's
+/// overflow_check names), or an earlier operator an OpDebug record names.
 std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const OverflowReport &report);
 
 /// Two runs' scopes paired by id. A bench run with a single scope pairs with every NPU scope
@@ -51,40 +52,40 @@ struct ScopeCompare
 ScopeCompare compareScope(const RunTree &npuTree, const RunTree &benchTree, const ScopePair &pair,
                           const CompareOptions &options = {}, const JobControl *job = nullptr);
 
-/// Compares the given pairs (scopes in parallel, each comparison on all cores), in their order:
-/// a share of pairScopes' pairs chosen elsewhere (issue 17: one share per process).
-/// `progress` gets the overall share done (0..1000).
-std::vector<ScopeCompare> compareScopePairs(const RunTree &npuTree, const RunTree &benchTree, const std::vector<ScopePair> &pairs,
-                                            const CompareOptions &options = {}, const JobControl *job = nullptr);
-
-/// Compares every pair of pairScopes(npu, bench) (compareScopePairs).
+/// Gets every compared scope as soon as it is done, with its number in pair order (pairScopes):
+/// keep what is needed (the summary, rendered rows) and let the indexes go. Called from worker
+/// threads, possibly at the same time for different scopes.
+using ScopeSink = std::function<void(size_t index, const ScopePair &pair, ScopeCompare &scope)>;
+/// Compares every pair of pairScopes(npu, bench) (scopes in parallel, each comparison on all
+/// cores); the job's progress is the overall share done (0..1000).
+void compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree, const RunInfo &bench,
+                 const CompareOptions &options, const JobControl *job, const ScopeSink &sink);
+/// The same, keeping every scope (indexes and results) in pair order.
 std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
                                       const RunInfo &bench, const CompareOptions &options = {},
                                       const JobControl *job = nullptr);
 
-/// The report's column set: the forced mode, else the best mode any scope used (as
-/// compareIndexes chooses it for one index).
+/// The column set a scope's rows need: the forced mode, else the best mode its rows used
+/// (None when no row was compared).
+CompareMode scopeReportMode(const CompareResult &result, const CompareOptions &options);
+/// The report's column set over all scopes: tensor, else summary, else md5 among `modes`; tensor
+/// when none (as compareIndexes chooses it for one index).
+CompareMode bestReportMode(const std::vector<CompareMode> &modes);
 CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const CompareOptions &options);
 
-/// One scope's part of the run reports, rendered where the scope was compared (only these bytes
-/// need to travel, never tensors or indexes).
-struct ScopeReport
-{
-    QByteArray csv;   ///< compareCsv in the report's column set (with its header line)
-    QByteArray json;  ///< compareJson
-    qint64 npuOps = 0; ///< operators of the NPU scope index (numbers in the JSON count across scopes)
-};
-/// Renders what `wantCsv` / `wantJson` ask for; sets the result's column set to `mode`.
-ScopeReport scopeReport(ScopeCompare &scope, CompareMode mode, bool wantCsv, bool wantJson);
-
+/// One scope's CSV lines in `mode`'s columns (the header line first when `header`); sets the
+/// scope result's column set (CompareResult::mode). A scope rendered in another mode than the
+/// run's must be rendered again (compare it again: the comparison is deterministic).
+QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header);
 /// The msprobe-compatible CSV of all scopes: one header, then every scope's rows in scope order.
-/// Sets every scope result's column set (CompareResult::mode) to `mode`.
 QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode);
-QByteArray runCompareCsv(const std::vector<ScopeReport> &scopes, CompareMode mode);
-/// The JSON report of `dumpscope-cli compare --json` over all scopes (compareJson's fields with
-/// rows, divergences and bench-only rows of every scope, counts summed) and the `run` object.
+/// The JSON report of `dumpscope-cli compare --json` from every scope's compareJson document (in
+/// scope order; `npuOps` the number of NPU operators of each scope's index): rows, divergences
+/// and bench-only rows of every scope, counts summed, operator and row numbers counted across
+/// the scopes, and the `run` object (before `rows`).
+QByteArray mergeCompareJson(const std::vector<QByteArray> &scopeDocs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath);
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run);
-QByteArray runCompareJson(const std::vector<ScopeReport> &scopes, CompareMode mode, const QByteArray &run);
 
 /// The `runs` array of `dumpscope-cli info --json` (compact JSON text): per run its path relative
 /// to the opened folder ("." for the folder itself), name, format(s), steps, ranks and scope ids.

@@ -248,25 +248,28 @@ private slots:
         QCOMPARE(asBack->front().npuId, QStringLiteral("step1/rank0"));
         QCOMPARE(asBack->front().hasBench, false);
 
-        const std::vector<ComparedScope> cs{{1, "{\"id\":\"step0/rank1\"}", quint8(1u << unsigned(CompareMode::Summary)), true}};
+        const std::vector<ComparedScope> cs{{1, "{\"id\":\"step0/rank1\"}", quint8(CompareMode::Summary)}};
         const auto csBack = decodeCompared(encodeCompared(cs));
         QVERIFY(csBack && csBack->size() == 1);
         QCOMPARE(csBack->front().summary, cs.front().summary);
-        QCOMPARE(csBack->front().modes, cs.front().modes);
-        QVERIFY(csBack->front().reached);
+        QCOMPARE(CompareMode(csBack->front().mode), CompareMode::Summary);
 
         ScopePiece p;
         p.pair = 3;
-        p.report.csv = "a,b\n1,2\n";
-        p.report.json = "{}";
-        p.report.npuOps = 45;
-        p.text = "{\"rows\":2}";
+        p.csv = "a,b\n1,2\n";
+        p.json = "{}";
+        p.npuOps = 45;
+        p.notPass = QStringLiteral("  error  x.output.0\n");
+        p.warnings = QStringList{QStringLiteral("w")};
+        p.reached = true;
         const auto pBack = decodePiece(encodePiece(p));
         QVERIFY(pBack);
         QCOMPARE(pBack->pair, 3);
-        QCOMPARE(pBack->report.csv, p.report.csv);
-        QCOMPARE(pBack->report.npuOps, 45);
-        QCOMPARE(pBack->text, p.text);
+        QCOMPARE(pBack->csv, p.csv);
+        QCOMPARE(pBack->npuOps, 45);
+        QCOMPARE(pBack->notPass, p.notPass);
+        QCOMPARE(pBack->warnings, p.warnings);
+        QVERIFY(pBack->reached);
     }
 };
 

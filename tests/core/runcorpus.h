@@ -97,6 +97,21 @@ inline Answer designedAnswer(const QJsonObject &c, const QMap<qint64, qint64> &s
     if (d.contains(QStringLiteral("runs_agree_up_to_step"))) {
         const qint64 s = d.value(QStringLiteral("runs_agree_up_to_step")).toInteger();
         a.agreeUpTo = stepMap.value(s, s);
+    } else if (overflow && d.contains(QStringLiteral("per_scope_first_anomaly"))) {
+        // "no anomaly up to step N": the steps before the first one whose every designed scope
+        // has no anomaly ("step0/rank1": null), when that first step is not the earliest.
+        const QJsonObject per = d.value(QStringLiteral("per_scope_first_anomaly")).toObject();
+        std::optional<qint64> quiet;
+        bool anomalyBefore = false;
+        for (auto it = per.begin(); it != per.end(); ++it) {
+            const qint64 st = it.key().section(QLatin1Char('/'), 0, 0).mid(4).toLongLong();
+            if (st < step && !it.value().isNull())
+                anomalyBefore = true;
+            if (st < step && (!quiet || st > *quiet))
+                quiet = st;
+        }
+        if (quiet && !anomalyBefore)
+            a.agreeUpTo = stepMap.value(*quiet, *quiet);
     }
     return a;
 }
@@ -110,8 +125,6 @@ inline QString knownFailure(const QString &caseId)
         return QStringLiteral("per-scope compare: bf16 vs fp32 rows are not errors (msprobe: dtype inconsistent)");
     if (caseId == QLatin1String("weight_tensor_mix"))
         return QStringLiteral("per-scope compare: the perturbed weight (an input) is not taken as the origin in tensor mode");
-    if (caseId == QLatin1String("overflow_statistics_mix") || caseId == QLatin1String("overflow_norm_statistics_mix"))
-        return QStringLiteral("per-scope overflow check: statistics-only dumps are not checked (no tensor data)");
     return {};
 }
 

@@ -21,6 +21,7 @@ One line per failed check, then "N passed, M failed"; exit 1 on failure.
 """
 
 import argparse
+import csv
 import json
 import os
 import re
@@ -35,8 +36,6 @@ KNOWN = {
     "bf16_tensor_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
     "bf16_md5_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
     "weight_tensor_mix": "per-scope compare: the perturbed weight is not the origin in tensor mode",
-    "overflow_statistics_mix": "per-scope overflow check: statistics-only dumps are not checked",
-    "overflow_norm_statistics_mix": "per-scope overflow check: statistics-only dumps are not checked",
 }
 
 
@@ -67,6 +66,12 @@ def designed(case, step_map=None, rank_map=None):
     if "alternative" in first:  # "Torch.exp.0.forward if a reader treats ..."
         ops.append(first["alternative"].split(" ")[0])
     agree = d.get("runs_agree_up_to_step")
+    if agree is None and case["kind"] == "overflow":
+        # "no anomaly up to step N": every designed scope before the first anomaly's step is quiet
+        before = {int(k.split("/")[0][4:]): v for k, v in d.get("per_scope_first_anomaly", {}).items()
+                  if int(k.split("/")[0][4:]) < first["step"]}
+        if before and all(v is None for v in before.values()):
+            agree = max(before)
     return (step_map.get(first["step"], first["step"]), rank_map.get(first["rank"], first["rank"]), ops,
             None if agree is None else step_map.get(agree, agree))
 
@@ -123,6 +128,12 @@ def assemble(corpus, expected, tmp):
         link_scope(tmp / "overflow_late/run/step1" / rank, runs[c["run"]] / "step1" / rank)
     step, rank, ops, _ = designed(c)
     out.append(("overflow_late", tmp / "overflow_late/run", None, (step, rank, ops, 0), c["id"]))
+    # mixed_modes (CSV only): an md5 step 0, then a tensor step 1: the run's columns are tensor
+    for rank in ("rank0", "rank1"):
+        link_scope(tmp / "mixed_modes/npu/step0" / rank, runs["base_md5_mix"] / "step0" / rank)
+        link_scope(tmp / "mixed_modes/bench/step0" / rank, runs["base_md5_mix"] / "step0" / rank)
+        link_scope(tmp / "mixed_modes/npu/step1" / rank, runs["npu_weight_tensor_mix"] / "step1" / rank)
+        link_scope(tmp / "mixed_modes/bench/step1" / rank, runs["base_tensor_mix"] / "step1" / rank)
     # a folder holding two runs side by side
     c = cases["bf16_statistics_mix"]
     for side, name in (("npu", "npu_bf16"), ("bench", "bench")):
@@ -179,6 +190,29 @@ def check_compare(ck, cli, name, npu, bench, answer, case_id):
               first_line)
 
 
+def check_csv(ck, cli, name, npu, bench, tmp):
+    """The run's CSV (written scope by scope as each is compared) holds the JSON's rows in order,
+    under one header of the run's column set."""
+    csv_path = tmp / (name.replace(" ", "_") + ".csv")
+    rc, out, err = run(cli, "compare", npu, bench, "--json", "--csv", csv_path)
+    if not ck.check(rc == 0, name + " csv", f"compare exit {rc}: {err}"):
+        return
+    doc = json.loads(out)
+    with open(csv_path, newline="") as f:
+        lines = list(csv.reader(f))
+    header, body = lines[0], lines[1:]
+    ck.check(header.count("NPU Name") == 1 and not any(r and r[0] == "NPU Name" for r in body), name + " csv", "one header")
+    want_cols = {"tensor": "Cosine", "summary": "Max diff", "md5": "NPU MD5"}[doc["mode"]]
+    ck.check(want_cols in header, name + " csv", f"mode {doc['mode']} but header {header[:12]}")
+    ck.check([r[0] for r in body] == [r["npu_name"] for r in doc["rows"]], name + " csv",
+             f"{len(body)} CSV rows vs {len(doc['rows'])} JSON rows, or another order")
+    col = header.index("Verdict")
+    ck.check([r[col] for r in body] == [r["verdict"] if r["verdict"] != "none" else "" for r in doc["rows"]]
+             or [r[col] for r in body] == [r["verdict"] for r in doc["rows"]], name + " csv", "verdicts as in the JSON")
+    ck.check(doc["summary"]["rows"] == len(body), name + " csv",
+             f"summary {doc['summary']} vs {len(body)} rows")
+
+
 def check_overflow(ck, cli, name, path, answer, case_id):
     step, rank, ops, agree = answer
     rc, out, err = run(cli, "overflow", path, "--json")
@@ -216,6 +250,8 @@ def main():
             check_overflow(ck, args.cli, "assembled " + name, npu, answer, case_id)
         else:
             check_compare(ck, args.cli, "assembled " + name, npu, bench, answer, case_id)
+            check_csv(ck, args.cli, "assembled " + name, npu, bench, tmp)
+    check_csv(ck, args.cli, "assembled mixed_modes", tmp / "mixed_modes/npu", tmp / "mixed_modes/bench", tmp)
 
     # info: the runs of the corpus and of a folder of two runs
     rc, out, err = run(args.cli, "info", corpus / "dumps", "--json")
