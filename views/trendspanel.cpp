@@ -68,6 +68,10 @@ QCPColorGradient errorGradient(bool verdict)
 
 TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomPlot(this)), m_lines(new QCustomPlot(this))
 {
+    // The row of choices and the two plots would ask for about 400 x 540 pixels: as the
+    // centre tab's minimum that squeezed the dump tree dock (and its items out of view).
+    // The panel may be narrower; its contents then shrink.
+    setMinimumSize(240, 200);
     m_source = new QComboBox(this);
     m_source->addItem(tr("Comparison with the bench run"), int(FromComparison));
     m_source->addItem(tr("Recorded statistics of the run"), int(FromStatistics));
