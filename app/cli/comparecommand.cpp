@@ -1,6 +1,7 @@
 #include "comparecommand.h"
 
 #include "compare/comparereport.h"
+#include "compare/comparexlsx.h"
 #include "index/buildindex.h"
 
 #include <QDir>
@@ -125,6 +126,13 @@ int runCompareCommand(const CompareCommand &c)
         }
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
     }
+    ReportStyle style = ReportStyle::DumpScope;
+    if (c.style == QLatin1String("msprobe"))
+        style = ReportStyle::Msprobe;
+    else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
+        err(QStringLiteral("--style must be dumpscope or msprobe"));
+        return Usage;
+    }
     if (!c.mappingFile.isEmpty()) {
         auto m = UserMapping::load(c.mappingFile);
         if (!m) {
@@ -151,10 +159,11 @@ int runCompareCommand(const CompareCommand &c)
     auto bench = npu ? open(c.benchPath, "bench", quiet) : nullptr;
     if (!npu || !bench)
         return NoPath;
-    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npu->rootDir) || inside(c.csvFile, bench->rootDir))) {
-        err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
-        return Usage;
-    }
+    for (const auto &[option, file] : {std::pair{"--csv", c.csvFile}, std::pair{"--xlsx", c.xlsxFile}})
+        if (!file.isEmpty() && (inside(file, npu->rootDir) || inside(file, bench->rootDir))) {
+            err(QStringLiteral("%1 %2 lies inside a dump directory; DumpScope never writes there").arg(QLatin1String(option), file));
+            return Usage;
+        }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
@@ -163,8 +172,15 @@ int runCompareCommand(const CompareCommand &c)
         std::fprintf(stderr, "\r                  \r");
     if (!c.csvFile.isEmpty()) {
         QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(compareCsv(*npu, *bench, result)) < 0 || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(compareCsv(*npu, *bench, result, style)) < 0 || !f.commit()) {
             err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
+            return Failed;
+        }
+    }
+    if (!c.xlsxFile.isEmpty()) {
+        const QString error = writeCompareXlsx(c.xlsxFile, *npu, *bench, result, style);
+        if (!error.isEmpty()) {
+            err(error);
             return Failed;
         }
     }
