@@ -51,7 +51,7 @@ QString cellText(const CompareRow &row)
         if (row.mode == CompareMode::Tensor)
             parts << metricColumn(m) + QLatin1Char(' ') + formatMetric(row.metrics[size_t(m)]);
     if (!row.result.isEmpty())
-        parts << row.result;
+        parts << QStringLiteral("Result ") + row.result;
     return parts.join(QStringLiteral("  "));
 }
 
@@ -78,10 +78,27 @@ QString text(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &
         t += QStringLiteral("\nno divergence\n");
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
+        QString why;
+        switch (d.cause) {
+        case DivergenceCause::Output: why = QStringLiteral("inputs agree, outputs differ"); break;
+        case DivergenceCause::Input: why = QStringLiteral("an input already differs"); break;
+        case DivergenceCause::Parameter:
+            why = QStringLiteral("parameter %1 differs at its first use%2")
+                      .arg(d.parameter.isEmpty() ? QStringLiteral("(unnamed)") : d.parameter,
+                           d.parameterFromStack ? QStringLiteral(" (name from the call stack)") : QString());
+            break;
+        }
         t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                 .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                      d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                      r.rows[size_t(d.originRow)].npuName);
+                 .arg(scopeText(d.levels), opMatchKey(op), op.opType, why, r.rows[size_t(d.originRow)].npuName);
+        if (!d.modules.empty()) {
+            QStringList modules;
+            for (int m : d.modules)
+                modules << opMatchKey(npu.ops[size_t(m)]);
+            t += QStringLiteral("  in %1\n").arg(modules.join(QStringLiteral(" < ")));
+        }
+        if (d.cause == DivergenceCause::Parameter && d.parameterModule >= 0 && d.parameterModule != d.originOp
+            && std::find(d.modules.begin(), d.modules.end(), d.parameterModule) == d.modules.end())
+            t += QStringLiteral("  parameter row of %1\n").arg(opMatchKey(npu.ops[size_t(d.parameterModule)]));
         if (!d.chain.empty()) {
             QStringList chain;
             for (int o : d.chain)

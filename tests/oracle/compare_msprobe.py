@@ -7,8 +7,8 @@ For each of them this test runs the CLI on the same rank folders with `--style m
 and compares the two tables row for row: the same header (NPU_Stack_Info and Data_name
 included), the same row names in the same order, numbers equal to 1e-6 relative, every other
 cell (names, dtypes, shapes, Requires_grad, Result, Err_message, stacks, data names) equal as
-text. The only tolerated differences are the ones docs/COMPARE.md lists ("Differences from
-msprobe's CSV"), each named here in KNOWN with its reason; any other difference fails.
+text. Differences may only be the ones docs/COMPARE.md lists ("Differences from msprobe's CSV"), each
+named here in KNOWN with its reason (none today); any other difference fails.
 
 It also writes the .xlsx of a few pairs (`--xlsx`) and opens it with openpyxl next to msprobe's
 own .xlsx: same sheet, header, cell types and values, and no highlighted (filled) cell.
@@ -26,22 +26,10 @@ from collections import defaultdict
 
 REL = 1e-6
 
-# Cells that may differ, with the reason (docs/COMPARE.md, "Differences from msprobe's CSV").
-# key: (mode, column) -> predicate(ours, theirs, row) returning True when the difference is the
-# documented one.
-def _relerr_float32(ours, theirs, row):
-    # msprobe computes MaxRelativeErr in float32 with float32's epsilon where the bench is 0;
-    # DumpScope in float64 with float64's epsilon. Both are "huge" (> 1e3) there.
-    try:
-        return float(ours) > 1e3 and float(theirs) > 1e3
-    except ValueError:
-        return False
-
-
-KNOWN = {
-    ("tensor", "MaxRelativeErr"): ("bench zeros: msprobe divides by float32 epsilon (1.19e-7) in float32, "
-                                   "DumpScope by float64 epsilon in float64", _relerr_float32),
-}
+# Cells that may differ, with the reason (docs/COMPARE.md, "Differences from msprobe's CSV"):
+# (mode, column) -> (reason, predicate(ours, theirs, row) -> True when the difference is that one).
+# None at msprobe 26.0.0 on this corpus; an entry here must be listed in docs/COMPARE.md.
+KNOWN = {}
 
 
 def number(text):
