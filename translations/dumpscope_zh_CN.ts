@@ -151,16 +151,28 @@
         <translation>标杆张量</translation>
     </message>
     <message>
-        <source>Accuracy reached</source>
-        <translation>是否达标</translation>
-    </message>
-    <message>
         <source>Not compared because</source>
         <translation>未比对原因</translation>
     </message>
     <message>
         <source>Paired by the user mapping.</source>
         <translation>由用户映射配对。</translation>
+    </message>
+    <message>
+        <source>first divergence: parameter differs</source>
+        <translation>首个分歧：参数不一致</translation>
+    </message>
+    <message>
+        <source>first divergence: input differs</source>
+        <translation>首个分歧：输入不一致</translation>
+    </message>
+    <message>
+        <source>msprobe: %1</source>
+        <translation>msprobe：%1</translation>
+    </message>
+    <message>
+        <source>msprobe Result</source>
+        <translation>msprobe 结果</translation>
     </message>
 </context>
 <context>
@@ -200,10 +212,6 @@
     <message>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Save the rows with msprobe-compatible column names</source>
-        <translation>以与 msprobe 兼容的列名保存各行</translation>
     </message>
     <message>
         <source>NPU</source>
@@ -292,12 +300,6 @@
     <message>
         <source>Cancelled. </source>
         <translation>已取消。</translation>
-    </message>
-    <message numerus="yes">
-        <source>First divergence: %1 (%n operator(s) after it disagree too).</source>
-        <translation>
-            <numerusform>首个分歧：%1（其后还有 %n 个算子也不一致）。</numerusform>
-        </translation>
     </message>
     <message>
         <source>No operator diverges.</source>
@@ -428,6 +430,40 @@
     <message>
         <source>Relative error: 0 where both values are 0, Inf where only the bench value is 0</source>
         <translation>相对误差：两侧均为 0 时为 0，仅标杆值为 0 时为 Inf</translation>
+    </message>
+    <message>
+        <source>Save the rows with msprobe 26&apos;s columns (Result, Err_message), then DumpScope&apos;s</source>
+        <translation>按 msprobe 26 的列（Result、Err_message）保存各行，其后是 DumpScope 自己的列</translation>
+    </message>
+    <message>
+        <source>its inputs agree, an output differs</source>
+        <translation>输入一致，输出不一致</translation>
+    </message>
+    <message>
+        <source>an input already differs</source>
+        <translation>输入已不一致</translation>
+    </message>
+    <message>
+        <source>a parameter differs at its first use</source>
+        <translation>某个参数在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 (named from the call stack) differs at its first use</source>
+        <translation>参数 %1（名称取自调用栈）在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 differs at its first use</source>
+        <translation>参数 %1 在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1（位于 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>First divergence: %1: %2 (%n operator(s) after it disagree too).</source>
+        <translation>
+            <numerusform>首个分歧：%1：%2（其后还有 %n 个算子也不一致）。</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -580,7 +616,7 @@
         <translation>HDF5 dumper 文件，整个算子（.h5）</translation>
     </message>
     <message>
-        <source>A new .h5 file in the target folder with each selected operator's /{op}/{seqid} group</source>
+        <source>A new .h5 file in the target folder with each selected operator&apos;s /{op}/{seqid} group</source>
         <translation>在目标文件夹中新建 .h5 文件，包含每个所选算子的 /{op}/{seqid} 组</translation>
     </message>
     <message>
@@ -875,7 +911,7 @@
         <translation>比对：</translation>
     </message>
     <message>
-        <source>Groups show the worst verdict of their operators' compared tensors.</source>
+        <source>Groups show the worst verdict of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子已比对张量中最差的结论。</translation>
     </message>
     <message>
@@ -911,7 +947,7 @@
         <translation>最低余弦相似度：</translation>
     </message>
     <message>
-        <source>Groups show the lowest cosine similarity of their operators' compared tensors (msprobe flags &lt; 0.99).</source>
+        <source>Groups show the lowest cosine similarity of their operators&apos; compared tensors (msprobe flags &lt; 0.99).</source>
         <translation>分组显示其算子所比对张量的最低余弦相似度（msprobe 将 &lt; 0.99 标为异常）。</translation>
     </message>
     <message>
@@ -939,7 +975,7 @@
         <translation>最大相对误差：</translation>
     </message>
     <message>
-        <source>Groups show the largest error of their operators' compared tensors.</source>
+        <source>Groups show the largest error of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子所比对张量的最大误差。</translation>
     </message>
 </context>
@@ -1146,7 +1182,7 @@ Type: %2</source>
         <translation>范围</translation>
     </message>
     <message>
-        <source>Use a fixed range instead of the data's min and max</source>
+        <source>Use a fixed range instead of the data&apos;s min and max</source>
         <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
@@ -1438,7 +1474,7 @@ out of range: %5</source>
         <translation>%1:%2 组</translation>
     </message>
     <message>
-        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows' context menu), or load a mapping file.</source>
+        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows&apos; context menu), or load a mapping file.</source>
         <translation>没有用户映射。将 NPU 行拖到标杆算子上（或使用行右键菜单中的“映射到标杆算子…”），或加载映射文件。</translation>
     </message>
     <message numerus="yes">
@@ -1832,7 +1868,7 @@ out of range: %5</source>
         <translation>原始设备格式</translation>
     </message>
     <message>
-        <source>Show the bytes in the device's private layout instead of converting to ND</source>
+        <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
         <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>
