@@ -67,6 +67,11 @@ QString tensorMatchKey(const OpRecord &op, const TensorRecord &t)
     return isMsprobeOp(op) ? msprobeTensorKey(opMatchKey(op), t) : t.name;
 }
 
+QString tensorMatchKey(const TensorRecord &t)
+{
+    return t.name.isEmpty() ? ioKindName(t.io) + QLatin1Char('.') + QString::number(t.index) : t.name;
+}
+
 QString rowName(const OpRecord &op, const TensorRecord &t)
 {
     return opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, t);

@@ -14,6 +14,9 @@ QString opMatchKey(const OpRecord &op);
 /// "parameters.weight"; msprobenames.h), the reader's `name` for other framework dumps, else
 /// "<input|output|parameter>.<index>".
 QString tensorMatchKey(const OpRecord &op, const TensorRecord &t);
+/// Without the operator: the reader's name ("input_args.0"), else "<io>.<index>". Kept for
+/// callers written before msprobe 26's names; reports use the two-argument form.
+QString tensorMatchKey(const TensorRecord &t);
 /// `<opMatchKey>.<tensorMatchKey>`: the row name shown in reports.
 QString rowName(const OpRecord &op, const TensorRecord &t);
 /// The row tensors of an operator (inputs, outputs, parameters) in report order: msprobe's for

@@ -185,6 +185,21 @@ def main():
             if not a.no_xlsx:
                 xlsx_checked += check_xlsx(a.cli, a.samples, case, step, a.tmp, failures)
 
+    # reports are never written into a dump; an unwritable target and a bad style are errors
+    case = next(c for c in expected["cases"] if c["kind"] == "pair")
+    npu = os.path.join(root, "dumps", case["npu"], "step0", "rank0")
+    bench = os.path.join(root, "dumps", case["bench"], "step0", "rank0")
+    inside = os.path.join(npu, "report.xlsx")
+    r = run(a.cli, [npu, bench, "--xlsx", inside])
+    if r.returncode != 2 or os.path.exists(inside) or "dump directory" not in r.stderr:
+        failures.append(f"--xlsx inside the NPU dump: exit {r.returncode}, {r.stderr.strip()}")
+    r = run(a.cli, [npu, bench, "--xlsx", os.path.join(a.tmp, "no_such_dir", "x.xlsx")])
+    if r.returncode != 1 or "x.xlsx" not in r.stderr:
+        failures.append(f"--xlsx into a missing folder: exit {r.returncode}, {r.stderr.strip()}")
+    r = run(a.cli, [npu, bench, "--style", "pandas", "--csv", os.path.join(a.tmp, "s.csv")])
+    if r.returncode != 2 or os.path.exists(os.path.join(a.tmp, "s.csv")):
+        failures.append(f"--style pandas: exit {r.returncode}")
+
     for mode in sorted(totals):
         eq, n, tables = totals[mode]
         print(f"{mode:10s} {eq}/{n} rows equal to msprobe's CSV ({tables} tables)")
