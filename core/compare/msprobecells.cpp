@@ -144,6 +144,11 @@ Side sideOf(const DumpIndex &index, const DumpIndex::TensorRef &ref, const std::
     s.reqGrad = msprobeRequiresGrad(t);
     s.dataName = msprobeDataName(t);
     s.data = hasDataFile(t);
+    if (s.data && s.dataName == QLatin1String("-1")) { // a CANN dump file or an .h5 dataset: its file's name
+        const OpRecord &op = index.op(ref);
+        const QString &file = op.dataFile.isEmpty() ? op.relPath : op.dataFile;
+        s.dataName = file.mid(file.lastIndexOf(QLatin1Char('/')) + 1);
+    }
     if (!t.isTensor()) {
         const ValueInfo v = valueInfo(t);
         s.dtype = v.dtype;
