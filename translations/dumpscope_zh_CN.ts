@@ -48,6 +48,37 @@
     </message>
 </context>
 <context>
+    <name>VisDb</name>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>not an SQLite database (msprobe graph databases are .vis.db SQLite files)</source>
+        <translation>不是 SQLite 数据库（msprobe 的图数据库是 .vis.db SQLite 文件）</translation>
+    </message>
+    <message>
+        <source>SQLite cannot open it: %1</source>
+        <translation>SQLite 无法打开：%1</translation>
+    </message>
+    <message>
+        <source>an SQLite database without msprobe&apos;s %1 table</source>
+        <translation>SQLite 数据库中没有 msprobe 的 %1 表</translation>
+    </message>
+    <message>
+        <source>cannot read tb_config: %1</source>
+        <translation>无法读取 tb_config：%1</translation>
+    </message>
+    <message>
+        <source>cannot read tb_nodes: %1</source>
+        <translation>无法读取 tb_nodes：%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::BenchOperatorChooser</name>
     <message>
         <source>Map to bench operator</source>
@@ -641,11 +672,54 @@
     </message>
 </context>
 <context>
-    <name>ds::GraphPanel</name>
+    <name>ds::GraphCompareView</name>
     <message>
-        <source>Graph files found for the dump, best computation-graph candidate first</source>
-        <translation>为该 Dump 找到的图文件，最可能的计算图排在最前</translation>
+        <source>pass</source>
+        <translation>通过</translation>
     </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Keep aligned</source>
+        <translation>保持对齐</translation>
+    </message>
+    <message>
+        <source>Moving one side moves the other so that matched nodes stay side by side</source>
+        <translation>移动一侧时另一侧随之移动，使匹配的节点保持并排</translation>
+    </message>
+    <message>
+        <source>NPU: %1</source>
+        <translation>NPU：%1</translation>
+    </message>
+    <message>
+        <source>Bench: %1</source>
+        <translation>标杆：%1</translation>
+    </message>
+    <message>
+        <source>Pairing %1: now click the bench node it corresponds to (Esc cancels).</source>
+        <translation>正在配对 %1：请点击与之对应的标杆节点（Esc 取消）。</translation>
+    </message>
+    <message>
+        <source>%1 NPU and %2 bench nodes matched; unmatched: %3 NPU, %4 bench (magenta). Click an unmatched NPU node, then a bench node, to pair them.</source>
+        <translation>已匹配 %1 个 NPU 节点和 %2 个标杆节点；未匹配：NPU %3 个，标杆 %4 个（品红色）。先点击一个未匹配的 NPU 节点，再点击一个标杆节点，即可将二者配对。</translation>
+    </message>
+    <message>
+        <source>Paired %1 with %2; comparing again…</source>
+        <translation>已将 %1 与 %2 配对；正在重新比对…</translation>
+    </message>
+</context>
+<context>
+    <name>ds::GraphPanel</name>
     <message>
         <source>Find operator by name or type…</source>
         <translation>按名称或类型查找算子…</translation>
@@ -655,28 +729,12 @@
         <translation>输入算子名称或类型的一部分；按 Enter 跳转到下一个匹配项</translation>
     </message>
     <message>
-        <source>Fit</source>
-        <translation>适应窗口</translation>
-    </message>
-    <message>
         <source>Show the whole graph (key 0)</source>
         <translation>显示整个图（按键 0）</translation>
     </message>
     <message>
         <source>Open a dump to see its computation graph.</source>
         <translation>打开 Dump 数据以查看其计算图。</translation>
-    </message>
-    <message>
-        <source>Graph:</source>
-        <translation>图：</translation>
-    </message>
-    <message>
-        <source>Looking for GE graph files for %1…</source>
-        <translation>正在查找 %1 的 GE 图文件…</translation>
-    </message>
-    <message>
-        <source>No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2.</source>
-        <translation>在 %1 内部或同级位置未找到 GE 图文件（ge_proto_*.txt、ge_onnx_*.pbtxt）。请设置 DUMP_GE_GRAPH=2 以 Dump 这些图文件。</translation>
     </message>
     <message>
         <source>No readable graph file: %1</source>
@@ -707,16 +765,8 @@
         </translation>
     </message>
     <message>
-        <source>%1 with dump data (dotted border: none)</source>
-        <translation>%1 个有 Dump 数据（点线边框：无数据）</translation>
-    </message>
-    <message>
         <source>read from ONNX text (reduced fidelity)</source>
         <translation>读取自 ONNX 文本（保真度降低）</translation>
-    </message>
-    <message>
-        <source>Double-click a group to open or close it.</source>
-        <translation>双击分组可将其展开或折叠。</translation>
     </message>
     <message>
         <source>medium</source>
@@ -887,10 +937,6 @@
         <translation>%1 中框架 dump 的模块层级（construct.json）</translation>
     </message>
     <message>
-        <source>groups are modules, edges show the call order (the dump records no data flow)</source>
-        <translation>分组为模块，边表示调用顺序（dump 未记录数据流）</translation>
-    </message>
-    <message>
         <source>Compare verdict</source>
         <translation>比对结论</translation>
     </message>
@@ -978,6 +1024,90 @@
         <source>Groups show the largest error of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子所比对张量的最大误差。</translation>
     </message>
+    <message>
+        <source>The graph shown: graph files found for the dump (best computation-graph candidate first) or the module graphs of a framework dump</source>
+        <translation>显示的图：为该 dump 找到的图文件（最佳计算图候选在前），或框架 dump 的模块图</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <source>Back to where the graph starts: the data entry, or the first overflow or divergence (key Home)</source>
+        <translation>回到图的起点：数据入口，或首个溢出、首个分歧处（Home 键）</translation>
+    </message>
+    <message>
+        <source>Fit all</source>
+        <translation>全部显示</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>The bench dump has no graph to show beside this one</source>
+        <translation>标杆 dump 没有可与之并排显示的图</translation>
+    </message>
+    <message>
+        <source>Show the NPU and bench graphs side by side, matched nodes aligned</source>
+        <translation>并排显示 NPU 图和标杆图，匹配的节点对齐</translation>
+    </message>
+    <message>
+        <source>Reading the graph files…</source>
+        <translation>正在读取图文件…</translation>
+    </message>
+    <message>
+        <source>Looking for graph files for %1…</source>
+        <translation>正在为 %1 查找图文件…</translation>
+    </message>
+    <message>
+        <source>No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2, or add their folder with File → Add Graph Folder.</source>
+        <translation>%1 中及其旁边没有 GE 图文件（ge_proto_*.txt、ge_onnx_*.pbtxt）。请用 DUMP_GE_GRAPH=2 导出，或通过“文件 → 添加图文件夹”添加其所在文件夹。</translation>
+    </message>
+    <message>
+        <source>forward and backward apart, groups are modules, parameters sit in their module, edges show the call order (the dump records no data flow)</source>
+        <translation>前向与反向分开，分组为模块，参数位于所属模块中，连线表示调用顺序（dump 不记录数据流）</translation>
+    </message>
+    <message>
+        <source>Double-click a group (▸) to open or close it; stacked boxes are folded crowds of siblings with the same name pattern.</source>
+        <translation>双击分组（▸）可展开或折叠；叠放的方框是名称模式相同的同级节点折叠而成。</translation>
+    </message>
+    <message>
+        <source>No dump is open: the graph is shown without dump data. Open the dump to link its operators.</source>
+        <translation>未打开 dump：图中不含 dump 数据。打开 dump 以关联其算子。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not linked: no model_name folder of the dump is named like this graph (%1); %n dump operator(s) open.</source>
+        <translation>
+            <numerusform>未关联：dump 中没有与此图同名的 model_name 文件夹（%1）；已打开 %n 个 dump 算子。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Linked: %1 of %n dump operator(s) map to graph nodes; %2 of %3 nodes have dump data (dotted border: none).</source>
+        <translation>
+            <numerusform>已关联：%n 个 dump 算子中有 %1 个对应到图节点；%3 个节点中有 %2 个有 dump 数据（虚线边框：无）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Model folder: %1.</source>
+        <translation>模型文件夹：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other operator(s) of the dump belong to other model folders or graphs.</source>
+        <translation>
+            <numerusform>dump 中另有 %n 个算子属于其他模型文件夹或图。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph file(s) could not be read.</source>
+        <translation>
+            <numerusform>%n 个图文件无法读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Both sides: the worst verdict of each node&apos;s compared tensors; unmatched: its tensors found no counterpart on the other side. Groups show their worst member.</source>
+        <translation>两侧：每个节点所比对张量中最差的判定；未匹配：其张量在另一侧没有对应项。分组显示其最差的成员。</translation>
+    </message>
 </context>
 <context>
     <name>ds::GraphView</name>
@@ -1037,10 +1167,6 @@ Type: %2</source>
         <source>Laying out the graph…</source>
         <translation>正在对图进行布局…</translation>
     </message>
-    <message>
-        <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt).</source>
-        <translation>没有计算图。请打开所在目录（或其上级目录）中包含 GE 图文件（ge_proto_*.txt）的 Dump 数据。</translation>
-    </message>
     <message numerus="yes">
         <source>%n op(s)</source>
         <translation>
@@ -1050,6 +1176,32 @@ Type: %2</source>
     <message>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
+    </message>
+    <message>
+        <source>Call order: %1 → %2 (msprobe records no data flow)</source>
+        <translation>调用顺序：%1 → %2（msprobe 不记录数据流）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%n sibling(s) sharing this name pattern, folded into one box; double-click to %2</source>
+        <translation>
+            <numerusform>%1
+名称模式相同的 %n 个同级节点折叠为一个方框；双击可%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>×%1 %2</source>
+        <translation>×%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>×%1, %n op(s)</source>
+        <translation>
+            <numerusform>×%1，共 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt), or add the graph folder with File → Add Graph Folder.</source>
+        <translation>没有计算图。请打开其文件夹（或上级文件夹）包含 GE 图文件（ge_proto_*.txt）的 dump，或通过“文件 → 添加图文件夹”添加图文件夹。</translation>
     </message>
 </context>
 <context>
@@ -1417,6 +1569,26 @@ out of range: %5</source>
     <message>
         <source>Bench dump (GPU/CPU) to compare %1 with</source>
         <translation>与 %1 比对的标杆 dump（GPU/CPU）</translation>
+    </message>
+    <message>
+        <source>Add &amp;Graph Folder…</source>
+        <translation>添加图文件夹(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Folder with GE graph files (ge_proto_*.txt)</source>
+        <translation>包含 GE 图文件（ge_proto_*.txt）的文件夹</translation>
+    </message>
+    <message>
+        <source>GE writes its graph files into the training job&apos;s working directory: add that folder to link its graphs to the open dumps</source>
+        <translation>GE 会把图文件写入训练任务的工作目录：添加该文件夹即可将其中的图关联到已打开的 dump</translation>
+    </message>
+    <message>
+        <source>Graph folder %1 added: its graphs are linked to the open dump (Graph tab).</source>
+        <translation>已添加图文件夹 %1：其中的图已关联到打开的 dump（见“图”标签页）。</translation>
+    </message>
+    <message>
+        <source>Graph folder %1 added: open the dump to link its operators to the graph.</source>
+        <translation>已添加图文件夹 %1：打开 dump 即可将其算子关联到图。</translation>
     </message>
 </context>
 <context>
@@ -2239,12 +2411,12 @@ out of range: %5</source>
         <translation>将打开的 dump 与此标杆 dump 比对。</translation>
     </message>
     <message>
-        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, mapping).</source>
-        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、mapping）。</translation>
-    </message>
-    <message>
         <source>User mapping file (YAML or JSON) of the comparison.</source>
         <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
+    </message>
+    <message>
+        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping).</source>
+        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping）。</translation>
     </message>
 </context>
 </TS>

@@ -275,8 +275,9 @@ int main(int argc, char **argv)
         "  export PATH OP... --format h5 --out FILE.h5   torch.utils.dumper operators to a new .h5\n"
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
         "                                 and a software NaN/Inf/saturation scan\n"
-        "  graph PATH                     GE graph dumps, the computation graph, operators\n"
-        "                                 without dump data and dump files without graph nodes\n"
+        "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
+        "                                 the computation graph, operators without dump data\n"
+        "                                 and dump files without graph nodes\n"
         "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--xlsx FILE]\n"
         "          [--style dumpscope|msprobe] [--fail-on error|warning]\n"
         "                                 match and compare an NPU dump with a bench dump: metrics,\n"
@@ -359,7 +360,7 @@ int main(int argc, char **argv)
         return runCompareCommand(c);
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
-        return runGraphCommand(args[1], parser.isSet(json));
+        return runGraphCommand(args[1], args.mid(2), parser.isSet(json));
     auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));
     if (!index)
         return NoPath;

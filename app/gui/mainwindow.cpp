@@ -4,6 +4,7 @@
 #include "documentcontext.h"
 #include "exportdialog.h"
 #include "graphpanel.h"
+#include "dumpgraph/graphdiscovery.h"
 #include "settingsdialog.h"
 #include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
@@ -18,6 +19,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -123,7 +126,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_graph, &GraphPanel::graphShown, this, [this] { // marks may arrive before the graph
         if (const auto it = m_overflowMarks.find(m_graph->dump()); it != m_overflowMarks.end())
             m_graph->setOpMarks(it->second);
+        if (const auto it = m_firstOverflow.find(m_graph->dump()); it != m_firstOverflow.end())
+            m_graph->setFirstOverflowOp(it->second);
     });
+    connect(m_graph, &GraphPanel::pairRequested, m_compare, &CompareView::mapOperators); // side-by-side graphs -> mapping
     connect(m_compare, &CompareView::npuTensorSelected, this, [this](int dump, const TensorId &tensorId) {
         const QModelIndex item = m_context->treeModel()->findTensor(dump, tensorId);
         if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
@@ -131,11 +137,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
             m_tree->setCurrentIndex(item);
         }
     });
-    connect(m_compare, &CompareView::finished, this, [this] {
+    auto compareToGraph = [this] {
         if (m_compare->npuDump() == m_graph->dump())
             if (const auto result = m_compare->model()->result())
-                m_graph->setCompareResult(*result);
-    });
+                m_graph->setCompareResult(result, m_compare->model()->benchIndex());
+    };
+    connect(m_compare, &CompareView::finished, this, compareToGraph);
+    connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
@@ -174,6 +182,13 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    QAction *addGraphs = file->addAction(tr("Add &Graph Folder\u2026"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with GE graph files (ge_proto_*.txt)"));
+        if (!dir.isEmpty())
+            addGraphFolder(dir);
+    });
+    addGraphs->setToolTip(tr("GE writes its graph files into the training job's working directory: add that folder "
+                             "to link its graphs to the open dumps"));
     QAction *exportAction = file->addAction(tr("&Export Tensors…"), this, &MainWindow::exportSelected);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setToolTip(tr("Export the selected tensors to .npy or .txt"));
@@ -211,6 +226,12 @@ void MainWindow::createActions()
 void MainWindow::openPath(const QString &path)
 {
     addRecent(path);
+    // A folder of GE graph files only (GE writes them into the job's working directory) is
+    // no dump: its graphs go to the Graph tab. (A bounded walk of directory entries.)
+    if (isGraphOnlyFolder(path)) {
+        addGraphFolder(path);
+        return;
+    }
     m_context->openDump(path);
 }
 
@@ -375,9 +396,26 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_tree->expand(i);
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
+    if (const auto index = m_context->index(dump); index && !cancelled && ops == 0 && errors == 0) {
+        // Nothing to index: a folder holding graph files among other files (a job's working
+        // directory) opened as another path? (checked off the GUI thread)
+        const QString path = index->openedPath;
+        auto *watcher = new QFutureWatcher<bool>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, dump] {
+            watcher->deleteLater();
+            if (!watcher->result())
+                return;
+            // The empty entry goes when it is still the last one (ids of later dumps stay valid).
+            if (!m_context->isIndexing() && dump == m_context->treeModel()->dumpCount() - 1)
+                m_context->treeModel()->removeDump(dump);
+            addGraphFolder(path);
+        });
+        watcher->setFuture(QtConcurrent::run([path] { return holdsGraphFiles(path); }));
+        return;
+    }
     if (const auto index = m_context->index(dump); index && !cancelled) {
         m_overflow->analyze(dump, index, index->payloadBytes() <= OverflowPanel::kAutoScanBytes);
-        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump, else the msprobe module hierarchy
+        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump (and added graph folders), else the msprobe module hierarchy
     }
     if (const auto index = m_context->index(dump))
         for (const auto &e : index->errors) {
@@ -387,6 +425,14 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
             item->setToolTip(index->rootDir + QLatin1Char('/') + e.file);
             m_problemsDock->show();
         }
+}
+
+void MainWindow::addGraphFolder(const QString &path)
+{
+    m_graph->addGraphPaths({path});
+    m_tabs->setCurrentWidget(m_graph);
+    m_statusText->setText(m_graph->dump() >= 0 ? tr("Graph folder %1 added: its graphs are linked to the open dump (Graph tab).").arg(path)
+                                               : tr("Graph folder %1 added: open the dump to link its operators to the graph.").arg(path));
 }
 
 bool MainWindow::goToFirstOverflow()
@@ -416,8 +462,16 @@ void MainWindow::onOverflowAnalyzed(int dump)
     m_context->treeModel()->setOverflowMarks(dump, marks);
     if (m_opTable->model()->dump() == dump)
         m_opTable->model()->setOverflowMarks(marks);
-    if (m_graph->dump() == dump)
+    int first = report->firstProducer;
+    for (size_t r = 0; first < 0 && r < report->records.size(); ++r)
+        for (const auto &l : report->records[r].links)
+            if (first < 0 && l.op >= 0)
+                first = l.op;
+    m_firstOverflow[dump] = first;
+    if (m_graph->dump() == dump) {
         m_graph->setOpMarks(marks);
+        m_graph->setFirstOverflowOp(first);
+    }
     m_overflowMarks[dump] = std::move(marks);
     if (!report->records.empty() || report->firstProducer >= 0) {
         const QString records = tr("%n overflow record(s)", nullptr, int(report->records.size()));

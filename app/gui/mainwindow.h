@@ -44,6 +44,8 @@ public:
     QTabWidget *centralTabs() const { return m_tabs; }
 
     void openPath(const QString &path);
+    /// Adds a folder of GE graph files (File -> Add Graph Folder): linked to the open dumps.
+    void addGraphFolder(const QString &path);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
@@ -80,6 +82,7 @@ private:
     QTabWidget *m_tabs;
     QMenu *m_recentMenu = nullptr;
     std::map<int, std::unordered_map<int, int>> m_overflowMarks; ///< dump -> op -> mark
+    std::map<int, int> m_firstOverflow; ///< dump -> op of the first overflow (-1: none)
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;

@@ -18,7 +18,9 @@ computed with its own decoder of shared/specs/overflow.md (never by running Dump
 
 One line is printed per failed check, then "N passed, M failed".  The exit status is 1 when
 any check fails (argparse exits 2 on usage errors).  A missing CLI, an unknown command, a
-non-zero exit status or non-JSON output each count as failures.
+non-zero exit status or non-JSON output each count as failures.  A full run (without --only)
+must cover at least MIN_SAMPLES samples and MIN_RECORDS OpDebug records and make at least
+MIN_CHECKS checks: an emptied or truncated manifest fails.
 """
 
 import argparse
@@ -32,6 +34,11 @@ LEGACY_KINDS = ("AI Core", "DHA Atomic Add", "L2 Atomic Add")
 INFO_KEYS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
 # a missing device level: the manifest writes "", the CLI may spell it differently
 NO_DEVICE = {"", "-", "\u2014", "null", "none"}
+# What samples/manifest.json holds today (generate_overflow.py): 4 overflow_* samples with 16
+# OpDebug records, about 300 checks.
+MIN_SAMPLES = 4
+MIN_RECORDS = 16
+MIN_CHECKS = 300
 
 
 class Checker:
@@ -226,6 +233,12 @@ def main():
             root = samples_dir / sample["path"]
             check_info(ck, exe, root, sample)
             check_overflow(ck, exe, root, sample)
+    if not args.only:
+        records = sum(len(s["overflow"]["records"]) for s in chosen)
+        ck.check(len(chosen) >= MIN_SAMPLES, "minimum", f"{len(chosen)} samples, at least {MIN_SAMPLES} required")
+        ck.check(records >= MIN_RECORDS, "minimum", f"{records} records expected, at least {MIN_RECORDS} required")
+        total = ck.passed + ck.failed
+        ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
     print(f"{ck.passed} passed, {ck.failed} failed")
     return 1 if ck.failed else 0
 
