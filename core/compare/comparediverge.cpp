@@ -227,12 +227,11 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     ri.role = Role::Parameter;
                     ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
                     ri.module = s.op;
-                } else if (forward && t.io == IoKind::Input && !sig.isEmpty() && !seen.contains(sig)) {
+                } else if (forward && t.io == IoKind::Input && !sig.isEmpty()) {
                     const QString grad = msprobeRequiresGrad(t);
-                    if (grad == QLatin1String("False")) {
-                        ri.role = Role::ModelInput;
-                    } else if (grad == QLatin1String("True") && !module.isModule()) {
-                        // an API input seen for the first time: a parameter of the enclosing module?
+                    const bool first = !seen.contains(sig);
+                    if (!module.isModule()) {
+                        // an API input equal to a parameter row of an enclosing module entry is that parameter
                         for (QString parent = op.parent; !parent.isEmpty() && ri.role == Role::Data;) {
                             const int m = moduleByName.value(parent, -1);
                             if (m < 0)
@@ -251,7 +250,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                             }
                             parent = npu.ops[size_t(m)].parent;
                         }
-                        if (ri.role == Role::Data && moduleByName.isEmpty()) {
+                        // no module entries (level L1): a first-seen requires_grad input the call stack names
+                        if (ri.role == Role::Data && first && grad == QLatin1String("True") && moduleByName.isEmpty()) {
                             const QString name = stackParameter(npu, op, argIndex(key));
                             if (!name.isEmpty()) {
                                 ri.role = Role::Parameter;
@@ -260,6 +260,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                             }
                         }
                     }
+                    if (ri.role == Role::Data && first && grad == QLatin1String("False"))
+                        ri.role = Role::ModelInput;
                 }
                 if (!sig.isEmpty())
                     seen.insert(sig);

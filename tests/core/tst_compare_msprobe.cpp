@@ -241,6 +241,47 @@ private slots:
         QVERIFY(compareIndexes(benchIdx, benchIdx).divergences.empty());
     }
 
+    void parameterWhateverItsFlagsAndHistory()
+    {
+        // A frozen weight (requires_grad false) read by the API inside its module, and a weight
+        // whose statistics an earlier row already showed (an op outside the module read it
+        // first): both are fc1.weight, judged as a parameter (no tolerance), not as a model
+        // input or as data (whose verdict would let this tiny difference pass).
+        const std::array<double, 4> kWs{0.5, -0.5, 0.0100001, 2};
+        auto run = [](const std::array<double, 4> &w, bool frozen, bool readBefore) {
+            const QString grad = frozen ? QStringLiteral("false") : QStringLiteral("true");
+            std::vector<OpRecord> ops;
+            ops.push_back(entry("Functional.relu.0.forward", {leaf(IoKind::Input, "input_args.0", kX, "false"), leaf(IoKind::Output, "output.0", kX)}));
+            if (readBefore)
+                ops.push_back(entry("Tensor.detach.0.forward", {leaf(IoKind::Input, "input_args.0", w, grad), leaf(IoKind::Output, "output.0", w, "false")}));
+            ops.push_back(entry("Functional.linear.0.forward",
+                                {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Input, "input_args.1", w, grad), leaf(IoKind::Output, "output.0", kY)},
+                                "Module.fc1.Linear.forward.0"));
+            ops.push_back(entry("Module.fc1.Linear.forward.0",
+                                {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Output, "output.0", kY),
+                                 leaf(IoKind::Parameter, "parameters.weight", w, grad)}));
+            return ops;
+        };
+        for (const bool readBefore : {false, true}) {
+            const bool frozen = !readBefore;
+            auto npuIdx = index(run(kWs, frozen, readBefore)), benchIdx = index(run(kW, frozen, readBefore));
+            const CompareResult r = compareIndexes(npuIdx, benchIdx);
+            const int linear = readBefore ? 2 : 1;
+            QCOMPARE(r.divergences.size(), size_t(1));
+            const Divergence &d = r.divergences[0];
+            const CompareRow &row = r.rows[size_t(d.originRow)];
+            QCOMPARE(row.npuName, QString("Functional.linear.0.forward.input.1"));
+            QCOMPARE(row.verdict, Verdict::Pass); // as data or a model input it would not start anything
+            QVERIFY(!row.identical);
+            QCOMPARE(d.originOp, linear);
+            QCOMPARE(d.cause, DivergenceCause::Parameter);
+            QCOMPARE(d.parameter, QString("fc1.weight"));
+            QCOMPARE(d.parameterModule, linear + 1);
+            if (readBefore) // the earlier reader is data: its pass does not make it the origin
+                QVERIFY(std::find(d.chain.begin(), d.chain.end(), 1) == d.chain.end());
+        }
+    }
+
     void parameterNamedFromTheStack()
     {
         // level L1: no module entries; the call stack names the module attribute and the parameter
