@@ -164,6 +164,29 @@
     </message>
 </context>
 <context>
+    <name>ds::CannDump</name>
+    <message>
+        <source>%1: shape %2 has a dynamic (negative) dimension; its %3 bytes are shown raw</source>
+        <translation>%1：形状 %2 含动态（负数）维度；其 %3 字节按原始字节显示</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 x %3 needs more bytes than 64 bits can count, far larger than its %4-byte payload; the payload is shown raw</source>
+        <translation>%1：形状 %2 × %3 所需字节数超出 64 位可表示范围，远大于其 %4 字节的数据；数据按原始字节显示</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 x %3 needs %4 bytes, far larger than its %5-byte payload (the whole file has %6 bytes); only the payload is shown, flat</source>
+        <translation>%1：形状 %2 × %3 需要 %4 字节，远大于其 %5 字节的数据（整个文件只有 %6 字节）；仅按一维显示已有数据</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 x %3 is %4 bytes but the header declares size %5</source>
+        <translation>%1：形状 %2 × %3 为 %4 字节，但文件头声明的大小为 %5</translation>
+    </message>
+    <message>
+        <source>%1 bytes after the declared sizes: the header and the tensors end at byte %2, the file has %3 bytes</source>
+        <translation>声明的大小之后还有 %1 字节：文件头和张量在第 %2 字节处结束，而文件有 %3 字节</translation>
+    </message>
+</context>
+<context>
     <name>ds::CompareTableModel</name>
     <message>
         <source>%1 (first divergence)</source>
@@ -1539,14 +1562,6 @@ out of range: %5</source>
         </translation>
     </message>
     <message>
-        <source>%1; first producing operator: %2.</source>
-        <translation>%1；首个产生溢出的算子：%2。</translation>
-    </message>
-    <message>
-        <source>%1.</source>
-        <translation>%1。</translation>
-    </message>
-    <message>
         <source>Graph</source>
         <translation>图</translation>
     </message>
@@ -1589,6 +1604,58 @@ out of range: %5</source>
     <message>
         <source>Graph folder %1 added: open the dump to link its operators to the graph.</source>
         <translation>已添加图文件夹 %1：打开 dump 即可将其算子关联到图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file warning(s): see Problems.</source>
+        <translation>
+            <numerusform>%n 个文件警告：见“问题”列表。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Unreadable: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Read with a warning: %1</source>
+        <translation>已读取，但有警告：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more warning(s) (dumpscope-cli info --json lists them all)</source>
+        <translation>
+            <numerusform>……还有 %n 个警告（dumpscope-cli info --json 会列出全部）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2) in %3</source>
+        <translation>%1（%2），位于 %3</translation>
+    </message>
+    <message>
+        <source>first overflow produced by %1</source>
+        <translation>首个溢出产生于 %1</translation>
+    </message>
+    <message>
+        <source>first anomaly at %1</source>
+        <translation>首个异常位于 %1</translation>
+    </message>
+    <message>
+        <source>no overflow found</source>
+        <translation>未发现溢出</translation>
     </message>
 </context>
 <context>
@@ -1771,6 +1838,41 @@ out of range: %5</source>
     </message>
 </context>
 <context>
+    <name>ds::Overflow</name>
+    <message>
+        <source>meaning not documented for this unit (%1): its status bits are shown raw; the AI Core reading is only a hint</source>
+        <translation>该单元（%1）的含义没有文档说明：其状态位按原始值显示；按 AI Core 表的解读仅供参考</translation>
+    </message>
+    <message>
+        <source>cannot load (%1); judged from the recorded statistics</source>
+        <translation>无法加载（%1）；根据记录的统计量判断</translation>
+    </message>
+    <message>
+        <source>inputs normal, outputs hold NaN/Inf or saturated values: overflow produced here</source>
+        <translation>输入正常，输出含 NaN/Inf 或饱和值：溢出在此产生</translation>
+    </message>
+    <message>
+        <source>inputs and outputs abnormal: propagated from upstream</source>
+        <translation>输入和输出均异常：由上游传播而来</translation>
+    </message>
+    <message>
+        <source>inputs abnormal, outputs normal</source>
+        <translation>输入异常，输出正常</translation>
+    </message>
+    <message>
+        <source>numerical mutation: output norm %1 vs input norm %2</source>
+        <translation>数值突变：输出范数 %1，输入范数 %2</translation>
+    </message>
+    <message>
+        <source>%1: values finite (max %2, min %3) but the recorded %4 overflowed to %5: the values are near the range limit of %6</source>
+        <translation>%1：数值有限（最大值 %2，最小值 %3），但记录的 %4 已溢出为 %5：数值已接近 %6 的表示范围上限</translation>
+    </message>
+    <message>
+        <source>statistic overflow: %1</source>
+        <translation>统计量溢出：%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::OverflowPanel</name>
     <message>
         <source>critical: produced here</source>
@@ -1867,10 +1969,6 @@ out of range: %5</source>
         <translation>软件扫描（%1 项发现）</translation>
     </message>
     <message>
-        <source>★ first producer: %1</source>
-        <translation>★ 首个产生异常的算子：%1</translation>
-    </message>
-    <message>
         <source>Operator:</source>
         <translation>算子：</translation>
     </message>
@@ -1939,10 +2037,6 @@ out of range: %5</source>
         <translation>关联：</translation>
     </message>
     <message>
-        <source>The first operator in execution order whose inputs are normal and whose outputs are not.</source>
-        <translation>按执行顺序，第一个输入正常而输出异常的算子。</translation>
-    </message>
-    <message>
         <source>Scan all tensors</source>
         <translation>扫描全部张量</translation>
     </message>
@@ -1957,6 +2051,96 @@ out of range: %5</source>
     <message>
         <source>Software scan (not run for this large dump: use “Scan all tensors”)</source>
         <translation>软件扫描（大型 Dump 未自动运行：请使用“扫描全部张量”）</translation>
+    </message>
+    <message>
+        <source>statistic overflow</source>
+        <translation>统计量溢出</translation>
+    </message>
+    <message numerus="yes">
+        <source>no NaN, Inf or saturated values in %n scope(s)</source>
+        <translation>
+            <numerusform>%n 个范围内均无 NaN、Inf 或饱和值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: first anomaly %2</source>
+        <translation>%1：首个异常 %2</translation>
+    </message>
+    <message>
+        <source>The first anomaly of this scope is a communication operator: its NaN/Inf may have been produced on another rank.</source>
+        <translation>该范围的首个异常是通信算子：其 NaN/Inf 可能产生于其他 rank。</translation>
+    </message>
+    <message>
+        <source>★ first anomaly: %1</source>
+        <translation>★ 首个异常：%1</translation>
+    </message>
+    <message>
+        <source>No tensor data was saved: the statistics below are the ones the dump recorded.</source>
+        <translation>未保存张量数据：以下统计量为 dump 中记录的值。</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>NaN/Inf expected here (ignore rule)</source>
+        <translation>此处出现 NaN/Inf 属正常（忽略规则）</translation>
+    </message>
+    <message>
+        <source>no data and no recorded statistics</source>
+        <translation>既无数据也无记录的统计量</translation>
+    </message>
+    <message>
+        <source>recorded</source>
+        <translation>记录值</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>The output values are finite, but their recorded Norm or Mean overflowed: the values are close to the limit of their data type, the usual step before an overflow.</source>
+        <translation>输出数值有限，但记录的范数或均值已溢出：数值已接近其数据类型的上限，通常是溢出的前一步。</translation>
+    </message>
+    <message>
+        <source>Meaning not documented for this unit (%1): the status bits are shown raw.</source>
+        <translation>该单元（%1）的含义没有文档说明：状态位按原始值显示。</translation>
+    </message>
+    <message>
+        <source>Set bits: %1</source>
+        <translation>置位的位：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Hint, the AI Core reading of the same bits:</source>
+        <translation>提示：按 AI Core 表对相同位的解读：</translation>
+    </message>
+    <message>
+        <source>(unconfirmed for %1 units)</source>
+        <translation>（对 %1 单元未经确认）</translation>
+    </message>
+    <message>
+        <source>Scope: %1</source>
+        <translation>范围：%1</translation>
+    </message>
+    <message>
+        <source>The first operator of this scope, in execution order, with NaN, Inf or saturated values.</source>
+        <translation>按执行顺序，该范围内首个含 NaN、Inf 或饱和值的算子。</translation>
+    </message>
+    <message>
+        <source>It is a communication operator: its NaN/Inf may have been produced on another rank.</source>
+        <translation>这是通信算子：其 NaN/Inf 可能产生于其他 rank。</translation>
+    </message>
+    <message>
+        <source>Before it, %1 produced finite values whose recorded Norm or Mean overflowed.</source>
+        <translation>在它之前，%1 产生的数值有限，但其记录的范数或均值已溢出。</translation>
     </message>
 </context>
 <context>

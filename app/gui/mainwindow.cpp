@@ -8,6 +8,7 @@
 #include "settingsdialog.h"
 #include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
+#include "index/problems.h"
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
 #include "overflowpanel.h"
@@ -30,6 +31,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
@@ -82,7 +84,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     problemsDock->setObjectName(QStringLiteral("problemsDock"));
     problemsDock->setWidget(m_problems);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
-    problemsDock->hide(); // shown when a dump has unreadable files
+    problemsDock->hide(); // shown when a dump has unreadable files or files read with warnings
     m_problemsDock = problemsDock;
     resizeDocks({inspectorDock}, {600}, Qt::Horizontal);
     resizeDocks({problemsDock}, {110}, Qt::Vertical);
@@ -148,6 +150,14 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
         auto *model = m_context->treeModel();
+        if (const QString op = item->data(Qt::UserRole + 2).toString(); !op.isEmpty()) { // a warning: its operator
+            const QModelIndex i = model->findOp(dump, op);
+            if (i.isValid()) {
+                m_tree->scrollTo(i);
+                m_tree->setCurrentIndex(i);
+            }
+            return;
+        }
         const QModelIndex root = model->index(dump, 0);
         for (int r = 0; r < model->rowCount(root); ++r) {
             const QModelIndex group = model->index(r, 0, root);
@@ -418,13 +428,39 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump (and added graph folders), else the msprobe module hierarchy
     }
     if (const auto index = m_context->index(dump))
-        for (const auto &e : index->errors) {
-            auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(e.file, e.message), m_problems);
-            item->setData(Qt::UserRole, dump);
-            item->setData(Qt::UserRole + 1, e.file);
-            item->setToolTip(index->rootDir + QLatin1Char('/') + e.file);
-            m_problemsDock->show();
+        if (const int warnings = addProblems(dump, *index))
+            m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + tr("%n file warning(s): see Problems.", nullptr, warnings));
+}
+
+int MainWindow::addProblems(int dump, const DumpIndex &index)
+{
+    // Unreadable files (errors), then files read with inconsistencies (warnings). A dump of
+    // millions of entries could warn about many: the list shows the first kMaxWarnings.
+    constexpr int kMaxWarnings = 500;
+    const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
+    const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    int warnings = 0, hidden = 0;
+    for (const Problem &p : indexProblems(index)) {
+        const bool error = p.severity == Problem::Severity::Error;
+        if (!error && ++warnings > kMaxWarnings) {
+            ++hidden;
+            continue;
         }
+        auto *item = new QListWidgetItem(error ? errorIcon : warningIcon,
+                                         p.entry.isEmpty() ? QStringLiteral("%1 \u2014 %2").arg(p.file, p.message)
+                                                           : QStringLiteral("%1 (%2) \u2014 %3").arg(p.file, p.entry, p.message),
+                                         m_problems);
+        item->setData(Qt::UserRole, dump);
+        item->setData(Qt::UserRole + 1, p.file);
+        item->setData(Qt::UserRole + 2, p.op >= 0 ? index.ops[size_t(p.op)].relPath : QString());
+        item->setToolTip(error ? tr("Unreadable: %1").arg(index.rootDir + QLatin1Char('/') + p.file)
+                               : tr("Read with a warning: %1").arg(index.rootDir + QLatin1Char('/') + p.file));
+    }
+    if (hidden)
+        new QListWidgetItem(tr("\u2026 and %n more warning(s) (dumpscope-cli info --json lists them all)", nullptr, hidden), m_problems);
+    if (m_problems->count())
+        m_problemsDock->show();
+    return warnings;
 }
 
 void MainWindow::addGraphFolder(const QString &path)
@@ -473,12 +509,26 @@ void MainWindow::onOverflowAnalyzed(int dump)
         m_graph->setFirstOverflowOp(first);
     }
     m_overflowMarks[dump] = std::move(marks);
-    if (!report->records.empty() || report->firstProducer >= 0) {
-        const QString records = tr("%n overflow record(s)", nullptr, int(report->records.size()));
-        const QString text = report->firstProducer >= 0
-                                 ? tr("%1; first producing operator: %2.").arg(records, m_context->index(dump)->ops[size_t(report->firstProducer)].opType)
-                                 : tr("%1.").arg(records);
-        m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + text);
+    const auto index = m_context->index(dump);
+    QStringList parts;
+    if (!report->records.empty())
+        parts << tr("%n overflow record(s)", nullptr, int(report->records.size()));
+    if (const SoftwareFinding *first = report->firstAnomaly(); first && index) {
+        const OpRecord &op = index->ops[size_t(first->op)];
+        const QString name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+        const QString scope = report->scopes[size_t(report->firstScope)].scope.label();
+        const QString level = first->level == OverflowLevel::Critical ? tr("critical")
+                              : first->level == OverflowLevel::High   ? tr("high")
+                                                                      : tr("medium");
+        const QString what = scope.isEmpty() ? tr("%1 (%2)").arg(name, level) : tr("%1 (%2) in %3").arg(name, level, scope);
+        parts << (first->op == report->firstProducer ? tr("first overflow produced by %1").arg(what) : tr("first anomaly at %1").arg(what));
+    } else if (report->scanned && report->records.empty()) {
+        parts << tr("no overflow found");
+    }
+    if (!parts.isEmpty()) {
+        QString sentence = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
+        sentence[0] = sentence[0].toUpper();
+        m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + sentence);
     }
 }
 

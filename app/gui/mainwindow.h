@@ -17,6 +17,7 @@ class QTreeView;
 namespace ds {
 
 class DocumentContext;
+class DumpIndex;
 class CompareView;
 class GraphPanel;
 class OpTablePanel;
@@ -67,6 +68,7 @@ private:
     void onOpActivated(int dump, int op);
     void onOverflowAnalyzed(int dump);
     void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
+    int addProblems(int dump, const DumpIndex &index); ///< returns the number of warnings
     void addRecent(const QString &path);
     void updateRecentMenu();
 
