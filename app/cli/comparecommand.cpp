@@ -1,6 +1,7 @@
 #include "comparecommand.h"
 
 #include "compare/comparereport.h"
+#include "compare/comparexlsx.h"
 #include "index/buildindex.h"
 
 #include <QDir>
@@ -50,7 +51,7 @@ QString cellText(const CompareRow &row)
         if (row.mode == CompareMode::Tensor)
             parts << metricColumn(m) + QLatin1Char(' ') + formatMetric(row.metrics[size_t(m)]);
     if (!row.result.isEmpty())
-        parts << row.result;
+        parts << QStringLiteral("Result ") + row.result;
     return parts.join(QStringLiteral("  "));
 }
 
@@ -77,10 +78,27 @@ QString text(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &
         t += QStringLiteral("\nno divergence\n");
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
+        QString why;
+        switch (d.cause) {
+        case DivergenceCause::Output: why = QStringLiteral("inputs agree, outputs differ"); break;
+        case DivergenceCause::Input: why = QStringLiteral("an input already differs"); break;
+        case DivergenceCause::Parameter:
+            why = QStringLiteral("parameter %1 differs at its first use%2")
+                      .arg(d.parameter.isEmpty() ? QStringLiteral("(unnamed)") : d.parameter,
+                           d.parameterFromStack ? QStringLiteral(" (name from the call stack)") : QString());
+            break;
+        }
         t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                 .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                      d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                      r.rows[size_t(d.originRow)].npuName);
+                 .arg(scopeText(d.levels), opMatchKey(op), op.opType, why, r.rows[size_t(d.originRow)].npuName);
+        if (!d.modules.empty()) {
+            QStringList modules;
+            for (int m : d.modules)
+                modules << opMatchKey(npu.ops[size_t(m)]);
+            t += QStringLiteral("  in %1\n").arg(modules.join(QStringLiteral(" < ")));
+        }
+        if (d.cause == DivergenceCause::Parameter && d.parameterModule >= 0 && d.parameterModule != d.originOp
+            && std::find(d.modules.begin(), d.modules.end(), d.parameterModule) == d.modules.end())
+            t += QStringLiteral("  parameter row of %1\n").arg(opMatchKey(npu.ops[size_t(d.parameterModule)]));
         if (!d.chain.empty()) {
             QStringList chain;
             for (int o : d.chain)
@@ -125,6 +143,13 @@ int runCompareCommand(const CompareCommand &c)
         }
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
     }
+    ReportStyle style = ReportStyle::DumpScope;
+    if (c.style == QLatin1String("msprobe"))
+        style = ReportStyle::Msprobe;
+    else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
+        err(QStringLiteral("--style must be dumpscope or msprobe"));
+        return Usage;
+    }
     if (!c.mappingFile.isEmpty()) {
         auto m = UserMapping::load(c.mappingFile);
         if (!m) {
@@ -151,10 +176,11 @@ int runCompareCommand(const CompareCommand &c)
     auto bench = npu ? open(c.benchPath, "bench", quiet) : nullptr;
     if (!npu || !bench)
         return NoPath;
-    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npu->rootDir) || inside(c.csvFile, bench->rootDir))) {
-        err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
-        return Usage;
-    }
+    for (const auto &[option, file] : {std::pair{"--csv", c.csvFile}, std::pair{"--xlsx", c.xlsxFile}})
+        if (!file.isEmpty() && (inside(file, npu->rootDir) || inside(file, bench->rootDir))) {
+            err(QStringLiteral("%1 %2 lies inside a dump directory; DumpScope never writes there").arg(QLatin1String(option), file));
+            return Usage;
+        }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
@@ -163,8 +189,15 @@ int runCompareCommand(const CompareCommand &c)
         std::fprintf(stderr, "\r                  \r");
     if (!c.csvFile.isEmpty()) {
         QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(compareCsv(*npu, *bench, result)) < 0 || !f.commit()) {
+        if (!f.open(QIODevice::WriteOnly) || f.write(compareCsv(*npu, *bench, result, style)) < 0 || !f.commit()) {
             err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
+            return Failed;
+        }
+    }
+    if (!c.xlsxFile.isEmpty()) {
+        const QString error = writeCompareXlsx(c.xlsxFile, *npu, *bench, result, style);
+        if (!error.isEmpty()) {
+            err(error);
             return Failed;
         }
     }

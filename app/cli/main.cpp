@@ -294,7 +294,8 @@ int main(int argc, char **argv)
         "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
         "                                 the computation graph, operators without dump data\n"
         "                                 and dump files without graph nodes\n"
-        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--fail-on error|warning]\n"
+        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--xlsx FILE]\n"
+        "          [--style dumpscope|msprobe] [--fail-on error|warning]\n"
         "                                 match and compare an NPU dump with a bench dump: metrics,\n"
         "                                 verdicts and the first divergence (docs/COMPARE.md)\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
@@ -323,8 +324,14 @@ int main(int argc, char **argv)
                                         QStringLiteral("FILE"));
     const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("compare: force tensor, summary or md5 mode."),
                                   QStringLiteral("tensor|summary|md5"));
+    const QCommandLineOption xlsx(QStringLiteral("xlsx"), QStringLiteral("compare: write the report as .xlsx (msprobe's --xlsx)."),
+                                  QStringLiteral("FILE"));
+    const QCommandLineOption style(QStringLiteral("style"),
+                                   QStringLiteral("compare: report columns: dumpscope (msprobe's, then DumpScope's; default) "
+                                                  "or msprobe (msprobe's table only)."),
+                                   QStringLiteral("dumpscope|msprobe"), QStringLiteral("dumpscope"));
     parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
-                       thresholds, mode});
+                       thresholds, mode, xlsx, style});
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph or compare"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     parser.process(app);
@@ -363,9 +370,10 @@ int main(int argc, char **argv)
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
             return Usage;
         }
-        return runCompareCommand({args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
-                                  parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json),
-                                  parser.isSet(quiet)});
+        CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
+                         parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
+                         parser.value(xlsx), parser.value(style)};
+        return runCompareCommand(c);
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
         return runGraphCommand(args[1], args.mid(2), parser.isSet(json));
