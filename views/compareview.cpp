@@ -9,6 +9,7 @@
 #include "io/pathguard.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
+#include "run/runcompare.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -440,6 +441,9 @@ void CompareView::updateSummary()
     const auto result = m_model->result();
     if (!result)
         return;
+    // The run-level answer: per scope (step/rank), then across the steps and ranks (core/run).
+    m_runScopes = summarizeCompare(*m_npu, *m_bench, *result);
+    m_runAnswer = std::make_shared<const RunAnswer>(combineRun(m_runScopes, RunAnswerKind::Compare));
     QString text = tr("%1 vs %2: %3 rows \u2014 %4 pass, %5 warning, %6 error, %7 not compared; %8 bench tensors without an NPU row.")
                        .arg(m_npu->openedPath, m_bench->openedPath)
                        .arg(result->rows.size())
@@ -473,7 +477,7 @@ void CompareView::updateSummary()
     } else if (!result->cancelled) {
         text += QLatin1Char(' ') + tr("No operator diverges.");
     }
-    m_summary->setText(text);
+    m_summary->setText(tr("Run: %1").arg(m_runAnswer->line()) + QLatin1Char('\n') + text);
 }
 
 std::unordered_map<int, int> CompareView::opVerdicts() const

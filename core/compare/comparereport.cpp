@@ -153,15 +153,18 @@ void forEachReportRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
     }
 }
 
+QByteArray csvLine(const QStringList &cells)
+{
+    QStringList escaped;
+    for (const QString &c : cells)
+        escaped << csvField(c);
+    return escaped.join(QLatin1Char(',')).toUtf8() + '\n';
+}
+
 QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result, ReportStyle style)
 {
     QByteArray out;
-    auto line = [&](const QStringList &cells) {
-        QStringList escaped;
-        for (const QString &c : cells)
-            escaped << csvField(c);
-        out += escaped.join(QLatin1Char(',')).toUtf8() + '\n';
-    };
+    auto line = [&](const QStringList &cells) { out += csvLine(cells); };
     line(compareCsvHeader(result.mode, style, reportHasStack(npu)));
     QStringList texts;
     forEachReportRow(npu, bench, result, style, [&](const std::vector<MsCell> &cells) {

@@ -24,6 +24,8 @@ bool reportHasStack(const DumpIndex &npu);
 /// Calls fn with the typed cells of every row, in compareCsvHeader's order.
 void forEachReportRow(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result, ReportStyle style,
                       const std::function<void(const std::vector<MsCell> &)> &fn);
+/// One CSV line of the report (fields quoted as the report quotes them), with its newline.
+QByteArray csvLine(const QStringList &cells);
 /// The CSV report (msprobe's number formatting and placeholders), header first.
 QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result,
                       ReportStyle style = ReportStyle::DumpScope);

@@ -26,6 +26,13 @@ QByteArray cellText(const QString &s)
 QString writeCompareXlsx(const QString &path, const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result,
                          ReportStyle style)
 {
+    return writeCompareXlsx(path, compareCsvHeader(result.mode, style, reportHasStack(npu)), result.rows.size(),
+                            [&](const ReportRowSink &sink) { forEachReportRow(npu, bench, result, style, sink); });
+}
+
+QString writeCompareXlsx(const QString &path, const QStringList &columns, size_t rowCount,
+                         const std::function<void(const ReportRowSink &)> &rows)
+{
     const QFileInfo target(path);
     const QString temp = target.absolutePath() + QStringLiteral("/.%1.%2.tmp")
                                                       .arg(target.fileName(), QUuid::createUuid().toString(QUuid::Id128));
@@ -41,8 +48,7 @@ QString writeCompareXlsx(const QString &path, const DumpIndex &npu, const DumpIn
     format_set_align(header, LXW_ALIGN_CENTER);
     format_set_align(header, LXW_ALIGN_VERTICAL_TOP);
 
-    const QStringList columns = compareCsvHeader(result.mode, style, reportHasStack(npu));
-    const bool split = result.rows.size() >= kMaxSheetRows;
+    const bool split = rowCount >= kMaxSheetRows;
     lxw_worksheet *sheet = nullptr;
     lxw_row_t row = 0;
     int part = 0;
@@ -56,11 +62,11 @@ QString writeCompareXlsx(const QString &path, const DumpIndex &npu, const DumpIn
         row = 1;
     };
     // msprobe splits into parts of equal size
-    const size_t parts = split ? (result.rows.size() + kMaxSheetRows - 1) / kMaxSheetRows : 1;
-    const size_t perPart = (result.rows.size() + parts - 1) / std::max<size_t>(parts, 1);
+    const size_t parts = split ? (rowCount + kMaxSheetRows - 1) / kMaxSheetRows : 1;
+    const size_t perPart = (rowCount + parts - 1) / std::max<size_t>(parts, 1);
     size_t written = 0;
     newSheet();
-    forEachReportRow(npu, bench, result, style, [&](const std::vector<MsCell> &cells) {
+    rows([&](const std::vector<MsCell> &cells) {
         if (!sheet || error != LXW_NO_ERROR)
             return;
         if (split && written > 0 && written % perPart == 0)

@@ -2,6 +2,9 @@
 
 #include "comparereport.h"
 
+#include <functional>
+#include <vector>
+
 namespace ds {
 
 /// Writes the report as an .xlsx workbook the way msprobe 26's `compare --xlsx` does (its
@@ -12,5 +15,12 @@ namespace ds {
 /// `path` and renamed over it. Returns an error text, empty on success.
 QString writeCompareXlsx(const QString &path, const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result,
                          ReportStyle style = ReportStyle::DumpScope);
+
+/// Receives the typed cells of one row, in the header's order.
+using ReportRowSink = std::function<void(const std::vector<MsCell> &)>;
+/// The same workbook from rows assembled elsewhere (a run compared scope by scope): `columns`
+/// is the header, `rowCount` the number of rows `rows` passes to its sink, in order.
+QString writeCompareXlsx(const QString &path, const QStringList &columns, size_t rowCount,
+                         const std::function<void(const ReportRowSink &)> &rows);
 
 } // namespace ds
