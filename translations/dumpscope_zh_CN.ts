@@ -144,6 +144,14 @@
         <translation>输入已不一致</translation>
     </message>
     <message>
+        <source>a parameter differs at its first use</source>
+        <translation>一个参数在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 differs at its first use</source>
+        <translation>参数 %1 在首次使用时即不一致</translation>
+    </message>
+    <message>
         <source>overflow record %1</source>
         <translation>溢出记录 %1</translation>
     </message>
@@ -194,6 +202,10 @@
     <message>
         <source>Outputs with NaN/Inf (recorded)</source>
         <translation>含 NaN/Inf 的输出数（记录值）</translation>
+    </message>
+    <message>
+        <source>msprobe Result (0 pass, 1 warning, 2 error)</source>
+        <translation>msprobe Result（0 通过，1 警告，2 错误）</translation>
     </message>
 </context>
 <context>
@@ -354,16 +366,28 @@
         <translation>标杆张量</translation>
     </message>
     <message>
-        <source>Accuracy reached</source>
-        <translation>是否达标</translation>
-    </message>
-    <message>
         <source>Not compared because</source>
         <translation>未比对原因</translation>
     </message>
     <message>
         <source>Paired by the user mapping.</source>
         <translation>由用户映射配对。</translation>
+    </message>
+    <message>
+        <source>first divergence: parameter differs</source>
+        <translation>首个分歧：参数不一致</translation>
+    </message>
+    <message>
+        <source>first divergence: input differs</source>
+        <translation>首个分歧：输入不一致</translation>
+    </message>
+    <message>
+        <source>msprobe: %1</source>
+        <translation>msprobe：%1</translation>
+    </message>
+    <message>
+        <source>msprobe Result</source>
+        <translation>msprobe 结果</translation>
     </message>
 </context>
 <context>
@@ -403,10 +427,6 @@
     <message>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Save the rows with msprobe-compatible column names</source>
-        <translation>以与 msprobe 兼容的列名保存各行</translation>
     </message>
     <message>
         <source>NPU</source>
@@ -495,12 +515,6 @@
     <message>
         <source>Cancelled. </source>
         <translation>已取消。</translation>
-    </message>
-    <message numerus="yes">
-        <source>First divergence: %1 (%n operator(s) after it disagree too).</source>
-        <translation>
-            <numerusform>首个分歧：%1（其后还有 %n 个算子也不一致）。</numerusform>
-        </translation>
     </message>
     <message>
         <source>No operator diverges.</source>
@@ -631,6 +645,40 @@
     <message>
         <source>Relative error: 0 where both values are 0, Inf where only the bench value is 0</source>
         <translation>相对误差：两侧均为 0 时为 0，仅标杆值为 0 时为 Inf</translation>
+    </message>
+    <message>
+        <source>Save the rows with msprobe 26&apos;s columns (Result, Err_message), then DumpScope&apos;s</source>
+        <translation>按 msprobe 26 的列（Result、Err_message）保存各行，其后是 DumpScope 自己的列</translation>
+    </message>
+    <message>
+        <source>its inputs agree, an output differs</source>
+        <translation>输入一致，输出不一致</translation>
+    </message>
+    <message>
+        <source>an input already differs</source>
+        <translation>输入已不一致</translation>
+    </message>
+    <message>
+        <source>a parameter differs at its first use</source>
+        <translation>某个参数在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 (named from the call stack) differs at its first use</source>
+        <translation>参数 %1（名称取自调用栈）在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 differs at its first use</source>
+        <translation>参数 %1 在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1（位于 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>First divergence: %1: %2 (%n operator(s) after it disagree too).</source>
+        <translation>
+            <numerusform>首个分歧：%1：%2（其后还有 %n 个算子也不一致）。</numerusform>
+        </translation>
     </message>
     <message>
         <source>Run: %1</source>
@@ -1807,6 +1855,10 @@ out of range: %5</source>
         <translation>趋势</translation>
     </message>
     <message>
+        <source>The run-level answer of the last comparison (Runs tab)</source>
+        <translation>最近一次比对的运行级结论（“运行”标签页）</translation>
+    </message>
+    <message>
         <source>Recorded statistics of %1</source>
         <translation>%1 的记录统计量</translation>
     </message>
@@ -1817,10 +1869,6 @@ out of range: %5</source>
     <message>
         <source>Run: %1</source>
         <translation>运行：%1</translation>
-    </message>
-    <message>
-        <source>The run-level answer of the last comparison (Runs tab)</source>
-        <translation>最近一次比对的运行级结论（“运行”标签页）</translation>
     </message>
 </context>
 <context>

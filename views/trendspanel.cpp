@@ -349,7 +349,7 @@ void TrendsPanel::drawHeatmap()
         }
     if (!std::isfinite(lo))
         lo = 0, hi = 1;
-    const bool verdict = t.metric == TrendMetric::Verdict;
+    const bool verdict = t.metric == TrendMetric::Verdict || t.metric == TrendMetric::Result;
     // Norms and errors span decades: a logarithmic colour scale when they do.
     const bool logScale = !verdict && lo >= 0 && std::isfinite(minPositive) && hi / minPositive >= 1000;
     const double floor = logScale ? minPositive : lo;

@@ -1,6 +1,7 @@
 #include "comparecommand.h"
 
 #include "compare/comparereport.h"
+#include "compare/comparexlsx.h"
 #include "run/runcompare.h"
 #include "dump/dumpindex.h"
 
@@ -63,7 +64,7 @@ QString cellText(const CompareRow &row)
         if (row.mode == CompareMode::Tensor)
             parts << metricColumn(m) + QLatin1Char(' ') + formatMetric(row.metrics[size_t(m)]);
     if (!row.result.isEmpty())
-        parts << row.result;
+        parts << QStringLiteral("Result ") + row.result;
     return parts.join(QStringLiteral("  "));
 }
 
@@ -77,19 +78,50 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-/// The text parts of one scope: its first divergences, and its rows that are not a pass.
 } // namespace
 
+/// One scope's rows of the msprobe table in `mode`'s columns: CSV lines and/or typed cells.
+void renderScopeTable(ScopeCompare &s, CompareMode mode, ReportStyle style, bool csv, bool xlsx, ScopeOutput &o)
+{
+    o.tableMode = mode;
+    o.stack = reportHasStack(*s.npu);
+    if (csv)
+        o.csv = scopeCompareCsv(s, mode, false, style);
+    o.cells.clear();
+    if (xlsx) {
+        s.result.mode = mode;
+        forEachReportRow(*s.npu, *s.bench, s.result, style, [&](const std::vector<MsCell> &row) { o.cells.push_back(row); });
+    }
+}
+
+/// The text parts of one scope: its first divergences, and its rows that are not a pass.
 void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
 {
     const DumpIndex &npu = *s.npu;
     const CompareResult &r = s.result;
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
+        QString why;
+        switch (d.cause) {
+        case DivergenceCause::Output: why = QStringLiteral("inputs agree, outputs differ"); break;
+        case DivergenceCause::Input: why = QStringLiteral("an input already differs"); break;
+        case DivergenceCause::Parameter:
+            why = QStringLiteral("parameter %1 differs at its first use%2")
+                      .arg(d.parameter.isEmpty() ? QStringLiteral("(unnamed)") : d.parameter,
+                           d.parameterFromStack ? QStringLiteral(" (name from the call stack)") : QString());
+            break;
+        }
         o.divergences += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                             .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                                  d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                                  r.rows[size_t(d.originRow)].npuName);
+                             .arg(scopeText(d.levels), opMatchKey(op), op.opType, why, r.rows[size_t(d.originRow)].npuName);
+        if (!d.modules.empty()) {
+            QStringList modules;
+            for (int m : d.modules)
+                modules << opMatchKey(npu.ops[size_t(m)]);
+            o.divergences += QStringLiteral("  in %1\n").arg(modules.join(QStringLiteral(" < ")));
+        }
+        if (d.cause == DivergenceCause::Parameter && d.parameterModule >= 0 && d.parameterModule != d.originOp
+            && std::find(d.modules.begin(), d.modules.end(), d.parameterModule) == d.modules.end())
+            o.divergences += QStringLiteral("  parameter row of %1\n").arg(opMatchKey(npu.ops[size_t(d.parameterModule)]));
         if (!d.chain.empty()) {
             QStringList chain;
             for (int x : d.chain)
@@ -160,7 +192,7 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
     return t;
 }
 
-int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn)
+int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn, ReportStyle &style)
 {
     options.fuzzy = c.fuzzy;
     failOn = Verdict::None;
@@ -175,6 +207,13 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
             return Usage;
         }
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
+    }
+    style = ReportStyle::DumpScope;
+    if (c.style == QLatin1String("msprobe"))
+        style = ReportStyle::Msprobe;
+    else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
+        err(QStringLiteral("--style must be dumpscope or msprobe"));
+        return Usage;
     }
     if (!c.mappingFile.isEmpty()) {
         auto m = UserMapping::load(c.mappingFile);
@@ -195,16 +234,20 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
     return Ok;
 }
 
-bool csvInsideDump(const QString &csvFile, const QString &dumpRoot)
+QString reportInsideDump(const CompareCommand &c, const QString &dumpRoot)
 {
-    return !csvFile.isEmpty() && inside(csvFile, dumpRoot);
+    for (const auto &[option, file] : {std::pair{"--csv", c.csvFile}, std::pair{"--xlsx", c.xlsxFile}})
+        if (!file.isEmpty() && inside(file, dumpRoot))
+            return QStringLiteral("%1 %2 lies inside a dump directory; DumpScope never writes there").arg(QLatin1String(option), file);
+    return {};
 }
 
 int runCompareCommand(const CompareCommand &c)
 {
     CompareOptions options;
     Verdict failOn = Verdict::None;
-    if (const int setup = compareSetup(c, options, failOn); setup != Ok)
+    ReportStyle style = ReportStyle::DumpScope;
+    if (const int setup = compareSetup(c, options, failOn, style); setup != Ok)
         return setup;
     for (const QString &p : {c.npuPath, c.benchPath})
         if (!QFileInfo::exists(p)) {
@@ -218,10 +261,11 @@ int runCompareCommand(const CompareCommand &c)
         return npuTree.walk.openedPath.isEmpty() ? NoPath : Usage;
     if (!openRun(c.benchPath, "bench", quiet, benchTree, benchRun))
         return benchTree.walk.openedPath.isEmpty() ? NoPath : Usage;
-    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npuTree.walk.rootDir) || inside(c.csvFile, benchTree.walk.rootDir))) {
-        err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
-        return Usage;
-    }
+    for (const QString &dumpRoot : {npuTree.walk.rootDir, benchTree.walk.rootDir})
+        if (const QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty()) {
+            err(inDump);
+            return Usage;
+        }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
@@ -236,10 +280,9 @@ int runCompareCommand(const CompareCommand &c)
         o.npuOps = int(s.npu->ops.size());
         o.warnings = s.result.warnings;
         o.reached = failOn != Verdict::None && s.result.any(failOn);
-        if (!c.csvFile.isEmpty()) {
-            o.csvMode = o.mode == CompareMode::None ? CompareMode::Tensor : o.mode;
-            o.csv = scopeCompareCsv(s, o.csvMode, false);
-        }
+        if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
+            renderScopeTable(s, o.mode == CompareMode::None ? CompareMode::Tensor : o.mode, style, !c.csvFile.isEmpty(),
+                             !c.xlsxFile.isEmpty(), o);
         if (c.json)
             o.json = compareJson(*s.npu, *s.bench, s.result);
         else
@@ -247,47 +290,55 @@ int runCompareCommand(const CompareCommand &c)
     });
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
-    std::vector<ScopeSummary> summaries;
     std::vector<CompareMode> modes;
-    for (const ScopeOutput &o : outputs) {
-        summaries.push_back(o.summary);
+    for (const ScopeOutput &o : outputs)
         modes.push_back(o.mode);
-    }
     const CompareMode mode = bestReportMode(modes);
-    QByteArray csv;
-    if (!c.csvFile.isEmpty()) {
-        csv = compareCsvHeaderLine(mode);
-        for (size_t i = 0; i < outputs.size(); ++i) {
-            if (outputs[i].csvMode != mode && outputs[i].summary.rows > 0) {
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
+        for (size_t i = 0; i < outputs.size(); ++i)
+            if (outputs[i].tableMode != mode && outputs[i].summary.rows > 0) {
                 // Rendered in other columns than the run's: compare it again (deterministic).
                 ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
-                outputs[i].csv = scopeCompareCsv(again, mode, false);
+                renderScopeTable(again, mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), outputs[i]);
             }
-            csv += outputs[i].csv;
-        }
-    }
-    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, csv, outputs);
-}
-
-QByteArray compareCsvHeaderLine(CompareMode mode)
-{
-    CompareResult empty; // the header line
-    empty.mode = mode;
-    return compareCsv(DumpIndex{}, DumpIndex{}, empty);
+    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, style, outputs);
 }
 
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        const QByteArray &csv, const std::vector<ScopeOutput> &outputs)
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs)
 {
     std::vector<ScopeSummary> summaries;
     for (const ScopeOutput &o : outputs)
         summaries.push_back(o.summary);
     const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
-    if (!c.csvFile.isEmpty()) {
-        QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(csv) < 0 || !f.commit()) {
-            err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
-            return Failed;
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
+        bool stack = false;
+        for (const ScopeOutput &o : outputs)
+            stack = stack || (o.stack && o.summary.rows > 0);
+        const QStringList header = compareCsvHeader(mode, style, stack);
+        if (!c.csvFile.isEmpty()) {
+            QByteArray csv = csvLine(header);
+            for (const ScopeOutput &o : outputs)
+                csv += o.csv;
+            QSaveFile f(c.csvFile);
+            if (!f.open(QIODevice::WriteOnly) || f.write(csv) < 0 || !f.commit()) {
+                err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
+                return Failed;
+            }
+        }
+        if (!c.xlsxFile.isEmpty()) {
+            size_t rows = 0;
+            for (const ScopeOutput &o : outputs)
+                rows += o.cells.size();
+            const QString error = writeCompareXlsx(c.xlsxFile, header, rows, [&](const ReportRowSink &sink) {
+                for (const ScopeOutput &o : outputs)
+                    for (const std::vector<MsCell> &row : o.cells)
+                        sink(row);
+            });
+            if (!error.isEmpty()) {
+                err(error);
+                return Failed;
+            }
         }
     }
     if (c.json) {

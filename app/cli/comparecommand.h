@@ -1,19 +1,23 @@
 #pragma once
 
 // `dumpscope-cli compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--json] [--csv FILE]
-//                       [--fail-on error|warning] [--thresholds FILE] [--mode tensor|summary|md5]`
+//                       [--xlsx FILE] [--style dumpscope|msprobe] [--fail-on error|warning]
+//                       [--thresholds FILE] [--mode tensor|summary|md5]`
 //
 // Finds the run under each path (core/run: steps x ranks of scopes; a folder holding several
 // runs is refused), then indexes and compares the runs scope by scope (any format buildIndex
 // reads; docs/COMPARE.md). Text output: the run-level answer in one line ("runs agree up to
 // step N; first divergence: step N+1, rank R, op X"), counts, the first divergence per scope
 // and every row that is not a pass; --json prints the JSON report instead (with the `run`
-// object); --csv writes the msprobe-compatible CSV (never inside either dump directory).
+// object); --csv / --xlsx write msprobe 26's table (--style msprobe: only its columns; never
+// inside either dump directory).
 //
-// Exit codes: 0 compared; 1 the CSV could not be written; 2 usage error (bad option value,
-// unreadable mapping or thresholds file, CSV path inside a dump, a path holding several runs); 3 a path does not exist;
+// Exit codes: 0 compared; 1 a report could not be written; 2 usage error (bad option value,
+// unreadable mapping or thresholds file, report path inside a dump, a path holding several
+// runs); 3 a path does not exist;
 // 4 --fail-on given and some row reached that verdict.
 
+#include "compare/comparereport.h"
 #include "run/runcompare.h"
 
 #include <QString>
@@ -27,6 +31,8 @@ struct CompareCommand
     QString failOn; ///< "", "error" or "warning"
     QString mode;   ///< "", "tensor", "summary" or "md5"
     bool fuzzy = false, json = false, quiet = false;
+    QString xlsxFile;
+    QString style;  ///< "", "dumpscope" or "msprobe"
 };
 
 int runCompareCommand(const CompareCommand &c);
@@ -36,34 +42,38 @@ int runCompareCommand(const CompareCommand &c);
 
 /// Checks the options of `c` and loads its mapping and thresholds files into `options`; prints
 /// the problem and returns the exit code (2) when one is wrong, else 0.
-int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn);
-/// True when the CSV file would be written inside the dump folder `dumpRoot`.
-bool csvInsideDump(const QString &csvFile, const QString &dumpRoot);
+int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn, ReportStyle &style);
+/// The error text when --csv or --xlsx of `c` would be written inside the dump folder
+/// `dumpRoot`, else empty.
+QString reportInsideDump(const CompareCommand &c, const QString &dumpRoot);
 
 /// What the reports keep of one compared scope once its indexes are gone.
 struct ScopeOutput
 {
     ScopeSummary summary;
-    CompareMode mode = CompareMode::None; ///< the columns its rows need (scopeReportMode)
-    CompareMode csvMode = CompareMode::None; ///< the columns `csv` was rendered in
+    CompareMode mode = CompareMode::None;      ///< the columns its rows need (scopeReportMode)
+    CompareMode tableMode = CompareMode::None; ///< the columns `csv` and `cells` were rendered in
     int npuOps = 0;
-    QByteArray csv;                       ///< rows in `mode`'s columns (with --csv)
-    QByteArray json;                      ///< compareJson of the scope (with --json)
-    QString divergences, notPass;         ///< text output parts
+    bool stack = false;                        ///< its NPU dump holds call stacks (the NPU_Stack_Info column)
+    QByteArray csv;                            ///< rows in `tableMode`'s columns (with --csv)
+    std::vector<std::vector<MsCell>> cells;    ///< the same rows as typed cells (with --xlsx)
+    QByteArray json;                           ///< compareJson of the scope (with --json)
+    QString divergences, notPass;              ///< text output parts
     QStringList warnings;
-    bool reached = false;                 ///< some row reached --fail-on
+    bool reached = false;                      ///< some row reached --fail-on
 };
+/// One scope's rows of the msprobe table in `mode`'s columns: CSV lines (`csv`) and/or typed
+/// cells (`xlsx`); sets the scope result's column set.
+void renderScopeTable(ScopeCompare &s, CompareMode mode, ReportStyle style, bool csv, bool xlsx, ScopeOutput &o);
 /// The text parts of one scope: its first divergences, and its rows that are not a pass.
 void renderScopeText(const ScopeCompare &s, ScopeOutput &o);
 /// The text report: the run answer, the counts, then every scope's divergences and rows.
 QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
                     const RunAnswer &answer);
-/// The CSV header line in `mode`'s columns.
-QByteArray compareCsvHeaderLine(CompareMode mode);
-/// Writes the CSV (`csv`: header and every scope's rows, with --csv) and prints the JSON
-/// (--json) or text report of the scopes (in scope order); returns the exit code (0, 1 when the
-/// CSV cannot be written, 4 when a row reached --fail-on).
+/// Writes the CSV and .xlsx (a header in `mode`'s columns and `style`, then every scope's rows,
+/// in scope order) and prints the JSON (--json) or text report of the scopes; returns the exit
+/// code (0, 1 when a report cannot be written, 4 when a row reached --fail-on).
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        const QByteArray &csv, const std::vector<ScopeOutput> &outputs);
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs);
 
 } // namespace ds

@@ -287,6 +287,7 @@ struct Work
     const CompareCommand &command;
     CompareOptions options;
     Verdict failOn = Verdict::None;
+    ReportStyle style = ReportStyle::DumpScope;
     RunTree npuTree, benchTree;
     const RunInfo *npuRun = nullptr, *benchRun = nullptr;
     std::vector<Assignment> assigned;
@@ -431,7 +432,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         std::signal(SIGTERM, onTerminate);
         rootState.waiting(msg("starting"), everyone());
     }
-    Work work{c, {}, Verdict::None, {}, {}, nullptr, nullptr, {}, {}};
+    Work work{c, {}, Verdict::None, ReportStyle::DumpScope, {}, {}, nullptr, nullptr, {}, {}};
     std::atomic<bool> cancel{false};
     const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
 
@@ -443,7 +444,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         link.send(0, THello, hello);
     }
     Catalog catalog;
-    if (const int setup = compareSetup(c, work.options, work.failOn); setup != Ok) {
+    if (const int setup = compareSetup(c, work.options, work.failOn, work.style); setup != Ok) {
         catalog.error = msg("the compare options could not be set up");
         catalog.code = setup;
     }
@@ -498,8 +499,8 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                     return rootState.stop(side->code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), side->error));
         }
         for (const QString &dumpRoot : {catalogs[0].npu.rootDir, catalogs[0].bench.rootDir})
-            if (csvInsideDump(c.csvFile, dumpRoot))
-                return rootState.stop(Usage, msg("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
+            if (const QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty())
+                return rootState.stop(Usage, inDump);
         plan = planCompare(catalogs, rootState.peers());
         if (!plan.error.isEmpty())
             return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
@@ -609,8 +610,13 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                 piece.npuOps = qint32(s.npu->ops.size());
                 piece.warnings = s.result.warnings;
                 piece.reached = work.failOn != Verdict::None && s.result.any(work.failOn);
-                if (!c.csvFile.isEmpty())
-                    piece.csv = scopeCompareCsv(s, mode, false);
+                if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
+                    ScopeOutput table;
+                    renderScopeTable(s, mode, work.style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), table);
+                    piece.csv = std::move(table.csv);
+                    piece.cells = std::move(table.cells);
+                    piece.stack = table.stack;
+                }
                 if (c.json) {
                     piece.json = compareJson(*s.npu, *s.bench, s.result);
                 } else {
@@ -659,7 +665,10 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                     if (auto p = decodePiece(*b); p && p->pair >= 0 && size_t(p->pair) < plan.pairs) {
                         ScopeOutput &o = outputs[size_t(p->pair)];
                         o.npuOps = p->npuOps;
+                        o.tableMode = mode;
                         o.csv = std::move(p->csv);
+                        o.cells = std::move(p->cells);
+                        o.stack = p->stack;
                         o.json = std::move(p->json);
                         o.divergences = std::move(p->divergences);
                         o.notPass = std::move(p->notPass);
@@ -676,16 +685,10 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         return rootState.failed(msg("sending its rows"));
     // The report names rank 0's paths (one process names the paths it opened).
     const QString npuPath = catalogs[0].npu.openedPath, benchPath = catalogs[0].bench.openedPath;
-    QByteArray csv;
-    if (!c.csvFile.isEmpty()) {
-        csv = compareCsvHeaderLine(mode);
-        for (const ScopeOutput &o : outputs)
-            csv += o.csv;
-    }
     // Written on a thread while the heartbeats go on: a large CSV takes longer than the timeout.
     link.whileWorking(
         [&] {
-            code = writeCompareReports(c, npuPath, benchPath, mode, csv, outputs);
+            code = writeCompareReports(c, npuPath, benchPath, mode, work.style, outputs);
             std::fflush(stdout);
         },
         cancel, {});

@@ -14,7 +14,7 @@ namespace ds {
 
 namespace {
 
-constexpr quint32 kMagic = 0x44534d31; // "DSM1": the message format's version
+constexpr quint32 kMagic = 0x44534d32; // "DSM2": the message format's version
 
 /// A message of the CLI (English, like the rest of its output).
 QString msg(const char *text) { return QString::fromUtf8(text); }
@@ -339,13 +339,49 @@ std::optional<std::vector<ComparedScope>> decodeCompared(const QByteArray &bytes
 
 QByteArray encodePiece(const ScopePiece &p)
 {
-    return writer([&](QDataStream &s) { s << p.pair << p.npuOps << p.csv << p.json << p.divergences << p.notPass << p.warnings << p.reached; });
+    return writer([&](QDataStream &s) {
+        s << p.pair << p.npuOps << p.csv << p.json << p.divergences << p.notPass << p.warnings << p.reached << p.stack
+          << quint32(p.cells.size());
+        for (const std::vector<MsCell> &row : p.cells) {
+            s << quint32(row.size());
+            for (const MsCell &c : row) {
+                s << quint8(c.kind);
+                if (c.kind == MsCell::Kind::Text)
+                    s << c.text;
+                else
+                    s << c.number;
+            }
+        }
+    });
 }
 
 std::optional<ScopePiece> decodePiece(const QByteArray &bytes)
 {
     return reader<ScopePiece>(bytes, [](QDataStream &s, ScopePiece &p) {
-        s >> p.pair >> p.npuOps >> p.csv >> p.json >> p.divergences >> p.notPass >> p.warnings >> p.reached;
+        quint32 rows = 0;
+        s >> p.pair >> p.npuOps >> p.csv >> p.json >> p.divergences >> p.notPass >> p.warnings >> p.reached >> p.stack >> rows;
+        // counts come off the wire: rows and cells are added one by one while the stream holds them
+        for (quint32 r = 0; r < rows && s.status() == QDataStream::Ok; ++r) {
+            quint32 n = 0;
+            s >> n;
+            std::vector<MsCell> row;
+            for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) {
+                quint8 kind = 0;
+                s >> kind;
+                if (kind > quint8(MsCell::Kind::Bool)) {
+                    s.setStatus(QDataStream::ReadCorruptData);
+                    break;
+                }
+                MsCell c;
+                c.kind = MsCell::Kind(kind);
+                if (c.kind == MsCell::Kind::Text)
+                    s >> c.text;
+                else
+                    s >> c.number;
+                row.push_back(std::move(c));
+            }
+            p.cells.push_back(std::move(row));
+        }
     });
 }
 

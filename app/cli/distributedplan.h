@@ -4,6 +4,7 @@
 // about the scopes it sees (a catalog with a fingerprint per scope), rank 0's plan that hands
 // every scope pair to one process, and the compact byte format of the messages (QDataStream).
 
+#include "compare/msprobecells.h"
 #include "run/runcompare.h"
 
 #include <QByteArray>
@@ -98,6 +99,8 @@ struct ScopePiece
     qint32 pair = -1;
     qint32 npuOps = 0;
     QByteArray csv, json;          ///< CSV rows in the report's columns (--csv), compareJson (--json)
+    std::vector<std::vector<MsCell>> cells; ///< the same rows as typed cells (--xlsx)
+    bool stack = false;            ///< the NPU dump holds call stacks (NPU_Stack_Info)
     QString divergences, notPass;  ///< the text report's parts
     QStringList warnings;
     bool reached = false;          ///< a row reached --fail-on

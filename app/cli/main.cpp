@@ -389,7 +389,8 @@ int mainCommand(int argc, char **argv, int processes)
         "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
         "                                 the computation graph, operators without dump data\n"
         "                                 and dump files without graph nodes\n"
-        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--fail-on error|warning]\n"
+        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--xlsx FILE]\n"
+        "          [--style dumpscope|msprobe] [--fail-on error|warning]\n"
         "                                 match and compare an NPU run with a bench run, step by step\n"
         "                                 and rank by rank: metrics, verdicts, the first divergence\n"
         "                                 of every scope and of the run (docs/COMPARE.md)\n\n"
@@ -419,8 +420,14 @@ int mainCommand(int argc, char **argv, int processes)
                                         QStringLiteral("FILE"));
     const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("compare: force tensor, summary or md5 mode."),
                                   QStringLiteral("tensor|summary|md5"));
+    const QCommandLineOption xlsx(QStringLiteral("xlsx"), QStringLiteral("compare: write the report as .xlsx (msprobe's --xlsx)."),
+                                  QStringLiteral("FILE"));
+    const QCommandLineOption style(QStringLiteral("style"),
+                                   QStringLiteral("compare: report columns: dumpscope (msprobe's, then DumpScope's; default) "
+                                                  "or msprobe (msprobe's table only)."),
+                                   QStringLiteral("dumpscope|msprobe"), QStringLiteral("dumpscope"));
     parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
-                       thresholds, mode});
+                       thresholds, mode, xlsx, style});
 #ifdef DUMPSCOPE_MPI
     const QCommandLineOption mpiTimeout(QStringLiteral("mpi-timeout"),
                                         QStringLiteral("under mpirun: give up on a process silent for this many seconds (default 60)."),
@@ -470,6 +477,9 @@ int mainCommand(int argc, char **argv, int processes)
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
             return Usage;
         }
+        CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
+                         parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
+                         parser.value(xlsx), parser.value(style)};
 #ifdef DUMPSCOPE_MPI
         if (processes > 1) {
             bool okTimeout = false;
@@ -478,15 +488,10 @@ int mainCommand(int argc, char **argv, int processes)
                 err(QStringLiteral("--mpi-timeout must be a positive number of seconds"));
                 return Usage;
             }
-            return runDistributedCompare({args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
-                                          parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json),
-                                          parser.isSet(quiet)},
-                                         timeout);
+            return runDistributedCompare(c, timeout);
         }
 #endif
-        return runCompareCommand({args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
-                                  parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json),
-                                  parser.isSet(quiet)});
+        return runCompareCommand(c);
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
         return runGraphCommand(args[1], args.mid(2), parser.isSet(json));

@@ -55,7 +55,15 @@ struct ScopeTable
 
 QString divergenceReason(const Divergence &d, const CompareRow &row)
 {
-    QString why = d.inputsAgree ? QCoreApplication::translate("RunCompare", "inputs agree, outputs differ") : QCoreApplication::translate("RunCompare", "inputs already differ");
+    QString why;
+    switch (d.cause) {
+    case DivergenceCause::Output: why = QCoreApplication::translate("RunCompare", "inputs agree, outputs differ"); break;
+    case DivergenceCause::Input: why = QCoreApplication::translate("RunCompare", "inputs already differ"); break;
+    case DivergenceCause::Parameter:
+        why = d.parameter.isEmpty() ? QCoreApplication::translate("RunCompare", "a parameter differs at its first use")
+                                    : QCoreApplication::translate("RunCompare", "parameter %1 differs at its first use").arg(d.parameter);
+        break;
+    }
     if (!row.highlights.isEmpty())
         why += QStringLiteral(": ") + row.highlights.join(QStringLiteral("; "));
     return why;
@@ -283,10 +291,10 @@ CompareMode bestReportMode(const std::vector<CompareMode> &modes)
     return CompareMode::Tensor; // as compareIndexes: no compared row gives tensor columns
 }
 
-QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header)
+QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header, ReportStyle style)
 {
     scope.result.mode = mode;
-    QByteArray csv = compareCsv(*scope.npu, *scope.bench, scope.result);
+    QByteArray csv = compareCsv(*scope.npu, *scope.bench, scope.result, style);
     if (!header)
         csv.remove(0, csv.indexOf('\n') + 1);
     return csv;
@@ -334,6 +342,11 @@ QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vect
             d["origin"]["row"] = d["origin"]["row"].get<long long>() + rowBase;
             for (auto &c : d["chain"])
                 c["op"] = c["op"].get<long long>() + opBase;
+            if (d.contains("modules"))
+                for (auto &m : d["modules"])
+                    m["op"] = m["op"].get<long long>() + opBase;
+            if (d.contains("parameter") && d["parameter"].is_object() && d["parameter"]["module"].is_object())
+                d["parameter"]["module"]["op"] = d["parameter"]["module"]["op"].get<long long>() + opBase;
             divergences.push_back(std::move(d));
         }
         opBase += i < npuOps.size() ? npuOps[i] : 0;

@@ -9,6 +9,7 @@
 // compared anywhere.
 
 #include "compare/compare.h"
+#include "compare/comparereport.h"
 #include "overflow/overflowreport.h"
 #include "runsummary.h"
 #include "runtree.h"
@@ -76,7 +77,7 @@ CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const Compare
 /// One scope's CSV lines in `mode`'s columns (the header line first when `header`); sets the
 /// scope result's column set (CompareResult::mode). A scope rendered in another mode than the
 /// run's must be rendered again (compare it again: the comparison is deterministic).
-QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header);
+QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header, ReportStyle style = ReportStyle::DumpScope);
 /// The msprobe-compatible CSV of all scopes: one header, then every scope's rows in scope order.
 QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode);
 /// The JSON report of `dumpscope-cli compare --json` from every scope's compareJson document (in

@@ -97,6 +97,9 @@ double rowValue(const CompareRow &row, TrendMetric m)
         return kNaN;
     if (m == TrendMetric::Verdict)
         return row.verdict == Verdict::Error ? 2 : row.verdict == Verdict::Warning ? 1 : 0;
+    if (m == TrendMetric::Result) // msprobe's Result column ("pass", "warning", "error"; empty: not judged)
+        return row.result == QLatin1String("error") ? 2 : row.result == QLatin1String("warning") ? 1
+             : row.result == QLatin1String("pass")  ? 0 : kNaN;
     if (row.io != IoKind::Output)
         return kNaN;
     switch (m) {
@@ -124,6 +127,7 @@ QString trendMetricName(TrendMetric m)
 {
     switch (m) {
     case TrendMetric::Verdict: return QCoreApplication::translate("Trend", "Verdict (0 pass, 1 warning, 2 error)");
+    case TrendMetric::Result: return QCoreApplication::translate("Trend", "msprobe Result (0 pass, 1 warning, 2 error)");
     case TrendMetric::NormRelativeError: return QCoreApplication::translate("Trend", "Norm relative error");
     case TrendMetric::MaxAbsError: return QCoreApplication::translate("Trend", "Max absolute error");
     case TrendMetric::CosineDistance: return QCoreApplication::translate("Trend", "1 \u2212 cosine");

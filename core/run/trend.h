@@ -14,6 +14,7 @@ namespace ds {
 enum class TrendMetric : std::uint8_t {
     // from a comparison
     Verdict,           ///< worst verdict of the operator's rows: 0 pass, 1 warning, 2 error
+    Result,            ///< worst msprobe Result of the operator's rows: 0 pass, 1 warning, 2 error
     NormRelativeError, ///< max over the output rows of |NPU norm - bench norm| / |bench norm|
     MaxAbsError,       ///< max over the output rows of MaxAbsErr (tensor) or |Max diff| (statistics)
     CosineDistance,    ///< max over the output rows of 1 - cosine (tensor rows only)
@@ -22,7 +23,7 @@ enum class TrendMetric : std::uint8_t {
     Max,               ///< max Max of the operator's outputs (a NaN statistic counts as +Inf)
     NonFinite,         ///< outputs whose recorded statistics hold NaN or Inf
 };
-inline constexpr TrendMetric kCompareMetrics[] = {TrendMetric::Verdict, TrendMetric::NormRelativeError,
+inline constexpr TrendMetric kCompareMetrics[] = {TrendMetric::Verdict, TrendMetric::Result, TrendMetric::NormRelativeError,
                                                   TrendMetric::MaxAbsError, TrendMetric::CosineDistance};
 inline constexpr TrendMetric kStatisticsMetrics[] = {TrendMetric::Norm, TrendMetric::Max, TrendMetric::NonFinite};
 QString trendMetricName(TrendMetric m); ///< for people ("Norm relative error")

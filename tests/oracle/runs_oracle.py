@@ -15,7 +15,7 @@ steps and ranks mapped to where they were put), and checks the CLI:
 - `info --json`: one `runs` entry per run of the corpus (path, steps, ranks) and of a folder
   holding two runs side by side; `compare` refuses a folder of several runs (exit 2).
 
-Cases whose per-scope analysis is not in this branch yet (KNOWN) must still fail; one that
+Cases whose per-scope analysis is known to be wrong (KNOWN, empty today) must still fail; one that
 passes is reported (XPASS) and fails the run, so that the list is kept honest.
 One line per failed check, then "N passed, M failed"; exit 1 on failure.
 """
@@ -30,13 +30,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-# case id -> why this branch's per-scope analysis cannot give the designed answer yet
-KNOWN = {
-    "bf16_statistics_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
-    "bf16_tensor_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
-    "bf16_md5_mix": "per-scope compare: bf16 vs fp32 rows are not errors",
-    "weight_tensor_mix": "per-scope compare: the perturbed weight is not the origin in tensor mode",
-}
+# case id -> why the per-scope analysis cannot give the designed answer (none since the
+# msprobe-exact compare of issue 15; a case listed here must fail, or the oracle reports XPASS)
+KNOWN = {}
 
 
 class Checker:
