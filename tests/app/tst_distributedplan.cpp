@@ -9,6 +9,9 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <bit>
+#include <limits>
+
 using namespace ds;
 
 namespace {
@@ -262,7 +265,14 @@ private slots:
         p.notPass = QStringLiteral("  error  x.output.0\n");
         p.warnings = QStringList{QStringLiteral("w")};
         p.reached = true;
-        const auto pBack = decodePiece(encodePiece(p));
+        p.stack = true;
+        const double inf = std::numeric_limits<double>::infinity(), nan = std::numeric_limits<double>::quiet_NaN();
+        p.cells = {{MsCell::str(QStringLiteral("Functional.linear.0.forward.input.0")), MsCell::integer(3), MsCell::real(0.25),
+                    MsCell::boolean(true), MsCell::str(QStringLiteral("\u8bef\u5dee"))},
+                   {},
+                   {MsCell::real(-inf), MsCell::real(nan), MsCell::real(-0.0), MsCell::boolean(false), MsCell::str({})}};
+        const QByteArray pieceBytes = encodePiece(p);
+        const auto pBack = decodePiece(pieceBytes);
         QVERIFY(pBack);
         QCOMPARE(pBack->pair, 3);
         QCOMPARE(pBack->csv, p.csv);
@@ -270,6 +280,29 @@ private slots:
         QCOMPARE(pBack->notPass, p.notPass);
         QCOMPARE(pBack->warnings, p.warnings);
         QVERIFY(pBack->reached);
+        QVERIFY(pBack->stack);
+        QCOMPARE(pBack->cells.size(), p.cells.size());
+        for (size_t r = 0; r < p.cells.size(); ++r) {
+            QCOMPARE(pBack->cells[r].size(), p.cells[r].size());
+            for (size_t i = 0; i < p.cells[r].size(); ++i) {
+                const MsCell &a = p.cells[r][i], &b = pBack->cells[r][i];
+                QCOMPARE(int(b.kind), int(a.kind));
+                QCOMPARE(b.text, a.text);
+                // bit for bit: NaN and the sign of zero travel too
+                QCOMPARE(std::bit_cast<quint64>(b.number), std::bit_cast<quint64>(a.number));
+            }
+        }
+        QVERIFY(!decodePiece(pieceBytes.left(pieceBytes.size() - 3))); // truncated inside the cells
+        // a cell kind that does not exist is refused, not guessed: the first cell's kind byte
+        // follows the counts (two quint32) after everything else
+        ScopePiece one;
+        one.cells = {{MsCell::integer(7)}};
+        QByteArray bad = encodePiece(one);
+        const qsizetype kindAt = bad.size() - qsizetype(sizeof(double)) - 1;
+        QCOMPARE(quint8(bad[kindAt]), quint8(MsCell::Kind::Int));
+        bad[kindAt] = char(9);
+        QVERIFY(!decodePiece(bad));
+        QVERIFY(decodePiece(encodePiece(one)));
     }
 };
 

@@ -4,8 +4,8 @@
     python3 mpi_compare.py --cli build/dev/app/dumpscope-cli --samples samples --tmp /tmp/x
 
 The oracle is the CLI without mpirun: for every case (real msprobe runs of several steps and
-ranks, CANN trees) its JSON report, its msprobe-compatible CSV and its text report, and its
-exit code with --fail-on. Each case then runs under mpirun with 2 processes and with 4
+ranks, CANN trees) its JSON report, its CSV and .xlsx in both styles (dumpscope and
+--style msprobe), its text report, and its exit code with --fail-on. Each case then runs under mpirun with 2 processes and with 4
 (--oversubscribe) in two layouts:
 
 - shared: every process is given the same paths (as on shared storage; scopes are split
@@ -15,13 +15,15 @@ exit code with --fail-on. Each case then runs under mpirun with 2 processes and 
   roots is the oracle's input.
 
 The reports must be byte-identical to the oracle's (split: after writing each root's path as
-ROOT; the rows are not even reordered). Then the failures: a process whose path does not
+ROOT; the rows are not even reordered); the .xlsx workbooks (whose zip holds a creation time)
+are compared cell by cell with openpyxl: every sheet, every cell's value and type. Then the failures: a process whose path does not
 exist, a scope with different contents on two processes, a process that is killed and one that
 hangs: rank 0 must name the node and path, exit non-zero, and the run must end within a bound.
 One line per failed check, then "N passed, M failed"; exit 1 on failure.
 """
 
 import argparse
+import csv
 import os
 import shutil
 import socket
@@ -120,15 +122,84 @@ def write_wrapper(path, cli):
     return path
 
 
-def reports(cli_cmd, npu, bench, extra, tmp, tag, cwd=None, env=None, n=None):
-    """(json stdout, csv bytes, text stdout, exit codes) of one way of running the compare."""
-    out = {}
-    csv = tmp / f"{tag}.csv"
-    for kind, args in (("json", ["--json", "--csv", csv, "--quiet"]), ("text", ["--quiet"])):
-        cmd = [*cli_cmd, "compare", npu, bench, *extra, *args]
-        rc, stdout, stderr, _ = mpirun(n, cmd, env) if n else run([str(c) for c in cmd], cwd=cwd, env=env)
-        out[kind] = (rc, stdout, stderr)
-    return out["json"][1], csv.read_bytes() if csv.exists() else b"", out["text"][1], (out["json"][0], out["text"][0]), out
+def xlsx_cells(path):
+    """Every sheet of the workbook as (name, rows of (type, value) per cell), None when missing."""
+    if not path.exists():
+        return None
+    import openpyxl  # python3-openpyxl (packaging/install-deps.sh)
+    book = openpyxl.load_workbook(path, read_only=True)
+    sheets = [(ws.title, [[(type(v).__name__, v) for v in row] for row in ws.iter_rows(values_only=True)])
+              for ws in book.worksheets]
+    book.close()
+    return sheets
+
+
+def read(path):
+    return path.read_bytes() if path.exists() else b""
+
+
+class Reports:
+    """One way of running the compare: the JSON (with the dumpscope-style CSV and .xlsx) and the
+    text report (with the --style msprobe CSV and .xlsx); exit codes of both runs."""
+
+    def __init__(self, cli_cmd, npu, bench, extra, tmp, tag, cwd=None, env=None, n=None):
+        files = {k: tmp / f"{tag}{k}" for k in (".csv", ".xlsx", "_msprobe.csv", "_msprobe.xlsx")}
+        for f in files.values():
+            f.unlink(missing_ok=True)
+        self.raw = {}
+        for kind, args in (("json", ["--json", "--csv", files[".csv"], "--xlsx", files[".xlsx"], "--quiet"]),
+                           ("text", ["--style", "msprobe", "--csv", files["_msprobe.csv"], "--xlsx", files["_msprobe.xlsx"],
+                                     "--quiet"])):
+            cmd = [*cli_cmd, "compare", npu, bench, *extra, *args]
+            rc, stdout, stderr, _ = mpirun(n, cmd, env) if n else run([str(c) for c in cmd], cwd=cwd, env=env)
+            self.raw[kind] = (rc, stdout, stderr)
+        self.json, self.text = self.raw["json"][1], self.raw["text"][1]
+        self.csv, self.msprobe_csv = read(files[".csv"]), read(files["_msprobe.csv"])
+        self.xlsx, self.msprobe_xlsx = xlsx_cells(files[".xlsx"]), xlsx_cells(files["_msprobe.xlsx"])
+        self.codes = (self.raw["json"][0], self.raw["text"][0])
+
+    def byte_reports(self):
+        return (("JSON", self.json), ("CSV", self.csv), ("msprobe-style CSV", self.msprobe_csv), ("text report", self.text))
+
+    def workbooks(self):
+        return (("xlsx", self.xlsx), ("msprobe-style xlsx", self.msprobe_xlsx))
+
+
+def replace_in_cells(sheets, old, new):
+    if sheets is None:
+        return None
+    return [(name, [[(t, v.replace(old, new) if isinstance(v, str) else v) for t, v in row] for row in rows])
+            for name, rows in sheets]
+
+
+def same_cells(a, b):
+    """Cell by cell; NaN equals NaN (the workbook writes none, but a reader could)."""
+    if a is None or b is None or len(a) != len(b):
+        return False
+    for (na, ra), (nb, rb) in zip(a, b):
+        if na != nb or len(ra) != len(rb):
+            return False
+        for x, y in zip(ra, rb):
+            if len(x) != len(y):
+                return False
+            for (tx, vx), (ty, vy) in zip(x, y):
+                if tx != ty or not (vx == vy or (vx != vx and vy != vy)):
+                    return False
+    return True
+
+
+def first_cell_difference(a, b):
+    if a is None or b is None:
+        return f"missing workbook ({a is None}, {b is None})"
+    for (na, ra), (nb, rb) in zip(a, b):
+        for i, (x, y) in enumerate(zip(ra, rb)):
+            if x != y:
+                col = next((j for j, (u, v) in enumerate(zip(x, y)) if u != v), min(len(x), len(y)))
+                return (f"sheet {na} row {i + 1} column {col + 1}: {x[col] if col < len(x) else 'none'!r} != "
+                        f"{y[col] if col < len(y) else 'none'!r} ({len(x)} and {len(y)} cells)")
+        if len(ra) != len(rb):
+            return f"sheet {na}: {len(ra)} rows != {len(rb)}"
+    return f"{len(a)} sheets != {len(b)}"
 
 
 def main():
@@ -149,30 +220,42 @@ def main():
 
     for name, npu_rel, bench_rel, pattern, extra in CASES:
         npu, bench = samples / npu_rel, samples / bench_rel
-        ref = reports([cli], npu, bench, extra, tmp, f"{name}_ref")
-        c.check(ref[3][0] in (0, 4) and ref[0].startswith(b"{"), name, f"one process failed: {ref[4]['json'][2][-300:]!r}")
+        ref = Reports([cli], npu, bench, extra, tmp, f"{name}_ref")
+        c.check(ref.codes[0] in (0, 4) and ref.json.startswith(b"{"), name, f"one process failed: {ref.raw['json'][2][-300:]!r}")
+        # the oracle's tables are real: as many .xlsx rows as CSV lines, in both styles
+        for what, table, book in (("dumpscope", ref.csv, ref.xlsx), ("msprobe", ref.msprobe_csv, ref.msprobe_xlsx)):
+            lines = list(csv.reader(table.decode().splitlines()))
+            c.check(book is not None and len(lines) > 1 and sum(len(rows) for _, rows in book) == len(lines)
+                    and book[0][1][0] == [("str", h) for h in lines[0]], name,
+                    f"{what} style: the one-process .xlsx does not hold the CSV's rows and header")
+        c.check(ref.msprobe_csv.split(b"\n")[0] != ref.csv.split(b"\n")[0], name, "--style msprobe gave the same header")
         for n in PROCESSES:
             where = f"{name} shared -n {n}"
-            got = reports([cli], npu, bench, extra, tmp, f"{name}_shared{n}", n=n)
-            c.check(got[0] == ref[0], where, "JSON differs from one process's")
-            c.check(got[1] == ref[1], where, "CSV differs from one process's")
-            c.check(got[2] == ref[2], where, "text report differs from one process's")
-            c.check(got[3] == ref[3] or (ref[3] == (0, 0) and got[3] == (0, 0)), where, f"exit codes {got[3]} != {ref[3]}")
-            c.check(b"distributed over" not in got[4]["text"][2] and b"distributed over" in
+            got = Reports([cli], npu, bench, extra, tmp, f"{name}_shared{n}", n=n)
+            for (what, mine), (_, theirs) in zip(got.byte_reports(), ref.byte_reports()):
+                c.check(mine == theirs, where, f"{what} differs from one process's")
+            for (what, mine), (_, theirs) in zip(got.workbooks(), ref.workbooks()):
+                c.check(same_cells(mine, theirs), where, f"{what} differs from one process's: {first_cell_difference(mine, theirs)}")
+            c.check(got.codes == ref.codes, where, f"exit codes {got.codes} != {ref.codes}")
+            c.check(b"distributed over" not in got.raw["text"][2] and b"distributed over" in
                     mpirun(n, [cli, "compare", npu, bench, *extra])[2], where, "traffic line missing or printed with --quiet")
 
             roots = split_roots(tmp / f"{name}_split{n}", npu, bench, pattern, n)
-            union = reports([cli], "npu", "bench", extra, tmp, f"{name}_union{n}", cwd=roots / "union")
-            c.check(union[0].replace(str(roots / "union").encode(), b"ROOT") == ref[0].replace(str(npu).encode(), b"ROOT/npu")
+            union = Reports([cli], "npu", "bench", extra, tmp, f"{name}_union{n}", cwd=roots / "union")
+            c.check(union.json.replace(str(roots / "union").encode(), b"ROOT") == ref.json.replace(str(npu).encode(), b"ROOT/npu")
                     .replace(str(bench).encode(), b"ROOT/bench") or npu == bench,
                     where, "the union of the split roots is not the same run")
-            split = reports([wrapper, roots], "npu", "bench", extra, tmp, f"{name}_split{n}", n=n)
+            split = Reports([wrapper, roots], "npu", "bench", extra, tmp, f"{name}_split{n}", n=n)
             where = f"{name} split -n {n}"
-            for i, what in ((0, "JSON"), (1, "CSV"), (2, "text report")):
-                mine = split[i].replace(str(roots / "r0").encode(), b"ROOT")
-                theirs = union[i].replace(str(roots / "union").encode(), b"ROOT")
-                c.check(mine == theirs, where, f"{what} differs from one process's on the union")
-            c.check(split[3] == union[3], where, f"exit codes {split[3]} != {union[3]}")
+            for (what, mine), (_, theirs) in zip(split.byte_reports(), union.byte_reports()):
+                c.check(mine.replace(str(roots / "r0").encode(), b"ROOT") == theirs.replace(str(roots / "union").encode(), b"ROOT"),
+                        where, f"{what} differs from one process's on the union")
+            for (what, mine), (_, theirs) in zip(split.workbooks(), union.workbooks()):
+                mine = replace_in_cells(mine, str(roots / "r0"), "ROOT")
+                theirs = replace_in_cells(theirs, str(roots / "union"), "ROOT")
+                c.check(same_cells(mine, theirs), where,
+                        f"{what} differs from one process's on the union: {first_cell_difference(mine, theirs)}")
+            c.check(split.codes == union.codes, where, f"exit codes {split.codes} != {union.codes}")
 
     # Failures: each must end non-zero within the bound, rank 0 naming the node and the path.
     npu, bench = samples / CASES[0][1], samples / CASES[0][2]
@@ -213,7 +296,16 @@ def main():
     rc, _, err, _ = mpirun(2, [cli, "stats", npu])
     c.check(rc == 2 and b"only compare is spread" in err, "stats under mpirun", f"exit {rc}: {err[-200:]!r}")
     rc, out, _, _ = mpirun(1, [cli, "compare", npu, bench, "--json"])
-    c.check(rc == 0 and out == reports([cli], npu, bench, [], tmp, "plain")[0], "mpirun -n 1", "differs from no mpirun")
+    c.check(rc == 0 and out == Reports([cli], npu, bench, [], tmp, "plain").json, "mpirun -n 1", "differs from no mpirun")
+    # a report inside a dump is refused under mpirun as without it (the file is never written)
+    for option in ("--csv", "--xlsx"):
+        inside = tmp / "dump_copy" / "npu"
+        if not inside.exists():
+            shutil.copytree(npu, inside, symlinks=True)
+        report = inside / ("r.csv" if option == "--csv" else "r.xlsx")
+        rc, _, err, _ = mpirun(2, [cli, "compare", inside, bench, option, report])
+        c.check(rc == 2 and b"lies inside a dump directory" in err and not report.exists(), f"{option} inside the dump",
+                f"exit {rc}: {err[-200:]!r}")
 
     print(f"{c.passed} passed, {c.failed} failed")
     return 1 if c.failed else 0
