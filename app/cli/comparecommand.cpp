@@ -78,21 +78,7 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-/// What the reports keep of one compared scope once its indexes are gone.
-struct ScopeOutput
-{
-    ScopeSummary summary;
-    CompareMode mode = CompareMode::None; ///< the columns its rows need (scopeReportMode)
-    CompareMode tableMode = CompareMode::None; ///< the columns `csv` and `cells` were rendered in
-    int npuOps = 0;
-    bool stack = false;                   ///< its NPU dump holds call stacks (the NPU_Stack_Info column)
-    QByteArray csv;                       ///< rows in `tableMode`'s columns (with --csv)
-    std::vector<std::vector<MsCell>> cells; ///< the same rows as typed cells (with --xlsx)
-    QByteArray json;                      ///< compareJson of the scope (with --json)
-    QString divergences, notPass;         ///< text output parts
-    QStringList warnings;
-    bool reached = false;                 ///< some row reached --fail-on
-};
+} // namespace
 
 /// One scope's rows of the msprobe table in `mode`'s columns: CSV lines and/or typed cells.
 void renderScopeTable(ScopeCompare &s, CompareMode mode, ReportStyle style, bool csv, bool xlsx, ScopeOutput &o)
@@ -156,8 +142,8 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
     }
 }
 
-QString text(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
-             const RunAnswer &answer)
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
+                    const RunAnswer &answer)
 {
     QString t = answer.line() + QLatin1Char('\n');
     if (answer.first && !answer.first->at.scope.isEmpty()) {
@@ -206,13 +192,10 @@ QString text(const QString &npuPath, const QString &benchPath, const std::vector
     return t;
 }
 
-} // namespace
-
-int runCompareCommand(const CompareCommand &c)
+int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn, ReportStyle &style)
 {
-    CompareOptions options;
     options.fuzzy = c.fuzzy;
-    Verdict failOn = Verdict::None;
+    failOn = Verdict::None;
     if (!c.failOn.isEmpty() && (!parseVerdict(c.failOn, failOn) || failOn < Verdict::Warning)) {
         err(QStringLiteral("--fail-on must be error or warning"));
         return Usage;
@@ -225,7 +208,7 @@ int runCompareCommand(const CompareCommand &c)
         }
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
     }
-    ReportStyle style = ReportStyle::DumpScope;
+    style = ReportStyle::DumpScope;
     if (c.style == QLatin1String("msprobe"))
         style = ReportStyle::Msprobe;
     else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
@@ -248,6 +231,24 @@ int runCompareCommand(const CompareCommand &c)
         }
         options.thresholds = *t;
     }
+    return Ok;
+}
+
+QString reportInsideDump(const CompareCommand &c, const QString &dumpRoot)
+{
+    for (const auto &[option, file] : {std::pair{"--csv", c.csvFile}, std::pair{"--xlsx", c.xlsxFile}})
+        if (!file.isEmpty() && inside(file, dumpRoot))
+            return QStringLiteral("%1 %2 lies inside a dump directory; DumpScope never writes there").arg(QLatin1String(option), file);
+    return {};
+}
+
+int runCompareCommand(const CompareCommand &c)
+{
+    CompareOptions options;
+    Verdict failOn = Verdict::None;
+    ReportStyle style = ReportStyle::DumpScope;
+    if (const int setup = compareSetup(c, options, failOn, style); setup != Ok)
+        return setup;
     for (const QString &p : {c.npuPath, c.benchPath})
         if (!QFileInfo::exists(p)) {
             err(QStringLiteral("no such file or directory: %1").arg(p));
@@ -260,9 +261,9 @@ int runCompareCommand(const CompareCommand &c)
         return npuTree.walk.openedPath.isEmpty() ? NoPath : Usage;
     if (!openRun(c.benchPath, "bench", quiet, benchTree, benchRun))
         return benchTree.walk.openedPath.isEmpty() ? NoPath : Usage;
-    for (const auto &[option, file] : {std::pair{"--csv", c.csvFile}, std::pair{"--xlsx", c.xlsxFile}})
-        if (!file.isEmpty() && (inside(file, npuTree.walk.rootDir) || inside(file, benchTree.walk.rootDir))) {
-            err(QStringLiteral("%1 %2 lies inside a dump directory; DumpScope never writes there").arg(QLatin1String(option), file));
+    for (const QString &dumpRoot : {npuTree.walk.rootDir, benchTree.walk.rootDir})
+        if (const QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty()) {
+            err(inDump);
             return Usage;
         }
     JobControl job;
@@ -289,24 +290,31 @@ int runCompareCommand(const CompareCommand &c)
     });
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
-    std::vector<ScopeSummary> summaries;
     std::vector<CompareMode> modes;
-    for (const ScopeOutput &o : outputs) {
-        summaries.push_back(o.summary);
+    for (const ScopeOutput &o : outputs)
         modes.push_back(o.mode);
-    }
-    const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
     const CompareMode mode = bestReportMode(modes);
-    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
-        bool stack = false;
-        for (size_t i = 0; i < outputs.size(); ++i) {
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
+        for (size_t i = 0; i < outputs.size(); ++i)
             if (outputs[i].tableMode != mode && outputs[i].summary.rows > 0) {
                 // Rendered in other columns than the run's: compare it again (deterministic).
                 ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
                 renderScopeTable(again, mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), outputs[i]);
             }
-            stack = stack || (outputs[i].stack && outputs[i].summary.rows > 0);
-        }
+    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, style, outputs);
+}
+
+int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs)
+{
+    std::vector<ScopeSummary> summaries;
+    for (const ScopeOutput &o : outputs)
+        summaries.push_back(o.summary);
+    const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
+        bool stack = false;
+        for (const ScopeOutput &o : outputs)
+            stack = stack || (o.stack && o.summary.rows > 0);
         const QStringList header = compareCsvHeader(mode, style, stack);
         if (!c.csvFile.isEmpty()) {
             QByteArray csv = csvLine(header);
@@ -340,11 +348,10 @@ int runCompareCommand(const CompareCommand &c)
             docs.push_back(o.json);
             ops.push_back(o.npuOps);
         }
-        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuTree.walk.openedPath,
-                                              benchTree.walk.openedPath);
+        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath);
         std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
     } else {
-        out(text(npuTree.walk.openedPath, benchTree.walk.openedPath, outputs, mode, answer));
+        out(compareText(npuPath, benchPath, outputs, mode, answer));
     }
     const bool reached = std::any_of(outputs.begin(), outputs.end(), [](const ScopeOutput &o) { return o.reached; });
     return reached ? Reached : Ok;

@@ -17,6 +17,9 @@
 // runs); 3 a path does not exist;
 // 4 --fail-on given and some row reached that verdict.
 
+#include "compare/comparereport.h"
+#include "run/runcompare.h"
+
 #include <QString>
 
 namespace ds {
@@ -33,5 +36,44 @@ struct CompareCommand
 };
 
 int runCompareCommand(const CompareCommand &c);
+
+// The parts below let the distributed compare (distributed.h, issue 17) write exactly what
+// runCompareCommand writes from scopes compared in other processes.
+
+/// Checks the options of `c` and loads its mapping and thresholds files into `options`; prints
+/// the problem and returns the exit code (2) when one is wrong, else 0.
+int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn, ReportStyle &style);
+/// The error text when --csv or --xlsx of `c` would be written inside the dump folder
+/// `dumpRoot`, else empty.
+QString reportInsideDump(const CompareCommand &c, const QString &dumpRoot);
+
+/// What the reports keep of one compared scope once its indexes are gone.
+struct ScopeOutput
+{
+    ScopeSummary summary;
+    CompareMode mode = CompareMode::None;      ///< the columns its rows need (scopeReportMode)
+    CompareMode tableMode = CompareMode::None; ///< the columns `csv` and `cells` were rendered in
+    int npuOps = 0;
+    bool stack = false;                        ///< its NPU dump holds call stacks (the NPU_Stack_Info column)
+    QByteArray csv;                            ///< rows in `tableMode`'s columns (with --csv)
+    std::vector<std::vector<MsCell>> cells;    ///< the same rows as typed cells (with --xlsx)
+    QByteArray json;                           ///< compareJson of the scope (with --json)
+    QString divergences, notPass;              ///< text output parts
+    QStringList warnings;
+    bool reached = false;                      ///< some row reached --fail-on
+};
+/// One scope's rows of the msprobe table in `mode`'s columns: CSV lines (`csv`) and/or typed
+/// cells (`xlsx`); sets the scope result's column set.
+void renderScopeTable(ScopeCompare &s, CompareMode mode, ReportStyle style, bool csv, bool xlsx, ScopeOutput &o);
+/// The text parts of one scope: its first divergences, and its rows that are not a pass.
+void renderScopeText(const ScopeCompare &s, ScopeOutput &o);
+/// The text report: the run answer, the counts, then every scope's divergences and rows.
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
+                    const RunAnswer &answer);
+/// Writes the CSV and .xlsx (a header in `mode`'s columns and `style`, then every scope's rows,
+/// in scope order) and prints the JSON (--json) or text report of the scopes; returns the exit
+/// code (0, 1 when a report cannot be written, 4 when a row reached --fail-on).
+int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs);
 
 } // namespace ds

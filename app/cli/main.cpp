@@ -1,5 +1,8 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
 #include "comparecommand.h"
+#ifdef DUMPSCOPE_MPI
+#include "distributed.h"
+#endif
 #include "graphcommand.h"
 #include "formats/readers.h"
 #include "index/buildindex.h"
@@ -34,6 +37,15 @@ void out(const QString &text) { out(text.toUtf8()); }
 void err(const QString &text) { std::fprintf(stderr, "%s\n", qPrintable(text)); }
 
 QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QStringLiteral("-"); }
+
+int distributedRankOrZero()
+{
+#ifdef DUMPSCOPE_MPI
+    return distributedRank();
+#else
+    return 0;
+#endif
+}
 
 /// Indexes `path`; with `runs`, also groups the walk into runs and scopes (core/run).
 std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet, RunTree *runs = nullptr)
@@ -341,7 +353,22 @@ int cmdOverflow(const DumpIndex &index, bool asJson, bool scan)
 
 } // namespace
 
+int mainCommand(int argc, char **argv, int processes);
+
 int main(int argc, char **argv)
+{
+#ifdef DUMPSCOPE_MPI
+    // Under mpirun / srun (docs/DISTRIBUTED.md); without a launcher MPI is not initialised.
+    const int processes = distributedInit(&argc, &argv);
+    const int code = mainCommand(argc, argv, processes);
+    distributedFinalize();
+    return code;
+#else
+    return mainCommand(argc, argv, 1);
+#endif
+}
+
+int mainCommand(int argc, char **argv, int processes)
 {
     QCoreApplication app(argc, argv);
     QCoreApplication::setApplicationName(QStringLiteral("dumpscope-cli"));
@@ -401,6 +428,12 @@ int main(int argc, char **argv)
                                    QStringLiteral("dumpscope|msprobe"), QStringLiteral("dumpscope"));
     parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
                        thresholds, mode, xlsx, style});
+#ifdef DUMPSCOPE_MPI
+    const QCommandLineOption mpiTimeout(QStringLiteral("mpi-timeout"),
+                                        QStringLiteral("under mpirun: give up on a process silent for this many seconds (default 60)."),
+                                        QStringLiteral("SECONDS"), QStringLiteral("60"));
+    parser.addOption(mpiTimeout);
+#endif
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph or compare"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     parser.process(app);
@@ -434,6 +467,11 @@ int main(int argc, char **argv)
     }
     req.layout = parser.isSet(raw) ? LayoutChoice::Raw : LayoutChoice::Logical;
 
+    if (processes > 1 && command != QLatin1String("compare")) {
+        if (distributedRankOrZero() == 0)
+            err(QStringLiteral("under mpirun only compare is spread over processes; run %1 without mpirun").arg(command));
+        return Usage;
+    }
     if (command == QLatin1String("compare")) {
         if (args.size() != 3) {
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
@@ -442,6 +480,17 @@ int main(int argc, char **argv)
         CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
                          parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
                          parser.value(xlsx), parser.value(style)};
+#ifdef DUMPSCOPE_MPI
+        if (processes > 1) {
+            bool okTimeout = false;
+            const double timeout = parser.value(mpiTimeout).toDouble(&okTimeout);
+            if (!okTimeout || timeout <= 0) {
+                err(QStringLiteral("--mpi-timeout must be a positive number of seconds"));
+                return Usage;
+            }
+            return runDistributedCompare(c, timeout);
+        }
+#endif
         return runCompareCommand(c);
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump

@@ -1,0 +1,740 @@
+#include "distributed.h"
+
+#include "distributedplan.h"
+
+#include "compare/comparereport.h"
+#include "util/parallel.h"
+
+#include <mpi.h>
+
+#include <QCoreApplication>
+#include <QDataStream>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <list>
+#include <map>
+#include <thread>
+#include <unistd.h>
+
+namespace ds {
+
+namespace {
+
+enum Exit { Ok = 0, Failed = 1, Usage = 2, NoPath = 3, Reached = 4, PeerFailed = 5 };
+/// Message kinds (MPI tags).
+enum Tag : int { THello = 1, TCatalog, TAssign, TCompared, TMode, TPiece, TBye, TBeat };
+
+bool g_initialised = false;
+int g_rank = 0, g_size = 1;
+
+using Clock = std::chrono::steady_clock;
+
+/// A message of the CLI (English, like the rest of its output).
+QString msg(const char *text) { return QString::fromUtf8(text); }
+void err(const QString &text) { std::fprintf(stderr, "%s\n", text.toUtf8().constData()); }
+
+// What rank 0 prints when the launcher stops the job: without `mpirun --enable-recovery`, Open
+// MPI ends every process as soon as one dies, before rank 0's deadline; the SIGTERM it sends
+// first lets rank 0 say which processes it was still waiting for. Two buffers, so that the
+// handler never reads one being written.
+char g_termText[2][8192];
+size_t g_termLength[2] = {0, 0};
+std::atomic<int> g_termIndex{-1};
+
+void setTermText(const QString &text)
+{
+    const QByteArray b = text.toUtf8() + '\n';
+    const int next = g_termIndex.load() == 0 ? 1 : 0;
+    const size_t n = std::min(size_t(b.size()), sizeof g_termText[next]);
+    std::memcpy(g_termText[next], b.constData(), n);
+    g_termLength[next] = n;
+    g_termIndex.store(next);
+}
+
+void onTerminate(int)
+{
+    const int i = g_termIndex.load();
+    if (i >= 0) {
+        const ssize_t written = write(STDERR_FILENO, g_termText[i], g_termLength[i]);
+        (void)written;
+    }
+    _exit(PeerFailed);
+}
+
+QString mpiError(int code)
+{
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    MPI_Error_string(code, text, &length);
+    return QString::fromLocal8Bit(text, length);
+}
+
+/// Point-to-point messages with heartbeats and deadlines: every process sends a heartbeat to
+/// rank 0 (rank 0: to everyone) while it works or waits; a peer that is awaited and sent
+/// nothing for `timeout` seconds has failed. Bodies travel zlib-compressed.
+class Link
+{
+public:
+    explicit Link(double timeout)
+        : m_timeout(timeout), m_beatEvery(std::max(0.05, timeout / 5)), m_heard(size_t(g_size), Clock::now()),
+          m_lastBeat(Clock::now())
+    {
+    }
+
+    bool send(int to, Tag tag, const QByteArray &body)
+    {
+        QByteArray packed = qCompress(body, 1);
+        m_sentBytes[tag] += packed.size();
+        if (to == g_rank) { // to itself: no MPI
+            m_inbox[{to, tag}].push_back(qUncompress(packed));
+            m_receivedBytes[tag] += packed.size();
+            return true;
+        }
+        if (packed.size() > std::numeric_limits<int>::max() / 2)
+            return fail(to, msg("a message of %1 bytes is too large to send").arg(packed.size()));
+        m_pending.push_back({MPI_REQUEST_NULL, std::move(packed)});
+        Pending &p = m_pending.back();
+        const int rc = MPI_Isend(p.body.constData(), int(p.body.size()), MPI_BYTE, to, tag, MPI_COMM_WORLD, &p.request);
+        if (rc != MPI_SUCCESS)
+            return fail(to, mpiError(rc));
+        return true;
+    }
+
+    /// Receives what has arrived, completes sends, sends heartbeats. False on an MPI error.
+    bool pump()
+    {
+        for (;;) {
+            int flag = 0;
+            MPI_Status status;
+            int rc = MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &status);
+            if (rc != MPI_SUCCESS)
+                return fail(-1, mpiError(rc));
+            if (!flag)
+                break;
+            int count = 0;
+            MPI_Get_count(&status, MPI_BYTE, &count);
+            QByteArray body(count, Qt::Uninitialized);
+            rc = MPI_Recv(body.data(), count, MPI_BYTE, status.MPI_SOURCE, status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return fail(status.MPI_SOURCE, mpiError(rc));
+            m_heard[size_t(status.MPI_SOURCE)] = Clock::now();
+            if (status.MPI_TAG == TBeat)
+                continue;
+            m_receivedBytes[status.MPI_TAG] += count;
+            m_inbox[{status.MPI_SOURCE, status.MPI_TAG}].push_back(qUncompress(body));
+        }
+        for (auto it = m_pending.begin(); it != m_pending.end();) {
+            int done = 0;
+            const int rc = MPI_Test(&it->request, &done, MPI_STATUS_IGNORE);
+            if (rc != MPI_SUCCESS)
+                return fail(-1, mpiError(rc));
+            it = done ? m_pending.erase(it) : std::next(it);
+        }
+        if (std::chrono::duration<double>(Clock::now() - m_lastBeat).count() >= m_beatEvery) {
+            m_lastBeat = Clock::now();
+            for (int r = 0; r < g_size; ++r)
+                if (r != g_rank && (g_rank == 0 || r == 0) && !m_given.contains(r)) {
+                    m_pending.push_back({MPI_REQUEST_NULL, QByteArray(1, 'b')});
+                    Pending &p = m_pending.back();
+                    MPI_Isend(p.body.constData(), 1, MPI_BYTE, r, TBeat, MPI_COMM_WORLD, &p.request);
+                }
+        }
+        return true;
+    }
+
+    std::optional<QByteArray> take(int from, Tag tag)
+    {
+        auto it = m_inbox.find({from, tag});
+        if (it == m_inbox.end() || it->second.empty())
+            return std::nullopt;
+        QByteArray b = std::move(it->second.front());
+        it->second.pop_front();
+        return b;
+    }
+    bool has(int from, Tag tag) const
+    {
+        auto it = m_inbox.find({from, tag});
+        return it != m_inbox.end() && !it->second.empty();
+    }
+
+    /// The first of `peers` silent past the timeout, or -1.
+    int silent(const std::vector<int> &peers) const
+    {
+        for (int p : peers)
+            if (p != g_rank && std::chrono::duration<double>(Clock::now() - m_heard[size_t(p)]).count() > m_timeout)
+                return p;
+        return -1;
+    }
+
+    /// Pumps until `ready()`; false when MPI fails or one of `awaited()` stays silent too long.
+    bool waitUntil(const std::function<bool()> &ready, const std::function<std::vector<int>()> &awaited)
+    {
+        for (;;) {
+            if (!pump())
+                return false;
+            if (ready())
+                return true;
+            if (const int p = silent(awaited()); p >= 0)
+                return fail(p, {});
+            usleep(2000);
+        }
+    }
+
+    /// Runs `work` on a thread while pumping; when a watched peer fails, sets `cancel` (the work
+    /// stops early) and returns false after the work has stopped.
+    bool whileWorking(const std::function<void()> &work, std::atomic<bool> &cancel, const std::vector<int> &watch)
+    {
+        std::atomic<bool> done{false};
+        std::thread worker([&] {
+            work();
+            done = true;
+        });
+        bool ok = true;
+        while (!done) {
+            if (ok && !pump())
+                ok = false;
+            if (ok)
+                if (const int p = silent(watch); p >= 0)
+                    ok = fail(p, {});
+            if (!ok)
+                cancel = true;
+            usleep(5000);
+        }
+        worker.join();
+        return ok;
+    }
+
+    /// Completes the pending sends (up to the timeout).
+    bool drain()
+    {
+        const auto start = Clock::now();
+        while (!m_pending.empty()) {
+            if (!pump())
+                return false;
+            if (std::chrono::duration<double>(Clock::now() - start).count() > m_timeout)
+                return false;
+            usleep(2000);
+        }
+        return true;
+    }
+
+    /// Stops heartbeats to `peer` (it failed).
+    void giveUp(int peer) { m_given.insert(peer); }
+
+    int failedPeer() const { return m_failedPeer; }
+    QString failure() const { return m_failure; }
+    qint64 receivedBytes(Tag tag) const { return m_receivedBytes.count(tag) ? m_receivedBytes.at(tag) : 0; }
+
+private:
+    bool fail(int peer, const QString &why)
+    {
+        m_failedPeer = peer;
+        m_failure = why;
+        return false;
+    }
+
+    struct Pending
+    {
+        MPI_Request request;
+        QByteArray body;
+    };
+    double m_timeout, m_beatEvery;
+    std::vector<Clock::time_point> m_heard;
+    Clock::time_point m_lastBeat;
+    std::map<std::pair<int, int>, std::deque<QByteArray>> m_inbox;
+    std::list<Pending> m_pending;
+    QSet<int> m_given;
+    std::map<int, qint64> m_sentBytes, m_receivedBytes;
+    int m_failedPeer = -1;
+    QString m_failure;
+};
+
+QString hostName()
+{
+    char name[MPI_MAX_PROCESSOR_NAME];
+    int length = 0;
+    MPI_Get_processor_name(name, &length);
+    return QString::fromLocal8Bit(name, length);
+}
+
+std::vector<int> everyone()
+{
+    std::vector<int> r;
+    for (int i = 0; i < g_size; ++i)
+        r.push_back(i);
+    return r;
+}
+
+QString timeoutText(double t) { return QString::number(t, 'g', 4); }
+
+/// The pairs of this process compared; rank 0 gets their summaries, then their rendered rows.
+struct Work
+{
+    const CompareCommand &command;
+    CompareOptions options;
+    Verdict failOn = Verdict::None;
+    ReportStyle style = ReportStyle::DumpScope;
+    RunTree npuTree, benchTree;
+    const RunInfo *npuRun = nullptr, *benchRun = nullptr;
+    std::vector<Assignment> assigned;
+    std::vector<ScopeCompare> compared;
+};
+
+/// Rank 0 after the work: reports, tells everyone to stop, returns the exit code.
+class Root
+{
+public:
+    Root(Link &link, double timeout) : m_link(link), m_timeout(timeout), m_peers(size_t(g_size)) {}
+
+    std::vector<PeerInfo> &peers() { return m_peers; }
+
+    QString who(int r) const
+    {
+        const PeerInfo &p = m_peers[size_t(r)];
+        return p.host.isEmpty() ? msg("rank %1 (node unknown: it never reported)").arg(r)
+                                : msg("rank %1 on node %2 (NPU path %3, bench path %4)").arg(r).arg(p.host, p.npuPath, p.benchPath);
+    }
+
+    /// Prints `message`, tells the other processes to stop and returns `code`.
+    int stop(int code, const QString &message)
+    {
+        if (!message.isEmpty())
+            err(message);
+        setTermText(msg("dumpscope-cli: the MPI launcher stopped the job after: %1").arg(message));
+        for (int r = 1; r < g_size; ++r)
+            if (r != m_link.failedPeer()) {
+                QByteArray b;
+                QDataStream out(&b, QIODevice::WriteOnly);
+                out << qint32(code);
+                m_link.send(r, TBye, b);
+            }
+        if (m_link.failedPeer() > 0 || !m_link.drain()) {
+            std::fflush(stdout);
+            std::fflush(stderr);
+            MPI_Abort(MPI_COMM_WORLD, code); // a process that died or hangs would block MPI_Finalize
+        }
+        return code;
+    }
+
+    int failed(const QString &phase)
+    {
+        const int p = m_link.failedPeer();
+        if (p < 0)
+            return stop(PeerFailed, msg("dumpscope-cli: MPI failed while %1: %2").arg(phase, m_link.failure()));
+        m_link.giveUp(p);
+        if (!m_link.failure().isEmpty())
+            return stop(PeerFailed, msg("dumpscope-cli: %1 failed while %2: %3").arg(who(p), phase, m_link.failure()));
+        return stop(PeerFailed, msg("dumpscope-cli: %1 sent nothing for %2 s while %3: it died, hangs or cannot be reached; "
+                                   "no report written")
+                                    .arg(who(p), timeoutText(m_timeout), phase));
+    }
+
+    /// What the SIGTERM handler says while rank 0 waits for `awaited` during `phase`.
+    void waiting(const QString &phase, const std::vector<int> &awaited)
+    {
+        QStringList names;
+        for (int r : awaited)
+            if (r != 0)
+                names << who(r);
+        setTermText(msg("dumpscope-cli: the MPI launcher stopped the job while %1 (a process died or was killed); "
+                       "still waiting for: %2")
+                        .arg(phase, names.isEmpty() ? msg("none") : names.join(QStringLiteral("; "))));
+    }
+
+private:
+    Link &m_link;
+    double m_timeout;
+    std::vector<PeerInfo> m_peers;
+};
+
+/// Ranks of `all` that have not sent `tag` yet (counting `need[r]` messages each).
+std::vector<int> missing(const Link &link, Tag tag, const std::vector<size_t> &received, const std::vector<size_t> &need)
+{
+    (void)link;
+    (void)tag;
+    std::vector<int> r;
+    for (size_t i = 0; i < received.size(); ++i)
+        if (received[i] < need[i])
+            r.push_back(int(i));
+    return r;
+}
+
+/// A worker that lost rank 0: says so (rank 0 cannot) before the job is aborted.
+void workerGivesUp(const Link &link, const QString &host, double timeout)
+{
+    err(link.failure().isEmpty()
+            ? msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for %3 s; giving up").arg(g_rank).arg(host, timeoutText(timeout))
+            : msg("dumpscope-cli: rank %1 on node %2: MPI failed: %3; giving up").arg(g_rank).arg(host, link.failure()));
+}
+
+/// A worker's wait for rank 0's next message: true with it, false when rank 0 said stop (`code`
+/// set) or failed.
+bool fromRoot(Link &link, Tag tag, QByteArray &body, int &code, const QString &host, double timeout)
+{
+    const bool ok = link.waitUntil([&] { return link.has(0, tag) || link.has(0, TBye); }, [] { return std::vector<int>{0}; });
+    if (!ok) {
+        workerGivesUp(link, host, timeout);
+        code = PeerFailed;
+        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+        return false;
+    }
+    if (auto bye = link.take(0, TBye)) {
+        qint32 c = 0;
+        QDataStream in(*bye);
+        in >> c;
+        (void)c;
+        code = Ok; // rank 0 reports (and returns the code); the others end quietly
+        return false;
+    }
+    body = *link.take(0, tag);
+    return true;
+}
+
+/// Test hook (tests/mpi): DUMPSCOPE_MPI_TEST_FAULT=kill:R makes rank R kill itself (SIGKILL)
+/// right after it sent its catalog, hang:R makes it stop answering (no heartbeats) there.
+void testFault(Link &link)
+{
+    const QString fault = qEnvironmentVariable("DUMPSCOPE_MPI_TEST_FAULT");
+    const qsizetype colon = fault.indexOf(QLatin1Char(':'));
+    if (colon < 0 || fault.mid(colon + 1).toInt() != g_rank)
+        return;
+    link.drain();
+    if (fault.startsWith(QLatin1String("kill")))
+        std::raise(SIGKILL);
+    if (fault.startsWith(QLatin1String("hang")))
+        for (;;)
+            pause();
+}
+
+} // namespace
+
+int runDistributedCompare(const CompareCommand &c, double timeout)
+{
+    Link link(timeout);
+    const QString host = hostName();
+    const bool root = g_rank == 0;
+    Root rootState(link, timeout);
+    if (root) {
+        std::signal(SIGTERM, onTerminate);
+        rootState.waiting(msg("starting"), everyone());
+    }
+    Work work{c, {}, Verdict::None, ReportStyle::DumpScope, {}, {}, nullptr, nullptr, {}, {}};
+    std::atomic<bool> cancel{false};
+    const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
+
+    // 1. Hello and catalog: every process walks its paths and fingerprints its scopes.
+    {
+        QByteArray hello;
+        QDataStream out(&hello, QIODevice::WriteOnly);
+        out << host << QFileInfo(c.npuPath).absoluteFilePath() << QFileInfo(c.benchPath).absoluteFilePath();
+        link.send(0, THello, hello);
+    }
+    Catalog catalog;
+    if (const int setup = compareSetup(c, work.options, work.failOn, work.style); setup != Ok) {
+        catalog.error = msg("the compare options could not be set up");
+        catalog.code = setup;
+    }
+    bool ok = link.whileWorking(
+        [&] {
+            if (!catalog.error.isEmpty())
+                return;
+            catalog.npu = catalogSide(c.npuPath, QStringLiteral("NPU"), work.npuTree, work.npuRun);
+            catalog.bench = catalogSide(c.benchPath, QStringLiteral("bench"), work.benchTree, work.benchRun);
+        },
+        cancel, watch);
+    if (ok)
+        link.send(0, TCatalog, encodeCatalog(catalog));
+    testFault(link);
+
+    std::vector<Catalog> catalogs(static_cast<size_t>(g_size));
+    Plan plan;
+    if (root) {
+        if (!ok)
+            return rootState.failed(msg("walking the paths"));
+        std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 2);
+        for (int phase = 0; phase < 1; ++phase) {
+            rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
+            ok = link.waitUntil(
+                [&] {
+                    for (int r = 0; r < g_size; ++r) {
+                        if (auto h = link.take(r, THello)) {
+                            PeerInfo &p = rootState.peers()[size_t(r)];
+                            QDataStream in(*h);
+                            in >> p.host >> p.npuPath >> p.benchPath;
+                            ++got[size_t(r)];
+                            rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
+                        }
+                        if (auto b = link.take(r, TCatalog)) {
+                            auto decoded = decodeCatalog(*b);
+                            catalogs[size_t(r)] = decoded ? *decoded : Catalog{msg("unreadable message"), PeerFailed, {}, {}};
+                            ++got[size_t(r)];
+                        }
+                    }
+                    return missing(link, TCatalog, got, need).empty();
+                },
+                [&] { return missing(link, TCatalog, got, need); });
+        }
+        if (!ok)
+            return rootState.failed(msg("walking and fingerprinting its paths"));
+        for (int r = 0; r < g_size; ++r) {
+            const Catalog &k = catalogs[size_t(r)];
+            if (!k.error.isEmpty())
+                return rootState.stop(k.code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), k.error));
+            for (const SideCatalog *side : {&k.npu, &k.bench})
+                if (!side->error.isEmpty())
+                    return rootState.stop(side->code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), side->error));
+        }
+        for (const QString &dumpRoot : {catalogs[0].npu.rootDir, catalogs[0].bench.rootDir})
+            if (const QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty())
+                return rootState.stop(Usage, inDump);
+        plan = planCompare(catalogs, rootState.peers());
+        if (!plan.error.isEmpty())
+            return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
+        for (int r = 0; r < g_size; ++r)
+            link.send(r, TAssign, encodeAssignments(plan.byRank[size_t(r)]));
+    }
+
+    // 2. Compare the pairs handed to this process.
+    int code = Ok;
+    QByteArray body;
+    if (!root && !ok) {
+        workerGivesUp(link, host, timeout);
+        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+        return PeerFailed;
+    }
+    if (root)
+        body = *link.take(0, TAssign);
+    else if (!fromRoot(link, TAssign, body, code, host, timeout))
+        return code;
+    work.assigned = decodeAssignments(body).value_or(std::vector<Assignment>{});
+    ok = link.whileWorking(
+        [&] {
+            std::vector<ScopePair> pairs;
+            for (const Assignment &a : work.assigned)
+                pairs.push_back({a.id, a.hasNpu ? work.npuRun->scope(a.npuId) : nullptr,
+                                 a.hasBench ? work.benchRun->scope(a.benchId) : nullptr});
+            // as compareRuns does: scopes in parallel, each comparison on all cores
+            work.compared.resize(pairs.size());
+            parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {
+                JobControl job;
+                job.cancelFlag = &cancel;
+                work.compared[i] = compareScope(work.npuTree, work.benchTree, pairs[i], work.options, &job);
+                return !cancel.load();
+            });
+        },
+        cancel, watch);
+    if (ok) {
+        std::vector<ComparedScope> compared;
+        for (size_t i = 0; i < work.compared.size(); ++i) {
+            const ScopeCompare &s = work.compared[i];
+            compared.push_back({work.assigned[i].pair, QJsonDocument(s.summary.toJson()).toJson(QJsonDocument::Compact),
+                                quint8(scopeReportMode(s.result, work.options))});
+        }
+        link.send(0, TCompared, encodeCompared(compared));
+    }
+
+    std::vector<ScopeSummary> summaries;
+    CompareMode mode = CompareMode::Tensor;
+    if (root) {
+        if (!ok)
+            return rootState.failed(msg("comparing its scopes"));
+        summaries.resize(plan.pairs);
+        std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 1);
+        std::vector<CompareMode> modes(plan.pairs, CompareMode::None);
+        rootState.waiting(msg("comparing"), missing(link, TCompared, got, need));
+        ok = link.waitUntil(
+            [&] {
+                for (int r = 0; r < g_size; ++r)
+                    if (auto b = link.take(r, TCompared)) {
+                        for (const ComparedScope &x : decodeCompared(*b).value_or(std::vector<ComparedScope>{})) {
+                            if (x.pair < 0 || size_t(x.pair) >= summaries.size())
+                                continue;
+                            if (auto s = ScopeSummary::fromJson(QJsonDocument::fromJson(x.summary).object()))
+                                summaries[size_t(x.pair)] = *s;
+                            modes[size_t(x.pair)] = CompareMode(x.mode);
+                        }
+                        ++got[size_t(r)];
+                        rootState.waiting(msg("comparing"), missing(link, TCompared, got, need));
+                    }
+                return missing(link, TCompared, got, need).empty();
+            },
+            [&] { return missing(link, TCompared, got, need); });
+        if (!ok)
+            return rootState.failed(msg("comparing its scopes"));
+        mode = bestReportMode(modes); // the report's column set, as one process chooses it
+        for (int r = 0; r < g_size; ++r) {
+            QByteArray b;
+            QDataStream out(&b, QIODevice::WriteOnly);
+            out << quint8(mode);
+            link.send(r, TMode, b);
+        }
+    }
+
+    // 3. Render the rows in the report's column set and send them, one message per pair.
+    if (!root && !ok) {
+        workerGivesUp(link, host, timeout);
+        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+        return PeerFailed;
+    }
+    if (root)
+        body = *link.take(0, TMode);
+    else if (!fromRoot(link, TMode, body, code, host, timeout))
+        return code;
+    {
+        quint8 m = 0;
+        QDataStream in(body);
+        in >> m;
+        mode = CompareMode(m);
+    }
+    std::vector<QByteArray> pieces;
+    ok = link.whileWorking(
+        [&] {
+            for (size_t i = 0; i < work.compared.size() && !cancel; ++i) {
+                ScopePiece piece;
+                piece.pair = work.assigned[i].pair;
+                ScopeCompare &s = work.compared[i];
+                piece.npuOps = qint32(s.npu->ops.size());
+                piece.warnings = s.result.warnings;
+                piece.reached = work.failOn != Verdict::None && s.result.any(work.failOn);
+                if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
+                    ScopeOutput table;
+                    renderScopeTable(s, mode, work.style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), table);
+                    piece.csv = std::move(table.csv);
+                    piece.cells = std::move(table.cells);
+                    piece.stack = table.stack;
+                }
+                if (c.json) {
+                    piece.json = compareJson(*s.npu, *s.bench, s.result);
+                } else {
+                    ScopeOutput o;
+                    renderScopeText(s, o);
+                    piece.divergences = o.divergences;
+                    piece.notPass = o.notPass;
+                }
+                work.compared[i] = {}; // the indexes and rows are no longer needed
+                pieces.push_back(encodePiece(piece));
+            }
+        },
+        cancel, watch);
+    if (ok)
+        for (const QByteArray &p : pieces)
+            link.send(0, TPiece, p);
+    pieces.clear();
+
+    if (!root) {
+        if (!ok) {
+            err(msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
+                    .arg(g_rank)
+                    .arg(host, link.failure()));
+            MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+            return PeerFailed;
+        }
+        fromRoot(link, TBye, body, code, host, timeout); // rank 0 says when it has everything
+        link.drain();
+        return code;
+    }
+
+    // 4. Rank 0: every pair's rows, in pair order, into the reports one process would write.
+    if (!ok)
+        return rootState.failed(msg("rendering its rows"));
+    std::vector<ScopeOutput> outputs(plan.pairs);
+    for (size_t i = 0; i < plan.pairs; ++i)
+        outputs[i].summary = summaries[i];
+    std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 0);
+    for (int r = 0; r < g_size; ++r)
+        need[size_t(r)] = plan.byRank[size_t(r)].size();
+    rootState.waiting(msg("gathering rows"), missing(link, TPiece, got, need));
+    ok = link.waitUntil(
+        [&] {
+            for (int r = 0; r < g_size; ++r)
+                while (auto b = link.take(r, TPiece)) {
+                    if (auto p = decodePiece(*b); p && p->pair >= 0 && size_t(p->pair) < plan.pairs) {
+                        ScopeOutput &o = outputs[size_t(p->pair)];
+                        o.npuOps = p->npuOps;
+                        o.tableMode = mode;
+                        o.csv = std::move(p->csv);
+                        o.cells = std::move(p->cells);
+                        o.stack = p->stack;
+                        o.json = std::move(p->json);
+                        o.divergences = std::move(p->divergences);
+                        o.notPass = std::move(p->notPass);
+                        o.warnings = std::move(p->warnings);
+                        o.reached = p->reached;
+                    }
+                    ++got[size_t(r)];
+                    rootState.waiting(msg("gathering rows"), missing(link, TPiece, got, need));
+                }
+            return missing(link, TPiece, got, need).empty();
+        },
+        [&] { return missing(link, TPiece, got, need); });
+    if (!ok)
+        return rootState.failed(msg("sending its rows"));
+    // The report names rank 0's paths (one process names the paths it opened).
+    const QString npuPath = catalogs[0].npu.openedPath, benchPath = catalogs[0].bench.openedPath;
+    // Written on a thread while the heartbeats go on: a large CSV takes longer than the timeout.
+    link.whileWorking(
+        [&] {
+            code = writeCompareReports(c, npuPath, benchPath, mode, work.style, outputs);
+            std::fflush(stdout);
+        },
+        cancel, {});
+    if (!c.quiet) { // stderr: the reports on stdout stay as one process writes them
+        const qint64 rows = link.receivedBytes(TPiece), sums = link.receivedBytes(TCompared), cats = link.receivedBytes(TCatalog);
+        QSet<QString> hosts;
+        for (const PeerInfo &p : rootState.peers())
+            hosts.insert(p.host);
+        err(msg("distributed over %1 processes on %2 node(s): %3 scope pair(s); gathered %4 bytes (catalogs %5, summaries %6, "
+               "rows %7), %8 bytes per scope pair")
+                .arg(g_size)
+                .arg(hosts.size())
+                .arg(plan.pairs)
+                .arg(rows + sums + cats)
+                .arg(cats)
+                .arg(sums)
+                .arg(rows)
+                .arg(plan.pairs ? (rows + sums + cats) / qint64(plan.pairs) : 0));
+    }
+    rootState.stop(code, {});
+    return code;
+}
+
+int distributedInit(int *argc, char ***argv)
+{
+    if (!qEnvironmentVariableIsSet("OMPI_COMM_WORLD_SIZE") && !qEnvironmentVariableIsSet("PMIX_RANK")
+        && !qEnvironmentVariableIsSet("PMI_RANK"))
+        return 1;
+    int provided = 0;
+    if (MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS)
+        return 1;
+    g_initialised = true;
+    std::atexit(distributedFinalize); // QCommandLineParser ends --help and bad options with exit()
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &g_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &g_size);
+    return g_size;
+}
+
+int distributedRank() { return g_rank; }
+
+void distributedFinalize()
+{
+    if (g_initialised)
+        MPI_Finalize();
+    g_initialised = false;
+}
+
+} // namespace ds
