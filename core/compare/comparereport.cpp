@@ -69,7 +69,7 @@ QString dtypeOf(const TensorRecord *t)
 {
     if (!t)
         return QStringLiteral("N/A");
-    return t->storage == TensorStorage::DumpPayload || t->typeName.isEmpty() ? dataTypeName(t->dataType) : t->typeName;
+    return t->storage() == TensorStorage::DumpPayload || t->typeName().isEmpty() ? dataTypeName(t->dataType()) : t->typeName();
 }
 
 QString reasons(const CompareRow &row)
@@ -146,7 +146,7 @@ QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const Compar
     for (const CompareRow &row : result.rows) {
         const Sides x = sides(npu, bench, row);
         QStringList c{row.npuName, x.b ? row.benchName : QStringLiteral("N/A"), dtypeOf(x.n), dtypeOf(x.b),
-                      shapeToString(x.n->shape), x.b ? shapeToString(x.b->shape) : QStringLiteral("N/A"), QString(), QString()};
+                      shapeToString(x.n->shape()), x.b ? shapeToString(x.b->shape()) : QStringLiteral("N/A"), QString(), QString()};
         QStringList stats;
         for (const auto &v : row.npuStats)
             stats << formatMetric(v);
@@ -165,7 +165,7 @@ QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const Compar
             for (size_t m = 2; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
                 c << formatMetric(row.metrics[m], 12);
             c << stats << QStringLiteral("True") << row.accuracyReached << errMessage(row)
-              << QStringLiteral("['%1', '%2']").arg(x.nOp->relPath, x.bOp ? x.bOp->relPath : QStringLiteral("-1"));
+              << QStringLiteral("['%1', '%2']").arg(x.nOp->relPath, x.bOp ? x.bOp->relPath.toString() : QStringLiteral("-1"));
             const bool computed = row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.hasReason(ReasonCode::InfNanPos);
             for (size_t m = size_t(Metric::RelativeEuclideanDistance); m < kMetricCount; ++m) {
                 c << msaccucmpText(row.metrics[m]);
@@ -239,8 +239,8 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
                {"io", s(ioKindName(row.io))},
                {"npu_dtype", s(dtypeOf(x.n))},
                {"bench_dtype", x.b ? json(s(dtypeOf(x.b))) : json(nullptr)},
-               {"npu_shape", shapeJson(x.n->shape)},
-               {"bench_shape", x.b ? shapeJson(x.b->shape) : json(nullptr)},
+               {"npu_shape", shapeJson(x.n->shape())},
+               {"bench_shape", x.b ? shapeJson(x.b->shape()) : json(nullptr)},
                {"match_source", x.b ? json(s(matchSourceName(row.source))) : json(nullptr)},
                {"mode", s(compareModeName(row.mode))},
                {"metrics", metrics},

@@ -44,10 +44,10 @@ QString prefixOf(const QString &entry)
 GraphTensorDesc outputDesc(const TensorRecord &t)
 {
     GraphTensorDesc d;
-    d.name = t.name;
-    d.dtype = t.dataType;
-    d.dtypeName = t.typeName;
-    d.shape.assign(t.shape.begin(), t.shape.end());
+    d.name = t.name();
+    d.dtype = t.dataType();
+    d.dtypeName = t.typeName();
+    d.shape.assign(t.shape().begin(), t.shape().end());
     return d;
 }
 
@@ -147,7 +147,7 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
         if (!op.parent.isEmpty())
             n.attrs.push_back({QStringLiteral("parent"), QStringLiteral("s"), op.parent});
         for (const TensorRecord &t : op.tensors)
-            if (t.io == IoKind::Output && t.isTensor())
+            if (t.io() == IoKind::Output && t.isTensor())
                 n.outputDescs.push_back(outputDesc(t));
         g.nodes.push_back(std::move(n));
     }

@@ -50,11 +50,11 @@ OpCheck checkOp(const DumpIndex &index, int op, const JobControl *job)
     OpCheck check;
     const auto &tensors = index.ops[size_t(op)].tensors;
     for (size_t t = 0; t < tensors.size(); ++t) {
-        if (tensors[t].io != IoKind::Input && tensors[t].io != IoKind::Output)
+        if (tensors[t].io() != IoKind::Input && tensors[t].io() != IoKind::Output)
             continue;
         TensorCheck c;
-        c.io = tensors[t].io;
-        c.index = tensors[t].index;
+        c.io = tensors[t].io();
+        c.index = tensors[t].index();
         auto loaded = loadTensor(index, {op, int(t)}, LayoutChoice::Logical, job);
         if (!loaded) {
             c.error = loaded.errorText();
@@ -132,10 +132,10 @@ bool isOpDebug(const OpRecord &op)
 {
     if (op.opDebug)
         return true;
-    if (op.headerOpName != QLatin1String("Node_OpDebug") || op.count(IoKind::Output) != 1 || op.count(IoKind::Input) != 0)
+    if (op.headerOpName() != QLatin1String("Node_OpDebug") || op.count(IoKind::Output) != 1 || op.count(IoKind::Input) != 0)
         return false;
     const TensorRecord *out = op.tensor(IoKind::Output, 0);
-    return out && out->dataType == int(DataType::UInt8) && out->size == 2048;
+    return out && out->dataType() == int(DataType::UInt8) && out->size() == 2048;
 }
 
 OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &options, const JobControl *job)
@@ -150,10 +150,10 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
             opDebugs.push_back(int(o));
             continue;
         }
-        if (op.taskId < 0)
+        if (op.taskId() < 0)
             continue;
         const QString dir = dirOf(op.relPath);
-        const auto stream = std::uint64_t(std::max<std::int64_t>(op.streamId, 0)), task = std::uint64_t(op.taskId);
+        const auto stream = std::uint64_t(std::max<std::int64_t>(op.streamId(), 0)), task = std::uint64_t(op.taskId());
         byDir[key(dir, stream, task)].push_back(int(o));
         byParent[key(dirOf(dir), stream, task)].push_back(int(o));
     }
@@ -288,8 +288,8 @@ json opJson(const DumpIndex &index, const OverflowReport &r, int op)
         for (const auto &t : it->second.tensors)
             (t.io == IoKind::Input ? inputs : outputs).push_back(checkJson(t));
     return {{"file", s(rec.relPath)}, {"op_type", s(rec.opType)},
-            {"op_name", s(rec.headerOpName.isEmpty() ? rec.opName : rec.headerOpName)},
-            {"task_id", rec.taskId}, {"stream_id", rec.streamId}, {"inputs", inputs}, {"outputs", outputs}};
+            {"op_name", s(rec.headerOpName().isEmpty() ? rec.opName.toString() : rec.headerOpName())},
+            {"task_id", rec.taskId()}, {"stream_id", rec.streamId()}, {"inputs", inputs}, {"outputs", outputs}};
 }
 
 } // namespace
@@ -376,7 +376,7 @@ QString overflowText(const DumpIndex &index, const OverflowReport &r)
     auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("-"); };
     auto printOp = [&](int op) {
         const auto &rec = index.ops[size_t(op)];
-        out += QStringLiteral("    operator: %1 %2 (%3)\n").arg(rec.opType, rec.headerOpName.isEmpty() ? rec.opName : rec.headerOpName, rec.relPath);
+        out += QStringLiteral("    operator: %1 %2 (%3)\n").arg(rec.opType, rec.headerOpName().isEmpty() ? rec.opName.toString() : rec.headerOpName(), rec.relPath);
         if (auto it = r.checks.find(op); it != r.checks.end())
             for (const auto &t : it->second.tensors)
                 out += t.error.isEmpty()

@@ -37,7 +37,7 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
     d.file = h5::openReadOnly(path);
     if (!d.file)
         return R::failure(QStringLiteral("%1: cannot open the HDF5 file (%2)").arg(op.dataFile, h5::lastError()));
-    d.ds = h5::Handle(H5Dopen2(d.file.get(), rec.location.toUtf8().constData(), H5P_DEFAULT), H5Dclose);
+    d.ds = h5::Handle(H5Dopen2(d.file.get(), rec.location().toUtf8().constData(), H5P_DEFAULT), H5Dclose);
     if (!d.ds)
         return R::failure(QStringLiteral("%1: cannot open the dataset (%2)").arg(where, h5::lastError()));
     d.space = h5::Handle(H5Dget_space(d.ds.get()), H5Sclose);
@@ -47,12 +47,12 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
 
     const int rank = H5Sget_simple_extent_ndims(d.space.get());
     const bool null = H5Sget_simple_extent_type(d.space.get()) == H5S_NULL; // indexed as shape [0]
-    if (rank < 0 || rank > 8 || (null ? rec.shape != Shape{0} : size_t(rank) != rec.shape.size()))
+    if (rank < 0 || rank > 8 || (null ? rec.shape() != Shape{0} : size_t(rank) != rec.shape().size()))
         return R::failure(QStringLiteral("%1 changed since it was indexed (rank %2); reopen the dump").arg(where).arg(rank));
     d.rank = rank;
     H5Sget_simple_extent_dims(d.space.get(), d.dims, nullptr);
     for (int i = 0; i < rank; ++i)
-        if (d.dims[i] != rec.shape[size_t(i)])
+        if (d.dims[i] != rec.shape()[size_t(i)])
             return R::failure(QStringLiteral("%1 changed since it was indexed (shape); reopen the dump").arg(where));
 
     // Read the stored bytes unchanged: the memory type is the file type in little-endian order.
@@ -71,13 +71,13 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
         return R::failure(QStringLiteral("%1: the dataset does not hold numbers").arg(where));
     }
     d.itemSize = H5Tget_size(type.get());
-    const Elem elem = dataTypeInfo(rec.dataType).elem;
+    const Elem elem = dataTypeInfo(rec.dataType()).elem;
     if (elem == Elem::None || elemBytes(elem) != d.itemSize)
-        return R::failure(QStringLiteral("%1: %2-byte items cannot be shown as %3").arg(where).arg(d.itemSize).arg(dataTypeName(rec.dataType)));
+        return R::failure(QStringLiteral("%1: %2-byte items cannot be shown as %3").arg(where).arg(d.itemSize).arg(dataTypeName(rec.dataType())));
 
-    d.count = elementCount(rec.shape).value_or(std::numeric_limits<std::uint64_t>::max());
+    d.count = elementCount(rec.shape()).value_or(std::numeric_limits<std::uint64_t>::max());
     if (d.count > std::numeric_limits<std::uint64_t>::max() / d.itemSize)
-        return R::failure(QStringLiteral("%1: shape %2 is too large").arg(where, shapeToString(rec.shape)));
+        return R::failure(QStringLiteral("%1: shape %2 is too large").arg(where, shapeToString(rec.shape())));
     d.bytes = d.count * d.itemSize;
     const std::uint64_t stored = H5Dget_storage_size(d.ds.get());
     h5::Handle dcpl(H5Dget_create_plist(d.ds.get()), H5Pclose);
@@ -89,7 +89,7 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
                                     : fileSize;
     if (d.bytes > limit)
         return R::failure(QStringLiteral("%1: shape %2 needs %3 bytes, more than the file (%4 bytes) can hold")
-                              .arg(where, shapeToString(rec.shape)).arg(d.bytes).arg(fileSize));
+                              .arg(where, shapeToString(rec.shape())).arg(d.bytes).arg(fileSize));
     if (d.bytes > std::uint64_t(std::numeric_limits<size_t>::max()))
         return R::failure(QStringLiteral("%1: too large for this machine").arg(where));
     return d;
@@ -160,29 +160,29 @@ QString readInto(const CheckedDataset &d, std::byte *out, const JobControl *job,
 std::optional<Error> precheck(const DumpIndex &index, const OpRecord &op, const TensorRecord &rec, const QString &where,
                               QString &path, std::uint64_t &fileSize)
 {
-    if (rec.storage != TensorStorage::H5Dataset)
-        return Error(ErrorKind::NoData, where, QStringLiteral("not a tensor dataset (%1)").arg(rec.typeName));
+    if (rec.storage() != TensorStorage::H5Dataset)
+        return Error(ErrorKind::NoData, where, QStringLiteral("not a tensor dataset (%1)").arg(rec.typeName()));
     path = index.absolutePath(op);
     const QFileInfo info(path);
     if (!info.isFile())
         return Error(ErrorKind::NotFound, op.dataFile, QStringLiteral("no such file"));
     fileSize = std::uint64_t(info.size());
-    if (op.fileSize && fileSize != op.fileSize)
+    if (op.fileSize() && fileSize != op.fileSize())
         return Error(ErrorKind::Changed, op.dataFile, QStringLiteral("changed since it was indexed (size %1, was %2); reopen the dump")
-                                                         .arg(fileSize).arg(op.fileSize));
+                                                         .arg(fileSize).arg(op.fileSize()));
     return std::nullopt;
 }
 
 std::shared_ptr<LoadedTensor> emptyTensor(const OpRecord &op, const TensorRecord &rec)
 {
     auto t = std::make_shared<LoadedTensor>();
-    t->dataType = rec.dataType;
-    t->shape = rec.shape;
-    if (rec.typeName.contains(QLatin1String("stored as")))
-        t->notes << QStringLiteral("%1 (as the dumper writes it)").arg(rec.typeName);
-    for (const QString &w : op.warnings)
-        if (w.startsWith(rec.location + QLatin1Char(':')))
-            t->notes << w.mid(rec.location.size() + 2);
+    t->dataType = rec.dataType();
+    t->shape = rec.shape();
+    if (rec.typeName().contains(QLatin1String("stored as")))
+        t->notes << QStringLiteral("%1 (as the dumper writes it)").arg(rec.typeName());
+    for (const QString &w : op.warnings())
+        if (w.startsWith(rec.location() + QLatin1Char(':')))
+            t->notes << w.mid(rec.location().size() + 2);
     return t;
 }
 
@@ -221,7 +221,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5TensorInProcess(const DumpInde
     using R = Result<std::shared_ptr<const LoadedTensor>>;
     h5::LibraryLock lock;
     h5::silenceErrors();
-    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location);
+    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location());
     QString path;
     std::uint64_t fileSize = 0;
     if (const auto refused = precheck(index, op, rec, where, path, fileSize))
@@ -236,7 +236,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5TensorInProcess(const DumpInde
             return Cancelled{};
         return R::failure(error);
     }
-    t->view = TensorView{dataTypeInfo(rec.dataType).elem, t->owned.data(), size_t(d->count)};
+    t->view = TensorView{dataTypeInfo(rec.dataType()).elem, t->owned.data(), size_t(d->count)};
     return std::shared_ptr<const LoadedTensor>(std::move(t));
 }
 
@@ -245,7 +245,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
                                                           std::uint64_t chunkBytes)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
-    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location);
+    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location());
     QString path;
     std::uint64_t fileSize = 0;
     if (const auto refused = precheck(index, op, rec, where, path, fileSize))
@@ -274,8 +274,8 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
         return R::failure(error);
     // What the record implies (the child checked shape and item size against it), so the
     // mapping is never sized by the child's word alone.
-    const Elem elem = dataTypeInfo(rec.dataType).elem;
-    const auto count = elementCount(rec.shape);
+    const Elem elem = dataTypeInfo(rec.dataType()).elem;
+    const auto count = elementCount(rec.shape());
     if (!count || elem == Elem::None || *count > std::numeric_limits<std::uint64_t>::max() / elemBytes(elem)
         || bytes != *count * elemBytes(elem))
         return R::failure(QStringLiteral("%1: the HDF5 reader process sent a garbled answer").arg(where));
