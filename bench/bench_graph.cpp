@@ -1,14 +1,21 @@
 // Graph view costs on a generated 50,000-operator graph in name scopes (48 blocks x 20 layers
 // x 50 ops + one flat scope of 2,000 ops): building the Graph and its hierarchy, reading it
 // back from ge_proto text, the collapsed top-level layout, expanding the 2,000-op scope,
-// expanding a block and a layer inside it, and a cache hit. Prints one JSON object.
+// expanding a block and a layer inside it, and a cache hit. Then the first view of a
+// GE-like 50,000-operator graph (48 x 20 x 50 ops in scopes and GE's top-level crowds: 500
+// atomic_addr_clean nodes, 750 Variable -> trans_TransData weight transforms): the display
+// hierarchy with its folds, the start node and groups to open, and the first layout - what
+// the graph view computes on a worker thread before its first paint. Prints one JSON object.
 //
 //   bench_graph [--dot FILE]   also writes the 2,000-op scope as Graphviz DOT (for `dot -Tplain`)
+//   bench_graph --write-ge DIR writes the GE-like graph as DIR/ge_proto_00000001_Build.txt and
+//                              exits (open DIR in dumpscope: a graph folder opened as a path)
 #include "benchutil.h"
 
 #include "formats/ge/gegraphreader.h"
 #include "graph/graphgenerator.h"
 #include "graph/graphlayout.h"
+#include "dumpgraph/graphstart.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -64,10 +71,25 @@ GroupId groupByPath(const Graph &g, const QString &path)
 
 int main(int argc, char **argv)
 {
-    const char *dotFile = nullptr;
-    for (int i = 1; i + 1 < argc; ++i)
+    const char *dotFile = nullptr, *geDir = nullptr;
+    for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--dot"))
             dotFile = argv[i + 1];
+        if (!std::strcmp(argv[i], "--write-ge"))
+            geDir = argv[i + 1];
+    }
+    GeneratedGraphSpec ge{48, 20, 50, 0, 3}; // GE-like: scopes and GE's top-level crowds
+    ge.atomicCleans = 500;
+    ge.weightTransforms = 750;
+    if (geDir) {
+        Graph g = generateScopedGraph(ge);
+        g.name = QStringLiteral("ge_default_generated_50k");
+        QFile f(QString::fromLocal8Bit(geDir) + QStringLiteral("/ge_proto_00000001_Build.txt"));
+        if (!f.open(QIODevice::WriteOnly))
+            return 1;
+        f.write(geProtoText(g));
+        return 0;
+    }
 
     GeneratedGraphSpec spec; // 48 x 20 x 50 + 2,000 + input/output
     Graph graph;
@@ -105,6 +127,31 @@ int main(int argc, char **argv)
     // Engine construction (group sizes) and layouts from a cold engine, best of 3.
     const double coldFlat = bench::bestOf(3, [&] { GraphLayoutEngine e(shared); e.layout({flat}); });
 
+    // The first view of a GE-like graph with top-level crowds.
+    auto geGraph = std::make_shared<const Graph>(generateScopedGraph(ge));
+    std::shared_ptr<GraphLayoutEngine> geEngine;
+    const double hierarchy = bench::bestOf(3, [&] { geEngine = std::make_shared<GraphLayoutEngine>(geGraph); });
+    NodeId start;
+    GraphExpansion firstOpen;
+    const double startAndOpen = bench::bestOf(3, [&] {
+        start = entryNode(*geGraph);
+        firstOpen = initialExpansion(geEngine->hierarchy(), start, 40);
+    });
+    std::shared_ptr<const GraphLayout> first;
+    const double firstLayout = bench::timeOnce([&] { first = geEngine->layout(firstOpen); });
+    const double firstViewCold = bench::bestOf(3, [&] {
+        GraphLayoutEngine e(geGraph);
+        e.layout(initialExpansion(e.hierarchy(), entryNode(*geGraph), 40));
+    });
+    GraphLayoutEngine flatEngine(geGraph, {}, FoldOptions{false});
+    std::shared_ptr<const GraphLayout> unfolded;
+    const double unfoldedTop = bench::timeOnce([&] { unfolded = flatEngine.layout({}); });
+    const auto geTop = geEngine->layout({});
+    // As before issue 18: no folds, no split layers - the top level is one line.
+    GraphLayoutOptions oneLine;
+    oneLine.maxRowWidth = 0;
+    const auto flatTop = GraphLayoutEngine(geGraph, oneLine, FoldOptions{false}).layout({});
+
     if (dotFile) {
         QFile f(QString::fromLocal8Bit(dotFile));
         if (f.open(QIODevice::WriteOnly))
@@ -130,6 +177,19 @@ int main(int argc, char **argv)
         .add("expand_block_and_layer_s", nestedLayout)
         .add("expand_block_and_layer_items", int(nested->items.size()))
         .add("cache_hit_s", cacheHit)
+        .add("ge_nodes", int(geGraph->nodes.size()))
+        .add("ge_hierarchy_s", hierarchy)
+        .add("ge_folds", geEngine->hierarchy().foldCount())
+        .add("ge_top_items", int(geTop->items.size()))
+        .add("ge_top_width", geTop->bounds.width())
+        .add("ge_top_unfolded_items", int(unfolded->items.size()))
+        .add("ge_top_unfolded_width", unfolded->bounds.width())
+        .add("ge_top_unfolded_layout_s", unfoldedTop)
+        .add("ge_top_one_line_width", flatTop->bounds.width())
+        .add("ge_start_and_groups_s", startAndOpen)
+        .add("ge_first_layout_s", firstLayout)
+        .add("ge_first_layout_items", int(first->items.size()))
+        .add("ge_first_view_cold_s", firstViewCold)
         .print();
     return 0;
 }

@@ -10,27 +10,40 @@
 // copy of numpy's binning (the pre-optimisation code). The tiled NC1HWC0 / NDC1HWC0 /
 // FRACTAL_NZ conversions are compared byte for byte with naive per-element index formulas for
 // every element size, odd shapes and sizes above the parallel threshold (4 MiB of output).
-// Prints failures, exits 1 on any.
+// The compare kernels (ds::computePairMetrics) are checked the same way: counts, extrema and
+// error ratios exactly and the sums within 1e-12 relative of a long double per-element
+// reference, over float32/float64/float16/bfloat16/int32 pairs with specials and odd sizes.
+//
+// Every kernel build this binary has and this CPU can run is tested (util/kernelisa.h:
+// baseline, avx2, x86-64-v4), each against the reference, and every build must give the same
+// bits as the baseline build. A build the CPU lacks is reported as skipped; the baseline build
+// always runs. Prints failures, exits 1 on any.
+#include "compare/pairmetrics.h"
 #include "tensor/format.h"
 #include "tensor/layout.h"
 #include "tensor/stats.h"
+#include "util/kernelisa.h"
 
+#include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace {
 
 int failures = 0;
+std::string isaTag; // the kernel build under test, prefixed to every failure
 
 void fail(const std::string &what)
 {
     if (++failures <= 50)
-        std::printf("FAIL %s\n", what.c_str());
+        std::printf("FAIL [%s] %s\n", isaTag.c_str(), what.c_str());
 }
 
 // ---- reference -------------------------------------------------------------------------
@@ -243,6 +256,202 @@ void suite(const char *type, ds::Elem elem, std::mt19937_64 &rng)
     }
 }
 
+// ---- compare kernels ----------------------------------------------------------------------
+
+/// One side of a pair: its element kind, stored bytes and the values they decode to (decoded
+/// here without DumpScope's decoders: _Float16 for float16, the upper half of a float32 for
+/// bfloat16).
+struct Side
+{
+    ds::Elem elem = ds::Elem::F32;
+    std::vector<std::byte> bytes;
+    std::vector<double> values;
+};
+
+template<typename T>
+Side sideOf(ds::Elem elem, const std::vector<T> &v)
+{
+    Side s;
+    s.elem = elem;
+    s.bytes.resize(v.size() * sizeof(T) + 5);
+    if (!v.empty())
+        std::memcpy(s.bytes.data() + 5, v.data(), v.size() * sizeof(T)); // unaligned on purpose
+    for (const T &x : v)
+        s.values.push_back(double(x));
+    return s;
+}
+
+Side bf16Side(const std::vector<float> &v)
+{
+    Side s;
+    s.elem = ds::Elem::BF16;
+    s.bytes.resize(v.size() * 2 + 5);
+    for (size_t i = 0; i < v.size(); ++i) {
+        const auto hi = std::uint16_t(std::bit_cast<std::uint32_t>(v[i]) >> 16); // truncation: exact
+        std::memcpy(s.bytes.data() + 5 + 2 * i, &hi, 2);
+        s.values.push_back(double(std::bit_cast<float>(std::uint32_t(hi) << 16)));
+    }
+    return s;
+}
+
+ds::TensorView viewOf(const Side &s) { return {s.elem, s.bytes.data() + 5, s.values.size()}; }
+
+/// Every double of the result, in a fixed order (for bit-for-bit comparison between builds).
+std::vector<double> fieldsOf(const ds::PairMetrics &m)
+{
+    std::vector<double> f = {double(m.count), double(m.infNanMismatch), double(m.infNanShared), m.dot, m.npuNorm,
+                             m.benchNorm, m.eucDist, m.maxAbsErr, m.maxRelErr, m.oneThousandthRatio,
+                             m.fiveThousandthsRatio, m.meanAbsErr, m.rmse, m.relEuclid, m.accRelErr, m.maxRelErrAcc,
+                             m.meanRelErr, m.kl};
+    for (const ds::PairSide *s : {&m.npu, &m.bench})
+        for (double v : {double(s->finite), double(s->nan), double(s->posinf), double(s->neginf), s->min, s->max,
+                         s->mean, s->l2norm, s->comparedMean, s->comparedStd})
+            f.push_back(v);
+    return f;
+}
+
+bool sameBits(const std::vector<double> &a, const std::vector<double> &b)
+{
+    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0;
+}
+
+/// The per-element reference of the exact quantities and the plain sums (compare_numpy.py's
+/// formulas: non-finite values at equal positions become 0 on both sides; RE adds eps where
+/// the bench value is 0).
+void checkPairAgainstReference(const std::string &where, const Side &x, const Side &y, const ds::PairMetrics &m)
+{
+    constexpr double eps = 2.220446049250313e-16;
+    const size_t n = x.values.size();
+    std::uint64_t mismatch = 0, shared = 0, c1 = 0, c5 = 0;
+    double maxAbs = 0, maxRe = 0, xmin = INFINITY, xmax = -INFINITY;
+    long double dot = 0, xx = 0, yy = 0, dd = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double a = x.values[i], b = y.values[i];
+        if (std::isfinite(a)) { xmin = std::min(xmin, a); xmax = std::max(xmax, a); }
+        mismatch += std::isnan(a) != std::isnan(b) || std::isinf(a) != std::isinf(b);
+        if (!std::isfinite(a) || !std::isfinite(b)) {
+            shared += (std::isnan(a) == std::isnan(b) && std::isinf(a) == std::isinf(b));
+            a = b = 0;
+        }
+        const double d = a - b;
+        maxAbs = std::max(maxAbs, std::abs(d));
+        const double re = b == 0 ? std::abs(((a + eps) - (b + eps)) / (b + eps)) : std::abs((a - b) / b);
+        maxRe = std::max(maxRe, re);
+        c1 += re < 0.001;
+        c5 += re < 0.005;
+        // Products in float64 as numpy forms them (a square may overflow to Inf), sums in long double.
+        dot += a * b;
+        xx += a * a;
+        yy += b * b;
+        dd += d * d;
+    }
+    if (m.count != n || m.infNanMismatch != mismatch)
+        fail(where + ": count or Inf/NaN mismatch count differs");
+    if (mismatch)
+        return; // the metrics are not meaningful then (callers show N/A)
+    if (m.infNanShared != shared)
+        fail(where + ": shared non-finite count differs");
+    if (n && (m.maxAbsErr != maxAbs || m.maxRelErr != maxRe))
+        fail(where + ": MaxAbsErr/MaxRelativeErr differ (" + std::to_string(m.maxAbsErr) + " vs " + std::to_string(maxAbs)
+             + ", " + std::to_string(m.maxRelErr) + " vs " + std::to_string(maxRe) + ")");
+    if (n && (m.oneThousandthRatio != double(c1) / double(n) || m.fiveThousandthsRatio != double(c5) / double(n)))
+        fail(where + ": error ratios differ");
+    if (n && xmax >= xmin && (m.npu.min != xmin || m.npu.max != xmax))
+        fail(where + ": NPU min/max differ");
+    auto within = [](double got, long double want) {
+        if (std::isinf(want) || std::isnan(want))
+            return std::isnan(want) ? std::isnan(got) : got == double(want);
+        return std::abs((long double)got - want) <= 1e-12L * std::abs(want) + 1e-300L;
+    };
+    if (n && (!within(m.dot, dot) || !within(m.npuNorm, std::sqrt(xx)) || !within(m.benchNorm, std::sqrt(yy))
+              || !within(m.eucDist, std::sqrt(dd))))
+        fail(where + ": dot/norms/EucDist beyond 1e-12 relative (" + std::to_string(m.dot) + " vs "
+             + std::to_string(double(dot)) + ", " + std::to_string(m.npuNorm) + " vs " + std::to_string(double(std::sqrt(xx)))
+             + ", " + std::to_string(m.eucDist) + " vs " + std::to_string(double(std::sqrt(dd))) + ")");
+}
+
+/// Runs computePairMetrics on the pair with the kernel build under test (and genB off/on for
+/// float16 pairs), checks it against the reference and, for non-baseline builds, against the
+/// baseline build's bits recorded in `baseline` (filled on the baseline pass).
+void pairCase(const std::string &name, const Side &x, const Side &y, std::vector<std::vector<double>> &baseline,
+              size_t &slot)
+{
+    const bool genBPossible = x.elem == ds::Elem::F16 && y.elem == ds::Elem::F16;
+    for (bool genB : {false, true}) {
+        if (genB && !genBPossible)
+            continue;
+        const std::string where = name + " n=" + std::to_string(x.values.size()) + (genB ? " genB" : "");
+        ds::PairMetrics m;
+        ds::PairMetricOptions options;
+        options.genBCompat = genB;
+        if (!ds::computePairMetrics(viewOf(x), viewOf(y), m, options)) {
+            fail(where + ": computePairMetrics failed");
+            continue;
+        }
+        if (!genB)
+            checkPairAgainstReference(where, x, y, m);
+        const std::vector<double> bits = fieldsOf(m);
+        if (ds::kernelIsa() == ds::KernelIsa::Baseline)
+            baseline.push_back(bits);
+        else if (slot >= baseline.size() || !sameBits(bits, baseline[slot]))
+            fail(where + ": result bits differ from the baseline build");
+        ++slot;
+    }
+}
+
+void pairSuite(std::vector<std::vector<double>> &baseline)
+{
+    std::mt19937_64 rng(20261122); // the same inputs for every build
+    size_t slot = 0;
+    for (size_t n : {size_t(1), size_t(7), size_t(2047), size_t(2049), size_t(100'003), size_t(2'100'001)}) {
+        const auto a = draw<float>(rng, n, 0.0, 1.0);
+        auto b = a;
+        std::normal_distribution<double> noise(0.0, 1e-3);
+        for (auto &v : b)
+            v = float(v + noise(rng));
+        for (size_t i = 0; i < n; i += 997)
+            b[i] = 0.0f; // bench zeros: the eps rule of RE
+        pairCase("f32/f32", sideOf(ds::Elem::F32, a), sideOf(ds::Elem::F32, b), baseline, slot);
+        std::vector<double> ad(a.begin(), a.end()), bd(b.begin(), b.end());
+        for (auto &v : bd)
+            v *= 1.0001;
+        pairCase("f64/f64", sideOf(ds::Elem::F64, ad), sideOf(ds::Elem::F64, bd), baseline, slot);
+        pairCase("f32/f64", sideOf(ds::Elem::F32, a), sideOf(ds::Elem::F64, bd), baseline, slot);
+        std::vector<_Float16> ah(a.begin(), a.end()), bh(b.begin(), b.end());
+        pairCase("f16/f16", sideOf(ds::Elem::F16, ah), sideOf(ds::Elem::F16, bh), baseline, slot);
+        pairCase("f16/f32", sideOf(ds::Elem::F16, ah), sideOf(ds::Elem::F32, b), baseline, slot);
+        pairCase("bf16/f32", bf16Side(a), sideOf(ds::Elem::F32, b), baseline, slot);
+        std::vector<std::int32_t> ai(n);
+        for (size_t i = 0; i < n; ++i)
+            ai[i] = std::int32_t(std::lround(a[i] * 1000));
+        pairCase("i32/f32", sideOf(ds::Elem::I32, ai), sideOf(ds::Elem::F32, b), baseline, slot);
+        if (n > 1000) {
+            // Specials at equal positions (the fix-up path) and, separately, at different ones.
+            auto sa = a, sb = b;
+            std::uniform_int_distribution<size_t> pos(0, n - 1);
+            for (int k = 0; k < 5; ++k) {
+                const size_t i = pos(rng), j = pos(rng);
+                sa[i] = sb[i] = NAN;
+                sa[j] = INFINITY;
+                sb[j] = -INFINITY;
+            }
+            pairCase("f32/f32 shared specials", sideOf(ds::Elem::F32, sa), sideOf(ds::Elem::F32, sb), baseline, slot);
+            sb[pos(rng)] = NAN;
+            pairCase("f32/f32 Inf/NaN mismatch", sideOf(ds::Elem::F32, sa), sideOf(ds::Elem::F32, sb), baseline, slot);
+            // Finite values whose squared difference overflows.
+            std::vector<double> ha(ad), hb(ad);
+            ha[n / 2] = 1e200;
+            hb[n / 2] = -1e200;
+            pairCase("f64 huge difference", sideOf(ds::Elem::F64, ha), sideOf(ds::Elem::F64, hb), baseline, slot);
+            // Every fifth ratio far from 1 (both KL lane kinds).
+            auto ma = a;
+            for (size_t i = 0; i < n; ++i)
+                ma[i] = float(a[i] * (i % 5 == 0 ? 1.5 : 1.0001));
+            pairCase("f32 mixed ratios", sideOf(ds::Elem::F32, a), sideOf(ds::Elem::F32, ma), baseline, slot);
+        }
+    }
+}
+
 // ---- layouts ------------------------------------------------------------------------------
 
 /// Converts a random device buffer with ds::convertLayout and compares with host[i] =
@@ -306,16 +515,44 @@ void layoutSuite(std::mt19937_64 &rng)
 
 } // namespace
 
-int main()
+int main(int argc, char **argv)
 {
+    // --expect-initial NAME: only check that the build selected before any setKernelIsa() call
+    // is NAME (ctest runs this with DUMPSCOPE_KERNEL_ISA=baseline to prove the variable is obeyed).
+    const ds::KernelIsa initial = ds::kernelIsa();
+    std::printf("initial kernel build: %s\n", ds::kernelIsaName(initial));
+    if (argc == 3 && std::strcmp(argv[1], "--expect-initial") == 0) {
+        const bool ok = std::strcmp(argv[2], ds::kernelIsaName(initial)) == 0;
+        std::printf("%s: initial kernel build %s, expected %s\n", ok ? "ok" : "FAILED", ds::kernelIsaName(initial), argv[2]);
+        return ok ? 0 : 1;
+    }
+    std::vector<std::vector<double>> pairBaseline;
+    int builds = 0;
+    for (ds::KernelIsa isa : ds::kKernelIsas) {
+        isaTag = ds::kernelIsaName(isa);
+        if (!ds::setKernelIsa(isa)) {
+            if (isa == ds::KernelIsa::Baseline)
+                fail("the baseline kernels cannot be selected");
+            std::printf("skip [%s]: this CPU or this build has no %s kernels\n", isaTag.c_str(), isaTag.c_str());
+            continue;
+        }
+        if (ds::kernelIsa() != isa)
+            fail("setKernelIsa did not select the build");
+        ++builds;
+        const int before = failures;
+        std::mt19937_64 rng(20240315);
+        suite<float>("float32", ds::Elem::F32, rng);
+        suite<double>("float64", ds::Elem::F64, rng);
+        suite<std::int32_t>("int32", ds::Elem::I32, rng);
+        suite<std::uint32_t>("uint32", ds::Elem::U32, rng);
+        suite<std::int64_t>("int64", ds::Elem::I64, rng);
+        suite<std::uint64_t>("uint64", ds::Elem::U64, rng);
+        pairSuite(pairBaseline);
+        std::printf("[%s] statistics and compare kernels: %d failure(s)\n", isaTag.c_str(), failures - before);
+    }
+    isaTag = "layout";
     std::mt19937_64 rng(20240315);
-    suite<float>("float32", ds::Elem::F32, rng);
-    suite<double>("float64", ds::Elem::F64, rng);
-    suite<std::int32_t>("int32", ds::Elem::I32, rng);
-    suite<std::uint32_t>("uint32", ds::Elem::U32, rng);
-    suite<std::int64_t>("int64", ds::Elem::I64, rng);
-    suite<std::uint64_t>("uint64", ds::Elem::U64, rng);
     layoutSuite(rng);
-    std::printf("%s: %d failure(s)\n", failures ? "FAILED" : "ok", failures);
+    std::printf("%s: %d failure(s), %d kernel build(s) tested\n", failures ? "FAILED" : "ok", failures, builds);
     return failures ? 1 : 0;
 }

@@ -13,6 +13,11 @@ generate_samples.py, no protobuf library):
   output as FRACTAL_NZ without original_shape (FORMAT_UNCONVERTED), and head/Reshape
   writes a flat output where the bench keeps two dimensions (SHAPE_MISMATCH).  The bench has an
   extra loss/Identity (bench only).
+* two side operators at the end of both runs, outside the divergence chain, give `warning`
+  rows: aux/Scale's NPU output carries 7 % relative noise (cosine still above 0.99, relative
+  Euclidean distance above 0.05: a row-level warning); aux/Sigmoid's 0.09 % (every row metric
+  passes, but far fewer of its output elements than of its input elements are within 0.1 %: the
+  operator-level rule of compare.md §7 makes it a warning).
 
 The expectations under the manifest's top-level key "compare" (per-row metrics and
 verdicts, the first divergence) are computed here with numpy through
@@ -21,6 +26,7 @@ Files written: samples/compare/** and samples/manifest.json (only its "compare" 
 """
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -33,7 +39,10 @@ sys.path.insert(0, str(HERE.parent / "tests" / "oracle"))
 import compare_numpy as ref  # noqa: E402
 import generate_samples as gs  # noqa: E402
 
-OUT = HERE / "compare"
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
+OUT = ROOT / "compare"
 PERTURBED = "layer2/MatMul"
 
 
@@ -65,6 +74,19 @@ def forward(x, w, perturb):
 
 
 UNCONVERTED = "aux/Transpose"  # NPU output in FRACTAL_NZ without original_shape
+WARNINGS = {"aux/Scale.output.0", "aux/Sigmoid.output.0"}
+
+
+def side_ops(x, noisy):
+    """aux/Scale and aux/Sigmoid on x; with noisy=True their outputs carry relative noise of
+    7 % and 0.09 % (a seed of their own: the other arrays stay as they were)."""
+    scale = (x * np.float32(0.5)).astype(np.float32)
+    sigmoid = (1 / (1 + np.exp(-x.astype(np.float64)))).astype(np.float32)
+    if noisy:
+        rng = np.random.default_rng(11)
+        scale = (scale * (1 + 0.07 * rng.standard_normal(x.shape))).astype(np.float32)
+        sigmoid = (sigmoid * (1 + 0.0009 * rng.standard_normal(x.shape))).astype(np.float32)
+    return [("Mul", "aux/Scale", [x], [scale]), ("Sigmoid", "aux/Sigmoid", [x], [sigmoid])]
 
 
 def write_run(root, time_dir, ops, dtype, base_ts):
@@ -100,6 +122,8 @@ def main():
     bench_ops = forward(x, w, perturb=False)
     bench_ops.insert(0, aux)
     bench_ops.append(("Identity", "loss/Identity", [bench_ops[-1][3][0]], [bench_ops[-1][3][0]]))
+    npu_ops += side_ops(x, noisy=True)
+    bench_ops += side_ops(x, noisy=False)
     npu = write_run(OUT / "npu", "20261101120000", npu_ops, "float16", 1761998400000001)
     bench = write_run(OUT / "bench", "20261101110000", bench_ops, "float32", 1761994800000001)
     bench_by_name = {name: (ins, outs) for name, _, ins, outs in bench}
@@ -138,11 +162,17 @@ def main():
             origin = name
         elif origin is not None and (bad_in or bad_out):
             chain.append(name)
-    assert origin == PERTURBED, origin
-    names = [o[1] for o in npu_ops]
-    assert chain == names[names.index(PERTURBED) + 1:], chain  # everything after it diverges
+    if origin != PERTURBED:
+        raise SystemExit(f"first divergence {origin}, expected {PERTURBED}")
+    names = [o[1] for o in npu_ops if not o[1].startswith(("aux/Scale", "aux/Sigmoid"))]
+    if chain != names[names.index(PERTURBED) + 1:]:  # everything after it diverges
+        raise SystemExit(f"chain {chain}")
     before = [r for r in rows if r["npu_name"].split(".")[0] in names[:names.index(PERTURBED)] and "metrics" in r]
-    assert all(r["verdict"] == "pass" for r in before), [(r["npu_name"], r["verdict"]) for r in before]
+    if not all(r["verdict"] == "pass" for r in before):
+        raise SystemExit(f"rows before the divergence: {[(r['npu_name'], r['verdict']) for r in before]}")
+    warned = {r["npu_name"] for r in rows if r["verdict"] == "warning"}
+    if warned != WARNINGS:
+        raise SystemExit(f"warning rows {sorted(warned)}, expected {sorted(WARNINGS)}")
 
     expected_rows = []
     keep = ("cosine", "max_abs_err", "max_relative_err", "one_thousandth_err_ratio", "five_thousandths_err_ratio",
@@ -163,12 +193,13 @@ def main():
         "expected_rows": expected_rows,
     }]
 
-    manifest_path = HERE / "manifest.json"
+    manifest_path = ROOT / "manifest.json"
     old = json.loads(manifest_path.read_text())
     old["compare"] = entry
     manifest_path.write_text(gs.compact_json(old))
     total = sum(p.stat().st_size for p in OUT.rglob("*") if p.is_file())
-    assert total < 300 * 1024, total
+    if total >= 300 * 1024:
+        raise SystemExit(f"compare/ holds {total} bytes")
     counts = {v: sum(r["verdict"] == v for r in rows) for v in ("pass", "warning", "error", "none")}
     print(f"compare/: {len(npu)} NPU ops, {len(bench)} bench ops, {len(rows)} rows {counts}; "
           f"first divergence {origin} then {len(chain)} more; {total} bytes")

@@ -25,6 +25,7 @@ for both situations, computed from the arrays as written, independently of the C
 """
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -37,7 +38,10 @@ sys.path.insert(0, str(HERE.parent / "tests" / "oracle"))
 import compare_numpy as ref  # noqa: E402
 import generate_samples as gs  # noqa: E402
 
-OUT = HERE / "compare_mapping"
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
+OUT = ROOT / "compare_mapping"
 MAPPING = {"map": {"npu_gelu_fast": "ffn/Gelu"},
            "groups": [{"npu": ["fused/MatMulAdd"], "bench": ["head/MatMul", "head/BiasAdd"]}]}
 

@@ -23,6 +23,7 @@ Files written: samples/graph/** and samples/manifest.json, in which only the ent
 """
 
 import json
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -33,6 +34,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import generate_samples as gs  # noqa: E402  (encoder, tensors, Sample, compact_json)
 
 HERE = Path(__file__).resolve().parent
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
 GRAPH_NAME = "ge_default_20240613143502_1"
 GRAPH_DIR = "dump_graph/12345_0"
 DUMP_DIR = f"dump/20240613143502/0/{GRAPH_NAME}/1/0"
@@ -233,7 +237,7 @@ def tiny_op(name, op_type, task, ts):
 
 
 def main():
-    root = HERE / "graph"
+    root = ROOT / "graph"
     if root.exists():
         shutil.rmtree(root)
     s = gs.Sample("graph_ge", "graph")
@@ -282,7 +286,7 @@ def main():
         "no_dump_expected": no_dump,
         "dumps_without_node": unmapped,
     }
-    manifest_path = HERE / "manifest.json"
+    manifest_path = ROOT / "manifest.json"
     old = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"version": 1, "samples": []}
     samples = [e for e in old.get("samples", []) if not e["name"].startswith("graph_")]
     old["samples"] = samples + [entry]

@@ -25,8 +25,11 @@ import h5py
 import numpy as np
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-NPY = os.path.join(HERE, "npy")
-H5 = os.path.join(HERE, "h5")
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE
+NPY = os.path.join(ROOT, "npy")
+H5 = os.path.join(ROOT, "h5")
 
 # numpy dtype -> DumpScope dtype name (tensor/dtype.h)
 NAMES = {"bool": "bool", "int8": "int8", "uint8": "uint8", "int16": "int16", "uint16": "uint16",
@@ -46,7 +49,7 @@ def b64(a):
 
 
 def rel(path):
-    return os.path.relpath(path, HERE).replace(os.sep, "/")
+    return os.path.relpath(path, ROOT).replace(os.sep, "/")
 
 
 def npy_entry(path, original=None):
@@ -455,7 +458,7 @@ def gen_h5():
 def main():
     manifest = {"generator": "samples/generate_h5npy.py", "numpy": np.__version__, "h5py": h5py.__version__,
                 "npy": gen_npy(), "h5": gen_h5()}
-    with open(os.path.join(HERE, "h5npy_manifest.json"), "w") as f:
+    with open(os.path.join(ROOT, "h5npy_manifest.json"), "w") as f:
         json.dump(manifest, f, indent=1, sort_keys=True)
         f.write("\n")
     total = 0

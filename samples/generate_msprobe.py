@@ -29,6 +29,7 @@ Written:
 """
 
 import json
+import os
 import math
 import shutil
 import sys
@@ -40,9 +41,12 @@ import torch
 
 sys.dont_write_bytecode = True
 HERE = Path(__file__).resolve().parent
-MS = HERE / "msprobe"
-MS_TRUNC = HERE / "msprobe_truncated"
-PT = HERE / "ptdbg"
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
+MS = ROOT / "msprobe"
+MS_TRUNC = ROOT / "msprobe_truncated"
+PT = ROOT / "ptdbg"
 
 torch.manual_seed(7)
 np.random.seed(7)

@@ -21,6 +21,7 @@ whose name starts with "overflow_" are replaced (all other entries are kept unch
 """
 
 import json
+import os
 import shutil
 import struct
 import sys
@@ -33,7 +34,10 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import generate_samples as gs  # noqa: E402  (encoder, tensors, Sample, compact_json)
 
-OVERFLOW_DIR = HERE / "overflow"
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
+OVERFLOW_DIR = ROOT / "overflow"
 
 # ----------------------------------------------------------------------------
 # Spec constants (overflow.md §3-§6)
@@ -821,7 +825,7 @@ def main():
         entries.append(manifest_entry(sample, ov))
     check_coverage(decoded["overflow_legacy"], decoded["overflow_magic"], decoded["overflow_vector"])
 
-    manifest_path = HERE / "manifest.json"
+    manifest_path = ROOT / "manifest.json"
     old = json.loads(manifest_path.read_text()) if manifest_path.exists() else {"version": 1, "samples": []}
     samples = [e for e in old.get("samples", []) if not e["name"].startswith("overflow_")]
     # keep the position of the old overflow entries if there were any, else append

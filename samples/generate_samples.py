@@ -24,6 +24,7 @@ and samples/manifest.json (entries of samples whose name does not start with
 
 import hashlib
 import json
+import os
 import math
 import re
 import shutil
@@ -35,6 +36,9 @@ from pathlib import Path
 import numpy as np
 
 HERE = Path(__file__).resolve().parent
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
 
 # ----------------------------------------------------------------------------
 # Enums (cann-dump.md section 6.1: proto numbering; section 7: ge::Format)
@@ -406,7 +410,7 @@ def manifest_entry(tensor_id, t):
 
 class Sample:
     def __init__(self, name, path):
-        self.name, self.path, self.root = name, path, HERE / path
+        self.name, self.path, self.root = name, path, ROOT / path
         self.ops, self.tensors, self.errors, self.expected = 0, 0, [], []
         if self.root.exists():
             shutil.rmtree(self.root)
@@ -735,14 +739,14 @@ def compact_json(obj):
 def main():
     check_worked_examples()
     samples = [build_model_dump(), build_single_op(), build_layouts(), build_vectors()]
-    manifest_path = HERE / "manifest.json"
+    manifest_path = ROOT / "manifest.json"
     kept = []
     if manifest_path.exists():
         old = json.loads(manifest_path.read_text())
         kept = [e for e in old.get("samples", []) if not e["name"].startswith("cann_")]
     manifest = {"version": 1, "samples": [s.manifest() for s in samples] + kept}
     manifest_path.write_text(compact_json(manifest))
-    total = sum(p.stat().st_size for p in (HERE / "cann").rglob("*") if p.is_file())
+    total = sum(p.stat().st_size for p in (ROOT / "cann").rglob("*") if p.is_file())
     for s in samples:
         print(f"{s.path}: {s.ops} ops, {s.tensors} tensors, {len(s.errors)} error files")
     print(f"cann/ total {total} bytes; manifest {manifest_path.stat().st_size} bytes")

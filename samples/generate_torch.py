@@ -36,7 +36,10 @@ import numpy as np
 import torch
 
 HERE = Path(__file__).resolve().parent
-OUT = HERE / "torch"
+# Output root: samples/ itself, or the folder in DUMPSCOPE_SAMPLES_OUT (tests/check_samples.py
+# regenerates every sample into a temporary folder and diffs it against the committed one).
+ROOT = Path(os.environ.get("DUMPSCOPE_SAMPLES_OUT") or HERE)
+OUT = ROOT / "torch"
 MARKER = "/tmp/dumpscope_pt_pwned"
 
 manifest = {"version": 1, "torch": torch.__version__, "numpy": np.__version__,

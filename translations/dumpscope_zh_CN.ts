@@ -48,6 +48,37 @@
     </message>
 </context>
 <context>
+    <name>VisDb</name>
+    <message>
+        <source>no such file</source>
+        <translation>文件不存在</translation>
+    </message>
+    <message>
+        <source>cannot open: %1</source>
+        <translation>无法打开：%1</translation>
+    </message>
+    <message>
+        <source>not an SQLite database (msprobe graph databases are .vis.db SQLite files)</source>
+        <translation>不是 SQLite 数据库（msprobe 的图数据库是 .vis.db SQLite 文件）</translation>
+    </message>
+    <message>
+        <source>SQLite cannot open it: %1</source>
+        <translation>SQLite 无法打开：%1</translation>
+    </message>
+    <message>
+        <source>an SQLite database without msprobe&apos;s %1 table</source>
+        <translation>SQLite 数据库中没有 msprobe 的 %1 表</translation>
+    </message>
+    <message>
+        <source>cannot read tb_config: %1</source>
+        <translation>无法读取 tb_config：%1</translation>
+    </message>
+    <message>
+        <source>cannot read tb_nodes: %1</source>
+        <translation>无法读取 tb_nodes：%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::BenchOperatorChooser</name>
     <message>
         <source>Map to bench operator</source>
@@ -130,6 +161,29 @@
     <message>
         <source>%1 bench operators: %2 unmatched, %3 partly matched, %4 fused away.</source>
         <translation>%1 个标杆算子：%2 个未匹配，%3 个部分匹配，%4 个已被融合。</translation>
+    </message>
+</context>
+<context>
+    <name>ds::CannDump</name>
+    <message>
+        <source>%1: shape %2 has a dynamic (negative) dimension; its %3 bytes are shown raw</source>
+        <translation>%1：形状 %2 含动态（负数）维度；其 %3 字节按原始字节显示</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 x %3 needs more bytes than 64 bits can count, far larger than its %4-byte payload; the payload is shown raw</source>
+        <translation>%1：形状 %2 × %3 所需字节数超出 64 位可表示范围，远大于其 %4 字节的数据；数据按原始字节显示</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 x %3 needs %4 bytes, far larger than its %5-byte payload (the whole file has %6 bytes); only the payload is shown, flat</source>
+        <translation>%1：形状 %2 × %3 需要 %4 字节，远大于其 %5 字节的数据（整个文件只有 %6 字节）；仅按一维显示已有数据</translation>
+    </message>
+    <message>
+        <source>%1: shape %2 x %3 is %4 bytes but the header declares size %5</source>
+        <translation>%1：形状 %2 × %3 为 %4 字节，但文件头声明的大小为 %5</translation>
+    </message>
+    <message>
+        <source>%1 bytes after the declared sizes: the header and the tensors end at byte %2, the file has %3 bytes</source>
+        <translation>声明的大小之后还有 %1 字节：文件头和张量在第 %2 字节处结束，而文件有 %3 字节</translation>
     </message>
 </context>
 <context>
@@ -580,7 +634,7 @@
         <translation>HDF5 dumper 文件，整个算子（.h5）</translation>
     </message>
     <message>
-        <source>A new .h5 file in the target folder with each selected operator's /{op}/{seqid} group</source>
+        <source>A new .h5 file in the target folder with each selected operator&apos;s /{op}/{seqid} group</source>
         <translation>在目标文件夹中新建 .h5 文件，包含每个所选算子的 /{op}/{seqid} 组</translation>
     </message>
     <message>
@@ -605,11 +659,54 @@
     </message>
 </context>
 <context>
-    <name>ds::GraphPanel</name>
+    <name>ds::GraphCompareView</name>
     <message>
-        <source>Graph files found for the dump, best computation-graph candidate first</source>
-        <translation>为该 Dump 找到的图文件，最可能的计算图排在最前</translation>
+        <source>pass</source>
+        <translation>通过</translation>
     </message>
+    <message>
+        <source>warning</source>
+        <translation>警告</translation>
+    </message>
+    <message>
+        <source>unmatched</source>
+        <translation>未匹配</translation>
+    </message>
+    <message>
+        <source>error</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>Keep aligned</source>
+        <translation>保持对齐</translation>
+    </message>
+    <message>
+        <source>Moving one side moves the other so that matched nodes stay side by side</source>
+        <translation>移动一侧时另一侧随之移动，使匹配的节点保持并排</translation>
+    </message>
+    <message>
+        <source>NPU: %1</source>
+        <translation>NPU：%1</translation>
+    </message>
+    <message>
+        <source>Bench: %1</source>
+        <translation>标杆：%1</translation>
+    </message>
+    <message>
+        <source>Pairing %1: now click the bench node it corresponds to (Esc cancels).</source>
+        <translation>正在配对 %1：请点击与之对应的标杆节点（Esc 取消）。</translation>
+    </message>
+    <message>
+        <source>%1 NPU and %2 bench nodes matched; unmatched: %3 NPU, %4 bench (magenta). Click an unmatched NPU node, then a bench node, to pair them.</source>
+        <translation>已匹配 %1 个 NPU 节点和 %2 个标杆节点；未匹配：NPU %3 个，标杆 %4 个（品红色）。先点击一个未匹配的 NPU 节点，再点击一个标杆节点，即可将二者配对。</translation>
+    </message>
+    <message>
+        <source>Paired %1 with %2; comparing again…</source>
+        <translation>已将 %1 与 %2 配对；正在重新比对…</translation>
+    </message>
+</context>
+<context>
+    <name>ds::GraphPanel</name>
     <message>
         <source>Find operator by name or type…</source>
         <translation>按名称或类型查找算子…</translation>
@@ -619,28 +716,12 @@
         <translation>输入算子名称或类型的一部分；按 Enter 跳转到下一个匹配项</translation>
     </message>
     <message>
-        <source>Fit</source>
-        <translation>适应窗口</translation>
-    </message>
-    <message>
         <source>Show the whole graph (key 0)</source>
         <translation>显示整个图（按键 0）</translation>
     </message>
     <message>
         <source>Open a dump to see its computation graph.</source>
         <translation>打开 Dump 数据以查看其计算图。</translation>
-    </message>
-    <message>
-        <source>Graph:</source>
-        <translation>图：</translation>
-    </message>
-    <message>
-        <source>Looking for GE graph files for %1…</source>
-        <translation>正在查找 %1 的 GE 图文件…</translation>
-    </message>
-    <message>
-        <source>No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2.</source>
-        <translation>在 %1 内部或同级位置未找到 GE 图文件（ge_proto_*.txt、ge_onnx_*.pbtxt）。请设置 DUMP_GE_GRAPH=2 以 Dump 这些图文件。</translation>
     </message>
     <message>
         <source>No readable graph file: %1</source>
@@ -671,16 +752,8 @@
         </translation>
     </message>
     <message>
-        <source>%1 with dump data (dotted border: none)</source>
-        <translation>%1 个有 Dump 数据（点线边框：无数据）</translation>
-    </message>
-    <message>
         <source>read from ONNX text (reduced fidelity)</source>
         <translation>读取自 ONNX 文本（保真度降低）</translation>
-    </message>
-    <message>
-        <source>Double-click a group to open or close it.</source>
-        <translation>双击分组可将其展开或折叠。</translation>
     </message>
     <message>
         <source>medium</source>
@@ -851,10 +924,6 @@
         <translation>%1 中框架 dump 的模块层级（construct.json）</translation>
     </message>
     <message>
-        <source>groups are modules, edges show the call order (the dump records no data flow)</source>
-        <translation>分组为模块，边表示调用顺序（dump 未记录数据流）</translation>
-    </message>
-    <message>
         <source>Compare verdict</source>
         <translation>比对结论</translation>
     </message>
@@ -875,7 +944,7 @@
         <translation>比对：</translation>
     </message>
     <message>
-        <source>Groups show the worst verdict of their operators' compared tensors.</source>
+        <source>Groups show the worst verdict of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子已比对张量中最差的结论。</translation>
     </message>
     <message>
@@ -911,7 +980,7 @@
         <translation>最低余弦相似度：</translation>
     </message>
     <message>
-        <source>Groups show the lowest cosine similarity of their operators' compared tensors (msprobe flags &lt; 0.99).</source>
+        <source>Groups show the lowest cosine similarity of their operators&apos; compared tensors (msprobe flags &lt; 0.99).</source>
         <translation>分组显示其算子所比对张量的最低余弦相似度（msprobe 将 &lt; 0.99 标为异常）。</translation>
     </message>
     <message>
@@ -939,8 +1008,92 @@
         <translation>最大相对误差：</translation>
     </message>
     <message>
-        <source>Groups show the largest error of their operators' compared tensors.</source>
+        <source>Groups show the largest error of their operators&apos; compared tensors.</source>
         <translation>分组显示其算子所比对张量的最大误差。</translation>
+    </message>
+    <message>
+        <source>The graph shown: graph files found for the dump (best computation-graph candidate first) or the module graphs of a framework dump</source>
+        <translation>显示的图：为该 dump 找到的图文件（最佳计算图候选在前），或框架 dump 的模块图</translation>
+    </message>
+    <message>
+        <source>Start</source>
+        <translation>起点</translation>
+    </message>
+    <message>
+        <source>Back to where the graph starts: the data entry, or the first overflow or divergence (key Home)</source>
+        <translation>回到图的起点：数据入口，或首个溢出、首个分歧处（Home 键）</translation>
+    </message>
+    <message>
+        <source>Fit all</source>
+        <translation>全部显示</translation>
+    </message>
+    <message>
+        <source>Side by side</source>
+        <translation>并排对比</translation>
+    </message>
+    <message>
+        <source>The bench dump has no graph to show beside this one</source>
+        <translation>标杆 dump 没有可与之并排显示的图</translation>
+    </message>
+    <message>
+        <source>Show the NPU and bench graphs side by side, matched nodes aligned</source>
+        <translation>并排显示 NPU 图和标杆图，匹配的节点对齐</translation>
+    </message>
+    <message>
+        <source>Reading the graph files…</source>
+        <translation>正在读取图文件…</translation>
+    </message>
+    <message>
+        <source>Looking for graph files for %1…</source>
+        <translation>正在为 %1 查找图文件…</translation>
+    </message>
+    <message>
+        <source>No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2, or add their folder with File → Add Graph Folder.</source>
+        <translation>%1 中及其旁边没有 GE 图文件（ge_proto_*.txt、ge_onnx_*.pbtxt）。请用 DUMP_GE_GRAPH=2 导出，或通过“文件 → 添加图文件夹”添加其所在文件夹。</translation>
+    </message>
+    <message>
+        <source>forward and backward apart, groups are modules, parameters sit in their module, edges show the call order (the dump records no data flow)</source>
+        <translation>前向与反向分开，分组为模块，参数位于所属模块中，连线表示调用顺序（dump 不记录数据流）</translation>
+    </message>
+    <message>
+        <source>Double-click a group (▸) to open or close it; stacked boxes are folded crowds of siblings with the same name pattern.</source>
+        <translation>双击分组（▸）可展开或折叠；叠放的方框是名称模式相同的同级节点折叠而成。</translation>
+    </message>
+    <message>
+        <source>No dump is open: the graph is shown without dump data. Open the dump to link its operators.</source>
+        <translation>未打开 dump：图中不含 dump 数据。打开 dump 以关联其算子。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Not linked: no model_name folder of the dump is named like this graph (%1); %n dump operator(s) open.</source>
+        <translation>
+            <numerusform>未关联：dump 中没有与此图同名的 model_name 文件夹（%1）；已打开 %n 个 dump 算子。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>Linked: %1 of %n dump operator(s) map to graph nodes; %2 of %3 nodes have dump data (dotted border: none).</source>
+        <translation>
+            <numerusform>已关联：%n 个 dump 算子中有 %1 个对应到图节点；%3 个节点中有 %2 个有 dump 数据（虚线边框：无）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Model folder: %1.</source>
+        <translation>模型文件夹：%1。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n other operator(s) of the dump belong to other model folders or graphs.</source>
+        <translation>
+            <numerusform>dump 中另有 %n 个算子属于其他模型文件夹或图。</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n graph file(s) could not be read.</source>
+        <translation>
+            <numerusform>%n 个图文件无法读取。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Both sides: the worst verdict of each node&apos;s compared tensors; unmatched: its tensors found no counterpart on the other side. Groups show their worst member.</source>
+        <translation>两侧：每个节点所比对张量中最差的判定；未匹配：其张量在另一侧没有对应项。分组显示其最差的成员。</translation>
     </message>
 </context>
 <context>
@@ -1001,10 +1154,6 @@ Type: %2</source>
         <source>Laying out the graph…</source>
         <translation>正在对图进行布局…</translation>
     </message>
-    <message>
-        <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt).</source>
-        <translation>没有计算图。请打开所在目录（或其上级目录）中包含 GE 图文件（ge_proto_*.txt）的 Dump 数据。</translation>
-    </message>
     <message numerus="yes">
         <source>%n op(s)</source>
         <translation>
@@ -1014,6 +1163,32 @@ Type: %2</source>
     <message>
         <source>Laying out…</source>
         <translation>正在布局…</translation>
+    </message>
+    <message>
+        <source>Call order: %1 → %2 (msprobe records no data flow)</source>
+        <translation>调用顺序：%1 → %2（msprobe 不记录数据流）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+%n sibling(s) sharing this name pattern, folded into one box; double-click to %2</source>
+        <translation>
+            <numerusform>%1
+名称模式相同的 %n 个同级节点折叠为一个方框；双击可%2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>×%1 %2</source>
+        <translation>×%1 %2</translation>
+    </message>
+    <message numerus="yes">
+        <source>×%1, %n op(s)</source>
+        <translation>
+            <numerusform>×%1，共 %n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt), or add the graph folder with File → Add Graph Folder.</source>
+        <translation>没有计算图。请打开其文件夹（或上级文件夹）包含 GE 图文件（ge_proto_*.txt）的 dump，或通过“文件 → 添加图文件夹”添加图文件夹。</translation>
     </message>
 </context>
 <context>
@@ -1146,7 +1321,7 @@ Type: %2</source>
         <translation>范围</translation>
     </message>
     <message>
-        <source>Use a fixed range instead of the data's min and max</source>
+        <source>Use a fixed range instead of the data&apos;s min and max</source>
         <translation>使用固定范围，而不是数据的最小值和最大值</translation>
     </message>
     <message>
@@ -1351,14 +1526,6 @@ out of range: %5</source>
         </translation>
     </message>
     <message>
-        <source>%1; first producing operator: %2.</source>
-        <translation>%1；首个产生溢出的算子：%2。</translation>
-    </message>
-    <message>
-        <source>%1.</source>
-        <translation>%1。</translation>
-    </message>
-    <message>
         <source>Graph</source>
         <translation>图</translation>
     </message>
@@ -1381,6 +1548,78 @@ out of range: %5</source>
     <message>
         <source>Bench dump (GPU/CPU) to compare %1 with</source>
         <translation>与 %1 比对的标杆 dump（GPU/CPU）</translation>
+    </message>
+    <message>
+        <source>Add &amp;Graph Folder…</source>
+        <translation>添加图文件夹(&amp;G)…</translation>
+    </message>
+    <message>
+        <source>Folder with GE graph files (ge_proto_*.txt)</source>
+        <translation>包含 GE 图文件（ge_proto_*.txt）的文件夹</translation>
+    </message>
+    <message>
+        <source>GE writes its graph files into the training job&apos;s working directory: add that folder to link its graphs to the open dumps</source>
+        <translation>GE 会把图文件写入训练任务的工作目录：添加该文件夹即可将其中的图关联到已打开的 dump</translation>
+    </message>
+    <message>
+        <source>Graph folder %1 added: its graphs are linked to the open dump (Graph tab).</source>
+        <translation>已添加图文件夹 %1：其中的图已关联到打开的 dump（见“图”标签页）。</translation>
+    </message>
+    <message>
+        <source>Graph folder %1 added: open the dump to link its operators to the graph.</source>
+        <translation>已添加图文件夹 %1：打开 dump 即可将其算子关联到图。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n file warning(s): see Problems.</source>
+        <translation>
+            <numerusform>%n 个文件警告：见“问题”列表。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Unreadable: %1</source>
+        <translation>无法读取：%1</translation>
+    </message>
+    <message>
+        <source>Read with a warning: %1</source>
+        <translation>已读取，但有警告：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more warning(s) (dumpscope-cli info --json lists them all)</source>
+        <translation>
+            <numerusform>……还有 %n 个警告（dumpscope-cli info --json 会列出全部）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>critical</source>
+        <translation>严重</translation>
+    </message>
+    <message>
+        <source>high</source>
+        <translation>高</translation>
+    </message>
+    <message>
+        <source>medium</source>
+        <translation>中</translation>
+    </message>
+    <message>
+        <source>%1 (%2)</source>
+        <translation>%1（%2）</translation>
+    </message>
+    <message>
+        <source>%1 (%2) in %3</source>
+        <translation>%1（%2），位于 %3</translation>
+    </message>
+    <message>
+        <source>first overflow produced by %1</source>
+        <translation>首个溢出产生于 %1</translation>
+    </message>
+    <message>
+        <source>first anomaly at %1</source>
+        <translation>首个异常位于 %1</translation>
+    </message>
+    <message>
+        <source>no overflow found</source>
+        <translation>未发现溢出</translation>
     </message>
 </context>
 <context>
@@ -1438,7 +1677,7 @@ out of range: %5</source>
         <translation>%1:%2 组</translation>
     </message>
     <message>
-        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows' context menu), or load a mapping file.</source>
+        <source>No user mapping. Drag NPU rows onto a bench operator (or use “Map to bench operator…” in the rows&apos; context menu), or load a mapping file.</source>
         <translation>没有用户映射。将 NPU 行拖到标杆算子上（或使用行右键菜单中的“映射到标杆算子…”），或加载映射文件。</translation>
     </message>
     <message numerus="yes">
@@ -1563,6 +1802,41 @@ out of range: %5</source>
     </message>
 </context>
 <context>
+    <name>ds::Overflow</name>
+    <message>
+        <source>meaning not documented for this unit (%1): its status bits are shown raw; the AI Core reading is only a hint</source>
+        <translation>该单元（%1）的含义没有文档说明：其状态位按原始值显示；按 AI Core 表的解读仅供参考</translation>
+    </message>
+    <message>
+        <source>cannot load (%1); judged from the recorded statistics</source>
+        <translation>无法加载（%1）；根据记录的统计量判断</translation>
+    </message>
+    <message>
+        <source>inputs normal, outputs hold NaN/Inf or saturated values: overflow produced here</source>
+        <translation>输入正常，输出含 NaN/Inf 或饱和值：溢出在此产生</translation>
+    </message>
+    <message>
+        <source>inputs and outputs abnormal: propagated from upstream</source>
+        <translation>输入和输出均异常：由上游传播而来</translation>
+    </message>
+    <message>
+        <source>inputs abnormal, outputs normal</source>
+        <translation>输入异常，输出正常</translation>
+    </message>
+    <message>
+        <source>numerical mutation: output norm %1 vs input norm %2</source>
+        <translation>数值突变：输出范数 %1，输入范数 %2</translation>
+    </message>
+    <message>
+        <source>%1: values finite (max %2, min %3) but the recorded %4 overflowed to %5: the values are near the range limit of %6</source>
+        <translation>%1：数值有限（最大值 %2，最小值 %3），但记录的 %4 已溢出为 %5：数值已接近 %6 的表示范围上限</translation>
+    </message>
+    <message>
+        <source>statistic overflow: %1</source>
+        <translation>统计量溢出：%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::OverflowPanel</name>
     <message>
         <source>critical: produced here</source>
@@ -1659,10 +1933,6 @@ out of range: %5</source>
         <translation>软件扫描（%1 项发现）</translation>
     </message>
     <message>
-        <source>★ first producer: %1</source>
-        <translation>★ 首个产生异常的算子：%1</translation>
-    </message>
-    <message>
         <source>Operator:</source>
         <translation>算子：</translation>
     </message>
@@ -1731,10 +2001,6 @@ out of range: %5</source>
         <translation>关联：</translation>
     </message>
     <message>
-        <source>The first operator in execution order whose inputs are normal and whose outputs are not.</source>
-        <translation>按执行顺序，第一个输入正常而输出异常的算子。</translation>
-    </message>
-    <message>
         <source>Scan all tensors</source>
         <translation>扫描全部张量</translation>
     </message>
@@ -1749,6 +2015,96 @@ out of range: %5</source>
     <message>
         <source>Software scan (not run for this large dump: use “Scan all tensors”)</source>
         <translation>软件扫描（大型 Dump 未自动运行：请使用“扫描全部张量”）</translation>
+    </message>
+    <message>
+        <source>statistic overflow</source>
+        <translation>统计量溢出</translation>
+    </message>
+    <message numerus="yes">
+        <source>no NaN, Inf or saturated values in %n scope(s)</source>
+        <translation>
+            <numerusform>%n 个范围内均无 NaN、Inf 或饱和值</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: first anomaly %2</source>
+        <translation>%1：首个异常 %2</translation>
+    </message>
+    <message>
+        <source>The first anomaly of this scope is a communication operator: its NaN/Inf may have been produced on another rank.</source>
+        <translation>该范围的首个异常是通信算子：其 NaN/Inf 可能产生于其他 rank。</translation>
+    </message>
+    <message>
+        <source>★ first anomaly: %1</source>
+        <translation>★ 首个异常：%1</translation>
+    </message>
+    <message>
+        <source>No tensor data was saved: the statistics below are the ones the dump recorded.</source>
+        <translation>未保存张量数据：以下统计量为 dump 中记录的值。</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>NaN/Inf expected here (ignore rule)</source>
+        <translation>此处出现 NaN/Inf 属正常（忽略规则）</translation>
+    </message>
+    <message>
+        <source>no data and no recorded statistics</source>
+        <translation>既无数据也无记录的统计量</translation>
+    </message>
+    <message>
+        <source>recorded</source>
+        <translation>记录值</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>The output values are finite, but their recorded Norm or Mean overflowed: the values are close to the limit of their data type, the usual step before an overflow.</source>
+        <translation>输出数值有限，但记录的范数或均值已溢出：数值已接近其数据类型的上限，通常是溢出的前一步。</translation>
+    </message>
+    <message>
+        <source>Meaning not documented for this unit (%1): the status bits are shown raw.</source>
+        <translation>该单元（%1）的含义没有文档说明：状态位按原始值显示。</translation>
+    </message>
+    <message>
+        <source>Set bits: %1</source>
+        <translation>置位的位：%1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>Hint, the AI Core reading of the same bits:</source>
+        <translation>提示：按 AI Core 表对相同位的解读：</translation>
+    </message>
+    <message>
+        <source>(unconfirmed for %1 units)</source>
+        <translation>（对 %1 单元未经确认）</translation>
+    </message>
+    <message>
+        <source>Scope: %1</source>
+        <translation>范围：%1</translation>
+    </message>
+    <message>
+        <source>The first operator of this scope, in execution order, with NaN, Inf or saturated values.</source>
+        <translation>按执行顺序，该范围内首个含 NaN、Inf 或饱和值的算子。</translation>
+    </message>
+    <message>
+        <source>It is a communication operator: its NaN/Inf may have been produced on another rank.</source>
+        <translation>这是通信算子：其 NaN/Inf 可能产生于其他 rank。</translation>
+    </message>
+    <message>
+        <source>Before it, %1 produced finite values whose recorded Norm or Mean overflowed.</source>
+        <translation>在它之前，%1 产生的数值有限，但其记录的范数或均值已溢出。</translation>
     </message>
 </context>
 <context>
@@ -1832,7 +2188,7 @@ out of range: %5</source>
         <translation>原始设备格式</translation>
     </message>
     <message>
-        <source>Show the bytes in the device's private layout instead of converting to ND</source>
+        <source>Show the bytes in the device&apos;s private layout instead of converting to ND</source>
         <translation>按设备私有格式显示原始字节，而不转换为 ND 格式</translation>
     </message>
     <message>
@@ -2203,12 +2559,12 @@ out of range: %5</source>
         <translation>将打开的 dump 与此标杆 dump 比对。</translation>
     </message>
     <message>
-        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, mapping).</source>
-        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、mapping）。</translation>
-    </message>
-    <message>
         <source>User mapping file (YAML or JSON) of the comparison.</source>
         <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
+    </message>
+    <message>
+        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping).</source>
+        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping）。</translation>
     </message>
 </context>
 </TS>

@@ -1,28 +1,27 @@
 #include "graphpanel.h"
 
-#include "formats/ge/gegraphreader.h"
-#include "dumpgraph/modulegraph.h"
-#include "graphview.h"
 #include "compare/compare.h"
+#include "dumpgraph/graphdiscovery.h"
+#include "dumpgraph/modulegraph.h"
+#include "graphcompareview.h"
+#include "graphview.h"
 #include "dump/dumpindex.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
 #include <QCompleter>
+#include <QDir>
 #include <QFileInfo>
 #include <QFutureWatcher>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStackedWidget>
 #include <QStringListModel>
 #include <QToolButton>
-#include <QElapsedTimer>
-#include <QPointer>
-#include <QScopeGuard>
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include <array>
 #include <cmath>
 
 namespace ds {
@@ -31,54 +30,18 @@ namespace {
 
 constexpr int kMaxResults = 100;
 
-/// Overflow mark colours (the delegate's, with the OpDebug mark set apart).
-QColor markColor(int mark)
-{
-    switch (mark) {
-    case 1: return QColor(0xb8, 0x8a, 0x00);
-    case 2: return QColor(0xef, 0x6c, 0x00);
-    case 3: return QColor(0xd3, 0x2f, 0x2f);
-    case 4: return QColor(0x8e, 0x00, 0x4b);
-    default: return {};
-    }
-}
-
-/// Largest output magnitude in five bands; float16's largest finite value bounds the top one.
-int maxAbsLevel(const OpStats &st)
-{
-    if (!st.error.isEmpty() && std::isnan(st.max))
-        return 0;
-    if (st.nan || st.inf)
-        return 5;
-    const double m = std::max(std::fabs(st.min), std::fabs(st.max));
-    if (std::isnan(m))
-        return 0;
-    return m < 1 ? 1 : m < 1e2 ? 2 : m < 1e4 ? 3 : m < 65504 ? 4 : 5;
-}
-
-/// Cosine bands: 1 ≥ 0.9999, 2 ≥ 0.999, 3 ≥ 0.99, 4 below (or NaN: undefined); 0 no value (+Inf).
-int cosineLevel(double c)
-{
-    return std::isnan(c) ? 4 : std::isinf(c) ? 0 : c >= 0.9999 ? 1 : c >= 0.999 ? 2 : c >= 0.99 ? 3 : 4;
-}
-/// Error bands: 1 < 1e-4, 2 < 1e-2, 3 < 1, 4 from 1 (or NaN); 0 no value (−Inf).
-int errorLevel(double e)
-{
-    return std::isnan(e) ? 4 : e == -std::numeric_limits<double>::infinity() ? 0 : e < 1e-4 ? 1 : e < 1e-2 ? 2 : e < 1 ? 3 : 4;
-}
-/// Four bands from good (green) to bad (red), for the compare metric overlays.
-std::vector<GraphLegendEntry> errorLegend(const std::array<QString, 4> &texts)
-{
-    return {{1, QColor(0x43, 0xa0, 0x47), texts[0]},
-            {2, QColor(0xc0, 0xca, 0x33), texts[1]},
-            {3, QColor(0xfb, 0x8c, 0x00), texts[2]},
-            {4, QColor(0xd3, 0x2f, 0x2f), texts[3]}};
-}
-
 struct LoadedGraphs
 {
     std::shared_ptr<const std::vector<GraphModel>> models;
     QStringList errors;
+    int files = 0;
+};
+
+struct BenchGraph
+{
+    std::shared_ptr<const std::vector<GraphModel>> models;
+    std::shared_ptr<const DumpMapping> mapping;
+    int model = -1;
 };
 
 } // namespace
@@ -86,13 +49,17 @@ struct LoadedGraphs
 GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
 {
     m_view = new GraphView(this);
+    m_compareView = new GraphCompareView(this);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_view);
+    m_pages->addWidget(m_compareView);
     m_selector = new QComboBox(this);
-    m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_selector->setMinimumContentsLength(24);
-    m_selector->setToolTip(tr("Graph files found for the dump, best computation-graph candidate first"));
+    m_selector->setToolTip(tr("The graph shown: graph files found for the dump (best computation-graph candidate "
+                              "first) or the module graphs of a framework dump"));
     m_search = new QLineEdit(this);
     m_search->setPlaceholderText(tr("Find operator by name or type\u2026"));
     m_search->setClearButtonEnabled(true);
+    m_search->setMinimumWidth(60);
     m_search->setToolTip(tr("Type part of an operator name or type; Enter jumps to the next match"));
     m_results = new QStringListModel(this);
     m_completer = new QCompleter(m_results, this);
@@ -115,27 +82,38 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     m_stopStats->setText(tr("Stop"));
     m_stopStats->setToolTip(tr("Stop computing statistics (colours shown so far stay)"));
     m_stopStats->setVisible(false);
+    m_start = new QToolButton(this);
+    m_start->setText(tr("Start"));
+    m_start->setToolTip(tr("Back to where the graph starts: the data entry, or the first overflow or divergence (key Home)"));
     m_fit = new QToolButton(this);
-    m_fit->setText(tr("Fit"));
+    m_fit->setText(tr("Fit all"));
     m_fit->setToolTip(tr("Show the whole graph (key 0)"));
+    m_sideBySide = new QToolButton(this);
+    m_sideBySide->setText(tr("Side by side"));
+    m_sideBySide->setCheckable(true);
+    m_sideBySide->setVisible(false);
     m_legend = new QLabel(this);
     m_legend->setTextFormat(Qt::RichText);
     m_legend->setWordWrap(true); // never widen the window: the legend wraps instead
     m_status = new QLabel(tr("Open a dump to see its computation graph."), this);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_status->setWordWrap(true);
+    m_links = new QLabel(this);
+    m_links->setWordWrap(true);
+    m_links->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *top = new QHBoxLayout;
-    top->addWidget(new QLabel(tr("Graph:"), this));
-    m_selector->setMinimumContentsLength(12);
+    auto *top = new QHBoxLayout; // narrow enough never to widen the window (the combo's tooltip names it)
+    m_selector->setMinimumContentsLength(6); // never widen the window: the combo elides
     m_selector->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-    m_subgraphs->setMinimumContentsLength(8);
+    m_subgraphs->setMinimumContentsLength(6);
     m_subgraphs->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     top->addWidget(m_selector, 2);
     top->addWidget(m_subgraphs, 1);
     top->addWidget(m_search, 2);
     top->addWidget(m_hits);
+    top->addWidget(m_start);
     top->addWidget(m_fit);
+    top->addWidget(m_sideBySide);
     // Second row: what the colours mean, and the job that computes them.
     auto *overlay = new QHBoxLayout;
     overlay->addWidget(new QLabel(tr("Colour by:"), this));
@@ -146,11 +124,23 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(top);
+    layout->addWidget(m_links);
     layout->addWidget(m_status);
     layout->addLayout(overlay);
-    layout->addWidget(m_view, 1);
+    layout->addWidget(m_pages, 1);
 
-    connect(m_fit, &QToolButton::clicked, m_view, &GraphView::fitToView);
+    connect(m_fit, &QToolButton::clicked, this, [this] {
+        if (isSideBySide()) {
+            m_compareView->npuView()->fitToView();
+            m_compareView->benchView()->fitToView();
+        } else {
+            m_view->fitToView();
+        }
+    });
+    connect(m_start, &QToolButton::clicked, this, [this] {
+        (isSideBySide() ? m_compareView->npuView() : m_view)->showStart();
+    });
+    connect(m_sideBySide, &QToolButton::toggled, this, &GraphPanel::setSideBySide);
     connect(m_search, &QLineEdit::textEdited, this, &GraphPanel::onSearchEdited);
     connect(m_search, &QLineEdit::returnPressed, this, &GraphPanel::nextSearchResult);
     connect(m_completer, qOverload<const QString &>(&QCompleter::activated), this, [this](const QString &text) {
@@ -182,6 +172,8 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
         if (!ops.empty())
             emit opActivated(m_dump, ops.front());
     });
+    connect(m_compareView, &GraphCompareView::pairRequested, this, &GraphPanel::pairRequested);
+    connect(m_compareView, &GraphCompareView::npuOpActivated, this, [this](int op) { emit opActivated(m_dump, op); });
     updateGeometry();
 }
 
@@ -193,24 +185,36 @@ void GraphPanel::setOverlayKind(Overlay kind)
     startStats();
 }
 
+GraphPanel::Overlay GraphPanel::overlayKind() const { return Overlay(m_overlay->currentData().toInt()); }
+
 void GraphPanel::setCompareResult(const CompareResult &result)
 {
+    setCompareResult(std::make_shared<const CompareResult>(result), nullptr);
+}
+
+void GraphPanel::setCompareResult(std::shared_ptr<const CompareResult> result, std::shared_ptr<const DumpIndex> bench)
+{
     m_compare.clear();
-    for (const CompareRow &row : result.rows) {
+    m_compareResult = result;
+    if (!result)
+        return;
+    for (const CompareRow &row : result->rows) {
         if (!row.compared())
             continue;
         OpCompare &c = m_compare[row.npu.op];
         c.verdict = std::max(c.verdict, int(row.verdict));
         // The worst value of the op's rows; a NaN metric (undefined, e.g. the cosine of an
         // all-zero side) is worse than any number. Placeholders (N/A, unsupported) are skipped.
-        const auto take = [&](double &have, Metric k, bool lowIsBad) {
+        const auto take = [&](double &have, bool &has, Metric k, bool lowIsBad) {
             const MetricValue &v = row.metrics[size_t(k)];
-            if (v.isNumber() || v.state == MetricValue::State::Nan)
-                have = std::isnan(have) || std::isnan(v.value) ? std::nan("") : lowIsBad ? std::min(have, v.value) : std::max(have, v.value);
+            if (!v.isNumber() && v.state != MetricValue::State::Nan)
+                return;
+            has = true;
+            have = std::isnan(have) || std::isnan(v.value) ? std::nan("") : lowIsBad ? std::min(have, v.value) : std::max(have, v.value);
         };
-        take(c.cosine, Metric::Cosine, true);
-        take(c.maxAbsErr, Metric::MaxAbsErr, false);
-        take(c.maxRelErr, Metric::MaxRelativeErr, false);
+        take(c.cosine, c.hasCosine, Metric::Cosine, true);
+        take(c.maxAbsErr, c.hasAbs, Metric::MaxAbsErr, false);
+        take(c.maxRelErr, c.hasRel, Metric::MaxRelativeErr, false);
     }
     const std::pair<Overlay, QString> kinds[] = {{Overlay::Compare, tr("Compare verdict")},
                                                  {Overlay::CompareCosine, tr("Compare: cosine")},
@@ -220,55 +224,175 @@ void GraphPanel::setCompareResult(const CompareResult &result)
         if (m_overlay->findData(int(kind)) < 0)
             m_overlay->addItem(text, int(kind));
     setOverlayKind(Overlay::Compare);
+    // The graph starts at the first divergence.
+    if (const NodeId start = startNode(); start.isValid())
+        m_view->setStartNode(start);
+    if (bench && bench == m_bench && m_benchMapping) { // the same bench after a mapping edit
+        m_compareView->updateResult(m_compareResult);
+        return;
+    }
+    m_bench = std::move(bench);
+    m_benchModels.reset();
+    m_benchMapping.reset();
+    m_benchModel = -1;
+    m_sideBySide->setVisible(false);
+    loadBenchGraph();
 }
 
-GraphPanel::Overlay GraphPanel::overlayKind() const { return Overlay(m_overlay->currentData().toInt()); }
+void GraphPanel::loadBenchGraph()
+{
+    if (!m_bench || !m_models || m_shown < 0)
+        return;
+    const int job = ++m_benchJob;
+    const GraphModel &npu = (*m_models)[size_t(m_shown)];
+    const QString npuName = npu.modelName;
+    auto *watcher = new QFutureWatcher<BenchGraph>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        if (job != m_benchJob)
+            return;
+        const BenchGraph b = watcher->result();
+        if (!b.mapping) {
+            m_sideBySide->setVisible(true);
+            m_sideBySide->setEnabled(false);
+            m_sideBySide->setToolTip(tr("The bench dump has no graph to show beside this one"));
+            return;
+        }
+        m_benchModels = b.models;
+        m_benchMapping = b.mapping;
+        m_benchModel = b.model;
+        m_sideBySide->setVisible(true);
+        m_sideBySide->setEnabled(true);
+        m_sideBySide->setToolTip(tr("Show the NPU and bench graphs side by side, matched nodes aligned"));
+        if (isSideBySide())
+            showCompareSides();
+        emit benchGraphReady();
+    });
+    watcher->setFuture(QtConcurrent::run([bench = m_bench, npuName] {
+        BenchGraph out;
+        DiscoveredGraphs found = discoverGraphs(bench->openedPath, {}, bench.get());
+        if (found.models.empty())
+            return out;
+        auto models = std::make_shared<std::vector<GraphModel>>(std::move(found.models));
+        int pick = 0;
+        if (found.moduleGraphs) {
+            for (size_t i = 0; i < models->size(); ++i)
+                if ((*models)[i].modelName == npuName)
+                    pick = int(i);
+        } else {
+            pick = rankComputationGraphs(*models, dumpModelNames(*bench)).front().model;
+        }
+        const GraphModel &m = (*models)[size_t(pick)];
+        out.mapping = std::make_shared<const DumpMapping>(isModuleGraph(m) ? mapModuleGraph(m, *bench) : mapDumpToGraph(m, *bench));
+        out.model = pick;
+        out.models = std::move(models);
+        return out;
+    }));
+}
+
+bool GraphPanel::isSideBySide() const { return m_pages->currentWidget() == m_compareView; }
+
+void GraphPanel::setSideBySide(bool on)
+{
+    if (on && !m_benchMapping)
+        on = false;
+    if (m_sideBySide->isChecked() != on) {
+        const QSignalBlocker block(m_sideBySide);
+        m_sideBySide->setChecked(on);
+    }
+    if (on == isSideBySide())
+        return;
+    m_pages->setCurrentWidget(on ? static_cast<QWidget *>(m_compareView) : m_view);
+    m_overlay->setEnabled(!on); // side by side, the colours are the comparison's
+    if (on)
+        showCompareSides();
+    applyOverlay();
+}
+
+void GraphPanel::showCompareSides()
+{
+    if (!m_benchMapping || !m_models || m_shown < 0 || !m_compareResult)
+        return;
+    const GraphModel &npu = (*m_models)[size_t(m_shown)];
+    const GraphModel &bench = (*m_benchModels)[size_t(m_benchModel)];
+    GraphCompareView::Side a, b;
+    a.graph = std::shared_ptr<const Graph>(m_models, &npu.graphs[size_t(m_graph)]);
+    a.mapping = m_mapping;
+    a.graphIndex = m_graph;
+    a.index = m_index;
+    a.title = npu.graphs[size_t(m_graph)].name;
+    b.graph = std::shared_ptr<const Graph>(m_benchModels, &bench.graphs.front());
+    b.mapping = m_benchMapping;
+    b.graphIndex = 0;
+    b.index = m_bench;
+    b.title = bench.graphs.front().name;
+    m_compareView->setSides(std::move(a), std::move(b), m_compareResult);
+}
 
 void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump)
 {
     const int job = ++m_job;
-    m_status->setText(tr("Looking for GE graph files for %1\u2026").arg(dumpPath));
+    m_dumpPath = dumpPath;
+    m_status->setText(dumpPath.isEmpty() ? tr("Reading the graph files\u2026") : tr("Looking for graph files for %1\u2026").arg(dumpPath));
     auto *watcher = new QFutureWatcher<LoadedGraphs>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, index, dump, dumpPath] {
         watcher->deleteLater();
         if (job != m_job)
             return;
         const LoadedGraphs loaded = watcher->result();
+        m_readErrors = loaded.errors;
         if (loaded.models->empty()) {
             setGraphs(nullptr, index, dump);
             m_status->setText(loaded.errors.isEmpty()
-                                  ? tr("No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with DUMP_GE_GRAPH=2.").arg(dumpPath)
+                                  ? tr("No GE graph files (ge_proto_*.txt, ge_onnx_*.pbtxt) in or next to %1. Dump them with "
+                                       "DUMP_GE_GRAPH=2, or add their folder with File \u2192 Add Graph Folder.")
+                                        .arg(dumpPath.isEmpty() ? m_graphPaths.join(QStringLiteral(", ")) : dumpPath)
                                   : tr("No readable graph file: %1").arg(loaded.errors.join(QStringLiteral("; "))));
             return;
         }
         setGraphs(loaded.models, index, dump);
     });
-    watcher->setFuture(QtConcurrent::run([dumpPath, index] {
-        auto models = std::make_shared<std::vector<GraphModel>>();
+    watcher->setFuture(QtConcurrent::run([dumpPath, index, paths = m_graphPaths] {
+        DiscoveredGraphs found = discoverGraphs(dumpPath, paths, index.get());
         LoadedGraphs out;
-        for (const QString &file : ge::findGraphFiles(dumpPath)) {
-            auto r = ge::readGraphFile(file);
-            if (r)
-                models->push_back(std::move(*r));
-            else
-                out.errors << r.errorText();
-        }
-        if (models->empty() && index)
-            *models = buildModuleGraphs(*index); // msprobe/ptdbg: the construct.json module hierarchy
-        out.models = std::move(models);
+        out.errors = found.errors();
+        out.files = int(found.files.size());
+        out.models = std::make_shared<const std::vector<GraphModel>>(std::move(found.models));
         return out;
     }));
+}
+
+void GraphPanel::addGraphPaths(const QStringList &paths)
+{
+    bool added = false;
+    for (const QString &p : paths) {
+        const QString abs = QFileInfo(p).absoluteFilePath();
+        if (!m_graphPaths.contains(abs)) {
+            m_graphPaths << abs;
+            added = true;
+        }
+    }
+    if (added)
+        loadForDump(m_dumpPath, m_index, m_dump);
 }
 
 void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models, std::shared_ptr<const DumpIndex> index, int dump)
 {
     ++m_job;
     stopStats();
-    if (dump != m_dump)
+    if (dump != m_dump) {
         m_opMarks.clear(); // marks are per dump: the owner sets the new dump's (see graphShown)
+        m_firstOverflowOp = -1;
+    }
     if (dump != m_dump || index != m_index) {
         m_opStats.clear();
         m_compare.clear();
+        m_compareResult.reset();
+        m_bench.reset();
+        m_benchMapping.reset();
+        m_benchModels.reset();
+        m_sideBySide->setVisible(false);
+        setSideBySide(false);
     }
     m_graph = 0;
     m_subgraphs->clear();
@@ -278,6 +402,8 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
     m_dump = dump;
     m_shown = -1;
     m_mapping.reset();
+    m_linked = 0;
+    m_links->clear();
     m_selector->clear();
     m_resultNodes.clear();
     m_results->setStringList({});
@@ -297,17 +423,12 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
         showModel(0);
         return;
     }
-    QStringList dumpModels;
-    if (m_index)
-        for (const auto &op : m_index->ops)
-            if (!op.levels->modelName.isEmpty() && !dumpModels.contains(op.levels->modelName))
-                dumpModels << op.levels->modelName;
-    const auto ranked = rankComputationGraphs(*m_models, dumpModels);
+    const auto ranked = rankComputationGraphs(*m_models, m_index ? dumpModelNames(*m_index) : QStringList());
     for (const auto &c : ranked) {
         const GraphModel &m = (*m_models)[size_t(c.model)];
         const QString name = m.root() ? m.root()->name : m.modelName;
         m_selector->addItem(tr("%1 \u2014 %2 (%n op(s))", nullptr, c.opCount).arg(QFileInfo(m.file).fileName(), name), c.model);
-        m_selector->setItemData(m_selector->count() - 1, c.reason, Qt::ToolTipRole);
+        m_selector->setItemData(m_selector->count() - 1, QString(QDir::toNativeSeparators(m.file) + QLatin1Char('\n') + c.reason), Qt::ToolTipRole);
     }
     m_selector->setCurrentIndex(0);
     showModel(ranked.front().model);
@@ -319,6 +440,12 @@ void GraphPanel::showModel(int model)
         return;
     const int job = ++m_job;
     m_shown = model;
+    if (m_bench && m_benchMapping) { // another NPU graph: its bench counterpart is found again
+        m_benchMapping.reset();
+        m_benchModels.reset();
+        setSideBySide(false);
+        m_sideBySide->setVisible(false);
+    }
     const GraphModel &m = (*m_models)[size_t(model)];
     if (!m.root()) {
         m_view->setGraph(nullptr);
@@ -338,6 +465,8 @@ void GraphPanel::showModel(int model)
             m_subgraphs->addItem(&g == m.root() ? tr("%1 (root graph)").arg(g.name) : tr("sub-graph %1").arg(g.name));
         m_subgraphs->setVisible(m.graphs.size() > 1);
         showGraph(0);
+        if (m_bench) // the bench graph that goes with this one (module graphs: the same step/rank)
+            loadBenchGraph();
         emit graphShown();
     });
     watcher->setFuture(QtConcurrent::run([models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
@@ -346,6 +475,24 @@ void GraphPanel::showModel(int model)
         const GraphModel &m = (*models)[size_t(model)];
         return std::make_shared<const DumpMapping>(isModuleGraph(m) ? mapModuleGraph(m, *index) : mapDumpToGraph(m, *index));
     }));
+}
+
+NodeId GraphPanel::startNode() const
+{
+    // The first divergence of a comparison, else the first overflow, else (invalid) the entry.
+    int op = -1;
+    if (m_compareResult && !m_compareResult->divergences.empty())
+        op = m_compareResult->divergences.front().originOp;
+    if (op < 0 || !nodeOfOp(op).isValid())
+        op = m_firstOverflowOp;
+    return nodeOfOp(op);
+}
+
+void GraphPanel::setFirstOverflowOp(int op)
+{
+    m_firstOverflowOp = op;
+    if (const NodeId start = startNode(); start.isValid())
+        m_view->setStartNode(start);
 }
 
 void GraphPanel::showGraph(int graph)
@@ -359,186 +506,68 @@ void GraphPanel::showGraph(int graph)
     m_resultNodes.clear();
     m_results->setStringList({});
     m_hits->clear();
-    m_view->setGraph(std::shared_ptr<const Graph>(m_models, &g));
-    QString text = tr("%1: %n operator(s)", nullptr, int(g.nodes.size())).arg(g.name);
+    m_view->setGraph(std::shared_ptr<const Graph>(m_models, &g), startNode());
     if (m_mapping && size_t(graph) < m_mapping->nodeOps.size()) {
         std::vector<bool> faded(g.nodes.size(), false);
-        int dumped = 0;
-        for (size_t n = 0; n < faded.size(); ++n) {
+        for (size_t n = 0; n < faded.size(); ++n)
             faded[n] = m_mapping->nodeOps[size_t(graph)][n].empty();
-            dumped += faded[n] ? 0 : 1;
-        }
         m_view->setFadedNodes(std::move(faded));
-        text += QStringLiteral("; ") + tr("%1 with dump data (dotted border: none)").arg(dumped);
     }
+    QString text = tr("%1: %n operator(s)", nullptr, int(g.nodes.size())).arg(g.name);
     if (m.reducedFidelity)
         text += QStringLiteral("; ") + tr("read from ONNX text (reduced fidelity)");
     if (isModuleGraph(m))
-        text += QStringLiteral("; ") + tr("groups are modules, edges show the call order (the dump records no data flow)");
-    m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group to open or close it."));
+        text += QStringLiteral("; ") + tr("forward and backward apart, groups are modules, parameters sit in their module, edges "
+                                          "show the call order (the dump records no data flow)");
+    m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group (\u25b8) to open or close it; stacked boxes are folded "
+                                                       "crowds of siblings with the same name pattern."));
+    updateLinks();
+    if (isSideBySide())
+        showCompareSides();
     startStats();
 }
 
-/// Computes the missing output statistics of the shown graph's operators when a statistics
-/// overlay is chosen; always repaints the overlay.
-void GraphPanel::startStats()
+/// The line that says how the dump is linked to the shown graph (the CLI's numbers).
+void GraphPanel::updateLinks()
 {
-    stopStats();
-    const auto repaint = qScopeGuard([this] { applyOverlay(); });
-    if (overlayKind() != Overlay::NonFinite && overlayKind() != Overlay::MaxAbs)
+    m_linked = 0;
+    if (!m_models || m_shown < 0) {
+        m_links->clear();
         return;
-    if (!m_mapping || !m_index)
-        return;
-    std::vector<int> ops;
-    for (size_t op = 0; op < m_mapping->opNode.size(); ++op)
-        if (m_mapping->opNode[op].graph == m_graph && !m_opStats.count(int(op)))
-            ops.push_back(int(op));
-    if (ops.empty())
-        return;
-    auto cancel = std::make_shared<std::atomic<bool>>(false);
-    m_statsCancel = cancel;
-    const int job = ++m_statsJob;
-    m_stopStats->setVisible(true);
-    m_statsProgress->setText(tr("statistics 0 of %1").arg(ops.size()));
-    QPointer<GraphPanel> self(this);
-    // Results arrive in batches (at most ~10 per second) so the GUI repaints the overlay
-    // while the job runs without drowning in events.
-    auto deliver = [self, job](std::vector<std::pair<int, OpStats>> batch, size_t done, size_t total, bool last) {
-        QMetaObject::invokeMethod(qApp, [=] {
-            if (!self || job != self->m_statsJob)
-                return;
-            for (const auto &[op, st] : batch)
-                self->m_opStats[op] = st;
-            self->m_statsProgress->setText(last ? QString() : tr("statistics %1 of %2").arg(done).arg(total));
-            if (last)
-                self->m_stopStats->setVisible(false);
-            self->applyOverlay();
-        }, Qt::QueuedConnection);
-    };
-    (void)QtConcurrent::run([index = m_index, ops = std::move(ops), cancel, deliver] {
-        JobControl control;
-        control.cancelFlag = cancel.get();
-        std::vector<std::pair<int, OpStats>> batch;
-        QElapsedTimer sent;
-        sent.start();
-        for (size_t i = 0; i < ops.size() && !*cancel; ++i) {
-            OpStats st = computeOpStats(*index, ops[i], &control);
-            if (*cancel)
-                break;
-            batch.emplace_back(ops[i], std::move(st));
-            if (sent.elapsed() > 100) {
-                deliver(std::exchange(batch, {}), i + 1, ops.size(), false);
-                sent.restart();
+    }
+    const GraphModel &m = (*m_models)[size_t(m_shown)];
+    QString text;
+    if (!m_index || m_index->ops.empty()) {
+        text = tr("No dump is open: the graph is shown without dump data. Open the dump to link its operators.");
+    } else if (m_mapping) {
+        const int considered = int(m_mapping->consideredOps.size());
+        m_linked = considered - int(m_mapping->unmappedOps.size());
+        int nodesWithData = 0, nodes = 0; // of the shown graph
+        if (size_t(m_graph) < m_mapping->nodeOps.size())
+            for (const auto &ops : m_mapping->nodeOps[size_t(m_graph)]) {
+                ++nodes;
+                nodesWithData += ops.empty() ? 0 : 1;
             }
-        }
-        if (!*cancel)
-            deliver(std::move(batch), ops.size(), ops.size(), true);
-    });
-}
-
-void GraphPanel::stopStats()
-{
-    if (m_statsCancel)
-        *m_statsCancel = true;
-    m_statsCancel.reset();
-    ++m_statsJob;
-    m_stopStats->setVisible(false);
-    m_statsProgress->clear();
-}
-
-void GraphPanel::setOpMarks(std::unordered_map<int, int> opMarks)
-{
-    m_opMarks = std::move(opMarks);
-    applyOverlay();
-}
-
-void GraphPanel::applyOverlay()
-{
-    const Overlay kind = overlayKind();
-    std::unordered_map<int, int> levels;
-    bool any = false;
-    auto mark = [&](int op, int level) {
-        if (level <= 0 || op < 0 || !m_mapping || size_t(op) >= m_mapping->opNode.size())
-            return;
-        const GraphNodeRef ref = m_mapping->opNode[size_t(op)];
-        if (ref.graph != m_graph || !ref.node.isValid())
-            return;
-        int &l = levels[ref.node.value];
-        l = std::max(l, level);
-        any = true;
-    };
-    QString title, hint;
-    std::vector<GraphLegendEntry> legend;
-    switch (kind) {
-    case Overlay::Overflow:
-        for (const auto &[op, m] : m_opMarks)
-            mark(op, m);
-        legend = {{1, markColor(1), tr("medium")},
-                  {2, markColor(2), tr("high")},
-                  {3, markColor(3), tr("critical: produced here")},
-                  {4, markColor(4), tr("named by an OpDebug record")}};
-        title = tr("Overflow:");
-        hint = tr("Groups show the worst mark of their operators.");
-        break;
-    case Overlay::NonFinite:
-        for (const auto &[op, st] : m_opStats)
-            mark(op, st.nan || st.inf ? 3 : !st.error.isEmpty() ? 2 : 1);
-        legend = {{1, QColor(0x66, 0xbb, 0x6a), tr("all outputs finite")},
-                  {2, QColor(0x9e, 0x9e, 0x9e), tr("outputs could not be read")},
-                  {3, QColor(0xd3, 0x2f, 0x2f), tr("NaN or Inf in an output")}};
-        title = tr("NaN / Inf:");
-        hint = tr("Groups show the worst of their operators (NaN/Inf over unreadable over finite).");
-        break;
-    case Overlay::Compare:
-        for (const auto &[op, c] : m_compare)
-            mark(op, c.verdict); // Verdict: 1 pass, 2 warning, 3 error
-        legend = {{1, QColor(0x43, 0xa0, 0x47), tr("pass")},
-                  {2, QColor(0xf9, 0xa8, 0x25), tr("warning")},
-                  {3, QColor(0xd3, 0x2f, 0x2f), tr("error")}};
-        title = tr("Compare:");
-        hint = tr("Groups show the worst verdict of their operators' compared tensors.");
-        break;
-    case Overlay::CompareCosine:
-        for (const auto &[op, c] : m_compare)
-            mark(op, cosineLevel(c.cosine));
-        legend = errorLegend({tr("≥ 0.9999"), tr("0.999 – 0.9999"), tr("0.99 – 0.999"), tr("< 0.99 or NaN")});
-        title = tr("Lowest cosine:");
-        hint = tr("Groups show the lowest cosine similarity of their operators' compared tensors (msprobe flags < 0.99).");
-        break;
-    case Overlay::CompareMaxAbsErr:
-    case Overlay::CompareMaxRelErr: {
-        const bool abs = kind == Overlay::CompareMaxAbsErr;
-        for (const auto &[op, c] : m_compare)
-            mark(op, errorLevel(abs ? c.maxAbsErr : c.maxRelErr));
-        legend = errorLegend({tr("< 10⁻⁴"), tr("10⁻⁴ – 10⁻²"), tr("10⁻² – 1"), tr("≥ 1 or NaN")});
-        title = abs ? tr("Max absolute error:") : tr("Max relative error:");
-        hint = tr("Groups show the largest error of their operators' compared tensors.");
-        break;
+        if (considered == 0)
+            text = tr("Not linked: no model_name folder of the dump is named like this graph (%1); %n dump operator(s) open.",
+                      nullptr, int(m_index->ops.size()))
+                       .arg(m.root() ? m.root()->name : m.modelName);
+        else
+            text = tr("Linked: %1 of %n dump operator(s) map to graph nodes; %2 of %3 nodes have dump data (dotted border: none).",
+                      nullptr, considered)
+                       .arg(m_linked)
+                       .arg(nodesWithData)
+                       .arg(nodes);
+        if (!m_mapping->modelFolders.isEmpty() && !isModuleGraph(m))
+            text += QLatin1Char(' ') + tr("Model folder: %1.").arg(m_mapping->modelFolders.join(QStringLiteral(", ")));
+        if (considered > 0 && size_t(considered) < m_index->ops.size() && !isModuleGraph(m))
+            text += QLatin1Char(' ') + tr("%n other operator(s) of the dump belong to other model folders or graphs.", nullptr,
+                                          int(m_index->ops.size()) - considered);
     }
-    case Overlay::MaxAbs:
-        for (const auto &[op, st] : m_opStats)
-            mark(op, maxAbsLevel(st));
-        legend = {{1, QColor(0xc6, 0xdb, 0xef), tr("< 1")},
-                  {2, QColor(0x6b, 0xae, 0xd6), tr("1 – 100")},
-                  {3, QColor(0x21, 0x71, 0xb5), tr("100 – 10⁴")},
-                  {4, QColor(0xf1, 0x69, 0x13), tr("10⁴ – 65504")},
-                  {5, QColor(0xcb, 0x18, 0x1d), tr("≥ 65504 (float16 max) or NaN/Inf")}};
-        title = tr("Max |output|:");
-        hint = tr("Groups show the largest magnitude of their operators.");
-        break;
-    }
-    m_view->setOverlay(std::move(levels), legend);
-    QString html = QStringLiteral("<b>%1</b> ").arg(title.toHtmlEscaped());
-    for (const auto &e : legend)
-        html += QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2&nbsp;&nbsp;").arg(e.color.name(), e.text.toHtmlEscaped());
-    html += QStringLiteral("&nbsp;<span style=\"color:#8e44ad\">\u2501</span>&nbsp;%1").arg(tr("cycle edge").toHtmlEscaped());
-    if (!any)
-        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg((kind == Overlay::Overflow || !m_statsCancel ? tr("none in this graph")
-                                                                                                        : tr("computing\u2026")).toHtmlEscaped());
-    m_legend->setToolTip(hint + QLatin1Char(' ')
-                         + tr("Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the "
-                              "flow to break a cycle between boxes."));
-    m_legend->setText(html);
+    if (!m_readErrors.isEmpty())
+        text += QLatin1Char(' ') + tr("%n graph file(s) could not be read.", nullptr, int(m_readErrors.size()));
+    m_links->setText(text);
+    m_links->setToolTip(m_readErrors.join(QLatin1Char('\n')));
 }
 
 NodeId GraphPanel::nodeOfOp(int op) const

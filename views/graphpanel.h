@@ -14,6 +14,7 @@ class QComboBox;
 class QCompleter;
 class QLabel;
 class QLineEdit;
+class QStackedWidget;
 class QStringListModel;
 class QToolButton;
 
@@ -22,13 +23,21 @@ namespace ds {
 struct CompareResult;
 
 class DumpIndex;
+class GraphCompareView;
 class GraphView;
 
 /// The computation graph of a dump: graph selector (ranked, the chosen one first), sub-graph
-/// selector, search with incremental results, fit button, overlay chooser and legend, and the
-/// GraphView. Nodes are coloured by the overflow marks of their operators, NaN/Inf in their
-/// outputs or their largest output magnitude (statistics computed in the background, with
-/// progress and a stop button); clicking a node with dump data emits opActivated.
+/// selector, search with incremental results, Start / Fit buttons, overlay chooser and
+/// legend, and the GraphView. Nodes are coloured by the overflow marks of their operators,
+/// NaN/Inf in their outputs or their largest output magnitude (statistics computed in the
+/// background, with progress and a stop button), or after a comparison by its verdicts and
+/// metrics; clicking a node with dump data emits opActivated. The line above the graph says
+/// how many of the dump's operators are linked to graph nodes.
+///
+/// Graphs come from discoverGraphs(): the GE graph files in or next to the dump, plus the
+/// graph folders added with addGraphPaths ("Add graph folder…", or a graph folder opened as
+/// another path); without any, a framework dump's module graphs. With a comparison whose bench
+/// dump has a graph too, "Side by side" shows both graphs (GraphCompareView).
 class GraphPanel : public QWidget
 {
     Q_OBJECT
@@ -36,10 +45,15 @@ public:
     explicit GraphPanel(QWidget *parent = nullptr);
     ~GraphPanel() override;
 
-    /// Finds and reads the GE graph files for an opened dump path in the background
-    /// (ge::findGraphFiles), then calls setGraphs. Without any, a framework dump (msprobe,
-    /// ptdbg) shows its module hierarchy instead (buildModuleGraphs, one per step/rank).
+    /// Finds and reads the graphs for an opened dump path in the background (discoverGraphs
+    /// with the added graph paths), then calls setGraphs. `index` may be null and `dumpPath`
+    /// empty (added graph folders alone).
     void loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump);
+    /// Graph files or folders that belong to the open dumps although they are elsewhere (GE
+    /// writes them into the job's working directory): read and linked to the shown dump by the
+    /// same rules as `dumpscope-cli graph DUMP GRAPH_PATH`.
+    void addGraphPaths(const QStringList &paths);
+    const QStringList &graphPaths() const { return m_graphPaths; }
     /// Ranks `models` for the dump (rankComputationGraphs), shows the chosen one and maps the
     /// dump's operators onto its nodes. `index` may be null (graph only). Module graphs
     /// (isModuleGraph) keep their order and are mapped with mapModuleGraph.
@@ -47,14 +61,23 @@ public:
     /// Overflow marks per op of dump(): kept across graph switches, cleared when the dump changes
     /// (0 none, 1 medium, 2 high, 3 critical, 4 named by an OpDebug record).
     void setOpMarks(std::unordered_map<int, int> opMarks);
+    /// The first overflow of dump() (the first producing operator): the graph starts there.
+    void setFirstOverflowOp(int op);
 
     enum class Overlay { Overflow, NonFinite, MaxAbs, Compare, CompareCosine, CompareMaxAbsErr, CompareMaxRelErr };
     /// A comparison of dump() (its NPU side) with a bench dump: adds the compare colourings
-    /// (worst verdict, lowest cosine, largest max absolute / relative error per operator) and
-    /// shows the verdicts.
+    /// (worst verdict, lowest cosine, largest max absolute / relative error per operator),
+    /// shows the verdicts and starts at the first divergence. With the bench index, the bench
+    /// dump's graph is found in the background and "Side by side" becomes available.
     void setCompareResult(const CompareResult &result);
+    void setCompareResult(std::shared_ptr<const CompareResult> result, std::shared_ptr<const DumpIndex> bench);
     void setOverlayKind(Overlay kind);
     Overlay overlayKind() const;
+    /// Shows the NPU and bench graphs side by side (when the bench has a graph).
+    void setSideBySide(bool on);
+    bool isSideBySide() const;
+    /// True when the bench graph of the comparison is ready for the side-by-side view.
+    bool hasBenchGraph() const { return m_benchMapping != nullptr; }
 
     int dump() const { return m_dump; }
     /// The shown model (index into the models given), or -1.
@@ -68,12 +91,18 @@ public:
     NodeId nodeOfOp(int op) const;
     /// The dump ops of a root-graph node (empty without dump data).
     std::vector<int> opsOfNode(NodeId node) const;
+    /// Operators of the dump linked to nodes of the shown model, and the operators considered.
+    int linkedOps() const { return m_linked; }
 
     GraphView *view() const { return m_view; }
+    GraphCompareView *compareView() const { return m_compareView; }
     QComboBox *graphSelector() const { return m_selector; }
     QComboBox *subgraphSelector() const { return m_subgraphs; }
     QLineEdit *searchBox() const { return m_search; }
     QLabel *legendLabel() const { return m_legend; }
+    QLabel *linkLabel() const { return m_links; }
+    QLabel *statusLabel() const { return m_status; }
+    QToolButton *sideBySideButton() const { return m_sideBySide; }
 
 public slots:
     /// Centres and highlights the node of an op (when it belongs to the shown graph).
@@ -85,6 +114,11 @@ signals:
     void opActivated(int dump, int op);
     /// A graph (and its mapping) is shown; also after switching in the selector.
     void graphShown();
+    /// The bench graph of the comparison is ready (hasBenchGraph()).
+    void benchGraphReady();
+    /// The user paired an NPU node with a bench node in the side-by-side view: map these
+    /// operators (CompareView::mapOperators).
+    void pairRequested(const QStringList &npuOps, const QStringList &benchOps);
 
 private:
     void showModel(int model);
@@ -95,33 +129,49 @@ private:
     void jumpTo(NodeId node);
     /// Shows the node in the status line; returns its ops.
     std::vector<int> describe(NodeId node);
+    void updateLinks();
+    NodeId startNode() const;
+    void loadBenchGraph();
+    void showCompareSides();
 
     GraphView *m_view;
+    GraphCompareView *m_compareView;
+    QStackedWidget *m_pages;
     QComboBox *m_selector, *m_subgraphs, *m_overlay;
     QLineEdit *m_search;
     QCompleter *m_completer;
     QStringListModel *m_results;
-    QLabel *m_hits, *m_legend, *m_status;
-    QToolButton *m_fit, *m_stopStats;
+    QLabel *m_hits, *m_legend, *m_status, *m_links;
+    QToolButton *m_fit, *m_start, *m_stopStats, *m_sideBySide;
     QLabel *m_statsProgress;
     std::shared_ptr<const std::vector<GraphModel>> m_models;
     std::shared_ptr<const DumpIndex> m_index;
     std::shared_ptr<const DumpMapping> m_mapping;
+    QString m_dumpPath;
+    QStringList m_graphPaths;
+    QStringList m_readErrors; ///< graph files that could not be read
     std::unordered_map<int, int> m_opMarks;
-    /// Per op of dump(): worst verdict (int(Verdict)), lowest cosine, largest errors (±Inf
-    /// while no row had a value; NaN when a row's metric was undefined).
+    int m_firstOverflowOp = -1;
+    /// Per op of dump(): worst verdict (int(Verdict)), lowest cosine, largest errors (NaN when
+    /// a row's metric was undefined); a metric no row had is absent.
     struct OpCompare
     {
         int verdict = 0;
+        bool hasCosine = false, hasAbs = false, hasRel = false;
         double cosine = std::numeric_limits<double>::infinity();
         double maxAbsErr = -std::numeric_limits<double>::infinity(), maxRelErr = -std::numeric_limits<double>::infinity();
     };
     std::unordered_map<int, OpCompare> m_compare;
+    std::shared_ptr<const CompareResult> m_compareResult;
+    std::shared_ptr<const DumpIndex> m_bench;
+    std::shared_ptr<const std::vector<GraphModel>> m_benchModels;
+    std::shared_ptr<const DumpMapping> m_benchMapping;
+    int m_benchModel = -1, m_benchJob = 0;
     std::unordered_map<int, OpStats> m_opStats; ///< output statistics per op of dump()
     std::shared_ptr<std::atomic<bool>> m_statsCancel;
     std::vector<NodeId> m_resultNodes;
     int m_resultPos = -1;
-    int m_dump = -1, m_shown = -1, m_graph = 0, m_job = 0, m_statsJob = 0;
+    int m_dump = -1, m_shown = -1, m_graph = 0, m_job = 0, m_statsJob = 0, m_linked = 0;
 };
 
 } // namespace ds

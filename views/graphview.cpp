@@ -1,17 +1,17 @@
 #include "graphview.h"
 
+#include "dumpgraph/graphstart.h"
+#include "dumpgraph/modulegraph.h"
+
 #include <QApplication>
 #include <QFutureWatcher>
 #include <QHelpEvent>
 #include <QKeyEvent>
 #include <QMouseEvent>
-#include <QPainter>
-#include <QPainterPath>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <QtConcurrent>
 #include <algorithm>
-#include <array>
 #include <cmath>
 #include <tuple>
 
@@ -20,8 +20,7 @@ namespace ds {
 namespace {
 
 constexpr double kMinZoom = 0.01, kMaxZoom = 4.0;
-constexpr double kLabelZoom = 0.45; ///< below this zoom, labels are not drawn
-constexpr int kMinimapMax = 200;
+constexpr int kFirstViewBudget = 40; ///< boxes the first view opens groups up to (initialExpansion)
 
 double distanceToSegment(QPointF p, QPointF a, QPointF b)
 {
@@ -42,6 +41,15 @@ QString shapeText(const std::vector<std::int64_t> &shape)
 
 } // namespace
 
+/// What the background job of setGraph delivers.
+struct GraphView::FirstView
+{
+    std::shared_ptr<GraphLayoutEngine> engine;
+    GraphExpansion expansion;
+    NodeId start;
+    std::shared_ptr<const GraphLayout> layout;
+};
+
 GraphView::GraphView(QWidget *parent) : QWidget(parent)
 {
     setMouseTracking(true);
@@ -52,27 +60,114 @@ GraphView::GraphView(QWidget *parent) : QWidget(parent)
 
 GraphView::~GraphView() = default; // running layout jobs hold the engine, not the view
 
-const Graph *GraphView::graph() const
+QFont GraphView::labelFont() const
 {
-    return m_engine ? &m_engine->graph() : nullptr;
+    QFont f = font();
+    if (f.pointSizeF() < 9)
+        f.setPointSizeF(9);
+    return f;
 }
 
-void GraphView::setGraph(std::shared_ptr<const Graph> graph)
+GraphLayoutOptions GraphView::layoutOptions() const
 {
-    m_engine = graph ? std::make_shared<GraphLayoutEngine>(std::move(graph)) : nullptr;
+    // Boxes sized for the label fonts at zoom 1; no layer wider than the widget (a screen).
+    GraphLayoutOptions o;
+    const QFont name = labelFont();
+    QFont small = name;
+    small.setPointSizeF(name.pointSizeF() * 0.85);
+    const QFontMetricsF fm(name), sm(small);
+    o.charWidth = std::max(6.0, fm.averageCharWidth() * 1.05);
+    o.nodeHeight = std::ceil(fm.height() + sm.height() + 10);
+    o.groupHeight = o.nodeHeight + 8;
+    o.frameHeader = std::ceil(fm.height() + 10);
+    o.minWidth = std::max(90.0, o.charWidth * 12);
+    o.maxWidth = std::max(240.0, o.charWidth * 34);
+    o.maxRowWidth = std::max(800.0, width() * 0.92);
+    return o;
+}
+
+void GraphView::setGraph(std::shared_ptr<const Graph> graph, NodeId start)
+{
+    // The previous graph's hierarchy, layouts and graph (plain data, hundreds of thousands of
+    // strings for a big one) are freed on a worker: dropping them here would stall the GUI.
+    if (m_engine || m_layout || m_graph)
+        (void)QtConcurrent::run([old = std::make_tuple(std::move(m_engine), std::move(m_layout), std::move(m_graph))]() mutable {
+            old = {};
+        });
+    m_graph = std::move(graph);
+    m_engine.reset();
     m_layout.reset();
     m_expanded.clear();
     m_selected = m_pendingCenter = NodeId{};
+    m_start = start;
     m_nodeLevels.clear();
+    m_groupLevels.clear();
     m_faded.clear();
+    m_labels.clear();
+    m_edgeBounds.clear();
+    m_painted.clear();
     m_hoverEdge = -1;
     m_userMoved = false;
-    updateGroupLevels();
-    if (m_engine)
-        requestLayout({});
-    else
+    m_minimapValid = false;
+    m_moduleLabels = m_graph && isModuleHierarchy(*m_graph);
+    if (!m_graph) {
         m_pendingJob = 0;
+        update();
+        return;
+    }
+    // The hierarchy (folding needs the whole graph), the groups to open and the first layout
+    // are made on a worker thread.
+    const int job = ++m_jobCounter;
+    m_pendingJob = job;
+    FoldOptions folds;
+    folds.consecutiveOnly = m_moduleLabels; // module graphs: calls fold only in runs
+    auto *watcher = new QFutureWatcher<std::shared_ptr<FirstView>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job] {
+        watcher->deleteLater();
+        if (job != m_pendingJob)
+            return; // another graph was set meanwhile
+        const auto first = watcher->result();
+        m_pendingJob = 0;
+        m_engine = first->engine;
+        m_start = first->start;
+        // Expansions asked for meanwhile (selectNode) are kept on top of the first view's.
+        m_expanded.insert(first->expansion.begin(), first->expansion.end());
+        updateGroupLevels();
+        m_showStartPending = !m_pendingCenter.isValid();
+        if (m_engine->normalize(m_expanded) == first->layout->expanded)
+            applyLayout(first->layout, {});
+        else
+            requestLayout({});
+    });
+    watcher->setFuture(QtConcurrent::run([graph = m_graph, options = layoutOptions(), folds, start] {
+        auto first = std::make_shared<FirstView>();
+        first->engine = std::make_shared<GraphLayoutEngine>(graph, options, folds);
+        first->start = start.isValid() && start.index() < graph->nodes.size() ? start : entryNode(*graph);
+        first->expansion = initialExpansion(first->engine->hierarchy(), first->start, kFirstViewBudget);
+        first->layout = first->engine->layout(first->expansion);
+        return first;
+    }));
     update();
+}
+
+void GraphView::setStartNode(NodeId node)
+{
+    if (!m_graph || !node.isValid() || node.index() >= m_graph->nodes.size())
+        return;
+    m_start = node;
+    if (!m_engine)
+        return; // the first view is still being made: it starts at its own start node
+    if (m_userMoved)
+        return; // keep where the user is; "Start" goes there
+    bool missing = false;
+    for (GroupId g : m_engine->ancestors(node))
+        missing = m_expanded.insert(g).second || missing;
+    if (missing) {
+        m_showStartPending = true;
+        requestLayout({});
+    } else {
+        showStart();
+    }
 }
 
 void GraphView::setOverlay(std::unordered_map<int, int> nodeLevels, std::vector<GraphLegendEntry> legend)
@@ -92,14 +187,14 @@ void GraphView::setFadedNodes(std::vector<bool> faded)
 
 void GraphView::updateGroupLevels()
 {
-    const Graph *g = graph();
-    m_groupLevels.assign(g ? g->groups.size() : 0, 0);
-    if (!g)
+    const GraphHierarchy *h = hierarchy();
+    m_groupLevels.assign(h ? h->groups.size() : 0, 0);
+    if (!h)
         return;
     for (const auto &[node, level] : m_nodeLevels) {
-        if (node < 0 || size_t(node) >= g->nodes.size())
+        if (node < 0 || size_t(node) >= h->nodeGroup.size())
             continue;
-        for (GroupId grp = g->nodes[size_t(node)].group; grp.isValid(); grp = g->group(grp).parent)
+        for (GroupId grp = h->nodeGroup[size_t(node)]; grp.isValid(); grp = h->group(grp).parent)
             m_groupLevels[grp.index()] = std::max(m_groupLevels[grp.index()], level);
     }
 }
@@ -126,7 +221,7 @@ QColor GraphView::levelColor(int level) const
 
 void GraphView::setExpanded(GroupId group, bool expanded)
 {
-    if (!m_engine || !group.isValid() || isExpanded(group) == expanded)
+    if (!m_engine || !group.isValid() || group.index() >= m_engine->hierarchy().groups.size() || isExpanded(group) == expanded)
         return;
     if (expanded)
         m_expanded.insert(group);
@@ -175,14 +270,18 @@ void GraphView::applyLayout(std::shared_ptr<const GraphLayout> layout, GroupId a
             m_edgeBounds.emplace_back(QPointF(x0 - 1, y0 - 1), QPointF(x1 + 1, y1 + 1));
         }
     }
-    if (!old) {
-        fitToView();
-    } else if (anchor.isValid()) {
+    if (m_showStartPending) {
+        m_showStartPending = false;
+        showStart();
+    } else if (old && anchor.isValid()) {
         m_userMoved = true;
         // Keep the group that was opened or closed where the user clicked it.
-        const int before = old->groupItem[anchor.index()], after = m_layout->groupItem[anchor.index()];
+        const int before = anchor.index() < old->groupItem.size() ? old->groupItem[anchor.index()] : -1;
+        const int after = m_layout->groupItem[anchor.index()];
         if (before >= 0 && after >= 0)
             m_origin += m_layout->items[size_t(after)].rect.topLeft() - old->items[size_t(before)].rect.topLeft();
+    } else if (!old && !m_pendingCenter.isValid()) {
+        showStart();
     }
     if (m_pendingCenter.isValid()) {
         const NodeId node = m_pendingCenter;
@@ -191,6 +290,7 @@ void GraphView::applyLayout(std::shared_ptr<const GraphLayout> layout, GroupId a
     }
     update();
     emit layoutChanged();
+    emit viewportChanged();
 }
 
 std::vector<NodeId> GraphView::findNodes(const QString &text, int limit) const
@@ -211,6 +311,11 @@ void GraphView::selectNode(NodeId node)
     if (!g || !node.isValid() || node.index() >= g->nodes.size())
         return;
     m_selected = node;
+    if (!m_engine) { // the first view is still being made
+        m_pendingCenter = node;
+        update();
+        return;
+    }
     bool missing = false;
     for (GroupId grp : m_engine->ancestors(node))
         missing = m_expanded.insert(grp).second || missing;
@@ -225,9 +330,44 @@ void GraphView::selectNode(NodeId node)
     if (item < 0)
         return;
     m_userMoved = true;
-    if (m_zoom < 0.8)
-        m_zoom = 1.0; // readable labels at the target
+    if (m_zoom < readableZoom() * 0.8)
+        m_zoom = readableZoom(); // readable labels at the target
     centerOn(m_layout->items[size_t(item)].rect.center());
+}
+
+void GraphView::showStart()
+{
+    if (!m_layout || m_layout->bounds.isEmpty()) {
+        update();
+        return;
+    }
+    m_userMoved = false;
+    const QRectF b = m_layout->bounds.adjusted(-20, -20, 20, 20);
+    const double fit = std::min(width() / b.width(), height() / b.height());
+    if (fit >= readableZoom()) { // everything fits with readable labels
+        m_zoom = std::min(fit, 1.5);
+        centerOn(b.center());
+        return;
+    }
+    m_zoom = readableZoom();
+    const int item = m_layout->visibleItemOf(m_start);
+    const QRectF target = item >= 0 ? m_layout->items[size_t(item)].rect : QRectF(b.topLeft(), QSizeF(1, 1));
+    const QSizeF view(width() / m_zoom, height() / m_zoom);
+    // The start near the top (the entry: what comes after it is below), centred across;
+    // a start deep in the graph (first overflow) in the middle. No empty margin beyond the graph.
+    const bool atTop = target.top() - b.top() < view.height() / 2;
+    QPointF o(target.center().x() - view.width() / 2, atTop ? b.top() : target.center().y() - view.height() / 2);
+    if (b.width() > view.width())
+        o.setX(std::clamp(o.x(), b.left(), b.right() - view.width()));
+    else
+        o.setX(b.center().x() - view.width() / 2);
+    if (b.height() > view.height())
+        o.setY(std::clamp(o.y(), b.top(), b.bottom() - view.height()));
+    else
+        o.setY(b.center().y() - view.height() / 2);
+    m_origin = o;
+    update();
+    emit viewportChanged();
 }
 
 void GraphView::fitToView()
@@ -238,6 +378,7 @@ void GraphView::fitToView()
     }
     const QRectF b = m_layout->bounds.adjusted(-20, -20, 20, 20);
     m_zoom = std::clamp(std::min(width() / b.width(), height() / b.height()), kMinZoom, 1.5);
+    m_userMoved = true; // a resize keeps the fitted view where it is
     centerOn(b.center());
 }
 
@@ -245,22 +386,29 @@ void GraphView::centerOn(QPointF scenePos)
 {
     m_origin = scenePos - QPointF(width(), height()) / (2 * m_zoom);
     update();
+    emit viewportChanged();
+}
+
+void GraphView::moved()
+{
+    m_userMoved = true;
+    update();
+    emit viewportChanged();
 }
 
 void GraphView::resizeEvent(QResizeEvent *)
 {
     m_minimapValid = false;
-    if (!m_userMoved)
-        fitToView();
+    if (!m_userMoved && m_layout)
+        showStart();
 }
 
 void GraphView::setZoom(double zoom, QPointF anchor)
 {
-    m_userMoved = true;
     const QPointF at = mapToScene(anchor);
     m_zoom = std::clamp(zoom, kMinZoom, kMaxZoom);
     m_origin = at - anchor / m_zoom;
-    update();
+    moved();
 }
 
 QRectF GraphView::visibleSceneRect() const
@@ -289,6 +437,8 @@ int GraphView::edgeAt(QPointF widgetPos) const
     int best = -1;
     double bestDist = tolerance;
     for (size_t e = 0; e < m_layout->edges.size(); ++e) {
+        if (!m_edgeBounds[e].adjusted(-tolerance, -tolerance, tolerance, tolerance).contains(s))
+            continue;
         const auto &pts = m_layout->edges[e].points;
         for (size_t i = 1; i < pts.size(); ++i) {
             const double d = distanceToSegment(s, pts[i - 1], pts[i]);
@@ -312,6 +462,8 @@ QString GraphView::edgeToolTip(int edge) const
     QString text;
     if (ge.isControl()) {
         text = tr("Control edge: %1 \u2192 %2").arg(from.name, to.name);
+    } else if (m_moduleLabels) {
+        text = tr("Call order: %1 \u2192 %2 (msprobe records no data flow)").arg(from.name, to.name);
     } else {
         text = tr("%1:%2 \u2192 %3 (input %4)").arg(from.name).arg(ge.outIndex).arg(to.name).arg(ge.inIndex);
         if (size_t(ge.outIndex) < from.outputDescs.size()) {
@@ -328,6 +480,20 @@ QString GraphView::edgeToolTip(int edge) const
     return text;
 }
 
+QString GraphView::itemName(int item) const
+{
+    if (!m_layout || !m_engine || item < 0 || size_t(item) >= m_layout->items.size())
+        return {};
+    const LayoutItem &it = m_layout->items[size_t(item)];
+    if (it.kind != LayoutItem::Kind::Node)
+        return m_moduleLabels ? moduleDisplayLabel(m_engine->groupLabel(it.group())) : m_engine->groupLabel(it.group());
+    const QString label = m_engine->nodeLabel(it.node());
+    if (!m_moduleLabels)
+        return label;
+    const GroupId scope = m_graph->node(it.node()).group; // the module scope (a fold may hold it)
+    return moduleNodeLabel(label, scope.isValid() ? m_graph->group(scope).label : QString());
+}
+
 QString GraphView::itemToolTip(int item) const
 {
     const Graph *g = graph();
@@ -339,9 +505,12 @@ QString GraphView::itemToolTip(int item) const
             text += QLatin1Char('\n') + tr("Output %1: %2 %3").arg(o).arg(n.outputDescs[o].dtypeName, shapeText(n.outputDescs[o].shape));
         return text;
     }
-    const NameGroup &grp = g->group(it.group());
-    return tr("%1\n%n operator(s); double-click to %2", nullptr, m_engine->groupNodeCount(it.group()))
-        .arg(grp.path, it.kind == LayoutItem::Kind::Group ? tr("open") : tr("close"));
+    const HierarchyGroup &grp = m_engine->hierarchy().group(it.group());
+    const QString action = it.kind == LayoutItem::Kind::Group ? tr("open") : tr("close");
+    if (grp.kind == GroupKind::Fold)
+        return tr("%1\n%n sibling(s) sharing this name pattern, folded into one box; double-click to %2", nullptr, grp.memberCount)
+            .arg(grp.path, action);
+    return tr("%1\n%n operator(s); double-click to %2", nullptr, grp.nodeCount).arg(grp.path, action);
 }
 
 bool GraphView::event(QEvent *event)
@@ -362,300 +531,6 @@ bool GraphView::event(QEvent *event)
     return QWidget::event(event);
 }
 
-QRect GraphView::minimapRect() const
-{
-    if (!m_layout || m_layout->bounds.isEmpty() || visibleSceneRect().contains(m_layout->bounds))
-        return {}; // everything is on screen: no minimap needed
-    const QSizeF b = m_layout->bounds.size();
-    const double s = std::min(kMinimapMax / b.width(), kMinimapMax / b.height());
-    const QSize size(std::max(24, int(b.width() * s)), std::max(24, int(b.height() * s)));
-    return QRect(QPoint(width() - size.width() - 10, height() - size.height() - 10), size);
-}
-
-namespace {
-
-/// Liang-Barsky: the part of segment a-b inside r (false when none). Painting only that part
-/// keeps long dashed frames and edges cheap: the raster engine dashes and antialiases a line
-/// over its whole length, not just the visible part.
-bool clipSegment(QPointF &a, QPointF &b, const QRectF &r)
-{
-    double t0 = 0, t1 = 1;
-    const double dx = b.x() - a.x(), dy = b.y() - a.y();
-    const double p[4] = {-dx, dx, -dy, dy};
-    const double q[4] = {a.x() - r.left(), r.right() - a.x(), a.y() - r.top(), r.bottom() - a.y()};
-    for (int i = 0; i < 4; ++i) {
-        if (p[i] == 0) {
-            if (q[i] < 0)
-                return false;
-            continue;
-        }
-        const double t = q[i] / p[i];
-        if (p[i] < 0)
-            t0 = std::max(t0, t);
-        else
-            t1 = std::min(t1, t);
-        if (t0 > t1)
-            return false;
-    }
-    const QPointF a0 = a;
-    a = a0 + QPointF(dx, dy) * t0;
-    b = a0 + QPointF(dx, dy) * t1;
-    return true;
-}
-
-void drawClippedPolyline(QPainter &p, const std::vector<QPointF> &pts, const QRectF &clip)
-{
-    for (size_t i = 1; i < pts.size(); ++i) {
-        QPointF a = pts[i - 1], b = pts[i];
-        if (clipSegment(a, b, clip))
-            p.drawLine(a, b);
-    }
-}
-
-} // namespace
-
-GraphView::BoxLabels &GraphView::boxLabels(int item, const QFont &font, const QFont &small)
-{
-    BoxLabels &lb = m_labels[size_t(item)];
-    if (lb.ready)
-        return lb;
-    const LayoutItem &it = m_layout->items[size_t(item)];
-    const int width = int(it.rect.width() - 12);
-    const QFontMetrics fm(font), sm(small);
-    const Graph &g = *graph();
-    QString name, type;
-    if (it.kind == LayoutItem::Kind::Group) {
-        name = fm.elidedText(QStringLiteral("\u25b8 ") + g.group(it.group()).label, Qt::ElideMiddle, width);
-        type = tr("%n op(s)", nullptr, m_engine->groupNodeCount(it.group()));
-    } else {
-        name = fm.elidedText(m_engine->nodeLabel(it.node()), Qt::ElideMiddle, width);
-        type = sm.elidedText(g.node(it.node()).type, Qt::ElideRight, width);
-    }
-    for (auto [text, f, out] : {std::tuple{name, &font, &lb.name}, std::tuple{type, &small, &lb.type}}) {
-        out->setTextFormat(Qt::PlainText);
-        out->setText(text);
-        out->setPerformanceHint(QStaticText::AggressiveCaching);
-        out->prepare(QTransform(), *f);
-    }
-    lb.ready = true;
-    return lb;
-}
-
-/// Edges batched by style: one pen change per style, segments clipped to the view.
-void GraphView::paintEdges(QPainter &p, const QRectF &view, const QColor &mid, const QColor &accent)
-{
-    const QRectF clip = view.adjusted(-20, -20, 20, 20);
-    const QColor styleColor[2] = {mid.darker(130), QColor(0x8e, 0x44, 0xad)};
-    std::vector<QLineF> segments[4]; // [reversed * 2 + control]
-    std::vector<std::array<QPointF, 3>> heads[2]; // [reversed]
-    auto addEdge = [&](const LayoutEdge &le, std::vector<QLineF> &out, std::vector<std::array<QPointF, 3>> *arrows) {
-        for (size_t i = 1; i < le.points.size(); ++i) {
-            QPointF a = le.points[i - 1], b = le.points[i];
-            if (clipSegment(a, b, clip))
-                out.emplace_back(a, b);
-        }
-        if (!arrows || m_zoom < 0.3) // arrow heads at the consumer
-            return;
-        const QPointF tip = le.points.back(), from = le.points[le.points.size() - 2];
-        const QPointF d = tip - from;
-        const double len = std::hypot(d.x(), d.y());
-        if (len > 0 && clip.contains(tip)) {
-            const QPointF u = d / len, n(-u.y(), u.x());
-            arrows->push_back({tip, tip - 7 * u + 3.5 * n, tip - 7 * u - 3.5 * n});
-        }
-    };
-    for (size_t e = 0; e < m_layout->edges.size(); ++e) {
-        if (int(e) == m_hoverEdge || !view.intersects(m_edgeBounds[e]))
-            continue;
-        const LayoutEdge &le = m_layout->edges[e];
-        addEdge(le, segments[(le.reversed ? 2 : 0) + (le.control ? 1 : 0)], &heads[le.reversed ? 1 : 0]);
-    }
-    const double width = 1.2 / std::max(m_zoom, 0.4);
-    for (int style = 0; style < 4; ++style) {
-        if (segments[style].empty())
-            continue;
-        p.setPen(QPen(styleColor[style / 2], width, style % 2 ? Qt::DashLine : Qt::SolidLine));
-        p.drawLines(segments[style].data(), int(segments[style].size()));
-    }
-    p.setPen(Qt::NoPen);
-    for (int r = 0; r < 2; ++r) {
-        p.setBrush(styleColor[r]);
-        for (const auto &h : heads[r])
-            p.drawPolygon(h.data(), 3);
-    }
-    if (m_hoverEdge >= 0 && size_t(m_hoverEdge) < m_layout->edges.size()) {
-        const LayoutEdge &le = m_layout->edges[size_t(m_hoverEdge)];
-        std::vector<QLineF> hover;
-        std::vector<std::array<QPointF, 3>> head;
-        addEdge(le, hover, &head);
-        p.setPen(QPen(accent, 2.5 / std::max(m_zoom, 0.4), le.control ? Qt::DashLine : Qt::SolidLine));
-        p.drawLines(hover.data(), int(hover.size()));
-        p.setPen(Qt::NoPen);
-        p.setBrush(accent);
-        for (const auto &h : head)
-            p.drawPolygon(h.data(), 3);
-    }
-    p.setBrush(Qt::NoBrush);
-}
-
-void GraphView::paintEvent(QPaintEvent *)
-{
-    QPainter p(this);
-    p.fillRect(rect(), palette().color(QPalette::Base));
-    if (!m_layout) {
-        p.setPen(palette().color(QPalette::PlaceholderText));
-        p.drawText(rect(), Qt::AlignCenter | Qt::TextWordWrap,
-                   m_engine ? tr("Laying out the graph\u2026") : tr("No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt)."));
-        return;
-    }
-    const bool labels = m_zoom >= kLabelZoom;
-    p.setRenderHint(QPainter::Antialiasing, m_zoom >= 0.3);
-    p.save();
-    p.scale(m_zoom, m_zoom);
-    p.translate(-m_origin);
-    const QRectF view = visibleSceneRect();
-    const QColor text = palette().color(QPalette::Text), mid = palette().color(QPalette::Mid);
-    const QColor accent = palette().color(QPalette::Highlight);
-    QFont font = p.font();
-    font.setPointSizeF(9);
-    QFont small = font;
-    small.setPointSizeF(7.5);
-    const Graph &g = *graph();
-
-    // Open group frames (outer first), edges, then boxes on top.
-    for (size_t i = 0; i < m_layout->items.size(); ++i) {
-        const LayoutItem &it = m_layout->items[i];
-        if (it.kind != LayoutItem::Kind::ExpandedGroup || !view.intersects(it.rect))
-            continue;
-        const int level = itemLevel(int(i));
-        QColor fill = palette().color(QPalette::AlternateBase);
-        p.setPen(QPen(level > 0 ? levelColor(level) : mid, 1.2 / std::max(m_zoom, 0.5), Qt::DashLine));
-        p.setBrush(fill);
-        const QRectF clip = view.adjusted(-20, -20, 20, 20);
-        if (clip.contains(it.rect)) {
-            p.drawRoundedRect(it.rect, 8, 8);
-        } else { // a frame larger than the view: fill the visible part, draw only visible sides
-            p.fillRect(it.rect.intersected(clip), fill);
-            drawClippedPolyline(p, {it.rect.topLeft(), it.rect.topRight(), it.rect.bottomRight(), it.rect.bottomLeft(), it.rect.topLeft()}, clip);
-        }
-        if (labels) {
-            p.setFont(font);
-            p.setPen(text);
-            p.drawText(it.rect.adjusted(10, 4, -10, 0).toRect(), Qt::AlignLeft | Qt::AlignTop,
-                       QStringLiteral("\u25be ") + g.group(it.group()).label + QStringLiteral("  (%1)").arg(m_engine->groupNodeCount(it.group())));
-        }
-    }
-    paintEdges(p, view, mid, accent);
-    const QColor base = palette().color(QPalette::Base), button = palette().color(QPalette::Button);
-    // Boxes of a few pixels are filled without outline, batched per colour (zoomed-out views
-    // show thousands of them).
-    std::vector<std::vector<QRectF>> tiny;
-    for (size_t i = 0; i < m_layout->items.size(); ++i) {
-        const LayoutItem &it = m_layout->items[i];
-        if (it.kind == LayoutItem::Kind::ExpandedGroup || !view.intersects(it.rect))
-            continue;
-        const int level = itemLevel(int(i));
-        const bool isGroup = it.kind == LayoutItem::Kind::Group;
-        const bool faded = !isGroup && size_t(it.id) < m_faded.size() && m_faded[size_t(it.id)];
-        QColor fill = isGroup ? button : base;
-        if (level > 0) { // the legend colour washed with white keeps labels readable and levels apart
-            const QColor c = levelColor(level);
-            fill = QColor::fromRgbF(c.redF() * 0.55f + 0.45f, c.greenF() * 0.55f + 0.45f, c.blueF() * 0.55f + 0.45f);
-        }
-        const bool selected = !isGroup && it.id == m_selected.value;
-        if (it.rect.width() * m_zoom < 3 && !selected) { // level of detail: a few pixels need no outline
-            if (tiny.size() <= size_t(level))
-                tiny.resize(size_t(level) + 1);
-            tiny[size_t(level)].push_back(it.rect);
-            continue;
-        }
-        p.setBrush(fill);
-        p.setPen(QPen(selected ? accent : (level > 0 ? levelColor(level) : mid), (selected ? 3.0 : 1.0) / std::max(m_zoom, 0.5),
-                      faded ? Qt::DotLine : Qt::SolidLine));
-        p.drawRoundedRect(it.rect, isGroup ? 6 : 3, isGroup ? 6 : 3);
-        if (isGroup) { // a stacked look tells a group from an operator
-            p.setBrush(Qt::NoBrush);
-            p.drawLine(it.rect.bottomLeft() + QPointF(4, 3), it.rect.bottomRight() + QPointF(-4, 3));
-        }
-        if (!labels)
-            continue;
-        const QRectF r = it.rect.adjusted(6, 2, -6, -2);
-        BoxLabels &lb = boxLabels(int(i), font, small);
-        const double nameX = isGroup ? r.left() : r.center().x() - lb.name.size().width() / 2;
-        const double typeX = isGroup ? r.left() : r.center().x() - lb.type.size().width() / 2;
-        p.setPen(faded ? palette().color(QPalette::PlaceholderText) : text);
-        p.setFont(font);
-        p.drawStaticText(QPointF(nameX, r.top()), lb.name);
-        p.setFont(small);
-        if (!isGroup)
-            p.setPen(faded ? palette().color(QPalette::PlaceholderText) : mid.darker(160));
-        p.drawStaticText(QPointF(typeX, r.bottom() - lb.type.size().height()), lb.type);
-    }
-    p.setPen(Qt::NoPen);
-    for (size_t level = 0; level < tiny.size(); ++level) {
-        if (tiny[level].empty())
-            continue;
-        p.setBrush(level > 0 ? levelColor(int(level)) : mid);
-        p.drawRects(tiny[level].data(), int(tiny[level].size()));
-    }
-    p.restore();
-    if (isLayoutPending()) {
-        p.setPen(text);
-        p.drawText(rect().adjusted(8, 6, -8, -6), Qt::AlignLeft | Qt::AlignTop, tr("Laying out\u2026"));
-    }
-    paintMinimap(p);
-}
-
-void GraphView::paintMinimap(QPainter &p)
-{
-    const QRect mm = minimapRect();
-    if (mm.isEmpty())
-        return;
-    const QRectF b = m_layout->bounds;
-    const double s = std::min(mm.width() / b.width(), mm.height() / b.height());
-    auto toMini = [&](const QRectF &r) {
-        return QRectF(mm.topLeft() + (r.topLeft() - b.topLeft()) * s, r.size() * s);
-    };
-    p.setRenderHint(QPainter::Antialiasing, false);
-    if (!m_minimapValid || m_minimap.size() != mm.size() + QSize(1, 1)) {
-        // The overview changes only with the layout or the overlay: draw it once.
-        m_minimap = QPixmap(mm.size() + QSize(1, 1));
-        m_minimap.fill(Qt::transparent);
-        QPainter mp(&m_minimap);
-        mp.translate(-mm.topLeft() + QPoint(1, 1));
-        QColor bg = palette().color(QPalette::Window);
-        bg.setAlpha(225);
-        mp.setPen(palette().color(QPalette::Mid));
-        mp.setBrush(bg);
-        mp.drawRect(mm.adjusted(-1, -1, 0, 0));
-        std::vector<std::vector<QRectF>> boxes;
-        std::vector<QRectF> frames;
-        for (size_t i = 0; i < m_layout->items.size(); ++i) {
-            const LayoutItem &it = m_layout->items[i];
-            if (it.kind == LayoutItem::Kind::ExpandedGroup) {
-                frames.push_back(toMini(it.rect));
-                continue;
-            }
-            const int level = itemLevel(int(i));
-            if (boxes.size() <= size_t(level))
-                boxes.resize(size_t(level) + 1);
-            boxes[size_t(level)].push_back(toMini(it.rect));
-        }
-        mp.setBrush(Qt::NoBrush);
-        mp.drawRects(frames.data(), int(frames.size()));
-        mp.setPen(Qt::NoPen);
-        for (size_t level = 0; level < boxes.size(); ++level) {
-            mp.setBrush(level > 0 ? levelColor(int(level)) : palette().color(QPalette::Dark));
-            mp.drawRects(boxes[level].data(), int(boxes[level].size()));
-        }
-        m_minimapValid = true;
-    }
-    p.drawPixmap(mm.topLeft() - QPoint(1, 1), m_minimap);
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(palette().color(QPalette::Highlight), 1.5));
-    p.drawRect(toMini(visibleSceneRect()).intersected(QRectF(mm)));
-}
-
 void GraphView::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton)
@@ -668,6 +543,7 @@ void GraphView::mousePressEvent(QMouseEvent *event)
     if (m_minimapDrag) {
         const QRectF b = m_layout->bounds;
         const double s = std::min(mm.width() / b.width(), mm.height() / b.height());
+        m_userMoved = true;
         centerOn(b.topLeft() + QPointF(m_pressPos - mm.topLeft()) / s);
     }
 }
@@ -690,10 +566,9 @@ void GraphView::mouseMoveEvent(QMouseEvent *event)
             setCursor(Qt::ClosedHandCursor);
         }
         if (m_dragging) {
-            m_userMoved = true;
             m_origin -= QPointF(pos - m_lastPos) / m_zoom;
             m_lastPos = pos;
-            update();
+            moved();
         }
         return;
     }
@@ -750,6 +625,7 @@ void GraphView::keyPressEvent(QKeyEvent *event)
     case Qt::Key_Plus: case Qt::Key_Equal: setZoom(m_zoom * 1.25, centre); break;
     case Qt::Key_Minus: setZoom(m_zoom / 1.25, centre); break;
     case Qt::Key_0: fitToView(); break;
+    case Qt::Key_Home: showStart(); break;
     default: QWidget::keyPressEvent(event);
     }
 }

@@ -3,6 +3,7 @@
 #include "graph/graphlayout.h"
 
 #include <QColor>
+#include <QFont>
 #include <QPixmap>
 #include <QStaticText>
 #include <QWidget>
@@ -21,10 +22,27 @@ struct GraphLegendEntry
     bool operator==(const GraphLegendEntry &) const = default;
 };
 
+/// A label as the last paint drew it (for tests and screenshots: what a person sees).
+struct PaintedLabel
+{
+    int item = -1;
+    QString text;
+    QRectF rect;           ///< widget coordinates
+    double pixelSize = 0;  ///< rendered font height in device-independent pixels (font height x zoom)
+    double pointSize = 0;  ///< rendered size in points (font point size x zoom)
+    bool isName = true;    ///< the box's name line (false: its type / count line)
+};
+
 /// A laid-out computation graph: pan (drag), zoom (wheel, labels hidden when small), fit,
 /// minimap, double-click a group to open or close it (layouts are computed off the GUI thread
 /// and cached per expansion state; stale results are dropped), overlay colours per node
 /// (groups show their worst member), edge tooltips with the producer's tensor.
+///
+/// The first view is legible: the hierarchy (name scopes, folded crowds) and a first layout
+/// are made on a worker thread with the groups around the start node open (initialExpansion)
+/// and the view starts at zoom 1 (labels at the widget's font, at least 9 pt) on the start
+/// node: the data entry, or the node given to setGraph / setStartNode (first overflow, first
+/// divergence). A graph small enough to fit at zoom 1 or more is fitted instead.
 ///
 /// A custom painter over the plain GraphLayout rather than a QGraphicsScene: the layout is
 /// already plain data computed on a worker thread, so a scene would duplicate every box as a
@@ -39,11 +57,18 @@ public:
     explicit GraphView(QWidget *parent = nullptr);
     ~GraphView() override;
 
-    /// Shows `graph` with every group collapsed (null: clears).
-    void setGraph(std::shared_ptr<const Graph> graph);
-    const Graph *graph() const;
+    /// Shows `graph` (null: clears): builds its hierarchy and first layout in the background
+    /// and starts at `start` (invalid: the data entry, entryNode()).
+    void setGraph(std::shared_ptr<const Graph> graph, NodeId start = {});
+    const Graph *graph() const { return m_graph.get(); }
     std::shared_ptr<const GraphLayout> currentLayout() const { return m_layout; }
     const GraphLayoutEngine *engine() const { return m_engine.get(); }
+    const GraphHierarchy *hierarchy() const { return m_engine ? &m_engine->hierarchy() : nullptr; }
+    /// Where the first view starts (and "Start" returns to).
+    NodeId startNode() const { return m_start; }
+    /// A better start became known (first overflow, first divergence): opens the groups around
+    /// it and, when the user has not moved the view yet, shows it.
+    void setStartNode(NodeId node);
 
     /// Overlay levels per node (NodeId::value -> level, 0 = none) and the legend that names
     /// them; the highest level of a group's members colours the group.
@@ -58,7 +83,7 @@ public:
     const GraphExpansion &expansion() const { return m_expanded; }
     void setExpanded(GroupId group, bool expanded);
     void toggleGroup(GroupId group) { setExpanded(group, !isExpanded(group)); }
-    /// A layout for the current expansion is being computed.
+    /// A layout for the current expansion (or the first one) is being computed.
     bool isLayoutPending() const { return m_pendingJob != 0; }
 
     /// Nodes whose name or type contains `text` (case-insensitive), in graph order.
@@ -67,6 +92,8 @@ public:
 
     double zoom() const { return m_zoom; }
     void setZoom(double zoom, QPointF anchor);
+    /// The zoom at which labels are drawn at their font size (at least 9 pt): 1.
+    static constexpr double readableZoom() { return 1.0; }
     QPointF mapToScene(QPointF widgetPos) const { return m_origin + widgetPos / m_zoom; }
     QPointF mapFromScene(QPointF scenePos) const { return (scenePos - m_origin) * m_zoom; }
     QRectF visibleSceneRect() const;
@@ -76,10 +103,18 @@ public:
     int edgeAt(QPointF widgetPos) const;
     QString edgeToolTip(int edge) const;
     QRect minimapRect() const;
+    /// The labels the last paint drew, inside the widget.
+    const std::vector<PaintedLabel> &paintedLabels() const { return m_painted; }
+    /// The font of box names at zoom 1 (the widget's font, at least 9 pt).
+    QFont labelFont() const;
+    /// The text of a box's name line (module graphs: "layer1.0 · Bottleneck").
+    QString itemName(int item) const;
 
 public slots:
     /// Opens the groups containing `node`, centres it and highlights it.
     void selectNode(ds::NodeId node);
+    /// Shows the start node at a readable zoom (the first view).
+    void showStart();
     void fitToView();
     void centerOn(QPointF scenePos);
 
@@ -90,6 +125,8 @@ signals:
     void nodeDoubleClicked(ds::NodeId node);
     /// A new layout is shown (after setGraph or an expansion).
     void layoutChanged();
+    /// The visible part of the scene changed (pan, zoom, fit, resize).
+    void viewportChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -103,14 +140,16 @@ protected:
     void resizeEvent(QResizeEvent *event) override;
 
 private:
+    struct FirstView;
     void requestLayout(GroupId anchor);
     void applyLayout(std::shared_ptr<const GraphLayout> layout, GroupId anchor);
     void updateGroupLevels();
     QColor levelColor(int level) const;
     void paintMinimap(QPainter &p);
     QString itemToolTip(int item) const;
+    GraphLayoutOptions layoutOptions() const;
     /// Label texts of a box, laid out once per layout (the painter only translates them when
-    /// panning): name centred at the top, type at the bottom.
+    /// panning): name centred at the top, type (or count) at the bottom.
     struct BoxLabels
     {
         QStaticText name, type;
@@ -118,18 +157,23 @@ private:
     };
     BoxLabels &boxLabels(int item, const QFont &font, const QFont &small);
     void paintEdges(QPainter &p, const QRectF &view, const QColor &mid, const QColor &accent);
+    void moved(); ///< the user moved the view: keep it, tell the listeners
 
     // Paint caches, rebuilt with the layout (or the overlay, for the minimap).
     std::vector<QRectF> m_edgeBounds;
     std::vector<BoxLabels> m_labels;
+    std::vector<PaintedLabel> m_painted;
     QPixmap m_minimap;
     bool m_minimapValid = false;
 
+    std::shared_ptr<const Graph> m_graph;
     std::shared_ptr<GraphLayoutEngine> m_engine;
     std::shared_ptr<const GraphLayout> m_layout;
     GraphExpansion m_expanded;
     int m_jobCounter = 0, m_pendingJob = 0;
-    NodeId m_selected, m_pendingCenter;
+    NodeId m_selected, m_pendingCenter, m_start;
+    bool m_moduleLabels = false;
+    bool m_showStartPending = false; ///< the next applied layout shows the start node
     std::unordered_map<int, int> m_nodeLevels;
     std::vector<int> m_groupLevels;
     std::vector<bool> m_faded;
@@ -138,10 +182,9 @@ private:
     QPointF m_origin; ///< the scene point at the widget's top-left corner
     QPoint m_pressPos, m_lastPos;
     bool m_pressed = false, m_dragging = false, m_minimapDrag = false;
-    bool m_userMoved = false; ///< false: keep fitting the graph to the widget on resize
+    bool m_userMoved = false; ///< false: keep showing the start on resize
     int m_hoverEdge = -1;
 };
 
 } // namespace ds
 
-Q_DECLARE_METATYPE(ds::NodeId)

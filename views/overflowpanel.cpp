@@ -17,7 +17,7 @@ namespace ds {
 
 namespace {
 
-enum ItemRole { DumpRole = Qt::UserRole + 1, RecordRole, FindingRole };
+enum ItemRole { DumpRole = Qt::UserRole + 1, RecordRole, ScopeRole, FindingRole };
 
 QString esc(const QString &s) { return s.toHtmlEscaped(); }
 QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("\u2014"); }
@@ -44,9 +44,28 @@ QString levelText(OverflowLevel l)
     return {};
 }
 
+QString findingLevelText(const SoftwareFinding &f)
+{
+    return f.level == OverflowLevel::None && f.statisticOverflow ? OverflowPanel::tr("statistic overflow") : levelText(f.level);
+}
+
+/// A recorded statistic as msprobe writes it (NaN, Infinity) or a number.
+QString token(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("NaN");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("Infinity") : QStringLiteral("-Infinity");
+    return QString::number(v, 'g', 6);
+}
+
 QString opLabel(const OpRecord &op)
 {
-    return op.opType + QLatin1Char(' ') + (op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    const QString &name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    // Framework entries carry their type in the name ("Functional.linear.0.forward").
+    if (op.opType.isEmpty() || name.startsWith(op.opType) || name.contains(QLatin1Char('.')))
+        return name;
+    return op.opType + QLatin1Char(' ') + name;
 }
 
 } // namespace
@@ -232,20 +251,43 @@ void OverflowPanel::rebuildList()
                                                : rep.cancelled ? tr("Software scan (cancelled)")
                                                                : tr("Software scan (not run for this large dump: use \u201cScan all tensors\u201d)")});
         scan->setData(0, DumpRole, dump);
-        for (size_t i = 0; i < rep.findings.size(); ++i) {
-            const auto &f = rep.findings[i];
-            const auto &op = r->index->ops[size_t(f.op)];
-            QString name = opLabel(op);
-            if (f.op == rep.firstProducer)
-                name = tr("\u2605 first producer: %1").arg(name);
-            auto *item = new QTreeWidgetItem(scan, {name, levelText(f.level), QString(), op.relPath.section(QLatin1Char('/'), -1)});
-            item->setToolTip(0, f.reason);
-            item->setForeground(1, levelColor(f.level));
-            item->setData(0, DumpRole, dump);
-            item->setData(0, FindingRole, int(i));
-            if (f.op == rep.firstProducer)
-                for (int c = 0; c < 4; ++c)
-                    item->setFont(c, bold);
+        if (rep.scanned && rep.findings.empty())
+            new QTreeWidgetItem(scan, {tr("no NaN, Inf or saturated values in %n scope(s)", nullptr, int(rep.scopes.size()))});
+        // One group per scope (step x rank) when there are several; its title names its first anomaly.
+        const bool grouped = rep.scopes.size() > 1;
+        for (size_t s = 0; s < rep.scopes.size(); ++s) {
+            const ScopeScan &scope = rep.scopes[s];
+            if (scope.findings.empty())
+                continue;
+            QTreeWidgetItem *parent = scan;
+            if (grouped) {
+                QString title = scope.scope.label();
+                if (const SoftwareFinding *f = scope.firstAnomaly())
+                    title = tr("%1: first anomaly %2").arg(title, opLabel(r->index->ops[size_t(f->op)]));
+                parent = new QTreeWidgetItem(scan, {title, scope.firstAnomaly() ? levelText(scope.firstAnomaly()->level) : QString()});
+                parent->setData(0, DumpRole, dump);
+                if (scope.firstAnomaly())
+                    parent->setForeground(1, levelColor(scope.firstAnomaly()->level));
+                if (scope.firstIsCommunication(*r->index))
+                    parent->setToolTip(0, tr("The first anomaly of this scope is a communication operator: its NaN/Inf may have been produced on another rank."));
+            }
+            for (size_t i = 0; i < scope.findings.size(); ++i) {
+                const auto &f = scope.findings[i];
+                const auto &op = r->index->ops[size_t(f.op)];
+                QString name = opLabel(op);
+                const bool runFirst = int(s) == rep.firstScope && int(i) == scope.first;
+                if (runFirst)
+                    name = tr("\u2605 first anomaly: %1").arg(name);
+                auto *item = new QTreeWidgetItem(parent, {name, findingLevelText(f), QString(), op.relPath.section(QLatin1Char('/'), -1)});
+                item->setToolTip(0, f.reason);
+                item->setForeground(1, f.level != OverflowLevel::None ? levelColor(f.level) : QColor(0x75, 0x75, 0x75));
+                item->setData(0, DumpRole, dump);
+                item->setData(0, ScopeRole, int(s));
+                item->setData(0, FindingRole, int(i));
+                if (runFirst)
+                    for (int c = 0; c < 4; ++c)
+                        item->setFont(c, bold);
+            }
         }
     }
     m_list->expandAll();
@@ -259,16 +301,21 @@ void OverflowPanel::showLinkedOperator()
 
 bool OverflowPanel::selectFirst(int dump)
 {
+    const auto result = m_results.find(dump);
+    if (result == m_results.end())
+        return false;
+    const auto &rep = result->second->report;
     for (QTreeWidgetItemIterator it(m_list); *it; ++it) {
         QTreeWidgetItem *item = *it;
         if (item->data(0, DumpRole).toInt() != dump)
             continue;
-        const auto &rep = m_results.at(dump)->report;
         const bool firstRecord = item->data(0, RecordRole).isValid() && rep.records[size_t(item->data(0, RecordRole).toInt())].firstOverall;
         const bool firstFinding = rep.records.empty() && item->data(0, FindingRole).isValid()
-                                  && rep.findings[size_t(item->data(0, FindingRole).toInt())].op == rep.firstProducer;
+                                  && item->data(0, ScopeRole).toInt() == rep.firstScope
+                                  && item->data(0, FindingRole).toInt() == rep.scopes[size_t(rep.firstScope)].first;
         if (firstRecord || firstFinding) {
             m_list->setCurrentItem(item);
+            m_list->scrollToItem(item);
             return true;
         }
     }
@@ -294,8 +341,9 @@ void OverflowPanel::showItem(QTreeWidgetItem *item)
                 break;
             }
     } else if (item->data(0, FindingRole).isValid()) {
-        const auto &f = r.report.findings[size_t(item->data(0, FindingRole).toInt())];
-        m_details->setHtml(findingHtml(r, f));
+        const ScopeScan &scope = r.report.scopes[size_t(item->data(0, ScopeRole).toInt())];
+        const auto &f = scope.findings[size_t(item->data(0, FindingRole).toInt())];
+        m_details->setHtml(findingHtml(r, scope, f));
         m_shownOp = f.op;
     } else {
         m_details->clear();
@@ -311,21 +359,51 @@ QString OverflowPanel::opHtml(const Result &r, int op) const
     const auto it = r.report.checks.find(op);
     if (it == r.report.checks.end())
         return html;
-    html += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th>"
-                           "<th>NaN</th><th>+Inf</th><th>-Inf</th><th>%5</th></tr>")
-                .arg(tr("Tensor"), tr("Min"), tr("Max"), tr("Mean"), tr("Saturated"));
-    for (const auto &t : it->second.tensors) {
-        const QString style = t.anomalous() ? QStringLiteral(" style='color:#d32f2f'") : QString();
-        if (!t.error.isEmpty()) {
-            html += QStringLiteral("<tr><td>%1.%2</td><td colspan='7'>%3</td></tr>").arg(ioKindName(t.io)).arg(t.index).arg(esc(t.error));
+    const auto &tensors = it->second.tensors;
+    const bool allRecorded = !tensors.empty() && std::all_of(tensors.begin(), tensors.end(), [](const TensorCheck &t) {
+        return t.source != CheckSource::Data;
+    });
+    if (allRecorded)
+        html += QStringLiteral("<p><i>%1</i></p>").arg(tr("No tensor data was saved: the statistics below are the ones the dump recorded."));
+    html += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th>")
+                .arg(tr("Tensor"), tr("Min"), tr("Max"), tr("Mean"), tr("Norm"));
+    html += allRecorded ? QStringLiteral("<th>%1</th></tr>").arg(tr("Saturated"))
+                        : QStringLiteral("<th>NaN</th><th>+Inf</th><th>-Inf</th><th>%1</th></tr>").arg(tr("Saturated"));
+    const QString dash = QStringLiteral("\u2014");
+    for (const auto &t : tensors) {
+        const QString style = t.anomalous() ? QStringLiteral(" style='color:#d32f2f'")
+                              : t.statisticOverflow ? QStringLiteral(" style='color:#b88a00'") : QString();
+        QString label = esc(t.label());
+        if (t.ignored)
+            label += QStringLiteral("<br/><small>%1</small>").arg(tr("NaN/Inf expected here (ignore rule)"));
+        const int columns = allRecorded ? 5 : 8;
+        if (t.source == CheckSource::None) {
+            html += QStringLiteral("<tr><td>%1</td><td colspan='%2'>%3</td></tr>")
+                        .arg(label).arg(columns).arg(esc(t.error.isEmpty() ? tr("no data and no recorded statistics") : t.error));
             continue;
         }
-        html += QStringLiteral("<tr%1><td>%2.%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td><td>%9</td><td>%10</td></tr>")
-                    .arg(style, ioKindName(t.io)).arg(t.index).arg(num(t.stats.min), num(t.stats.max), num(t.stats.mean))
+        if (t.source == CheckSource::Recorded) {
+            const RecordedStats &rs = t.recorded;
+            auto cell = [&](RecordedStats::Field f, double v) { return rs.has(f) ? token(v) : dash; };
+            html += QStringLiteral("<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td>")
+                        .arg(style, label, cell(RecordedStats::Min, rs.min), cell(RecordedStats::Max, rs.max), cell(RecordedStats::Mean, rs.mean),
+                             cell(RecordedStats::Norm, rs.norm));
+            if (!allRecorded)
+                html += QStringLiteral("<td colspan='3'>%1</td>").arg(tr("recorded"));
+            html += QStringLiteral("<td>%1</td></tr>").arg(t.saturated ? tr("yes") : tr("no"));
+            if (!t.error.isEmpty())
+                html += QStringLiteral("<tr><td></td><td colspan='%1'><small>%2</small></td></tr>").arg(columns).arg(esc(t.error));
+            continue;
+        }
+        html += QStringLiteral("<tr%1><td>%2</td><td>%3</td><td>%4</td><td>%5</td><td>%6</td><td>%7</td><td>%8</td><td>%9</td><td>%10</td></tr>")
+                    .arg(style, label, num(t.stats.min), num(t.stats.max), num(t.stats.mean), num(t.stats.l2norm))
                     .arg(t.stats.nan).arg(t.stats.posinf).arg(t.stats.neginf).arg(t.saturated);
     }
     html += QStringLiteral("</table>");
     const bool in = it->second.anyInputAnomalous(), out = it->second.anyOutputAnomalous();
+    if (!out && it->second.anyOutputStatisticOverflow())
+        html += QStringLiteral("<p>%1</p>").arg(tr("The output values are finite, but their recorded Norm or Mean overflowed: "
+                                                   "the values are close to the limit of their data type, the usual step before an overflow."));
     if (out)
         html += QStringLiteral("<p>%1</p>").arg(in ? tr("Inputs are already abnormal: the overflow was probably propagated from upstream.")
                                                    : tr("Inputs are normal and outputs are extreme: the pattern of a genuine overflow in this operator."));
@@ -366,8 +444,20 @@ QString OverflowPanel::recordHtml(const Result &r, const OverflowEntry &e) const
         for (size_t w = 1; w < b.status.size(); ++w)
             row(tr("status word %1").arg(w), hexString(b.status[w]));
         html += QStringLiteral("</table><p><b>%1</b></p><ul>").arg(tr("Decoded causes:"));
-        if (b.decoding.causes.empty())
+        if (!b.statusDocumented) {
+            QStringList bits;
+            for (auto bit : setBits(b.status.front()))
+                bits << hexString(bit);
+            html += QStringLiteral("<li style='color:#b88a00'>%1<br/>%2</li>")
+                        .arg(tr("Meaning not documented for this unit (%1): the status bits are shown raw.").arg(esc(b.kindName())),
+                             tr("Set bits: %1").arg(bits.isEmpty() ? tr("none") : bits.join(QStringLiteral(", "))));
+            html += QStringLiteral("</ul><p><b>%1</b> <small>%2</small></p><ul>")
+                        .arg(tr("Hint, the AI Core reading of the same bits:"), tr("(unconfirmed for %1 units)").arg(esc(b.kindName())));
+            for (const auto &c : b.aiCoreHint.causes)
+                html += QStringLiteral("<li style='color:#757575'><tt>%1</tt> %2<br/>%3</li>").arg(hexString(c.code), esc(c.english), esc(c.chinese));
+        } else if (b.decoding.causes.empty()) {
             html += QStringLiteral("<li>%1</li>").arg(tr("no documented meaning for this record kind; raw status shown above"));
+        }
         for (const auto &c : b.decoding.causes)
             html += QStringLiteral("<li%1><tt>%2</tt> %3<br/>%4</li>")
                         .arg(c.known ? QString() : QStringLiteral(" style='color:#b88a00'"), hexString(c.code), esc(c.english), esc(c.chinese));
@@ -381,11 +471,21 @@ QString OverflowPanel::recordHtml(const Result &r, const OverflowEntry &e) const
     return html;
 }
 
-QString OverflowPanel::findingHtml(const Result &r, const SoftwareFinding &f) const
+QString OverflowPanel::findingHtml(const Result &r, const ScopeScan &scope, const SoftwareFinding &f) const
 {
-    QString html = QStringLiteral("<h3 style='color:%1'>%2</h3><p>%3</p>").arg(levelColor(f.level).name(), esc(levelText(f.level)), esc(f.reason));
-    if (f.op == r.report.firstProducer)
-        html += QStringLiteral("<p><b>%1</b></p>").arg(tr("The first operator in execution order whose inputs are normal and whose outputs are not."));
+    QString html = QStringLiteral("<h3 style='color:%1'>%2</h3><p>%3</p>")
+                       .arg((f.level != OverflowLevel::None ? levelColor(f.level) : QColor(0x75, 0x75, 0x75)).name(), esc(findingLevelText(f)), esc(f.reason));
+    const QString where = scope.scope.label();
+    if (!where.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(tr("Scope: %1").arg(esc(where)));
+    if (scope.firstAnomaly() == &f) {
+        html += QStringLiteral("<p><b>%1</b></p>").arg(tr("The first operator of this scope, in execution order, with NaN, Inf or saturated values."));
+        if (scope.firstIsCommunication(*r.index))
+            html += QStringLiteral("<p>%1</p>").arg(tr("It is a communication operator: its NaN/Inf may have been produced on another rank."));
+        if (scope.precursor >= 0)
+            html += QStringLiteral("<p>%1</p>").arg(tr("Before it, %1 produced finite values whose recorded Norm or Mean overflowed.")
+                                                        .arg(esc(opLabel(r.index->ops[size_t(scope.findings[size_t(scope.precursor)].op)]))));
+    }
     return html + opHtml(r, f.op);
 }
 

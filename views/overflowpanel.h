@@ -57,7 +57,7 @@ private:
     void rebuildList();
     void showItem(QTreeWidgetItem *item);
     QString recordHtml(const Result &r, const OverflowEntry &e) const;
-    QString findingHtml(const Result &r, const SoftwareFinding &f) const;
+    QString findingHtml(const Result &r, const ScopeScan &scope, const SoftwareFinding &f) const;
     QString opHtml(const Result &r, int op) const;
 
     QTreeWidget *m_list;

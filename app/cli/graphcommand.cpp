@@ -1,7 +1,9 @@
 #include "graphcommand.h"
 
-#include "formats/ge/gegraphreader.h"
+#include "visdbcommand.h"
+
 #include "dumpgraph/dumpmapping.h"
+#include "dumpgraph/graphdiscovery.h"
 #include "index/buildindex.h"
 
 #include <QDir>
@@ -15,14 +17,6 @@
 namespace ds {
 
 namespace {
-
-struct LoadedFile
-{
-    QString path, shownPath;
-    ge::GraphFileName name;
-    std::optional<GraphModel> model;
-    QString error;
-};
 
 QString shown(const QString &root, const QString &file)
 {
@@ -58,28 +52,19 @@ QString nodeLine(const GraphModel &model, const GraphNodeRef &r)
 
 } // namespace
 
-QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
+QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool asJson, int *exitCode)
 {
     const QFileInfo info(path);
     if (!info.exists()) {
         *exitCode = 3;
         return QStringLiteral("no such file or directory: %1\n").arg(path).toUtf8();
     }
+    for (const QString &g : graphPaths)
+        if (!QFileInfo::exists(g)) {
+            *exitCode = 3;
+            return QStringLiteral("no such file or directory: %1\n").arg(g).toUtf8();
+        }
     const QString root = info.isDir() ? info.absoluteFilePath() : info.absolutePath();
-
-    std::vector<LoadedFile> files;
-    for (const QString &f : ge::findGraphFiles(path)) {
-        LoadedFile lf;
-        lf.path = f;
-        lf.shownPath = shown(root, f);
-        lf.name = *ge::parseGraphFileName(QFileInfo(f).fileName());
-        auto r = ge::readGraphFile(f);
-        if (r)
-            lf.model = std::move(*r);
-        else
-            lf.error = r.errorText();
-        files.push_back(std::move(lf));
-    }
 
     // The dump at PATH (a graph file alone is no dump).
     std::shared_ptr<DumpIndex> index;
@@ -88,39 +73,39 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         if (built && !(*built)->ops.empty())
             index = *built;
     }
-    QStringList dumpModels;
-    if (index)
-        for (const auto &op : index->ops)
-            if (!op.levels->modelName.isEmpty() && !dumpModels.contains(op.levels->modelName))
-                dumpModels << op.levels->modelName;
+    const QStringList dumpModels = index ? dumpModelNames(*index) : QStringList();
 
-    std::vector<GraphModel> models;
-    std::vector<size_t> fileOfModel;
-    for (size_t i = 0; i < files.size(); ++i)
-        if (files[i].model) {
-            models.push_back(*files[i].model);
-            fileOfModel.push_back(i);
-        }
+    // The graph files of the dump and of the extra graph paths (GE only: no module graphs here).
+    DiscoveryOptions discovery;
+    discovery.moduleFallback = false;
+    const DiscoveredGraphs found = discoverGraphs(path, graphPaths, index.get(), discovery);
+    const std::vector<GraphModel> &models = found.models;
+    std::vector<size_t> fileOfModel(models.size());
+    for (size_t i = 0; i < found.files.size(); ++i)
+        if (found.files[i].model >= 0)
+            fileOfModel[size_t(found.files[i].model)] = i;
+    auto shownPath = [&](const GraphFileRead &f) { return shown(root, f.path); };
     const auto candidates = rankComputationGraphs(models, dumpModels);
     const GraphModel *chosen = candidates.empty() ? nullptr : &models[size_t(candidates.front().model)];
     std::optional<DumpMapping> mapping;
     if (chosen && index)
         mapping = mapDumpToGraph(*chosen, *index);
-    *exitCode = models.empty() ? 1 : 0;
+    const VisDbSection msprobeGraphs = visDbSection(path, root);
+    *exitCode = models.empty() && msprobeGraphs.readable == 0 ? 1 : 0;
 
     if (asJson) {
         QJsonObject doc;
         doc.insert(QStringLiteral("path"), info.absoluteFilePath());
         QJsonArray graphs;
-        for (const auto &f : files) {
-            QJsonObject g{{QStringLiteral("file"), f.shownPath},
+        for (const auto &f : found.files) {
+            QJsonObject g{{QStringLiteral("file"), shownPath(f)},
                           {QStringLiteral("kind"), f.name.kind == ge::GraphFileKind::GeOnnx ? QStringLiteral("ge_onnx") : QStringLiteral("ge_proto")},
                           {QStringLiteral("index"), double(f.name.index)},
                           {QStringLiteral("stage"), f.name.suffix}};
-            if (!f.model) {
+            if (f.model < 0) {
                 g.insert(QStringLiteral("error"), f.error);
             } else {
-                const GraphModel &m = *f.model;
+                const GraphModel &m = models[size_t(f.model)];
                 const Graph *r = m.root();
                 g.insert(QStringLiteral("model_name"), m.modelName);
                 g.insert(QStringLiteral("graph"), r ? r->name : QString());
@@ -144,7 +129,7 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
             QJsonArray cands;
             for (const auto &c : candidates) {
                 const auto &m = models[size_t(c.model)];
-                cands.append(QJsonObject{{QStringLiteral("file"), files[fileOfModel[size_t(c.model)]].shownPath},
+                cands.append(QJsonObject{{QStringLiteral("file"), shownPath(found.files[fileOfModel[size_t(c.model)]])},
                                          {QStringLiteral("graph"), m.root() ? m.root()->name : QString()},
                                          {QStringLiteral("reason"), c.reason}});
             }
@@ -168,20 +153,21 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         } else {
             doc.insert(QStringLiteral("dump"), QJsonValue::Null);
         }
+        doc.insert(QStringLiteral("msprobe_graphs"), msprobeGraphs.json);
         return QJsonDocument(doc).toJson(QJsonDocument::Indented);
     }
 
-    QString text = QStringLiteral("graph files: %1\n").arg(files.size());
-    for (const auto &f : files) {
-        if (!f.model) {
-            text += QStringLiteral("  [%1] %2  %3\n    error: %4\n").arg(f.name.index).arg(f.name.suffix, f.shownPath, f.error);
+    QString text = QStringLiteral("graph files: %1\n").arg(found.files.size());
+    for (const auto &f : found.files) {
+        if (f.model < 0) {
+            text += QStringLiteral("  [%1] %2  %3\n    error: %4\n").arg(f.name.index).arg(f.name.suffix, shownPath(f), f.error);
             continue;
         }
-        const GraphModel &m = *f.model;
+        const GraphModel &m = models[size_t(f.model)];
         const Graph *r = m.root();
         text += QStringLiteral("  [%1] %2  %3\n    graph %4: %5 nodes, %6 edges (%7 control), %8 sub-graph(s), %9 unknown field(s)%10\n")
                     .arg(f.name.index)
-                    .arg(f.name.suffix, f.shownPath, r ? r->name : QStringLiteral("-"))
+                    .arg(f.name.suffix, shownPath(f), r ? r->name : QStringLiteral("-"))
                     .arg(r ? r->nodes.size() : 0)
                     .arg(r ? r->edges.size() : 0)
                     .arg(r ? r->controlEdgeCount() : 0)
@@ -193,10 +179,10 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         text += QStringLiteral("computation graph: none (no readable graph file)\n");
     } else {
         text += QStringLiteral("computation graph: %1 (%2)\n  %3\n")
-                    .arg(files[fileOfModel[size_t(candidates.front().model)]].shownPath,
+                    .arg(shownPath(found.files[fileOfModel[size_t(candidates.front().model)]]),
                          chosen->root() ? chosen->root()->name : QString(), candidates.front().reason);
         for (size_t c = 1; c < candidates.size(); ++c)
-            text += QStringLiteral("  other: %1  %2\n").arg(files[fileOfModel[size_t(candidates[c].model)]].shownPath, candidates[c].reason);
+            text += QStringLiteral("  other: %1  %2\n").arg(shownPath(found.files[fileOfModel[size_t(candidates[c].model)]]), candidates[c].reason);
     }
     if (index && mapping) {
         const auto &mp = *mapping;
@@ -217,13 +203,15 @@ QByteArray graphReport(const QString &path, bool asJson, int *exitCode)
         for (int o : mp.streamMismatchOps)
             text += QStringLiteral("  warning: stream id differs from the graph: %1\n").arg(index->ops[size_t(o)].relPath);
     }
+    if (!msprobeGraphs.json.isEmpty())
+        text += QStringLiteral("msprobe graph databases: %1\n").arg(msprobeGraphs.json.size()) + msprobeGraphs.text;
     return text.toUtf8();
 }
 
-int runGraphCommand(const QString &path, bool asJson)
+int runGraphCommand(const QString &path, const QStringList &graphPaths, bool asJson)
 {
     int code = 0;
-    const QByteArray report = graphReport(path, asJson, &code);
+    const QByteArray report = graphReport(path, graphPaths, asJson, &code);
     std::FILE *stream = code == 3 ? stderr : stdout;
     std::fwrite(report.constData(), 1, size_t(report.size()), stream);
     return code;

@@ -1,15 +1,18 @@
 #pragma once
 
-// `dumpscope-cli graph PATH [--json]`: the GE graph dumps found at PATH, the computation graph
-// and why it was chosen, and - when PATH also holds a CANN dump - the graph nodes without dump
-// data and the dump files without a graph node.
+// `dumpscope-cli graph PATH [GRAPH_PATH...] [--json]`: the GE graph dumps found for PATH, the
+// computation graph and why it was chosen, and - when PATH also holds a CANN dump - the graph
+// nodes without dump data and the dump files without a graph node.
 //
 // PATH is a graph file, or a directory searched recursively for ge_proto_* / ge_onnx_* files
 // (DUMP_GRAPH_PATH/{pid}_{deviceid} folders included; when none is below PATH, the graph files
-// next to it). The dump part indexes PATH like `info` does.
+// next to it). GE writes its graph files into the training job's working directory, not into
+// the dump: GRAPH_PATHs (graph files or folders) are searched too, the same way
+// (discoverGraphs, the function the GUI's Graph tab uses). The dump part indexes PATH like
+// `info` does.
 //
 // Exit codes: 0 at least one graph file was read; 1 no graph file found or none readable;
-// 3 PATH does not exist.
+// 3 PATH or a GRAPH_PATH does not exist.
 //
 // JSON (--json), one object:
 // {
@@ -48,13 +51,14 @@
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 
 namespace ds {
 
 /// Builds the report (text or JSON) and sets the exit code.
-QByteArray graphReport(const QString &path, bool asJson, int *exitCode);
+QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool asJson, int *exitCode);
 
 /// Prints graphReport() to stdout and returns the exit code.
-int runGraphCommand(const QString &path, bool asJson);
+int runGraphCommand(const QString &path, const QStringList &graphPaths, bool asJson);
 
 } // namespace ds

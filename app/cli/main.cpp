@@ -4,6 +4,7 @@
 #include "formats/readers.h"
 #include "index/buildindex.h"
 #include "index/jsonreport.h"
+#include "index/problems.h"
 #include "index/tensormeasure.h"
 #include "index/tensorexport.h"
 #include "overflow/overflowreport.h"
@@ -76,8 +77,21 @@ int cmdInfo(const DumpIndex &index, bool asJson)
             .arg(index.ops.size()).arg(index.tensorCount()).arg(index.payloadBytes()));
     if (!steps.isEmpty() || !ranks.isEmpty())
         out(QStringLiteral("steps:     %1\nranks:     %2\n").arg(joined(steps), joined(ranks)));
-    out(QStringLiteral("devices:   %1\nbad files: %2\n").arg(joined(devices)).arg(index.errors.size()));
+    std::vector<Problem> warnings;
+    for (auto &p : indexProblems(index))
+        if (p.severity == Problem::Severity::Warning)
+            warnings.push_back(std::move(p));
+    out(QStringLiteral("devices:   %1\nbad files: %2\nwarnings:  %3\n").arg(joined(devices)).arg(index.errors.size()).arg(warnings.size()));
     printErrors(index);
+    if (!warnings.empty()) {
+        // Files that were read but whose content is inconsistent (README "info").
+        constexpr size_t kShown = 50;
+        out(QStringLiteral("\n%1 warning(s) about files that were read:\n").arg(warnings.size()));
+        for (size_t i = 0; i < warnings.size() && i < kShown; ++i)
+            out(QStringLiteral("  %1\n").arg(problemText(warnings[i])));
+        if (warnings.size() > kShown)
+            out(QStringLiteral("  ... and %1 more (info --json lists them all)\n").arg(warnings.size() - kShown));
+    }
     return Ok;
 }
 
@@ -177,6 +191,8 @@ int cmdStats(const DumpIndex &index, const QStringList &ids, bool asJson, int bi
                 .arg(s.nan).arg(s.posinf).arg(s.neginf).arg(s.zero));
         for (const auto &n : e.notes)
             out(QStringLiteral("  note: %1\n").arg(n));
+        for (const Problem &p : opProblems(index, e.ref.op))
+            out(QStringLiteral("  warning: %1\n").arg(problemText(p)));
         if (e.histogram) {
             const auto edges = e.histogram->edges();
             for (size_t b = 0; b < e.histogram->counts.size(); ++b)
@@ -275,8 +291,9 @@ int main(int argc, char **argv)
         "  export PATH OP... --format h5 --out FILE.h5   torch.utils.dumper operators to a new .h5\n"
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
         "                                 and a software NaN/Inf/saturation scan\n"
-        "  graph PATH                     GE graph dumps, the computation graph, operators\n"
-        "                                 without dump data and dump files without graph nodes\n"
+        "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
+        "                                 the computation graph, operators without dump data\n"
+        "                                 and dump files without graph nodes\n"
         "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--fail-on error|warning]\n"
         "                                 match and compare an NPU dump with a bench dump: metrics,\n"
         "                                 verdicts and the first divergence (docs/COMPARE.md)\n\n"
@@ -351,7 +368,7 @@ int main(int argc, char **argv)
                                   parser.isSet(quiet)});
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
-        return runGraphCommand(args[1], parser.isSet(json));
+        return runGraphCommand(args[1], args.mid(2), parser.isSet(json));
     auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));
     if (!index)
         return NoPath;

@@ -3,11 +3,15 @@
 #include "compareview.h"
 #include "mainwindow.h"
 #include "settingsdialog.h"
+#include "graphcompareview.h"
 #include "graphpanel.h"
+#include "graphview.h"
 #include "overflowpanel.h"
 #include "tensorinspector.h"
 
 #include <QApplication>
+#include <QDockWidget>
+#include <QIcon>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QTabWidget>
@@ -59,9 +63,29 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     QTimer::singleShot(30000, &loop, &QEventLoop::quit);
     if (waiting && (!window.inspector()->report() || window.inspector()->isBusy()))
         loop.exec();
-    if (tab == QLatin1String("graph")) {
+    if (tab == QLatin1String("graph") || tab == QLatin1String("graph-compare")) {
         window.centralTabs()->setCurrentWidget(window.graph());
-        for (int i = 0; i < 150; ++i) { // graph files are read and laid out in the background
+        if (auto *inspector = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"))) // room for the graph
+            window.resizeDocks({inspector}, {window.width() / 5}, Qt::Horizontal);
+        // Graph files are read, mapped and laid out in the background; the bench graph too.
+        const auto laidOut = [](GraphView *v) { return v->currentLayout() && !v->isLayoutPending(); };
+        for (int i = 0; i < 1500 && !laidOut(window.graph()->view()); ++i) {
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+        if (tab == QLatin1String("graph-compare")) {
+            for (int i = 0; i < 1500 && !window.graph()->hasBenchGraph(); ++i) {
+                QThread::msleep(20);
+                QCoreApplication::processEvents();
+            }
+            window.graph()->setSideBySide(true);
+            GraphCompareView *cv = window.graph()->compareView();
+            for (int i = 0; i < 1500 && !(laidOut(cv->npuView()) && laidOut(cv->benchView())); ++i) {
+                QThread::msleep(20);
+                QCoreApplication::processEvents();
+            }
+        }
+        for (int i = 0; i < 10; ++i) { // the overflow marks and the legend follow
             QThread::msleep(20);
             QCoreApplication::processEvents();
         }
@@ -85,6 +109,10 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("DumpScope"));
     QCoreApplication::setApplicationName(QStringLiteral("DumpScope"));
+    QIcon icon;
+    for (int size : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/dumpscope-%1.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
     QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
 
     // Translations: ours from an installed tree (<prefix>/share/dumpscope/translations, so they
@@ -122,7 +150,7 @@ int main(int argc, char **argv)
                                       QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                       QStringLiteral("LANG"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, mapping)."),
+                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping)."),
                                  QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),

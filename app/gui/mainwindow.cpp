@@ -4,9 +4,11 @@
 #include "documentcontext.h"
 #include "exportdialog.h"
 #include "graphpanel.h"
+#include "dumpgraph/graphdiscovery.h"
 #include "settingsdialog.h"
 #include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
+#include "index/problems.h"
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
 #include "overflowpanel.h"
@@ -18,6 +20,8 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
+#include <QtConcurrent>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
@@ -27,6 +31,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStatusBar>
+#include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
 #include <QToolBar>
@@ -79,7 +84,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     problemsDock->setObjectName(QStringLiteral("problemsDock"));
     problemsDock->setWidget(m_problems);
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
-    problemsDock->hide(); // shown when a dump has unreadable files
+    problemsDock->hide(); // shown when a dump has unreadable files or files read with warnings
     m_problemsDock = problemsDock;
     resizeDocks({inspectorDock}, {600}, Qt::Horizontal);
     resizeDocks({problemsDock}, {110}, Qt::Vertical);
@@ -123,7 +128,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_graph, &GraphPanel::graphShown, this, [this] { // marks may arrive before the graph
         if (const auto it = m_overflowMarks.find(m_graph->dump()); it != m_overflowMarks.end())
             m_graph->setOpMarks(it->second);
+        if (const auto it = m_firstOverflow.find(m_graph->dump()); it != m_firstOverflow.end())
+            m_graph->setFirstOverflowOp(it->second);
     });
+    connect(m_graph, &GraphPanel::pairRequested, m_compare, &CompareView::mapOperators); // side-by-side graphs -> mapping
     connect(m_compare, &CompareView::npuTensorSelected, this, [this](int dump, const TensorId &tensorId) {
         const QModelIndex item = m_context->treeModel()->findTensor(dump, tensorId);
         if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
@@ -131,15 +139,25 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
             m_tree->setCurrentIndex(item);
         }
     });
-    connect(m_compare, &CompareView::finished, this, [this] {
+    auto compareToGraph = [this] {
         if (m_compare->npuDump() == m_graph->dump())
             if (const auto result = m_compare->model()->result())
-                m_graph->setCompareResult(*result);
-    });
+                m_graph->setCompareResult(result, m_compare->model()->benchIndex());
+    };
+    connect(m_compare, &CompareView::finished, this, compareToGraph);
+    connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
         auto *model = m_context->treeModel();
+        if (const QString op = item->data(Qt::UserRole + 2).toString(); !op.isEmpty()) { // a warning: its operator
+            const QModelIndex i = model->findOp(dump, op);
+            if (i.isValid()) {
+                m_tree->scrollTo(i);
+                m_tree->setCurrentIndex(i);
+            }
+            return;
+        }
         const QModelIndex root = model->index(dump, 0);
         for (int r = 0; r < model->rowCount(root); ++r) {
             const QModelIndex group = model->index(r, 0, root);
@@ -174,6 +192,13 @@ void MainWindow::createActions()
         if (!path.isEmpty())
             openPath(path);
     });
+    QAction *addGraphs = file->addAction(tr("Add &Graph Folder\u2026"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with GE graph files (ge_proto_*.txt)"));
+        if (!dir.isEmpty())
+            addGraphFolder(dir);
+    });
+    addGraphs->setToolTip(tr("GE writes its graph files into the training job's working directory: add that folder "
+                             "to link its graphs to the open dumps"));
     QAction *exportAction = file->addAction(tr("&Export Tensors…"), this, &MainWindow::exportSelected);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setToolTip(tr("Export the selected tensors to .npy or .txt"));
@@ -211,6 +236,12 @@ void MainWindow::createActions()
 void MainWindow::openPath(const QString &path)
 {
     addRecent(path);
+    // A folder of GE graph files only (GE writes them into the job's working directory) is
+    // no dump: its graphs go to the Graph tab. (A bounded walk of directory entries.)
+    if (isGraphOnlyFolder(path)) {
+        addGraphFolder(path);
+        return;
+    }
     m_context->openDump(path);
 }
 
@@ -375,18 +406,69 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_tree->expand(i);
     if (i.isValid() && !m_tree->currentIndex().isValid())
         m_tree->setCurrentIndex(i);
+    if (const auto index = m_context->index(dump); index && !cancelled && ops == 0 && errors == 0) {
+        // Nothing to index: a folder holding graph files among other files (a job's working
+        // directory) opened as another path? (checked off the GUI thread)
+        const QString path = index->openedPath;
+        auto *watcher = new QFutureWatcher<bool>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, dump] {
+            watcher->deleteLater();
+            if (!watcher->result())
+                return;
+            // The empty entry goes when it is still the last one (ids of later dumps stay valid).
+            if (!m_context->isIndexing() && dump == m_context->treeModel()->dumpCount() - 1)
+                m_context->treeModel()->removeDump(dump);
+            addGraphFolder(path);
+        });
+        watcher->setFuture(QtConcurrent::run([path] { return holdsGraphFiles(path); }));
+        return;
+    }
     if (const auto index = m_context->index(dump); index && !cancelled) {
         m_overflow->analyze(dump, index, index->payloadBytes() <= OverflowPanel::kAutoScanBytes);
-        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump, else the msprobe module hierarchy
+        m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump (and added graph folders), else the msprobe module hierarchy
     }
     if (const auto index = m_context->index(dump))
-        for (const auto &e : index->errors) {
-            auto *item = new QListWidgetItem(QStringLiteral("%1 — %2").arg(e.file, e.message), m_problems);
-            item->setData(Qt::UserRole, dump);
-            item->setData(Qt::UserRole + 1, e.file);
-            item->setToolTip(index->rootDir + QLatin1Char('/') + e.file);
-            m_problemsDock->show();
+        if (const int warnings = addProblems(dump, *index))
+            m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + tr("%n file warning(s): see Problems.", nullptr, warnings));
+}
+
+int MainWindow::addProblems(int dump, const DumpIndex &index)
+{
+    // Unreadable files (errors), then files read with inconsistencies (warnings). A dump of
+    // millions of entries could warn about many: the list shows the first kMaxWarnings.
+    constexpr int kMaxWarnings = 500;
+    const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
+    const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
+    int warnings = 0, hidden = 0;
+    for (const Problem &p : indexProblems(index)) {
+        const bool error = p.severity == Problem::Severity::Error;
+        if (!error && ++warnings > kMaxWarnings) {
+            ++hidden;
+            continue;
         }
+        auto *item = new QListWidgetItem(error ? errorIcon : warningIcon,
+                                         p.entry.isEmpty() ? QStringLiteral("%1 \u2014 %2").arg(p.file, p.message)
+                                                           : QStringLiteral("%1 (%2) \u2014 %3").arg(p.file, p.entry, p.message),
+                                         m_problems);
+        item->setData(Qt::UserRole, dump);
+        item->setData(Qt::UserRole + 1, p.file);
+        item->setData(Qt::UserRole + 2, p.op >= 0 ? index.ops[size_t(p.op)].relPath : QString());
+        item->setToolTip(error ? tr("Unreadable: %1").arg(index.rootDir + QLatin1Char('/') + p.file)
+                               : tr("Read with a warning: %1").arg(index.rootDir + QLatin1Char('/') + p.file));
+    }
+    if (hidden)
+        new QListWidgetItem(tr("\u2026 and %n more warning(s) (dumpscope-cli info --json lists them all)", nullptr, hidden), m_problems);
+    if (m_problems->count())
+        m_problemsDock->show();
+    return warnings;
+}
+
+void MainWindow::addGraphFolder(const QString &path)
+{
+    m_graph->addGraphPaths({path});
+    m_tabs->setCurrentWidget(m_graph);
+    m_statusText->setText(m_graph->dump() >= 0 ? tr("Graph folder %1 added: its graphs are linked to the open dump (Graph tab).").arg(path)
+                                               : tr("Graph folder %1 added: open the dump to link its operators to the graph.").arg(path));
 }
 
 bool MainWindow::goToFirstOverflow()
@@ -416,15 +498,37 @@ void MainWindow::onOverflowAnalyzed(int dump)
     m_context->treeModel()->setOverflowMarks(dump, marks);
     if (m_opTable->model()->dump() == dump)
         m_opTable->model()->setOverflowMarks(marks);
-    if (m_graph->dump() == dump)
+    int first = report->firstProducer;
+    for (size_t r = 0; first < 0 && r < report->records.size(); ++r)
+        for (const auto &l : report->records[r].links)
+            if (first < 0 && l.op >= 0)
+                first = l.op;
+    m_firstOverflow[dump] = first;
+    if (m_graph->dump() == dump) {
         m_graph->setOpMarks(marks);
+        m_graph->setFirstOverflowOp(first);
+    }
     m_overflowMarks[dump] = std::move(marks);
-    if (!report->records.empty() || report->firstProducer >= 0) {
-        const QString records = tr("%n overflow record(s)", nullptr, int(report->records.size()));
-        const QString text = report->firstProducer >= 0
-                                 ? tr("%1; first producing operator: %2.").arg(records, m_context->index(dump)->ops[size_t(report->firstProducer)].opType)
-                                 : tr("%1.").arg(records);
-        m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + text);
+    const auto index = m_context->index(dump);
+    QStringList parts;
+    if (!report->records.empty())
+        parts << tr("%n overflow record(s)", nullptr, int(report->records.size()));
+    if (const SoftwareFinding *first = report->firstAnomaly(); first && index) {
+        const OpRecord &op = index->ops[size_t(first->op)];
+        const QString name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+        const QString scope = report->scopes[size_t(report->firstScope)].scope.label();
+        const QString level = first->level == OverflowLevel::Critical ? tr("critical")
+                              : first->level == OverflowLevel::High   ? tr("high")
+                                                                      : tr("medium");
+        const QString what = scope.isEmpty() ? tr("%1 (%2)").arg(name, level) : tr("%1 (%2) in %3").arg(name, level, scope);
+        parts << (first->op == report->firstProducer ? tr("first overflow produced by %1").arg(what) : tr("first anomaly at %1").arg(what));
+    } else if (report->scanned && report->records.empty()) {
+        parts << tr("no overflow found");
+    }
+    if (!parts.isEmpty()) {
+        QString sentence = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
+        sentence[0] = sentence[0].toUpper();
+        m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + sentence);
     }
 }
 

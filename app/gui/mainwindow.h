@@ -17,6 +17,7 @@ class QTreeView;
 namespace ds {
 
 class DocumentContext;
+class DumpIndex;
 class CompareView;
 class GraphPanel;
 class OpTablePanel;
@@ -44,6 +45,8 @@ public:
     QTabWidget *centralTabs() const { return m_tabs; }
 
     void openPath(const QString &path);
+    /// Adds a folder of GE graph files (File -> Add Graph Folder): linked to the open dumps.
+    void addGraphFolder(const QString &path);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
@@ -65,6 +68,7 @@ private:
     void onOpActivated(int dump, int op);
     void onOverflowAnalyzed(int dump);
     void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
+    int addProblems(int dump, const DumpIndex &index); ///< returns the number of warnings
     void addRecent(const QString &path);
     void updateRecentMenu();
 
@@ -80,6 +84,7 @@ private:
     QTabWidget *m_tabs;
     QMenu *m_recentMenu = nullptr;
     std::map<int, std::unordered_map<int, int>> m_overflowMarks; ///< dump -> op -> mark
+    std::map<int, int> m_firstOverflow; ///< dump -> op of the first overflow (-1: none)
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;

@@ -1,5 +1,7 @@
 #include "pairkernels.h"
 
+#include "util/kernelisa.h"
+
 #include <vector>
 
 namespace ds::pairkernels {
@@ -25,15 +27,12 @@ const double *halfTable()
     return table.data();
 }
 
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-#define DS_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
-#else
-#define DS_VECTOR_CLONES
-#endif
+// Built for every level of util/kernelisa.h (an always-inlined body, a dispatcher).
+#define DS_KERNEL_BODY [[gnu::always_inline]] inline
 
 /// float32 -> float64 (exact in every clone); true when every value is finite (its exponent
 /// field is not all ones), checked on the bits in the same loop.
-DS_VECTOR_CLONES bool widenFloats(const std::byte *p, size_t n, double *out)
+DS_KERNEL_BODY bool widenFloatsBody(const std::byte *p, size_t n, double *out)
 {
     std::uint32_t nonFinite = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -45,9 +44,10 @@ DS_VECTOR_CLONES bool widenFloats(const std::byte *p, size_t n, double *out)
     }
     return nonFinite == 0;
 }
+bool widenFloats(const std::byte *p, size_t n, double *out) { DS_KERNEL_DISPATCH_V4(widenFloatsBody(p, n, out)); }
 
 /// True when every value is finite (its exponent field is not all ones).
-DS_VECTOR_CLONES bool finiteDoubles(const double *x, size_t n)
+DS_KERNEL_BODY bool finiteDoublesBody(const double *x, size_t n)
 {
     std::uint64_t nonFinite = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -57,6 +57,7 @@ DS_VECTOR_CLONES bool finiteDoubles(const double *x, size_t n)
     }
     return nonFinite == 0;
 }
+bool finiteDoubles(const double *x, size_t n) { DS_KERNEL_DISPATCH_V4(finiteDoublesBody(x, n)); }
 
 } // namespace
 

@@ -2,6 +2,7 @@
 
 #include "pairkernels.h"
 #include "io/pagerelease.h"
+#include "util/kernelisa.h"
 #include "util/parallel.h"
 
 #include <algorithm>
@@ -22,13 +23,9 @@ constexpr size_t kTaskElems = size_t(1) << 20; // element pairs per parallel tas
 constexpr size_t kLanes = 8;                   // independent accumulators per sum (vectorisable)
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
-// The block kernels are built for baseline x86-64 and AVX2 (picked at load time) with GCC, as
-// the statistics kernels are; each lane is a sequential float64 sum, so both give the same bits.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-#define DS_VECTOR_CLONES [[gnu::target_clones("arch=x86-64-v4", "avx2", "default")]]
-#else
-#define DS_VECTOR_CLONES
-#endif
+// The block kernels (firstSums, klSums) are built for baseline x86-64, AVX2 and x86-64-v4 with
+// GCC and picked per CPU by util/kernelisa.h, as the statistics kernels are; each lane is a
+// sequential float64 sum, so every build gives the same bits.
 
 bool cancelled(const JobControl *job) { return job && job->cancelled(); }
 
@@ -234,7 +231,7 @@ DS_INLINE std::int64_t totalI(VI v)
 /// float64 sum: the same bits in every clone). With non-finite values in the block the sums
 /// are not finite (dd is then Inf or NaN) and the caller takes the fix-up path.
 template<bool GenB, typename LX, typename LY>
-DS_VECTOR_CLONES FirstSums firstSums(LX x, LY y, size_t n)
+DS_INLINE FirstSums firstSumsBody(LX x, LY y, size_t n)
 {
     FirstLanes<V, VI> a;
     const size_t whole = n - n % kLanes;
@@ -254,6 +251,11 @@ DS_VECTOR_CLONES FirstSums firstSums(LX x, LY y, size_t n)
     r.maxRe = std::max(maxOf(a.maxRe), t.maxRe);
     r.maxAr = std::max(maxOf(a.maxAr), t.maxAr);
     return r;
+}
+template<bool GenB, typename LX, typename LY>
+FirstSums firstSums(LX x, LY y, size_t n)
+{
+    DS_KERNEL_DISPATCH_V4(firstSumsBody<GenB>(x, y, n));
 }
 
 int valueClass(double v) { return std::isfinite(v) ? 0 : std::isnan(v) ? 1 : v > 0 ? 2 : 3; }
@@ -465,7 +467,7 @@ DS_INLINE void klCommon(T xv, T yv, T p, T q, const KlParams &k, KlLanes<T> &a)
 /// The KL / centred-squares pass over n elements. With a non-finite value the centred squares
 /// are not finite and the caller takes the fix-up path.
 template<typename LX, typename LY>
-DS_VECTOR_CLONES KlSums klSums(LX x, LY y, size_t n, const KlParams &k)
+DS_INLINE KlSums klSumsBody(LX x, LY y, size_t n, const KlParams &k)
 {
     KlLanes<V> a;
     const size_t pairs = n - n % (2 * kLanes);
@@ -488,6 +490,11 @@ DS_VECTOR_CLONES KlSums klSums(LX x, LY y, size_t n, const KlParams &k)
         klCommon(xv, yv, p, q, k, t);
     }
     return {total(a.p) + t.p, total(a.q) + t.q, total(a.pl) + t.pl, total(a.cx) + t.cx, total(a.cy) + t.cy};
+}
+template<typename LX, typename LY>
+KlSums klSums(LX x, LY y, size_t n, const KlParams &k)
+{
+    DS_KERNEL_DISPATCH_V4(klSumsBody(x, y, n, k));
 }
 
 /// The second pass over elements [i, i + n), like firstBlock.

@@ -4,6 +4,7 @@
 
 #include <QDebug>
 #include <QHash>
+#include <QMetaType>
 #include <QString>
 #include <QStringList>
 #include <cstdint>
@@ -172,3 +173,5 @@ std::vector<GraphCandidate> rankComputationGraphs(const std::vector<GraphModel> 
 
 QDebug operator<<(QDebug dbg, const ds::NodeId &id);
 QDebug operator<<(QDebug dbg, const ds::GraphEdge &e);
+
+Q_DECLARE_METATYPE(ds::NodeId)

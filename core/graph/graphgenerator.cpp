@@ -33,7 +33,7 @@ Graph generateScopedGraph(const GeneratedGraphSpec &spec)
     Graph g;
     g.name = QStringLiteral("generated");
     g.nodes.reserve(size_t(spec.nodeCount()));
-    g.nodes.push_back(makeNode(QStringLiteral("input"), QStringLiteral("Data"), rng));
+    g.nodes.push_back(makeNode(QStringLiteral("input"), QStringLiteral("IteratorV2"), rng));
     QString last = QStringLiteral("input");
     std::vector<QString> prevLayer, prevBlock;
 
@@ -77,6 +77,26 @@ Graph generateScopedGraph(const GeneratedGraphSpec &spec)
     if (spec.flatGroupOps > 0) {
         std::vector<QString> flat;
         addOps(QStringLiteral("flat"), spec.flatGroupOps, flat, prevLayer, {});
+    }
+    // GE's top-level crowds, consumed by operators of the scopes (Graph::build resolves the
+    // names whatever the order of the nodes).
+    std::vector<size_t> compute;
+    for (size_t n = 1; n < g.nodes.size(); ++n)
+        if (g.nodes[n].type != QLatin1String("Const"))
+            compute.push_back(n);
+    for (int k = 0; k < spec.atomicCleans && !compute.empty(); ++k) {
+        const QString name = QStringLiteral("atomic_addr_clean0_%1").arg(k + 10);
+        g.nodes[compute[rng() % compute.size()]].inputs << name + QStringLiteral(":-1");
+        g.nodes.push_back(makeNode(name, QStringLiteral("AtomicAddrClean"), rng));
+    }
+    for (int k = 0; k < spec.weightTransforms && !compute.empty(); ++k) {
+        const QString var = k ? QStringLiteral("Variable_%1").arg(k) : QStringLiteral("Variable");
+        const QString trans = QStringLiteral("trans_TransData_%1").arg(k + 3);
+        g.nodes.push_back(makeNode(var, QStringLiteral("Variable"), rng));
+        GraphNode t = makeNode(trans, QStringLiteral("TransData"), rng);
+        t.inputs << var + QStringLiteral(":0");
+        g.nodes.push_back(std::move(t));
+        g.nodes[compute[rng() % compute.size()]].inputs << trans + QStringLiteral(":0");
     }
     GraphNode output = makeNode(QStringLiteral("output"), QStringLiteral("NetOutput"), rng);
     output.outputDescs.clear();

@@ -13,13 +13,20 @@ struct GeneratedGraphSpec
     int subGroups = 20;   ///< "block{i}/layer{j}"
     int opsPerGroup = 50; ///< operators per layer group
     int flatGroupOps = 2000; ///< one more top group "flat" with this many direct operators (0: none)
+    /// GE's top-level crowds: `atomic_addr_clean0_{k}` (AtomicAddrClean) nodes, each with a
+    /// control edge into an operator of the model's scopes ...
+    int atomicCleans = 0;
+    /// ... and weight transforms: `Variable_{k}` (Variable) -> `trans_TransData_{k}`
+    /// (TransData) -> an operator of the model's scopes.
+    int weightTransforms = 0;
     unsigned seed = 1;
 
-    int nodeCount() const { return topGroups * subGroups * opsPerGroup + flatGroupOps + 2; }
+    int nodeCount() const { return topGroups * subGroups * opsPerGroup + flatGroupOps + 2 + atomicCleans + 2 * weightTransforms; }
 };
 
 /// Builds (Graph::build() called) a deterministic graph for `spec`: also a top-level "input"
-/// (Data) and "output" (NetOutput). Every op has an output descriptor with a dtype and shape.
+/// (IteratorV2, the data entry) and "output" (NetOutput). Every op has an output descriptor
+/// with a dtype and shape.
 Graph generateScopedGraph(const GeneratedGraphSpec &spec);
 
 } // namespace ds

@@ -23,6 +23,7 @@ struct Container
     std::vector<std::vector<QPointF>> routes; ///< per edge: interior points, content coordinates, drawn direction
     std::vector<char> reversed;
     QSizeF size;               ///< content size
+    int wrapped = 0;           ///< layers split into rows
 };
 
 /// Sugiyama-style layout of one container. Fills positions (content coordinates, top-left),
@@ -100,12 +101,15 @@ void layeredLayout(Container &c, std::vector<LayoutItem> &items, const GraphLayo
     const int layers = n ? *std::max_element(layer.begin(), layer.end()) + 1 : 0;
 
     // 3. Long edges get a dummy per crossed layer. Virtual nodes: [0, n) real, then dummies.
+    //    The long edges of one producer share their dummies (a trunk that branches off at each
+    //    consumer's layer): a box feeding many others far below draws one line, not a bus.
     std::vector<int> vlayer(layer);
     std::vector<double> vwidth(N);
     for (int v = 0; v < n; ++v)
         vwidth[size_t(v)] = items[size_t(c.children[size_t(v)])].rect.width();
     std::vector<std::vector<int>> vsucc(succ), vpred(pred);
     std::vector<std::vector<int>> chain(c.edges.size()); // dummies of each edge, top to bottom
+    std::unordered_map<int, std::vector<int>> trunk;      // producer -> its dummies, one per layer below it
     for (size_t e = 0; e < dag.size(); ++e) {
         const auto [u, v] = dag[e];
         if (layer[size_t(v)] - layer[size_t(u)] <= 1)
@@ -113,16 +117,21 @@ void layeredLayout(Container &c, std::vector<LayoutItem> &items, const GraphLayo
         auto unlink = [](std::vector<int> &list, int x) { list.erase(std::find(list.begin(), list.end(), x)); };
         unlink(vsucc[size_t(u)], v);
         unlink(vpred[size_t(v)], u);
+        std::vector<int> &t = trunk[u];
         int prev = u;
         for (int l = layer[size_t(u)] + 1; l < layer[size_t(v)]; ++l) {
-            const int d = int(vlayer.size());
-            vlayer.push_back(l);
-            vwidth.push_back(6);
-            vsucc.emplace_back();
-            vpred.emplace_back(1, prev);
-            vsucc[size_t(prev)].push_back(d);
-            chain[e].push_back(d);
-            prev = d;
+            const size_t k = size_t(l - layer[size_t(u)] - 1);
+            if (k == t.size()) {
+                const int d = int(vlayer.size());
+                vlayer.push_back(l);
+                vwidth.push_back(6);
+                vsucc.emplace_back();
+                vpred.emplace_back(1, prev);
+                vsucc[size_t(prev)].push_back(d);
+                t.push_back(d);
+            }
+            chain[e].push_back(t[k]);
+            prev = t[k];
         }
         vsucc[size_t(prev)].push_back(v);
         vpred[size_t(v)].push_back(prev);
@@ -168,18 +177,71 @@ void layeredLayout(Container &c, std::vector<LayoutItem> &items, const GraphLayo
             sweep(l, vsucc);
     }
 
-    // 5. x: pack each row, then pull nodes toward their neighbours' centres without overlap.
-    std::vector<double> x(nv); // left edge
-    for (const auto &row : rows) {
+    // 5. Rows: a layer wider than maxRowWidth is split, in its crossing-reduced order, into
+    //    rows of at most that width that keep their packed spacing (rigid) when pulled.
+    std::vector<std::vector<int>> placeRows; // rows in layer order
+    std::vector<int> rowLayer, rowOfV(nv, 0);
+    std::vector<char> rigid;
+    std::vector<int> subRowOf(nv, 0);
+    int wrapped = 0;
+    // Long edges that pass a layer side by side (a bus) are packed tighter than boxes.
+    auto gap = [&](int u, int v) { return u >= n && v >= n ? o.dummyGap : o.nodeGap; };
+    for (int l = 0; l < layers; ++l) {
+        const auto &row = rows[size_t(l)];
+        double width = 0;
+        for (size_t i = 0; i < row.size(); ++i)
+            width += vwidth[size_t(row[i])] + (i + 1 < row.size() ? gap(row[i], row[i + 1]) : o.nodeGap);
+        if (o.maxRowWidth <= 0 || width - o.nodeGap <= o.maxRowWidth) {
+            placeRows.push_back(row);
+            rowLayer.push_back(l);
+            rigid.push_back(0);
+            continue;
+        }
+        ++wrapped;
+        // Even rows: as many as needed, filled to about the same width.
+        const int count = int(std::ceil((width - o.nodeGap) / o.maxRowWidth));
+        const double target = (width - o.nodeGap) / count;
+        std::vector<int> cur;
         double at = 0;
+        int sub = 0;
         for (int v : row) {
-            x[size_t(v)] = at;
-            at += vwidth[size_t(v)] + o.nodeGap;
+            const double w = vwidth[size_t(v)];
+            if (!cur.empty())
+                at += gap(cur.back(), v);
+            if (!cur.empty() && (at + w > o.maxRowWidth || (at + w / 2 > target && sub + 1 < count))) {
+                placeRows.push_back(std::move(cur));
+                rowLayer.push_back(l);
+                rigid.push_back(1);
+                cur.clear();
+                at = 0;
+                ++sub;
+            }
+            subRowOf[size_t(v)] = sub;
+            cur.push_back(v);
+            at += w;
+        }
+        placeRows.push_back(std::move(cur));
+        rowLayer.push_back(l);
+        rigid.push_back(1);
+    }
+    for (size_t r = 0; r < placeRows.size(); ++r)
+        for (int v : placeRows[r])
+            rowOfV[size_t(v)] = int(r);
+
+    // 6. x: pack each row, then pull nodes toward their neighbours' centres without overlap.
+    std::vector<double> x(nv), packed(nv); // left edge; offset inside a rigid row
+    for (const auto &row : placeRows) {
+        double at = 0;
+        for (size_t i = 0; i < row.size(); ++i) {
+            if (i > 0)
+                at += gap(row[i - 1], row[i]);
+            x[size_t(row[i])] = packed[size_t(row[i])] = at;
+            at += vwidth[size_t(row[i])];
         }
     }
     auto centre = [&](int v) { return x[size_t(v)] + vwidth[size_t(v)] / 2; };
-    auto place = [&](int l, const std::vector<std::vector<int>> &adj) {
-        const auto &row = rows[size_t(l)];
+    auto place = [&](size_t r, const std::vector<std::vector<int>> &adj) {
+        const auto &row = placeRows[r];
         if (row.empty())
             return;
         std::vector<double> want(row.size());
@@ -195,11 +257,20 @@ void layeredLayout(Container &c, std::vector<LayoutItem> &items, const GraphLayo
             }
             want[i] = c - vwidth[size_t(v)] / 2;
         }
+        if (rigid[r]) { // the whole row moves to the mean wish: its width stays bounded
+            double shift = 0;
+            for (size_t i = 0; i < row.size(); ++i)
+                shift += want[i] - packed[size_t(row[i])];
+            shift /= double(row.size());
+            for (int v : row)
+                x[size_t(v)] = packed[size_t(v)] + shift;
+            return;
+        }
         double prevRight = -1e300, shift = 0;
         for (size_t i = 0; i < row.size(); ++i) {
             const int v = row[i];
-            x[size_t(v)] = std::max(want[i], prevRight);
-            prevRight = x[size_t(v)] + vwidth[size_t(v)] + o.nodeGap;
+            x[size_t(v)] = std::max(want[i], i > 0 ? prevRight + gap(row[i - 1], v) : prevRight);
+            prevRight = x[size_t(v)] + vwidth[size_t(v)];
             shift += x[size_t(v)] - want[i];
         }
         shift /= double(row.size()); // undo the rightward drift of the packing, keeps the gaps
@@ -207,37 +278,93 @@ void layeredLayout(Container &c, std::vector<LayoutItem> &items, const GraphLayo
             x[size_t(v)] -= shift;
     };
     for (int s = 0; s < o.sweeps; ++s) {
-        for (int l = 1; l < layers; ++l)
-            place(l, vpred);
-        for (int l = layers - 2; l >= 0; --l)
-            place(l, vsucc);
+        for (size_t r = 0; r < placeRows.size(); ++r)
+            if (rowLayer[r] > 0)
+                place(r, vpred);
+        for (size_t r = placeRows.size(); r-- > 0;)
+            if (rowLayer[r] < layers - 1)
+                place(r, vsucc);
     }
-    double minX = 0, maxX = 0;
-    if (nv) {
-        minX = 1e300;
-        maxX = -1e300;
+    auto extent = [&](double &lo, double &hi) {
+        lo = 0, hi = 0;
+        if (!nv)
+            return;
+        lo = 1e300, hi = -1e300;
         for (size_t v = 0; v < nv; ++v) {
-            minX = std::min(minX, x[v]);
-            maxX = std::max(maxX, x[v] + vwidth[v]);
+            lo = std::min(lo, x[v]);
+            hi = std::max(hi, x[v] + vwidth[v]);
         }
+    };
+    double minX = 0, maxX = 0;
+    extent(minX, maxX);
+    // A content wider than maxRowWidth (rows pulled apart by their neighbours): every row
+    // packed again where it spreads too far, then all moved into one window of that width.
+    if (o.maxRowWidth > 0 && maxX - minX > o.maxRowWidth) {
+        double window = o.maxRowWidth, weighted = 0, count = 0;
+        std::vector<double> lo(placeRows.size()), hi(placeRows.size());
+        for (size_t r = 0; r < placeRows.size(); ++r) {
+            const auto &row = placeRows[r];
+            if (row.empty())
+                continue;
+            lo[r] = x[size_t(row.front())];
+            hi[r] = x[size_t(row.back())] + vwidth[size_t(row.back())];
+            const double packedWidth = packed[size_t(row.back())] + vwidth[size_t(row.back())];
+            if (hi[r] - lo[r] > o.maxRowWidth) {
+                const double start = (lo[r] + hi[r] - packedWidth) / 2;
+                for (int v : row)
+                    x[size_t(v)] = start + packed[size_t(v)];
+                lo[r] = start;
+                hi[r] = start + packedWidth;
+            }
+            window = std::max(window, hi[r] - lo[r]); // a single box wider than the window
+            weighted += (lo[r] + hi[r]) / 2 * double(row.size());
+            count += double(row.size());
+        }
+        const double left = weighted / std::max(count, 1.0) - window / 2;
+        for (size_t r = 0; r < placeRows.size(); ++r) {
+            if (placeRows[r].empty())
+                continue;
+            const double shift = std::clamp(lo[r], left, left + window - (hi[r] - lo[r])) - lo[r];
+            for (int v : placeRows[r])
+                x[size_t(v)] += shift;
+        }
+        extent(minX, maxX);
     }
 
-    // 6. y: each layer as tall as its tallest box; boxes centred in it.
+    // 7. y: each row as tall as its tallest box, the rows of a layer stacked; boxes centred.
+    std::vector<double> rowTop(placeRows.size()), rowHeight(placeRows.size(), 0.0);
+    for (int v = 0; v < n; ++v) {
+        double &h = rowHeight[size_t(rowOfV[size_t(v)])];
+        h = std::max(h, items[size_t(c.children[size_t(v)])].rect.height());
+    }
     std::vector<double> top(NL), height(NL, 0.0);
-    for (int v = 0; v < n; ++v)
-        height[size_t(layer[size_t(v)])] = std::max(height[size_t(layer[size_t(v)])], items[size_t(c.children[size_t(v)])].rect.height());
     double y = 0;
-    for (int l = 0; l < layers; ++l) {
-        top[size_t(l)] = y;
-        y += height[size_t(l)] + o.layerGap;
+    for (size_t r = 0; r < placeRows.size(); ++r) {
+        const size_t l = size_t(rowLayer[r]);
+        const bool firstOfLayer = r == 0 || rowLayer[r - 1] != rowLayer[r];
+        if (firstOfLayer) {
+            if (r > 0)
+                y += o.layerGap;
+            top[l] = y;
+        } else {
+            y += o.rowGap;
+        }
+        rowTop[r] = y;
+        y += rowHeight[r];
+        height[l] = y - top[l];
     }
     for (int v = 0; v < n; ++v) {
         LayoutItem &it = items[size_t(c.children[size_t(v)])];
-        const int l = layer[size_t(v)];
-        it.layer = l;
-        it.rect.moveTo(x[size_t(v)] - minX, top[size_t(l)] + (height[size_t(l)] - it.rect.height()) / 2);
+        const size_t r = size_t(rowOfV[size_t(v)]);
+        it.layer = layer[size_t(v)];
+        it.row = subRowOf[size_t(v)];
+        // Boxes centred in their row, open groups at its top (side by side, they start level);
+        // whole pixels, rounded inward: a box never pokes out of its container by a rounding error.
+        const double dy = it.kind == LayoutItem::Kind::ExpandedGroup ? 0 : (rowHeight[r] - it.rect.height()) / 2;
+        it.rect.moveTo(std::floor(x[size_t(v)] - minX), std::floor(rowTop[r] + dy));
     }
-    c.size = QSizeF(maxX - minX, layers ? y - o.layerGap : 0);
+    c.size = QSizeF(std::ceil(maxX - minX), layers ? std::ceil(y) : 0);
+    c.wrapped = wrapped;
 
     // Routes: a long edge passes each crossed layer vertically at its dummy's x.
     c.routes.assign(c.edges.size(), {});
@@ -254,35 +381,14 @@ void layeredLayout(Container &c, std::vector<LayoutItem> &items, const GraphLayo
 
 } // namespace
 
-int GraphLayout::visibleItemOf(const Graph &graph, NodeId node) const
+GraphLayoutEngine::GraphLayoutEngine(std::shared_ptr<const Graph> graph, GraphLayoutOptions options, FoldOptions folds)
+    : m_graph(std::move(graph)), m_options(options), m_hierarchy(GraphHierarchy::build(*m_graph, folds))
 {
-    if (!node.isValid() || node.index() >= nodeItem.size())
-        return -1;
-    if (nodeItem[node.index()] >= 0)
-        return nodeItem[node.index()];
-    int found = -1;
-    for (GroupId g = graph.node(node).group; g.isValid(); g = graph.group(g).parent)
-        if (groupItem[g.index()] >= 0 && items[size_t(groupItem[g.index()])].kind == LayoutItem::Kind::Group)
-            found = groupItem[g.index()];
-    return found;
-}
-
-GraphLayoutEngine::GraphLayoutEngine(std::shared_ptr<const Graph> graph, GraphLayoutOptions options)
-    : m_graph(std::move(graph)), m_options(options)
-{
-    m_groupSize.assign(m_graph->groups.size(), 0);
-    for (const GraphNode &n : m_graph->nodes)
-        for (GroupId g = n.group; g.isValid(); g = m_graph->group(g).parent)
-            ++m_groupSize[g.index()];
 }
 
 std::vector<GroupId> GraphLayoutEngine::ancestors(NodeId node) const
 {
-    std::vector<GroupId> out;
-    for (GroupId g = m_graph->node(node).group; g.isValid(); g = m_graph->group(g).parent)
-        out.push_back(g);
-    std::reverse(out.begin(), out.end());
-    return out;
+    return m_hierarchy.ancestors(node);
 }
 
 QString GraphLayoutEngine::nodeLabel(NodeId node) const
@@ -294,17 +400,17 @@ QString GraphLayoutEngine::nodeLabel(NodeId node) const
 
 QString GraphLayoutEngine::groupLabel(GroupId group) const
 {
-    return m_graph->group(group).label;
+    return m_hierarchy.group(group).label;
 }
 
 std::vector<int> GraphLayoutEngine::normalize(const GraphExpansion &expansion) const
 {
     std::vector<int> out;
     for (GroupId g : expansion) {
-        if (!g.isValid() || g.index() >= m_graph->groups.size())
+        if (!g.isValid() || g.index() >= m_hierarchy.groups.size())
             continue;
         bool shown = true;
-        for (GroupId p = m_graph->group(g).parent; p.isValid() && shown; p = m_graph->group(p).parent)
+        for (GroupId p = m_hierarchy.group(g).parent; p.isValid() && shown; p = m_hierarchy.group(p).parent)
             shown = expansion.count(p) > 0;
         if (shown)
             out.push_back(g.value);
@@ -356,13 +462,14 @@ void GraphLayoutEngine::clearCache()
 std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &expanded) const
 {
     const Graph &g = *m_graph;
+    const GraphHierarchy &H = m_hierarchy;
     const GraphLayoutOptions &o = m_options;
     auto out = std::make_shared<GraphLayout>();
     GraphLayout &L = *out;
     L.expanded = expanded;
     L.nodeItem.assign(g.nodes.size(), -1);
-    L.groupItem.assign(g.groups.size(), -1);
-    std::vector<char> isExpanded(g.groups.size(), 0);
+    L.groupItem.assign(H.groups.size(), -1);
+    std::vector<char> isExpanded(H.groups.size(), 0);
     for (int e : expanded)
         isExpanded[size_t(e)] = 1;
 
@@ -371,12 +478,12 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
     };
     // Items and containers, parents before children.
     std::vector<Container> containers(1);
-    std::vector<int> containerOfGroup(g.groups.size(), -1);
+    std::vector<int> containerOfGroup(H.groups.size(), -1);
     std::vector<int> itemContainer; // per item: its container index
     for (size_t ci = 0; ci < containers.size(); ++ci) {
         const int cg = containers[ci].group;
-        const auto &childGroups = cg < 0 ? g.topGroups : g.groups[size_t(cg)].childGroups;
-        const auto &childNodes = cg < 0 ? g.topNodes : g.groups[size_t(cg)].nodes;
+        const auto &childGroups = cg < 0 ? H.topGroups : H.groups[size_t(cg)].childGroups;
+        const auto &childNodes = cg < 0 ? H.topNodes : H.groups[size_t(cg)].nodes;
         const GroupId container = cg < 0 ? GroupId{} : GroupId{cg};
         for (GroupId sub : childGroups) {
             LayoutItem it;
@@ -393,8 +500,10 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
                 containers.push_back(std::move(child));
             } else {
                 it.kind = LayoutItem::Kind::Group;
-                const QString label = g.group(sub).label;
-                it.rect = QRectF(0, 0, textWidth(label.size() + 8), o.groupHeight);
+                const HierarchyGroup &hg = H.group(sub);
+                // Label line ("▸ label") and count line ("120 × AtomicAddrClean", "12 ops").
+                const qsizetype countChars = hg.kind == GroupKind::Fold && !hg.commonType.isEmpty() ? hg.commonType.size() + 9 : 10;
+                it.rect = QRectF(0, 0, textWidth(std::max(hg.label.size() + 2, countChars)), o.groupHeight);
             }
             L.items.push_back(it);
             itemContainer.push_back(int(ci));
@@ -426,19 +535,35 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
         itemDepth[i] = frame < 0 ? 0 : itemDepth[size_t(frame)] + 1; // frames come before their children
     }
 
-    // The item hiding each group's contents (-1: the group is open and visible).
-    std::vector<int> hidden(g.groups.size(), -1);
-    for (size_t gi = 0; gi < g.groups.size(); ++gi) {
-        const GroupId p = g.groups[gi].parent;
-        if (p.isValid() && (hidden[p.index()] >= 0 || L.groupItem[p.index()] < 0))
-            hidden[gi] = hidden[p.index()] >= 0 ? hidden[p.index()] : -1;
+    // The item hiding each group's contents (-1: the group is open and visible). A group
+    // that is not shown lies in a collapsed ancestor, whose box hides it.
+    std::vector<int> hidden(H.groups.size(), -2); // -2: not computed yet
+    auto hiddenOf = [&](GroupId grp, auto &&self) -> int {
+        int &h = hidden[grp.index()];
+        if (h != -2)
+            return h;
+        if (L.groupItem[grp.index()] >= 0)
+            h = isExpanded[grp.index()] ? -1 : L.groupItem[grp.index()];
         else
-            hidden[gi] = isExpanded[gi] ? -1 : L.groupItem[gi];
-    }
-    auto visibleOf = [&](NodeId n) {
-        const GroupId grp = g.node(n).group;
-        return grp.isValid() && hidden[grp.index()] >= 0 ? hidden[grp.index()] : L.nodeItem[n.index()];
+            h = self(H.group(grp).parent, self); // top-level groups are always shown
+        return h;
     };
+    auto visibleOf = [&](NodeId n) {
+        const GroupId grp = H.nodeGroup[n.index()];
+        const int h = grp.isValid() ? hiddenOf(grp, hiddenOf) : -1;
+        return h >= 0 ? h : L.nodeItem[n.index()];
+    };
+    L.nodeShownIn.resize(g.nodes.size());
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+        L.nodeShownIn[n] = visibleOf(NodeId{int(n)});
+    // An open fold speaks for its members towards the rest of the graph: their edges to
+    // outside leave (or enter) its frame, one per neighbour - not a fan of one line per
+    // member (a crowd of 5,000 atomic_addr_clean nodes would draw 5,000 lines).
+    std::vector<int> foldFrame(g.nodes.size(), -1); // the outermost open fold's frame holding the node
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+        for (GroupId grp = H.nodeGroup[n]; grp.isValid(); grp = H.group(grp).parent)
+            if (H.group(grp).kind == GroupKind::Fold && isExpanded[grp.index()] && L.groupItem[grp.index()] >= 0)
+                foldFrame[n] = L.groupItem[grp.index()];
 
     // Lift the graph's edges to visible items, then to the children of their common container.
     std::unordered_map<std::uint64_t, int> visEdge;
@@ -446,7 +571,12 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
     std::vector<std::pair<int, int>> routeOf; // per visible edge: (container, local edge)
     for (size_t e = 0; e < g.edges.size(); ++e) {
         const GraphEdge &ge = g.edges[e];
-        const int a = visibleOf(ge.from), b = visibleOf(ge.to);
+        int a = L.nodeShownIn[ge.from.index()], b = L.nodeShownIn[ge.to.index()];
+        const int fa = foldFrame[ge.from.index()], fb = foldFrame[ge.to.index()];
+        if (fa != fb) { // leaving or entering an open fold: from / to its frame
+            a = fa >= 0 ? fa : a;
+            b = fb >= 0 ? fb : b;
+        }
         if (a < 0 || b < 0 || a == b)
             continue;
         const std::uint64_t key = (std::uint64_t(std::uint32_t(a)) << 32) | std::uint32_t(b);
@@ -488,8 +618,9 @@ std::shared_ptr<GraphLayout> GraphLayoutEngine::compute(const std::vector<int> &
     for (size_t ci = containers.size(); ci-- > 0;) {
         Container &c = containers[ci];
         layeredLayout(c, L.items, o);
+        L.wrappedLayers += c.wrapped;
         if (c.frameItem >= 0) {
-            const double w = std::max(c.size.width() + 2 * o.framePadding, textWidth(g.groups[size_t(c.group)].label.size() + 4));
+            const double w = std::max(c.size.width() + 2 * o.framePadding, textWidth(H.groups[size_t(c.group)].label.size() + 12));
             L.items[size_t(c.frameItem)].rect = QRectF(0, 0, w, c.size.height() + o.frameHeader + 2 * o.framePadding);
         }
     }

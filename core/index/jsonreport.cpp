@@ -1,6 +1,7 @@
 #include "jsonreport.h"
 
 #include "formats/readers.h"
+#include "problems.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
@@ -96,6 +97,28 @@ json levelsJson(const DumpLevels &l)
 
 QByteArray dump(const json &j) { return QByteArray::fromStdString(j.dump(2)) + '\n'; }
 
+json warningJson(const DumpIndex &index, const Problem &p)
+{
+    json j{{"file", s(p.file)}};
+    if (!p.entry.isEmpty())
+        j["entry"] = s(p.entry);
+    if (p.op >= 0 && index.ops[size_t(p.op)].relPath != p.file)
+        j["op"] = s(index.ops[size_t(p.op)].relPath);
+    j["message"] = s(p.message);
+    return j;
+}
+
+/// Files read with inconsistencies (declared shape x dtype != size, bytes after the declared
+/// sizes, ...): one entry per warning.
+json warningsJson(const DumpIndex &index)
+{
+    json a = json::array();
+    for (const Problem &p : indexProblems(index))
+        if (p.severity == Problem::Severity::Warning)
+            a.push_back(warningJson(index, p));
+    return a;
+}
+
 } // namespace
 
 QByteArray infoJson(const DumpIndex &index)
@@ -138,8 +161,11 @@ QByteArray infoJson(const DumpIndex &index)
            {"ranks", sorted(ranks)},
            {"other_files", index.otherFiles},
            {"errors", index.errors.size()},
-           {"error_files", errorsJson(index)},
-           {"cancelled", index.cancelled}};
+           {"error_files", errorsJson(index)}};
+    json warnings = warningsJson(index);
+    j["warnings"] = warnings.size();
+    j["warning_files"] = std::move(warnings);
+    j["cancelled"] = index.cancelled;
     return dump(j);
 }
 
@@ -226,6 +252,10 @@ QByteArray statsJson(const DumpIndex &index, const std::vector<TensorMeasure> &e
         for (const auto &n : e.notes)
             notes.push_back(s(n));
         j["notes"] = notes;
+        json warnings = json::array(); // the inconsistencies of the tensor's file
+        for (const Problem &p : opProblems(index, e.ref.op))
+            warnings.push_back(warningJson(index, p));
+        j["warnings"] = warnings;
         tensors.push_back(std::move(j));
     }
     for (const auto &e : index.errors)

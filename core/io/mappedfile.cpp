@@ -62,11 +62,15 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const QString &path)
     const QByteArray native = QFile::encodeName(path);
     const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
     if (fd < 0)
-        return R::failure(QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(errno))));
+        {
+        const int err = errno;
+        return R::failure(QStringLiteral("cannot open: %1").arg(QString::fromLocal8Bit(std::strerror(err))),
+                          err == ENOENT ? ErrorKind::NotFound : ErrorKind::Access);
+    }
     struct stat st{};
     if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
         ::close(fd);
-        return R::failure(QStringLiteral("not a regular file"));
+        return R::failure(QStringLiteral("not a regular file"), ErrorKind::Unsupported);
     }
     std::shared_ptr<MappedFile> file(new MappedFile);
     file->m_path = path;
@@ -76,7 +80,7 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const QString &path)
         if (p == MAP_FAILED) {
             const int err = errno;
             ::close(fd);
-            return R::failure(QStringLiteral("cannot map: %1").arg(QString::fromLocal8Bit(std::strerror(err))));
+            return R::failure(QStringLiteral("cannot map: %1").arg(QString::fromLocal8Bit(std::strerror(err))), ErrorKind::Access);
         }
         file->m_data = static_cast<const std::byte *>(p);
         Registry &reg = registry();

@@ -1,5 +1,7 @@
 #include "opdebug.h"
 
+#include <QCoreApplication>
+#include <algorithm>
 #include <cstring>
 
 namespace ds {
@@ -54,6 +56,15 @@ QString OverflowBlock::kindName() const
     case Kind::Unknown: break;
     }
     return QStringLiteral("unknown");
+}
+
+QString OverflowBlock::undocumentedNote() const
+{
+    if (statusDocumented)
+        return {};
+    return QCoreApplication::translate("ds::Overflow", "meaning not documented for this unit (%1): its status bits are shown raw; "
+                                                       "the AI Core reading is only a hint")
+        .arg(kindName());
 }
 
 std::vector<const OverflowBlock *> OpDebugRecord::triggered() const
@@ -130,10 +141,15 @@ std::optional<OpDebugRecord> decodeOpDebug(const std::byte *p, size_t size, QStr
         if (b.status.empty())
             b.status = {0};
         b.triggered = true;
-        if (b.kind == OverflowBlock::Kind::AIC)
+        if (b.kind == OverflowBlock::Kind::AIC) {
             b.decoding = decodeStatus(StatusKind::AiCore, b.status[0]);
-        else
-            b.decoding.overflow = b.status[0] != 0; // meaning of AIV/AICPU/SDMA bits is UNCONFIRMED: raw only
+        } else {
+            // The meaning of AIV/AICPU/SDMA bits is UNCONFIRMED: raw bits, and the AI Core
+            // table's reading only as a hint.
+            b.statusDocumented = false;
+            b.decoding.overflow = std::any_of(b.status.begin(), b.status.end(), [](std::uint64_t w) { return w != 0; });
+            b.aiCoreHint = decodeStatus(StatusKind::AiCore, b.status[0]);
+        }
         r.blocks.push_back(std::move(b));
         return r;
     }

@@ -21,8 +21,14 @@ struct OverflowBlock
     std::vector<std::uint64_t> status; ///< one word; AIV/AIC version 1 carry four
     bool triggered = false;            ///< legacy: some info field or the status is non-zero
     StatusDecoding decoding;           ///< of status[0] where the spec gives a meaning
+    /// False for AIV, AICPU and SDMA: the meaning of their status bits is not documented
+    /// (overflow.md §5, UNCONFIRMED). Their bits are shown raw with the AI Core reading as a hint.
+    bool statusDocumented = true;
+    StatusDecoding aiCoreHint;         ///< undocumented units: the AI Core bit table (§6.1) applied to status[0]
 
     QString kindName() const;          ///< "AI Core", "DHA Atomic Add", "AIC", ...
+    /// "the meaning of the status bits is not documented for AIV units", empty when documented.
+    QString undocumentedNote() const;
 };
 
 /// A decoded OpDebug payload.

@@ -7,7 +7,6 @@
 #include <QHash>
 #include <algorithm>
 #include <cstring>
-#include <nlohmann/json.hpp>
 
 namespace ds {
 
@@ -45,97 +44,34 @@ int pick(const DumpIndex &index, const std::vector<int> &cands, std::uint64_t t)
     return best >= 0 ? best : earliest;
 }
 
-OpCheck checkOp(const DumpIndex &index, int op, const JobControl *job)
-{
-    OpCheck check;
-    const auto &tensors = index.ops[size_t(op)].tensors;
-    for (size_t t = 0; t < tensors.size(); ++t) {
-        if (tensors[t].io() != IoKind::Input && tensors[t].io() != IoKind::Output)
-            continue;
-        TensorCheck c;
-        c.io = tensors[t].io();
-        c.index = tensors[t].index();
-        auto loaded = loadTensor(index, {op, int(t)}, LayoutChoice::Logical, job);
-        if (!loaded) {
-            c.error = loaded.errorText();
-        } else {
-            computeStats((*loaded)->view, c.stats, job);
-            c.saturated = countSaturated((*loaded)->view);
-        }
-        check.tensors.push_back(std::move(c));
-    }
-    return check;
-}
-
-double maxNorm(const OpCheck &c, IoKind io, bool &any)
-{
-    double m = 0;
-    any = false;
-    for (const auto &t : c.tensors)
-        if (t.io == io) {
-            any = true;
-            if (std::isfinite(t.stats.l2norm))
-                m = std::max(m, t.stats.l2norm);
-        }
-    return m;
-}
-
-SoftwareFinding classify(int op, const OpCheck &c)
-{
-    SoftwareFinding f;
-    f.op = op;
-    const bool in = c.anyInputAnomalous(), out = c.anyOutputAnomalous();
-    if (!in && out) {
-        f.level = OverflowLevel::Critical;
-        f.reason = QStringLiteral("inputs normal, outputs hold NaN/Inf or saturated values: overflow produced here");
-    } else if (in && out) {
-        f.level = OverflowLevel::High;
-        f.reason = QStringLiteral("inputs and outputs abnormal: propagated from upstream");
-    } else if (in) {
-        f.level = OverflowLevel::Medium;
-        f.reason = QStringLiteral("inputs abnormal, outputs normal");
-    } else {
-        bool hasIn = false, hasOut = false;
-        const double normIn = maxNorm(c, IoKind::Input, hasIn), normOut = maxNorm(c, IoKind::Output, hasOut);
-        if (hasIn && hasOut && ((normIn > 0 && normOut / normIn > 100) || (normIn == 0 && normOut > 100))) {
-            f.level = OverflowLevel::High;
-            f.reason = QStringLiteral("numerical mutation: output norm %1 vs input norm %2").arg(normOut, 0, 'g', 6).arg(normIn, 0, 'g', 6);
-        }
-    }
-    return f;
-}
-
 } // namespace
 
-bool OpCheck::anyInputAnomalous() const
+const SoftwareFinding *OverflowReport::firstAnomaly() const
 {
-    return std::any_of(tensors.begin(), tensors.end(), [](const TensorCheck &t) { return t.io == IoKind::Input && t.anomalous(); });
+    return firstScope >= 0 ? scopes[size_t(firstScope)].firstAnomaly() : nullptr;
 }
 
-bool OpCheck::anyOutputAnomalous() const
+int firstScopeOf(const DumpIndex &index, const std::vector<ScopeScan> &scopes)
 {
-    return std::any_of(tensors.begin(), tensors.end(), [](const TensorCheck &t) { return t.io == IoKind::Output && t.anomalous(); });
-}
-
-QString overflowLevelName(OverflowLevel l)
-{
-    switch (l) {
-    case OverflowLevel::Critical: return QStringLiteral("critical");
-    case OverflowLevel::High: return QStringLiteral("high");
-    case OverflowLevel::Medium: return QStringLiteral("medium");
-    case OverflowLevel::None: break;
+    int chosen = -1;
+    for (size_t i = 0; i < scopes.size(); ++i) {
+        if (scopes[i].first < 0)
+            continue;
+        if (chosen < 0) {
+            chosen = int(i);
+            continue;
+        }
+        // Later scopes only compete within the same step (everything but rank and device equal).
+        const DumpLevels &a = *scopes[size_t(chosen)].scope.levels, &b = *scopes[i].scope.levels;
+        if (a.part != b.part || a.time != b.time || a.step != b.step || a.modelName != b.modelName || a.modelId != b.modelId
+            || a.dataIndex != b.dataIndex)
+            break;
+        if (scopes[size_t(chosen)].firstIsCommunication(index) && !scopes[i].firstIsCommunication(index)) {
+            chosen = int(i);
+            break;
+        }
     }
-    return {};
-}
-
-bool isOpDebug(const OpRecord &op)
-{
-    if (op.opDebug)
-        return true;
-    if (op.headerOpName() != QLatin1String("Node_OpDebug") || op.count(IoKind::Output) != 1 || op.count(IoKind::Input) != 0)
-        return false;
-    const TensorRecord *out = op.tensor(IoKind::Output, 0);
-    return out && out->dataType() == int(DataType::UInt8) && out->size() == 2048;
+    return chosen;
 }
 
 OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &options, const JobControl *job)
@@ -150,10 +86,10 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
             opDebugs.push_back(int(o));
             continue;
         }
-        if (op.taskId() < 0)
+        if (op.taskId < 0)
             continue;
         const QString dir = dirOf(op.relPath);
-        const auto stream = std::uint64_t(std::max<std::int64_t>(op.streamId(), 0)), task = std::uint64_t(op.taskId());
+        const auto stream = std::uint64_t(std::max<std::int64_t>(op.streamId, 0)), task = std::uint64_t(op.taskId);
         byDir[key(dir, stream, task)].push_back(int(o));
         byParent[key(dirOf(dir), stream, task)].push_back(int(o));
     }
@@ -237,191 +173,33 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
         overall->firstOverall = true;
 
     if (options.softwareScan) {
-        for (size_t o = 0; o < index.ops.size(); ++o) {
-            if (job && job->cancelled()) {
+        const std::vector<OverflowScope> scopes = overflowScopes(index);
+        const double total = std::max<double>(1, double(index.ops.size()));
+        for (const OverflowScope &scope : scopes) {
+            JobControl part; // progress of the scope mapped into the whole scan
+            if (job) {
+                part.cancelFlag = job->cancelFlag;
+                part.progress = [job, &scope, total](int permille) {
+                    job->report(int(1000 * (scope.begin + (scope.end - scope.begin) * permille / 1000.0) / total));
+                };
+            }
+            ScopeScan scan = scanScope(index, scope, &report.checks, job ? &part : nullptr);
+            report.findings.insert(report.findings.end(), scan.findings.begin(), scan.findings.end());
+            const bool cancelled = scan.cancelled;
+            report.scopes.push_back(std::move(scan));
+            if (cancelled) {
                 report.cancelled = true;
                 break;
             }
-            if (isOpDebug(index.ops[o]))
-                continue;
-            if (!report.checks.count(int(o)))
-                report.checks[int(o)] = checkOp(index, int(o), job);
-            const SoftwareFinding f = classify(int(o), report.checks[int(o)]);
-            if (f.level != OverflowLevel::None) {
-                report.findings.push_back(f);
-                if (f.level == OverflowLevel::Critical && report.firstProducer < 0)
-                    report.firstProducer = f.op;
-            }
-            if (job)
-                job->report(int(1000 * (o + 1) / index.ops.size()));
+        }
+        report.firstScope = firstScopeOf(index, report.scopes);
+        if (report.firstScope >= 0) {
+            const ScopeScan &first = report.scopes[size_t(report.firstScope)];
+            report.firstProducer = first.producer >= 0 ? first.findings[size_t(first.producer)].op : -1;
         }
         report.scanned = !report.cancelled;
     }
     return report;
-}
-
-namespace {
-
-using json = nlohmann::ordered_json;
-std::string s(const QString &q) { return q.toStdString(); }
-json hexOpt(const std::optional<std::uint64_t> &v) { return v ? json(s(hexString(*v))) : json(nullptr); }
-json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
-
-json checkJson(const TensorCheck &t)
-{
-    json j{{"io", s(ioKindName(t.io))}, {"index", t.index}};
-    if (!t.error.isEmpty()) {
-        j["error"] = s(t.error);
-        return j;
-    }
-    j.update({{"count", t.stats.count}, {"min", number(t.stats.min)}, {"max", number(t.stats.max)},
-              {"mean", number(t.stats.mean)}, {"l2norm", number(t.stats.l2norm)}, {"nan", t.stats.nan},
-              {"posinf", t.stats.posinf}, {"neginf", t.stats.neginf}, {"saturated", t.saturated}});
-    return j;
-}
-
-json opJson(const DumpIndex &index, const OverflowReport &r, int op)
-{
-    const auto &rec = index.ops[size_t(op)];
-    json inputs = json::array(), outputs = json::array();
-    if (auto it = r.checks.find(op); it != r.checks.end())
-        for (const auto &t : it->second.tensors)
-            (t.io == IoKind::Input ? inputs : outputs).push_back(checkJson(t));
-    return {{"file", s(rec.relPath)}, {"op_type", s(rec.opType)},
-            {"op_name", s(rec.headerOpName().isEmpty() ? rec.opName.toString() : rec.headerOpName())},
-            {"task_id", rec.taskId()}, {"stream_id", rec.streamId()}, {"inputs", inputs}, {"outputs", outputs}};
-}
-
-} // namespace
-
-QByteArray overflowJson(const DumpIndex &index, const OverflowReport &r)
-{
-    json records = json::array();
-    json first = json::object();
-    json overall = nullptr;
-    for (const auto &e : r.records) {
-        const auto &op = index.ops[size_t(e.op)];
-        json blocks = json::array();
-        for (const auto &l : e.links) {
-            const OverflowBlock &b = *l.block;
-            json causes = json::array();
-            for (const auto &c : b.decoding.causes)
-                causes.push_back({{"code", c.code}, {"hex", s(hexString(c.code))}, {"known", c.known},
-                                  {"en", s(c.english)}, {"zh", s(c.chinese)}});
-            json status = json::array();
-            for (auto w : b.status)
-                status.push_back(w);
-            json jb{{"kind", s(b.kindName())}, {"model_id", b.modelId}, {"stream_id", b.streamId}, {"task_id", b.taskId},
-                    {"task_type", b.taskType}, {"pc_start", hexOpt(b.pcStart)}, {"para_base", hexOpt(b.paraBase)},
-                    {"kernel_code", hexOpt(b.kernelCode)}, {"block_idx", b.blockIdx ? json(*b.blockIdx) : json(nullptr)},
-                    {"status", b.status.front()}, {"status_words", status}, {"status_hex", s(hexString(b.status.front()))},
-                    {"status_bin", s(binaryString(b.status.front()))}, {"overflow", b.decoding.overflow},
-                    {"causes", causes}, {"status_warning", s(b.decoding.warning)},
-                    {"linked_op", l.op >= 0 ? json(s(index.ops[size_t(l.op)].relPath)) : json(nullptr)},
-                    {"link_note", s(l.note)}};
-            for (const auto &[name, v] : {std::pair{"context_id", b.contextId}, {"thread_id", b.threadId}, {"core_id", b.coreId},
-                                          {"cpu_id", b.cpuId}, {"channel_id", b.channelId}})
-                if (v)
-                    jb[name] = *v;
-            if (b.srcAddr)
-                jb["src_addr"] = s(hexString(*b.srcAddr));
-            if (b.dstAddr)
-                jb["dst_addr"] = s(hexString(*b.dstAddr));
-            if (l.op >= 0)
-                jb["op"] = opJson(index, r, l.op);
-            blocks.push_back(std::move(jb));
-        }
-        json warnings = json::array();
-        for (const auto &w : e.record.warnings)
-            warnings.push_back(s(w));
-        if (!e.error.isEmpty())
-            warnings.push_back(s(e.error));
-        records.push_back({{"file", s(op.relPath)}, {"device", s(op.levels->device)}, {"data_index", s(op.levels->dataIndex)},
-                           {"timestamp", op.timestamp},
-                           {"layout", e.record.layout == OpDebugRecord::Layout::Magic ? "magic" : "legacy"},
-                           {"version", e.record.version ? json(*e.record.version) : json(nullptr)},
-                           {"first", e.firstOnDevice}, {"first_overall", e.firstOverall}, {"error", s(e.error)},
-                           {"blocks", blocks}, {"warnings", warnings}});
-        if (e.firstOnDevice)
-            first[s(op.levels->device)] = s(op.relPath);
-        if (e.firstOverall)
-            overall = s(op.relPath);
-    }
-    json findings = json::array();
-    for (const auto &f : r.findings) {
-        json j = opJson(index, r, f.op);
-        j["level"] = s(overflowLevelName(f.level));
-        j["reason"] = s(f.reason);
-        findings.push_back(std::move(j));
-    }
-    json errors = json::array();
-    for (const auto &e : index.errors)
-        errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
-    json out{{"path", s(index.openedPath)},
-             {"records", records},
-             {"first_overflow", first},
-             {"first_overflow_overall", overall},
-             {"software", {{"scanned", r.scanned},
-                           {"findings", findings},
-                           {"first_producer", r.firstProducer >= 0 ? json(s(index.ops[size_t(r.firstProducer)].relPath)) : json(nullptr)}}},
-             {"errors", errors}};
-    if (r.records.empty())
-        out["note"] = "no overflow records found (if overflow detection was on, this SoC may not emit them)";
-    return QByteArray::fromStdString(out.dump(2)) + '\n';
-}
-
-QString overflowText(const DumpIndex &index, const OverflowReport &r)
-{
-    QString out;
-    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("-"); };
-    auto printOp = [&](int op) {
-        const auto &rec = index.ops[size_t(op)];
-        out += QStringLiteral("    operator: %1 %2 (%3)\n").arg(rec.opType, rec.headerOpName().isEmpty() ? rec.opName.toString() : rec.headerOpName(), rec.relPath);
-        if (auto it = r.checks.find(op); it != r.checks.end())
-            for (const auto &t : it->second.tensors)
-                out += t.error.isEmpty()
-                           ? QStringLiteral("      %1.%2  min %3  max %4  mean %5  nan %6  +inf %7  -inf %8  saturated %9\n")
-                                 .arg(ioKindName(t.io)).arg(t.index).arg(num(t.stats.min), num(t.stats.max), num(t.stats.mean))
-                                 .arg(t.stats.nan).arg(t.stats.posinf).arg(t.stats.neginf).arg(t.saturated)
-                           : QStringLiteral("      %1.%2  error: %3\n").arg(ioKindName(t.io)).arg(t.index).arg(t.error);
-    };
-    out += QStringLiteral("%1 OpDebug record(s)\n").arg(r.records.size());
-    for (const auto &e : r.records) {
-        const auto &op = index.ops[size_t(e.op)];
-        out += QStringLiteral("\n%1%2\n").arg(op.relPath, e.firstOverall ? QStringLiteral("   <== first overflow")
-                                                          : e.firstOnDevice ? QStringLiteral("   <== first on device %1").arg(op.levels->device)
-                                                                            : QString());
-        if (!e.error.isEmpty())
-            out += QStringLiteral("  error: %1\n").arg(e.error);
-        for (const auto &w : e.record.warnings)
-            out += QStringLiteral("  warning: %1\n").arg(w);
-        for (const auto &l : e.links) {
-            const OverflowBlock &b = *l.block;
-            out += QStringLiteral("  %1: model %2 stream %3 task %4 type %5").arg(b.kindName()).arg(b.modelId).arg(b.streamId).arg(b.taskId).arg(b.taskType);
-            if (b.pcStart)
-                out += QStringLiteral(" pc_start %1 para_base %2").arg(hexString(*b.pcStart), hexString(b.paraBase.value_or(0)));
-            if (b.kernelCode)
-                out += QStringLiteral(" kernel_code %1 block_idx %2").arg(hexString(*b.kernelCode)).arg(b.blockIdx.value_or(0));
-            out += QStringLiteral("\n    status %1 = %2 = %3\n").arg(b.status.front()).arg(hexString(b.status.front()), binaryString(b.status.front()));
-            for (const auto &c : b.decoding.causes)
-                out += QStringLiteral("    - %1 %2 / %3\n").arg(hexString(c.code), c.english, c.chinese);
-            if (!b.decoding.warning.isEmpty())
-                out += QStringLiteral("    warning: %1\n").arg(b.decoding.warning);
-            if (l.op >= 0)
-                printOp(l.op);
-            out += QStringLiteral("    link: %1\n").arg(l.note);
-        }
-    }
-    if (r.records.empty())
-        out += QStringLiteral("no overflow records found (if overflow detection was on, this SoC may not emit them)\n");
-    if (r.scanned) {
-        out += QStringLiteral("\nsoftware scan: %1 finding(s)\n").arg(r.findings.size());
-        for (const auto &f : r.findings)
-            out += QStringLiteral("  [%1] %2: %3\n").arg(overflowLevelName(f.level), index.ops[size_t(f.op)].relPath, f.reason);
-        out += r.firstProducer >= 0 ? QStringLiteral("first producing operator: %1\n").arg(index.ops[size_t(r.firstProducer)].relPath)
-                                    : QStringLiteral("no operator produced an overflow\n");
-    }
-    return out;
 }
 
 } // namespace ds

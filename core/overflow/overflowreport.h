@@ -2,30 +2,11 @@
 
 #include "dump/dumpindex.h"
 #include "opdebug.h"
-#include "tensor/stats.h"
+#include "softwarecheck.h"
 
 #include <map>
 
 namespace ds {
-
-/// Statistics of one tensor of an operator, with the saturation count the overflow rules need.
-struct TensorCheck
-{
-    IoKind io = IoKind::Input;
-    std::uint32_t index = 0;
-    TensorStats stats;
-    std::uint64_t saturated = 0; ///< elements equal to the dtype's finite ±max (float16, bfloat16, fp8, hif8)
-    QString error;
-    bool anomalous() const { return stats.nan || stats.posinf || stats.neginf || saturated; }
-};
-
-/// Per-operator tensor checks, loaded once and shared by linking and the software scan.
-struct OpCheck
-{
-    std::vector<TensorCheck> tensors;
-    bool anyInputAnomalous() const;
-    bool anyOutputAnomalous() const;
-};
 
 /// An OpDebug file, decoded and linked to the operators its triggered blocks name.
 struct OverflowEntry
@@ -43,24 +24,27 @@ struct OverflowEntry
     bool firstOnDevice = false, firstOverall = false;
 };
 
-enum class OverflowLevel { None, Medium, High, Critical };
-QString overflowLevelName(OverflowLevel l); ///< "critical", "high", "medium", ""
-
-struct SoftwareFinding
-{
-    int op = -1;
-    OverflowLevel level = OverflowLevel::None;
-    QString reason;
-};
-
 struct OverflowReport
 {
     std::vector<OverflowEntry> records;      ///< sorted: device, data_index, timestamp, file name
-    std::vector<SoftwareFinding> findings;   ///< execution order
-    int firstProducer = -1;                  ///< op of the first "critical" finding
-    std::map<int, OpCheck> checks;           ///< op -> tensor checks (linked and scanned ops)
+    std::vector<ScopeScan> scopes;           ///< software scan per scope (step x rank), index order
+    std::vector<SoftwareFinding> findings;   ///< every scope's findings, execution order
+    /// The scope whose first anomaly is reported as the dump's first (see firstScopeOf());
+    /// -1 when no scope has one.
+    int firstScope = -1;
+    int firstProducer = -1;                  ///< op of the first "critical" finding of firstScope, -1 none
+    std::map<int, OpCheck> checks;           ///< op -> tensor checks (linked ops and ops with findings)
     bool scanned = false, cancelled = false;
+
+    /// The first anomaly of firstScope (any level), or null.
+    const SoftwareFinding *firstAnomaly() const;
 };
+
+/// The scope reported first: the earliest scope with an anomaly, where among the scopes of
+/// the same step (same levels but rank/device) one whose first anomaly is not a
+/// communication op wins (a NaN that an all_reduce receives was made on another rank).
+/// A simple rule for one dump; the run-level analysis across steps and ranks is separate.
+int firstScopeOf(const DumpIndex &index, const std::vector<ScopeScan> &scopes);
 
 struct OverflowOptions
 {
@@ -70,11 +54,9 @@ struct OverflowOptions
 /// Decodes every OpDebug record of the index, links it to its operator by the payload's
 /// stream and task ids (never the file name's), orders the records and marks the first
 /// overflow; then (optionally) scans every operator's tensors for NaN/Inf/saturation and
-/// classifies it critical / high / medium (overflow.md §7, §8, §14).
+/// classifies it critical / high / medium (overflow.md §7, §8, §14), one scope (step x rank)
+/// at a time (scanScope()). Tensors saved without data are judged from recorded statistics.
 OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &options = {}, const JobControl *job = nullptr);
-
-/// True for OpDebug files: by name, or by header (op_name Node_OpDebug, one 2048-byte uint8 output).
-bool isOpDebug(const OpRecord &op);
 
 /// The JSON of `dumpscope-cli overflow --json` (README).
 QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report);

@@ -53,6 +53,15 @@ OverflowCause lookup(const Entry (&table)[N], std::uint64_t code, const char *wh
 
 } // namespace
 
+std::vector<std::uint64_t> setBits(std::uint64_t status)
+{
+    std::vector<std::uint64_t> bits;
+    for (int bit = 0; bit < 64; ++bit)
+        if (status & (std::uint64_t(1) << bit))
+            bits.push_back(std::uint64_t(1) << bit);
+    return bits;
+}
+
 QString hexString(std::uint64_t v) { return QStringLiteral("0x%1").arg(v, 0, 16); }
 
 QString binaryString(std::uint64_t v)

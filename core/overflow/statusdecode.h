@@ -28,6 +28,9 @@ struct StatusDecoding
 /// L2 code = bits 16..18. Unknown bits and codes are reported as unknown, never guessed.
 StatusDecoding decodeStatus(StatusKind kind, std::uint64_t status);
 
+/// The set bits of a status word, lowest first, as values (0x110 -> {0x10, 0x100}).
+std::vector<std::uint64_t> setBits(std::uint64_t status);
+
 /// "0x110", "0b1_0001_0000" (binary grouped in nibbles as the guide writes it).
 QString hexString(std::uint64_t v);
 QString binaryString(std::uint64_t v);

@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include "io/pagerelease.h"
+#include "util/kernelisa.h"
 #include "util/parallel.h"
 
 #include <algorithm>
@@ -323,15 +324,11 @@ void histogramFromCodes(Elem e, const std::vector<std::uint64_t> &counts, int bi
 
 constexpr size_t kLanes = 16;
 
-// GCC builds the kernels marked DS_VECTOR_CLONES twice, for baseline x86-64 (SSE2) and for AVX2,
-// and the loader picks one per CPU (ifunc). Same source, same results: no FMA, no reassociation,
-// only the vector width differs and every lane stays a separate sequential sum. Other compilers
-// and targets build the baseline version only.
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__)
-#define DS_VECTOR_CLONES [[gnu::target_clones("avx2", "default")]]
-#else
-#define DS_VECTOR_CLONES
-#endif
+// With GCC the kernels below (an always-inlined body and a dispatcher) are built twice, for
+// baseline x86-64 (SSE2) and for AVX2; util/kernelisa.h picks one per CPU, and tests run both.
+// Same source, same results: no FMA, no reassociation, only the vector width differs and every
+// lane stays a separate sequential sum. Other compilers and targets build the baseline only.
+#define DS_KERNEL_BODY [[gnu::always_inline]] inline
 
 /// An integer with the order of the non-NaN values of T, for min/max loops the compiler can
 /// vectorise (a float comparison select is not a vectorisable min because of NaN). Floats use
@@ -371,7 +368,7 @@ template<> struct OrderKey<double> : FloatOrderKey<double, std::int64_t> {};
 /// OrderKey, and the number of zeros. A NaN, if any, comes out as lo or hi (NaN keys lie beyond
 /// the infinities), so the block is all finite exactly when lo and hi are.
 template<typename T>
-DS_VECTOR_CLONES void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros)
+DS_KERNEL_BODY void blockRangeBody(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros)
 {
     using Key = typename OrderKey<T>::Key;
     Key kl = OrderKey<T>::of(loadAt<T>(p, 0)), kh = kl;
@@ -386,6 +383,11 @@ DS_VECTOR_CLONES void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std
     lo = OrderKey<T>::value(kl);
     hi = OrderKey<T>::value(kh);
     zeros = z;
+}
+template<typename T>
+void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros)
+{
+    DS_KERNEL_DISPATCH(blockRangeBody<T>(p, n, lo, hi, zeros));
 }
 
 // ---- statistics
@@ -402,7 +404,7 @@ void addBlockGeneral(Elem elem, const std::byte *data, size_t b, size_t e, Momen
 /// independent float64 accumulators (two loops: GCC vectorises each one cleanly, the fused loop
 /// poorly).
 template<typename T>
-DS_VECTOR_CLONES void laneSums(const std::byte *p, size_t n, double shift, double &sum, double &sumsq)
+DS_KERNEL_BODY void laneSumsBody(const std::byte *p, size_t n, double shift, double &sum, double &sumsq)
 {
     double s[kLanes] = {}, q[kLanes] = {};
     const size_t whole = n - n % kLanes;
@@ -425,10 +427,15 @@ DS_VECTOR_CLONES void laneSums(const std::byte *p, size_t n, double shift, doubl
         sumsq += q[j];
     }
 }
+template<typename T>
+void laneSums(const std::byte *p, size_t n, double shift, double &sum, double &sumsq)
+{
+    DS_KERNEL_DISPATCH(laneSumsBody<T>(p, n, shift, sum, sumsq));
+}
 
 /// Sum of ((x - shift) - mean)^2 over the block [p, p + n) with kLanes independent accumulators.
 template<typename T>
-DS_VECTOR_CLONES double laneSquaredDeviations(const std::byte *p, size_t n, double shift, double mean)
+DS_KERNEL_BODY double laneSquaredDeviationsBody(const std::byte *p, size_t n, double shift, double mean)
 {
     double d2[kLanes] = {};
     const size_t whole = n - n % kLanes;
@@ -445,6 +452,11 @@ DS_VECTOR_CLONES double laneSquaredDeviations(const std::byte *p, size_t n, doub
     for (size_t j = 0; j < kLanes; ++j)
         total += d2[j];
     return total;
+}
+template<typename T>
+double laneSquaredDeviations(const std::byte *p, size_t n, double shift, double mean)
+{
+    DS_KERNEL_DISPATCH(laneSquaredDeviationsBody<T>(p, n, shift, mean));
 }
 
 /// Fast path for the block [p, p + n) of 1 <= n <= kChunk elements of type T: three passes
@@ -642,14 +654,14 @@ void histogramValues(const double *v, size_t n, const Binner &binner, Histogram 
 /// Certified bins of the block [p, p + n) into bins[], -1 where bin() must decide. Returns false
 /// when the block holds a value outside [lo, hi] (NaN, Inf), unless the caller knows there is none.
 template<typename T>
-DS_VECTOR_CLONES bool certifiedBins(const std::byte *p, size_t n, const CertifiedBinner<EstimateType<T>> &cert,
-                                    double lo, double hi, bool allInRange, std::int32_t *bins)
+DS_KERNEL_BODY bool certifiedBinsBody(const std::byte *p, size_t n, const CertifiedBinner<EstimateType<T>> &cert,
+                                      double lo, double hi, bool allInRange, std::int32_t *bins)
 {
     using E = EstimateType<T>;
     if (!allInRange) {
         T least, greatest;
         std::uint32_t zeros = 0;
-        blockRange(p, n, least, greatest, zeros);
+        blockRangeBody(p, n, least, greatest, zeros);
         if (!(double(least) >= lo) || !(double(greatest) <= hi))
             return false;
     }
@@ -661,6 +673,12 @@ DS_VECTOR_CLONES bool certifiedBins(const std::byte *p, size_t n, const Certifie
         bins[k] = (frac > cert.fracLo) & (frac < cert.fracHi) & (j < cert.n) ? j : -1;
     }
     return true;
+}
+template<typename T>
+bool certifiedBins(const std::byte *p, size_t n, const CertifiedBinner<EstimateType<T>> &cert, double lo, double hi,
+                   bool allInRange, std::int32_t *bins)
+{
+    DS_KERNEL_DISPATCH(certifiedBinsBody<T>(p, n, cert, lo, hi, allInRange, bins));
 }
 
 /// Histogram of elements [b, e) (fewer than 2^32) of type T into `local` (counts sized). Blocks

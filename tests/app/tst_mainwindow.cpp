@@ -13,7 +13,10 @@
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QDialogButtonBox>
+#include <QLabel>
 #include <QLineEdit>
+#include <QListWidget>
+#include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
 #include <QTreeWidget>
@@ -300,6 +303,110 @@ print(len(want))
         // The tree marks the operator named by the record (mark 4).
         const QModelIndex op = w.context()->treeModel()->findOp(0, QStringLiteral("Add.add_57.57.3.1700000000000100"));
         QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 4);
+    }
+
+    void overflowFromRecordedStatistics()
+    {
+        // A msprobe statistics dump (no tensor data) written by the real msprobe 26.0.0: the
+        // operator msprobe's own overflow_check names must be the first overflow here too.
+        QFile expected(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/expected.json"));
+        QVERIFY(expected.open(QIODevice::ReadOnly));
+        QString answer;
+        for (const auto &c : QJsonDocument::fromJson(expected.readAll())[QLatin1String("cases")].toArray())
+            if (c[QLatin1String("id")].toString() == QLatin1String("overflow_statistics_mix"))
+                answer = c[QLatin1String("msprobe")][QLatin1String("step1")][QLatin1String("ops_by_rank")][QLatin1String("rank_1")][0].toString();
+        QVERIFY(!answer.isEmpty());
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy analyzed(w.overflow(), &OverflowPanel::analysisFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/overflow_statistics_mix"));
+        QTRY_COMPARE_WITH_TIMEOUT(analyzed.count(), 1, 20000);
+        QVERIFY(w.goToFirstOverflow());
+        QCOMPARE(w.centralTabs()->currentWidget(), w.overflow());
+        const QString html = w.overflow()->details()->toPlainText();
+        QVERIFY2(html.contains(QStringLiteral("Operator: ") + answer), qPrintable(html));
+        QVERIFY2(html.contains(QLatin1String("Scope: step1/rank1")), qPrintable(html));
+        QVERIFY(html.contains(QLatin1String("No tensor data was saved")));
+        QVERIFY(html.contains(QLatin1String("Infinity")));
+        QVERIFY(w.overflow()->list()->currentItem()->text(0).contains(answer));
+        // The tree marks it critical (3) and "First Overflow" selected it.
+        const QString path = QStringLiteral("step1/rank1/") + answer;
+        const QModelIndex op = w.context()->treeModel()->findOp(0, path);
+        QVERIFY(op.isValid());
+        QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 3);
+        QCOMPARE(w.tree()->currentIndex().siblingAtColumn(0).data(DumpTreeModel::OpPathRole).toString(), path);
+        QVERIFY(w.statusBar()->findChild<QLabel *>()->text().contains(answer));
+        // The operator table (the ops of step1/rank1) marks the same row critical.
+        const int opIndex = w.context()->index(0)->opIndex(path);
+        OpTableModel *table = w.opTable()->model();
+        int marked = -1;
+        for (int r = 0; r < table->rowCount(); ++r)
+            if (table->index(r, 0).data(OpTableModel::OpRole).toInt() == opIndex)
+                marked = table->index(r, 0).data(OpTableModel::OverflowRole).toInt();
+        QCOMPARE(marked, 3);
+        // Step 0 had no anomaly: nothing below it is marked.
+        const QModelIndex step0 = w.context()->treeModel()->findOp(0, QStringLiteral("step0/rank1/Torch.exp.0.forward"));
+        QVERIFY(step0.isValid());
+        QCOMPARE(step0.data(DumpTreeModel::OverflowRole).toInt(), 0);
+    }
+
+    void undocumentedUnitShowsHint()
+    {
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy analyzed(w.overflow(), &OverflowPanel::analysisFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/magic"));
+        QTRY_COMPARE_WITH_TIMEOUT(analyzed.count(), 1, 10000);
+        QTreeWidget *list = w.overflow()->list();
+        QStringList seen;
+        for (QTreeWidgetItemIterator it(list); *it; ++it) {
+            const QString kind = (*it)->text(1);
+            if (kind != QLatin1String("AIV") && kind != QLatin1String("AICPU") && kind != QLatin1String("SDMA") && kind != QLatin1String("AIC"))
+                continue;
+            list->setCurrentItem(*it);
+            const QString html = w.overflow()->details()->toPlainText();
+            if (kind == QLatin1String("AIC")) {
+                QVERIFY2(!html.contains(QLatin1String("Meaning not documented")), qPrintable(html));
+                continue;
+            }
+            QVERIFY2(html.contains(QStringLiteral("Meaning not documented for this unit (%1)").arg(kind)), qPrintable(html));
+            QVERIFY(html.contains(QLatin1String("Set bits: 0x")));
+            QVERIFY(html.contains(QLatin1String("Hint, the AI Core reading of the same bits")));
+            seen << kind;
+        }
+        seen.sort();
+        QCOMPARE(seen, (QStringList{"AICPU", "AIV", "SDMA"}));
+    }
+
+    void warningsAreListedInProblems()
+    {
+        // A CANN dump file (DumpData header by hand, cann-dump.md §5) whose input declares
+        // shape [4] x float32 (16 bytes) but size 8.
+        QTemporaryDir dir;
+        const QByteArray input("\x08\x01\x10\x02\x1a\x03\x0a\x01\x04\x28\x08", 11);
+        const QByteArray header = QByteArray("\x22", 1) + char(input.size()) + input + QByteArray("\x32\x03\x61\x64\x64", 5);
+        const quint64 len = quint64(header.size());
+        QFile f(dir.filePath(QStringLiteral("Add.add.1.1.1700000000000001")));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray(reinterpret_cast<const char *>(&len), 8) + header + QByteArray(8, 0));
+        f.close();
+        MainWindow w;
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(dir.path());
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QCOMPARE(finished.first().at(3).toInt(), 0); // read, not a bad file
+        QListWidget *problems = w.problems();
+        QCOMPARE(problems->count(), 1);
+        const QString text = problems->item(0)->text();
+        QVERIFY2(text.startsWith(QLatin1String("Add.add.1.1.1700000000000001")), qPrintable(text));
+        QVERIFY2(text.contains(QLatin1String("input 0: shape [4] x float32 is 16 bytes but the header declares size 8")), qPrintable(text));
+        QVERIFY(problems->parentWidget()->isVisibleTo(&w));
+        emit problems->itemActivated(problems->item(0));
+        QCOMPARE(w.tree()->currentIndex().siblingAtColumn(0).data(DumpTreeModel::OpPathRole).toString(), QStringLiteral("Add.add.1.1.1700000000000001"));
     }
 
     void chineseTranslationApplies()

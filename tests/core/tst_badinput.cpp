@@ -6,20 +6,26 @@
 #include "index/tensorloader.h"
 #include "overflow/overflowreport.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <cstring>
 #include <fcntl.h>
+#include <linux/capability.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 using namespace ds;
@@ -109,6 +115,43 @@ std::vector<int> opsOf(const DumpIndex &index, const QString &rel)
         if (index.ops[o].dataFile == rel)
             out.push_back(int(o));
     return out;
+}
+
+/// The capability sets of this thread (index 0: capabilities 0-31), or false.
+bool capabilities(__user_cap_data_struct (&data)[2])
+{
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    return ::syscall(SYS_capget, &header, data) == 0;
+}
+
+bool hasCapability(int cap)
+{
+    __user_cap_data_struct data[2]{};
+    return capabilities(data) && (data[cap / 32].effective & (1u << (cap % 32)));
+}
+
+/// True when permission bits do not stop this process from reading: root, or a process with
+/// CAP_DAC_OVERRIDE or CAP_DAC_READ_SEARCH in its effective set.
+bool bypassesPermissionBits() { return hasCapability(CAP_DAC_OVERRIDE) || hasCapability(CAP_DAC_READ_SEARCH); }
+
+/// Runs in the child between fork and exec (async-signal-safe system calls only): removes
+/// CAP_DAC_OVERRIDE and CAP_DAC_READ_SEARCH from the bounding, inheritable, permitted and
+/// effective sets. The exec'd program keeps uid 0 (so it still reaches a tree under a mode-700
+/// /root) but obeys permission bits: after exec root's permitted set is the bounding set.
+void dropDacCapabilities()
+{
+    if (::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0) != 0 || ::prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0) != 0)
+        ::_exit(91);
+    __user_cap_header_struct header{_LINUX_CAPABILITY_VERSION_3, 0};
+    __user_cap_data_struct data[2]{};
+    if (::syscall(SYS_capget, &header, data) != 0)
+        ::_exit(92);
+    const std::uint32_t dac = (1u << CAP_DAC_OVERRIDE) | (1u << CAP_DAC_READ_SEARCH);
+    data[0].effective &= ~dac;
+    data[0].permitted &= ~dac;
+    data[0].inheritable &= ~dac;
+    if (::syscall(SYS_capset, &header, data) != 0)
+        ::_exit(93);
 }
 
 /// Loads every input and output of the op; returns the first error.
@@ -530,24 +573,75 @@ void TestBadInput::deepDirectoryNesting()
              qPrintable((*index)->errors[0].message));
 }
 
+/// A mode-000 file and a mode-000 directory: the index names both with "Permission denied",
+/// the neighbour loads; a file that becomes unreadable after indexing fails to load with the
+/// same reason. Permission bits do not stop root (CI runs as root), so a process that bypasses
+/// them runs this test again in a child without CAP_DAC_OVERRIDE / CAP_DAC_READ_SEARCH (still
+/// uid 0) and requires that child to pass it; the child first proves that the read is denied.
 void TestBadInput::unreadableFile()
 {
-    if (::geteuid() == 0)
-        QSKIP("running as root: permission bits do not stop root from reading");
+    if (bypassesPermissionBits()) {
+        QVERIFY2(qEnvironmentVariableIsEmpty("DUMPSCOPE_TEST_NO_DAC"),
+                 "the child still bypasses permission bits after dropping its capabilities");
+        if (!hasCapability(CAP_SETPCAP))
+            QSKIP("permission bits do not stop this process and it lacks CAP_SETPCAP to drop that in a child");
+        QProcess child;
+        child.setProgram(QCoreApplication::applicationFilePath());
+        child.setArguments({QStringLiteral("unreadableFile")});
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("DUMPSCOPE_TEST_NO_DAC"), QStringLiteral("1"));
+        child.setProcessEnvironment(env);
+        child.setProcessChannelMode(QProcess::MergedChannels);
+        child.setChildProcessModifier(dropDacCapabilities);
+        child.start();
+        QVERIFY2(child.waitForFinished(120000), "the child did not finish");
+        const QString output = QString::fromLocal8Bit(child.readAll());
+        QVERIFY2(child.exitStatus() == QProcess::NormalExit && child.exitCode() == 0,
+                 qPrintable(QStringLiteral("child exit %1:\n%2").arg(child.exitCode()).arg(output)));
+        // It ran the checks (a skip would also exit 0).
+        QVERIFY2(output.contains(QLatin1String("PASS   : TestBadInput::unreadableFile()")) && !output.contains(QLatin1String("SKIP")),
+                 qPrintable(output));
+        return;
+    }
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString locked = dir.filePath(QStringLiteral("Relu.locked.1.1.1700000000000001"));
+    const QString later = dir.filePath(QStringLiteral("Relu.later.3.1.1700000000000003"));
     QVERIFY(writeFile(locked, validDump()));
+    QVERIFY(writeFile(later, validDump()));
     QVERIFY(writeFile(dir.filePath(QStringLiteral("Relu.ok.2.1.1700000000000002")), validDump()));
-    QVERIFY(QDir(dir.path()).mkdir(QStringLiteral("closed")));
+    QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("closed/inner")));
+    QVERIFY(writeFile(dir.filePath(QStringLiteral("closed/inner/Relu.hidden.4.1.1700000000000004")), validDump()));
     QVERIFY(QFile::setPermissions(locked, {}));
     QVERIFY(QFile::setPermissions(dir.filePath(QStringLiteral("closed")), {}));
+    // The read must really be denied, or this test would prove nothing.
+    const int fd = ::open(QFile::encodeName(locked).constData(), O_RDONLY);
+    const int openErrno = errno;
+    if (fd >= 0)
+        ::close(fd);
+    QVERIFY2(fd < 0 && openErrno == EACCES, "a mode-000 file could be opened: permission bits are not enforced here");
+
     auto index = buildIndex(dir.path());
     QFile::setPermissions(dir.filePath(QStringLiteral("closed")), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
     QVERIFY(index);
-    QCOMPARE((*index)->ops.size(), size_t(1));
+    QCOMPARE((*index)->errors.size(), size_t(2));
     QCOMPARE(errorOf(**index, QStringLiteral("Relu.locked.1.1.1700000000000001")), QStringLiteral("cannot open: Permission denied"));
     QCOMPARE(errorOf(**index, QStringLiteral("closed")), QStringLiteral("cannot read directory: Permission denied"));
+    // The neighbours are indexed and load.
+    QCOMPARE((*index)->ops.size(), size_t(2));
+    for (int op = 0; op < int((*index)->ops.size()); ++op)
+        QVERIFY2(loadAll(**index, op).isEmpty(), qPrintable(loadAll(**index, op)));
+
+    // A file indexed while readable and locked before its tensors are read.
+    int laterOp = -1;
+    for (size_t op = 0; op < (*index)->ops.size(); ++op)
+        if ((*index)->ops[op].opName == QLatin1String("later"))
+            laterOp = int(op);
+    QVERIFY(laterOp >= 0);
+    QVERIFY(QFile::setPermissions(later, {}));
+    const QString error = loadAll(**index, laterOp);
+    QVERIFY2(error.contains(QLatin1String("Relu.later.3.1.1700000000000003")) && error.contains(QLatin1String("Permission denied")),
+             qPrintable(QStringLiteral("got \"%1\"").arg(error)));
 }
 
 void TestBadInput::fileShrinksAfterIndexing()

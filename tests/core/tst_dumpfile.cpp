@@ -149,18 +149,49 @@ private slots:
 
     void trailingBytesWarn()
     {
+        // The §11.1 vector (122 bytes: header and tensors end there) with 3 bytes appended.
         auto d = parse(hex(kBigHex) + QByteArray(3, 'x'));
         QVERIFY(d.ok());
-        QVERIFY(d->warnings.join(QLatin1Char(' ')).contains(QLatin1String("3 trailing bytes")));
+        QCOMPARE(d->warnings, QStringList{QStringLiteral("3 bytes after the declared sizes: the header and the tensors end at byte 122, the file has 125 bytes")});
     }
 
-    void sizeDisagreeingWithShapeWarns()
+    void inconsistentShapesWarn_data()
     {
-        // input: float32, shape [4] (16 bytes) but size 8
-        const QByteArray input = QByteArray("\x08\x01\x1a\x03\x0a\x01\x04\x28\x08", 9);
-        auto d = parse(withHeader("\x22" + varint(quint64(input.size())) + input, QByteArray(8, 0)));
+        QTest::addColumn<QByteArray>("input");   // an OpInput message (field 4 of DumpData)
+        QTest::addColumn<int>("payload");
+        QTest::addColumn<QString>("warning");
+        // data_type 1 (float32), shape {dim [4]} = 16 bytes, size (field 5) 8
+        QTest::addRow("size smaller than shape") << QByteArray("\x08\x01\x1a\x03\x0a\x01\x04\x28\x08", 9) << 8
+                                                 << "input 0: shape [4] x float32 is 16 bytes but the header declares size 8";
+        // float32 [2] = 8 bytes, size 12: the payload is longer than the shape
+        QTest::addRow("size larger than shape") << QByteArray("\x08\x01\x1a\x03\x0a\x01\x02\x28\x0c", 9) << 12
+                                                << "input 0: shape [2] x float32 is 8 bytes but the header declares size 12";
+        // float16 [1000000] = 2,000,000 bytes over an 8-byte payload (%1: the file size)
+        QTest::addRow("far larger than the file") << QByteArray("\x08\x02\x1a\x05\x0a\x03\xc0\x84\x3d\x28\x08", 11) << 8
+                                                  << "input 0: shape [1000000] x float16 needs 2000000 bytes, far larger than its 8-byte payload "
+                                                     "(the whole file has %1 bytes); only the payload is shown, flat";
+        // float32 [2^40, 2^40]: the byte count does not fit in 64 bits
+        QTest::addRow("beyond 64 bits") << QByteArray("\x08\x01\x1a\x0e\x0a\x0c", 6) + varint(1ull << 40) + varint(1ull << 40) + QByteArray("\x28\x08", 2)
+                                        << 8 << "input 0: shape [1099511627776, 1099511627776] x float32 needs more bytes than 64 bits can count";
+    }
+    void inconsistentShapesWarn()
+    {
+        QFETCH(QByteArray, input);
+        QFETCH(int, payload);
+        QFETCH(QString, warning);
+        const QByteArray file = withHeader("\x22" + varint(quint64(input.size())) + input, QByteArray(payload, 0));
+        auto d = parse(file);
         QVERIFY2(d.ok(), qPrintable(d.errorText()));
-        QVERIFY(d->warnings.join(QLatin1Char(' ')).contains(QLatin1String("differs from shape")));
+        QCOMPARE(d->warnings.size(), 1);
+        if (warning.contains(QLatin1String("%1")))
+            warning = warning.arg(file.size());
+        QVERIFY2(d->warnings.front().startsWith(warning), qPrintable(d->warnings.front()));
+    }
+
+    void consistentFilesDoNotWarn()
+    {
+        QVERIFY(parse(hex(kBigHex))->warnings.isEmpty());
+        QVERIFY(parse(hex(kLegacyHex))->warnings.isEmpty());
     }
 
     void unpackedShapeDimsAccepted()

@@ -5,9 +5,12 @@
 #include "formats/ge/gegraphreader.h"
 #include "dumpgraph/dumpmapping.h"
 #include "graph/graph.h"
+#include "dumpgraph/graphdiscovery.h"
 #include "graphcommand.h"
 #include "index/buildindex.h"
 
+#include <QDir>
+#include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -410,7 +413,7 @@ private slots:
     {
         const QJsonObject man = graphManifest();
         int code = -1;
-        const QByteArray json = graphReport(kRoot, true, &code);
+        const QByteArray json = graphReport(kRoot, {}, true, &code);
         QCOMPARE(code, 0);
         QJsonParseError err;
         const QJsonObject doc = QJsonDocument::fromJson(json, &err).object();
@@ -438,13 +441,95 @@ private slots:
         QCOMPARE(missing, strings(man.value(QStringLiteral("nodes_without_dump"))));
         QCOMPARE(strings(dump.value(QStringLiteral("dumps_without_node"))), strings(man.value(QStringLiteral("dumps_without_node"))));
 
-        const QByteArray text = graphReport(kRoot, false, &code);
+        const QByteArray text = graphReport(kRoot, {}, false, &code);
         QVERIFY(text.contains("computation graph: dump_graph/12345_0/ge_proto_00000292_Build.txt"));
         QVERIFY(text.contains("resnet/fc/MatMul [MatMulV2]"));
-        graphReport(kRoot + QStringLiteral("/does-not-exist"), true, &code);
+        graphReport(kRoot + QStringLiteral("/does-not-exist"), {}, true, &code);
         QCOMPARE(code, 3);
     }
+
+    /// The one graph-discovery function: GE graph files in, below or next to the dump, plus
+    /// graph folders given apart (GE writes into the job's working directory); the CLI with
+    /// `graph DUMP GRAPH_DIR` links them like the sample laid out side by side.
+    void discovery()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dump = tmp.filePath(QStringLiteral("run/dump")), graphs = tmp.filePath(QStringLiteral("workdir/graphs"));
+        QVERIFY(copyTree(kRoot + QStringLiteral("/dump"), dump));
+        QVERIFY(copyTree(kRoot + QStringLiteral("/dump_graph"), graphs));
+        auto built = buildIndex(dump);
+        QVERIFY(built);
+        const DumpIndex &index = **built;
+        QCOMPARE(dumpModelNames(index), QStringList{QStringLiteral("ge_default_20240613143502_1")});
+        QVERIFY(!holdsGraphFiles(dump));
+        QVERIFY(holdsGraphFiles(graphs));
+        QVERIFY(isGraphOnlyFolder(graphs));
+        QVERIFY(isGraphOnlyFolder(graphs + QStringLiteral("/12345_0/ge_proto_00000292_Build.txt")));
+        QVERIFY(!isGraphOnlyFolder(dump));
+        QVERIFY(!isGraphOnlyFolder(kRoot));                 // a dump beside its graphs: a dump
+        QVERIFY(!isGraphOnlyFolder(graphs, 2));             // gives up after 2 entries (3 files)
+        QVERIFY(!isGraphOnlyFolder(tmp.filePath(QStringLiteral("nowhere"))));
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("empty"))));
+        QVERIFY(!isGraphOnlyFolder(tmp.filePath(QStringLiteral("empty"))));
+        QVERIFY(holdsGraphFiles(graphs + QStringLiteral("/12345_0/ge_proto_00000292_Build.txt")));
+
+        // The dump alone: nothing in, below or next to it (and no module fallback for CANN).
+        const DiscoveredGraphs alone = discoverGraphs(dump, {}, &index);
+        QVERIFY(alone.files.empty() && alone.models.empty() && !alone.moduleGraphs);
+        // With the graph folder: the sample's three files, in index order, read.
+        const DiscoveredGraphs found = discoverGraphs(dump, {graphs}, &index);
+        const QJsonArray want = graphManifest().value(QStringLiteral("files")).toArray();
+        QCOMPARE(int(found.files.size()), int(want.size()));
+        for (qsizetype i = 0; i < want.size(); ++i) {
+            QVERIFY(found.files[size_t(i)].path.endsWith(want[i].toObject().value(QStringLiteral("file")).toString().section(QLatin1Char('/'), 1)));
+            QCOMPARE(found.files[size_t(i)].model, int(i));
+        }
+        // Given twice (folder and one of its files): no duplicates.
+        QCOMPARE(discoverGraphs(dump, {graphs, graphs + QStringLiteral("/12345_0/ge_proto_00000292_Build.txt")}, &index).files.size(),
+                 found.files.size());
+        // The graphs alone (no dump yet).
+        QCOMPARE(discoverGraphs(QString(), {graphs}, nullptr).models.size(), found.models.size());
+
+        // The CLI: the same links as the sample whose graph folder sits next to the dump.
+        int code = -1;
+        const QJsonObject apart = QJsonDocument::fromJson(graphReport(dump, {graphs}, true, &code)).object();
+        QCOMPARE(code, 0);
+        const QJsonObject beside = QJsonDocument::fromJson(graphReport(kRoot, {}, true, &code)).object();
+        const QJsonObject a = apart.value(QStringLiteral("dump")).toObject(), b = beside.value(QStringLiteral("dump")).toObject();
+        QVERIFY(a.value(QStringLiteral("mapped_ops")).toInt() > 0);
+        QCOMPARE(a.value(QStringLiteral("mapped_ops")).toInt(), b.value(QStringLiteral("mapped_ops")).toInt());
+        QCOMPARE(a.value(QStringLiteral("nodes_without_dump")), b.value(QStringLiteral("nodes_without_dump")));
+        QCOMPARE(apart.value(QStringLiteral("computation_graph")).toObject().value(QStringLiteral("graph")),
+                 beside.value(QStringLiteral("computation_graph")).toObject().value(QStringLiteral("graph")));
+        graphReport(dump, {tmp.filePath(QStringLiteral("nowhere"))}, true, &code);
+        QCOMPARE(code, 3);
+
+        // A framework dump without GE graphs gets its module graphs.
+        auto ms = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe/step0/rank0"));
+        QVERIFY(ms);
+        const DiscoveredGraphs modules = discoverGraphs((*ms)->openedPath, {}, ms->get());
+        QVERIFY(modules.moduleGraphs && modules.models.size() == 1);
+        DiscoveryOptions geOnly;
+        geOnly.moduleFallback = false;
+        QVERIFY(discoverGraphs((*ms)->openedPath, {}, ms->get(), geOnly).models.empty());
+    }
+
+private:
+    static bool copyTree(const QString &from, const QString &to);
 };
+
+bool TestGeGraph::copyTree(const QString &from, const QString &to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(f);
+        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
+            return false;
+    }
+    return true;
+}
 
 QTEST_GUILESS_MAIN(TestGeGraph)
 #include "tst_gegraph.moc"

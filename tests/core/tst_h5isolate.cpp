@@ -239,7 +239,8 @@ private slots:
         QVERIFY(h5::runIsolated([](const JobControl &) { return QByteArray("x"); }).ok());
     }
 
-    // A child that never finishes: cancelling returns within about a second and reaps it.
+    // A child that never finishes (it sleeps 60 s): cancelling returns long before the child
+    // would have (the bound is generous: a loaded machine must not fail it) and reaps it.
     void cancelHangingChild()
     {
         std::atomic<bool> cancel{false};
@@ -261,7 +262,7 @@ private slots:
         canceller.join();
         QVERIFY(!r.ok());
         QCOMPARE(r.errorText(), QStringLiteral("cancelled"));
-        QVERIFY2(ms >= 300 && ms < 1300, qPrintable(QString::number(ms)));
+        QVERIFY2(ms >= 300 && ms < 30000, qPrintable(QString::number(ms))); // not before the cancel
         QVERIFY(noChildren());
         // Cancelled before starting: no child at all.
         const auto early = h5::runIsolated([](const JobControl &) { return QByteArray("x"); }, &job);
@@ -269,8 +270,9 @@ private slots:
         QCOMPARE(early.errorText(), QStringLiteral("cancelled"));
     }
 
-    // A child that goes silent is stopped after the stall limit (a CLI run has no cancel
-    // button); one that keeps reporting progress may run longer than the limit.
+    // A child that goes silent (it sleeps 60 s) is stopped after the stall limit, not before it
+    // and long before it would finish (a CLI run has no cancel button); one that keeps
+    // reporting progress may run longer than the limit.
     void stalledChildIsStopped()
     {
         h5::setStallTimeout(std::chrono::milliseconds(400));
@@ -291,7 +293,7 @@ private slots:
         h5::setStallTimeout(std::chrono::seconds(120));
         QVERIFY(!r.ok());
         QVERIFY2(r.errorText().contains(QStringLiteral("no progress for 0.4 s")), qPrintable(r.errorText()));
-        QVERIFY2(ms >= 400 && ms < 1500, qPrintable(QString::number(ms)));
+        QVERIFY2(ms >= 400 && ms < 30000, qPrintable(QString::number(ms)));
         QVERIFY(noChildren());
         QVERIFY2(busy.ok(), qPrintable(busy.errorText()));
         QCOMPARE(*busy, QByteArray("done"));

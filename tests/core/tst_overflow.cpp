@@ -133,11 +133,21 @@ private slots:
         QTest::addColumn<QList<qulonglong>>("fields");
         QTest::addColumn<QString>("kind");
         QTest::addColumn<int>("statusWords");
+        QTest::addColumn<bool>("documented");
+        QTest::addColumn<QList<qulonglong>>("causes");  // documented units: decoded causes
+        QTest::addColumn<QList<qulonglong>>("hint");    // undocumented units: the AI Core reading of status[0]
+        QTest::addColumn<QString>("hintText");
         // AIC: model, stream, task, type, context, thread, pc, para, core, block, status
-        QTest::addRow("AIC v0") << 0u << 0u << QList<qulonglong>{2, 5, 77, 0, 0, 0, 0x100, 0x200, 3, 1, 0x20} << "AIC" << 1;
-        QTest::addRow("AIV v1") << 1u << 1u << QList<qulonglong>{2, 5, 78, 0, 0, 0, 0x100, 0x200, 3, 1, 0x10, 7, 8, 9} << "AIV" << 4;
-        QTest::addRow("AICPU") << 0u << 2u << QList<qulonglong>{2, 5, 79, 0, 0, 1, 2, 0x1} << "AICPU" << 1;
-        QTest::addRow("SDMA") << 0u << 3u << QList<qulonglong>{2, 5, 80, 0, 0, 0, 0xA000, 0xB000, 4, 0x2} << "SDMA" << 1;
+        QTest::addRow("AIC v0") << 0u << 0u << QList<qulonglong>{2, 5, 77, 0, 0, 0, 0x100, 0x200, 3, 1, 0x20} << "AIC" << 1 << true
+                                << QList<qulonglong>{0x20} << QList<qulonglong>{} << QString();
+        QTest::addRow("AIV v1") << 1u << 1u << QList<qulonglong>{2, 5, 78, 0, 0, 0, 0x100, 0x200, 3, 1, 0x10, 7, 8, 9} << "AIV" << 4 << false
+                                << QList<qulonglong>{} << QList<qulonglong>{0x10} << "Integer addition";
+        QTest::addRow("AIV two bits") << 0u << 1u << QList<qulonglong>{2, 5, 78, 0, 0, 0, 0x100, 0x200, 3, 1, 0x120} << "AIV" << 1 << false
+                                      << QList<qulonglong>{} << QList<qulonglong>{0x20, 0x100} << "FP32 to FP16";
+        QTest::addRow("AICPU") << 0u << 2u << QList<qulonglong>{2, 5, 79, 0, 0, 1, 2, 0x1} << "AICPU" << 1 << false
+                               << QList<qulonglong>{} << QList<qulonglong>{0x1} << "unknown bit 0x1";
+        QTest::addRow("SDMA") << 0u << 3u << QList<qulonglong>{2, 5, 80, 0, 0, 0, 0xA000, 0xB000, 4, 0x20} << "SDMA" << 1 << false
+                              << QList<qulonglong>{} << QList<qulonglong>{0x20} << "Floating-point computation overflow";
     }
     void magicLayouts()
     {
@@ -158,6 +168,31 @@ private slots:
         QCOMPARE(b.taskId, fields[2]);
         QCOMPARE(int(b.status.size()), statusWords);
         QCOMPARE(b.status.front(), fields[fields.size() - qsizetype(statusWords)]);
+        QFETCH(bool, documented);
+        QFETCH(QList<qulonglong>, causes);
+        QFETCH(QList<qulonglong>, hint);
+        QFETCH(QString, hintText);
+        QCOMPARE(b.statusDocumented, documented);
+        QCOMPARE(codes(b.decoding), causes);
+        QCOMPARE(codes(b.aiCoreHint), hint);
+        QVERIFY(b.decoding.overflow);
+        if (documented) {
+            QVERIFY(b.undocumentedNote().isEmpty());
+        } else {
+            QVERIFY2(b.undocumentedNote().startsWith(QStringLiteral("meaning not documented for this unit (%1)").arg(kind)),
+                     qPrintable(b.undocumentedNote()));
+            QStringList texts;
+            for (const auto &c : b.aiCoreHint.causes)
+                texts << c.english;
+            QVERIFY2(texts.join(QLatin1Char('|')).contains(hintText), qPrintable(texts.join(QLatin1Char('|'))));
+        }
+    }
+
+    void setBitsOfAStatus()
+    {
+        QCOMPARE(setBits(0), std::vector<std::uint64_t>{});
+        QCOMPARE(setBits(272), (std::vector<std::uint64_t>{0x10, 0x100}));
+        QCOMPARE(setBits(1ull << 63), std::vector<std::uint64_t>{1ull << 63});
     }
 
     void rejects()

@@ -390,6 +390,10 @@ private slots:
         auto loaded = loadTensor(*index, DumpIndex::TensorRef{0, 0});
         QVERIFY(!loaded.ok());
         QVERIFY2(loaded.errorText().startsWith(file + QStringLiteral(": ")) && loaded.errorText().contains(error), qPrintable(loaded.errorText()));
+        // Refusals of the data-only interpreter are told apart from damaged files.
+        const bool refusal = error.contains(QLatin1String("unsafe or unsupported global")) || error.contains(QLatin1String("is not allowed"));
+        QCOMPARE(t.error().kind == ErrorKind::Unsafe, refusal);
+        QCOMPARE(loaded.error().kind, t.error().kind);
         QVERIFY(!QFile::exists(QStringLiteral("/tmp/dumpscope_pt_pwned")));
     }
 

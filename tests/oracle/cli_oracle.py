@@ -6,7 +6,9 @@
 The expected values in the manifest are computed by numpy from the ND arrays the
 sample generator started from; this script only runs the CLI and compares.  One
 line is printed per failed check, then "N passed, M failed".  Exit status is 1
-when any check fails (argparse exits 2 on usage errors).
+when any check fails (argparse exits 2 on usage errors).  A full run (without --only) must
+cover at least MIN_SAMPLES samples and MIN_TENSORS expected tensors and make at least
+MIN_CHECKS checks: an emptied or truncated manifest fails.
 """
 
 import argparse
@@ -29,6 +31,11 @@ except ImportError:  # a pyenv/venv python without numpy: retry with the system 
 NATIVE = {"float16", "float32", "float64", "int8", "uint8", "int16", "uint16", "int32",
           "int64", "uint32", "uint64", "bool", "complex64", "complex128"}
 COUNTERS = ("count", "nan", "posinf", "neginf", "zero")
+# What samples/manifest.json holds today (generate_samples.py, generate_overflow.py,
+# generate_graph.py): 9 samples, 163 tensors with expectations, about 6,600 checks.
+MIN_SAMPLES = 9
+MIN_TENSORS = 163
+MIN_CHECKS = 6500
 
 
 class Checker:
@@ -252,6 +259,7 @@ def check_info(ck, cli, root, sample):
 
 
 def check_sample(ck, cli, samples_dir, sample, tmp_root):
+    """Returns the number of expected tensors checked."""
     root = samples_dir / sample["path"]
     tmp = tmp_root / sample["name"]
     if tmp.exists():
@@ -269,6 +277,7 @@ def check_sample(ck, cli, samples_dir, sample, tmp_root):
     ck.check(after[0] == before[0], f"read-only {sample['name']}",
              f"files changed/added/removed: {sorted(set(after[0].items()) ^ set(before[0].items()))[:5]}")
     ck.check(after[1] == before[1], f"read-only {sample['name']}", "directories added/removed")
+    return len(sample["tensors_expected"])
 
 
 def main():
@@ -282,10 +291,17 @@ def main():
     manifest = json.loads((samples_dir / "manifest.json").read_text())
     ck, cli = Checker(), Cli(os.path.abspath(args.cli))
     tmp_root = Path(args.tmp).resolve() / "cli_oracle"
+    samples = tensors = 0
     if ck.check(os.access(args.cli, os.X_OK), "setup", f"dumpscope-cli not executable: {args.cli}"):
         for sample in manifest["samples"]:
             if not args.only or sample["name"] == args.only:
-                check_sample(ck, cli, samples_dir, sample, tmp_root)
+                tensors += check_sample(ck, cli, samples_dir, sample, tmp_root)
+                samples += 1
+    if not args.only:
+        ck.check(samples >= MIN_SAMPLES, "minimum", f"{samples} samples checked, at least {MIN_SAMPLES} required")
+        ck.check(tensors >= MIN_TENSORS, "minimum", f"{tensors} tensors checked, at least {MIN_TENSORS} required")
+        total = ck.passed + ck.failed
+        ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
     print(f"{ck.passed} passed, {ck.failed} failed")
     return 1 if ck.failed else 0
 

@@ -6,9 +6,12 @@
 samples/generate_compare.py wrote the expectations with numpy (tests/oracle/compare_numpy.py)
 from the arrays it encoded; this script runs the CLI on the sample pair and compares: the CSV
 header (the column names of shared/specs/compare.md §10.1 real-data mode + msaccucmp §9 +
-DumpScope §10.4), every row's verdict, reasons and metrics (1e-6 relative), the first
-divergence, the bench-only rows, the exit codes of --fail-on, and that nothing is written
-into a dump directory.  One line per failed check, then "N passed, M failed"; exit 1 on failure.
+DumpScope §10.4), every row's verdict, its reason codes (exactly: none missing, none extra)
+and metrics (1e-6 relative), the first divergence, the bench-only rows, the exit codes of
+--fail-on, and that nothing is written into a dump directory.  The manifest must hold at least
+MIN_ROWS rows of every verdict (the sample has pass, warning, error and not-comparable rows)
+and the run at least MIN_CHECKS checks.  One line per failed check, then "N passed, M failed";
+exit 1 on failure.
 """
 
 import argparse
@@ -31,6 +34,10 @@ MSPROBE = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Sha
 MSACCUCMP = ["RelativeEuclideanDistance", "KullbackLeiblerDivergence", "StandardDeviation", "MeanAbsoluteError",
              "RootMeanSquareError", "AccumulatedRelativeError", "MaxRelativeError", "MeanRelativeError"]
 DUMPSCOPE = ["Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count"]
+# Rows of each verdict the manifest must expect (samples/generate_compare.py writes 15 pass,
+# 2 warning, 11 error, 3 not comparable), and checks a run must make at least.
+MIN_ROWS = {"pass": 15, "warning": 2, "error": 11, "none": 3}
+MIN_CHECKS = 470
 
 
 class Checker:
@@ -83,6 +90,9 @@ def main():
     ck.check(manifest.get("compare"), "manifest", 'no "compare" entries (rerun samples/generate_compare.py)')
     for case in manifest.get("compare", []):
         name = case["name"]
+        for verdict, least in MIN_ROWS.items():
+            n = sum(e["verdict"] == verdict for e in case["expected_rows"])
+            ck.check(n >= least, name, f"the manifest expects {n} {verdict} rows, at least {least} required")
         npu, bench = samples / case["npu_path"], samples / case["bench_path"]
         before = (tree_digest(npu), tree_digest(bench))
         csv_path = tmp / f"{name}.csv"
@@ -101,7 +111,9 @@ def main():
             if not ck.check(r is not None, where, "row missing"):
                 continue
             ck.check(r["verdict"] == e["verdict"], where, f"verdict {r['verdict']}, expected {e['verdict']}")
-            ck.check(all(x in r["reasons"] for x in e["reasons"]), where, f"reasons {r['reasons']}, expected {e['reasons']}")
+            ck.check(sorted(r["reasons"]) == sorted(e["reasons"]), where, f"reasons {r['reasons']}, expected {e['reasons']}")
+            # a compared row (no reason) has numpy metrics to check
+            ck.check(e["reasons"] or e.get("metrics"), where, "the manifest has no metrics for a compared row")
             for k, want in e.get("metrics", {}).items():
                 got = r["metrics"].get(k)
                 ck.check(got is not None and close(got, want), where, f"{k} {got}, numpy {want}")
@@ -135,6 +147,8 @@ def main():
                  name, "text output does not name the first divergence")
         rc, _, _ = run(a.cli, "compare", npu, bench, "--fail-on", "error", "--quiet")
         ck.check(rc == 4, name, f"--fail-on error exit {rc}, expected 4")
+        rc, _, _ = run(a.cli, "compare", npu, bench, "--fail-on", "warning", "--quiet")
+        ck.check(rc == 4, name, f"--fail-on warning exit {rc}, expected 4")
         rc, _, _ = run(a.cli, "compare", bench, bench, "--fail-on", "warning", "--quiet")
         ck.check(rc == 0, name, f"bench vs itself with --fail-on warning exit {rc}, expected 0")
         rc, _, _ = run(a.cli, "compare", npu, bench, "--fail-on", "bad")
@@ -157,6 +171,8 @@ def main():
                  name, f"mapping not applied: {trans}")
         ck.check((tree_digest(npu), tree_digest(bench)) == before, name, "a dump directory changed")
 
+    total = ck.passed + ck.failed
+    ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
     print(f"{ck.passed} passed, {ck.failed} failed")
     return 1 if ck.failed else 0
 

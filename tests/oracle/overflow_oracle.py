@@ -14,16 +14,30 @@ computed with its own decoder of shared/specs/overflow.md (never by running Dump
   triggered blocks (kind, model/stream/task id, status, overflow, cause codes, linked_op);
 * "first_overflow" (per device);
 * the software scan: {finding file: level} and "first_producer";
-* info: the ops and tensors counts.
+* info: the ops and tensors counts;
+* OpDebug units whose status bits have no documented meaning (AIV, AICPU, SDMA): the block
+  says so ("status_documented": false, a note), lists the set bits of the status and gives
+  the AI Core reading of each bit as a hint (the bits computed here from the status).
+
+Then, against the real msprobe 26.0.0 corpus (samples/msprobe_real, its expected.json names
+msprobe's output files), for every overflow run: `dumpscope-cli overflow <run> --json` and
+its text report must name, per step and rank, the first anomaly msprobe's own
+`overflow_check` named in its anomaly_analyze_*.json (read here, Infinity/NaN tokens and all);
+steps where msprobe found nothing have none; ranks msprobe does not list start with a
+communication op (NaN/Inf received from another rank). The levels of every node of msprobe's
+`graph_visualize -oc` database (read with sqlite3, immutable) equal ours.
 
 One line is printed per failed check, then "N passed, M failed".  The exit status is 1 when
 any check fails (argparse exits 2 on usage errors).  A missing CLI, an unknown command, a
-non-zero exit status or non-JSON output each count as failures.
+non-zero exit status or non-JSON output each count as failures.  A full run (without --only)
+must cover at least MIN_SAMPLES samples and MIN_RECORDS OpDebug records and make at least
+MIN_CHECKS checks: an emptied or truncated manifest fails.
 """
 
 import argparse
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -32,6 +46,11 @@ LEGACY_KINDS = ("AI Core", "DHA Atomic Add", "L2 Atomic Add")
 INFO_KEYS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
 # a missing device level: the manifest writes "", the CLI may spell it differently
 NO_DEVICE = {"", "-", "\u2014", "null", "none"}
+# What samples/manifest.json holds today (generate_overflow.py): 4 overflow_* samples with 16
+# OpDebug records, about 300 checks.
+MIN_SAMPLES = 4
+MIN_RECORDS = 16
+MIN_CHECKS = 300
 
 
 class Checker:
@@ -114,7 +133,31 @@ def triggered(kind, block):
     return any(v for v in vals if v is not None)
 
 
+# overflow.md section 6.1: the AI Core status bits with a documented meaning
+AI_CORE_BITS = {0x8, 0x10, 0x20, 0x80, 0x100, 0x400}
+UNDOCUMENTED_UNITS = ("AIV", "AICPU", "SDMA")
+
+
+def check_undocumented(ck, where, got, kind, status):
+    documented = kind not in UNDOCUMENTED_UNITS
+    ck.check(got.get("status_documented") is documented, where,
+             f"status_documented {got.get('status_documented')!r} for {kind}")
+    if documented:
+        return
+    bits = [1 << b for b in range(64) if status >> b & 1]
+    ck.check(got.get("status_bits") == [hex(b) for b in bits], where,
+             f"status_bits {got.get('status_bits')!r} != {[hex(b) for b in bits]}")
+    note = str(got.get("status_note", ""))
+    ck.check(note.startswith(f"meaning not documented for this unit ({kind})"), where, f"status_note {note!r}")
+    hint = got.get("ai_core_hint")
+    if ck.check(isinstance(hint, list), where, f"ai_core_hint is not a list: {hint!r}"):
+        ck.check([as_int(h.get("code")) for h in hint] == bits, where, f"ai_core_hint codes {hint!r} != {bits}")
+        ck.check([bool(h.get("known")) for h in hint] == [b in AI_CORE_BITS for b in bits], where,
+                 f"ai_core_hint known flags {hint!r}")
+
+
 def check_block(ck, where, got, want, paths):
+    check_undocumented(ck, where, got, want["kind"], want["status"])
     for key in ("model_id", "stream_id", "task_id", "status"):
         ck.check(as_int(got.get(key)) == want[key], where, f"{key} {got.get(key)!r} != {want[key]!r}")
     ck.check(got.get("overflow") is want["overflow"], where,
@@ -208,6 +251,85 @@ def check_info(ck, exe, root, sample):
         ck.check(doc.get(key) == sample[key], where, f"{key} {doc.get(key)!r} != {sample[key]!r}")
 
 
+def msprobe_findings(doc):
+    """{(step, rank, op name): level} of the software scan, from the CLI's JSON."""
+    out = {}
+    for f in (doc.get("software") or {}).get("findings") or []:
+        parts = str(f.get("file", "")).split("/")
+        if len(parts) >= 3 and f.get("level"):
+            out[(parts[0], parts[1], "/".join(parts[2:]))] = f["level"]
+    return out
+
+
+def check_msprobe_real(ck, exe, real):
+    expected = json.loads((real / "expected.json").read_text())
+    cases = [c for c in expected["cases"] if c.get("kind") == "overflow"]
+    ck.check(len(cases) >= 3, "msprobe_real", f"only {len(cases)} overflow cases in expected.json")
+    docs = {}
+    for case in cases:
+        run = case["run"]
+        where = f"msprobe_real {case['id']}"
+        doc = run_json(ck, where, exe, "overflow", real / "dumps" / run, "--json")
+        if doc is None:
+            continue
+        docs[run] = doc
+        scopes = {s.get("scope"): s for s in doc["software"].get("scopes") or []}
+        listed_all = []
+        for step, answer in case["msprobe"].items():
+            step_scopes = {k: v for k, v in scopes.items() if k and k.split("/")[0] == step}
+            ck.check(bool(step_scopes), where, f"no scope for {step} in {sorted(scopes)}")
+            if answer["file"] is None:
+                for name, sc in step_scopes.items():
+                    ck.check(sc.get("first_anomaly") is None, f"{where} {name}",
+                             f"msprobe found no anomaly, we name {sc.get('first_anomaly')}")
+                continue
+            anomaly = json.loads((real / answer["file"]).read_text())  # Python reads Infinity/NaN
+            for name, sc in sorted(step_scopes.items()):
+                rank = name.split("/")[1]
+                listed = anomaly.get("rank_" + rank[len("rank"):], [])
+                first = sc.get("first_anomaly")
+                if not listed:
+                    ck.check(first is None or sc.get("first_is_communication") is True, f"{where} {name}",
+                             f"msprobe lists no op; ours {first} is not a communication op")
+                    continue
+                op = listed[0]["op_name"]
+                listed_all.append(f"{name} {op}")
+                got = (first or {}).get("op_name")
+                ck.check(got == op, f"{where} {name}", f"first anomaly {got!r} != msprobe's {op!r}")
+                ck.check((first or {}).get("level") == "critical", f"{where} {name}", f"level {first}")
+        fa = doc["software"].get("first_anomaly") or {}
+        ours = f"{fa.get('scope')} {fa.get('op_name')}"
+        ck.check(ours in listed_all, where, f"dump's first anomaly {ours!r} not among msprobe's {listed_all}")
+        # The text report names the operator.
+        try:
+            text = subprocess.run([exe, "overflow", str(real / "dumps" / run)], capture_output=True, text=True,
+                                  timeout=600).stdout
+        except (OSError, subprocess.TimeoutExpired) as e:
+            text = str(e)
+        ck.check(f"first anomaly: {fa.get('scope')}: {fa.get('op_name')} [critical]" in text, where,
+                 f"text report does not name {ours}")
+
+    # msprobe's graph build with -oc: the level of every node it holds.
+    for name, graph in expected.get("graphs", {}).items():
+        if not name.startswith("build_overflow_"):
+            continue
+        run = name[len("build_"):]
+        doc = docs.get(run)
+        if not ck.check(doc is not None, f"graph {name}", f"no overflow report for run {run}"):
+            continue
+        ours = msprobe_findings(doc)
+        con = sqlite3.connect(f"file:{real / graph['file']}?immutable=1", uri=True)
+        rows = con.execute("SELECT step, rank, node_name, node_type, overflow_level FROM tb_nodes "
+                           "WHERE data_source = 'NPU'").fetchall()
+        con.close()
+        ck.check(len(rows) > 0, f"graph {name}", "no nodes")
+        for step, rank, node, node_type, level in rows:
+            if node_type == 9 or node == "DefaultModel":  # groups and the root hold no data
+                continue
+            got = ours.get((f"step{step}", f"rank{rank}", node))
+            ck.check(got == level, f"graph {name} step{step}/rank{rank} {node}", f"level {got!r} != msprobe's {level!r}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", required=True, help="path to dumpscope-cli")
@@ -226,6 +348,14 @@ def main():
             root = samples_dir / sample["path"]
             check_info(ck, exe, root, sample)
             check_overflow(ck, exe, root, sample)
+        if not args.only:
+            check_msprobe_real(ck, exe, samples_dir / "msprobe_real")
+    if not args.only:
+        records = sum(len(s["overflow"]["records"]) for s in chosen)
+        ck.check(len(chosen) >= MIN_SAMPLES, "minimum", f"{len(chosen)} samples, at least {MIN_SAMPLES} required")
+        ck.check(records >= MIN_RECORDS, "minimum", f"{records} records expected, at least {MIN_RECORDS} required")
+        total = ck.passed + ck.failed
+        ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
     print(f"{ck.passed} passed, {ck.failed} failed")
     return 1 if ck.failed else 0
 

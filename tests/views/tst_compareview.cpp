@@ -80,6 +80,15 @@ QModelIndex benchRow(const CompareView &view, const QString &name)
     return panel->proxy()->mapFromSource(panel->model()->index(panel->model()->rowOf(name), 0));
 }
 
+/// Where a screenshot goes: DUMPSCOPE_SCREENSHOTS=<dir> if set (to look at it), otherwise a
+/// temporary directory removed when the test ends.
+QString screenshotPath(const QString &name)
+{
+    static QTemporaryDir scratch;
+    const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS");
+    return (dir.isEmpty() ? scratch.path() : dir) + QLatin1Char('/') + name;
+}
+
 /// The expected (numpy) row of a name.
 QJsonObject expectedRow(const QJsonObject &situation, const QString &npuName)
 {
@@ -158,7 +167,7 @@ private slots:
         view.proxy()->setMinimumVerdict(Verdict::Error);
         for (int r = 0; r < view.proxy()->rowCount(); ++r)
             QCOMPARE(Verdict(view.proxy()->index(r, 0).data(CompareTableModel::VerdictRole).toInt()), Verdict::Error);
-        QVERIFY(view.grab().save(QStringLiteral("/tmp/compareview.png")));
+        QVERIFY(view.grab().save(screenshotPath(QStringLiteral("compareview.png"))));
     }
 
     /// A real mouse drag (press on a row, move past the start distance) starts a QDrag that
@@ -387,7 +396,7 @@ private slots:
         }
         QCOMPARE(report[QStringLiteral("first_divergence")].toArray().first()[QStringLiteral("origin")][QStringLiteral("row_name")].toString(),
                  fd[QStringLiteral("origin")].toString() + QStringLiteral(".output.0"));
-        QVERIFY(view.grab().save(QStringLiteral("/tmp/compareview_mapping.png")));
+        QVERIFY(view.grab().save(screenshotPath(QStringLiteral("compareview_mapping.png"))));
 
         // Remove the group in the mapping panel (a click): its rows are unmatched again.
         MappingPanel *mp = view.mappingPanel();

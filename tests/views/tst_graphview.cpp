@@ -1,8 +1,17 @@
 #include "compare/compare.h"
+#include "compareview.h"
 #include "graph/graphgenerator.h"
+#include "dumpgraph/graphstart.h"
+#include "graphcompareview.h"
 #include "graphpanel.h"
 #include "graphview.h"
 #include "index/buildindex.h"
+#include "models/comparetablemodel.h"
+
+#include <QDir>
+#include <QDirIterator>
+#include <QTemporaryDir>
+#include <QToolButton>
 
 #include <QComboBox>
 #include <QFile>
@@ -11,6 +20,7 @@
 #include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
+#include <QProcess>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -43,6 +53,66 @@ QPointF nodeCentre(const GraphView &view, NodeId node)
     const auto layout = view.currentLayout();
     const int item = layout->nodeItem[node.index()];
     return item < 0 ? QPointF(-1, -1) : view.mapFromScene(layout->items[size_t(item)].rect.center());
+}
+
+/// What a person sees in the last paint of `view`: every box lying wholly inside the view has
+/// its name drawn, at least `minLabels` names are drawn, each at least as large as a 9 pt
+/// font renders on this screen (measured from the painted labels, not from the view's
+/// font); the box of `start` is among them.
+void checkLegible(GraphView *view, NodeId start, int minLabels)
+{
+    QVERIFY(!view->grab().isNull()); // paints now
+    const auto layout = view->currentLayout();
+    QVERIFY(layout);
+    QFont nine = view->font();
+    nine.setPointSizeF(9);
+    const double ninePixels = QFontMetricsF(nine, view).height();
+    std::set<int> named;
+    for (const PaintedLabel &l : view->paintedLabels()) {
+        if (!l.isName)
+            continue;
+        QVERIFY2(l.rect.height() >= ninePixels * 0.98,
+                 qPrintable(QStringLiteral("%1: %2 px < %3 px").arg(l.text).arg(l.rect.height()).arg(ninePixels)));
+        QVERIFY2(l.pointSize >= 9 - 1e-6, qPrintable(l.text));
+        QVERIFY(QRectF(view->rect()).contains(l.rect));
+        named.insert(l.item);
+    }
+    QVERIFY2(int(named.size()) >= minLabels, qPrintable(QStringLiteral("%1 labels").arg(named.size())));
+    const QRectF inside(view->rect());
+    int boxes = 0;
+    for (size_t i = 0; i < layout->items.size(); ++i) {
+        const LayoutItem &it = layout->items[i];
+        const QRectF r(view->mapFromScene(it.rect.topLeft()), view->mapFromScene(it.rect.bottomRight()));
+        if (it.kind == LayoutItem::Kind::ExpandedGroup || !inside.contains(r))
+            continue;
+        ++boxes;
+        QVERIFY2(named.count(int(i)), qPrintable(view->itemName(int(i)) + QStringLiteral(" has no label")));
+    }
+    QVERIFY(boxes >= std::min(minLabels, int(layout->items.size())));
+    const int startItem = layout->visibleItemOf(start);
+    QVERIFY(startItem >= 0);
+    QVERIFY2(named.count(startItem), qPrintable(QStringLiteral("the start %1 is not labelled").arg(view->itemName(startItem))));
+}
+
+/// Copies a directory tree (samples are never written to).
+bool copyTree(const QString &from, const QString &to)
+{
+    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        const QString f = it.next();
+        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(f);
+        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
+            return false;
+    }
+    return true;
+}
+
+NodeId nodeOfEntry(const Graph &g, const QString &entry)
+{
+    for (size_t n = 0; n < g.nodes.size(); ++n)
+        if (g.nodes[n].name.endsWith(QLatin1Char('/') + entry))
+            return NodeId{int(n)};
+    return {};
 }
 
 } // namespace
@@ -82,7 +152,10 @@ private slots:
         QVERIFY(bnOp >= 0);
         panel.setOpMarks({{bnOp, 3}});
         const GroupId resnet = groupByPath(g, QStringLiteral("resnet"));
-        QVERIFY(resnet.isValid() && !view->isExpanded(resnet));
+        QVERIFY(resnet.isValid() && view->isExpanded(resnet)); // the first view opened it (a small graph)
+        view->setExpanded(resnet, false);
+        QTRY_VERIFY(!view->isLayoutPending());
+        QVERIFY(!view->isExpanded(resnet));
         QCOMPARE(view->itemLevel(view->currentLayout()->groupItem[resnet.index()]), 3);
         QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("critical")));
 
@@ -185,11 +258,11 @@ private slots:
         QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
         const Graph &g = *view->graph();
         QCOMPARE(g.name, QStringLiteral("step0/rank0"));
-        for (const char *module : {"Module.conv1.Conv2d.forward.0", "Module.fc.Linear.forward.0", "Module.fc.Linear.backward.0"})
+        for (const char *module : {"forward/Module.conv1.Conv2d.forward.0", "forward/Module.fc.Linear.forward.0", "backward/Module.fc.Linear.backward.0"})
             QVERIFY2(groupByPath(g, QString::fromLatin1(module)).isValid(), module);
 
         // Search finds the API inside its module group.
-        const NodeId conv = g.findNode(QStringLiteral("Module.conv1.Conv2d.forward.0/Functional.conv2d.0.forward"));
+        const NodeId conv = g.findNode(QStringLiteral("forward/Module.conv1.Conv2d.forward.0/Functional.conv2d.0.forward"));
         QVERIFY(conv.isValid());
         QTest::keyClicks(panel.searchBox(), QStringLiteral("conv2d"));
         const auto hits = view->findNodes(QStringLiteral("conv2d"));
@@ -200,7 +273,7 @@ private slots:
         // Clicking the API emits its dump entry.
         view->selectNode(conv);
         QTRY_VERIFY(!view->isLayoutPending() && view->currentLayout()->nodeItem[conv.index()] >= 0);
-        QVERIFY(view->isExpanded(groupByPath(g, QStringLiteral("Module.conv1.Conv2d.forward.0"))));
+        QVERIFY(view->isExpanded(groupByPath(g, QStringLiteral("forward/Module.conv1.Conv2d.forward.0"))));
         QSignalSpy activated(&panel, &GraphPanel::opActivated);
         QTest::mouseClick(view, Qt::LeftButton, {}, nodeCentre(*view, conv).toPoint());
         QCOMPARE(activated.count(), 1);
@@ -210,7 +283,7 @@ private slots:
         QCOMPARE(panel.nodeOfOp(activated[0][1].toInt()), conv);
         // selectOp from elsewhere (the op table) selects the node of the entry.
         panel.selectOp(1, index->opIndex(QStringLiteral("step0/rank0/Functional.linear.0.forward")));
-        QTRY_COMPARE(view->selectedNode(), g.findNode(QStringLiteral("Module.fc.Linear.forward.0/Functional.linear.0.forward")));
+        QTRY_COMPARE(view->selectedNode(), g.findNode(QStringLiteral("forward/Module.fc.Linear.forward.0/Functional.linear.0.forward")));
         QTRY_VERIFY(!view->isLayoutPending());
         QVERIFY(panel.grab().save(QStringLiteral("/tmp/modgraph.png")));
         view->fitToView();
@@ -356,12 +429,17 @@ private slots:
         view.setGraph(g);
         QTRY_VERIFY(view.currentLayout() && !view.isLayoutPending());
         const auto top = view.currentLayout();
+        const GraphExpansion first = view.expansion(); // what the first view opened
         QSignalSpy changed(&view, &GraphView::layoutChanged);
-        const GroupId flat = groupByPath(*g, QStringLiteral("flat")), block = groupByPath(*g, QStringLiteral("block2"));
+        const GroupId flat = groupByPath(*g, QStringLiteral("flat")), block = groupByPath(*g, QStringLiteral("block2/layer1"));
+        QVERIFY(!view.isExpanded(flat) && !view.isExpanded(block));
         view.setExpanded(flat, true);
         view.setExpanded(block, true); // asked before the first result arrives
         QTRY_VERIFY(!view.isLayoutPending());
-        QCOMPARE(view.currentLayout()->expanded, (std::vector<int>{std::min(flat.value, block.value), std::max(flat.value, block.value)}));
+        GraphExpansion both = first;
+        both.insert({flat, block});
+        QCOMPARE(view.currentLayout()->expanded, view.engine()->normalize(both));
+        QVERIFY(view.currentLayout()->groupItem[flat.index()] >= 0 && view.currentLayout()->groupItem[block.index()] >= 0);
         QVERIFY(changed.count() >= 1);
         // Going back to a known state uses the cache: no job, shown at once.
         view.setExpanded(flat, false);
@@ -380,9 +458,254 @@ private slots:
         QVERIFY(view.minimapRect().isEmpty());
     }
 
+    /// Item 1 of the issue: at first paint, readable labels where the user starts.
+    void firstViewIsLegible_data()
+    {
+        QTest::addColumn<QString>("dump");
+        QTest::addColumn<QString>("startEntry"); // "" : the data entry the view chose
+        QTest::addRow("GE sample") << QStringLiteral(DUMPSCOPE_SAMPLES "/graph/dump") << QString();
+        QTest::addRow("msprobe sample") << QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe/step0/rank0") << QString();
+        QTest::addRow("msprobe network") << QStringLiteral(DUMPSCOPE_SAMPLES "/graph_compare/npu") << QString();
+    }
+    void firstViewIsLegible()
+    {
+        QFETCH(QString, dump);
+        auto built = buildIndex(dump);
+        QVERIFY(built);
+        const std::shared_ptr<const DumpIndex> index = *built;
+        GraphPanel panel;
+        panel.resize(1100, 750);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(index->openedPath, index, 0);
+        QTRY_COMPARE(shown.count(), 1);
+        GraphView *view = panel.view();
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+        const Graph &g = *view->graph();
+        QCOMPARE(view->startNode(), entryNode(g));
+        QVERIFY(view->zoom() >= GraphView::readableZoom());
+        checkLegible(view, view->startNode(), std::min(6, int(g.nodes.size())));
+        const QString name = QFileInfo(dump).fileName();
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/graph_first_%1.png").arg(name)));
+    }
+
+    /// A generated 50,000-operator graph with GE's top-level crowds: laid out off the GUI
+    /// thread, legible at once, the crowds folded.
+    void firstViewOfABigGraph()
+    {
+        GeneratedGraphSpec spec{48, 20, 50, 0, 3};
+        spec.atomicCleans = 500;
+        spec.weightTransforms = 750;
+        auto g = std::make_shared<const Graph>(generateScopedGraph(spec));
+        QCOMPARE(int(g->nodes.size()), 50002);
+        GraphView view;
+        view.resize(1200, 800);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setGraph(g);
+        QVERIFY(view.isLayoutPending()); // the hierarchy and the first layout are made on a worker
+        QVERIFY(!view.currentLayout());
+        QTRY_VERIFY_WITH_TIMEOUT(view.currentLayout() && !view.isLayoutPending(), 30000);
+        checkLegible(&view, g->findNode(QStringLiteral("input")), 6);
+        // The crowds are single boxes of the top level, which fits the view's width.
+        int folds = 0;
+        for (GroupId grp : view.hierarchy()->topGroups)
+            folds += view.hierarchy()->group(grp).kind == GroupKind::Fold ? 1 : 0;
+        QCOMPARE(folds, 3);
+        QVERIFY(view.currentLayout()->bounds.width() <= view.width());
+        QVERIFY(!view.minimapRect().isEmpty()); // the rest of the graph is below: the minimap says where we are
+        QVERIFY(view.grab().save(QStringLiteral("/tmp/graph_first_generated.png")));
+    }
+
+    /// A first overflow known before the graph is shown: the view starts there, readable.
+    void startsAtTheFirstOverflow()
+    {
+        GraphPanel panel;
+        panel.resize(1100, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(m_index->openedPath, m_index, 0);
+        QTRY_COMPARE(shown.count(), 1);
+        GraphView *view = panel.view();
+        const int bnOp = opByName(*m_index, QStringLiteral("resnet_block1_bn_BNInference"));
+        panel.setFirstOverflowOp(bnOp);
+        const NodeId bn = view->graph()->findNode(QStringLiteral("resnet/block1/bn/BNInference"));
+        QCOMPARE(view->startNode(), bn);
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+        checkLegible(view, bn, 5);
+        // Fit all stays a button; Start comes back.
+        view->fitToView();
+        QVERIFY(view->zoom() < GraphView::readableZoom() || view->minimapRect().isEmpty());
+        view->showStart();
+        QVERIFY(view->zoom() >= GraphView::readableZoom());
+        checkLegible(view, bn, 5);
+    }
+
+    /// Item 5: graph files opened apart from the dump are linked by the CLI's rules, and the
+    /// Graph tab says how many operators are linked.
+    void linkCountWhenOpenedSeparately()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dump = tmp.filePath(QStringLiteral("run/dump")), graphs = tmp.filePath(QStringLiteral("workdir/graphs"));
+        QVERIFY(copyTree(QStringLiteral(DUMPSCOPE_SAMPLES "/graph/dump"), dump));
+        QVERIFY(copyTree(QStringLiteral(DUMPSCOPE_SAMPLES "/graph/dump_graph"), graphs));
+        auto built = buildIndex(dump);
+        QVERIFY(built);
+        const std::shared_ptr<const DumpIndex> index = *built;
+        GraphPanel panel;
+        panel.resize(1000, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(dump, index, 0);
+        QTRY_VERIFY(panel.statusLabel()->text().contains(QStringLiteral("No GE graph files")));
+        QVERIFY(!panel.view()->graph());
+        panel.addGraphPaths({graphs});
+        QTRY_COMPARE(shown.count(), 1);
+        // The CLI with the same two paths is the oracle: `dumpscope-cli graph DUMP GRAPH_DIR`.
+        const QJsonObject cli = cliGraphReport(dump, graphs);
+        const int mapped = cli[QStringLiteral("dump")][QStringLiteral("mapped_ops")].toInt();
+        QVERIFY(mapped > 0);
+        QCOMPARE(panel.linkedOps(), mapped);
+        QCOMPARE(cli[QStringLiteral("computation_graph")][QStringLiteral("graph")].toString(), panel.view()->graph()->name);
+        const QString text = panel.linkLabel()->text();
+        QVERIFY2(text.contains(QStringLiteral("Linked: %1 of %2").arg(mapped).arg(index->ops.size())), qPrintable(text));
+        // The dump opened second: the same links.
+        GraphPanel later;
+        QSignalSpy laterShown(&later, &GraphPanel::graphShown);
+        later.addGraphPaths({graphs});
+        QTRY_COMPARE(laterShown.count(), 1);
+        QVERIFY(later.linkLabel()->text().contains(QStringLiteral("No dump is open")));
+        later.loadForDump(dump, index, 0);
+        QTRY_COMPARE(laterShown.count(), 2);
+        QCOMPARE(later.linkedOps(), mapped);
+    }
+
+    /// Item 4: NPU and bench graphs side by side, matched nodes aligned, unmatched marked on
+    /// both sides, click an NPU node then a bench node to pair them (CompareView's mapping).
+    void graphCompare()
+    {
+        const QString root = QStringLiteral(DUMPSCOPE_SAMPLES "/graph_compare");
+        QFile f(root + QStringLiteral("/expected.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QJsonObject expected = QJsonDocument::fromJson(f.readAll()).object();
+        const QStringList npuOnly = [&] { QStringList l; for (const auto v : expected[QStringLiteral("npu_only")].toArray()) l << v.toString(); return l; }();
+        const QStringList benchOnly = [&] { QStringList l; for (const auto v : expected[QStringLiteral("bench_only")].toArray()) l << v.toString(); return l; }();
+        QVERIFY(npuOnly.contains(QStringLiteral("NPU.npu_fast_gelu.0.forward")));
+        QVERIFY(benchOnly.contains(QStringLiteral("Functional.gelu.0.forward")));
+
+        auto built = buildIndex(root + QStringLiteral("/npu"));
+        QVERIFY(built);
+        const std::shared_ptr<const DumpIndex> npu = *built;
+        CompareView compare;
+        QSignalSpy finished(&compare, &CompareView::finished);
+        compare.start(npu, 0, root + QStringLiteral("/bench"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        GraphPanel panel;
+        panel.resize(1400, 800);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        connect(&panel, &GraphPanel::pairRequested, &compare, &CompareView::mapOperators);
+        connect(&compare, &CompareView::mappingApplied, &panel,
+                [&] { panel.setCompareResult(compare.model()->result(), compare.model()->benchIndex()); });
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(npu->openedPath, npu, 0);
+        QTRY_COMPARE(shown.count(), 1);
+        QSignalSpy benchReady(&panel, &GraphPanel::benchGraphReady);
+        panel.setCompareResult(compare.model()->result(), compare.model()->benchIndex());
+        QTRY_COMPARE_WITH_TIMEOUT(benchReady.count(), 1, 30000);
+        QVERIFY(panel.sideBySideButton()->isVisible() && panel.sideBySideButton()->isEnabled());
+        QTest::mouseClick(panel.sideBySideButton(), Qt::LeftButton);
+        QVERIFY(panel.isSideBySide());
+        GraphCompareView *cv = panel.compareView();
+        GraphView *left = cv->npuView(), *right = cv->benchView();
+        QTRY_VERIFY_WITH_TIMEOUT(left->currentLayout() && right->currentLayout() && !left->isLayoutPending() && !right->isLayoutPending(), 30000);
+        const Graph &ng = *left->graph(), &bg = *right->graph();
+
+        // Both sides start at the first divergence (the perturbed module), readable.
+        const NodeId origin = nodeOfEntry(ng, expected[QStringLiteral("perturbed_module")].toString());
+        QVERIFY(origin.isValid());
+        QCOMPARE(left->startNode(), origin);
+        QCOMPARE(right->startNode(), NodeId{cv->match().npuPartner[origin.index()]});
+        QCOMPARE(bg.node(right->startNode()).name.section(QLatin1Char('/'), -1), expected[QStringLiteral("perturbed_module")].toString());
+        checkLegible(left, origin, 4);
+
+        // Unmatched on both sides: exactly the entries only one side has (the expectations).
+        QStringList unmatchedNpu, unmatchedBench;
+        for (size_t n = 0; n < ng.nodes.size(); ++n)
+            if (cv->match().isUnmatchedNpu(NodeId{int(n)}))
+                unmatchedNpu << ng.nodes[n].name.section(QLatin1Char('/'), -1);
+        for (size_t n = 0; n < bg.nodes.size(); ++n)
+            if (cv->match().isUnmatchedBench(NodeId{int(n)}))
+                unmatchedBench << bg.nodes[n].name.section(QLatin1Char('/'), -1);
+        unmatchedNpu.sort();
+        unmatchedBench.sort();
+        QCOMPARE(unmatchedNpu, npuOnly);
+        QCOMPARE(unmatchedBench, benchOnly);
+        const NodeId npuGelu = nodeOfEntry(ng, QStringLiteral("NPU.npu_fast_gelu.0.forward"));
+        const NodeId benchGelu = nodeOfEntry(bg, QStringLiteral("Functional.gelu.0.forward"));
+        left->selectNode(npuGelu);
+        right->selectNode(benchGelu);
+        QTRY_VERIFY(!left->isLayoutPending() && !right->isLayoutPending() && left->currentLayout()->nodeItem[npuGelu.index()] >= 0
+                    && right->currentLayout()->nodeItem[benchGelu.index()] >= 0);
+        QCOMPARE(left->itemLevel(left->currentLayout()->nodeItem[npuGelu.index()]), GraphCompareView::kUnmatchedLevel);
+        QCOMPARE(right->itemLevel(right->currentLayout()->nodeItem[benchGelu.index()]), GraphCompareView::kUnmatchedLevel);
+
+        // Matched nodes aligned: the partner of a selected NPU node sits at the same place.
+        const NodeId linear = nodeOfEntry(ng, QStringLiteral("Functional.linear.1.forward"));
+        QVERIFY(linear.isValid() && cv->match().npuPartner[linear.index()] >= 0);
+        left->selectNode(linear);
+        QTRY_VERIFY(!left->isLayoutPending() && left->currentLayout()->nodeItem[linear.index()] >= 0);
+        cv->alignOnNpu(linear);
+        const NodeId partner{cv->match().npuPartner[linear.index()]};
+        QCOMPARE(bg.node(partner).name.section(QLatin1Char('/'), -1), QStringLiteral("Functional.linear.1.forward"));
+        QTRY_VERIFY(!right->isLayoutPending() && right->currentLayout()->nodeItem[partner.index()] >= 0);
+        QTRY_VERIFY((nodeCentre(*left, linear) - nodeCentre(*right, partner)).manhattanLength() < 3);
+        // ... and stay aligned when the NPU side is panned.
+        QTest::mousePress(left, Qt::LeftButton, {}, QPoint(200, 300));
+        QTest::mouseMove(left, QPoint(230, 260));
+        QTest::mouseMove(left, QPoint(260, 220));
+        QTest::mouseRelease(left, Qt::LeftButton, {}, QPoint(260, 220));
+        QTRY_VERIFY((nodeCentre(*left, linear) - nodeCentre(*right, partner)).manhattanLength() < 3);
+        QVERIFY(panel.grab().save(QStringLiteral("/tmp/graph_compare.png")));
+
+        // Click the unmatched NPU node, then the bench node: the pair goes to the compare
+        // view's mapping, which compares again; the two nodes are matched afterwards.
+        left->selectNode(npuGelu);
+        right->selectNode(benchGelu);
+        QTRY_VERIFY(!left->isLayoutPending() && !right->isLayoutPending());
+        QSignalSpy pair(&panel, &GraphPanel::pairRequested);
+        QSignalSpy applied(&compare, &CompareView::mappingApplied);
+        QTest::mouseClick(left, Qt::LeftButton, {}, nodeCentre(*left, npuGelu).toPoint());
+        QCOMPARE(cv->armedNode(), npuGelu);
+        QVERIFY(cv->statusLabel()->text().contains(QStringLiteral("now click the bench node")));
+        QTest::mouseClick(right, Qt::LeftButton, {}, nodeCentre(*right, benchGelu).toPoint());
+        QCOMPARE(pair.count(), 1);
+        QCOMPARE(pair[0][0].toStringList(), QStringList{QStringLiteral("NPU.npu_fast_gelu.0.forward")});
+        QCOMPARE(pair[0][1].toStringList(), QStringList{QStringLiteral("Functional.gelu.0.forward")});
+        QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 30000);
+        QTRY_VERIFY(!cv->match().isUnmatchedNpu(npuGelu));
+        QCOMPARE(cv->match().npuPartner[npuGelu.index()], benchGelu.value);
+        QVERIFY(!cv->match().isUnmatchedBench(benchGelu));
+        QVERIFY(compare.mapping().mentionsNpu(QStringLiteral("NPU.npu_fast_gelu.0.forward")));
+    }
+
 private:
+    static QJsonObject cliGraphReport(const QString &dump, const QString &graphs);
     std::shared_ptr<const DumpIndex> m_index;
 };
+
+QJsonObject TestGraphView::cliGraphReport(const QString &dump, const QString &graphs)
+{
+    QProcess cli;
+    cli.start(QStringLiteral(DUMPSCOPE_CLI), {QStringLiteral("graph"), dump, graphs, QStringLiteral("--json")});
+    if (!cli.waitForFinished(60000))
+        return {};
+    return QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+}
 
 QTEST_MAIN(TestGraphView)
 #include "tst_graphview.moc"

@@ -9,7 +9,6 @@
 
 #include <QComboBox>
 #include <QTemporaryDir>
-#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -17,10 +16,13 @@
 #include <QTableView>
 #include <QTest>
 #include <QToolButton>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <qcustomplot.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 using namespace ds;
 
@@ -54,6 +56,19 @@ std::shared_ptr<LoadedTensor> lazyTensor(Elem e, Shape shape, int dataType)
     t->shape = std::move(shape);
     t->dataType = dataType;
     return t;
+}
+
+/// Pages of [p, p + bytes) that are mapped (mincore): of a lazily zeroed allocation, the pages
+/// something has read or written. -1 when mincore fails.
+qint64 touchedPages(const void *p, size_t bytes)
+{
+    const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
+    const auto begin = reinterpret_cast<std::uintptr_t>(p) / page * page;
+    const auto end = (reinterpret_cast<std::uintptr_t>(p) + bytes + page - 1) / page * page;
+    std::vector<unsigned char> resident((end - begin) / page);
+    if (::mincore(reinterpret_cast<void *>(begin), end - begin, resident.data()) != 0)
+        return -1;
+    return std::count_if(resident.begin(), resident.end(), [](unsigned char c) { return (c & 1) != 0; });
 }
 
 template<typename T>
@@ -198,38 +213,42 @@ private slots:
         auto t = lazyTensor(Elem::F16, {100000, 10000}, int(DataType::Float16));
         if (!t)
             QSKIP("cannot reserve 2 GB of address space");
+        const std::byte *data = t->view.data;
+        const size_t bytes = t->view.count * 2;
+        // Huge pages would make one touched element cost 512 pages: count 4 KiB pages.
+        ::madvise(const_cast<std::byte *>(data) - reinterpret_cast<std::uintptr_t>(data) % ::sysconf(_SC_PAGESIZE),
+                  bytes, MADV_NOHUGEPAGE);
         writable<std::uint16_t>(t)[t->view.count - 1] = 0x7E00; // the last element is NaN
+        const qint64 allPages = qint64(bytes / ::sysconf(_SC_PAGESIZE));
+        const qint64 before = touchedPages(data, bytes);
+        QVERIFY2(before >= 1 && before <= 2, qPrintable(QString::number(before))); // mincore works here
         ValueGridWidget w;
         w.resize(1000, 600);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
 
-        QElapsedTimer timer;
-        timer.start();
         w.setTensor(t, int(DataType::Float16));
         const QImage first = w.grab().toImage(); // lays out and paints the visible cells
-        const qint64 openMs = timer.elapsed();
         QVERIFY(!first.isNull());
         QCOMPARE(w.model()->rowCount(), 10000);
         QCOMPARE(w.model()->columnCount(), 1000);
 
-        timer.restart();
         QVERIFY(w.goTo(QStringLiteral("99999, 9999")));
         w.grab();
-        const qint64 goToMs = timer.elapsed();
         QCOMPARE(w.model()->pageRow(), 90000u);
         QCOMPARE(w.model()->pageCol(), 9000u);
         QCOMPARE(w.view()->currentIndex().data().toString(), QStringLiteral("nan"));
         QCOMPARE(w.currentIndex(), (Index{99999, 9999}));
 
-        timer.restart();
         arrowButton(&w, Qt::LeftArrow)->click();
         w.grab();
-        const qint64 pageMs = timer.elapsed();
         QCOMPARE(w.model()->pageCol(), 8000u);
-        qInfo("10^9-element float16 tensor: open + first paint %lld ms, go to last element %lld ms, page %lld ms",
-              openMs, goToMs, pageMs);
-        QVERIFY2(openMs < 2000 && goToMs < 2000 && pageMs < 2000, "the grid must not touch the whole tensor");
+        // Opening, jumping to the last element and paging read only what was shown: a few
+        // pages per visible row (each row of 10^4 elements is 20 KB), not the tensor's 2 GB.
+        // (Timings of this are benchmarks' business; this checks the cause.)
+        const qint64 touched = touchedPages(data, bytes);
+        qInfo("10^9-element float16 tensor: %lld of %lld pages touched", touched, allPages);
+        QVERIFY2(touched >= 0 && touched < 2000, qPrintable(QStringLiteral("%1 of %2 pages").arg(touched).arg(allPages)));
     }
 
     void heatmapMarksNaN()

@@ -4,6 +4,7 @@
 #include "io/mappedfile.h"
 #include "tensor/dtype.h"
 
+#include <QCoreApplication>
 #include <QFile>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <limits>
+#include <optional>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -106,17 +108,69 @@ const std::string &inlineData(const DumpData &msg, const TensorFields &t)
     return empty;
 }
 
-void checkElementCounts(ParsedDump &d)
+/// A shape for a message: every dimension up to 16 of them, else the first and last few.
+QString shapeText(const Shape &shape)
+{
+    if (shape.size() <= 16)
+        return shapeToString(shape);
+    QStringList dims;
+    for (size_t i = 0; i < 4; ++i)
+        dims << QString::number(shape[i]);
+    dims << QStringLiteral("...");
+    for (size_t i = shape.size() - 2; i < shape.size(); ++i)
+        dims << QString::number(shape[i]);
+    return QStringLiteral("[%1] (%2 dimensions)").arg(dims.join(QStringLiteral(", "))).arg(shape.size());
+}
+
+/// Bytes `count` elements of `bits` each need (sub-byte types rounded up), or nullopt when
+/// that does not fit in 64 bits.
+std::optional<std::uint64_t> bytesFor(std::uint64_t count, int bits)
+{
+    // ceil(count * bits / 8) without overflowing: (count / 8) * bits + ceil((count % 8) * bits / 8).
+    constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+    const auto b = std::uint64_t(bits);
+    if (count / 8 > kMax / b)
+        return std::nullopt;
+    const std::uint64_t whole = count / 8 * b, rest = (count % 8 * b + 7) / 8;
+    if (whole > kMax - rest)
+        return std::nullopt;
+    return whole + rest;
+}
+
+/// Declared shape x dtype against the declared size of every input and output (the
+/// inconsistencies of a damaged or hand-edited file: the tensor is then shown flat or raw).
+/// `fileSize` tells "far larger than the payload" (more than the whole file) apart.
+void checkElementCounts(ParsedDump &d, std::uint64_t fileSize)
 {
     for (const auto &t : d.tensors) {
         if (t.io != IoKind::Input && t.io != IoKind::Output)
             continue;
+        const DataTypeInfo &info = dataTypeInfo(t.dataType);
+        if (info.elem == Elem::None || info.bits == 0)
+            continue; // undecoded types are shown as raw bytes anyway
+        const QString what = QStringLiteral("%1 %2").arg(ioKindName(t.io)).arg(t.index);
+        if (hasDynamicDim(t.shape)) {
+            d.warnings << QCoreApplication::translate("ds::CannDump", "%1: shape %2 has a dynamic (negative) dimension; its %3 bytes are shown raw")
+                              .arg(what, shapeText(t.shape)).arg(t.size);
+            continue;
+        }
         const auto n = elementCount(t.shape);
-        const std::uint64_t expected = n ? storedBytes(DataType(t.dataType), *n) : 0;
-        if (n && expected && expected != t.size)
-            d.warnings << QStringLiteral("%1 %2: size %3 bytes differs from shape %4 x %5 (%6 bytes)")
-                              .arg(ioKindName(t.io)).arg(t.index).arg(t.size).arg(shapeToString(t.shape),
-                                   dataTypeName(t.dataType)).arg(expected);
+        const auto expected = n ? bytesFor(*n, info.bits) : std::nullopt;
+        if (!expected) {
+            d.warnings << QCoreApplication::translate("ds::CannDump", "%1: shape %2 x %3 needs more bytes than 64 bits can count, "
+                                                                      "far larger than its %4-byte payload; the payload is shown raw")
+                              .arg(what, shapeText(t.shape), dataTypeName(t.dataType)).arg(t.size);
+            continue;
+        }
+        if (*expected == t.size)
+            continue;
+        if (*expected > t.size && *expected > fileSize)
+            d.warnings << QCoreApplication::translate("ds::CannDump", "%1: shape %2 x %3 needs %4 bytes, far larger than its %5-byte payload "
+                                                                      "(the whole file has %6 bytes); only the payload is shown, flat")
+                              .arg(what, shapeText(t.shape), dataTypeName(t.dataType)).arg(*expected).arg(t.size).arg(fileSize);
+        else
+            d.warnings << QCoreApplication::translate("ds::CannDump", "%1: shape %2 x %3 is %4 bytes but the header declares size %5")
+                              .arg(what, shapeText(t.shape), dataTypeName(t.dataType)).arg(*expected).arg(t.size);
     }
 }
 
@@ -162,8 +216,10 @@ R parseBig(const std::byte *prefix, std::uint64_t headerLen, std::uint64_t fileS
         return R::failure(ErrorKind::Truncated, QString(), QStringLiteral("truncated: the header describes %1 bytes but the file has %2")
                               .arg(cursor).arg(fileSize));
     if (cursor < fileSize)
-        d.warnings << QStringLiteral("%1 trailing bytes after the last tensor").arg(fileSize - cursor);
-    checkElementCounts(d);
+        d.warnings << QCoreApplication::translate("ds::CannDump", "%1 bytes after the declared sizes: the header and the tensors end at byte %2, "
+                                                                  "the file has %3 bytes")
+                          .arg(fileSize - cursor).arg(cursor).arg(fileSize);
+    checkElementCounts(d, fileSize);
     return d;
 }
 
@@ -220,7 +276,7 @@ R parseLegacy(const std::byte *data, std::uint64_t size)
     }
     if (!anyData && d.version == QLatin1String("2.0"))
         return R::failure(QStringLiteral("unrecognised dump file"));
-    checkElementCounts(d);
+    checkElementCounts(d, size);
     return d;
 }
 

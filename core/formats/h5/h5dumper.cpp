@@ -494,7 +494,6 @@ bool looksLikeHdf5(const QString &path)
 Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                 const JobControl *job)
 {
-    using R = Result<IndexPart>;
     const auto bytes = h5::runIsolated(
         [&](const JobControl &childJob) {
             const auto part = indexFileInProcess(rootDir, relPath, {}, &childJob);
@@ -517,7 +516,6 @@ Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, cons
 Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                          const JobControl *job)
 {
-    using R = Result<IndexPart>;
     h5::LibraryLock lock;
     h5::silenceErrors();
     Indexer ix;

@@ -104,8 +104,11 @@ private:
     struct Failure
     {
         QString message;
+        ErrorKind kind = ErrorKind::Corrupt;
     };
     [[noreturn]] void fail(QString message) { throw Failure{std::move(message)}; }
+    /// Something the data-only interpreter will not do (a global outside the allowlist, a call).
+    [[noreturn]] void refuse(QString message) { throw Failure{std::move(message), ErrorKind::Unsafe}; }
 
     const std::byte *need(std::uint64_t n)
     {
@@ -265,7 +268,7 @@ Ref Machine::resolveGlobal(const QByteArray &module, const QByteArray &name)
         QString shown = QString::fromUtf8(g.s);
         if (shown.size() > 200)
             shown = shown.left(200) + QStringLiteral("...");
-        fail(QStringLiteral("unsafe or unsupported global `%1` at offset %2").arg(shown).arg(m_op));
+        refuse(QStringLiteral("unsafe or unsupported global `%1` at offset %2").arg(shown).arg(m_op));
     }
     return make(std::move(g));
 }
@@ -364,7 +367,7 @@ Ref Machine::reduce(Ref callableRef, Ref argsRef)
     const Obj &callable = m_objects[callableRef];
     const Obj &argsObj = m_objects[argsRef];
     if (callable.kind != Kind::Global)
-        fail(QStringLiteral("REDUCE on a %1 is not allowed (offset %2)").arg(kindName(callable.kind)).arg(m_op));
+        refuse(QStringLiteral("REDUCE on a %1 is not allowed (offset %2)").arg(kindName(callable.kind)).arg(m_op));
     if (argsObj.kind != Kind::Tuple)
         fail(QStringLiteral("REDUCE arguments are a %1, not a tuple (offset %2)").arg(kindName(argsObj.kind)).arg(m_op));
     const std::vector<Ref> args = argsObj.items;
@@ -387,7 +390,7 @@ Ref Machine::reduce(Ref callableRef, Ref argsRef)
     default:
         break;
     }
-    fail(QStringLiteral("calling `%1` is not allowed (offset %2)").arg(QString::fromUtf8(callable.s)).arg(m_op));
+    refuse(QStringLiteral("calling `%1` is not allowed (offset %2)").arg(QString::fromUtf8(callable.s)).arg(m_op));
 }
 
 void Machine::collect(Ref r, const QString &path, int depth, std::vector<TorchTensorDesc> &out, std::uint64_t &visits)
@@ -612,7 +615,7 @@ Result<std::vector<TorchTensorDesc>> Machine::run()
                 pop();
                 const Kind k = m_objects[top()].kind;
                 if (k != Kind::Tensor && k != Kind::Dict)
-                    fail(QStringLiteral("BUILD on a %1 is not allowed (offset %2)").arg(kindName(k)).arg(m_op));
+                    refuse(QStringLiteral("BUILD on a %1 is not allowed (offset %2)").arg(kindName(k)).arg(m_op));
                 break;
             }
             case '.': { // STOP
@@ -631,7 +634,7 @@ Result<std::vector<TorchTensorDesc>> Machine::run()
             }
         }
     } catch (const Failure &f) {
-        return R::failure(f.message);
+        return R::failure(f.message, f.kind);
     }
 }
 

@@ -86,14 +86,14 @@ Result<ZipReader> ZipReader::open(const std::byte *data, std::uint64_t size)
         const std::byte *loc = data + eocd - kZip64LocatorSize;
         const std::uint64_t recOffset = rd64(loc + 8);
         if (rd32(loc + 4) != 0 || rd32(loc + 16) > 1)
-            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"));
+            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"), ErrorKind::Unsupported);
         if (!inside(recOffset, kZip64EocdSize, eocd - kZip64LocatorSize))
             return R::failure(QStringLiteral("zip64 end of central directory record lies outside the file (offset %1)").arg(recOffset));
         const std::byte *z = data + recOffset;
         if (rd32(z) != kZip64EocdSig)
             return R::failure(QStringLiteral("bad zip64 end of central directory signature at offset %1").arg(recOffset));
         if (rd32(z + 16) != 0 || rd32(z + 20) != 0)
-            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"));
+            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"), ErrorKind::Unsupported);
         entriesOnDisk = rd64(z + 24);
         entries = rd64(z + 32);
         cdSize = rd64(z + 40);
@@ -101,12 +101,12 @@ Result<ZipReader> ZipReader::open(const std::byte *data, std::uint64_t size)
         zip64 = true;
     } else {
         if (disk != 0 || cdDisk != 0)
-            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"));
+            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"), ErrorKind::Unsupported);
         if (entries == 0xFFFF || cdSize == 0xFFFFFFFF || cdOffset == 0xFFFFFFFF)
             return R::failure(QStringLiteral("zip64 archive without a zip64 end of central directory locator"));
     }
     if (entriesOnDisk != entries)
-        return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"));
+        return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"), ErrorKind::Unsupported);
     if (!inside(cdOffset, cdSize, eocd))
         return R::failure(QStringLiteral("central directory lies outside the file (offset %1, %2 bytes, file %3 bytes)")
                               .arg(cdOffset).arg(cdSize).arg(size));
@@ -169,14 +169,14 @@ Result<ZipReader> ZipReader::open(const std::byte *data, std::uint64_t size)
                     || !take(needOffset, ent.localHeaderOffset, 8) || !take(needDisk, diskValue, 4))
                     return R::failure(QStringLiteral("entry `%1`: zip64 extra field is too short").arg(printable(ent.name)));
                 if (diskValue != 0)
-                    return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"));
+                    return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"), ErrorKind::Unsupported);
             }
             x += 4 + len;
         }
         if (needUncompressed || needCompressed || needOffset || needDisk)
             return R::failure(QStringLiteral("entry `%1`: zip64 sizes without a zip64 extra field").arg(printable(ent.name)));
         if (!needDisk && diskStart != 0 && diskStart != 0xFFFF)
-            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"));
+            return R::failure(QStringLiteral("multi-disk ZIP archives are not supported"), ErrorKind::Unsupported);
         pos += kCentralSize + varLen;
 
         // Local header: only the name and extra lengths are used, to find the data.
@@ -226,7 +226,7 @@ Result<ZipData> ZipReader::read(const ZipEntry &entry, std::uint64_t maxInflated
     using R = Result<ZipData>;
     const QString name = printable(entry.name);
     if (entry.flags & 0x0001)
-        return R::failure(QStringLiteral("entry `%1` is encrypted").arg(name));
+        return R::failure(QStringLiteral("entry `%1` is encrypted").arg(name), ErrorKind::Unsupported);
     if (!inside(entry.dataOffset, entry.compressedSize, m_size))
         return R::failure(QStringLiteral("entry `%1` lies outside the file").arg(name));
     const std::byte *src = m_data + entry.dataOffset;

@@ -1,0 +1,143 @@
+#include "visdbgraph.h"
+
+#include <QHash>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <algorithm>
+
+namespace ds {
+
+namespace {
+
+constexpr int kApiGroupType = 9;
+
+/// A node name as one component of a graph node name ('/' separates the groups).
+QString component(const QString &name) { return QString(name).replace(QLatin1Char('/'), QChar(0x2215)); }
+
+/// Row name -> descriptor for an input_data / output_data JSON object.
+std::vector<GraphTensorDesc> descs(const QString &json)
+{
+    std::vector<GraphTensorDesc> out;
+    const QJsonObject rows = QJsonDocument::fromJson(json.toUtf8()).object();
+    for (auto it = rows.begin(); it != rows.end(); ++it) {
+        const QJsonObject leaf = it.value().toObject();
+        GraphTensorDesc d;
+        d.name = it.key();
+        d.dtypeName = leaf.value(QStringLiteral("dtype")).toString();
+        for (const QString &key : leaf.keys())
+            d.attrs.push_back({key, QStringLiteral("s"), leaf.value(key).toVariant().toString()});
+        out.push_back(std::move(d));
+    }
+    return out;
+}
+
+GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg)
+{
+    GraphModel model;
+    model.file = db.file;
+    model.stage = QString::fromLatin1(kVisDbStage);
+    model.modelName = QStringLiteral("%1 step%2 rank%3").arg(vg.source).arg(vg.step).arg(vg.rank);
+    QHash<QString, int> byName;
+    for (size_t i = 0; i < vg.nodes.size(); ++i)
+        byName.insert(vg.nodes[i].name, int(i));
+    // Group path of every node: the chain of its ancestors below the root, memoised; a cycle
+    // or an unknown parent ends the chain.
+    std::vector<QString> scope(vg.nodes.size());
+    std::vector<char> state(vg.nodes.size(), 0);
+    auto scopeOf = [&](int i, auto &&self) -> QString {
+        if (state[size_t(i)] != 0)
+            return scope[size_t(i)];
+        state[size_t(i)] = 1;
+        const QString &parent = vg.nodes[size_t(i)].parent;
+        const int p = byName.value(parent, -1);
+        if (p >= 0 && parent != vg.root) {
+            const QString outer = self(p, self);
+            scope[size_t(i)] = (outer.isEmpty() ? QString() : outer + QLatin1Char('/')) + component(parent);
+        }
+        state[size_t(i)] = 2;
+        return scope[size_t(i)];
+    };
+    Graph g;
+    g.name = model.modelName;
+    std::vector<int> nodeOf(vg.nodes.size(), -1); // database node -> graph node (-1: a group only)
+    for (size_t i = 0; i < vg.nodes.size(); ++i) {
+        const visdb::VisNode &vn = vg.nodes[i];
+        if (vn.name == vg.root || vn.nodeType == kApiGroupType)
+            continue;
+        const QString outer = scopeOf(int(i), scopeOf);
+        QString own = component(vn.name);
+        if (!vn.children.isEmpty())
+            own += QLatin1Char('/') + component(vn.name);
+        GraphNode n;
+        n.name = outer.isEmpty() ? own : outer + QLatin1Char('/') + own;
+        n.type = vn.nodeType == 0 ? QStringLiteral("Module") : vn.name.section(QLatin1Char('.'), 0, -3);
+        n.id = vn.order;
+        n.attrs.push_back({QString::fromLatin1(kVisNodeAttr), QStringLiteral("s"), vn.name});
+        if (vn.precisionIndex) {
+            n.attrs.push_back({QString::fromLatin1(kVisPrecisionAttr), QStringLiteral("f"), QString::number(*vn.precisionIndex)});
+            n.attrs.push_back({QString::fromLatin1(kVisPrecisionLevelAttr), QStringLiteral("s"), visdb::precisionLevel(db, *vn.precisionIndex)});
+        }
+        if (!vn.overflowLevel.isEmpty())
+            n.attrs.push_back({QString::fromLatin1(kVisOverflowAttr), QStringLiteral("s"), vn.overflowLevel});
+        if (db.graphType == QLatin1String("compare"))
+            n.attrs.push_back({QString::fromLatin1(kVisMatchedAttr), QStringLiteral("s"),
+                               vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
+        std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
+        n.inputDescs = descs(vn.inputData);
+        n.outputDescs = descs(vn.outputData);
+        nodeOf[i] = int(g.nodes.size());
+        g.nodes.push_back(std::move(n));
+    }
+    // Chain the members of every parent in node_order: from the last node of one member (a
+    // node, or a whole child group) to the first node of the next.
+    struct Span { int first = -1, last = -1, order = 0; };
+    std::vector<Span> span(vg.nodes.size());
+    auto spanOf = [&](int i, auto &&self, int depth) -> Span {
+        Span s{nodeOf[size_t(i)], nodeOf[size_t(i)], vg.nodes[size_t(i)].order};
+        if (depth > 256)
+            return s;
+        for (const QString &child : vg.nodes[size_t(i)].children) {
+            const int c = byName.value(child, -1);
+            if (c < 0 || c == i)
+                continue;
+            const Span cs = self(c, self, depth + 1);
+            if (cs.first >= 0 && (s.first < 0 || g.nodes[size_t(cs.first)].id < g.nodes[size_t(s.first)].id))
+                s.first = cs.first;
+            if (cs.last >= 0 && (s.last < 0 || g.nodes[size_t(cs.last)].id > g.nodes[size_t(s.last)].id))
+                s.last = cs.last;
+        }
+        return s;
+    };
+    for (size_t i = 0; i < vg.nodes.size(); ++i) {
+        std::vector<Span> members;
+        for (const QString &child : vg.nodes[i].children) {
+            const int c = byName.value(child, -1);
+            if (c >= 0 && size_t(c) != i)
+                members.push_back(spanOf(c, spanOf, 0));
+        }
+        if (nodeOf[i] >= 0 && !vg.nodes[i].children.isEmpty())
+            members.push_back({nodeOf[i], nodeOf[i], vg.nodes[i].order}); // the module's own node
+        members.erase(std::remove_if(members.begin(), members.end(), [](const Span &s) { return s.first < 0; }), members.end());
+        std::sort(members.begin(), members.end(), [&](const Span &a, const Span &b) {
+            return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
+        });
+        for (size_t m = 1; m < members.size(); ++m)
+            g.nodes[size_t(members[m].first)].inputs << g.nodes[size_t(members[m - 1].last)].name + QStringLiteral(":0");
+    }
+    g.build();
+    model.graphs.push_back(std::move(g));
+    return model;
+}
+
+} // namespace
+
+std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db)
+{
+    std::vector<GraphModel> out;
+    for (const visdb::VisGraph &g : db.graphs)
+        out.push_back(convert(db, g));
+    return out;
+}
+
+} // namespace ds

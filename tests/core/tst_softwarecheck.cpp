@@ -1,0 +1,316 @@
+// The software overflow check (overflow/softwarecheck.h) against msprobe 26.0.0's own
+// `overflow_check` answers on the real-producer corpus (samples/msprobe_real): statistics
+// dumps (no tensor data: recorded Max/Min/Mean/Norm only), a tensor dump, and the case where
+// only the Norm statistic overflowed. Plus the recorded-statistics rules and msprobe's
+// ignore rules on small dumps written here.
+#include "index/buildindex.h"
+#include "overflow/overflowreport.h"
+#include "tensor/dtype.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+
+using namespace ds;
+
+namespace {
+
+const QString kReal = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real");
+
+QJsonObject readJson(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    QByteArray text = f.readAll();
+    // msprobe writes Python's bare Infinity / NaN tokens; make them strings for QJsonDocument.
+    static const QRegularExpression token(QStringLiteral("(:\\s*|\\[\\s*|,\\s*)(-?Infinity|NaN)(?=\\s*[,}\\]])"));
+    text = QString::fromUtf8(text).replace(token, QStringLiteral("\\1\"\\2\"")).toUtf8();
+    return QJsonDocument::fromJson(text).object();
+}
+
+QJsonObject expectedCase(const QString &id)
+{
+    for (const auto &c : readJson(kReal + QStringLiteral("/expected.json"))[QLatin1String("cases")].toArray())
+        if (c[QLatin1String("id")].toString() == id)
+            return c.toObject();
+    return {};
+}
+
+QString opName(const DumpIndex &index, int op)
+{
+    const OpRecord &r = index.ops[size_t(op)];
+    return r.headerOpName.isEmpty() ? r.opName : r.headerOpName;
+}
+
+const ScopeScan *scopeOf(const OverflowReport &r, const QString &step, const QString &rank)
+{
+    for (const auto &s : r.scopes)
+        if (s.scope.levels->step == step && s.scope.levels->rank == rank)
+            return &s;
+    return nullptr;
+}
+
+double recordedOutputMax(const OverflowReport &r, int op)
+{
+    const auto it = r.checks.find(op);
+    if (it == r.checks.end())
+        return 0;
+    for (const auto &t : it->second.tensors)
+        if (t.io == IoKind::Output)
+            return t.source == CheckSource::Recorded ? t.recorded.max : t.stats.posinf ? INFINITY : t.stats.max;
+    return 0;
+}
+
+/// A minimal msprobe statistics dump: step0/rank0/dump.json with the given "data" entries.
+bool writeDump(const QString &root, const QByteArray &data)
+{
+    if (!QDir().mkpath(root + QStringLiteral("/step0/rank0")))
+        return false;
+    QFile f(root + QStringLiteral("/step0/rank0/dump.json"));
+    if (!f.open(QIODevice::WriteOnly))
+        return false;
+    f.write("{\"task\": \"statistics\", \"level\": \"L1\", \"framework\": \"pytorch\", \"dump_data_dir\": null, \"data\": {" + data + "}}");
+    return true;
+}
+
+QByteArray leaf(const char *dtype, const char *max, const char *min, const char *mean, const char *norm)
+{
+    return QByteArray("{\"type\": \"torch.Tensor\", \"dtype\": \"") + dtype + "\", \"shape\": [4], \"Max\": " + max + ", \"Min\": " + min
+           + ", \"Mean\": " + mean + ", \"Norm\": " + norm + ", \"requires_grad\": false}";
+}
+
+} // namespace
+
+class TestSoftwareCheck : public QObject
+{
+    Q_OBJECT
+private slots:
+    /// Every scope of every committed overflow run: our first anomaly is msprobe's.
+    void msprobeOverflowCheck_data()
+    {
+        QTest::addColumn<QString>("caseId");
+        QTest::addColumn<QString>("source"); // how the tensors were judged
+        QTest::addRow("statistics") << "overflow_statistics_mix" << "recorded";
+        QTest::addRow("tensor") << "overflow_tensor_mix" << "data";
+        QTest::addRow("norm only") << "overflow_norm_statistics_mix" << "recorded";
+    }
+    void msprobeOverflowCheck()
+    {
+        QFETCH(QString, caseId);
+        QFETCH(QString, source);
+        const QJsonObject c = expectedCase(caseId);
+        QVERIFY2(!c.isEmpty(), qPrintable(caseId));
+        auto index = buildIndex(kReal + QLatin1Char('/') + c[QLatin1String("run")].toString().prepend(QStringLiteral("dumps/")));
+        QVERIFY2(index.ok(), qPrintable(index.errorText()));
+        const DumpIndex &ix = **index;
+        QVERIFY(ix.errors.empty());
+        const OverflowReport r = analyzeOverflow(ix);
+        QVERIFY(r.scanned);
+        const QJsonObject msprobe = c[QLatin1String("msprobe")].toObject();
+        QVERIFY(!msprobe.isEmpty());
+        QStringList runAnswers; // every op msprobe lists, "stepN/rank_R op"
+        for (auto it = msprobe.begin(); it != msprobe.end(); ++it) {
+            const QString step = it.key(); // "step0", "step1"
+            const QJsonValue file = it.value()[QLatin1String("file")];
+            std::vector<const ScopeScan *> scopes;
+            for (const auto &s : r.scopes)
+                if (s.scope.levels->step == step)
+                    scopes.push_back(&s);
+            QVERIFY2(!scopes.empty(), qPrintable(step));
+            if (file.isNull()) {
+                // msprobe: "Cannot find any anomaly node" for this step.
+                QVERIFY2(it.value()[QLatin1String("log_line")].toString().startsWith(QLatin1String("Cannot find any anomaly node")),
+                         qPrintable(step));
+                for (const ScopeScan *s : scopes)
+                    QVERIFY2(s->first < 0, qPrintable(s->scope.label()));
+                continue;
+            }
+            // msprobe's own answer file, read directly.
+            const QJsonObject answer = readJson(kReal + QLatin1Char('/') + file.toString());
+            QVERIFY2(!answer.isEmpty(), qPrintable(file.toString()));
+            for (const ScopeScan *s : scopes) {
+                const QString rank = s->scope.levels->rank; // "rank1"
+                const QJsonArray listed = answer[QStringLiteral("rank_") + rank.mid(4)].toArray();
+                if (listed.isEmpty()) {
+                    // Not a root-cause rank for msprobe: our first anomaly there (if any) is a
+                    // communication op, i.e. NaN/Inf received from another rank.
+                    if (s->first >= 0)
+                        QVERIFY2(s->firstIsCommunication(ix), qPrintable(opName(ix, s->firstAnomaly()->op)));
+                    continue;
+                }
+                QVERIFY2(s->first >= 0, qPrintable(s->scope.label()));
+                const QJsonObject node = listed.first().toObject();
+                const QString want = node[QLatin1String("op_name")].toString();
+                QCOMPARE(opName(ix, s->firstAnomaly()->op), want);
+                QCOMPARE(s->firstAnomaly()->level, OverflowLevel::Critical); // normal inputs, abnormal outputs
+                QVERIFY(!s->firstIsCommunication(ix));
+                // The statistic that made it anomalous is the one msprobe's file shows.
+                const QJsonObject out0 = node[QLatin1String("data_info")][QLatin1String("output")].toArray().first().toObject();
+                const QString max = out0[QLatin1String("Max")].toVariant().toString();
+                const double ours = recordedOutputMax(r, s->firstAnomaly()->op);
+                if (max == QLatin1String("Infinity"))
+                    QVERIFY2(std::isinf(ours) && ours > 0, qPrintable(QString::number(ours)));
+                else if (max == QLatin1String("NaN"))
+                    QVERIFY2(std::isnan(ours), qPrintable(QString::number(ours)));
+                const auto check = r.checks.find(s->firstAnomaly()->op);
+                QVERIFY(check != r.checks.end());
+                for (const auto &t : check->second.tensors)
+                    QCOMPARE(t.source == CheckSource::Recorded ? QStringLiteral("recorded") : QStringLiteral("data"), source);
+                runAnswers << s->scope.label() + QLatin1Char(' ') + want;
+            }
+        }
+        // The dump's first anomaly is one msprobe names.
+        const SoftwareFinding *first = r.firstAnomaly();
+        QVERIFY(first);
+        const QString ours = r.scopes[size_t(r.firstScope)].scope.label() + QLatin1Char(' ') + opName(ix, first->op);
+        QVERIFY2(runAnswers.contains(ours), qPrintable(ours + QStringLiteral(" not in ") + runAnswers.join(QStringLiteral(", "))));
+        QCOMPARE(r.firstProducer, first->op);
+
+        // The norm-only case: msprobe judges Max/Min only; the op whose Norm statistic
+        // overflowed before (the designed answer, written before any code) is our precursor.
+        const QString before = c[QLatin1String("designed")][QLatin1String("per_scope_first_anomaly")][QLatin1String("step1/rank1")]
+                                   [QLatin1String("statistic_only_anomaly_before")].toString();
+        const ScopeScan *rank1 = scopeOf(r, QStringLiteral("step1"), QStringLiteral("rank1"));
+        QVERIFY(rank1);
+        if (before.isEmpty()) {
+            QCOMPARE(rank1->precursor, -1);
+        } else {
+            QVERIFY(rank1->precursor >= 0 && rank1->precursor < rank1->first);
+            const SoftwareFinding &p = rank1->findings[size_t(rank1->precursor)];
+            QCOMPARE(opName(ix, p.op), before.section(QLatin1Char(':'), 0, 0));
+            QVERIFY(p.statisticOverflow && !p.valueAnomaly);
+        }
+    }
+
+    void recordedStatistics_data()
+    {
+        QTest::addColumn<int>("dataType");
+        QTest::addColumn<double>("max");
+        QTest::addColumn<double>("min");
+        QTest::addColumn<double>("mean");
+        QTest::addColumn<double>("norm");
+        QTest::addColumn<bool>("anomalous");
+        QTest::addColumn<bool>("saturated");
+        QTest::addColumn<bool>("statisticOverflow");
+        const double inf = INFINITY, nan = NAN;
+        QTest::addRow("finite") << int(DataType::Float32) << 3.0 << -1.0 << 0.5 << 4.0 << false << false << false;
+        QTest::addRow("max inf") << int(DataType::Float32) << inf << 0.0 << inf << inf << true << false << false;
+        QTest::addRow("min -inf") << int(DataType::Float32) << 1.0 << -inf << -inf << inf << true << false << false;
+        QTest::addRow("nan") << int(DataType::Float32) << nan << nan << nan << nan << true << false << false;
+        QTest::addRow("norm only") << int(DataType::Float32) << 1.86e28 << 0.0 << 1.1e27 << inf << false << false << true;
+        QTest::addRow("mean only") << int(DataType::Float32) << 3.0e38 << 3.0e38 << inf << inf << false << false << true;
+        // Saturation mode: the dtype's finite extreme (overflow.md §9).
+        QTest::addRow("fp16 saturated max") << int(DataType::Float16) << 65504.0 << -3.0 << 100.0 << 70000.0 << true << true << false;
+        QTest::addRow("fp16 saturated min") << int(DataType::Float16) << 3.0 << -65504.0 << -100.0 << 70000.0 << true << true << false;
+        QTest::addRow("fp16 near max") << int(DataType::Float16) << 65472.0 << -3.0 << 100.0 << 70000.0 << false << false << false;
+        QTest::addRow("bf16 saturated") << int(DataType::BFloat16) << 3.3895313892515355e38 << 0.0 << 1.0 << inf << true << true << false;
+        QTest::addRow("fp32 saturated") << int(DataType::Float32) << 3.4028234663852886e38 << 0.0 << 1.0 << inf << true << true << false;
+        QTest::addRow("int64 never saturates") << int(DataType::Int64) << 65504.0 << 0.0 << 1.0 << 2.0 << false << false << false;
+    }
+    void recordedStatistics()
+    {
+        QFETCH(int, dataType);
+        QFETCH(double, max);
+        QFETCH(double, min);
+        QFETCH(double, mean);
+        QFETCH(double, norm);
+        QFETCH(bool, anomalous);
+        QFETCH(bool, saturated);
+        QFETCH(bool, statisticOverflow);
+        TensorRecord t;
+        t.io = IoKind::Output;
+        t.storage = TensorStorage::Absent;
+        t.dataType = dataType;
+        t.recorded = {max, min, mean, norm, RecordedStats::Max | RecordedStats::Min | RecordedStats::Mean | RecordedStats::Norm};
+        const TensorCheck c = checkRecorded(t);
+        QCOMPARE(c.source, CheckSource::Recorded);
+        QCOMPARE(c.anomalous(), anomalous);
+        QCOMPARE(c.saturated != 0, saturated);
+        QCOMPARE(c.statisticOverflow, statisticOverflow);
+        // Nothing recorded: nothing to judge.
+        t.recorded = {};
+        QCOMPARE(checkRecorded(t).source, CheckSource::None);
+        QVERIFY(!checkRecorded(t).anomalous());
+    }
+
+    /// msprobe's scenes and ignore rules on a small statistics dump, one scope.
+    void levelsAndIgnoreRules()
+    {
+        QTemporaryDir dir;
+        const QByteArray ok = leaf("torch.float32", "1.0", "-1.0", "0.0", "2.0");
+        const QByteArray inf = leaf("torch.float32", "Infinity", "0.0", "Infinity", "Infinity");
+        const QByteArray nan = leaf("torch.float32", "NaN", "NaN", "NaN", "NaN");
+        const QByteArray big = leaf("torch.float32", "900.0", "-900.0", "0.0", "5000.0");
+        QVERIFY(writeDump(dir.path(),
+                          "\"Torch.empty.0.forward\": {\"input_args\": [], \"input_kwargs\": {}, \"output\": [" + nan + "]},"
+                          "\"Torch.add.0.forward\": {\"input_args\": [" + ok + ", " + ok + "], \"input_kwargs\": {}, \"output\": [" + ok + "]},"
+                          "\"Torch.exp.0.forward\": {\"input_args\": [" + ok + "], \"input_kwargs\": {}, \"output\": [" + inf + "]},"
+                          "\"Torch.mul.0.forward\": {\"input_args\": [" + inf + ", " + ok + "], \"input_kwargs\": {}, \"output\": [" + inf + "]},"
+                          "\"Torch.isfinite.0.forward\": {\"input_args\": [" + inf + "], \"input_kwargs\": {}, \"output\": [" + ok + "]},"
+                          "\"Torch.scale.0.forward\": {\"input_args\": [" + ok + "], \"input_kwargs\": {}, \"output\": [" + big + "]},"
+                          "\"Distributed.recv.0.forward\": {\"input_args\": [" + nan + "], \"input_kwargs\": {}, \"output\": [" + ok + "]},"
+                          "\"Module.fc.Linear.parameters_grad.0\": {\"weight\": [" + nan + "]}"));
+        auto index = buildIndex(dir.path());
+        QVERIFY2(index.ok(), qPrintable(index.errorText()));
+        const DumpIndex &ix = **index;
+        QVERIFY2(ix.errors.empty(), ix.errors.empty() ? "" : qPrintable(ix.errors.front().message));
+        const auto scopes = overflowScopes(ix);
+        QCOMPARE(scopes.size(), size_t(1));
+        QCOMPARE(scopes.front().label(), QStringLiteral("step0/rank0"));
+        std::map<int, OpCheck> checks;
+        const ScopeScan scan = scanScope(ix, scopes.front(), &checks);
+        QMap<QString, QString> levels;
+        for (const auto &f : scan.findings)
+            levels[opName(ix, f.op)] = overflowLevelName(f.level);
+        const QMap<QString, QString> expected{{QStringLiteral("Torch.exp.0.forward"), QStringLiteral("critical")},
+                                              {QStringLiteral("Torch.mul.0.forward"), QStringLiteral("high")},
+                                              {QStringLiteral("Torch.isfinite.0.forward"), QStringLiteral("medium")},
+                                              {QStringLiteral("Torch.scale.0.forward"), QStringLiteral("high")}}; // norm 5000 / 2 > 100
+        QCOMPARE(levels, expected); // torch.empty's NaN output and recv's NaN input buffer are expected; parameters_grad is not judged
+        QVERIFY(scan.first >= 0);
+        QCOMPARE(opName(ix, scan.firstAnomaly()->op), QStringLiteral("Torch.exp.0.forward"));
+        QCOMPARE(opName(ix, scan.findings[size_t(scan.producer)].op), QStringLiteral("Torch.exp.0.forward"));
+        // Only operators with a finding keep their checks; every check there is from recorded statistics.
+        QCOMPARE(checks.size(), scan.findings.size());
+        for (const auto &[op, c] : checks)
+            for (const auto &t : c.tensors)
+                QCOMPARE(t.source, CheckSource::Recorded);
+        const int empty = ix.opIndex(QStringLiteral("step0/rank0/Torch.empty.0.forward"));
+        QVERIFY(empty >= 0);
+        const OpCheck emptyCheck = checkOp(ix, empty);
+        QCOMPARE(emptyCheck.tensors.size(), size_t(1));
+        QVERIFY(emptyCheck.tensors.front().ignored);
+        QVERIFY(!emptyCheck.anyOutputAnomalous());
+    }
+
+    /// An abnormal input at the very first op: the scope's first anomaly is that op (medium
+    /// or high), and there is no producer in the scope.
+    void firstAnomalyWithoutProducer()
+    {
+        QTemporaryDir dir;
+        const QByteArray ok = leaf("torch.float16", "1.0", "-1.0", "0.0", "2.0");
+        const QByteArray nan = leaf("torch.float16", "NaN", "NaN", "NaN", "NaN");
+        QVERIFY(writeDump(dir.path(), "\"Torch.add.0.forward\": {\"input_args\": [" + nan + ", " + ok + "], \"input_kwargs\": {}, \"output\": [" + nan + "]},"
+                                      "\"Torch.sum.0.forward\": {\"input_args\": [" + nan + "], \"input_kwargs\": {}, \"output\": [" + ok + "]}"));
+        auto index = buildIndex(dir.path());
+        QVERIFY(index.ok());
+        const OverflowReport r = analyzeOverflow(**index);
+        QCOMPARE(r.scopes.size(), size_t(1));
+        QVERIFY(r.firstAnomaly());
+        QCOMPARE(opName(**index, r.firstAnomaly()->op), QStringLiteral("Torch.add.0.forward"));
+        QCOMPARE(r.firstAnomaly()->level, OverflowLevel::High);
+        QCOMPARE(r.firstProducer, -1);
+        QCOMPARE(r.findings.size(), size_t(2));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSoftwareCheck)
+#include "tst_softwarecheck.moc"
