@@ -455,7 +455,7 @@ void CompareView::updateSummary()
         const OpRecord &op = m_npu->ops[size_t(d.originOp)];
         text += QLatin1Char(' ')
                 + tr("First divergence: %1 (%n operator(s) after it disagree too).", nullptr, int(d.chain.size()))
-                      .arg(op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+                      .arg(op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName());
     } else if (!result->cancelled) {
         text += QLatin1Char(' ') + tr("No operator diverges.");
     }
