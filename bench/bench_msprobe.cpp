@@ -12,6 +12,7 @@
 #include "formats/msprobe/jsonstream.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
@@ -110,8 +111,31 @@ int readers(const char *path)
         okF = r.open(file) && walkData(r, entriesF);
         fallbacks = r.fallbacks();
     });
+    // The whole reader (records built) on the file's text in memory, with either engine.
+    std::string text;
+    {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly))
+            return 1;
+        const QByteArray all = f.readAll();
+        text.assign(all.constData(), size_t(all.size()));
+    }
+    size_t opsT = 0, opsF = 0;
+    auto index = [&](ds::msprobe::JsonEngine engine, size_t &ops) {
+        return bench::bestOf(2, [&] {
+            ds::IndexPart part;
+            ds::msprobe::readDumpJsonText(text, QStringLiteral("r"), QStringLiteral("r/dump.json"), ds::DumpLevels{}, part, engine);
+            ops = part.ops.size();
+        });
+    };
+    const double iTok = index(ds::msprobe::JsonEngine::Tokenizer, opsT);
+    const double iFast = index(ds::msprobe::JsonEngine::RapidJson, opsF);
     bench::Json()
         .add("mb", mb)
+        .add("index_tokenizer_mb_per_s", mb / iTok)
+        .add("index_rapidjson_mb_per_s", mb / iFast)
+        .add("index_rapidjson_vs_tokenizer", iTok / iFast)
+        .add("index_same_ops", opsT == opsF && opsT > 0 ? 1 : 0)
         .add("entries", (unsigned long long)entriesF)
         .add("same_entries", entriesT == entriesF ? 1 : 0)
         .add("tokenizer_mb_per_s", mb / tTok)
