@@ -21,9 +21,10 @@
 #      --no-install-recommends, so the minimal set is what is proved)
 #   3. inside the chroot: dumpscope-cli --version (prints the package version),
 #      dumpscope-cli info on samples/cann/model_dump (copied in; must exit 0 and name the
-#      tensors), dumpscope --version, and dumpscope --screenshot OUT.png on the same sample with
+#      tensors), dumpscope-cli stats on samples/h5/model_npu.h5 (read through the HDF5 worker in
+#      /usr/libexec/dumpscope), dumpscope --version, and dumpscope --screenshot OUT.png on the same sample with
 #      QT_QPA_PLATFORM=offscreen (must write a PNG, copied out as ROOT.screenshot.png)
-#   4. ldd of both binaries inside the chroot: no "not found" library
+#   4. ldd of the binaries (and of the HDF5 worker) inside the chroot: no "not found" library
 #   5. the Recommends are installed too (as apt does by default) and the GUI is shot again in
 #      Chinese with a tensor selected on the heatmap tab (ROOT.screenshot_zh.png): without the
 #      CJK font Recommends brings, the zh_CN interface is drawn as empty boxes
@@ -89,14 +90,15 @@ after=$(in_root dpkg-query -f '${Status}\n' -W | grep -c 'install ok installed')
 echo "packages installed after: $after ($((after - before)) new, dumpscope included)"
 
 echo "== libraries"
-for bin in /usr/bin/dumpscope /usr/bin/dumpscope-cli; do
+for bin in /usr/bin/dumpscope /usr/bin/dumpscope-cli /usr/libexec/dumpscope/dumpscope-h5worker; do
   if in_root ldd "$bin" | grep 'not found'; then echo "FAIL: $bin misses libraries"; exit 1; fi
 done
-echo "ldd: every library of dumpscope and dumpscope-cli found"
+echo "ldd: every library of dumpscope, dumpscope-cli and dumpscope-h5worker found"
 
 echo "== run"
 rm -rf "$root/tmp/samples" && mkdir -p "$root/tmp/samples"
 cp -a "$samples/cann/model_dump" "$root/tmp/samples/"
+cp -a "$samples/h5/model_npu.h5" "$root/tmp/samples/"
 version=$(dpkg-deb -f "$deb" Version)
 out=$(in_root dumpscope-cli --version)
 echo "dumpscope-cli --version: $out"
@@ -105,6 +107,10 @@ info=$(in_root dumpscope-cli info /tmp/samples/model_dump)
 echo "dumpscope-cli info /tmp/samples/model_dump:"
 sed 's/^/    /' <<<"$info"
 grep -qiE 'tensors' <<<"$info" || { echo "FAIL: info does not list tensors"; exit 1; }
+# .h5 files go through /usr/libexec/dumpscope/dumpscope-h5worker.
+h5=$(in_root dumpscope-cli stats /tmp/samples/model_npu.h5) || { echo "$h5"; echo "FAIL: stats on a .h5 file"; exit 1; }
+grep -q "NpuConvolutionBackward" <<<"$h5" || { echo "$h5"; echo "FAIL: no .h5 statistics"; exit 1; }
+echo "dumpscope-cli stats /tmp/samples/model_npu.h5: $(grep -c count <<<"$h5") tensors through the HDF5 worker"
 mkdir -p "$root/tmp/runtime-root" && chmod 700 "$root/tmp/runtime-root"
 gui=$(in_root env QT_QPA_PLATFORM=offscreen dumpscope --version)
 echo "dumpscope --version: $gui"

@@ -143,7 +143,7 @@ def main():
                     if list(a.shape) != list(b.shape):
                         row.update(verdict="error", reasons=["SHAPE_MISMATCH"])
                     else:
-                        m = ref.metrics(a.astype(np.float64), b.astype(np.float64))
+                        m = ref.metrics(a.astype(np.float64), b.astype(np.float64), eps=ref.gen_c_eps(str(a.dtype), str(b.dtype)))
                         row.update(metrics=m, verdict=ref.verdict(m), reasons=[])
                 op_rows.append(row)
         ins_rows = [r for r in op_rows if r["io"] == "input" and "metrics" in r]

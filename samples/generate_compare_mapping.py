@@ -104,7 +104,7 @@ def expected_rows(npu, pairs):
                 row = {"npu_name": f"{name}.{io}.{i}", "io": io}
                 if row["npu_name"] in pairs:
                     bench_name, b = pairs[row["npu_name"]]
-                    m = ref.metrics(a.astype(np.float64), b.astype(np.float64))
+                    m = ref.metrics(a.astype(np.float64), b.astype(np.float64), eps=ref.gen_c_eps(str(a.dtype), str(b.dtype)))
                     row.update(bench_name=bench_name, metrics=m, verdict=ref.verdict(m))
                 else:
                     row.update(bench_name=None, verdict="none")

@@ -2,6 +2,25 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>CommClock</name>
+    <message>
+        <source>no communication op in the step</source>
+        <translation>该步没有通信算子</translation>
+    </message>
+    <message>
+        <source>after the last communication op (#%1 %2)</source>
+        <translation>在最后一个通信算子之后（#%1 %2）</translation>
+    </message>
+    <message>
+        <source>at communication op #%1 (%2)</source>
+        <translation>在通信算子 #%1 处（%2）</translation>
+    </message>
+    <message>
+        <source>before communication op #%1 (%2)</source>
+        <translation>在通信算子 #%1 之前（%2）</translation>
+    </message>
+</context>
+<context>
     <name>H5Isolate</name>
     <message>
         <source>the HDF5 reader process sent an incomplete or garbled result</source>
@@ -12,20 +31,20 @@
         <translation>HDF5 库读取此文件时失败（退出码 %1）；文件可能已损坏</translation>
     </message>
     <message>
-        <source>cannot start the HDF5 reader process (pipe: %1)</source>
-        <translation>无法启动 HDF5 读取进程（pipe：%1）</translation>
-    </message>
-    <message>
-        <source>cannot start the HDF5 reader process (fork: %1)</source>
-        <translation>无法启动 HDF5 读取进程（fork：%1）</translation>
-    </message>
-    <message>
         <source>the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged</source>
         <translation>HDF5 读取进程 %1 秒内没有任何进展，已被停止；文件可能已损坏</translation>
     </message>
     <message>
         <source>HDF5 library crashed while reading this file (%1); the file is probably damaged</source>
         <translation>HDF5 库读取此文件时崩溃（%1）；文件可能已损坏</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process: %1 was not found (looked for %2)</source>
+        <translation>无法启动 HDF5 读取进程：未找到 %1（查找位置：%2）</translation>
+    </message>
+    <message>
+        <source>cannot start the HDF5 reader process %1 (%2)</source>
+        <translation>无法启动 HDF5 读取进程 %1（%2）</translation>
     </message>
 </context>
 <context>
@@ -45,6 +64,148 @@
     <message>
         <source>The tensors are too large for the error heatmap.</source>
         <translation>张量过大，无法显示误差热力图。</translation>
+    </message>
+</context>
+<context>
+    <name>RunAnswer</name>
+    <message>
+        <source>no scope was compared</source>
+        <translation>没有比对任何作用域</translation>
+    </message>
+    <message>
+        <source>no scope was checked</source>
+        <translation>没有检查任何作用域</translation>
+    </message>
+    <message>
+        <source>no divergence</source>
+        <translation>没有分歧</translation>
+    </message>
+    <message>
+        <source>no anomaly</source>
+        <translation>没有异常</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+    <message>
+        <source>steps %1 to %2</source>
+        <translation>step %1 至 %2</translation>
+    </message>
+    <message>
+        <source>runs agree on every compared step (%1)</source>
+        <translation>两次运行在所有比对的 step 上一致（%1）</translation>
+    </message>
+    <message>
+        <source>no anomaly in any step (%1)</source>
+        <translation>所有 step 均无异常（%1）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>op %1</source>
+        <translation>算子 %1</translation>
+    </message>
+    <message>
+        <source>runs agree up to step %1</source>
+        <translation>两次运行直到 step %1 一致</translation>
+    </message>
+    <message>
+        <source>no anomaly up to step %1</source>
+        <translation>直到 step %1 无异常</translation>
+    </message>
+    <message>
+        <source>runs differ from step %1 on</source>
+        <translation>两次运行从 step %1 起不一致</translation>
+    </message>
+    <message>
+        <source>anomaly from step %1 on</source>
+        <translation>从 step %1 起出现异常</translation>
+    </message>
+    <message>
+        <source>first divergence: %1</source>
+        <translation>首个分歧：%1</translation>
+    </message>
+    <message>
+        <source>first anomaly: %1</source>
+        <translation>首个异常：%1</translation>
+    </message>
+</context>
+<context>
+    <name>RunCompare</name>
+    <message>
+        <source>inputs agree, outputs differ</source>
+        <translation>输入一致，输出不一致</translation>
+    </message>
+    <message>
+        <source>inputs already differ</source>
+        <translation>输入已不一致</translation>
+    </message>
+    <message>
+        <source>a parameter differs at its first use</source>
+        <translation>一个参数在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 differs at its first use</source>
+        <translation>参数 %1 在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>overflow record %1</source>
+        <translation>溢出记录 %1</translation>
+    </message>
+</context>
+<context>
+    <name>ScopeProbe</name>
+    <message numerus="yes">
+        <source>%n tensor file(s)</source>
+        <translation>
+            <numerusform>%n 个张量文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no tensor files</source>
+        <translation>没有张量文件</translation>
+    </message>
+    <message>
+        <source>cannot read %1</source>
+        <translation>无法读取 %1</translation>
+    </message>
+</context>
+<context>
+    <name>Trend</name>
+    <message>
+        <source>Verdict (0 pass, 1 warning, 2 error)</source>
+        <translation>判定（0 通过，1 警告，2 错误）</translation>
+    </message>
+    <message>
+        <source>Norm relative error</source>
+        <translation>范数相对误差</translation>
+    </message>
+    <message>
+        <source>Max absolute error</source>
+        <translation>最大绝对误差</translation>
+    </message>
+    <message>
+        <source>1 − cosine</source>
+        <translation>1 − 余弦相似度</translation>
+    </message>
+    <message>
+        <source>Norm (recorded)</source>
+        <translation>范数（记录值）</translation>
+    </message>
+    <message>
+        <source>Max (recorded)</source>
+        <translation>最大值（记录值）</translation>
+    </message>
+    <message>
+        <source>Outputs with NaN/Inf (recorded)</source>
+        <translation>含 NaN/Inf 的输出数（记录值）</translation>
+    </message>
+    <message>
+        <source>msprobe Result (0 pass, 1 warning, 2 error)</source>
+        <translation>msprobe Result（0 通过，1 警告，2 错误）</translation>
     </message>
 </context>
 <context>
@@ -205,16 +366,28 @@
         <translation>标杆张量</translation>
     </message>
     <message>
-        <source>Accuracy reached</source>
-        <translation>是否达标</translation>
-    </message>
-    <message>
         <source>Not compared because</source>
         <translation>未比对原因</translation>
     </message>
     <message>
         <source>Paired by the user mapping.</source>
         <translation>由用户映射配对。</translation>
+    </message>
+    <message>
+        <source>first divergence: parameter differs</source>
+        <translation>首个分歧：参数不一致</translation>
+    </message>
+    <message>
+        <source>first divergence: input differs</source>
+        <translation>首个分歧：输入不一致</translation>
+    </message>
+    <message>
+        <source>msprobe: %1</source>
+        <translation>msprobe：%1</translation>
+    </message>
+    <message>
+        <source>msprobe Result</source>
+        <translation>msprobe 结果</translation>
     </message>
 </context>
 <context>
@@ -254,10 +427,6 @@
     <message>
         <source>Export CSV…</source>
         <translation>导出 CSV…</translation>
-    </message>
-    <message>
-        <source>Save the rows with msprobe-compatible column names</source>
-        <translation>以与 msprobe 兼容的列名保存各行</translation>
     </message>
     <message>
         <source>NPU</source>
@@ -346,12 +515,6 @@
     <message>
         <source>Cancelled. </source>
         <translation>已取消。</translation>
-    </message>
-    <message numerus="yes">
-        <source>First divergence: %1 (%n operator(s) after it disagree too).</source>
-        <translation>
-            <numerusform>首个分歧：%1（其后还有 %n 个算子也不一致）。</numerusform>
-        </translation>
     </message>
     <message>
         <source>No operator diverges.</source>
@@ -483,6 +646,44 @@
         <source>Relative error: 0 where both values are 0, Inf where only the bench value is 0</source>
         <translation>相对误差：两侧均为 0 时为 0，仅标杆值为 0 时为 Inf</translation>
     </message>
+    <message>
+        <source>Save the rows with msprobe 26&apos;s columns (Result, Err_message), then DumpScope&apos;s</source>
+        <translation>按 msprobe 26 的列（Result、Err_message）保存各行，其后是 DumpScope 自己的列</translation>
+    </message>
+    <message>
+        <source>its inputs agree, an output differs</source>
+        <translation>输入一致，输出不一致</translation>
+    </message>
+    <message>
+        <source>an input already differs</source>
+        <translation>输入已不一致</translation>
+    </message>
+    <message>
+        <source>a parameter differs at its first use</source>
+        <translation>某个参数在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 (named from the call stack) differs at its first use</source>
+        <translation>参数 %1（名称取自调用栈）在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>parameter %1 differs at its first use</source>
+        <translation>参数 %1 在首次使用时即不一致</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1（位于 %2）</translation>
+    </message>
+    <message numerus="yes">
+        <source>First divergence: %1: %2 (%n operator(s) after it disagree too).</source>
+        <translation>
+            <numerusform>首个分歧：%1：%2（其后还有 %n 个算子也不一致）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Run: %1</source>
+        <translation>运行：%1</translation>
+    </message>
 </context>
 <context>
     <name>ds::DumpTreeModel</name>
@@ -535,6 +736,10 @@
     <message>
         <source> (statistics only)</source>
         <translation>（仅统计量）</translation>
+    </message>
+    <message>
+        <source>Run in %1</source>
+        <translation>运行目录 %1</translation>
     </message>
 </context>
 <context>
@@ -1095,6 +1300,22 @@
         <source>Both sides: the worst verdict of each node&apos;s compared tensors; unmatched: its tensors found no counterpart on the other side. Groups show their worst member.</source>
         <translation>两侧：每个节点所比对张量中最差的判定；未匹配：其张量在另一侧没有对应项。分组显示其最差的成员。</translation>
     </message>
+    <message>
+        <source>msprobe graph database %1: %2</source>
+        <translation>msprobe 图数据库 %1：%2</translation>
+    </message>
+    <message>
+        <source>msprobe graph database: the colours are the levels msprobe stored; select a node to see its inputs and outputs.</source>
+        <translation>msprobe 图数据库：颜色是 msprobe 存储的级别；选择一个节点可查看其输入和输出。</translation>
+    </message>
+    <message>
+        <source>The overflow levels msprobe&apos;s graph_visualize stored (-oc). Groups show their worst member.</source>
+        <translation>msprobe 的 graph_visualize 存储的溢出级别（-oc）。分组显示其最差的成员。</translation>
+    </message>
+    <message>
+        <source>msprobe&apos;s precision levels of the compare graph. Groups show their worst member.</source>
+        <translation>msprobe 比对图的精度级别。分组显示其最差的成员。</translation>
+    </message>
 </context>
 <context>
     <name>ds::GraphView</name>
@@ -1189,6 +1410,10 @@ Type: %2</source>
     <message>
         <source>No computation graph. Open a dump whose folder (or its parent) holds GE graph files (ge_proto_*.txt), or add the graph folder with File → Add Graph Folder.</source>
         <translation>没有计算图。请打开其文件夹（或上级文件夹）包含 GE 图文件（ge_proto_*.txt）的 dump，或通过“文件 → 添加图文件夹”添加图文件夹。</translation>
+    </message>
+    <message>
+        <source>%1: %2</source>
+        <translation>%1：%2</translation>
     </message>
 </context>
 <context>
@@ -1620,6 +1845,30 @@ out of range: %5</source>
     <message>
         <source>no overflow found</source>
         <translation>未发现溢出</translation>
+    </message>
+    <message>
+        <source>Runs</source>
+        <translation>运行</translation>
+    </message>
+    <message>
+        <source>Trends</source>
+        <translation>趋势</translation>
+    </message>
+    <message>
+        <source>The run-level answer of the last comparison (Runs tab)</source>
+        <translation>最近一次比对的运行级结论（“运行”标签页）</translation>
+    </message>
+    <message>
+        <source>Recorded statistics of %1</source>
+        <translation>%1 的记录统计量</translation>
+    </message>
+    <message>
+        <source>%1 compared with its bench run — %2</source>
+        <translation>%1 与标杆运行比对 —— %2</translation>
+    </message>
+    <message>
+        <source>Run: %1</source>
+        <translation>运行：%1</translation>
     </message>
 </context>
 <context>
@@ -2108,6 +2357,228 @@ out of range: %5</source>
     </message>
 </context>
 <context>
+    <name>ds::RunGridModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>no bench scope</source>
+        <translation>标杆侧无此作用域</translation>
+    </message>
+    <message>
+        <source>bench only</source>
+        <translation>仅标杆侧</translation>
+    </message>
+    <message>
+        <source>✖ first: %1</source>
+        <translation>✖ 首个：%1</translation>
+    </message>
+    <message>
+        <source>✖ %1</source>
+        <translation>✖ %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>✔ agrees (%n row(s))</source>
+        <translation>
+            <numerusform>✔ 一致（%n 行）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>⚠ first anomaly: %1</source>
+        <translation>⚠ 首个异常：%1</translation>
+    </message>
+    <message>
+        <source>⚠ %1</source>
+        <translation>⚠ %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n op(s)</source>
+        <translation>
+            <numerusform>%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n unreadable</source>
+        <translation>
+            <numerusform>%n 个不可读</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No scope at this step and rank.</source>
+        <translation>该 step 与 rank 下没有作用域。</translation>
+    </message>
+    <message>
+        <source>Scope %1</source>
+        <translation>作用域 %1</translation>
+    </message>
+    <message>
+        <source>(whole run)</source>
+        <translation>（整个运行）</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <translation>目录：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1 in %n file(s)</source>
+        <translation>
+            <numerusform>%1，共 %n 个文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Framework: %1, task: %2, level: %3</source>
+        <translation>框架：%1，任务：%2，级别：%3</translation>
+    </message>
+    <message>
+        <source>Dumped: %1</source>
+        <translation>已采集：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Indexed: %n operator(s)</source>
+        <translation>
+            <numerusform>已索引：%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>, %n unreadable file(s)</source>
+        <translation>
+            <numerusform>，%n 个不可读文件</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compared: %1 rows — %2 pass, %3 warning, %4 error, %5 not compared</source>
+        <translation>已比对：%1 行 —— %2 通过，%3 警告，%4 错误，%5 未比对</translation>
+    </message>
+    <message>
+        <source>First divergence of this scope: %1 (%2): %3</source>
+        <translation>本作用域的首个分歧：%1（%2）：%3</translation>
+    </message>
+    <message>
+        <source>The run&apos;s first divergence.</source>
+        <translation>整个运行的首个分歧。</translation>
+    </message>
+    <message>
+        <source>First anomaly of this scope: %1: %2</source>
+        <translation>本作用域的首个异常：%1：%2</translation>
+    </message>
+    <message>
+        <source>The run&apos;s first anomaly.</source>
+        <translation>整个运行的首个异常。</translation>
+    </message>
+    <message>
+        <source>all ranks</source>
+        <translation>所有 rank</translation>
+    </message>
+    <message>
+        <source>all steps</source>
+        <translation>所有 step</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>step %1</source>
+        <translation>step %1</translation>
+    </message>
+</context>
+<context>
+    <name>ds::RunsPanel</name>
+    <message>
+        <source>The runs of the open dumps: a run is the folder above its step/rank (or time/device) folders</source>
+        <translation>已打开数据中的运行：运行是其 step/rank（或 time/device）目录的上级目录</translation>
+    </message>
+    <message>
+        <source>read</source>
+        <translation>已读取</translation>
+    </message>
+    <message>
+        <source>agrees</source>
+        <translation>一致</translation>
+    </message>
+    <message>
+        <source>diverges</source>
+        <translation>分歧</translation>
+    </message>
+    <message>
+        <source>first divergence</source>
+        <translation>首个分歧</translation>
+    </message>
+    <message>
+        <source>one side only</source>
+        <translation>仅一侧存在</translation>
+    </message>
+    <message>
+        <source>unreadable files</source>
+        <translation>不可读文件</translation>
+    </message>
+    <message>
+        <source>overflow anomaly</source>
+        <translation>溢出异常</translation>
+    </message>
+    <message>
+        <source>Run:</source>
+        <translation>运行：</translation>
+    </message>
+    <message>
+        <source>Looking for runs in %1…</source>
+        <translation>正在 %1 中查找运行…</translation>
+    </message>
+    <message>
+        <source>All scopes read.</source>
+        <translation>所有作用域已读取。</translation>
+    </message>
+    <message>
+        <source>Reading scope details… %1 of %2</source>
+        <translation>正在读取作用域详情… %1 / %2</translation>
+    </message>
+    <message>
+        <source>No run found.</source>
+        <translation>未找到运行。</translation>
+    </message>
+    <message>
+        <source>%1 × %2 (%3 scopes, %4) in %5</source>
+        <translation>%1 × %2（%3 个作用域，%4），位于 %5</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 个 step</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1: %2, %3</source>
+        <translation>%1：%2，%3</translation>
+    </message>
+    <message>
+        <source>%1: none in this step</source>
+        <translation>%1：本 step 无</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compare:&lt;/b&gt; not compared yet (Analysis → Compare with… compares this run with a bench run).</source>
+        <translation>&lt;b&gt;比对：&lt;/b&gt;尚未比对（分析 → 比对… 将此运行与标杆运行比对）。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Compare:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;比对：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Overflow:&lt;/b&gt; not checked yet.</source>
+        <translation>&lt;b&gt;溢出：&lt;/b&gt;尚未检查。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Overflow:&lt;/b&gt; %1</source>
+        <translation>&lt;b&gt;溢出：&lt;/b&gt;%1</translation>
+    </message>
+</context>
+<context>
     <name>ds::SettingsDialog</name>
     <message>
         <source>Settings</source>
@@ -2444,6 +2915,121 @@ out of range: %5</source>
     </message>
 </context>
 <context>
+    <name>ds::TrendsPanel</name>
+    <message>
+        <source>Comparison with the bench run</source>
+        <translation>与标杆运行的比对</translation>
+    </message>
+    <message>
+        <source>Recorded statistics of the run</source>
+        <translation>运行的记录统计量</translation>
+    </message>
+    <message>
+        <source>Operators</source>
+        <translation>算子</translation>
+    </message>
+    <message>
+        <source>Modules</source>
+        <translation>模块</translation>
+    </message>
+    <message>
+        <source>Rows: every operator, or the modules they run in (an operator counts for its parent module)</source>
+        <translation>行：每个算子，或其所在的模块（算子计入其父模块）</translation>
+    </message>
+    <message>
+        <source>Heatmap cells: the largest value over the ranks, or one rank</source>
+        <translation>热力图单元：各 rank 中的最大值，或某一个 rank</translation>
+    </message>
+    <message>
+        <source>step</source>
+        <translation>step</translation>
+    </message>
+    <message>
+        <source>Data:</source>
+        <translation>数据：</translation>
+    </message>
+    <message>
+        <source>Metric:</source>
+        <translation>指标：</translation>
+    </message>
+    <message>
+        <source>Rows:</source>
+        <translation>行：</translation>
+    </message>
+    <message>
+        <source>Cells:</source>
+        <translation>单元：</translation>
+    </message>
+    <message>
+        <source>%1, %2: %3</source>
+        <translation>%1，%2：%3</translation>
+    </message>
+    <message>
+        <source>Open a run, or compare it with a bench run, to see its trends.</source>
+        <translation>打开一个运行，或将其与标杆运行比对，以查看趋势。</translation>
+    </message>
+    <message>
+        <source>Compare the run with a bench run (Analysis → Compare with…) to see how far they are apart.</source>
+        <translation>将此运行与标杆运行比对（分析 → 比对…），以查看二者相差多远。</translation>
+    </message>
+    <message>
+        <source>Open a run to see its recorded statistics.</source>
+        <translation>打开一个运行以查看其记录的统计量。</translation>
+    </message>
+    <message>
+        <source>Building the trend…</source>
+        <translation>正在生成趋势…</translation>
+    </message>
+    <message>
+        <source>largest over the ranks</source>
+        <translation>各 rank 中的最大值</translation>
+    </message>
+    <message>
+        <source>(no rank)</source>
+        <translation>（无 rank）</translation>
+    </message>
+    <message>
+        <source>No values: %1 is not recorded or not comparable in this run.</source>
+        <translation>无数值：此运行未记录 %1 或无法比对。</translation>
+    </message>
+    <message>
+        <source>%1 rows × %2 × %3 — click a row of the heatmap to chart it over the steps.</source>
+        <translation>%1 行 × %2 × %3 —— 单击热力图中的一行，查看其随 step 的变化。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n step(s)</source>
+        <translation>
+            <numerusform>%n 个 step</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n rank(s)</source>
+        <translation>
+            <numerusform>%n 个 rank</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>logarithmic colour scale</source>
+        <translation>对数色标</translation>
+    </message>
+    <message>
+        <source>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt; Inf (or NaN) value</source>
+        <translation>&lt;span style=&quot;color:%1&quot;&gt;■&lt;/span&gt; Inf（或 NaN）值</translation>
+    </message>
+    <message>
+        <source>blank: no value (not recorded or not compared)</source>
+        <translation>空白：无数值（未记录或未比对）</translation>
+    </message>
+    <message>
+        <source>agrees until step %1</source>
+        <translation>直到 step %1 一致</translation>
+    </message>
+    <message>
+        <source> (first %1 ranks)</source>
+        <translation>（前 %1 个 rank）</translation>
+    </message>
+</context>
+<context>
     <name>ds::ValueGridWidget</name>
     <message>
         <source>NaN</source>
@@ -2563,8 +3149,8 @@ out of range: %5</source>
         <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
     </message>
     <message>
-        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping).</source>
-        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping）。</translation>
+        <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends).</source>
+        <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping、runs、trends）。</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@
 #include "io/pathguard.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
+#include "run/runcompare.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -155,7 +156,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_thresholdsButton->setToolTip(tr("Edit the thresholds of the verdicts (kept for later sessions)"));
     m_csv = new QToolButton(this);
     m_csv->setText(tr("Export CSV\u2026"));
-    m_csv->setToolTip(tr("Save the rows with msprobe-compatible column names"));
+    m_csv->setToolTip(tr("Save the rows with msprobe 26's columns (Result, Err_message), then DumpScope's"));
     m_csv->setEnabled(false);
 
     auto *bar = new QHBoxLayout;
@@ -440,6 +441,9 @@ void CompareView::updateSummary()
     const auto result = m_model->result();
     if (!result)
         return;
+    // The run-level answer: per scope (step/rank), then across the steps and ranks (core/run).
+    m_runScopes = summarizeCompare(*m_npu, *m_bench, *result);
+    m_runAnswer = std::make_shared<const RunAnswer>(combineRun(m_runScopes, RunAnswerKind::Compare));
     QString text = tr("%1 vs %2: %3 rows \u2014 %4 pass, %5 warning, %6 error, %7 not compared; %8 bench tensors without an NPU row.")
                        .arg(m_npu->openedPath, m_bench->openedPath)
                        .arg(result->rows.size())
@@ -453,13 +457,27 @@ void CompareView::updateSummary()
     if (!result->divergences.empty()) {
         const Divergence &d = result->divergences.front();
         const OpRecord &op = m_npu->ops[size_t(d.originOp)];
+        QString why;
+        switch (d.cause) {
+        case DivergenceCause::Output: why = tr("its inputs agree, an output differs"); break;
+        case DivergenceCause::Input: why = tr("an input already differs"); break;
+        case DivergenceCause::Parameter:
+            why = d.parameter.isEmpty() ? tr("a parameter differs at its first use")
+                  : d.parameterFromStack ? tr("parameter %1 (named from the call stack) differs at its first use").arg(d.parameter)
+                                         : tr("parameter %1 differs at its first use").arg(d.parameter);
+            break;
+        }
+        QStringList modules;
+        for (int m : d.modules)
+            modules << opMatchKey(m_npu->ops[size_t(m)]);
+        const QString where = modules.isEmpty() ? opMatchKey(op) : tr("%1 in %2").arg(opMatchKey(op), modules.join(QStringLiteral(" < ")));
         text += QLatin1Char(' ')
-                + tr("First divergence: %1 (%n operator(s) after it disagree too).", nullptr, int(d.chain.size()))
-                      .arg(op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName());
+                + tr("First divergence: %1: %2 (%n operator(s) after it disagree too).", nullptr, int(d.chain.size()))
+                      .arg(where, why);
     } else if (!result->cancelled) {
         text += QLatin1Char(' ') + tr("No operator diverges.");
     }
-    m_summary->setText(text);
+    m_summary->setText(tr("Run: %1").arg(m_runAnswer->line()) + QLatin1Char('\n') + text);
 }
 
 std::unordered_map<int, int> CompareView::opVerdicts() const
@@ -641,6 +659,16 @@ void CompareView::onDetailDone()
     }
     m_stats->setItem(4, 0, item(QStringLiteral("%1 / %2").arg(a.nan).arg(a.posinf + a.neginf)));
     m_stats->setItem(4, 1, item(QStringLiteral("%1 / %2").arg(b.nan).arg(b.posinf + b.neginf)));
+    if (!d->error.isEmpty()) { // no data (a statistics or md5 dump): the statistics the dumps recorded
+        for (int r = 0; r < 4; ++r) {
+            const MetricValue &n = row.npuStats[size_t(r)], &bv = row.benchStats[size_t(r)];
+            m_stats->setItem(r, 0, item(n.isNumber() ? number(n.value) : formatMetric(n)));
+            m_stats->setItem(r, 1, item(bv.isNumber() ? number(bv.value) : formatMetric(bv)));
+            m_stats->setItem(r, 2, item(n.isNumber() && bv.isNumber() ? number(n.value - bv.value) : QStringLiteral("\u2014")));
+        }
+        m_stats->setItem(4, 0, item(QStringLiteral("\u2014")));
+        m_stats->setItem(4, 1, item(QStringLiteral("\u2014")));
+    }
 
     // Overlaid histograms over the same bins (steps), the error histogram as bars.
     auto steps = [](QCustomPlot *plot, const Histogram &h, const QColor &c, const QString &name) {

@@ -2,6 +2,7 @@
 
 #include "compare/compare.h"
 #include "compare/pairdetail.h"
+#include "run/runsummary.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -52,6 +53,8 @@ public:
     void start(std::shared_ptr<const DumpIndex> npu, int npuDump, const QString &benchPath);
     bool isRunning() const;
     int npuDump() const { return m_npuDump; }
+    /// The NPU index of the comparison (the dump's index, or one run of it).
+    std::shared_ptr<const DumpIndex> npuIndex() const { return m_npu; }
 
     CompareTableModel *model() const { return m_model; }
     CompareFilterProxy *proxy() const { return m_proxy; }
@@ -66,6 +69,10 @@ public:
     QComboBox *heatmapKindCombo() const { return m_heatmapKind; }
     CompareThresholds thresholds() const { return m_thresholds; }
     void setThresholds(const CompareThresholds &t);
+    /// The run-level answer of the current result (steps x ranks, core/run) and its per-scope
+    /// summaries; null before a comparison finished.
+    const RunAnswer *runAnswer() const { return m_runAnswer.get(); }
+    const std::vector<ScopeSummary> &runScopes() const { return m_runScopes; }
     /// Worst verdict per NPU operator (int(Verdict)), for the graph overlay.
     std::unordered_map<int, int> opVerdicts() const;
 
@@ -160,6 +167,8 @@ private:
     QFutureWatcher<std::shared_ptr<const DetailJob>> m_detailJob;
     std::shared_ptr<const DetailJob> m_shown;
     std::shared_ptr<const PairDetail> m_detail;
+    std::vector<ScopeSummary> m_runScopes;
+    std::shared_ptr<const RunAnswer> m_runAnswer;
 };
 
 } // namespace ds

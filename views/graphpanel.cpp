@@ -3,6 +3,7 @@
 #include "compare/compare.h"
 #include "dumpgraph/graphdiscovery.h"
 #include "dumpgraph/modulegraph.h"
+#include "dumpgraph/visdbgraph.h"
 #include "graphcompareview.h"
 #include "graphview.h"
 #include "dump/dumpindex.h"
@@ -413,11 +414,24 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
         m_status->setText(tr("No computation graph for this dump."));
         return;
     }
-    if (isModuleGraph(m_models->front())) { // one per step/rank directory, in dump order
+    const bool visDb = isVisDbGraph(m_models->front());
+    if (isModuleGraph(m_models->front()) || visDb) { // one per step/rank (and side), in their order
+        bool compareDb = false;
         for (size_t i = 0; i < m_models->size(); ++i) {
             const GraphModel &m = (*m_models)[i];
             m_selector->addItem(tr("%1 \u2014 %2 (%n op(s))", nullptr, m.nodeCount()).arg(QFileInfo(m.file).fileName(), m.modelName), int(i));
-            m_selector->setItemData(int(i), tr("Module hierarchy of the framework dump in %1 (construct.json)").arg(m.modelName), Qt::ToolTipRole);
+            m_selector->setItemData(int(i), isVisDbGraph(m)
+                                                ? tr("msprobe graph database %1: %2").arg(QDir::toNativeSeparators(m.file), m.modelName)
+                                                : tr("Module hierarchy of the framework dump in %1 (construct.json)").arg(m.modelName),
+                                    Qt::ToolTipRole);
+            compareDb |= isVisDbGraph(m) && m.root() && std::any_of(m.root()->nodes.begin(), m.root()->nodes.end(), [](const GraphNode &n) {
+                             return n.attr(QString::fromLatin1(kVisPrecisionLevelAttr)) != nullptr;
+                         });
+        }
+        if (compareDb) { // msprobe's precision colours: the verdict overlay
+            if (m_overlay->findData(int(Overlay::Compare)) < 0)
+                m_overlay->addItem(tr("Compare verdict"), int(Overlay::Compare));
+            setOverlayKind(Overlay::Compare);
         }
         m_selector->setCurrentIndex(0);
         showModel(0);
@@ -470,15 +484,20 @@ void GraphPanel::showModel(int model)
         emit graphShown();
     });
     watcher->setFuture(QtConcurrent::run([models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
-        if (!index)
-            return nullptr;
         const GraphModel &m = (*models)[size_t(model)];
+        if (!index || isVisDbGraph(m)) // a database carries its own node state
+            return nullptr;
         return std::make_shared<const DumpMapping>(isModuleGraph(m) ? mapModuleGraph(m, *index) : mapDumpToGraph(m, *index));
     }));
 }
 
 NodeId GraphPanel::startNode() const
 {
+    if (m_models && m_shown >= 0 && isVisDbGraph((*m_models)[size_t(m_shown)])) {
+        const GraphModel &m = (*m_models)[size_t(m_shown)];
+        if (size_t(m_graph) < m.graphs.size())
+            return visDbStartNode(m.graphs[size_t(m_graph)]);
+    }
     // The first divergence of a comparison, else the first overflow, else (invalid) the entry.
     int op = -1;
     if (m_compareResult && !m_compareResult->divergences.empty())
@@ -537,7 +556,9 @@ void GraphPanel::updateLinks()
     }
     const GraphModel &m = (*m_models)[size_t(m_shown)];
     QString text;
-    if (!m_index || m_index->ops.empty()) {
+    if (isVisDbGraph(m)) {
+        text = tr("msprobe graph database: the colours are the levels msprobe stored; select a node to see its inputs and outputs.");
+    } else if (!m_index || m_index->ops.empty()) {
         text = tr("No dump is open: the graph is shown without dump data. Open the dump to link its operators.");
     } else if (m_mapping) {
         const int considered = int(m_mapping->consideredOps.size());

@@ -3,6 +3,7 @@
 #include "graphpanel.h"
 
 #include "dumpgraph/nodestatus.h"
+#include "dumpgraph/visdbgraph.h"
 #include "graphcompareview.h"
 #include "graphview.h"
 #include "dump/dumpindex.h"
@@ -228,7 +229,14 @@ void GraphPanel::applyOverlay()
         break;
     }
     std::unordered_map<int, int> levels;
-    if (m_mapping) {
+    const GraphModel *shown = m_models && m_shown >= 0 ? &(*m_models)[size_t(m_shown)] : nullptr;
+    if (shown && isVisDbGraph(*shown) && size_t(m_graph) < shown->graphs.size()
+        && (kind == Overlay::Overflow || kind == Overlay::Compare)) {
+        // msprobe's graph database: the levels it stored on the nodes.
+        hint = kind == Overlay::Overflow ? tr("The overflow levels msprobe's graph_visualize stored (-oc). Groups show their worst member.")
+                                         : tr("msprobe's precision levels of the compare graph. Groups show their worst member.");
+        levels = levelsOf(visDbStatus(shown->graphs[size_t(m_graph)], role), {}, nullptr);
+    } else if (m_mapping) {
         std::vector<char> undefined;
         const NodeStatusColumn column = liftOpStatus(*m_mapping, m_graph, role, values, worst, &undefined);
         levels = levelsOf(column, undefined, bands ? &*bands : nullptr);

@@ -1,5 +1,7 @@
 #include "graphview.h"
 
+#include "dumpgraph/visdbgraph.h"
+
 #include "dumpgraph/graphstart.h"
 #include "dumpgraph/modulegraph.h"
 
@@ -501,6 +503,16 @@ QString GraphView::itemToolTip(int item) const
     if (it.kind == LayoutItem::Kind::Node) {
         const GraphNode &n = g->node(it.node());
         QString text = tr("%1\nType: %2").arg(n.name, n.type);
+        if (n.attr(QString::fromLatin1(kVisNodeAttr))) { // msprobe graph database: its rows and levels
+            for (const GraphAttr &a : n.attrs)
+                if (a.key == QLatin1String(kVisOverflowAttr) || a.key == QLatin1String(kVisPrecisionLevelAttr))
+                    text += QLatin1Char('\n') + tr("%1: %2").arg(a.key, a.value);
+            constexpr size_t kRows = 12;
+            for (const auto *rows : {&n.inputDescs, &n.outputDescs})
+                for (size_t r = 0; r < rows->size() && r < kRows; ++r)
+                    text += QLatin1Char('\n') + visDbRowSummary((*rows)[r]);
+            return text;
+        }
         for (size_t o = 0; o < n.outputDescs.size(); ++o)
             text += QLatin1Char('\n') + tr("Output %1: %2 %3").arg(o).arg(n.outputDescs[o].dtypeName, shapeText(n.outputDescs[o].shape));
         return text;

@@ -78,6 +78,12 @@ public:
     void setFadedNodes(std::vector<bool> faded);
     /// The overlay level an item is drawn with.
     int itemLevel(int item) const;
+    /// The overlay level of a node (0: none).
+    int nodeLevel(NodeId node) const
+    {
+        const auto it = m_nodeLevels.find(node.value);
+        return it == m_nodeLevels.end() ? 0 : it->second;
+    }
 
     bool isExpanded(GroupId group) const { return m_expanded.count(group) > 0; }
     const GraphExpansion &expansion() const { return m_expanded; }

@@ -1,7 +1,9 @@
 #include "comparecommand.h"
 
 #include "compare/comparereport.h"
-#include "index/buildindex.h"
+#include "compare/comparexlsx.h"
+#include "run/runcompare.h"
+#include "dump/dumpindex.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -21,19 +23,31 @@ void err(const QString &text) { std::fprintf(stderr, "%s\n", text.toUtf8().const
 
 bool progressShown(bool quiet) { return !quiet && isatty(fileno(stderr)); }
 
-std::shared_ptr<DumpIndex> open(const QString &path, const char *what, bool quiet)
+/// The one run under `path` (a folder holding several runs is refused: name one of them).
+bool openRun(const QString &path, const char *what, bool quiet, RunTree &tree, const RunInfo *&run)
 {
     JobControl job;
     if (progressShown(quiet))
-        job.progress = [what](int permille) { std::fprintf(stderr, "\rindexing %s %5.1f%%", what, permille / 10.0); };
-    auto index = buildIndex(path, &job);
+        job.progress = [what](int permille) { std::fprintf(stderr, "\rwalking %s %5.1f%%", what, permille / 10.0); };
+    auto found = discoverRuns(path, &job);
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                            \r");
-    if (!index) {
-        err(QStringLiteral("%1 path: %2").arg(QLatin1String(what), index.errorText()));
-        return nullptr;
+    if (!found) {
+        err(QStringLiteral("%1 path: %2").arg(QLatin1String(what), found.errorText()));
+        return false;
     }
-    return *index;
+    tree = std::move(*found);
+    if (tree.runs.size() > 1) {
+        QStringList names;
+        for (const RunInfo &r : tree.runs)
+            names << (r.relPath.isEmpty() ? QStringLiteral(".") : r.relPath);
+        err(QStringLiteral("%1 path %2 holds %3 runs (%4); compare one run folder with another")
+                .arg(QLatin1String(what), path).arg(tree.runs.size()).arg(names.join(QStringLiteral(", "))));
+        return false;
+    }
+    static const RunInfo empty;
+    run = tree.runs.empty() ? &empty : &tree.runs.front();
+    return true;
 }
 
 /// True when `file` would be written below `dir` (the dump must stay untouched).
@@ -50,7 +64,7 @@ QString cellText(const CompareRow &row)
         if (row.mode == CompareMode::Tensor)
             parts << metricColumn(m) + QLatin1Char(' ') + formatMetric(row.metrics[size_t(m)]);
     if (!row.result.isEmpty())
-        parts << row.result;
+        parts << QStringLiteral("Result ") + row.result;
     return parts.join(QStringLiteral("  "));
 }
 
@@ -64,45 +78,131 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
-QString text(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &r)
+/// What the reports keep of one compared scope once its indexes are gone.
+struct ScopeOutput
 {
-    QString t = QStringLiteral("npu:    %1\nbench:  %2\nmode:   %3\nrows:   %4 (pass %5, warning %6, error %7, not compared %8); "
-                               "bench only %9\n")
-                    .arg(npu.openedPath, bench.openedPath, compareModeName(r.mode))
-                    .arg(r.rows.size()).arg(r.count(Verdict::Pass)).arg(r.count(Verdict::Warning)).arg(r.count(Verdict::Error))
-                    .arg(r.count(Verdict::None)).arg(r.benchOnly.size());
-    for (const QString &w : r.warnings)
-        t += QStringLiteral("warning: %1\n").arg(w);
-    if (r.divergences.empty())
-        t += QStringLiteral("\nno divergence\n");
+    ScopeSummary summary;
+    CompareMode mode = CompareMode::None; ///< the columns its rows need (scopeReportMode)
+    CompareMode tableMode = CompareMode::None; ///< the columns `csv` and `cells` were rendered in
+    int npuOps = 0;
+    bool stack = false;                   ///< its NPU dump holds call stacks (the NPU_Stack_Info column)
+    QByteArray csv;                       ///< rows in `tableMode`'s columns (with --csv)
+    std::vector<std::vector<MsCell>> cells; ///< the same rows as typed cells (with --xlsx)
+    QByteArray json;                      ///< compareJson of the scope (with --json)
+    QString divergences, notPass;         ///< text output parts
+    QStringList warnings;
+    bool reached = false;                 ///< some row reached --fail-on
+};
+
+/// One scope's rows of the msprobe table in `mode`'s columns: CSV lines and/or typed cells.
+void renderScopeTable(ScopeCompare &s, CompareMode mode, ReportStyle style, bool csv, bool xlsx, ScopeOutput &o)
+{
+    o.tableMode = mode;
+    o.stack = reportHasStack(*s.npu);
+    if (csv)
+        o.csv = scopeCompareCsv(s, mode, false, style);
+    o.cells.clear();
+    if (xlsx) {
+        s.result.mode = mode;
+        forEachReportRow(*s.npu, *s.bench, s.result, style, [&](const std::vector<MsCell> &row) { o.cells.push_back(row); });
+    }
+}
+
+/// The text parts of one scope: its first divergences, and its rows that are not a pass.
+void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
+{
+    const DumpIndex &npu = *s.npu;
+    const CompareResult &r = s.result;
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
-        t += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
-                 .arg(scopeText(d.levels), opMatchKey(op), op.opType,
-                      d.inputsAgree ? QStringLiteral("inputs agree, outputs differ") : QStringLiteral("inputs already differ"),
-                      r.rows[size_t(d.originRow)].npuName);
+        QString why;
+        switch (d.cause) {
+        case DivergenceCause::Output: why = QStringLiteral("inputs agree, outputs differ"); break;
+        case DivergenceCause::Input: why = QStringLiteral("an input already differs"); break;
+        case DivergenceCause::Parameter:
+            why = QStringLiteral("parameter %1 differs at its first use%2")
+                      .arg(d.parameter.isEmpty() ? QStringLiteral("(unnamed)") : d.parameter,
+                           d.parameterFromStack ? QStringLiteral(" (name from the call stack)") : QString());
+            break;
+        }
+        o.divergences += QStringLiteral("\nfirst divergence%1: %2 [%3] (%4)\n  %5\n")
+                             .arg(scopeText(d.levels), opMatchKey(op), op.opType, why, r.rows[size_t(d.originRow)].npuName);
+        if (!d.modules.empty()) {
+            QStringList modules;
+            for (int m : d.modules)
+                modules << opMatchKey(npu.ops[size_t(m)]);
+            o.divergences += QStringLiteral("  in %1\n").arg(modules.join(QStringLiteral(" < ")));
+        }
+        if (d.cause == DivergenceCause::Parameter && d.parameterModule >= 0 && d.parameterModule != d.originOp
+            && std::find(d.modules.begin(), d.modules.end(), d.parameterModule) == d.modules.end())
+            o.divergences += QStringLiteral("  parameter row of %1\n").arg(opMatchKey(npu.ops[size_t(d.parameterModule)]));
         if (!d.chain.empty()) {
             QStringList chain;
-            for (int o : d.chain)
-                chain << opMatchKey(npu.ops[size_t(o)]);
-            t += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+            for (int x : d.chain)
+                chain << opMatchKey(npu.ops[size_t(x)]);
+            o.divergences += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
         }
     }
-    bool header = false;
     for (const CompareRow &row : r.rows) {
         if (row.verdict == Verdict::Pass)
             continue;
-        if (!header)
-            t += QStringLiteral("\nrows that are not a pass:\n");
-        header = true;
         QStringList why;
         for (ReasonCode c : row.reasons)
             why << reasonCodeName(c);
-        t += QStringLiteral("  %1  %2  %3%4%5\n")
-                 .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
-                      why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
-                      row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
+        o.notPass += QStringLiteral("  %1  %2  %3%4%5\n")
+                         .arg(row.compared() ? verdictName(row.verdict) : QStringLiteral("-"), row.npuName, cellText(row),
+                              why.isEmpty() ? QString() : QStringLiteral("  [") + why.join(QLatin1Char(',')) + QLatin1Char(']'),
+                              row.highlights.isEmpty() ? QString() : QStringLiteral("  ") + row.highlights.join(QStringLiteral("; ")));
     }
+}
+
+QString text(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
+             const RunAnswer &answer)
+{
+    QString t = answer.line() + QLatin1Char('\n');
+    if (answer.first && !answer.first->at.scope.isEmpty()) {
+        const auto &f = *answer.first;
+        for (const RunAnswer::RankFinding &r : f.ranks) {
+            if (!r.found) {
+                t += QStringLiteral("  %1: no divergence\n").arg(r.scope);
+                continue;
+            }
+            const bool first = r.scope == f.at.scope;
+            t += QStringLiteral("  %1: %2, %3%4\n")
+                     .arg(r.scope, r.finding.op, r.clock.describe(),
+                          !first ? QString() : f.tiedRanks.size() > 1 ? QStringLiteral("  <- first (tie on the clock: lowest rank)")
+                                                                       : QStringLiteral("  <- first"));
+        }
+        if (!f.clockConsistent)
+            t += QStringLiteral("  note: the ranks' communication ops do not line up; each rank's ops are counted on their own\n");
+    }
+    qint64 rows = 0, benchOnly = 0, pass = 0, warning = 0, error = 0, none = 0;
+    QStringList warnings;
+    for (const ScopeOutput &s : scopes) {
+        rows += s.summary.rows;
+        benchOnly += s.summary.benchOnly;
+        pass += s.summary.pass;
+        warning += s.summary.warning;
+        error += s.summary.error;
+        none += s.summary.notCompared;
+        for (const QString &w : s.warnings)
+            if (!warnings.contains(w))
+                warnings << w;
+    }
+    t += QStringLiteral("\nnpu:    %1\nbench:  %2\nmode:   %3\nrows:   %4 (pass %5, warning %6, error %7, not compared %8); "
+                        "bench only %9\n")
+             .arg(npuPath, benchPath, compareModeName(mode))
+             .arg(rows).arg(pass).arg(warning).arg(error).arg(none).arg(benchOnly);
+    for (const QString &w : std::as_const(warnings))
+        t += QStringLiteral("warning: %1\n").arg(w);
+    QString divergences, notPass;
+    for (const ScopeOutput &s : scopes) {
+        divergences += s.divergences;
+        notPass += s.notPass;
+    }
+    t += divergences.isEmpty() ? QStringLiteral("\nno divergence\n") : divergences;
+    if (!notPass.isEmpty())
+        t += QStringLiteral("\nrows that are not a pass:\n") + notPass;
     return t;
 }
 
@@ -124,6 +224,13 @@ int runCompareCommand(const CompareCommand &c)
             return Usage;
         }
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
+    }
+    ReportStyle style = ReportStyle::DumpScope;
+    if (c.style == QLatin1String("msprobe"))
+        style = ReportStyle::Msprobe;
+    else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
+        err(QStringLiteral("--style must be dumpscope or msprobe"));
+        return Usage;
     }
     if (!c.mappingFile.isEmpty()) {
         auto m = UserMapping::load(c.mappingFile);
@@ -147,34 +254,100 @@ int runCompareCommand(const CompareCommand &c)
             return NoPath;
         }
     const bool quiet = c.quiet || c.json;
-    auto npu = open(c.npuPath, "NPU", quiet);
-    auto bench = npu ? open(c.benchPath, "bench", quiet) : nullptr;
-    if (!npu || !bench)
-        return NoPath;
-    if (!c.csvFile.isEmpty() && (inside(c.csvFile, npu->rootDir) || inside(c.csvFile, bench->rootDir))) {
-        err(QStringLiteral("--csv %1 lies inside a dump directory; DumpScope never writes there").arg(c.csvFile));
-        return Usage;
-    }
+    RunTree npuTree, benchTree;
+    const RunInfo *npuRun = nullptr, *benchRun = nullptr;
+    if (!openRun(c.npuPath, "NPU", quiet, npuTree, npuRun))
+        return npuTree.walk.openedPath.isEmpty() ? NoPath : Usage;
+    if (!openRun(c.benchPath, "bench", quiet, benchTree, benchRun))
+        return benchTree.walk.openedPath.isEmpty() ? NoPath : Usage;
+    for (const auto &[option, file] : {std::pair{"--csv", c.csvFile}, std::pair{"--xlsx", c.xlsxFile}})
+        if (!file.isEmpty() && (inside(file, npuTree.walk.rootDir) || inside(file, benchTree.walk.rootDir))) {
+            err(QStringLiteral("%1 %2 lies inside a dump directory; DumpScope never writes there").arg(QLatin1String(option), file));
+            return Usage;
+        }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
-    const CompareResult result = compareIndexes(*npu, *bench, options, &job);
+    // Scope by scope (core/run): each step/rank of the NPU run with the same of the bench run.
+    // What the reports need of a scope is kept as soon as it is compared; its indexes go.
+    const std::vector<ScopePair> pairs = pairScopes(*npuRun, *benchRun);
+    std::vector<ScopeOutput> outputs(pairs.size());
+    compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job, [&](size_t i, const ScopePair &, ScopeCompare &s) {
+        ScopeOutput &o = outputs[i];
+        o.summary = s.summary;
+        o.mode = scopeReportMode(s.result, options);
+        o.npuOps = int(s.npu->ops.size());
+        o.warnings = s.result.warnings;
+        o.reached = failOn != Verdict::None && s.result.any(failOn);
+        if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
+            renderScopeTable(s, o.mode == CompareMode::None ? CompareMode::Tensor : o.mode, style, !c.csvFile.isEmpty(),
+                             !c.xlsxFile.isEmpty(), o);
+        if (c.json)
+            o.json = compareJson(*s.npu, *s.bench, s.result);
+        else
+            renderScopeText(s, o);
+    });
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
-    if (!c.csvFile.isEmpty()) {
-        QSaveFile f(c.csvFile);
-        if (!f.open(QIODevice::WriteOnly) || f.write(compareCsv(*npu, *bench, result)) < 0 || !f.commit()) {
-            err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
-            return Failed;
+    std::vector<ScopeSummary> summaries;
+    std::vector<CompareMode> modes;
+    for (const ScopeOutput &o : outputs) {
+        summaries.push_back(o.summary);
+        modes.push_back(o.mode);
+    }
+    const RunAnswer answer = combineRun(summaries, RunAnswerKind::Compare);
+    const CompareMode mode = bestReportMode(modes);
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
+        bool stack = false;
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            if (outputs[i].tableMode != mode && outputs[i].summary.rows > 0) {
+                // Rendered in other columns than the run's: compare it again (deterministic).
+                ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
+                renderScopeTable(again, mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), outputs[i]);
+            }
+            stack = stack || (outputs[i].stack && outputs[i].summary.rows > 0);
+        }
+        const QStringList header = compareCsvHeader(mode, style, stack);
+        if (!c.csvFile.isEmpty()) {
+            QByteArray csv = csvLine(header);
+            for (const ScopeOutput &o : outputs)
+                csv += o.csv;
+            QSaveFile f(c.csvFile);
+            if (!f.open(QIODevice::WriteOnly) || f.write(csv) < 0 || !f.commit()) {
+                err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
+                return Failed;
+            }
+        }
+        if (!c.xlsxFile.isEmpty()) {
+            size_t rows = 0;
+            for (const ScopeOutput &o : outputs)
+                rows += o.cells.size();
+            const QString error = writeCompareXlsx(c.xlsxFile, header, rows, [&](const ReportRowSink &sink) {
+                for (const ScopeOutput &o : outputs)
+                    for (const std::vector<MsCell> &row : o.cells)
+                        sink(row);
+            });
+            if (!error.isEmpty()) {
+                err(error);
+                return Failed;
+            }
         }
     }
     if (c.json) {
-        const QByteArray j = compareJson(*npu, *bench, result);
+        std::vector<QByteArray> docs;
+        std::vector<int> ops;
+        for (const ScopeOutput &o : outputs) {
+            docs.push_back(o.json);
+            ops.push_back(o.npuOps);
+        }
+        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuTree.walk.openedPath,
+                                              benchTree.walk.openedPath);
         std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
     } else {
-        out(text(*npu, *bench, result));
+        out(text(npuTree.walk.openedPath, benchTree.walk.openedPath, outputs, mode, answer));
     }
-    return failOn != Verdict::None && result.any(failOn) ? Reached : Ok;
+    const bool reached = std::any_of(outputs.begin(), outputs.end(), [](const ScopeOutput &o) { return o.reached; });
+    return reached ? Reached : Ok;
 }
 
 } // namespace ds

@@ -8,6 +8,7 @@
 #include "index/tensormeasure.h"
 #include "index/tensorexport.h"
 #include "overflow/overflowreport.h"
+#include "run/runcompare.h"
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
@@ -15,7 +16,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QJsonDocument>
+#include <QJsonArray>
 #include <QJsonObject>
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 
@@ -32,19 +35,62 @@ void err(const QString &text) { std::fprintf(stderr, "%s\n", qPrintable(text)); 
 
 QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 10) : QStringLiteral("-"); }
 
-std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet)
+/// Indexes `path`; with `runs`, also groups the walk into runs and scopes (core/run).
+std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet, RunTree *runs = nullptr)
 {
     JobControl job;
     if (!quiet && isatty(fileno(stderr)))
         job.progress = [](int permille) { std::fprintf(stderr, "\rindexing %5.1f%%", permille / 10.0); };
-    auto index = buildIndex(path, &job);
-    if (!quiet && isatty(fileno(stderr)))
-        std::fprintf(stderr, "\r                 \r");
-    if (!index) {
-        err(index.errorText());
+    auto walk = walkTree(path, &job);
+    if (!walk) {
+        err(walk.errorText());
         return nullptr;
     }
-    return *index;
+    auto index = indexClaims(*walk, {}, &job);
+    if (runs)
+        *runs = runsOfWalk(std::move(*walk));
+    if (!quiet && isatty(fileno(stderr)))
+        std::fprintf(stderr, "\r                 \r");
+    return index;
+}
+
+/// `json` (an object) with `key: value` inserted after the key `after` (at the end when absent).
+QByteArray withKey(const QByteArray &json, const char *key, const QByteArray &value, const char *after)
+{
+    using ordered = nlohmann::ordered_json;
+    const ordered in = ordered::parse(json.toStdString());
+    ordered outJson;
+    bool inserted = false;
+    for (const auto &[k, v] : in.items()) {
+        outJson[k] = v;
+        if (k == after) {
+            outJson[key] = ordered::parse(value.toStdString());
+            inserted = true;
+        }
+    }
+    if (!inserted)
+        outJson[key] = ordered::parse(value.toStdString());
+    return QByteArray::fromStdString(outJson.dump(2)) + '\n';
+}
+
+/// "0, 1, 2, 3, 7" as "0-3, 7"; -1 (no such level) as "-".
+QString numberList(const std::vector<qint64> &numbers)
+{
+    QStringList parts;
+    for (size_t i = 0; i < numbers.size();) {
+        size_t e = i;
+        while (numbers[i] >= 0 && e + 1 < numbers.size() && numbers[e + 1] == numbers[e] + 1)
+            ++e;
+        if (numbers[i] < 0)
+            parts << QStringLiteral("-");
+        else if (e > i)
+            parts << QStringLiteral("%1-%2").arg(numbers[i]).arg(numbers[e]);
+        else
+            for (size_t k = i; k <= e; ++k)
+                parts << QString::number(numbers[k]);
+        i = e + 1;
+    }
+    return parts.join(QStringLiteral(", "));
 }
 
 void printErrors(const DumpIndex &index)
@@ -56,10 +102,10 @@ void printErrors(const DumpIndex &index)
         out(QStringLiteral("  %1: %2\n").arg(e.file, e.message));
 }
 
-int cmdInfo(const DumpIndex &index, bool asJson)
+int cmdInfo(const DumpIndex &index, const RunTree &runs, bool asJson)
 {
     if (asJson) {
-        out(infoJson(index));
+        out(withKey(infoJson(index), "runs", runsJson(runs), "ranks"));
         return Ok;
     }
     QStringList devices, steps, ranks;
@@ -82,6 +128,14 @@ int cmdInfo(const DumpIndex &index, bool asJson)
         if (p.severity == Problem::Severity::Warning)
             warnings.push_back(std::move(p));
     out(QStringLiteral("devices:   %1\nbad files: %2\nwarnings:  %3\n").arg(joined(devices)).arg(index.errors.size()).arg(warnings.size()));
+    if (runs.runs.size() > 1 || (runs.runs.size() == 1 && runs.runs.front().multiScope())) {
+        out(QStringLiteral("runs:      %1\n").arg(runs.runs.size()));
+        for (const RunInfo &r : runs.runs)
+            out(QStringLiteral("  %1  %2  steps %3, ranks %4 (%5 scopes)\n")
+                    .arg(r.relPath.isEmpty() ? QStringLiteral(".") : r.relPath, r.formats.join(QLatin1Char(',')),
+                         numberList(r.steps), numberList(r.ranks))
+                    .arg(r.scopes.size()));
+    }
     printErrors(index);
     if (!warnings.empty()) {
         // Files that were read but whose content is inconsistent (README "info").
@@ -266,7 +320,20 @@ int cmdOverflow(const DumpIndex &index, bool asJson, bool scan)
     const OverflowReport report = analyzeOverflow(index, options, &job);
     if (!asJson && isatty(fileno(stderr)))
         std::fprintf(stderr, "\r                 \r");
-    out(asJson ? overflowJson(index, report) : overflowText(index, report).toUtf8());
+    // The run-level first anomaly: per scope, then across ranks on the communication-op clock.
+    const std::vector<ScopeSummary> scopes = summarizeOverflow(index, report);
+    const RunAnswer answer = combineRun(scopes, RunAnswerKind::Overflow);
+    if (asJson) {
+        out(withKey(overflowJson(index, report), "run", answer.toJson(scopes), ""));
+    } else {
+        QString head = answer.line() + QLatin1Char('\n');
+        if (answer.first)
+            for (const RunAnswer::RankFinding &r : answer.first->ranks)
+                if (r.found && !r.scope.isEmpty())
+                    head += QStringLiteral("  %1: %2, %3%4\n").arg(r.scope, r.finding.op, r.clock.describe(),
+                                                                  r.scope == answer.first->at.scope ? QStringLiteral("  <- first") : QString());
+        out(head + QLatin1Char('\n') + overflowText(index, report));
+    }
     if (!asJson)
         printErrors(index);
     return Ok;
@@ -290,13 +357,16 @@ int main(int argc, char **argv)
         "  export PATH TENSOR... --format npy|txt --out DIR\n"
         "  export PATH OP... --format h5 --out FILE.h5   torch.utils.dumper operators to a new .h5\n"
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
-        "                                 and a software NaN/Inf/saturation scan\n"
+        "                                 a software NaN/Inf/saturation scan, and the first\n"
+        "                                 anomaly across the steps and ranks of a run\n"
         "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
         "                                 the computation graph, operators without dump data\n"
         "                                 and dump files without graph nodes\n"
-        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--fail-on error|warning]\n"
-        "                                 match and compare an NPU dump with a bench dump: metrics,\n"
-        "                                 verdicts and the first divergence (docs/COMPARE.md)\n\n"
+        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--xlsx FILE]\n"
+        "          [--style dumpscope|msprobe] [--fail-on error|warning]\n"
+        "                                 match and compare an NPU run with a bench run, step by step\n"
+        "                                 and rank by rank: metrics, verdicts, the first divergence\n"
+        "                                 of every scope and of the run (docs/COMPARE.md)\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -323,8 +393,14 @@ int main(int argc, char **argv)
                                         QStringLiteral("FILE"));
     const QCommandLineOption mode(QStringLiteral("mode"), QStringLiteral("compare: force tensor, summary or md5 mode."),
                                   QStringLiteral("tensor|summary|md5"));
+    const QCommandLineOption xlsx(QStringLiteral("xlsx"), QStringLiteral("compare: write the report as .xlsx (msprobe's --xlsx)."),
+                                  QStringLiteral("FILE"));
+    const QCommandLineOption style(QStringLiteral("style"),
+                                   QStringLiteral("compare: report columns: dumpscope (msprobe's, then DumpScope's; default) "
+                                                  "or msprobe (msprobe's table only)."),
+                                   QStringLiteral("dumpscope|msprobe"), QStringLiteral("dumpscope"));
     parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
-                       thresholds, mode});
+                       thresholds, mode, xlsx, style});
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph or compare"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     parser.process(app);
@@ -363,13 +439,15 @@ int main(int argc, char **argv)
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
             return Usage;
         }
-        return runCompareCommand({args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
-                                  parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json),
-                                  parser.isSet(quiet)});
+        CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
+                         parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
+                         parser.value(xlsx), parser.value(style)};
+        return runCompareCommand(c);
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
         return runGraphCommand(args[1], args.mid(2), parser.isSet(json));
-    auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));
+    RunTree runs;
+    auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json), command == QLatin1String("info") ? &runs : nullptr);
     if (!index)
         return NoPath;
     const QStringList ids = args.mid(2);
@@ -377,7 +455,7 @@ int main(int argc, char **argv)
     if (command == QLatin1String("export") && parser.value(format) == QLatin1String("h5"))
         return cmdExportOps(*index, ids, QFileInfo(parser.value(outDir)).absoluteFilePath(), parser.isSet(force), asJson);
     if (command == QLatin1String("info"))
-        return cmdInfo(*index, asJson);
+        return cmdInfo(*index, runs, asJson);
     if (command == QLatin1String("list"))
         return cmdList(*index, asJson);
     if (command == QLatin1String("overflow"))

@@ -7,7 +7,9 @@
 #include "graphpanel.h"
 #include "graphview.h"
 #include "overflowpanel.h"
+#include "runspanel.h"
 #include "tensorinspector.h"
+#include "trendspanel.h"
 
 #include <QApplication>
 #include <QDockWidget>
@@ -63,6 +65,20 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     QTimer::singleShot(30000, &loop, &QEventLoop::quit);
     if (waiting && (!window.inspector()->report() || window.inspector()->isBusy()))
         loop.exec();
+    if (tab == QLatin1String("runs") || tab == QLatin1String("trends")) {
+        if (tab == QLatin1String("runs"))
+            window.centralTabs()->setCurrentWidget(window.runsPanel());
+        else
+            window.centralTabs()->setCurrentWidget(window.trendsPanel());
+        for (int i = 0; i < 3000 && (window.runsPanel()->isBusy() || window.trendsPanel()->isBusy() || window.overflow()->isRunning()); ++i) {
+            QThread::msleep(10);
+            QCoreApplication::processEvents();
+        }
+        for (int i = 0; i < 30; ++i) { // plots replot on the next event loop turn
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+    }
     if (tab == QLatin1String("graph") || tab == QLatin1String("graph-compare")) {
         window.centralTabs()->setCurrentWidget(window.graph());
         if (auto *inspector = window.findChild<QDockWidget *>(QStringLiteral("inspectorDock"))) // room for the graph
@@ -150,7 +166,7 @@ int main(int argc, char **argv)
                                       QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                       QStringLiteral("LANG"));
     const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping)."),
+                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends)."),
                                  QStringLiteral("NAME"));
     const QCommandLineOption compare(QStringLiteral("compare"),
                                      QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),

@@ -12,7 +12,10 @@
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
 #include "overflowpanel.h"
+#include "run/runcompare.h"
+#include "runspanel.h"
 #include "tensorinspector.h"
+#include "trendspanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -62,12 +65,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
     m_tabs->addTab(m_opTable, tr("Operators"));
+    m_runs = new RunsPanel(this);
+    m_tabs->addTab(m_runs, tr("Runs"));
     m_overflow = new OverflowPanel(this);
     m_tabs->addTab(m_overflow, tr("Overflow"));
     m_graph = new GraphPanel(this);
     m_tabs->addTab(m_graph, tr("Graph"));
     m_compare = new CompareView(this);
     m_tabs->addTab(m_compare, tr("Compare"));
+    m_trends = new TrendsPanel(this);
+    m_tabs->addTab(m_trends, tr("Trends"));
     m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
     m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);
@@ -97,7 +104,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_cancel = new QToolButton(this);
     m_cancel->setText(tr("Cancel"));
     m_cancel->setVisible(false);
+    // The run-level compare answer has a label of its own: indexing and overflow messages that
+    // arrive later (the overflow scan finishes after the compare) must not replace it.
+    m_runStatus = new QLabel(this);
+    m_runStatus->setVisible(false);
+    m_runStatus->setToolTip(tr("The run-level answer of the last comparison (Runs tab)"));
     statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addWidget(m_runStatus);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
 
@@ -105,6 +118,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
 
     connect(m_cancel, &QToolButton::clicked, m_context, &DocumentContext::cancelIndexing);
     connect(m_context, &DocumentContext::indexingStarted, this, [this](const QString &path) {
+        // the runs overview fills from a walk of the folder, before the index is complete
+        m_runs->openDump(m_context->treeModel()->dumpCount() - 1, path);
         m_statusText->setText(tr("Indexing %1\u2026").arg(path));
         m_progress->setValue(0);
         m_progress->setVisible(true);
@@ -146,6 +161,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     };
     connect(m_compare, &CompareView::finished, this, compareToGraph);
     connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);
+    connect(m_compare, &CompareView::finished, this, &MainWindow::onCompareFinished);
+    connect(m_runs, &RunsPanel::scopeActivated, this, &MainWindow::showScope);
+    connect(m_runs, &RunsPanel::runsFound, this, [this](int dump) {
+        if (const auto index = m_context->index(dump)) // indexed before the walk finished
+            m_runs->setIndex(dump, index);
+        onCurrentChanged();
+    });
     connect(m_problems, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
         const int dump = item->data(Qt::UserRole).toInt();
         const QString file = item->data(Qt::UserRole + 1).toString();
@@ -337,6 +359,16 @@ void MainWindow::onCurrentChanged()
     auto *model = m_context->treeModel();
     const int dump = i.data(DumpTreeModel::DumpRole).toInt();
     const auto index = m_context->index(dump);
+    if (i.isValid()) { // the runs overview and the trends follow the run of the current item
+        int runDump = -1;
+        const QString run = runOfItem(i, runDump);
+        m_runs->showRun(runDump, run);
+        if (index && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
+            m_trendRun = {runDump, run};
+            if (const auto runIdx = runIndex(runDump, run))
+                m_trends->setStatistics(runIdx, tr("Recorded statistics of %1").arg(runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run)));
+        }
+    }
     const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
     if (index && i.isValid() && kind != DumpTreeModel::Kind::Error && kind != DumpTreeModel::Kind::ErrorGroup) {
         const QString opPath = i.data(DumpTreeModel::OpPathRole).toString();
@@ -362,7 +394,9 @@ void MainWindow::onCurrentChanged()
 void MainWindow::compareWith(QString benchPath)
 {
     int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt() : 0;
-    const auto npu = m_context->index(dump);
+    // In a folder of several runs, the run of the current item is compared.
+    m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump) : QString();
+    const auto npu = runIndex(dump, m_compareRun);
     if (!npu) {
         QMessageBox::information(this, tr("Compare"), tr("Open the NPU dump first and wait until it is indexed; then compare it with a bench dump."));
         return;
@@ -427,6 +461,8 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         m_overflow->analyze(dump, index, index->payloadBytes() <= OverflowPanel::kAutoScanBytes);
         m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump (and added graph folders), else the msprobe module hierarchy
     }
+    if (const auto index = m_context->index(dump))
+        m_runs->setIndex(dump, index);
     if (const auto index = m_context->index(dump))
         if (const int warnings = addProblems(dump, *index))
             m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + tr("%n file warning(s): see Problems.", nullptr, warnings));
@@ -510,6 +546,9 @@ void MainWindow::onOverflowAnalyzed(int dump)
     }
     m_overflowMarks[dump] = std::move(marks);
     const auto index = m_context->index(dump);
+    // The first anomaly across the steps and ranks of each run (communication-op clock).
+    if (index)
+        m_runs->setOverflow(dump, summarizeOverflow(*index, *report));
     QStringList parts;
     if (!report->records.empty())
         parts << tr("%n overflow record(s)", nullptr, int(report->records.size()));
@@ -530,6 +569,60 @@ void MainWindow::onOverflowAnalyzed(int dump)
         sentence[0] = sentence[0].toUpper();
         m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + sentence);
     }
+}
+
+QString MainWindow::runOfItem(const QModelIndex &item, int &dump) const
+{
+    dump = item.data(DumpTreeModel::DumpRole).toInt();
+    QString levelsRun;
+    for (QModelIndex i = item; i.isValid(); i = i.parent())
+        if (DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt()) == DumpTreeModel::Kind::Run) {
+            levelsRun = i.data(DumpTreeModel::LevelRole).toString();
+            break;
+        }
+    const auto tree = m_runs->runs(dump);
+    return tree ? RunsPanel::runPathOf(*tree, levelsRun) : QString();
+}
+
+std::shared_ptr<const DumpIndex> MainWindow::runIndex(int dump, const QString &runPath) const
+{
+    const auto index = m_context->index(dump);
+    if (!index || index->ops.empty() || index->ops.front().levels->run.isEmpty())
+        return index; // one run
+    return runSubIndex(*index, runPath.isEmpty() ? QStringLiteral(".") : runPath);
+}
+
+void MainWindow::showScope(int dump, const QString &runPath, const QString &scopeId)
+{
+    const auto index = m_context->index(dump);
+    if (!index)
+        return;
+    const auto tree = m_runs->runs(dump);
+    for (const OpRecord &op : index->ops) {
+        if (scopeIdOf(*op.levels) != scopeId || (tree && RunsPanel::runPathOf(*tree, op.levels->run) != runPath))
+            continue;
+        const QModelIndex item = m_context->treeModel()->findLevels(dump, *op.levels);
+        if (item.isValid()) {
+            m_tree->scrollTo(item);
+            m_tree->setCurrentIndex(item);
+            m_tree->expand(item);
+            m_tabs->setCurrentWidget(m_opTable);
+        }
+        return;
+    }
+}
+
+void MainWindow::onCompareFinished()
+{
+    const RunAnswer *answer = m_compare->runAnswer();
+    const auto result = m_compare->model()->result();
+    if (!answer || !result)
+        return;
+    m_runs->setCompare(m_compare->npuDump(), m_compareRun, m_compare->runScopes(), *answer);
+    m_trends->setComparison(m_compare->npuIndex(), result, answer->agreeUpTo,
+                            tr("%1 compared with its bench run — %2").arg(m_compare->npuIndex()->openedPath, answer->line()));
+    m_runStatus->setText(tr("Run: %1").arg(answer->line()));
+    m_runStatus->setVisible(true);
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)

@@ -3,6 +3,7 @@
 #include "dump/tensorid.h"
 
 #include <QMainWindow>
+#include <memory>
 #include <map>
 #include <unordered_map>
 
@@ -22,7 +23,9 @@ class CompareView;
 class GraphPanel;
 class OpTablePanel;
 class OverflowPanel;
+class RunsPanel;
 class TensorInspector;
+class TrendsPanel;
 
 /// The workbench window: dump tree dock, tensor inspector, status bar with indexing progress.
 class MainWindow : public QMainWindow
@@ -39,6 +42,8 @@ public:
     OverflowPanel *overflow() const { return m_overflow; }
     GraphPanel *graph() const { return m_graph; }
     CompareView *compareView() const { return m_compare; }
+    RunsPanel *runsPanel() const { return m_runs; }
+    TrendsPanel *trendsPanel() const { return m_trends; }
     /// Compares the current dump (NPU) with the bench dump at `benchPath` (asks when empty).
     void compareWith(QString benchPath = {});
     QListWidget *problems() const { return m_problems; }
@@ -68,6 +73,12 @@ private:
     void onOpActivated(int dump, int op);
     void onOverflowAnalyzed(int dump);
     void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
+    /// The run (RunInfo::relPath) the tree item belongs to, and the item's dump.
+    QString runOfItem(const QModelIndex &item, int &dump) const;
+    /// The index of one run of a dump: the dump's index, or the run cut out of a folder of runs.
+    std::shared_ptr<const DumpIndex> runIndex(int dump, const QString &runPath) const;
+    void showScope(int dump, const QString &runPath, const QString &scopeId);
+    void onCompareFinished();
     int addProblems(int dump, const DumpIndex &index); ///< returns the number of warnings
     void addRecent(const QString &path);
     void updateRecentMenu();
@@ -79,6 +90,10 @@ private:
     OverflowPanel *m_overflow;
     GraphPanel *m_graph;
     CompareView *m_compare;
+    RunsPanel *m_runs;
+    TrendsPanel *m_trends;
+    QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
+    std::pair<int, QString> m_trendRun{-1, QString()}; ///< the run whose statistics the trends show
     QListWidget *m_problems;
     QWidget *m_problemsDock;
     QTabWidget *m_tabs;
@@ -88,6 +103,7 @@ private:
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;
+    QLabel *m_runStatus; ///< "Run: <answer>" after a comparison
 };
 
 } // namespace ds

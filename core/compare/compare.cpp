@@ -1,5 +1,6 @@
 #include "compare.h"
 
+#include "msprobecells.h"
 #include "index/tensorloader.h"
 #include "io/pagerelease.h"
 #include "overflow/overflowreport.h"
@@ -20,6 +21,12 @@ using Ref = DumpIndex::TensorRef;
 MetricValue cell(State s) { return MetricValue::of(s); }
 
 bool hasData(const TensorRecord &t) { return t.storage() != TensorStorage::Absent && t.storage() != TensorStorage::Value; }
+
+/// The dtype as recorded (framework dumps) or decoded (CANN): what the dtype columns show.
+QString dtypeText(const TensorRecord &t)
+{
+    return t.storage() == TensorStorage::DumpPayload || t.typeName().isEmpty() ? dataTypeName(t.dataType()) : t.typeName();
+}
 
 bool floatFamily(int dt)
 {
@@ -201,15 +208,14 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
         row.npuStats = statsOf(w.npu, row.npu, nullptr, w.job);
         row.messages << (row.hasReason(ReasonCode::FusedAway) ? QStringLiteral("Fused away; intermediate result not available.")
                                                              : QStringLiteral("Bench api/module unmatched."));
-        row.result = QStringLiteral("N/A");
         return;
     }
     const TensorRecord &bt = w.bench.tensor(row.bench);
+    row.dtypeDiffers = nt.isTensor() != bt.isTensor() || dtypeText(nt) != dtypeText(bt);
     if (!nt.isTensor() || !bt.isTensor()) { // non-tensor leaves: the recorded values must be equal
         row.mode = CompareMode::Value;
-        const bool same = !nt.isTensor() && !bt.isTensor() && nt.value() == bt.value() && nt.typeName() == bt.typeName();
-        row.result = same ? QStringLiteral("pass") : QStringLiteral("Different");
-        if (!same)
+        row.identical = !nt.isTensor() && !bt.isTensor() && nt.value() == bt.value() && nt.typeName() == bt.typeName();
+        if (!row.identical)
             row.messages << QStringLiteral("Values differ: %1 vs %2.").arg(nt.isTensor() ? nt.typeName() : nt.value(),
                                                                           bt.isTensor() ? bt.typeName() : bt.value());
         return;
@@ -218,8 +224,9 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
     const bool stats = (hasData(nt) || nt.recorded().present) && (hasData(bt) || bt.recorded().present);
     const bool sums = !nt.checksum().isEmpty() && !bt.checksum().isEmpty();
     CompareMode mode = w.options.mode;
+    // data, else checksums (an md5 dump also records statistics; msprobe compares its CRCs), else statistics
     if (mode == CompareMode::None || mode == CompareMode::Value)
-        mode = data ? CompareMode::Tensor : stats ? CompareMode::Summary : sums ? CompareMode::Md5 : CompareMode::None;
+        mode = data ? CompareMode::Tensor : sums ? CompareMode::Md5 : stats ? CompareMode::Summary : CompareMode::None;
     if ((mode == CompareMode::Tensor && !data) || (mode == CompareMode::Summary && !stats) || (mode == CompareMode::Md5 && !sums)
         || mode == CompareMode::None) {
         addReason(row, ReasonCode::MissingFile);
@@ -231,10 +238,20 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
     row.mode = mode;
     row.npuChecksum = nt.checksum();
     row.benchChecksum = bt.checksum();
-    if (mode == CompareMode::Tensor)
+    const bool sameShape = nt.shape() == bt.shape() && !row.dtypeDiffers;
+    if (mode == CompareMode::Tensor) {
         compareTensors(row, w, threads);
-    else if (mode == CompareMode::Summary)
+        row.identical = sameShape && row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.raw.infNanMismatch
+                        && row.raw.maxAbsErr == 0;
+    } else if (mode == CompareMode::Summary) {
         compareSummary(row, w);
+        const RecordedStats &a = nt.recorded(), &b = bt.recorded();
+        auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
+        row.identical = sameShape && a.present && a.present == b.present && same(a.max, b.max) && same(a.min, b.min)
+                        && same(a.mean, b.mean) && same(a.norm, b.norm);
+    } else if (mode == CompareMode::Md5) {
+        row.identical = sameShape && nt.checksum().compare(bt.checksum(), Qt::CaseInsensitive) == 0;
+    }
 }
 
 /// Bytes a row reads (at least 1, so that every row advances the progress).
@@ -398,6 +415,7 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
     if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
         mode = options.mode; // a forced mode keeps its columns even when no row could use it
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
+    applyMsprobeResults(npu, bench, result);
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
     if (recompared)
         *recompared = std::move(todo);

@@ -43,8 +43,11 @@ struct CompareRow
     QString npuChecksum, benchChecksum;
     std::uint64_t npuSaturated = 0; ///< NPU elements at the dtype's finite ±max
 
-    QString accuracyReached; ///< msprobe-compatible "Yes", "No", "None", "Unmatched" (tensor mode)
-    QString result;          ///< summary "Warning"/"", md5 "pass"/"Different", "N/A" when unmatched
+    QString accuracyReached; ///< msprobe Gen B "Yes", "No", "None", "Unmatched" (tensor mode; JSON only)
+    QString result;          ///< msprobe 26 (Gen C) Result: "pass", "warning", "error" (msprobecells.h)
+    QStringList resultMessages; ///< msprobe 26 Err_message items ("error: The dtype of NPU and Bench are inconsistent.")
+    bool identical = false;     ///< compared values exactly equal (data, statistics, checksum or value) with equal dtypes
+    bool dtypeDiffers = false;  ///< NPU and bench dtypes differ (bench matched)
     Verdict verdict = Verdict::None;
     std::vector<ReasonCode> reasons; ///< most important first
     QStringList messages;            ///< Err_message parts: the spec's texts and matching notes
@@ -54,17 +57,30 @@ struct CompareRow
     bool hasReason(ReasonCode r) const { return std::find(reasons.begin(), reasons.end(), r) != reasons.end(); }
 };
 
-/// Where a scope (step/rank/device/iteration) first diverges (§5 of the issue): the first
-/// operator whose compared inputs agree and whose outputs do not, and the operators after it
-/// that disagree too.
+/// Why the origin of a divergence disagrees (docs/COMPARE.md "First divergence").
+enum class DivergenceCause : std::uint8_t {
+    Output,    ///< its inputs and parameters agree, an output does not: the operator itself
+    Parameter, ///< a parameter (weight, bias, buffer) differs at its first use
+    Input,     ///< a data input already differs (model input, or a producer that was not dumped)
+};
+QString divergenceCauseName(DivergenceCause c); ///< "output", "parameter", "input"
+
+/// Where a scope (step/rank/device/iteration) first diverges: the first operator (innermost:
+/// an API call before the module entry around it) with a disagreeing row, why, and the
+/// operators after it that disagree too.
 struct Divergence
 {
     QString scope;          ///< scopeKey() of the NPU operators ("step/rank/device/data_index")
     DumpLevels levels;
     int originOp = -1;      ///< NPU operator index
-    int originRow = -1;     ///< first disagreeing output row of the origin
-    bool inputsAgree = true; ///< false: no operator with agreeing inputs diverges; the origin is the first disagreeing one
-    std::vector<int> chain; ///< NPU operators after the origin with a disagreeing row, in order
+    int originRow = -1;     ///< the row that starts the divergence (first disagreeing row of the origin)
+    bool inputsAgree = true; ///< the origin's data inputs agree (cause Output or Parameter)
+    DivergenceCause cause = DivergenceCause::Output;
+    QString parameter;      ///< cause Parameter: "fc1.weight" (module path + parameter), or empty if unknown
+    int parameterModule = -1; ///< the module entry (NPU op) holding the parameter, -1 when not dumped
+    bool parameterFromStack = false; ///< the name was read from the call stack (no module entry in the dump)
+    std::vector<int> modules; ///< module entries enclosing the origin, innermost first (construct.json)
+    std::vector<int> chain; ///< NPU operators after the origin with a disagreeing row, in order (not its modules)
 };
 
 struct CompareOptions
@@ -74,7 +90,9 @@ struct CompareOptions
     CompareMode mode = CompareMode::None; ///< None: per row (tensor, else summary, else md5)
     CompareThresholds thresholds;
     bool genBCompat = false;              ///< msprobe Gen B float16 relative-error quirk (§3.2)
-    Verdict divergenceLevel = Verdict::Error; ///< rows at or above this verdict "disagree"
+    /// Tensor rows at or above this verdict "disagree"; statistics, md5 and value rows at
+    /// min(this, Warning) (the levels those modes can give).
+    Verdict divergenceLevel = Verdict::Error;
 };
 
 struct CompareResult
@@ -117,6 +135,11 @@ void compareLoadedTensors(CompareRow &row, const LoadedTensor &npu, const Loaded
 /// strictNan, a NaN cosine (all-zero side) gives "No" (DumpScope's own verdict).
 QString accuracyReached(const MetricValue &cosine, const MetricValue &maxAbs, const CompareThresholds &t,
                         bool strictNan = false);
+
+/// The first divergence of every scope from the rows' verdicts (docs/COMPARE.md "First
+/// divergence"): parameters and model inputs recognised from the NPU records, the origin,
+/// its cause and enclosing modules, and the chain. Called by applyVerdicts.
+void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level = Verdict::Error);
 
 /// Recomputes the verdicts (e.g. after the GUI changed the thresholds), the highlight
 /// messages and the divergences of a result.

@@ -1,5 +1,6 @@
 #include "comparematch.h"
 
+#include "msprobenames.h"
 #include "formats/readers.h"
 
 #include <QHash>
@@ -59,6 +60,13 @@ QString opMatchKey(const OpRecord &op)
     return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
 }
 
+QString tensorMatchKey(const OpRecord &op, const TensorRecord &t)
+{
+    if (t.name().isEmpty())
+        return ioKindName(t.io()) + QLatin1Char('.') + QString::number(t.index());
+    return isMsprobeOp(op) ? msprobeTensorKey(opMatchKey(op), t) : t.name();
+}
+
 QString tensorMatchKey(const TensorRecord &t)
 {
     return t.name().isEmpty() ? ioKindName(t.io()) + QLatin1Char('.') + QString::number(t.index()) : t.name();
@@ -66,7 +74,20 @@ QString tensorMatchKey(const TensorRecord &t)
 
 QString rowName(const OpRecord &op, const TensorRecord &t)
 {
-    return opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(t);
+    return opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, t);
+}
+
+std::vector<int> rowTensors(const OpRecord &op)
+{
+    std::vector<int> out;
+    for (size_t t = 0; t < op.tensors.size(); ++t)
+        if (isRowTensor(op.tensors[t]))
+            out.push_back(int(t));
+    if (isMsprobeOp(op))
+        std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
+            return msprobeSection(op.tensors[size_t(a)]) < msprobeSection(op.tensors[size_t(b)]);
+        });
+    return out;
 }
 
 QString fuzzyOpName(const QString &name)
@@ -115,13 +136,11 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     for (size_t o = 0; o < bench.ops.size(); ++o) {
         const OpRecord &op = bench.ops[o];
         const QString scope = scopeOf(op), key = opMatchKey(op), fuzzyKey = fuzzyOpName(key);
-        for (size_t t = 0; t < op.tensors.size(); ++t) {
-            const TensorRecord &tr = op.tensors[t];
-            if (!isRowTensor(tr))
-                continue;
+        for (const int t : rowTensors(op)) {
+            const TensorRecord &tr = op.tensors[size_t(t)];
             const int r = int(table.refs.size());
-            table.refs.push_back({int(o), int(t)});
-            const QString tk = tensorMatchKey(tr);
+            table.refs.push_back({int(o), t});
+            const QString tk = tensorMatchKey(op, tr);
             table.exact[join(scope, key, tk)].push_back(r);
             table.fuzzy[join(scope, fuzzyKey, tk)].push_back(r);
             table.byRowName[join(scope, key + QLatin1Char('.') + tk)].push_back(r);
@@ -149,19 +168,17 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     for (const auto &op : npu.ops)
         for (const auto &tr : op.tensors)
             if (isRowTensor(tr))
-                ++npuOccurrences[join(scopeOf(op), opMatchKey(op), tensorMatchKey(tr))];
+                ++npuOccurrences[join(scopeOf(op), opMatchKey(op), tensorMatchKey(op, tr))];
 
     for (size_t o = 0; o < npu.ops.size(); ++o) {
         const OpRecord &op = npu.ops[o];
         const QString scope = scopeOf(op), key = opMatchKey(op);
         const auto group = groupOf.constFind(key);
-        for (size_t t = 0; t < op.tensors.size(); ++t) {
-            const TensorRecord &tr = op.tensors[t];
-            if (!isRowTensor(tr))
-                continue;
+        for (const int t : rowTensors(op)) {
+            const TensorRecord &tr = op.tensors[size_t(t)];
             MatchedRow row;
-            row.npu = {int(o), int(t)};
-            const QString tk = tensorMatchKey(tr), name = key + QLatin1Char('.') + tk;
+            row.npu = {int(o), t};
+            const QString tk = tensorMatchKey(op, tr), name = key + QLatin1Char('.') + tk;
             auto found = [&](int r, MatchSource s) {
                 if (r < 0)
                     return false;

@@ -9,11 +9,19 @@ namespace ds {
 /// The name an operator is matched by: the entry name (last '/' component of relPath) for
 /// framework dumps, the full op name (header op_name, else the file name's) for CANN dumps.
 QString opMatchKey(const OpRecord &op);
-/// The name a tensor is matched by within its operator: `name` when the reader set one
-/// ("input_args.0", "weight"), else "<input|output|parameter>.<index>".
+/// The name a tensor is matched by within its operator: msprobe 26's row suffix for msprobe
+/// entries ("input.0" for positional and keyword arguments alike, "input.dim", "output.0",
+/// "parameters.weight"; msprobenames.h), the reader's `name` for other framework dumps, else
+/// "<input|output|parameter>.<index>".
+QString tensorMatchKey(const OpRecord &op, const TensorRecord &t);
+/// Without the operator: the reader's name ("input_args.0"), else "<io>.<index>". Kept for
+/// callers written before msprobe 26's names; reports use the two-argument form.
 QString tensorMatchKey(const TensorRecord &t);
 /// `<opMatchKey>.<tensorMatchKey>`: the row name shown in reports.
 QString rowName(const OpRecord &op, const TensorRecord &t);
+/// The row tensors of an operator (inputs, outputs, parameters) in report order: msprobe's for
+/// msprobe entries (inputs, kwargs, parameters, outputs), the record order otherwise.
+std::vector<int> rowTensors(const OpRecord &op);
 /// The operator name without call counters (compare.md §2.3): msprobe API entries drop the
 /// token before "forward"/"backward", Module/Cell entries drop the class-name token; other
 /// names lose `.<digits>` tokens and `_rank<digits>`.
@@ -48,7 +56,7 @@ struct BenchOnlyRow
 
 struct MatchResult
 {
-    std::vector<MatchedRow> rows;       ///< one per NPU input/output/parameter, in NPU index order
+    std::vector<MatchedRow> rows;       ///< one per NPU input/output/parameter, NPU index order (rowTensors within an op)
     std::vector<BenchOnlyRow> benchOnly; ///< bench rows nothing matched, in bench index order
     QStringList warnings;               ///< e.g. mapping names found in neither index
 };

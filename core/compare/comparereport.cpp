@@ -1,5 +1,6 @@
 #include "comparereport.h"
 
+#include "msprobenames.h"
 #include "tensor/dtype.h"
 
 #include <QJsonDocument>
@@ -18,7 +19,8 @@ std::string s(const QString &q) { return q.toStdString(); }
 
 QString csvField(const QString &v)
 {
-    if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"')) && !v.contains(QLatin1Char('\n')))
+    if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"')) && !v.contains(QLatin1Char('\n'))
+        && !v.contains(QLatin1Char('\r')))
         return v;
     return QLatin1Char('"') + QString(v).replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
 }
@@ -32,13 +34,6 @@ QString shortest(double v)
     return QString::number(v, 'g', QLocale::FloatingPointShortest);
 }
 
-QString cosineText(const MetricValue &v)
-{
-    if (!v.isNumber())
-        return formatMetric(v);
-    return formatMetric(v, v.value > 0.9999 ? 6 : 12);
-}
-
 QString msaccucmpText(const MetricValue &v)
 {
     return v.isNumber() ? QString::asprintf("%.6f", v.value) : v.state == State::Nan ? QStringLiteral("NaN") : formatMetric(v);
@@ -48,21 +43,6 @@ QString stdText(const PairSide &n, const PairSide &b)
 {
     auto f = [](double v) { return QString::asprintf("%.3f", std::fabs(v) < 0.001 ? 0.0 : v); };
     return QStringLiteral("(%1;%2),(%3;%4)").arg(f(n.comparedMean), f(n.comparedStd), f(b.comparedMean), f(b.comparedStd));
-}
-
-QString percent(const MetricValue &v) { return v.isNumber() ? shortest(v.value) + QLatin1Char('%') : formatMetric(v); }
-
-struct Sides
-{
-    const OpRecord *nOp, *bOp;
-    const TensorRecord *n, *b;
-};
-
-Sides sides(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row)
-{
-    const bool matched = row.bench.op >= 0;
-    return {&npu.op(row.npu), matched ? &bench.op(row.bench) : nullptr, &npu.tensor(row.npu),
-            matched ? &bench.tensor(row.bench) : nullptr};
 }
 
 QString dtypeOf(const TensorRecord *t)
@@ -80,9 +60,20 @@ QString reasons(const CompareRow &row)
     return r.join(QLatin1Char(','));
 }
 
-QString errMessage(const CompareRow &row) { return (row.messages + row.highlights).join(QLatin1Char(' ')); }
-
 QString verdictCell(const CompareRow &row) { return row.compared() ? verdictName(row.verdict) : QString(); }
+
+struct Sides
+{
+    const OpRecord *nOp, *bOp;
+    const TensorRecord *n, *b;
+};
+
+Sides sides(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row)
+{
+    const bool matched = row.bench.op >= 0;
+    return {&npu.op(row.npu), matched ? &bench.op(row.bench) : nullptr, &npu.tensor(row.npu),
+            matched ? &bench.tensor(row.bench) : nullptr};
+}
 
 } // namespace
 
@@ -101,81 +92,87 @@ QString formatMetric(const MetricValue &v, int decimals)
     return {};
 }
 
-QStringList compareCsvHeader(CompareMode mode)
+QStringList compareCsvHeader(CompareMode mode, ReportStyle style, bool stack)
 {
-    QStringList h{QStringLiteral("NPU Name"), QStringLiteral("Bench Name"), QStringLiteral("NPU Dtype"),
-                  QStringLiteral("Bench Dtype"), QStringLiteral("NPU Tensor Shape"), QStringLiteral("Bench Tensor Shape"),
-                  QStringLiteral("NPU Requires_grad"), QStringLiteral("Bench Requires_grad")};
-    const QStringList stats{QStringLiteral("NPU max"), QStringLiteral("NPU min"), QStringLiteral("NPU mean"),
-                            QStringLiteral("NPU l2norm"), QStringLiteral("Bench max"), QStringLiteral("Bench min"),
-                            QStringLiteral("Bench mean"), QStringLiteral("Bench l2norm")};
-    if (mode == CompareMode::Summary) {
-        h << QStringLiteral("Max diff") << QStringLiteral("Min diff") << QStringLiteral("Mean diff") << QStringLiteral("L2norm diff")
-          << QStringLiteral("MaxRelativeErr") << QStringLiteral("MinRelativeErr") << QStringLiteral("MeanRelativeErr")
-          << QStringLiteral("NormRelativeErr") << stats << QStringLiteral("Requires_grad Consistent") << QStringLiteral("Result")
-          << QStringLiteral("Err_message");
-    } else if (mode == CompareMode::Md5) {
-        h << QStringLiteral("NPU MD5") << QStringLiteral("BENCH MD5") << QStringLiteral("Requires_grad Consistent")
-          << QStringLiteral("Result");
-    } else {
-        for (size_t m = 0; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
-            h << metricColumn(Metric(m));
-        h << stats << QStringLiteral("Requires_grad Consistent") << QStringLiteral("Accuracy Reached or Not")
-          << QStringLiteral("Err_message") << QStringLiteral("Data_name");
+    QStringList h = msprobeHeader(mode, stack);
+    if (style == ReportStyle::Msprobe)
+        return h;
+    if (mode != CompareMode::Summary && mode != CompareMode::Md5)
         for (size_t m = size_t(Metric::RelativeEuclideanDistance); m < kMetricCount; ++m) {
             h << metricColumn(Metric(m));
             if (Metric(m) == Metric::KullbackLeiblerDivergence)
                 h << QStringLiteral("StandardDeviation");
         }
-    }
     h << QStringLiteral("Verdict") << QStringLiteral("ReasonCode") << QStringLiteral("MatchSource")
-      << QStringLiteral("NPU Saturated Count");
+      << QStringLiteral("NPU Saturated Count") << QStringLiteral("Notes");
     return h;
 }
 
-QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+bool reportHasStack(const DumpIndex &npu) { return !npu.stacks.empty(); }
+
+void forEachReportRow(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result, ReportStyle style,
+                      const std::function<void(const std::vector<MsCell> &)> &fn)
+{
+    const bool stack = reportHasStack(npu);
+    const CompareMode mode = result.mode;
+    std::vector<MsCell> c;
+    int lastOp = -1;
+    for (const CompareRow &row : result.rows) {
+        const MsprobeRow m = msprobeRow(npu, bench, row, mode);
+        c.clear();
+        for (const QString &t : {m.npuName, m.benchName, m.npuDtype, m.benchDtype, m.npuShape, m.benchShape, m.npuReqGrad,
+                                 m.benchReqGrad})
+            c.push_back(MsCell::str(t));
+        c.insert(c.end(), m.compare.begin(), m.compare.end());
+        if (mode != CompareMode::Md5)
+            c.insert(c.end(), m.stats.begin(), m.stats.end());
+        c.push_back(MsCell::boolean(m.reqGradConsistent()));
+        c.push_back(MsCell::str(row.result));
+        c.push_back(MsCell::str(msprobeErrMessage(row.resultMessages)));
+        if (stack) // on the first row of each entry
+            c.push_back(MsCell::str(row.npu.op != lastOp ? msprobeStackText(npu, npu.op(row.npu)) : QStringLiteral("N/A")));
+        lastOp = row.npu.op;
+        if (mode != CompareMode::Summary && mode != CompareMode::Md5)
+            c.push_back(MsCell::str(m.dataName));
+        if (style == ReportStyle::DumpScope) {
+            if (mode != CompareMode::Summary && mode != CompareMode::Md5) {
+                const bool computed = row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.hasReason(ReasonCode::InfNanPos);
+                for (size_t k = size_t(Metric::RelativeEuclideanDistance); k < kMetricCount; ++k) {
+                    c.push_back(MsCell::str(msaccucmpText(row.metrics[k])));
+                    if (Metric(k) == Metric::KullbackLeiblerDivergence)
+                        c.push_back(MsCell::str(computed ? stdText(row.raw.npu, row.raw.bench) : QStringLiteral("NaN")));
+                }
+            }
+            c.push_back(MsCell::str(verdictCell(row)));
+            c.push_back(MsCell::str(reasons(row)));
+            c.push_back(MsCell::str(matchSourceName(row.source)));
+            c.push_back(MsCell::integer(double(row.npuSaturated)));
+            c.push_back(MsCell::str((row.messages + row.highlights).join(QStringLiteral("; "))));
+        }
+        fn(c);
+    }
+}
+
+QByteArray csvLine(const QStringList &cells)
+{
+    QStringList escaped;
+    for (const QString &c : cells)
+        escaped << csvField(c);
+    return escaped.join(QLatin1Char(',')).toUtf8() + '\n';
+}
+
+QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result, ReportStyle style)
 {
     QByteArray out;
-    auto line = [&](const QStringList &cells) {
-        QStringList escaped;
-        for (const QString &c : cells)
-            escaped << csvField(c);
-        out += escaped.join(QLatin1Char(',')).toUtf8() + '\n';
-    };
-    line(compareCsvHeader(result.mode));
-    for (const CompareRow &row : result.rows) {
-        const Sides x = sides(npu, bench, row);
-        QStringList c{row.npuName, x.b ? row.benchName : QStringLiteral("N/A"), dtypeOf(x.n), dtypeOf(x.b),
-                      shapeToString(x.n->shape()), x.b ? shapeToString(x.b->shape()) : QStringLiteral("N/A"), QString(), QString()};
-        QStringList stats;
-        for (const auto &v : row.npuStats)
-            stats << formatMetric(v);
-        for (const auto &v : row.benchStats)
-            stats << (x.b ? formatMetric(v) : QStringLiteral("N/A"));
-        if (result.mode == CompareMode::Summary) {
-            for (const auto &v : row.statDiff)
-                c << formatMetric(v);
-            for (const auto &v : row.statRelErr)
-                c << percent(v);
-            c << stats << QStringLiteral("True") << row.result << errMessage(row);
-        } else if (result.mode == CompareMode::Md5) {
-            c << row.npuChecksum << (x.b ? row.benchChecksum : QStringLiteral("N/A")) << QStringLiteral("True") << row.result;
-        } else {
-            c << cosineText(row.metrics[0]) << formatMetric(row.metrics[1]);
-            for (size_t m = 2; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
-                c << formatMetric(row.metrics[m], 12);
-            c << stats << QStringLiteral("True") << row.accuracyReached << errMessage(row)
-              << QStringLiteral("['%1', '%2']").arg(x.nOp->relPath, x.bOp ? x.bOp->relPath.toString() : QStringLiteral("-1"));
-            const bool computed = row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.hasReason(ReasonCode::InfNanPos);
-            for (size_t m = size_t(Metric::RelativeEuclideanDistance); m < kMetricCount; ++m) {
-                c << msaccucmpText(row.metrics[m]);
-                if (Metric(m) == Metric::KullbackLeiblerDivergence)
-                    c << (computed ? stdText(row.raw.npu, row.raw.bench) : QStringLiteral("NaN"));
-            }
-        }
-        c << verdictCell(row) << reasons(row) << matchSourceName(row.source) << QString::number(row.npuSaturated);
-        line(c);
-    }
+    auto line = [&](const QStringList &cells) { out += csvLine(cells); };
+    line(compareCsvHeader(result.mode, style, reportHasStack(npu)));
+    QStringList texts;
+    forEachReportRow(npu, bench, result, style, [&](const std::vector<MsCell> &cells) {
+        texts.clear();
+        for (const MsCell &c : cells)
+            texts << c.csv();
+        line(texts);
+    });
     return out;
 }
 
@@ -264,9 +261,13 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
         json reasonList = json::array();
         for (ReasonCode c : row.reasons)
             reasonList.push_back(s(reasonCodeName(c)));
+        r["npu_requires_grad"] = s(msprobeRequiresGrad(*x.n));
+        r["bench_requires_grad"] = x.b ? json(s(msprobeRequiresGrad(*x.b))) : json(nullptr);
         r["npu_saturated"] = row.npuSaturated;
         r["accuracy_reached"] = s(row.accuracyReached);
         r["result"] = s(row.result);
+        r["err_message"] = listJson(row.resultMessages);
+        r["identical"] = row.identical;
         r["verdict"] = s(verdictName(row.verdict));
         r["reasons"] = reasonList;
         r["messages"] = listJson(row.messages);
@@ -281,8 +282,18 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
         json origin = opJson(npu, d.originOp);
         origin["row"] = d.originRow;
         origin["row_name"] = s(result.rows[size_t(d.originRow)].npuName);
+        json modules = json::array();
+        for (int op : d.modules)
+            modules.push_back(opJson(npu, op));
+        json parameter = nullptr;
+        if (d.cause == DivergenceCause::Parameter)
+            parameter = {{"name", d.parameter.isEmpty() ? json(nullptr) : json(s(d.parameter))},
+                         {"module", d.parameterModule >= 0 ? opJson(npu, d.parameterModule) : json(nullptr)},
+                         {"consumer", s(opMatchKey(npu.ops[size_t(d.originOp)]))},
+                         {"from_stack", d.parameterFromStack}};
         divergences.push_back({{"scope", s(d.scope)}, {"levels", levelsJson(d.levels)}, {"origin", origin},
-                               {"inputs_agree", d.inputsAgree}, {"chain", chain}});
+                               {"cause", s(divergenceCauseName(d.cause))}, {"parameter", parameter},
+                               {"modules", modules}, {"inputs_agree", d.inputsAgree}, {"chain", chain}});
     }
     json benchOnly = json::array();
     for (const BenchOnlyRow &b : result.benchOnly)

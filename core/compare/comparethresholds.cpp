@@ -23,6 +23,7 @@ void forEachField(T &t, Fn &&fn)
         {"red_output_ratio", &t.redOutputRatio}, {"yellow_growth", &t.yellowGrowth},
         {"yellow_ratio_drop", &t.yellowRatioDrop}, {"yellow_cosine_drop", &t.yellowCosineDrop},
         {"summary_red_rel_err", &t.summaryRedRelErr}, {"summary_warning", &t.summaryWarning},
+        {"summary_new_diff", &t.summaryNewDiff},
     };
     for (const auto &[name, ptr] : fields)
         fn(QLatin1String(name), *ptr);

@@ -32,6 +32,10 @@ struct CompareThresholds
 
     // §5 summary mode: |diff| / (|max(N, B)| + 1e-10) above this for any statistic warns.
     double summaryWarning = 0.5;
+    // Summary mode, DumpScope: an operator whose inputs are identical on both sides and one of
+    // whose output statistics differs by more than this (|N - B| / max(|N|, |B|)) warns: the
+    // operator itself makes the difference (a communication op receiving another rank's value).
+    double summaryNewDiff = 0.01;
 
     bool operator==(const CompareThresholds &) const = default;
 

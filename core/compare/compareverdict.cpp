@@ -1,5 +1,6 @@
-// Verdicts (DumpScope's pass/warning/error), msprobe's "Accuracy Reached or Not", the
-// highlight rules between an operator's inputs and outputs, and the first divergence.
+// Verdicts (DumpScope's pass/warning/error), msprobe's "Accuracy Reached or Not" and the
+// highlight rules between an operator's inputs and outputs. The first divergence is in
+// comparediverge.cpp.
 #include "compare.h"
 
 #include <QHash>
@@ -71,7 +72,6 @@ void summaryVerdict(CompareRow &row, const CompareThresholds &t)
         if (std::fabs(d) / (std::fabs(std::max(n, b)) + 1e-10) > t.summaryWarning)
             warn = true;
     }
-    row.result = warn ? QStringLiteral("Warning") : QString();
     if (warn)
         raise(row, Verdict::Warning, QStringLiteral("Need double check api accuracy."));
     const double nmax = row.npuStats[0].value, nmin = row.npuStats[1].value;
@@ -83,9 +83,42 @@ void summaryVerdict(CompareRow &row, const CompareThresholds &t)
         raise(row, Verdict::Error, QStringLiteral("MaxRelativeErr %1% > %2%").arg(fmt(num(row.statRelErr[0])), fmt(t.summaryRedRelErr * 100)));
 }
 
+/// Summary rows: an operator whose compared inputs (and parameters) are all identical while an
+/// output's statistics differ by more than summaryNewDiff makes the difference itself.
+void summaryNewDifference(std::vector<CompareRow> &rows, const std::vector<size_t> &opRows, const CompareThresholds &t)
+{
+    bool inputs = false;
+    for (size_t r : opRows) {
+        const CompareRow &row = rows[r];
+        if (row.io == IoKind::Output || !row.compared())
+            continue;
+        if (!row.identical)
+            return;
+        inputs = true;
+    }
+    if (!inputs)
+        return;
+    for (size_t r : opRows) {
+        CompareRow &row = rows[r];
+        if (row.io != IoKind::Output || row.mode != CompareMode::Summary || row.identical || row.verdict != Verdict::Pass)
+            continue;
+        double worst = 0;
+        for (size_t i = 0; i < kStatCount; ++i) {
+            const double n = num(row.npuStats[i]), b = num(row.benchStats[i]);
+            const double scale = std::max(std::fabs(n), std::fabs(b));
+            if (scale > 0)
+                worst = std::max(worst, std::fabs(n - b) / scale);
+        }
+        if (worst > t.summaryNewDiff)
+            raise(row, Verdict::Warning, QStringLiteral("inputs identical, output statistics differ by %1% (> %2%)")
+                                             .arg(fmt(worst * 100), fmt(t.summaryNewDiff * 100)));
+    }
+}
+
 /// §7 rules between the inputs (inputs and parameters) and the outputs of one operator.
 void pairwiseRules(std::vector<CompareRow> &rows, const std::vector<size_t> &opRows, const CompareThresholds &t)
 {
+    summaryNewDifference(rows, opRows, t);
     double inRatio = -1, inCos = -2, inMaxAbs = -1;
     for (size_t r : opRows) {
         const CompareRow &row = rows[r];
@@ -111,67 +144,6 @@ void pairwiseRules(std::vector<CompareRow> &rows, const std::vector<size_t> &opR
         else if (inCos - cos > t.yellowCosineDrop)
             raise(row, Verdict::Warning, QStringLiteral("Cosine drops from %1 (input) to %2").arg(fmt(inCos), fmt(cos)));
     }
-}
-
-void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
-{
-    result.divergences.clear();
-    std::vector<QString> order;
-    QHash<QString, Divergence> byScope;
-    QHash<QString, int> lastOp;
-    auto disagrees = [&](const CompareRow &r) { return r.compared() && r.verdict >= level; };
-    for (size_t i = 0; i < result.rows.size();) {
-        const int op = result.rows[i].npu.op;
-        size_t end = i;
-        bool inputsAgree = true, outputsBad = false, anyBad = false;
-        int firstBadOutput = -1, firstBad = -1;
-        for (; end < result.rows.size() && result.rows[end].npu.op == op; ++end) {
-            const CompareRow &r = result.rows[end];
-            if (!disagrees(r))
-                continue;
-            anyBad = true;
-            if (firstBad < 0)
-                firstBad = int(end);
-            if (r.io == IoKind::Output) {
-                outputsBad = true;
-                if (firstBadOutput < 0)
-                    firstBadOutput = int(end);
-            } else {
-                inputsAgree = false;
-            }
-        }
-        i = end;
-        if (!anyBad)
-            continue;
-        const OpRecord &rec = npu.ops[size_t(op)];
-        const QString scope = scopeKey(*rec.levels);
-        auto it = byScope.find(scope);
-        if (it == byScope.end()) {
-            order.push_back(scope);
-            Divergence d;
-            d.scope = scope;
-            d.levels = *rec.levels;
-            it = byScope.insert(scope, d);
-        }
-        Divergence &d = *it;
-        if (inputsAgree && outputsBad && (d.originOp < 0 || !d.inputsAgree)) {
-            // the first operator that turns agreeing inputs into disagreeing outputs; an earlier
-            // fallback origin (inputs already differing) is superseded
-            if (d.originOp >= 0)
-                d.chain.clear();
-            d.originOp = op;
-            d.originRow = firstBadOutput;
-            d.inputsAgree = true;
-        } else if (d.originOp < 0) {
-            d.originOp = op;
-            d.originRow = firstBad;
-            d.inputsAgree = false;
-        } else {
-            d.chain.push_back(op);
-        }
-    }
-    for (const QString &s : order)
-        result.divergences.push_back(byScope.value(s));
 }
 
 } // namespace
@@ -208,14 +180,13 @@ void applyVerdicts(const DumpIndex &npu, CompareResult &result, const CompareThr
         case CompareMode::Summary: summaryVerdict(row, t); break;
         case CompareMode::Md5: {
             const bool same = row.npuChecksum.compare(row.benchChecksum, Qt::CaseInsensitive) == 0;
-            row.result = same ? QStringLiteral("pass") : QStringLiteral("Different");
             row.verdict = same ? Verdict::Pass : Verdict::Error;
             if (!same)
                 row.highlights << QStringLiteral("checksums differ");
             break;
         }
         case CompareMode::Value:
-            row.verdict = row.result == QLatin1String("pass") ? Verdict::Pass : Verdict::Error;
+            row.verdict = row.identical ? Verdict::Pass : Verdict::Error;
             if (row.verdict == Verdict::Error)
                 row.highlights << QStringLiteral("values differ");
             break;

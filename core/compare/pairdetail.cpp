@@ -23,7 +23,7 @@ bool worse(const ElementDiff &a, const ElementDiff &b)
     return a.absErr != b.absErr ? a.absErr > b.absErr : a.index < b.index;
 }
 
-ElementDiff diffOf(std::uint64_t index, double x, double y)
+ElementDiff diffOf(std::uint64_t index, double x, double y, double eps)
 {
     ElementDiff d;
     d.index = index;
@@ -32,7 +32,7 @@ ElementDiff diffOf(std::uint64_t index, double x, double y)
     const bool fx = std::isfinite(x), fy = std::isfinite(y);
     if (fx && fy) {
         d.absErr = std::fabs(x - y);
-        d.relErr = y == 0.0 ? std::fabs((x + kEps64) - kEps64) / kEps64 : d.absErr / std::fabs(y);
+        d.relErr = y == 0.0 ? std::fabs((x + eps) - eps) / eps : d.absErr / std::fabs(y);
     } else {
         const bool same = (std::isnan(x) && std::isnan(y)) || (!fx && !fy && !std::isnan(x) && !std::isnan(y) && x == y);
         d.absErr = d.relErr = same ? 0.0 : std::numeric_limits<double>::infinity();
@@ -83,6 +83,7 @@ bool computePairDetail(const TensorView &npu, const TensorView &bench, const Pai
     std::vector<std::vector<ElementDiff>> heaps(tasks);
     std::vector<double> maxAbs(tasks, 0.0);
     std::vector<std::uint64_t> mismatch(tasks, 0), equal(tasks, 0);
+    const double eps = relativeErrorEpsilon(npu.elem, bench.elem);
     const bool ok = forEachBlock(npu, bench, job, [&](size_t c, size_t first, const double *x, const double *y, size_t n) {
         auto &heap = heaps[c];
         for (size_t i = 0; i < n; ++i) {
@@ -90,7 +91,7 @@ bool computePairDetail(const TensorView &npu, const TensorView &bench, const Pai
             equal[c] += x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]));
             if (std::isfinite(ad))
                 maxAbs[c] = std::max(maxAbs[c], ad);
-            const ElementDiff d = diffOf(first + i, x[i], y[i]);
+            const ElementDiff d = diffOf(first + i, x[i], y[i], eps);
             mismatch[c] += std::isinf(d.absErr) && !std::isinf(ad);
             if (k == 0 || (heap.size() == k && !worse(d, heap.front())))
                 continue;

@@ -35,7 +35,7 @@ struct PairMetrics
     double dot = kNaN, npuNorm = kNaN, benchNorm = kNaN; ///< Σxy, ‖x‖₂, ‖y‖₂ (compared values)
     double eucDist = kNaN;       ///< ‖x − y‖₂
     double maxAbsErr = kNaN;     ///< max |x − y|
-    double maxRelErr = kNaN;     ///< msprobe: max RE, RE = |x − y| / |y| with eps added where y = 0
+    double maxRelErr = kNaN;     ///< msprobe: max RE, RE = |x − y| / |y| with eps (relativeErrorEpsilon) added where y = 0
     double oneThousandthRatio = kNaN, fiveThousandthsRatio = kNaN; ///< share with RE < 0.001 / 0.005
     double meanAbsErr = kNaN, rmse = kNaN;
     double relEuclid = kNaN;     ///< msaccucmp: sqrt(Σ(x − y)² / Σy²), 0 when ‖y‖ <= eps
@@ -59,6 +59,10 @@ struct PairMetricOptions
 /// Machine epsilon of float64 and float32 as the spec uses them.
 inline constexpr double kEps64 = 2.220446049250313e-16;
 inline constexpr double kEps32 = 1.1920928955078125e-07;
+
+/// The epsilon msprobe Gen C adds where the bench is 0 (compare.md §3.2): float32's when both
+/// element types are at most 32-bit floats (float16, bfloat16, float32, fp8), else float64's.
+double relativeErrorEpsilon(Elem npu, Elem bench);
 
 /// One multi-threaded streaming pass (plus one for KL and std) over both views, decoding
 /// elements on the fly and accumulating in float64. The views must have the same count and

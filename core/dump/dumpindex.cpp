@@ -27,7 +27,7 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
             continue;
         }
         const QChar sep(0);
-        const QString key = l.part + sep + l.time + sep + l.step + sep + l.rank + sep + l.device + sep + l.modelName
+        const QString key = l.part + sep + l.run + sep + l.time + sep + l.step + sep + l.rank + sep + l.device + sep + l.modelName
                             + sep + l.modelId + sep + l.dataIndex;
         auto it = idByKey.find(key);
         if (it == idByKey.end()) {

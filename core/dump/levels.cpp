@@ -64,9 +64,9 @@ int compareNumericAware(const QString &a, const QString &b)
 
 bool levelsBefore(const DumpLevels &a, const DumpLevels &b)
 {
-    const QString *la[] = {&a.part, &a.time, &a.step, &a.rank, &a.device, &a.modelName, &a.modelId, &a.dataIndex};
-    const QString *lb[] = {&b.part, &b.time, &b.step, &b.rank, &b.device, &b.modelName, &b.modelId, &b.dataIndex};
-    for (int i = 0; i < 8; ++i)
+    const QString *la[] = {&a.part, &a.run, &a.time, &a.step, &a.rank, &a.device, &a.modelName, &a.modelId, &a.dataIndex};
+    const QString *lb[] = {&b.part, &b.run, &b.time, &b.step, &b.rank, &b.device, &b.modelName, &b.modelId, &b.dataIndex};
+    for (int i = 0; i < 9; ++i)
         if (int c = compareNumericAware(*la[i], *lb[i]))
             return c < 0;
     return false;
@@ -74,8 +74,25 @@ bool levelsBefore(const DumpLevels &a, const DumpLevels &b)
 
 bool sameLevels(const DumpLevels &a, const DumpLevels &b)
 {
-    return a.part == b.part && a.time == b.time && a.step == b.step && a.rank == b.rank && a.device == b.device
+    return a.part == b.part && a.run == b.run && a.time == b.time && a.step == b.step && a.rank == b.rank && a.device == b.device
            && a.modelName == b.modelName && a.modelId == b.modelId && a.dataIndex == b.dataIndex;
+}
+
+QString runRootOf(const QString &relPath, const DumpLevels &levels)
+{
+    const QStringList comps = relPath.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    qsizetype cut = -1;
+    if (!levels.step.isEmpty() || !levels.rank.isEmpty()) {
+        // step{N}/rank{R}, possibly with one folder between or a file below (frameworkLevels).
+        for (qsizetype i = comps.size() - 1; i >= 0 && i >= comps.size() - 4; --i)
+            if ((!levels.step.isEmpty() && comps[i] == levels.step) || (!levels.rank.isEmpty() && comps[i] == levels.rank))
+                cut = i;
+    } else if (!levels.time.isEmpty()) {
+        cut = comps.lastIndexOf(levels.time);
+    }
+    if (cut <= 0)
+        return {};
+    return comps.mid(0, cut).join(QLatin1Char('/'));
 }
 
 } // namespace ds

@@ -26,4 +26,11 @@ bool sameLevels(const DumpLevels &a, const DumpLevels &b);
 
 bool allDigits(const QString &s);
 
+/// The run a claimed directory (or file) belongs to, as a path relative to the opened folder
+/// ("" = the opened folder itself): the folder above the step/rank levels of a framework dump
+/// (`experiments/npu_bf16` for `experiments/npu_bf16/step0/rank0`), the folder above the time
+/// level of a CANN tree (`npu` for `npu/20200808163566/0/ge_default/1/0`), else the opened
+/// folder. `relPath` is relative to the opened folder, `levels` are the claim's.
+QString runRootOf(const QString &relPath, const DumpLevels &levels);
+
 } // namespace ds

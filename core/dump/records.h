@@ -202,11 +202,12 @@ private:
 enum class ContainerKind : std::uint8_t { BigDump, Legacy };
 
 /// The directory levels of cann-dump.md §2 and msprobe.md §2 (empty when a level is absent),
-/// outermost first: part (format root inside a mixed folder), time, step, rank, device,
-/// model_name, model_id, data_index.
+/// outermost first: part (format root inside a mixed folder), run (the run's folder relative
+/// to the opened one, set only when the opened folder holds several runs: core/run), time,
+/// step, rank, device, model_name, model_id, data_index.
 struct DumpLevels
 {
-    QString part, time, step, rank, device, modelName, modelId, dataIndex;
+    QString part, run, time, step, rank, device, modelName, modelId, dataIndex;
 };
 
 /// DumpLevels shared by the operators of one directory or file: an operator holds a pointer,

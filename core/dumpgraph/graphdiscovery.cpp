@@ -1,6 +1,7 @@
 #include "graphdiscovery.h"
 
 #include "dumpgraph/modulegraph.h"
+#include "dumpgraph/visdbgraph.h"
 #include "dump/dumpindex.h"
 
 #include <QDir>
@@ -17,7 +18,7 @@ QStringList DiscoveredGraphs::errors() const
     for (const GraphFileRead &f : files)
         if (f.model < 0)
             out << f.error;
-    return out;
+    return out + visDbErrors;
 }
 
 DiscoveredGraphs discoverGraphs(const QString &dumpPath, const QStringList &graphPaths, const DumpIndex *index,
@@ -57,6 +58,26 @@ DiscoveredGraphs discoverGraphs(const QString &dumpPath, const QStringList &grap
             job->report(int(1000 * (i + 1) / files.size()));
     }
     out.files = std::move(files);
+    if (out.models.empty() && !out.cancelled) { // msprobe's graph databases
+        if (!dumpPath.isEmpty())
+            out.visDbFiles += visdb::findVisDbFiles(dumpPath);
+        for (const QString &p : graphPaths)
+            out.visDbFiles += visdb::findVisDbFiles(p);
+        out.visDbFiles.removeDuplicates();
+        for (const QString &file : std::as_const(out.visDbFiles)) {
+            const auto db = visdb::readVisDb(file, job);
+            if (db.isCancelled()) {
+                out.cancelled = true;
+                break;
+            }
+            if (!db) {
+                out.visDbErrors << db.errorText();
+                continue;
+            }
+            for (GraphModel &m : visDbGraphModels(*db))
+                out.models.push_back(std::move(m));
+        }
+    }
     if (out.models.empty() && index && options.moduleFallback && !out.cancelled) {
         out.models = buildModuleGraphs(*index);
         out.moduleGraphs = !out.models.empty();
@@ -81,14 +102,15 @@ QStringList dumpModelNames(const DumpIndex &index)
 bool isGraphOnlyFolder(const QString &path, int maxEntries)
 {
     const QFileInfo info(path);
+    auto isGraphFile = [](const QString &name) { return ge::parseGraphFileName(name) || name.endsWith(QLatin1String(".vis.db"), Qt::CaseInsensitive); };
     if (info.isFile())
-        return ge::parseGraphFileName(info.fileName()).has_value();
+        return isGraphFile(info.fileName());
     if (!info.isDir())
         return false;
     QDirIterator it(path, QDir::Files | QDir::Hidden | QDir::System, QDirIterator::Subdirectories);
     int seen = 0;
     while (it.hasNext()) {
-        if (++seen > maxEntries || !ge::parseGraphFileName(QFileInfo(it.next()).fileName()))
+        if (++seen > maxEntries || !isGraphFile(QFileInfo(it.next()).fileName()))
             return false;
     }
     return seen > 0;
@@ -98,7 +120,9 @@ bool holdsGraphFiles(const QString &path)
 {
     const QFileInfo info(path);
     if (info.isFile())
-        return ge::parseGraphFileName(info.fileName()).has_value();
+        return ge::parseGraphFileName(info.fileName()).has_value() || visdb::looksLikeVisDb(path);
+    if (!visdb::findVisDbFiles(path).isEmpty())
+        return true;
     QDirIterator it(path, {QStringLiteral("ge_proto_*"), QStringLiteral("ge_onnx_*")}, QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext())
         if (ge::parseGraphFileName(QFileInfo(it.next()).fileName()))

@@ -26,7 +26,10 @@ struct GraphFileRead
 struct DiscoveredGraphs
 {
     std::vector<GraphFileRead> files; ///< every GE graph file found, sorted by index (ge_proto first)
-    std::vector<GraphModel> models;   ///< readable GE graphs in file order; or the module graphs
+    std::vector<GraphModel> models;   ///< readable GE graphs in file order; else the graphs of msprobe's
+                                      ///< graph databases (.vis.db), one per side, step and rank; else the module graphs
+    QStringList visDbFiles;           ///< msprobe graph databases found
+    QStringList visDbErrors;          ///< "<file>: <message>" for databases that could not be read
     bool moduleGraphs = false;        ///< models are buildModuleGraphs() of the dump (no GE file was readable)
     bool cancelled = false;
 
@@ -43,8 +46,9 @@ struct DiscoveryOptions
 /// The GE graph files for a dump: ge::findGraphFiles(dumpPath) (in the dump, below it, or
 /// next to it) plus every file found at `graphPaths` (graph files or folders the user gave:
 /// "Add graph folder…", the CLI's extra paths), without duplicates, sorted by file index;
-/// each read with ge::readGraphFile. `dumpPath` may be empty (graph folders alone). With
-/// `index` and moduleFallback, a dump without a readable GE graph gets its module graphs.
+/// each read with ge::readGraphFile. Without a readable GE graph, the msprobe graph databases
+/// (*.vis.db) in the dump or at `graphPaths` (visdb::findVisDbFiles). `dumpPath` may be empty
+/// (graph folders alone). With `index` and moduleFallback, a dump with neither gets its module graphs.
 /// Runs on the calling thread (call it from a worker); stops between files when cancelled.
 DiscoveredGraphs discoverGraphs(const QString &dumpPath, const QStringList &graphPaths, const DumpIndex *index,
                                 const DiscoveryOptions &options = {}, const JobControl *job = nullptr);
@@ -53,12 +57,14 @@ DiscoveredGraphs discoverGraphs(const QString &dumpPath, const QStringList &grap
 /// the computation-graph choice prefers, rankComputationGraphs).
 QStringList dumpModelNames(const DumpIndex &index);
 
-/// True when `path` is a GE graph file, or a folder whose files are all GE graph files (at
+/// True when `path` is a GE graph file or an msprobe graph database, or a folder whose files
+/// are all such files (at
 /// least one; the walk gives up, saying false, after `maxEntries` entries): a path to open as a
 /// graph folder rather than to index as a dump. Reads directory entries only.
 bool isGraphOnlyFolder(const QString &path, int maxEntries = 500);
 
-/// True when `path` holds GE graph files (ge::findGraphFiles finds some in or below it):
+/// True when `path` holds GE graph files (ge::findGraphFiles finds some in or below it) or
+/// msprobe graph databases:
 /// a folder opened as another path is then a graph folder, not a dump. Touches the file
 /// system: call it from a worker.
 bool holdsGraphFiles(const QString &path);

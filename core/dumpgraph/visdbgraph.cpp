@@ -5,6 +5,7 @@
 #include <QJsonObject>
 
 #include <algorithm>
+#include <cmath>
 
 namespace ds {
 
@@ -138,6 +139,79 @@ std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db)
     for (const visdb::VisGraph &g : db.graphs)
         out.push_back(convert(db, g));
     return out;
+}
+
+bool isVisDbGraph(const GraphModel &model) { return model.stage == QLatin1String(kVisDbStage); }
+
+namespace {
+
+double levelValue(const GraphNode &n, NodeStatusRole role)
+{
+    const char *key = role == NodeStatusRole::OverflowLevel ? kVisOverflowAttr : kVisPrecisionLevelAttr;
+    const GraphAttr *a = n.attr(QString::fromLatin1(key));
+    if (!a || role == NodeStatusRole::MetricValue)
+        return std::nan("");
+    static const QStringList overflow{QStringLiteral("medium"), QStringLiteral("high"), QStringLiteral("critical")};
+    static const QStringList precision{QStringLiteral("pass"), QStringLiteral("warning"), QStringLiteral("error")};
+    const qsizetype i = (role == NodeStatusRole::OverflowLevel ? overflow : precision).indexOf(a->value);
+    return i < 0 ? std::nan("") : double(i + 1);
+}
+
+} // namespace
+
+NodeStatusColumn visDbStatus(const Graph &graph, NodeStatusRole role)
+{
+    NodeStatusColumn column;
+    column.role = role;
+    column.values.reserve(graph.nodes.size());
+    for (const GraphNode &n : graph.nodes)
+        column.values.push_back(levelValue(n, role));
+    return column;
+}
+
+QString visDbRowSummary(const GraphTensorDesc &row)
+{
+    auto value = [&](const char *key) {
+        for (const GraphAttr &a : row.attrs)
+            if (a.key == QLatin1String(key))
+                return a.value;
+        return QString();
+    };
+    auto number = [](const QString &text) {
+        bool ok = false;
+        const double v = text.toDouble(&ok);
+        return ok ? QString::number(v, 'g', 5) : text;
+    };
+    QStringList parts{row.name + QLatin1Char(':')};
+    const QString type = value("type");
+    if (!row.dtypeName.isEmpty())
+        parts << row.dtypeName << value("shape");
+    else if (!type.isEmpty())
+        parts << type << value("value");
+    for (const char *key : {"Max", "Min", "Mean", "Norm"})
+        if (const QString v = value(key); !v.isEmpty() && v != QLatin1String("None"))
+            parts << QString::fromLatin1(key).toLower() + QLatin1Char(' ') + number(v);
+    if (const QString md5 = value("md5"); !md5.isEmpty())
+        parts << QStringLiteral("md5 ") + md5;
+    if (const QString result = value("Result"); !result.isEmpty()) {
+        const QString err = value("Err_message");
+        parts << QStringLiteral("(%1%2)").arg(result, err.isEmpty() || err == QLatin1String("[]") ? QString() : QStringLiteral(": ") + err);
+    }
+    parts.removeAll(QString());
+    return parts.join(QLatin1Char(' '));
+}
+
+NodeId visDbStartNode(const Graph &graph)
+{
+    for (auto [role, level] : {std::pair{NodeStatusRole::OverflowLevel, 3.0}, std::pair{NodeStatusRole::CompareVerdict, 3.0}}) {
+        NodeId best;
+        for (size_t n = 0; n < graph.nodes.size(); ++n)
+            if (levelValue(graph.nodes[n], role) == level && (!best.isValid() || graph.nodes[n].id < graph.node(best).id))
+                best = NodeId{int(n)};
+        if (best.isValid())
+            return best;
+    }
+    return {};
 }
 
 } // namespace ds

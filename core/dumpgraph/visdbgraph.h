@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dumpgraph/nodestatus.h"
 #include "formats/visdb/visdb.h"
 #include "graph/graph.h"
 
@@ -24,5 +25,21 @@ inline constexpr char kVisMatchedAttr[] = "matched_node";         ///< s: the ot
 /// members are chained in node_order (msprobe records no data flow). Inputs and outputs keep
 /// the database's row names; each node carries the attributes above.
 std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db);
+
+/// True for a model made by visDbGraphModels.
+bool isVisDbGraph(const GraphModel &model);
+
+/// The state msprobe stored on the nodes of such a graph as node status values: OverflowLevel
+/// from overflow_level (medium 1, high 2, critical 3), CompareVerdict from the precision level
+/// of the database's colour bands (pass 1, warning 2, error 3). Other roles: all NaN.
+NodeStatusColumn visDbStatus(const Graph &graph, NodeStatusRole role);
+
+/// One input or output row of such a node in one line: "<row>: torch.float32 [2, 8]  max 1.7
+/// min -0.29  mean 0.024  norm 1.9" and, in compare graphs, msprobe's Result and error text.
+QString visDbRowSummary(const GraphTensorDesc &row);
+
+/// Where such a graph starts: its first critical overflow node, else its first node whose
+/// precision level is "error", else invalid (the entry).
+NodeId visDbStartNode(const Graph &graph);
 
 } // namespace ds

@@ -1,5 +1,6 @@
 #include "buildindex.h"
 
+#include "dump/levels.h"
 #include "formats/readers.h"
 #include "util/parallel.h"
 
@@ -153,28 +154,56 @@ private:
 
 } // namespace
 
-Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink)
+Result<TreeWalk> walkTree(const QString &path, const JobControl *job)
 {
     const QFileInfo info(path);
     if (!info.exists())
         return Error(ErrorKind::NotFound, path, QStringLiteral("no such file or directory"));
-    auto index = std::make_shared<DumpIndex>();
-    index->openedPath = info.absoluteFilePath();
-    const bool single = !info.isDir();
-    index->rootDir = single ? info.absolutePath() : QDir::cleanPath(info.absoluteFilePath());
-
-    Walker walker(index->rootDir, job);
-    if (single)
+    TreeWalk tree;
+    tree.openedPath = info.absoluteFilePath();
+    tree.singleFile = !info.isDir();
+    tree.rootDir = tree.singleFile ? info.absolutePath() : QDir::cleanPath(info.absoluteFilePath());
+    Walker walker(tree.rootDir, job);
+    if (tree.singleFile)
         walker.addSingleFile(info.fileName());
     else
         walker.walk({}, 0);
-    index->errors = std::move(walker.errors);
+    tree.claims = std::move(walker.claims);
+    tree.errors = std::move(walker.errors);
+    tree.cancelled = job && job->cancelled();
+    tree.runs.reserve(tree.claims.size());
+    for (const Claim &c : tree.claims)
+        tree.runs.push_back(runRootOf(c.relPath, c.levels));
+    return tree;
+}
 
-    const std::vector<Claim> &claims = walker.claims;
-    ClaimProgress progress(claims, job);
+std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which, const JobControl *job,
+                                       const IndexBatchSink &sink)
+{
+    auto index = std::make_shared<DumpIndex>();
+    index->openedPath = walk.openedPath;
+    index->rootDir = walk.rootDir;
+    const bool all = which.empty();
+    if (all)
+        index->errors = walk.errors;
+    std::vector<const Claim *> claims;
+    if (all)
+        for (const Claim &c : walk.claims)
+            claims.push_back(&c);
+    else
+        for (size_t i : which)
+            if (i < walk.claims.size())
+                claims.push_back(&walk.claims[i]);
+    std::vector<Claim> weights; // ClaimProgress weighs claims by their files
+    weights.reserve(claims.size());
+    for (const Claim *c : claims)
+        weights.push_back(Claim{c->format, {}, {}, c->files, {}});
+    ClaimProgress progress(weights, job);
     std::mutex mutex;
+    std::vector<const QString *> opRuns; // the run of every op, in index->ops order
     const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
-        const Claim &claim = claims[c];
+        const Claim &claim = *claims[c];
+        const QString *run = &walk.runs[size_t(claims[c] - walk.claims.data())];
         const std::uint64_t w = ClaimProgress::weight(claim);
         JobControl sub;
         sub.cancelFlag = job ? job->cancelFlag : nullptr;
@@ -199,11 +228,28 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
         std::move(part->stacks.begin(), part->stacks.end(), std::back_inserter(index->stacks));
         if (sink && (!part->ops.empty() || !part->errors.empty()))
             sink(part->ops, part->errors);
+        opRuns.insert(opRuns.end(), part->ops.size(), run);
         std::move(part->ops.begin(), part->ops.end(), std::back_inserter(index->ops));
         std::move(part->errors.begin(), part->errors.end(), std::back_inserter(index->errors));
         return !(job && job->cancelled());
     });
-    index->cancelled = !finished || (job && job->cancelled());
+    // A folder holding several runs shows each under its own node, named by its folder
+    // relative to the opened one ("." for the opened folder itself).
+    const bool severalRuns = std::any_of(opRuns.begin(), opRuns.end(), [&](const QString *r) { return *r != *opRuns.front(); });
+    if (severalRuns) {
+        std::unordered_map<const DumpLevels *, SharedLevels> withRun;
+        for (size_t i = 0; i < index->ops.size(); ++i) {
+            OpRecord &op = index->ops[i];
+            auto [it, added] = withRun.try_emplace(&*op.levels);
+            if (added) {
+                DumpLevels l = *op.levels;
+                l.run = opRuns[i]->isEmpty() ? QStringLiteral(".") : *opRuns[i];
+                it->second = SharedLevels(std::move(l));
+            }
+            op.levels = it->second;
+        }
+    }
+    index->cancelled = walk.cancelled || !finished || (job && job->cancelled());
     // A folder holding several formats shows each under its own node.
     const auto formats = index->sourceFormats();
     if (formats.size() > 1) {
@@ -219,10 +265,19 @@ Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobCont
             op.levels = it->second;
         }
     }
-    if (single && index->otherFiles == 1)
-        index->errors.push_back(Error(info.fileName(), QStringLiteral("not a dump file name"), 0, ErrorKind::Unsupported));
+    if (all && walk.singleFile && index->otherFiles == 1)
+        index->errors.push_back(Error(QFileInfo(walk.openedPath).fileName(), QStringLiteral("not a dump file name"), 0,
+                                      ErrorKind::Unsupported));
     index->finalize();
     return index;
+}
+
+Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink)
+{
+    auto walk = walkTree(path, job);
+    if (!walk)
+        return walk.error();
+    return indexClaims(*walk, {}, job, sink);
 }
 
 } // namespace ds

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dump/dumpindex.h"
+#include "dump/reader.h"
 #include "util/cancel.h"
 
 #include <functional>
@@ -10,6 +11,28 @@ namespace ds {
 
 /// Partial results while indexing (for progressive display). Called from a worker thread.
 using IndexBatchSink = std::function<void(std::vector<OpRecord> ops, std::vector<FileError> errors)>;
+
+/// The claims of a tree before anything is indexed: what every reader took, directory by
+/// directory (names and at most a few first bytes of a file).
+struct TreeWalk
+{
+    QString openedPath; ///< what the user opened (absolute)
+    QString rootDir;    ///< directory relative paths and tensor ids are based on
+    bool singleFile = false;
+    std::vector<Claim> claims;
+    std::vector<QString> runs;     ///< the run of each claim (runRootOf, dump/levels.h)
+    std::vector<FileError> errors; ///< unreadable directories, broken links
+    bool cancelled = false;
+};
+
+/// Walks `path` once (a dump at any level, or a single file). A missing path is an error.
+Result<TreeWalk> walkTree(const QString &path, const JobControl *job = nullptr);
+
+/// Indexes the claims `which` of a walk (every claim when empty) on all cores into one index
+/// based at walk.rootDir: tensor ids and paths are those of the whole tree. When its operators
+/// come from several runs, their levels.run names the run (each run gets its own tree node).
+std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which = {},
+                                       const JobControl *job = nullptr, const IndexBatchSink &sink = {});
 
 /// Indexes a dump at any level (dump_path, a time or data_index directory, or a single file):
 /// walks the tree once, lets every reader of formats/readers.h claim what is its own in each

@@ -49,6 +49,7 @@ void CompareTableModel::setResult(std::shared_ptr<const CompareResult> result, s
     m_npu = std::move(npu);
     m_bench = std::move(bench);
     m_pinned = m_result && !m_result->divergences.empty() ? m_result->divergences.front().originRow : -1;
+    m_pinnedCause = m_pinned >= 0 ? m_result->divergences.front().cause : DivergenceCause::Output;
     endResetModel();
 }
 
@@ -60,6 +61,7 @@ void CompareTableModel::updateResult(std::shared_ptr<const CompareResult> result
     }
     m_result = std::move(result);
     m_pinned = !m_result->divergences.empty() ? m_result->divergences.front().originRow : -1;
+    m_pinnedCause = m_pinned >= 0 ? m_result->divergences.front().cause : DivergenceCause::Output;
     if (!m_result->rows.empty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
@@ -150,12 +152,19 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (c) {
         case Verdict:
-            if (index.row() == m_pinned)
+            if (index.row() == m_pinned) {
+                // a parameter or a model input starts it even where its own verdict is a pass
+                switch (m_pinnedCause) {
+                case DivergenceCause::Parameter: return tr("first divergence: parameter differs");
+                case DivergenceCause::Input: return tr("first divergence: input differs");
+                case DivergenceCause::Output: break;
+                }
                 return tr("%1 (first divergence)").arg(verdictName(row.verdict));
+            }
             return row.compared() ? verdictName(row.verdict) : QStringLiteral("\u2014");
         case NpuName: return row.npuName;
         case BenchName: return row.benchName;
-        case Accuracy: return row.accuracyReached;
+        case MsprobeResult: return row.result;
         case Reasons: {
             QStringList names;
             for (ReasonCode r : row.reasons)
@@ -172,6 +181,8 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
         for (ReasonCode r : row.reasons)
             lines << reasonCodeText(r);
         lines << row.highlights << row.messages;
+        if (!row.resultMessages.isEmpty())
+            lines << tr("msprobe: %1").arg(row.resultMessages.join(QStringLiteral("; ")));
         if (row.source == MatchSource::User)
             lines.prepend(tr("Paired by the user mapping."));
         return lines.join(QLatin1Char('\n'));
@@ -200,7 +211,7 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
     case Verdict: return tr("Verdict");
     case NpuName: return tr("NPU tensor");
     case BenchName: return tr("Bench tensor");
-    case Accuracy: return tr("Accuracy reached");
+    case MsprobeResult: return tr("msprobe Result");
     case Reasons: return tr("Not compared because");
     default:
         if (section >= Cosine && section <= EucDist)

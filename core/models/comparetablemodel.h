@@ -17,8 +17,8 @@ inline constexpr char kNpuOperatorsMime[] = "application/x-dumpscope-npu-operato
 QStringList npuOperatorsFromMime(const QMimeData *data);
 
 /// The rows of an NPU vs bench comparison as a table: verdict, both names, the msprobe metric
-/// cells, "Accuracy Reached or Not" and the reasons. Numbers through SortRole, verdicts
-/// through VerdictRole; the view colours them.
+/// cells, msprobe 26's Result (its Err_message in the tooltip) and the reasons. Numbers through
+/// SortRole, verdicts through VerdictRole; the view colours them.
 ///
 /// Rows drag as their NPU operators (kNpuOperatorsMime); dropping NPU operators on a row that
 /// has a bench tensor asks to map them to that row's bench operator (mappingRequested).
@@ -27,7 +27,7 @@ class CompareTableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { Verdict, NpuName, BenchName, Cosine, MaxAbsErr, MaxRelErr, OneThousandth, FiveThousandths,
-                  EucDist, Accuracy, Reasons, ColumnCount };
+                  EucDist, MsprobeResult, Reasons, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, VerdictRole /* int(ds::Verdict) */, RowRole, PinnedRole,
                 SourceRole /* int(ds::MatchSource) */ };
 
@@ -70,6 +70,7 @@ private:
     std::shared_ptr<const CompareResult> m_result;
     std::shared_ptr<const DumpIndex> m_npu, m_bench;
     int m_pinned = -1;
+    DivergenceCause m_pinnedCause = DivergenceCause::Output;
 };
 
 /// Sorting and filtering that keeps the first divergence on top: by text (either name) and by

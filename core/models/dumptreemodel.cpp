@@ -119,16 +119,19 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
     return n;
 }
 
+constexpr int kLevelCount = 9;
+
 std::pair<Kind, const QString *> levelList(const DumpLevels &l, int i)
 {
     switch (i) {
     case 0: return {Kind::Part, &l.part};
-    case 1: return {Kind::Time, &l.time};
-    case 2: return {Kind::Step, &l.step};
-    case 3: return {Kind::Rank, &l.rank};
-    case 4: return {Kind::Device, &l.device};
-    case 5: return {Kind::ModelName, &l.modelName};
-    case 6: return {Kind::ModelId, &l.modelId};
+    case 1: return {Kind::Run, &l.run};
+    case 2: return {Kind::Time, &l.time};
+    case 3: return {Kind::Step, &l.step};
+    case 4: return {Kind::Rank, &l.rank};
+    case 5: return {Kind::Device, &l.device};
+    case 6: return {Kind::ModelName, &l.modelName};
+    case 7: return {Kind::ModelId, &l.modelId};
     default: return {Kind::DataIndex, &l.dataIndex};
     }
 }
@@ -180,7 +183,7 @@ std::shared_ptr<const DumpIndex> DumpTreeModel::index(int dump) const
 DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels)
 {
     Node *n = root;
-    for (int i = 0; i < 8; ++i) {
+    for (int i = 0; i < kLevelCount; ++i) {
         const auto [kind, value] = levelList(levels, i);
         if (value->isEmpty())
             continue;
@@ -395,6 +398,22 @@ QModelIndex DumpTreeModel::findOp(int dump, const QString &relPath) const
     return hit ? indexOf(hit) : QModelIndex();
 }
 
+QModelIndex DumpTreeModel::findLevels(int dump, const DumpLevels &levels) const
+{
+    if (dump < 0 || dump >= dumpCount())
+        return {};
+    Node *n = &m_dumps[size_t(dump)]->root;
+    for (int i = 0; i < kLevelCount; ++i) {
+        const auto [kind, value] = levelList(levels, i);
+        if (value->isEmpty())
+            continue;
+        n = n->findChild(kind, numericSortKey(*value));
+        if (!n)
+            return {};
+    }
+    return indexOf(n);
+}
+
 QModelIndex DumpTreeModel::findTensor(int dump, const TensorId &tensorId) const
 {
     if (dump < 0 || dump >= dumpCount() || !m_dumps[size_t(dump)]->index)
@@ -477,6 +496,8 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
             case Kind::ModelId: return tr("model id %1").arg(n->label);
             case Kind::DataIndex: return tr("step %1").arg(n->label);
             case Kind::ErrorGroup: return tr("Files that could not be read");
+            case Kind::Run: // the run's folder relative to the opened one ("." = the opened folder)
+                return n->label == QLatin1String(".") ? QFileInfo(d.path).fileName() : n->label;
             default: return n->label;
             }
         case CountColumn:
@@ -505,6 +526,8 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
         }
         return {};
     case Qt::ToolTipRole:
+        if (n->kind == Kind::Run)
+            return tr("Run in %1").arg(n->label == QLatin1String(".") ? d.path : d.path + QLatin1Char('/') + n->label);
         if (n->kind == Kind::Op || n->kind == Kind::Tensor)
             return QString(d.op(n->op).relPath + (n->message.isEmpty() ? QString() : QLatin1Char('\n') + n->message));
         return n->message.isEmpty() ? QVariant() : QVariant(n->message);
@@ -526,6 +549,11 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
         return it == d.levelMarks.end() ? 0 : it->second;
     }
     case BytesRole: return n->bytes;
+    case LevelRole:
+        return n->kind == Kind::Op || n->kind == Kind::Tensor || n->kind == Kind::Dump || n->kind == Kind::Error
+                       || n->kind == Kind::ErrorGroup
+                   ? QVariant()
+                   : QVariant(n->label);
     default: return {};
     }
 }

@@ -9,7 +9,9 @@
 
 namespace ds {
 
-/// The dump tree: dump / time / device / model_name / model_id / data_index / operator / tensor,
+/// The dump tree: dump / [format part] / [run] / time / step / rank / device / model_name / model_id /
+/// data_index / operator / tensor (absent levels skipped; a run node only when the folder holds
+/// several runs),
 /// one top-level item per open dump, bad files as their own items. Filled progressively from
 /// indexing batches, then re-pointed at the final index. Roles give numbers, not colours.
 class DumpTreeModel : public QAbstractItemModel
@@ -17,7 +19,7 @@ class DumpTreeModel : public QAbstractItemModel
     Q_OBJECT
 public:
     enum Column { NameColumn, CountColumn, SizeColumn, InfoColumn, ColumnCount };
-    enum class Kind { Dump, Part, Time, Step, Rank, Device, ModelName, ModelId, DataIndex, Op, Tensor, ErrorGroup, Error };
+    enum class Kind { Dump, Part, Time, Step, Rank, Device, ModelName, ModelId, DataIndex, Op, Tensor, ErrorGroup, Error, Run };
     enum Role {
         KindRole = Qt::UserRole + 1, ///< int(Kind)
         DumpRole,                    ///< int dump number (index into dumps())
@@ -26,6 +28,7 @@ public:
         ProblemRole,                 ///< bool: bad file or op with warnings
         BytesRole,                   ///< qulonglong payload bytes below this item
         OverflowRole,                ///< int mark: 0 none, 1 medium, 2 high, 3 critical, 4 OpDebug record
+        LevelRole,                   ///< QString: a level item's value as in DumpLevels ("step0", a run's folder or ".")
     };
 
     explicit DumpTreeModel(QObject *parent = nullptr);
@@ -50,6 +53,8 @@ public:
     /// Index of the tensor / op item, or invalid.
     QModelIndex findTensor(int dump, const TensorId &tensorId) const;
     QModelIndex findOp(int dump, const QString &relPath) const;
+    /// The item of the directory levels `levels` (e.g. a run's step/rank), or invalid.
+    QModelIndex findLevels(int dump, const DumpLevels &levels) const;
     /// Operator numbers (into index(dump)->ops) below an item, in tree order; for an op or
     /// tensor item, the operators of its parent level.
     std::vector<int> opsUnder(const QModelIndex &item) const;

@@ -21,7 +21,7 @@ grep -q "fonts-noto-cjk" <<<"$(dpkg-deb -f "$deb" Recommends)" || { echo "FAIL: 
 
 dpkg -x "$deb" "$work/root"
 root=$work/root
-for f in usr/bin/dumpscope usr/bin/dumpscope-cli usr/share/applications/dumpscope.desktop \
+for f in usr/bin/dumpscope usr/bin/dumpscope-cli usr/libexec/dumpscope/dumpscope-h5worker usr/share/applications/dumpscope.desktop \
          usr/share/metainfo/io.dumpscope.DumpScope.metainfo.xml \
          usr/share/icons/hicolor/scalable/apps/dumpscope.svg usr/share/icons/hicolor/48x48/apps/dumpscope.png \
          usr/share/icons/hicolor/256x256/apps/dumpscope.png usr/share/dumpscope/translations/dumpscope_zh_CN.qm; do
@@ -35,6 +35,17 @@ appstreamcli validate --no-net "$root/usr/share/metainfo/io.dumpscope.DumpScope.
 out=$("$root/usr/bin/dumpscope-cli" --version)
 echo "installed dumpscope-cli --version: $out"
 grep -q "$version" <<<"$out" || { echo "FAIL: version $version not printed"; exit 1; }
+
+# .h5 files are read by dumpscope-h5worker, which the installed CLI finds in ../libexec/dumpscope.
+# Run from a copy outside the build tree (programs inside it may also use the build's worker).
+outside=$(mktemp -d)
+trap 'rm -rf "$outside"' EXIT
+cp -a "$root/usr" "$outside/"
+h5=$(env -u DUMPSCOPE_H5WORKER "$outside/usr/bin/dumpscope-cli" stats "$samples/h5/model_npu.h5" 2>&1) \
+  || { echo "$h5"; echo "FAIL: the installed CLI could not read a .h5 file"; exit 1; }
+grep -q "NpuConvolutionBackward" <<<"$h5" && grep -q "count" <<<"$h5" && ! grep -q "HDF5 reader process" <<<"$h5" \
+  || { echo "$h5"; echo "FAIL: no statistics from the installed HDF5 worker"; exit 1; }
+echo "installed dumpscope-cli stats on model_npu.h5 through usr/libexec/dumpscope/dumpscope-h5worker: $(grep -c count <<<"$h5") tensors"
 
 export QT_QPA_PLATFORM=offscreen XDG_CONFIG_HOME=$work/config HOME=$work/home
 "$root/usr/bin/dumpscope" --version | grep -q "$version" || { echo "FAIL: GUI --version"; exit 1; }

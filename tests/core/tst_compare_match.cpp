@@ -4,6 +4,7 @@
 #include "formats/readers.h"
 #include "compare/compare.h"
 #include "compare/comparereport.h"
+#include "compare/msprobenames.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -322,8 +323,14 @@ private slots:
         QCOMPARE(out.statDiff[0].value, 6.0);
         QCOMPARE(out.statRelErr[0].value, 150.0);              // |6 / 4| * 100 %
         QCOMPARE(out.statRelErr[1].state, MetricValue::State::NotAvailable); // bench min 0
-        QCOMPARE(out.result, QString("Warning"));              // 6 / (10 + 1e-10) > 0.5
+        QVERIFY(out.highlights.contains("Need double check api accuracy.")); // §5: 6 / (10 + 1e-10) > 0.5
         QCOMPARE(out.verdict, Verdict::Error);                 // R4: output MaxRelativeErr 1.5 > 0.5
+        // msprobe 26: the input's NormRelativeErr is 0 (< 0.1) and the output's 150 % (> 0.5):
+        // error; and more than 0.1 where the input's is 0: warning, on the first output
+        QCOMPARE(r.rows[0].result, QString("pass"));
+        QCOMPARE(out.result, QString("error"));
+        QCOMPARE(out.resultMessages, QStringList({"error: The NormRelativeErr of output is greater than 0.5.",
+                                                  "warning: The norm relative error of output is 10 times that of input."}));
         QCOMPARE(r.divergences.size(), size_t(1));
         QCOMPARE(r.divergences[0].originOp, 0);
     }
@@ -348,19 +355,28 @@ private slots:
         const CompareResult r = compareIndexes(index({a}), index({b}), o);
         QCOMPARE(r.mode, CompareMode::Md5);
         QCOMPARE(r.rows[0].result, QString("pass"));
-        QCOMPARE(r.rows[1].result, QString("Different"));
+        QCOMPARE(r.rows[0].npuName, QString("Torch.add.0.forward.input.0")); // msprobe 26: input_args -> input
+        // rows in msprobe's order: the inputs (the int value included) before the output
+        QCOMPARE(r.rows[1].npuName, QString("Torch.add.0.forward.input.1"));
+        QCOMPARE(r.rows[1].mode, CompareMode::Value);
         QCOMPARE(r.rows[1].verdict, Verdict::Error);
-        QCOMPARE(r.rows[2].mode, CompareMode::Value);
+        QCOMPARE(r.rows[1].result, QString("error")); // md5 mode: crc32("3") != crc32("4")
+        QCOMPARE(r.rows[2].result, QString("error"));
+        QCOMPARE(r.rows[2].resultMessages, QStringList{"error: The CRC-32 value of NPU differs from that of the bench."});
         QCOMPARE(r.rows[2].verdict, Verdict::Error);
-        // compare.md §10.1 MD5 columns, then §10.4
+        // msprobe 26's MD5 columns (compare.md §10.2), then §10.4 and the notes
         const QStringList basic{"NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape",
                                 "Bench Tensor Shape", "NPU Requires_grad", "Bench Requires_grad"};
-        const QStringList ours{"Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count"};
-        const QStringList md5{"NPU MD5", "BENCH MD5", "Requires_grad Consistent", "Result"};
+        const QStringList ours{"Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count", "Notes"};
+        const QStringList md5{"NPU MD5", "BENCH MD5", "Requires_grad Consistent", "Result", "Err_message"};
         QCOMPARE(compareCsvHeader(CompareMode::Md5), basic + md5 + ours);
+        QCOMPARE(compareCsvHeader(CompareMode::Md5, ReportStyle::Msprobe, true), basic + md5 + QStringList{"NPU_Stack_Info"});
         const QByteArray csv = compareCsv(index({a}), index({b}), r);
         QVERIFY(csv.contains("Torch.add.0.forward.output.0,Torch.add.0.forward.output.0,"));
-        QVERIFY(csv.contains(",00000001,00000002,True,Different,error,"));
+        QVERIFY(csv.contains(R"(,00000001,00000002,True,error,"[""error: The CRC-32 value of NPU differs from that of the bench.""]",error,)"));
+        // the int argument: dtype and CRC-32 of str(value) as msprobe writes them
+        QVERIFY(csv.contains(QStringLiteral("Torch.add.0.forward.input.1,Torch.add.0.forward.input.1,<class 'int'>,<class 'int'>,[],[],N/A,N/A,%1,%2,")
+                                 .arg(crc32Hex("3"), crc32Hex("4")).toUtf8()));
     }
 
     void summaryCsvColumns()
@@ -371,6 +387,7 @@ private slots:
                                    "Bench max", "Bench min", "Bench mean", "Bench l2norm", "Requires_grad Consistent",
                                    "Result", "Err_message"};
         QCOMPARE(h.mid(8, expected.size()), expected);
+        QCOMPARE(h.mid(8 + expected.size()), QStringList({"Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count", "Notes"}));
     }
 
     void missingDataIsNotCompared()

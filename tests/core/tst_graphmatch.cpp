@@ -92,8 +92,18 @@ private slots:
         QVERIFY(node >= 0);
         QCOMPARE(m.npuVerdict[size_t(node)], int(Verdict::Error));
         QCOMPARE(m.benchVerdict[size_t(m.npuPartner[size_t(node)])], int(Verdict::Error));
+        // The first divergence is the perturbed module's weight at its first use: the origin is
+        // the call inside the module that reads it (innermost), the module is the parameter's.
         QVERIFY(!result.divergences.empty());
-        QCOMPARE(npuMap.opNode[size_t(result.divergences.front().originOp)].node, NodeId{node});
+        const Divergence &d = result.divergences.front();
+        QCOMPARE(d.cause, DivergenceCause::Parameter);
+        QVERIFY(d.parameterModule >= 0);
+        QCOMPARE(npuMap.opNode[size_t(d.parameterModule)].node, NodeId{node});
+        QCOMPARE(npu.ops[size_t(d.originOp)].parent, perturbed);
+        QVERIFY(!d.modules.empty() && d.modules.front() == d.parameterModule);
+        const NodeId originNode = npuMap.opNode[size_t(d.originOp)].node;
+        QVERIFY(originNode.isValid() && originNode != NodeId{node});
+        QCOMPARE(entryOf(ng, originNode.index()), npu.ops[size_t(d.originOp)].opName);
     }
 };
 

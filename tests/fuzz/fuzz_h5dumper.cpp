@@ -1,8 +1,9 @@
 // libFuzzer harness: a torch.utils.dumper .h5 file. HDF5 reads files only, so the input is
 // written to a scratch file, indexed through h5dumper::indexFileInProcess, and every tensor
 // dataset it lists is loaded through loadH5TensorInProcess (small chunks, so the hyperslab tiling runs
-// too). In-process on purpose: the product's indexFile runs the same code in a forked child
-// (h5isolate.h), and so does loadH5Tensor: libFuzzer would see neither the coverage nor the crashes.
+// too). In-process on purpose: the product's indexFile runs the same code in a dumpscope-h5worker
+// process (h5isolate.h), and so does loadH5Tensor: libFuzzer would see neither the coverage nor
+// the crashes.
 #include "formats/h5/h5dumper.h"
 #include "formats/h5/h5loader.h"
 

@@ -34,7 +34,14 @@ def finite_stats(a):
             "l2norm": float(np.sqrt(np.sum(f * f)))}
 
 
-def metrics(n, b, genb_fp16=False):
+def gen_c_eps(npu_dtype, bench_dtype):
+    """msprobe Gen C's epsilon where the bench is 0 (compare.md §3.2): that of
+    numpy.result_type(npu, bench, float32), integers counted as float64, bfloat16 as float32."""
+    narrow = {"float16", "float32", "bfloat16"}
+    return EPS32 if npu_dtype in narrow and bench_dtype in narrow else EPS
+
+
+def metrics(n, b, genb_fp16=False, eps=EPS):
     """Raw metrics of two equally long arrays (NPU n, bench b), decoded to float64.
 
     Non-finite values at equal positions (NaN mask and Inf mask equal) become 0 on both
@@ -55,8 +62,8 @@ def metrics(n, b, genb_fp16=False):
             re = np.where(y == 0, np.where(x != 0, np.inf, np.nan), np.abs(d) / np.abs(y))
         else:
             m = y == 0
-            yy = np.where(m, y + EPS, y)
-            xx = np.where(m, x + EPS, x)
+            yy = np.where(m, y + eps, y)
+            xx = np.where(m, x + eps, x)
             re = np.abs((xx - yy) / yy)
         acc = np.where(np.abs(y) > EPS, np.abs(x / y - 1), 0.0)
     sdd = float(np.sum(d * d))
@@ -236,7 +243,7 @@ def cases():
                 decoded = a.astype(np.float64)
             entry[side] = {"dtype": dtype, "count": int(decoded.size), "hex": raw.hex()}
             vals.append(decoded)
-        entry["expected"] = metrics(vals[0], vals[1])
+        entry["expected"] = metrics(vals[0], vals[1], eps=gen_c_eps(entry["npu"]["dtype"], entry["bench"]["dtype"]))
         out.append(entry)
     # msprobe Gen B float16 quirk: bench zeros give inf (npu != 0) and NaN (npu == 0)
     n16 = np.array([1, 0, 2, 3], np.float16)
@@ -280,7 +287,7 @@ def bench(npu_file, bench_file, repeat):
     best, values = float("inf"), None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        values = metrics(a, b)
+        values = metrics(a, b, eps=gen_c_eps("float32", "float32"))
         best = min(best, time.perf_counter() - t0)
     nbytes = a.nbytes + b.nbytes
     return {"bytes": nbytes, "seconds": best, "gbps": nbytes / best / 1e9,

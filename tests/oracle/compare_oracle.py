@@ -5,7 +5,7 @@
 
 samples/generate_compare.py wrote the expectations with numpy (tests/oracle/compare_numpy.py)
 from the arrays it encoded; this script runs the CLI on the sample pair and compares: the CSV
-header (the column names of shared/specs/compare.md §10.1 real-data mode + msaccucmp §9 +
+header (msprobe 26's tensor-mode columns, shared/specs/compare.md §10.2, + msaccucmp §9 +
 DumpScope §10.4), every row's verdict, its reason codes (exactly: none missing, none extra)
 and metrics (1e-6 relative), the first divergence, the bench-only rows, the exit codes of
 --fail-on, and that nothing is written into a dump directory.  The manifest must hold at least
@@ -25,15 +25,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-# compare.md §10.1 (real data, without NPU_Stack_Info), §9 algorithm columns, §10.4 additions
+# msprobe 26 tensor mode (compare.md §10.2; a CANN dump has no stacks: no NPU_Stack_Info), §9
+# algorithm columns, §10.4 additions
 MSPROBE = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape", "Bench Tensor Shape",
            "NPU Requires_grad", "Bench Requires_grad", "Cosine", "EucDist", "MaxAbsErr", "MaxRelativeErr",
            "One Thousandth Err Ratio", "Five Thousandths Err Ratio", "NPU max", "NPU min", "NPU mean",
            "NPU l2norm", "Bench max", "Bench min", "Bench mean", "Bench l2norm", "Requires_grad Consistent",
-           "Accuracy Reached or Not", "Err_message", "Data_name"]
+           "Result", "Err_message", "Data_name"]
 MSACCUCMP = ["RelativeEuclideanDistance", "KullbackLeiblerDivergence", "StandardDeviation", "MeanAbsoluteError",
              "RootMeanSquareError", "AccumulatedRelativeError", "MaxRelativeError", "MeanRelativeError"]
-DUMPSCOPE = ["Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count"]
+DUMPSCOPE = ["Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count", "Notes"]
 # Rows of each verdict the manifest must expect (samples/generate_compare.py writes 15 pass,
 # 2 warning, 11 error, 3 not comparable), and checks a run must make at least.
 MIN_ROWS = {"pass": 15, "warning": 2, "error": 11, "none": 3}

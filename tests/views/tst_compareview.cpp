@@ -16,6 +16,7 @@
 #include <QMouseEvent>
 #include <QFile>
 #include <QJsonArray>
+#include <QLabel>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLineEdit>
@@ -173,6 +174,44 @@ private slots:
     /// A real mouse drag (press on a row, move past the start distance) starts a QDrag that
     /// carries the row's NPU operator. The offscreen platform ends every QDrag at once, so the
     /// drop itself is delivered as window-system events in mappingEdits().
+    /// A pair written by the real msprobe 26 (samples/msprobe_real): the view pins the origin the
+    /// CLI's JSON names (compareJson of the same comparison) and says why: the parameter, its
+    /// module; the msprobe Result column shows msprobe's verdict.
+    void msprobeRealPairOrigin()
+    {
+        const QString root = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/");
+        auto npu = buildIndex(root + QStringLiteral("npu_weight_statistics_mix/step1/rank0"));
+        auto bench = buildIndex(root + QStringLiteral("base_statistics_mix/step1/rank0"));
+        QVERIFY(npu && bench);
+        const QJsonObject report =
+            QJsonDocument::fromJson(compareJson(**npu, **bench, compareIndexes(**npu, **bench))).object();
+        const QJsonObject d = report[QStringLiteral("first_divergence")].toArray().first().toObject();
+        const QString row = d[QStringLiteral("origin")].toObject()[QStringLiteral("row_name")].toString();
+        const QString parameter = d[QStringLiteral("parameter")].toObject()[QStringLiteral("name")].toString();
+        const QString module = d[QStringLiteral("modules")].toArray().first().toObject()[QStringLiteral("name")].toString();
+        QCOMPARE(row, QStringLiteral("Functional.conv2d.0.forward.input.1")); // expected.json's designed answer
+        QCOMPARE(parameter, QStringLiteral("conv.weight"));
+
+        CompareView view;
+        view.resize(1200, 800);
+        view.show();
+        QSignalSpy finished(&view, &CompareView::finished);
+        view.start(*npu, 0, root + QStringLiteral("base_statistics_mix/step1/rank0"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const QModelIndex top = view.proxy()->index(0, CompareTableModel::NpuName);
+        QCOMPARE(top.data().toString(), row);
+        QVERIFY(top.data(CompareTableModel::PinnedRole).toBool());
+        QCOMPARE(view.proxy()->headerData(CompareTableModel::MsprobeResult, Qt::Horizontal).toString(), QStringLiteral("msprobe Result"));
+        const int source = view.proxy()->mapToSource(top).row();
+        QCOMPARE(view.proxy()->index(0, CompareTableModel::MsprobeResult).data().toString(),
+                 view.model()->result()->rows[size_t(source)].result);
+        bool said = false;
+        for (const QLabel *label : view.findChildren<QLabel *>())
+            said = said || (label->text().contains(QStringLiteral("parameter %1 differs at its first use").arg(parameter))
+                            && label->text().contains(module) && label->text().contains(QStringLiteral("Functional.conv2d.0.forward")));
+        QVERIFY2(said, "the summary does not name the origin, its parameter and module");
+    }
+
     void mouseDragCarriesNpuOperator()
     {
         auto npu = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/compare_mapping/npu"));

@@ -625,12 +625,18 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(left->currentLayout() && right->currentLayout() && !left->isLayoutPending() && !right->isLayoutPending(), 30000);
         const Graph &ng = *left->graph(), &bg = *right->graph();
 
-        // Both sides start at the first divergence (the perturbed module), readable.
-        const NodeId origin = nodeOfEntry(ng, expected[QStringLiteral("perturbed_module")].toString());
+        // Both sides start at the first divergence, readable: the call inside the perturbed
+        // module that reads its weight (the innermost operator; the module is the parameter's).
+        const Divergence &d = compare.model()->result()->divergences.at(0);
+        const QString perturbed = expected[QStringLiteral("perturbed_module")].toString();
+        QCOMPARE(npu->ops[size_t(d.originOp)].parent, perturbed);
+        QCOMPARE(npu->ops[size_t(d.parameterModule)].opName, perturbed);
+        const NodeId origin = nodeOfEntry(ng, npu->ops[size_t(d.originOp)].opName);
         QVERIFY(origin.isValid());
+        QVERIFY(origin != nodeOfEntry(ng, perturbed));
         QCOMPARE(left->startNode(), origin);
         QCOMPARE(right->startNode(), NodeId{cv->match().npuPartner[origin.index()]});
-        QCOMPARE(bg.node(right->startNode()).name.section(QLatin1Char('/'), -1), expected[QStringLiteral("perturbed_module")].toString());
+        QCOMPARE(bg.node(right->startNode()).name.section(QLatin1Char('/'), -1), npu->ops[size_t(d.originOp)].opName);
         checkLegible(left, origin, 4);
 
         // Unmatched on both sides: exactly the entries only one side has (the expectations).

@@ -3,22 +3,16 @@
 #include "h5handle.h"
 #include "h5isolate.h"
 #include "dump/partstream.h"
-#include "io/pathguard.h"
 #include "tensor/dtype.h"
 
 #include <QCoreApplication>
-#include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QLocale>
 #include <QRegularExpression>
-#include <QHash>
-#include <QTemporaryFile>
 
 #include <algorithm>
-#include <filesystem>
 #include <limits>
-#include <map>
 #include <optional>
 
 namespace ds::h5dumper {
@@ -426,6 +420,9 @@ struct Indexer
 
 const char kSignature[] = "\x89HDF\r\n\x1a\n";
 
+/// The largest index a worker may send (an encoded IndexPart; decodePart checks it further).
+constexpr std::uint64_t kMaxIndexAnswer = 1ull << 30;
+
 /// The part of a file whose isolated indexing failed: one error naming the file.
 IndexPart failedPart(const QString &relPath, const QString &why)
 {
@@ -494,19 +491,28 @@ bool looksLikeHdf5(const QString &path)
 Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                 const JobControl *job)
 {
-    const auto bytes = h5::runIsolated(
-        [&](const JobControl &childJob) {
-            const auto part = indexFileInProcess(rootDir, relPath, {}, &childJob);
-            return part ? encodePart(*part) : QByteArray(); // fails only when cancelled
-        },
-        job);
+    h5::Request request;
+    request.kind = h5::RequestKind::Index;
+    request.index = {rootDir, relPath};
+    const QString garbled = QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result");
+    auto part = h5::runWithRetry(job, [&](h5::Worker &worker) -> Result<IndexPart> {
+        if (auto e = worker.start(request))
+            return *e;
+        const auto bytes = worker.answer(kMaxIndexAnswer);
+        if (!bytes)
+            return bytes.error();
+        auto decoded = decodePart(*bytes);
+        if (!decoded)
+            return Error(ErrorKind::ReaderFailed, QString(), garbled);
+        // A worker that met a damaged object is not used again.
+        if (auto e = worker.finish(decoded->errors.empty()))
+            return *e;
+        return std::move(*decoded);
+    });
     if (job && job->cancelled())
         return Cancelled{};
-    if (!bytes)
-        return failedPart(relPath, bytes.error().message);
-    auto part = decodePart(*bytes);
     if (!part)
-        return failedPart(relPath, QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result"));
+        return failedPart(relPath, part.error().message);
     const SharedLevels sharedLevels(levels);
     for (OpRecord &op : part->ops)
         op.levels = sharedLevels;
@@ -516,7 +522,6 @@ Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, cons
 Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                          const JobControl *job)
 {
-    h5::LibraryLock lock;
     h5::silenceErrors();
     Indexer ix;
     ix.relPath = relPath;
@@ -620,98 +625,6 @@ Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relP
     if (job)
         job->report(1000);
     return std::move(ix.part);
-}
-
-Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const QString &outFile,
-                      const ExportOptions &options, const JobControl *job)
-{
-    using R = Result<int>;
-    h5::LibraryLock lock;
-    h5::silenceErrors();
-    if (ops.empty())
-        return R::failure(QStringLiteral("no operators selected"));
-    const QFileInfo out(outFile);
-    const QString outPath = QDir::cleanPath(out.absoluteFilePath());
-    const QString root = QDir::cleanPath(QFileInfo(index.rootDir).absoluteFilePath());
-    if (isInsideDir(outPath, root))
-        return R::failure(QStringLiteral("%1: refusing to write inside the opened dump (%2)").arg(outPath, root));
-    if (!QFileInfo(out.absolutePath()).isDir())
-        return R::failure(QStringLiteral("%1: the directory does not exist").arg(out.absolutePath()));
-    if (out.exists() && !options.force)
-        return R::failure(QStringLiteral("%1 exists; not overwritten").arg(outPath));
-
-    // Group the selection by source file and check that every target path is unique.
-    std::map<QString, std::vector<std::pair<QString, int>>> bySource; // dataFile -> (group path, op)
-    QHash<QString, int> targets;
-    for (int i : ops) {
-        if (i < 0 || size_t(i) >= index.ops.size())
-            return R::failure(QStringLiteral("operator %1 does not exist").arg(i));
-        const OpRecord &op = index.ops[size_t(i)];
-        const bool h5File = op.dataFile.endsWith(QLatin1String(".h5"), Qt::CaseInsensitive)
-                            || op.dataFile.endsWith(QLatin1String(".hdf5"), Qt::CaseInsensitive);
-        if (!h5File || !op.relPath.startsWith(op.dataFile + QLatin1Char('/')))
-            return R::failure(QStringLiteral("%1 is not an operator of a .h5 dump").arg(op.relPath));
-        const QString group = op.relPath.mid(op.dataFile.size());
-        if (const auto it = targets.constFind(group); it != targets.constEnd()) {
-            if (*it == i)
-                continue;
-            return R::failure(QStringLiteral("%1 and %2 would both be written to %3")
-                                  .arg(index.ops[size_t(*it)].relPath, op.relPath, group));
-        }
-        targets.insert(group, i);
-        bySource[op.dataFile].emplace_back(group, i);
-    }
-
-    // Reserve a unique temporary name beside the target; HDF5 then truncates and writes it.
-    QTemporaryFile tmp(QDir(out.absolutePath()).filePath(QStringLiteral(".%1.XXXXXX.tmp").arg(out.fileName())));
-    tmp.setAutoRemove(true);
-    if (!tmp.open())
-        return R::failure(QStringLiteral("%1: cannot create a temporary file (%2)").arg(out.absolutePath(), tmp.errorString()));
-    const QString tmpPath = tmp.fileName();
-    tmp.close();
-
-    int written = 0;
-    {
-        h5::Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
-        h5::Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
-        if (!fcpl || !fapl)
-            return R::failure(QStringLiteral("cannot create HDF5 property lists (%1)").arg(h5::lastError()));
-        H5Pset_fclose_degree(fapl.get(), H5F_CLOSE_STRONG);
-        h5::Handle dst(H5Fcreate(QFile::encodeName(tmpPath).constData(), H5F_ACC_TRUNC, fcpl.get(), fapl.get()), H5Fclose);
-        if (!dst)
-            return R::failure(QStringLiteral("%1: cannot create the HDF5 file (%2)").arg(tmpPath, h5::lastError()));
-        h5::Handle lcpl(H5Pcreate(H5P_LINK_CREATE), H5Pclose);
-        H5Pset_create_intermediate_group(lcpl.get(), 1);
-        for (const auto &[dataFile, groups] : bySource) {
-            const QString srcPath = index.absolute(dataFile);
-            h5::Handle src = h5::openReadOnly(srcPath);
-            if (!src)
-                return R::failure(QStringLiteral("%1: cannot open (%2)").arg(dataFile, h5::lastError()));
-            for (const auto &[group, opIndex] : groups) {
-                if (job && job->cancelled())
-                    return Cancelled{};
-                const QByteArray g = utf8(group);
-                if (H5Lexists(src.get(), g.constData(), H5P_DEFAULT) <= 0)
-                    return R::failure(QStringLiteral("%1: %2 no longer exists; reopen the dump").arg(dataFile, group));
-                if (H5Ocopy(src.get(), g.constData(), dst.get(), g.constData(), H5P_DEFAULT, lcpl.get()) < 0)
-                    return R::failure(QStringLiteral("%1: copying %2 failed (%3)").arg(dataFile, group, h5::lastError()));
-                ++written;
-                if (job)
-                    job->report(int(1000 * written / qsizetype(targets.size())));
-            }
-        }
-        if (H5Fflush(dst.get(), H5F_SCOPE_GLOBAL) < 0)
-            return R::failure(QStringLiteral("%1: writing failed (%2)").arg(tmpPath, h5::lastError()));
-        dst.reset();
-    }
-    if (out.exists() && !options.force)
-        return R::failure(QStringLiteral("%1 exists; not overwritten").arg(outPath));
-    std::error_code ec;
-    std::filesystem::rename(QFile::encodeName(tmpPath).toStdString(), QFile::encodeName(outPath).toStdString(), ec);
-    if (ec)
-        return R::failure(QStringLiteral("%1: cannot rename the temporary file (%2)").arg(outPath, QString::fromStdString(ec.message())));
-    tmp.setAutoRemove(false);
-    return written;
 }
 
 } // namespace ds::h5dumper

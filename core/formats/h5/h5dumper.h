@@ -2,6 +2,7 @@
 
 #include "dump/dumpindex.h"
 #include "dump/indexpart.h"
+#include "formats/h5/h5protocol.h"
 #include "util/cancel.h"
 
 #include <QString>
@@ -24,14 +25,14 @@ namespace ds::h5dumper {
 /// that do not fit the layout become FileErrors naming the file and the object path; the rest
 /// of the file still indexes. Fails only when cancelled.
 ///
-/// libhdf5 runs in a child process (h5::runIsolated, indexFileInProcess there): a crash or
-/// sanitizer abort inside the library on a damaged file becomes one FileError naming the
-/// file ("HDF5 library crashed while reading this file (signal 11, SIGSEGV); ..."), and
-/// cancelling kills the child, so a file that makes the library loop can still be cancelled.
+/// libhdf5 runs in a dumpscope-h5worker process (h5isolate.h; indexFileInProcess there): a
+/// crash or sanitizer abort inside the library on a damaged file becomes one FileError naming
+/// the file ("HDF5 library crashed while reading this file (signal 11, SIGSEGV); ..."), and
+/// cancelling kills the worker, so a file that makes the library loop can still be cancelled.
 Result<IndexPart> indexFile(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                 const JobControl *job = nullptr);
 
-/// indexFile() in this process (what the isolated child runs; the fuzz harness calls it for
+/// indexFile() in this process (what the worker runs; the fuzz harness calls it for
 /// coverage). A damaged file can crash the process inside libhdf5: product code calls indexFile().
 Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relPath, const DumpLevels &levels,
                                          const JobControl *job = nullptr);
@@ -50,8 +51,17 @@ struct ExportOptions
 /// temporary name in the target directory and renamed, so a failed export leaves nothing.
 /// Refuses to overwrite unless options.force and refuses to write inside index.rootDir.
 /// Returns the number of operators written.
+///
+/// The copying runs in a dumpscope-h5worker too (copyGroupsInProcess there): H5Ocopy reads
+/// every byte of the selected groups of a file the user opened, far more than indexing read,
+/// so a damaged source must not be able to crash DumpScope; the checks above, the temporary
+/// file and the rename stay here, so a crashed or cancelled worker leaves no file behind.
 Result<int> exportOps(const DumpIndex &index, const std::vector<int> &ops, const QString &outFile,
                       const ExportOptions &options = {}, const JobControl *job = nullptr);
+
+/// The worker's half of exportOps: creates request.outPath and copies each source's groups
+/// into it (progress per group).
+h5::ExportAnswer copyGroupsInProcess(const h5::ExportRequest &request, const JobControl &job);
 
 // Decoders of the spec tables (h5-dumper.md §3, §4).
 

@@ -1,7 +1,5 @@
 #include "h5handle.h"
 
-#include "h5isolate.h"
-
 #include <QFile>
 #include <QStringList>
 
@@ -11,7 +9,6 @@ namespace ds::h5 {
 
 void silenceErrors()
 {
-    LibraryLock lock; // callers hold it already (cheap when nested)
     thread_local bool silenced = false;
     if (!silenced) {
         H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
@@ -36,7 +33,6 @@ herr_t collect(unsigned n, const H5E_error2_t *err, void *data)
 
 QString lastError()
 {
-    LibraryLock lock; // callers hold it already (cheap when nested)
     QStringList parts;
     // Outermost (the API call) first, then what went wrong inside it.
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, collect, &parts);
@@ -47,7 +43,6 @@ QString lastError()
 
 Handle openReadOnly(const QString &path)
 {
-    LibraryLock lock; // callers hold it already (cheap when nested)
     silenceErrors();
     Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
     if (!fapl)
@@ -67,7 +62,6 @@ Handle openReadOnly(const QString &path)
 
 QStringList linkNames(hid_t group)
 {
-    LibraryLock lock; // callers hold it already (cheap when nested)
     QStringList out;
     H5G_info_t info;
     if (H5Gget_info(group, &info) < 0)

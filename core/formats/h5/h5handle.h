@@ -9,8 +9,9 @@
 
 namespace ds::h5 {
 
-// Every HDF5 call is made under h5::LibraryLock (h5isolate.h): entry points (indexing, export,
-// tensor loading) take it before their first Handle.
+// DumpScope's own processes make no HDF5 call: libhdf5 runs in dumpscope-h5worker
+// (h5isolate.h). The in-process entry points (the worker's, the fuzz harness's and the tests')
+// may run on several threads: Debian's libhdf5 is built thread-safe (one global lock).
 
 /// Owns one HDF5 identifier and closes it with the matching H5*close function.
 class Handle

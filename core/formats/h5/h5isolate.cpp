@@ -1,111 +1,57 @@
 #include "h5isolate.h"
 
 #include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 
 #include <atomic>
 #include <cerrno>
-#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <mutex>
-#include <optional>
+#include <thread>
 #include <fcntl.h>
 #include <poll.h>
-#include <sys/types.h>
+#include <sys/socket.h>
+#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 namespace ds::h5 {
 
 namespace {
 
-// Pipe protocol, child -> parent: frames of a one-byte tag and a payload.
-//   'P' + int32 permille          progress
-//   'R' + uint64 length + bytes   the result (last frame)
-constexpr char kProgress = 'P';
-constexpr char kResult = 'R';
 constexpr int kPollMs = 100;
+/// The worker's end of the socket is first moved at or above this, so that placing it at 3 in
+/// the worker never overwrites another descriptor it needs.
+constexpr int kHighFd = 16;
 
 std::atomic<std::int64_t> s_stallMs{120'000};
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAsanBuild = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAsanBuild = true;
-#else
-constexpr bool kAsanBuild = false;
-#endif
-#else
-constexpr bool kAsanBuild = false;
-#endif
-
-
-std::function<void()> &childHook()
-{
-    static std::function<void()> hook;
-    return hook;
-}
-
-std::mutex &libraryMutex()
+std::mutex &faultMutex()
 {
     static std::mutex m;
     return m;
 }
 
-thread_local int t_lockDepth = 0;
-/// Set in a runIsolated() child: one thread, so no locking (its copy of the mutex is locked:
-/// the fork happened under it).
-bool s_inChild = false;
-
-/// Writes all of `data` or returns false (child side; the parent may have gone).
-bool writeAll(int fd, const void *data, size_t size)
+Fault &testFault()
 {
-    const char *p = static_cast<const char *>(data);
-    while (size > 0) {
-        const ssize_t n = ::write(fd, p, size);
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            return false;
-        p += n;
-        size -= size_t(n);
-    }
-    return true;
+    static Fault fault;
+    return fault;
 }
 
-[[noreturn]] void runChild(int fd, const std::function<QByteArray(const JobControl &)> &work,
-                           const std::function<void()> &hook)
+int &testFaultTimes()
 {
-    // When the parent has gone (cancelled), a write fails with EPIPE instead of killing us.
-    ::signal(SIGPIPE, SIG_IGN);
-    int code = 0;
-    try {
-        if (hook)
-            hook();
-        int last = -1;
-        JobControl childJob;
-        childJob.progress = [fd, &last](int permille) {
-            if (permille == last)
-                return;
-            last = permille;
-            char frame[1 + sizeof(std::int32_t)] = {kProgress};
-            const std::int32_t v = permille;
-            std::memcpy(frame + 1, &v, sizeof v);
-            writeAll(fd, frame, sizeof frame);
-        };
-        const QByteArray bytes = work(childJob);
-        const std::uint64_t size = std::uint64_t(bytes.size());
-        char header[1 + sizeof size] = {kResult};
-        std::memcpy(header + 1, &size, sizeof size);
-        if (!writeAll(fd, header, sizeof header) || !writeAll(fd, bytes.constData(), bytes.size()))
-            code = 4;
-    } catch (...) {
-        code = 2;
-    }
-    ::close(fd);
-    ::_exit(code); // not exit(): no atexit handlers, no static destructors, no leak check
+    static int times = 0;
+    return times;
 }
+
+Error failure(const QString &message) { return Error(ErrorKind::ReaderFailed, QString(), message); }
+
+Error garbled() { return failure(QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result")); }
 
 QString signalText(int sig)
 {
@@ -113,59 +59,476 @@ QString signalText(int sig)
     return name ? QStringLiteral("signal %1, SIG%2").arg(sig).arg(QLatin1String(name)) : QStringLiteral("signal %1").arg(sig);
 }
 
-/// Parses the frames received so far; forwards progress. Returns false on a garbled stream.
-/// `result` is set once the result frame is complete.
-bool parseFrames(QByteArray &buf, qsizetype &pos, std::optional<QByteArray> &result, const JobControl *job)
+QString errnoText(int err) { return QString::fromLocal8Bit(std::strerror(err)); }
+
+/// `fd` duplicated at or above kHighFd, close-on-exec; the original is left alone.
+int highCopy(int fd) { return ::fcntl(fd, F_DUPFD_CLOEXEC, kHighFd); }
+
+void closeFd(int &fd)
 {
-    for (;;) {
-        if (result)
-            return pos == buf.size(); // nothing may follow the result
-        const qsizetype left = buf.size() - pos;
-        if (left < 1)
-            return true;
-        const char tag = buf[pos];
-        if (tag == kProgress) {
-            if (left < qsizetype(1 + sizeof(std::int32_t)))
-                return true;
-            std::int32_t v = 0;
-            std::memcpy(&v, buf.constData() + pos + 1, sizeof v);
-            pos += 1 + qsizetype(sizeof v);
-            if (v < 0 || v > 1000)
-                return false;
-            if (job)
-                job->report(v);
-        } else if (tag == kResult) {
-            std::uint64_t size = 0;
-            if (left < qsizetype(1 + sizeof size))
-                return true;
-            std::memcpy(&size, buf.constData() + pos + 1, sizeof size);
-            // Only compare with what arrived: never allocate from the announced size.
-            if (size > std::uint64_t(left - qsizetype(1 + sizeof size)))
-                return true;
-            result = buf.mid(pos + 1 + qsizetype(sizeof size), qsizetype(size));
-            pos += 1 + qsizetype(sizeof size) + qsizetype(size);
-        } else {
-            return false;
-        }
-        if (pos > (1 << 20) && !result) { // drop parsed progress frames
-            buf.remove(0, pos);
-            pos = 0;
-        }
-    }
+    if (fd >= 0)
+        ::close(fd);
+    fd = -1;
+}
+
+bool isExecutableFile(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.isFile() && info.isExecutable();
 }
 
 } // namespace
 
-LibraryLock::LibraryLock()
+/// What is still to be written to the worker: frames, and at most one descriptor that goes
+/// with the byte at `fdAt` (SCM_RIGHTS). Written from `sent` on, never moved in memory.
+struct Worker::Outgoing
 {
-    if (t_lockDepth++ == 0 && !s_inChild)
-        libraryMutex().lock();
+    QByteArray bytes;
+    qsizetype sent = 0;
+    int fd = -1;
+    qsizetype fdAt = -1;
+
+    bool empty() const { return sent == bytes.size(); }
+    void clear()
+    {
+        bytes.clear();
+        sent = 0;
+        closeFd(fd);
+    }
+
+    /// Writes what the socket takes without blocking. False when the worker's end is closed
+    /// (its exit status will tell why).
+    bool writeSome(int socket)
+    {
+        const char *from = bytes.constData() + sent;
+        const size_t left = size_t(bytes.size() - sent);
+        ssize_t n = 0;
+        if (fd >= 0 && fdAt == sent) {
+            iovec iov{const_cast<char *>(from), left};
+            alignas(cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+            msghdr msg{};
+            msg.msg_iov = &iov;
+            msg.msg_iovlen = 1;
+            msg.msg_control = control;
+            msg.msg_controllen = sizeof control;
+            cmsghdr *c = CMSG_FIRSTHDR(&msg);
+            c->cmsg_level = SOL_SOCKET;
+            c->cmsg_type = SCM_RIGHTS;
+            c->cmsg_len = CMSG_LEN(sizeof(int));
+            std::memcpy(CMSG_DATA(c), &fd, sizeof fd);
+            n = ::sendmsg(socket, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+            if (n > 0)
+                closeFd(fd); // the worker has its copy now
+        } else {
+            // Stop before the byte the descriptor goes with.
+            const size_t size = fd >= 0 ? size_t(fdAt - sent) : left;
+            n = ::send(socket, from, size, MSG_NOSIGNAL | MSG_DONTWAIT);
+        }
+        if (n > 0) {
+            sent += qsizetype(n);
+            if (empty())
+                clear();
+            return true;
+        }
+        return n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR);
+    }
+};
+
+namespace {
+
+/// Idle workers that finished a clean job, waiting for the next one.
+class Pool
+{
+public:
+    struct Idle
+    {
+        pid_t pid = -1;
+        int socket = -1;
+        int served = 0;
+        std::chrono::steady_clock::time_point since;
+    };
+
+    /// The most recently used idle worker that is still alive and silent.
+    std::optional<Idle> take()
+    {
+        std::lock_guard lock(m_mutex);
+        const auto now = std::chrono::steady_clock::now();
+        while (!m_idle.empty()) {
+            Idle w = m_idle.back();
+            m_idle.pop_back();
+            pollfd p{w.socket, POLLIN, 0};
+            const bool spoke = ::poll(&p, 1, 0) != 0; // data, a hang-up or an error: not idle
+            if (now - w.since > kIdleLimit || spoke || ::waitpid(w.pid, nullptr, WNOHANG) != 0) {
+                discard(w);
+                continue;
+            }
+            return w;
+        }
+        return std::nullopt;
+    }
+
+    void give(const Idle &w)
+    {
+        std::lock_guard lock(m_mutex);
+        if (m_idle.size() >= kMaxIdle) {
+            discard(m_idle.front());
+            m_idle.erase(m_idle.begin());
+        }
+        m_idle.push_back(w);
+    }
+
+    void releaseAll()
+    {
+        std::lock_guard lock(m_mutex);
+        for (Idle &w : m_idle)
+            discard(w);
+        m_idle.clear();
+    }
+
+    int size()
+    {
+        std::lock_guard lock(m_mutex);
+        return int(m_idle.size());
+    }
+
+private:
+    static constexpr size_t kMaxIdle = 4;
+    static constexpr std::chrono::seconds kIdleLimit{60};
+
+    static void discard(Idle &w)
+    {
+        ::close(w.socket); // an idle worker exits on the end of its requests; a stuck one is killed
+        ::kill(w.pid, SIGKILL);
+        while (::waitpid(w.pid, nullptr, 0) < 0 && errno == EINTR) {
+        }
+    }
+
+    std::mutex m_mutex;
+    std::vector<Idle> m_idle;
+};
+
+/// Never destroyed: at exit the kernel closes the sockets and the idle workers end.
+Pool &pool()
+{
+    static Pool *p = new Pool;
+    return *p;
 }
 
-LibraryLock::~LibraryLock()
+constexpr int kMaxJobsPerWorker = 256;
+
+} // namespace
+
+Worker::Worker(const JobControl *job, Source source) : m_job(job), m_source(source), m_out(std::make_unique<Outgoing>()) {}
+
+Worker::~Worker()
 {
-    if (--t_lockDepth == 0 && !s_inChild)
-        libraryMutex().unlock();
+    if (m_pid > 0) {
+        ::kill(m_pid, SIGKILL);
+        reap();
+    }
+    closeFd(m_socket);
+}
+
+bool Worker::retryInNewWorker() const
+{
+    return m_served > 0 && (m_failure == Failure::Crashed || m_failure == Failure::Garbled);
+}
+
+std::optional<Error> Worker::start(Request request)
+{
+    if (m_job && m_job->cancelled())
+        return Error(Cancelled{});
+    {
+        std::lock_guard lock(faultMutex());
+        if (testFaultTimes() != 0) {
+            request.fault = testFault();
+            if (testFaultTimes() > 0 && --testFaultTimes() == 0)
+                testFault() = Fault{};
+        }
+    }
+    if (m_source == Source::PoolOrNew) {
+        if (const auto idle = pool().take()) {
+            m_pid = idle->pid;
+            m_socket = idle->socket;
+            m_served = idle->served;
+        }
+    }
+    if (m_pid <= 0) {
+        QStringList searched;
+        const QString exe = workerExecutable(&searched);
+        if (exe.isEmpty()) {
+            m_failure = Failure::Other;
+            return failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process: %1 was not found (looked for %2)")
+                               .arg(QLatin1String(kWorkerName), searched.join(QStringLiteral(", "))));
+        }
+        if (auto e = spawn(exe)) {
+            m_failure = Failure::Other;
+            return e;
+        }
+    }
+    m_out->clear();
+    m_out->bytes = frame(FrameTag::Request, encodeRequest(request));
+    m_lastHeard = std::chrono::steady_clock::now();
+    return std::nullopt;
+}
+
+std::optional<Error> Worker::spawn(const QString &exe)
+{
+    int pair[2] = {-1, -1};
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, pair) != 0)
+        return failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process %1 (%2)").arg(exe, errnoText(errno)));
+    // The worker's end, above the number it takes in the worker (close-on-exec: a worker
+    // started by another thread meanwhile does not inherit it).
+    int childEnd = highCopy(pair[1]);
+    int err = childEnd < 0 ? errno : 0;
+    ::close(pair[1]);
+    m_socket = pair[0];
+    if (childEnd >= 0) {
+        posix_spawn_file_actions_t actions;
+        posix_spawnattr_t attr;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawnattr_init(&attr);
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+        posix_spawn_file_actions_adddup2(&actions, childEnd, kChannelFd);
+        // Whatever else this process has open, with or without close-on-exec, stays here.
+        posix_spawn_file_actions_addclosefrom_np(&actions, kChannelFd + 1);
+        // No signal blocked or ignored in the worker, whatever this thread does.
+        sigset_t none, all;
+        sigemptyset(&none);
+        sigfillset(&all);
+        posix_spawnattr_setsigmask(&attr, &none);
+        posix_spawnattr_setsigdefault(&attr, &all);
+        posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+        const QByteArray path = QFile::encodeName(exe);
+        const QByteArray version = QByteArray::number(kProtocolVersion);
+        char *argv[] = {const_cast<char *>(path.constData()), const_cast<char *>(kWorkerArgument),
+                        const_cast<char *>(version.constData()), nullptr};
+        err = posix_spawn(&m_pid, path.constData(), &actions, &attr, argv, environ);
+        if (err != 0)
+            m_pid = -1;
+        posix_spawn_file_actions_destroy(&actions);
+        posix_spawnattr_destroy(&attr);
+    }
+    closeFd(childEnd);
+    if (m_pid <= 0) {
+        closeFd(m_socket);
+        return failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process %1 (%2)").arg(exe, errnoText(err)));
+    }
+    ::fcntl(m_socket, F_SETFL, ::fcntl(m_socket, F_GETFL) | O_NONBLOCK);
+    m_served = 0;
+    return std::nullopt;
+}
+
+void Worker::send(FrameTag tag, const QByteArray &payload, int fd)
+{
+    if (m_socket < 0)
+        return;
+    if (fd >= 0 && m_out->fd < 0) {
+        m_out->fd = ::fcntl(fd, F_DUPFD_CLOEXEC, 0);
+        m_out->fdAt = m_out->bytes.size();
+    }
+    m_out->bytes += frame(tag, payload);
+}
+
+Result<QByteArray> Worker::answer(std::uint64_t maxBytes)
+{
+    if (m_pid <= 0)
+        return garbled();
+    return pump(Wait::Answer, maxBytes);
+}
+
+std::optional<Error> Worker::finish(bool reusable)
+{
+    if (m_pid <= 0)
+        return garbled();
+    if (reusable && m_out->empty() && m_reader.pending() == 0 && m_served + 1 < kMaxJobsPerWorker) {
+        pool().give({m_pid, m_socket, m_served + 1, std::chrono::steady_clock::now()});
+        m_pid = -1;
+        m_socket = -1;
+        return std::nullopt;
+    }
+    m_out->clear();
+    ::shutdown(m_socket, SHUT_WR); // the end of requests: the worker exits
+    const auto end = pump(Wait::End, 0);
+    if (!end)
+        return end.error();
+    return std::nullopt;
+}
+
+Result<QByteArray> Worker::pump(Wait wait, std::uint64_t maxBytes)
+{
+    using Clock = std::chrono::steady_clock;
+    const auto stallLimit = std::chrono::milliseconds(s_stallMs.load());
+    char chunk[64 * 1024];
+    for (;;) {
+        // Frames that are already here.
+        for (;;) {
+            FrameReader::Frame f;
+            const auto status = m_reader.next(f, FrameReader::Direction::ToParent, maxBytes);
+            if (status == FrameReader::Status::NeedMore)
+                break;
+            if (status == FrameReader::Status::Garbled || wait == Wait::End)
+                return stop(garbled(), Failure::Garbled); // nothing may come after the last answer
+            if (f.tag == FrameTag::Progress) {
+                qint32 permille = 0;
+                std::memcpy(&permille, f.payload.constData(), sizeof permille);
+                if (permille < 0 || permille > 1000)
+                    return stop(garbled(), Failure::Garbled);
+                if (m_job)
+                    m_job->report(permille);
+                continue;
+            }
+            if (m_reader.pending() > 0)
+                return stop(garbled(), Failure::Garbled); // the worker speaks only when spoken to
+            return std::move(f.payload);
+        }
+        if (m_job && m_job->cancelled())
+            return stop(Error(Cancelled{}), Failure::Other);
+
+        const bool writing = !m_out->empty();
+        pollfd p{m_socket, short(POLLIN | (writing ? POLLOUT : 0)), 0};
+        const int ready = ::poll(&p, 1, kPollMs);
+        if (ready < 0 && errno != EINTR)
+            return stop(garbled(), Failure::Other);
+        if (ready > 0 && writing && (p.revents & POLLOUT) && !m_out->writeSome(m_socket))
+            m_out->clear(); // the worker closed its end: its exit status will tell why
+        if (ready > 0 && (p.revents & (POLLIN | POLLHUP | POLLERR))) {
+            const ssize_t n = ::read(m_socket, chunk, sizeof chunk);
+            if (n > 0) {
+                m_lastHeard = Clock::now();
+                m_reader.append(chunk, qsizetype(n));
+                continue;
+            }
+            if (n == 0 || (errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK)) {
+                // The worker closed its end: it ended (or means to). Its status decides.
+                closeFd(m_socket);
+                const Error why = ended(reap());
+                if (!why.message.isEmpty())
+                    return why; // crashed or failed: that says more than a cut frame
+                if (wait == Wait::End && m_reader.pending() == 0)
+                    return QByteArray();
+                m_failure = Failure::Garbled;
+                return garbled();
+            }
+        }
+        if (Clock::now() - m_lastHeard > stallLimit)
+            return stop(failure(QCoreApplication::translate("H5Isolate", "the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged")
+                                    .arg(double(stallLimit.count()) / 1000.0)),
+                        Failure::Other);
+    }
+}
+
+Error Worker::stop(const Error &why, Failure failure)
+{
+    if (m_pid > 0) {
+        ::kill(m_pid, SIGKILL);
+        reap();
+    }
+    closeFd(m_socket);
+    m_out->clear();
+    m_failure = failure;
+    return why;
+}
+
+int Worker::reap()
+{
+    // A worker that closed its socket ends within moments; one that keeps running without it
+    // is stopped after the stall limit (or at once when the job is cancelled).
+    int status = 0;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(s_stallMs.load());
+    auto pause = std::chrono::microseconds(50);
+    for (;;) {
+        const pid_t r = ::waitpid(m_pid, &status, WNOHANG);
+        if (r == m_pid || (r < 0 && errno != EINTR))
+            break;
+        if ((m_job && m_job->cancelled()) || std::chrono::steady_clock::now() > deadline) {
+            ::kill(m_pid, SIGKILL);
+            while (::waitpid(m_pid, &status, 0) < 0 && errno == EINTR) {
+            }
+            break;
+        }
+        std::this_thread::sleep_for(pause);
+        pause = std::min(pause * 2, std::chrono::microseconds(10'000));
+    }
+    m_pid = -1;
+    return status;
+}
+
+/// Why a worker that ended with `status` failed; an empty message when it exited 0.
+Error Worker::ended(int status)
+{
+    if (WIFSIGNALED(status)) {
+        m_failure = Failure::Crashed;
+        return failure(QCoreApplication::translate("H5Isolate", "HDF5 library crashed while reading this file (%1); the file is probably damaged")
+                           .arg(signalText(WTERMSIG(status))));
+    }
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        m_failure = Failure::Crashed;
+        return failure(QCoreApplication::translate("H5Isolate", "HDF5 library failed while reading this file (exit code %1); the file is probably damaged")
+                           .arg(WIFEXITED(status) ? WEXITSTATUS(status) : -1));
+    }
+    return failure(QString());
+}
+
+Result<QByteArray> runWorker(const Request &request, std::uint64_t maxAnswer, const JobControl *job,
+                             bool (*reusable)(const QByteArray &))
+{
+    return runWithRetry(job, [&](Worker &worker) -> Result<QByteArray> {
+        if (auto e = worker.start(request))
+            return *e;
+        auto bytes = worker.answer(maxAnswer);
+        if (!bytes)
+            return bytes;
+        if (auto e = worker.finish(reusable ? reusable(*bytes) : true))
+            return *e;
+        return bytes;
+    });
+}
+
+void releaseIdleWorkers()
+{
+    pool().releaseAll();
+}
+
+int idleWorkers()
+{
+    return pool().size();
+}
+
+QString findWorkerFrom(const QString &exeDir, QStringList *searched)
+{
+    QStringList candidates{QDir(exeDir).filePath(QLatin1String(kWorkerName))};
+#ifdef DUMPSCOPE_H5WORKER_FROM_BINDIR
+    candidates << QDir::cleanPath(QDir(exeDir).filePath(QStringLiteral(DUMPSCOPE_H5WORKER_FROM_BINDIR "/") + QLatin1String(kWorkerName)));
+#endif
+#if defined(DUMPSCOPE_BUILD_DIR) && defined(DUMPSCOPE_H5WORKER_BUILD_PATH)
+    // Only programs that run from the build tree look there: an installed one never picks up a
+    // development build's worker.
+    const QString build = QFileInfo(QStringLiteral(DUMPSCOPE_BUILD_DIR)).canonicalFilePath();
+    const QString dir = QFileInfo(exeDir).canonicalFilePath();
+    if (!build.isEmpty() && (dir == build || dir.startsWith(build + QLatin1Char('/'))))
+        candidates << QStringLiteral(DUMPSCOPE_H5WORKER_BUILD_PATH);
+#endif
+    for (const QString &c : candidates) {
+        if (searched)
+            searched->append(c);
+        if (isExecutableFile(c))
+            return c;
+    }
+    return {};
+}
+
+QString workerExecutable(QStringList *searched)
+{
+    const QString overridden = qEnvironmentVariable("DUMPSCOPE_H5WORKER");
+    if (!overridden.isEmpty()) {
+        if (searched)
+            searched->append(overridden);
+        return overridden; // used as given: a wrong override is an error, not a fallback
+    }
+    const QString self = QFile::symLinkTarget(QStringLiteral("/proc/self/exe"));
+    return findWorkerFrom(QFileInfo(self).absolutePath(), searched);
 }
 
 void setStallTimeout(std::chrono::milliseconds limit)
@@ -173,117 +536,11 @@ void setStallTimeout(std::chrono::milliseconds limit)
     s_stallMs = std::max<std::int64_t>(limit.count(), 1);
 }
 
-void setChildHookForTesting(std::function<void()> hook)
+void setWorkerFaultForTesting(const Fault &fault, int times)
 {
-    LibraryLock lock;
-    childHook() = std::move(hook);
-}
-
-Result<QByteArray> runIsolated(const std::function<QByteArray(const JobControl &)> &work, const JobControl *job)
-{
-    using R = Result<QByteArray>;
-    if (job && job->cancelled())
-        return Cancelled{};
-    if (kAsanBuild) {
-        // GCC 12's AddressSanitizer allocator has no fork handlers: a child forked while
-        // another thread is inside malloc blocks for ever on its lock (seen in CI: tst_badinput
-        // forking from the main thread while workers indexed). Sanitizer builds (tests only)
-        // therefore run the work here, unisolated; product builds always fork (glibc's malloc
-        // is fork-safe). The isolation itself is tested by the normal build.
-        JobControl same;
-        same.cancelFlag = job ? job->cancelFlag : nullptr;
-        same.progress = job ? job->progress : nullptr;
-        try {
-            return work(same);
-        } catch (...) {
-            return R::failure(QCoreApplication::translate(
-                "H5Isolate", "HDF5 library failed while reading this file (exit code %1); the file is probably damaged").arg(2));
-        }
-    }
-    int fds[2] = {-1, -1};
-    pid_t pid = -1;
-    {
-        // Pipe and fork under the library lock: no thread of ours is inside HDF5, and no other
-        // runIsolated() child inherits this pipe's write end (its EOF would come late).
-        LibraryLock lock;
-        if (::pipe2(fds, O_CLOEXEC) != 0)
-            return R::failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process (pipe: %1)")
-                                  .arg(QString::fromLocal8Bit(std::strerror(errno))));
-        const std::function<void()> hook = childHook();
-        pid = ::fork();
-        if (pid == 0) {
-            ::close(fds[0]);
-            s_inChild = true;
-            runChild(fds[1], work, hook);
-        }
-        const int err = errno;
-        ::close(fds[1]);
-        if (pid < 0) {
-            ::close(fds[0]);
-            return R::failure(QCoreApplication::translate("H5Isolate", "cannot start the HDF5 reader process (fork: %1)")
-                                  .arg(QString::fromLocal8Bit(std::strerror(err))));
-        }
-    }
-
-    QByteArray buf;
-    qsizetype pos = 0;
-    std::optional<QByteArray> result;
-    bool garbled = false, cancelled = false, stalled = false;
-    char chunk[64 * 1024];
-    using Clock = std::chrono::steady_clock;
-    const auto stallLimit = std::chrono::milliseconds(s_stallMs.load());
-    auto lastHeard = Clock::now();
-    for (;;) {
-        if (job && job->cancelled()) {
-            cancelled = true;
-            break;
-        }
-        if (Clock::now() - lastHeard > stallLimit) {
-            stalled = true; // libhdf5 looping on a damaged file, or a deadlocked child
-            break;
-        }
-        pollfd p{fds[0], POLLIN, 0};
-        const int ready = ::poll(&p, 1, kPollMs);
-        if (ready < 0 && errno != EINTR) {
-            garbled = true;
-            break;
-        }
-        if (ready <= 0)
-            continue;
-        const ssize_t n = ::read(fds[0], chunk, sizeof chunk);
-        if (n < 0 && (errno == EINTR || errno == EAGAIN))
-            continue;
-        if (n <= 0)
-            break; // EOF (or a read error): the child is gone or closed its end
-        lastHeard = Clock::now();
-        if (!garbled) {
-            buf.append(chunk, qsizetype(n));
-            garbled = !parseFrames(buf, pos, result, job);
-        }
-    }
-    ::close(fds[0]);
-    if (cancelled || stalled)
-        ::kill(pid, SIGKILL);
-    int status = 0;
-    while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    if (cancelled)
-        return Cancelled{};
-    if (stalled)
-        return R::failure(QCoreApplication::translate(
-                              "H5Isolate", "the HDF5 reader process made no progress for %1 s and was stopped; the file is probably damaged")
-                              .arg(double(stallLimit.count()) / 1000.0));
-    if (WIFSIGNALED(status))
-        return R::failure(QCoreApplication::translate(
-                              "H5Isolate", "HDF5 library crashed while reading this file (%1); the file is probably damaged")
-                              .arg(signalText(WTERMSIG(status))));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return R::failure(QCoreApplication::translate(
-                              "H5Isolate", "HDF5 library failed while reading this file (exit code %1); the file is probably damaged")
-                              .arg(WIFEXITED(status) ? WEXITSTATUS(status) : -1));
-    if (garbled || !result)
-        return R::failure(QCoreApplication::translate("H5Isolate", "the HDF5 reader process sent an incomplete or garbled result"));
-    return std::move(*result);
+    std::lock_guard lock(faultMutex());
+    testFault() = fault;
+    testFaultTimes() = fault == Fault{} ? 0 : times;
 }
 
 } // namespace ds::h5

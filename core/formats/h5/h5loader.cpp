@@ -9,7 +9,10 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ds {
 
@@ -27,17 +30,17 @@ struct CheckedDataset
     std::uint64_t count = 0, bytes = 0;
 };
 
-/// Opens `rec.location` in `path` and checks rank, shape, type and size (call with the library
-/// lock held). Errors start with `where`.
-Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, const OpRecord &op,
-                                   const TensorRecord &rec, const QString &where)
+/// Opens `r.location` in `r.path` and checks rank, shape, type and size against the record
+/// (r.shape, r.dataType) and the file (r.fileSize). Errors start with `where`.
+Result<CheckedDataset> openChecked(const h5::LoadRequest &r, const QString &where)
 {
+    const std::uint64_t fileSize = r.fileSize;
     using R = Result<CheckedDataset>;
     CheckedDataset d;
-    d.file = h5::openReadOnly(path);
+    d.file = h5::openReadOnly(r.path);
     if (!d.file)
-        return R::failure(QStringLiteral("%1: cannot open the HDF5 file (%2)").arg(op.dataFile, h5::lastError()));
-    d.ds = h5::Handle(H5Dopen2(d.file.get(), rec.location().toUtf8().constData(), H5P_DEFAULT), H5Dclose);
+        return R::failure(QStringLiteral("%1: cannot open the HDF5 file (%2)").arg(r.dataFile, h5::lastError()));
+    d.ds = h5::Handle(H5Dopen2(d.file.get(), r.location.toUtf8().constData(), H5P_DEFAULT), H5Dclose);
     if (!d.ds)
         return R::failure(QStringLiteral("%1: cannot open the dataset (%2)").arg(where, h5::lastError()));
     d.space = h5::Handle(H5Dget_space(d.ds.get()), H5Sclose);
@@ -47,12 +50,12 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
 
     const int rank = H5Sget_simple_extent_ndims(d.space.get());
     const bool null = H5Sget_simple_extent_type(d.space.get()) == H5S_NULL; // indexed as shape [0]
-    if (rank < 0 || rank > 8 || (null ? rec.shape() != Shape{0} : size_t(rank) != rec.shape().size()))
+    if (rank < 0 || rank > 8 || (null ? r.shape != Shape{0} : size_t(rank) != r.shape.size()))
         return R::failure(QStringLiteral("%1 changed since it was indexed (rank %2); reopen the dump").arg(where).arg(rank));
     d.rank = rank;
     H5Sget_simple_extent_dims(d.space.get(), d.dims, nullptr);
     for (int i = 0; i < rank; ++i)
-        if (d.dims[i] != rec.shape()[size_t(i)])
+        if (d.dims[i] != r.shape[size_t(i)])
             return R::failure(QStringLiteral("%1 changed since it was indexed (shape); reopen the dump").arg(where));
 
     // Read the stored bytes unchanged: the memory type is the file type in little-endian order.
@@ -71,13 +74,13 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
         return R::failure(QStringLiteral("%1: the dataset does not hold numbers").arg(where));
     }
     d.itemSize = H5Tget_size(type.get());
-    const Elem elem = dataTypeInfo(rec.dataType()).elem;
+    const Elem elem = dataTypeInfo(r.dataType).elem;
     if (elem == Elem::None || elemBytes(elem) != d.itemSize)
-        return R::failure(QStringLiteral("%1: %2-byte items cannot be shown as %3").arg(where).arg(d.itemSize).arg(dataTypeName(rec.dataType())));
+        return R::failure(QStringLiteral("%1: %2-byte items cannot be shown as %3").arg(where).arg(d.itemSize).arg(dataTypeName(r.dataType)));
 
-    d.count = elementCount(rec.shape()).value_or(std::numeric_limits<std::uint64_t>::max());
+    d.count = elementCount(r.shape).value_or(std::numeric_limits<std::uint64_t>::max());
     if (d.count > std::numeric_limits<std::uint64_t>::max() / d.itemSize)
-        return R::failure(QStringLiteral("%1: shape %2 is too large").arg(where, shapeToString(rec.shape())));
+        return R::failure(QStringLiteral("%1: shape %2 is too large").arg(where, shapeToString(r.shape)));
     d.bytes = d.count * d.itemSize;
     const std::uint64_t stored = H5Dget_storage_size(d.ds.get());
     h5::Handle dcpl(H5Dget_create_plist(d.ds.get()), H5Pclose);
@@ -89,7 +92,7 @@ Result<CheckedDataset> openChecked(const QString &path, std::uint64_t fileSize, 
                                     : fileSize;
     if (d.bytes > limit)
         return R::failure(QStringLiteral("%1: shape %2 needs %3 bytes, more than the file (%4 bytes) can hold")
-                              .arg(where, shapeToString(rec.shape())).arg(d.bytes).arg(fileSize));
+                              .arg(where, shapeToString(r.shape)).arg(d.bytes).arg(fileSize));
     if (d.bytes > std::uint64_t(std::numeric_limits<size_t>::max()))
         return R::failure(QStringLiteral("%1: too large for this machine").arg(where));
     return d;
@@ -186,31 +189,70 @@ std::shared_ptr<LoadedTensor> emptyTensor(const OpRecord &op, const TensorRecord
     return t;
 }
 
-QByteArray encodeAnswer(const QString &error, std::uint64_t bytes)
+h5::LoadRequest loadRequest(const OpRecord &op, const TensorRecord &rec, const QString &path, std::uint64_t fileSize,
+                            std::uint64_t chunkBytes)
 {
-    QByteArray out;
-    QDataStream s(&out, QIODevice::WriteOnly);
-    s << error << quint64(bytes);
-    return out;
+    h5::LoadRequest r;
+    r.path = path;
+    r.dataFile = op.dataFile;
+    r.location = rec.location();
+    r.fileSize = fileSize;
+    r.shape = rec.shape();
+    r.dataType = rec.dataType();
+    r.chunkBytes = chunkBytes;
+    return r;
 }
 
-bool decodeAnswer(const QByteArray &in, QString &error, std::uint64_t &bytes)
-{
-    QDataStream s(in);
-    quint64 b = 0;
-    s >> error >> b;
-    bytes = b;
-    return s.status() == QDataStream::Ok && s.atEnd();
-}
+QString whereOf(const h5::LoadRequest &r) { return QStringLiteral("%1: %2").arg(r.dataFile, r.location); }
 
-/// An anonymous shared mapping (the child writes, the parent reads), unmapped with the last owner.
-std::shared_ptr<std::byte> sharedBytes(std::uint64_t bytes)
+/// The tensor memory a worker reads into: a sealed memfd of exactly `bytes`.
+class TensorMemory
 {
-    void *p = ::mmap(nullptr, size_t(bytes), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED)
-        return {};
-    return std::shared_ptr<std::byte>(static_cast<std::byte *>(p), [bytes](std::byte *q) { ::munmap(q, size_t(bytes)); });
-}
+public:
+    TensorMemory() : m_fd(::memfd_create("dumpscope-h5-tensor", MFD_CLOEXEC | MFD_ALLOW_SEALING)), m_error(errno) {}
+    ~TensorMemory()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+    }
+    TensorMemory(const TensorMemory &) = delete;
+    TensorMemory &operator=(const TensorMemory &) = delete;
+    int fd() const { return m_fd; }
+
+    /// Sizes the memory and seals its size before the worker gets it: it can neither shrink it
+    /// (our mapping would fault) nor grow it. An error text, or empty.
+    QString sizeAndSeal(std::uint64_t bytes)
+    {
+        if (m_fd < 0)
+            return QString::fromLocal8Bit(std::strerror(m_error));
+        if (::ftruncate(m_fd, off_t(bytes)) != 0 || ::fcntl(m_fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) != 0)
+            return QString::fromLocal8Bit(std::strerror(errno));
+        return checkSealed(bytes) ? QString() : QStringLiteral("the memory was resized");
+    }
+    bool checkSealed(std::uint64_t bytes) const
+    {
+        struct stat st = {};
+        const int seals = ::fcntl(m_fd, F_GET_SEALS);
+        return ::fstat(m_fd, &st) == 0 && std::uint64_t(st.st_size) == bytes && seals >= 0
+               && (seals & (F_SEAL_SHRINK | F_SEAL_GROW)) == (F_SEAL_SHRINK | F_SEAL_GROW);
+    }
+    /// The memory mapped read-only, unmapped with the last owner.
+    std::shared_ptr<const std::byte> map(std::uint64_t bytes) const
+    {
+        void *p = ::mmap(nullptr, size_t(bytes), PROT_READ, MAP_SHARED, m_fd, 0);
+        if (p == MAP_FAILED)
+            return {};
+        return std::shared_ptr<const std::byte>(static_cast<const std::byte *>(p),
+                                                [bytes](const std::byte *q) { ::munmap(const_cast<std::byte *>(q), size_t(bytes)); });
+    }
+
+private:
+    int m_fd = -1;
+    int m_error = 0;
+};
+
+/// Caps of the small answers of a load (an error text and a count).
+constexpr std::uint64_t kMaxLoadAnswer = 1 << 20;
 
 } // namespace
 
@@ -219,14 +261,13 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5TensorInProcess(const DumpInde
                                                                    std::uint64_t chunkBytes)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
-    h5::LibraryLock lock;
     h5::silenceErrors();
     const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location());
     QString path;
     std::uint64_t fileSize = 0;
     if (const auto refused = precheck(index, op, rec, where, path, fileSize))
         return R::failure(*refused);
-    const auto d = openChecked(path, fileSize, op, rec, where);
+    const auto d = openChecked(loadRequest(op, rec, path, fileSize, chunkBytes), where);
     if (!d)
         return R::failure(d.error());
     auto t = emptyTensor(op, rec);
@@ -250,72 +291,119 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
     std::uint64_t fileSize = 0;
     if (const auto refused = precheck(index, op, rec, where, path, fileSize))
         return R::failure(*refused);
-
-    // 1. libhdf5 opens the dataset and checks it against the record and the file, in a child.
-    const auto probe = h5::runIsolated(
-        [&](const JobControl &) {
-            h5::LibraryLock lock;
-            h5::silenceErrors();
-            const auto d = openChecked(path, fileSize, op, rec, where);
-            return encodeAnswer(d ? QString() : d.error().text(), d ? d->bytes : 0);
-        },
-        job);
-    if (!probe)
-        {
-        if (job && job->cancelled())
-            return Cancelled{};
-        return Error(ErrorKind::ReaderFailed, where, probe.error().message);
-    }
-    QString error;
-    std::uint64_t bytes = 0;
-    if (!decodeAnswer(*probe, error, bytes))
-        return R::failure(QStringLiteral("%1: the HDF5 reader process sent a garbled answer").arg(where));
-    if (!error.isEmpty())
-        return R::failure(error);
-    // What the record implies (the child checked shape and item size against it), so the
-    // mapping is never sized by the child's word alone.
+    // What the record implies: the memory is never sized by the worker's word alone.
     const Elem elem = dataTypeInfo(rec.dataType()).elem;
     const auto count = elementCount(rec.shape());
-    if (!count || elem == Elem::None || *count > std::numeric_limits<std::uint64_t>::max() / elemBytes(elem)
-        || bytes != *count * elemBytes(elem))
-        return R::failure(QStringLiteral("%1: the HDF5 reader process sent a garbled answer").arg(where));
+    const bool sizeKnown = count && elem != Elem::None && *count <= std::numeric_limits<std::uint64_t>::max() / elemBytes(elem);
+    h5::Request request;
+    request.kind = h5::RequestKind::Load;
+    request.load = loadRequest(op, rec, path, fileSize, chunkBytes);
 
-    auto t = emptyTensor(op, rec);
-    if (bytes > 0) {
-        // 2. The child reads into memory shared with this process.
-        auto shared = sharedBytes(bytes);
-        if (!shared)
-            return R::failure(QStringLiteral("%1: cannot allocate %2 bytes").arg(where).arg(bytes));
-        std::byte *out = shared.get();
-        const auto read = h5::runIsolated(
-            [&](const JobControl &childJob) {
-                h5::LibraryLock lock;
-                h5::silenceErrors();
-                const auto d = openChecked(path, fileSize, op, rec, where);
-                if (!d)
-                    return encodeAnswer(d.error().text(), 0);
-                if (d->bytes != bytes)
-                    return encodeAnswer(QStringLiteral("%1 changed since it was indexed; reopen the dump").arg(where), 0);
-                return encodeAnswer(readInto(*d, out, &childJob, chunkBytes, where), bytes);
-            },
-            job);
-        if (!read)
-            {
+    return h5::runWithRetry(job, [&](h5::Worker &worker) -> R {
+        const auto workerFailed = [&](const Error &e) -> R {
+            if (e.kind == ErrorKind::Cancelled || (job && job->cancelled()))
+                return Cancelled{};
+            return Error(ErrorKind::ReaderFailed, where, e.message);
+        };
+        const auto garbledAnswer = [&] {
+            return R::failure(ErrorKind::ReaderFailed, where, QStringLiteral("the HDF5 reader process sent a garbled answer"));
+        };
+        /// The worker's answer was an error about the file: it is not used again.
+        const auto fileError = [&](const QString &error) -> R {
+            if (auto e = worker.finish(false))
+                return workerFailed(*e);
             if (job && job->cancelled())
                 return Cancelled{};
-            return Error(ErrorKind::ReaderFailed, where, read.error().message);
-        }
-        std::uint64_t readBytes = 0;
-        if (!decodeAnswer(*read, error, readBytes))
-            return R::failure(QStringLiteral("%1: the HDF5 reader process sent a garbled answer").arg(where));
-        if (!error.isEmpty())
             return R::failure(error);
-        t->view = TensorView{elem, out, size_t(*count)};
-        t->keepAlive = std::move(shared);
-    } else {
-        t->view = TensorView{elem, nullptr, 0};
-    }
-    return std::shared_ptr<const LoadedTensor>(std::move(t));
+        };
+
+        // 1. The worker opens the dataset and checks it against the record and the file.
+        if (auto e = worker.start(request))
+            return workerFailed(*e);
+        const auto probeBytes = worker.answer(kMaxLoadAnswer);
+        if (!probeBytes)
+            return workerFailed(probeBytes.error());
+        const auto probe = h5::decodeLoadAnswer(*probeBytes);
+        if (!probe)
+            return garbledAnswer();
+        if (!probe->error.isEmpty())
+            return fileError(probe->error);
+        // The worker checked shape and item size against the record: its count must be the
+        // record's, or it is not believed (and the worker is killed).
+        if (!sizeKnown || probe->bytes != *count * elemBytes(elem) || probe->bytes > std::uint64_t(std::numeric_limits<size_t>::max()))
+            return garbledAnswer();
+        const std::uint64_t bytes = probe->bytes;
+
+        auto t = emptyTensor(op, rec);
+        if (bytes == 0) {
+            if (auto e = worker.finish(true))
+                return workerFailed(*e);
+            t->view = TensorView{elem, nullptr, 0};
+            return std::shared_ptr<const LoadedTensor>(std::move(t));
+        }
+
+        // 2. The worker reads into memory it shares with this process, made and sealed here.
+        TensorMemory memory;
+        if (const QString why = memory.sizeAndSeal(bytes); !why.isEmpty())
+            return R::failure(QStringLiteral("%1: cannot allocate %2 bytes (%3)").arg(where).arg(bytes).arg(why));
+        QByteArray go(sizeof(quint64), Qt::Uninitialized);
+        const quint64 goBytes = bytes;
+        std::memcpy(go.data(), &goBytes, sizeof goBytes);
+        worker.send(h5::FrameTag::Go, go, memory.fd());
+        const auto readBytes = worker.answer(kMaxLoadAnswer);
+        if (!readBytes)
+            return workerFailed(readBytes.error());
+        const auto read = h5::decodeLoadAnswer(*readBytes);
+        if (!read)
+            return garbledAnswer();
+        if (!read->error.isEmpty())
+            return fileError(read->error);
+        if (read->bytes != bytes || !memory.checkSealed(bytes))
+            return garbledAnswer();
+        if (auto e = worker.finish(true))
+            return workerFailed(*e);
+        auto mapped = memory.map(bytes);
+        if (!mapped)
+            return R::failure(QStringLiteral("%1: cannot map %2 bytes (%3)").arg(where).arg(bytes).arg(QString::fromLocal8Bit(std::strerror(errno))));
+        t->view = TensorView{elem, mapped.get(), size_t(*count)};
+        t->keepAlive = std::move(mapped);
+        return std::shared_ptr<const LoadedTensor>(std::move(t));
+    });
 }
+
+namespace h5 {
+
+struct CheckedRead::Impl
+{
+    LoadRequest request;
+    QString where;
+    std::optional<CheckedDataset> dataset;
+};
+
+CheckedRead::CheckedRead() : m_impl(std::make_unique<Impl>()) {}
+CheckedRead::~CheckedRead() = default;
+
+LoadAnswer CheckedRead::open(const LoadRequest &request)
+{
+    silenceErrors();
+    m_impl->request = request;
+    m_impl->where = whereOf(request);
+    auto d = openChecked(request, m_impl->where);
+    if (!d)
+        return {d.error().text(), 0};
+    m_impl->dataset.emplace(std::move(*d));
+    return {QString(), m_impl->dataset->bytes};
+}
+
+LoadAnswer CheckedRead::read(std::byte *out, std::uint64_t bytes, const JobControl &job)
+{
+    if (!m_impl->dataset)
+        return {QStringLiteral("%1: the dataset is not open").arg(m_impl->where), 0};
+    if (bytes != m_impl->dataset->bytes)
+        return {QStringLiteral("%1 changed since it was indexed; reopen the dump").arg(m_impl->where), 0};
+    return {readInto(*m_impl->dataset, out, &job, m_impl->request.chunkBytes, m_impl->where), bytes};
+}
+
+} // namespace h5
 
 } // namespace ds

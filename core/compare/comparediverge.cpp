@@ -1,0 +1,345 @@
+// The first divergence of each scope: which rows disagree (parameters and model inputs with
+// their own rule), the origin (innermost operator, its cause and enclosing modules) and the
+// chain after it. The rule is written down in docs/COMPARE.md "First divergence".
+#include "compare.h"
+
+#include "msprobenames.h"
+
+#include <QHash>
+#include <QRegularExpression>
+#include <cstring>
+
+namespace ds {
+
+namespace {
+
+enum class Role : std::uint8_t { Data, Parameter, ModelInput };
+
+struct RowInfo
+{
+    Role role = Role::Data;
+    bool bad = false;
+    QString parameter;  ///< Role::Parameter: "fc1.weight" (may be empty)
+    int module = -1;    ///< the module entry naming the parameter
+    bool fromStack = false;
+};
+
+/// A tensor's identity as far as the NPU record tells: dtype, element count and the recorded
+/// statistics, else the checksum. Empty when the record has neither.
+QString signature(const TensorRecord &t)
+{
+    if (!t.isTensor())
+        return {};
+    std::uint64_t n = 1;
+    for (auto d : t.shape())
+        n *= d;
+    const QString head = t.typeName() + QLatin1Char('|') + QString::number(t.dataType()) + QLatin1Char('|') + QString::number(n);
+    if (t.recorded().present) {
+        auto bits = [](double v) {
+            std::uint64_t b;
+            std::memcpy(&b, &v, sizeof b);
+            return QString::number(b, 16);
+        };
+        const RecordedStats &r = t.recorded();
+        return head + QStringLiteral("|s%1|%2|%3|%4|%5").arg(r.present).arg(bits(r.max), bits(r.min), bits(r.mean), bits(r.norm));
+    }
+    if (!t.checksum().isEmpty())
+        return head + QStringLiteral("|c") + t.checksum().toLower();
+    return {};
+}
+
+QString entryOf(const OpRecord &op) { return opMatchKey(op); }
+
+/// The positional argument index of an input row ("input.1" -> 1), -1 for kwargs and nesting.
+int argIndex(const QString &key)
+{
+    static const QRegularExpression re(QStringLiteral("^input\\.(\\d+)$"));
+    const auto m = re.match(key);
+    return m.hasMatch() ? m.captured(1).toInt() : -1;
+}
+
+/// The arguments of the first call of `function` in a line of code (the line may end before
+/// the closing parenthesis), split at top-level commas.
+QStringList callArguments(const QString &code, const QString &function)
+{
+    qsizetype at = -1;
+    if (function.isEmpty()) {
+        static const QRegularExpression call(QStringLiteral("[\\w.]+\\("));
+        const auto m = call.match(code);
+        if (m.hasMatch())
+            at = m.capturedEnd() - 1;
+    } else {
+        const QRegularExpression call(QStringLiteral("\\b%1\\(").arg(QRegularExpression::escape(function)));
+        const auto m = call.match(code);
+        if (m.hasMatch())
+            at = m.capturedEnd() - 1;
+    }
+    QStringList args;
+    if (at < 0)
+        return args;
+    int depth = 0;
+    QString cur;
+    for (qsizetype i = at + 1; i < code.size(); ++i) {
+        const QChar c = code[i];
+        if (c == QLatin1Char('(') || c == QLatin1Char('[') || c == QLatin1Char('{'))
+            ++depth;
+        if (c == QLatin1Char(')') || c == QLatin1Char(']') || c == QLatin1Char('}')) {
+            if (depth == 0)
+                break;
+            --depth;
+        }
+        if (c == QLatin1Char(',') && depth == 0) {
+            args << cur.trimmed();
+            cur.clear();
+            continue;
+        }
+        cur += c;
+    }
+    if (!cur.trimmed().isEmpty())
+        args << cur.trimmed();
+    return args;
+}
+
+/// A frame of an msprobe stack line: "File <path>, line <n>, in <func>, \n <code>".
+struct Frame
+{
+    QString path, code;
+};
+
+Frame frameOf(const QString &line)
+{
+    Frame f;
+    const qsizetype nl = line.indexOf(QLatin1Char('\n'));
+    const QString head = nl < 0 ? line : line.left(nl);
+    f.code = nl < 0 ? QString() : line.mid(nl + 1).trimmed();
+    if (head.startsWith(QLatin1String("File "))) {
+        const qsizetype end = head.indexOf(QLatin1String(", line "));
+        f.path = head.mid(5, end < 0 ? -1 : end - 5);
+    }
+    return f;
+}
+
+/// The parameter an API call reads at positional argument `index`, from its call stack:
+/// `self.<p>` in the call (or, when the call passes a local name, in the caller's call in the
+/// same file), and the module attribute `self.<m>(` in the first frame outside torch.
+/// "m.p", or empty. A heuristic for dumps without module entries (level L1).
+QString stackParameter(const DumpIndex &index, const OpRecord &op, int argument)
+{
+    if (argument < 0 || op.stack < 0 || size_t(op.stack) >= index.stacks.size())
+        return {};
+    const QStringList entry = entryOf(op).split(QLatin1Char('.'));
+    if (entry.size() < 3)
+        return {};
+    std::vector<Frame> frames;
+    for (const QString &line : index.stacks[size_t(op.stack)])
+        frames.push_back(frameOf(line));
+    if (frames.empty())
+        return {};
+    static const QRegularExpression selfAttr(QStringLiteral("^self\\.(\\w+)$")), name(QStringLiteral("^\\w+$"));
+    QString param;
+    QStringList args = callArguments(frames[0].code, entry[1]);
+    for (size_t f = 0; f < frames.size() && argument < args.size(); ++f) {
+        const QString arg = args[argument];
+        if (const auto m = selfAttr.match(arg); m.hasMatch()) {
+            param = m.captured(1);
+            break;
+        }
+        if (!name.match(arg).hasMatch() || f + 1 >= frames.size() || frames[f + 1].path != frames[0].path)
+            break;
+        args = callArguments(frames[f + 1].code, {}); // the caller in the same file passes it on
+    }
+    if (param.isEmpty())
+        return {};
+    static const QRegularExpression moduleCall(QStringLiteral("self\\.(\\w+)\\s*\\("));
+    for (size_t f = 1; f < frames.size(); ++f) {
+        if (frames[f].path.contains(QLatin1String("/torch/")) || frames[f].path.contains(QLatin1String("/msprobe/")))
+            continue;
+        const auto m = moduleCall.match(frames[f].code);
+        return m.hasMatch() ? m.captured(1) + QLatin1Char('.') + param : QString();
+    }
+    return {};
+}
+
+struct OpSpan
+{
+    int op;
+    size_t begin, end; ///< rows [begin, end)
+};
+
+} // namespace
+
+QString divergenceCauseName(DivergenceCause c)
+{
+    switch (c) {
+    case DivergenceCause::Output: return QStringLiteral("output");
+    case DivergenceCause::Parameter: return QStringLiteral("parameter");
+    case DivergenceCause::Input: return QStringLiteral("input");
+    }
+    return {};
+}
+
+void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
+{
+    result.divergences.clear();
+    // operators (consecutive rows) grouped by scope, in row order
+    std::vector<QString> order;
+    QHash<QString, std::vector<OpSpan>> scopes;
+    for (size_t i = 0; i < result.rows.size();) {
+        const int op = result.rows[i].npu.op;
+        const size_t begin = i;
+        while (i < result.rows.size() && result.rows[i].npu.op == op)
+            ++i;
+        const QString scope = scopeKey(*npu.ops[size_t(op)].levels);
+        auto it = scopes.find(scope);
+        if (it == scopes.end()) {
+            order.push_back(scope);
+            it = scopes.insert(scope, {});
+        }
+        it->push_back({op, begin, i});
+    }
+    const Verdict statsLevel = std::min(level, Verdict::Warning);
+    std::vector<RowInfo> info(result.rows.size());
+
+    for (const QString &scope : order) {
+        const std::vector<OpSpan> &spans = scopes.value(scope);
+        QHash<QString, int> moduleByName; // module entries of the scope by entry name
+        for (const OpSpan &s : spans)
+            if (moduleNameOf(entryOf(npu.ops[size_t(s.op)])).isModule())
+                moduleByName.insert(entryOf(npu.ops[size_t(s.op)]), s.op);
+        QHash<QString, std::pair<size_t, size_t>> spanOf;
+        for (const OpSpan &s : spans)
+            spanOf.insert(entryOf(npu.ops[size_t(s.op)]), {s.begin, s.end});
+
+        // Pass 1, in execution order: the role of every row and whether it disagrees.
+        QSet<QString> seen;
+        for (const OpSpan &s : spans) {
+            const OpRecord &op = npu.ops[size_t(s.op)];
+            const QString entry = entryOf(op);
+            const bool framework = isMsprobeOp(op), forward = framework && isForwardEntry(entry);
+            const ModuleName module = moduleNameOf(entry);
+            for (size_t r = s.begin; r < s.end; ++r) {
+                const CompareRow &row = result.rows[r];
+                const TensorRecord &t = npu.tensor(row.npu);
+                RowInfo &ri = info[r];
+                ri = {};
+                const QString key = tensorMatchKey(op, t), sig = signature(t);
+                if (framework && module.isModule() && key.startsWith(QLatin1String("parameters."))) {
+                    ri.role = Role::Parameter;
+                    ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
+                    ri.module = s.op;
+                } else if (forward && t.io() == IoKind::Input && !sig.isEmpty()) {
+                    const QString grad = msprobeRequiresGrad(t);
+                    const bool first = !seen.contains(sig);
+                    if (!module.isModule()) {
+                        // an API input equal to a parameter row of an enclosing module entry is that parameter
+                        for (QString parent = op.parent; !parent.isEmpty() && ri.role == Role::Data;) {
+                            const int m = moduleByName.value(parent, -1);
+                            if (m < 0)
+                                break;
+                            const auto span = spanOf.value(parent);
+                            for (size_t k = span.first; k < span.second; ++k) {
+                                const TensorRecord &p = npu.tensor(result.rows[k].npu);
+                                const QString pk = tensorMatchKey(npu.ops[size_t(m)], p);
+                                if (pk.startsWith(QLatin1String("parameters.")) && p.shape() == t.shape() && signature(p) == sig) {
+                                    const ModuleName mn = moduleNameOf(parent);
+                                    ri.role = Role::Parameter;
+                                    ri.parameter = (mn.path.isEmpty() ? QString() : mn.path + QLatin1Char('.')) + pk.mid(11);
+                                    ri.module = m;
+                                    break;
+                                }
+                            }
+                            parent = npu.ops[size_t(m)].parent;
+                        }
+                        // no module entries (level L1): a first-seen requires_grad input the call stack names
+                        if (ri.role == Role::Data && first && grad == QLatin1String("True") && moduleByName.isEmpty()) {
+                            const QString name = stackParameter(npu, op, argIndex(key));
+                            if (!name.isEmpty()) {
+                                ri.role = Role::Parameter;
+                                ri.parameter = name;
+                                ri.fromStack = true;
+                            }
+                        }
+                    }
+                    if (ri.role == Role::Data && first && grad == QLatin1String("False"))
+                        ri.role = Role::ModelInput;
+                }
+                if (!sig.isEmpty())
+                    seen.insert(sig);
+                if (!row.compared())
+                    continue;
+                const bool byVerdict = row.verdict >= (row.mode == CompareMode::Tensor ? level : statsLevel);
+                switch (ri.role) {
+                case Role::Parameter: ri.bad = !row.identical; break;
+                case Role::ModelInput: ri.bad = row.dtypeDiffers || byVerdict; break;
+                case Role::Data: ri.bad = byVerdict; break;
+                }
+            }
+        }
+
+        // Pass 2: the origin (innermost), its cause and modules, and the chain.
+        auto firstBad = [&](const OpSpan &s) {
+            for (size_t r = s.begin; r < s.end; ++r)
+                if (info[r].bad)
+                    return int(r);
+            return -1;
+        };
+        size_t first = spans.size();
+        for (size_t k = 0; k < spans.size() && first == spans.size(); ++k)
+            if (firstBad(spans[k]) >= 0)
+                first = k;
+        if (first == spans.size())
+            continue;
+        auto enclosing = [&](int op) {
+            std::vector<int> chain;
+            for (QString p = npu.ops[size_t(op)].parent; !p.isEmpty() && chain.size() < 256;) {
+                const int m = moduleByName.value(p, -1);
+                if (m < 0 || std::find(chain.begin(), chain.end(), m) != chain.end())
+                    break;
+                chain.push_back(m);
+                p = npu.ops[size_t(m)].parent;
+            }
+            return chain;
+        };
+        size_t origin = first;
+        for (bool moved = true; moved;) { // a module entry gives way to a disagreeing call inside it
+            moved = false;
+            if (!moduleNameOf(entryOf(npu.ops[size_t(spans[origin].op)])).isModule())
+                break;
+            for (size_t k = first; k < spans.size(); ++k) {
+                if (k == origin || firstBad(spans[k]) < 0)
+                    continue;
+                const std::vector<int> mods = enclosing(spans[k].op);
+                if (std::find(mods.begin(), mods.end(), spans[origin].op) != mods.end()) {
+                    origin = k;
+                    moved = true;
+                    break;
+                }
+            }
+        }
+        const OpSpan &o = spans[origin];
+        Divergence d;
+        d.scope = scope;
+        d.levels = *npu.ops[size_t(o.op)].levels;
+        d.originOp = o.op;
+        d.originRow = firstBad(o);
+        const RowInfo &ri = info[size_t(d.originRow)];
+        const CompareRow &row = result.rows[size_t(d.originRow)];
+        if (ri.role == Role::Parameter) {
+            d.cause = DivergenceCause::Parameter;
+            d.parameter = ri.parameter;
+            d.parameterModule = ri.module;
+            d.parameterFromStack = ri.fromStack;
+        } else {
+            d.cause = row.io == IoKind::Output ? DivergenceCause::Output : DivergenceCause::Input;
+        }
+        d.inputsAgree = d.cause != DivergenceCause::Input;
+        d.modules = enclosing(o.op);
+        for (size_t k = first; k < spans.size(); ++k)
+            if (k != origin && firstBad(spans[k]) >= 0
+                && std::find(d.modules.begin(), d.modules.end(), spans[k].op) == d.modules.end())
+                d.chain.push_back(spans[k].op);
+        result.divergences.push_back(std::move(d));
+    }
+}
+
+} // namespace ds

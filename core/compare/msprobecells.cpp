@@ -1,0 +1,418 @@
+#include "msprobecells.h"
+
+#include "msprobenames.h"
+#include "tensor/dtype.h"
+
+#include <QRegularExpression>
+#include <cmath>
+
+namespace ds {
+
+namespace {
+
+using State = MetricValue::State;
+
+const QString kNA = QStringLiteral("N/A");
+
+bool hasDataFile(const TensorRecord &t)
+{
+    return t.storage() != TensorStorage::Absent && t.storage() != TensorStorage::Value;
+}
+
+QString dtypeText(const TensorRecord &t)
+{
+    return t.storage() == TensorStorage::DumpPayload || t.typeName().isEmpty() ? dataTypeName(t.dataType()) : t.typeName();
+}
+
+enum class NumKind { Float, Int, Bool };
+
+NumKind numKindOf(const TensorRecord &t)
+{
+    const QString d = dtypeText(t).toLower();
+    if (d.endsWith(QLatin1String("bool")))
+        return NumKind::Bool;
+    if (d.contains(QLatin1String("int")) && !d.contains(QLatin1String("float")))
+        return NumKind::Int;
+    return NumKind::Float;
+}
+
+/// A statistic as msprobe's table holds it: NaN becomes the string "Nan" (set_summary).
+MsCell statCell(double v, NumKind kind)
+{
+    if (std::isnan(v))
+        return MsCell::str(QStringLiteral("Nan"));
+    if (kind == NumKind::Bool)
+        return MsCell::boolean(v != 0);
+    if (kind == NumKind::Int && std::isfinite(v) && v == std::floor(v))
+        return MsCell::integer(v);
+    return MsCell::real(v);
+}
+
+/// What msprobe makes of a non-tensor leaf (compare/utils.py gen_op_item).
+struct ValueInfo
+{
+    QString dtype, shape;
+    MsCell stat;
+    QString md5;
+};
+
+QString pythonKind(const TensorRecord &t)
+{
+    static const QStringList builtin{QStringLiteral("int"), QStringLiteral("float"), QStringLiteral("bool"),
+                                     QStringLiteral("str")};
+    if (builtin.contains(t.typeName()))
+        return t.typeName();
+    const QString v = t.value().trimmed();
+    if (v == QLatin1String("true") || v == QLatin1String("false"))
+        return QStringLiteral("bool");
+    if (v == QLatin1String("null"))
+        return QStringLiteral("NoneType");
+    if (v.startsWith(QLatin1Char('[')))
+        return QStringLiteral("list");
+    if (v.startsWith(QLatin1Char('{')))
+        return QStringLiteral("dict");
+    static const QRegularExpression integer(QStringLiteral("^-?\\d+$"));
+    if (integer.match(v).hasMatch())
+        return QStringLiteral("int");
+    bool ok = false;
+    v.toDouble(&ok);
+    return ok ? QStringLiteral("float") : QStringLiteral("str");
+}
+
+ValueInfo valueInfo(const TensorRecord &t)
+{
+    const QString none = QStringLiteral("None");
+    if (t.typeName() == none && t.value() == QLatin1String("null")) // a JSON null leaf
+        return {none, none, MsCell::str(none), kNA};
+    const QString last = t.name().mid(t.name().lastIndexOf(QLatin1Char('.')) + 1);
+    if (last == QLatin1String("src") || last == QLatin1String("dst") || last == QLatin1String("group_src")
+        || last == QLatin1String("group_dst")) {
+        const QString s = pythonStrOfJson(t.value());
+        return {t.typeName(), QStringLiteral("[]"), MsCell::str(s), s};
+    }
+    if (t.typeName() == QLatin1String("torch.ProcessGroup")) {
+        static const QRegularExpression ranks(QStringLiteral("\"group_ranks\"\\s*:\\s*(\\[[^\\]]*\\])"));
+        const auto m = ranks.match(t.value());
+        const QString s = m.hasMatch() ? pythonStrOfJson(m.captured(1)) : none;
+        return {t.typeName(), QStringLiteral("[]"), MsCell::str(s), s};
+    }
+    if (t.typeName() == QLatin1String("torch.Size")) {
+        const QString s = pythonStrOfJson(t.value());
+        return {t.typeName(), s, MsCell::str(none), crc32Hex(s)};
+    }
+    if (t.typeName() == QLatin1String("slice")) {
+        const QString s = pythonStrOfJson(t.value());
+        const qsizetype n = t.value().trimmed().startsWith(QLatin1Char('[')) ? t.value().count(QLatin1Char(',')) + 1 : 0;
+        return {t.typeName(), QStringLiteral("(%1,)").arg(n), MsCell::str(none), crc32Hex(s)};
+    }
+    const QString kind = pythonKind(t);
+    const QString text = t.value().trimmed();
+    ValueInfo v;
+    v.dtype = t.typeName() == QLatin1String("ellipsis") ? t.typeName() : QStringLiteral("<class '%1'>").arg(kind);
+    v.shape = QStringLiteral("[]");
+    if (kind == QLatin1String("int")) {
+        v.stat = MsCell::integer(text.toDouble());
+    } else if (kind == QLatin1String("float")) {
+        const QString l = text.toLower();
+        v.stat = MsCell::real(l == QLatin1String("nan") ? std::nan("")
+                              : l == QLatin1String("infinity") || l == QLatin1String("inf") ? HUGE_VAL
+                              : l == QLatin1String("-infinity") || l == QLatin1String("-inf") ? -HUGE_VAL
+                                                                                              : text.toDouble());
+    } else if (kind == QLatin1String("bool")) {
+        v.stat = MsCell::boolean(text == QLatin1String("true") || text == QLatin1String("True"));
+    } else if (kind == QLatin1String("str")) {
+        v.stat = MsCell::str(t.value());
+    } else {
+        v.stat = MsCell::str(pythonStrOfJson(t.value()));
+    }
+    v.md5 = crc32Hex(v.stat.pyStr());
+    return v;
+}
+
+/// One side of a row: the basic cells, the statistics, the md5 and the data file.
+struct Side
+{
+    QString name, dtype, shape, reqGrad, md5, dataName;
+    std::array<MsCell, 4> stats;
+    bool data = false;
+};
+
+Side sideOf(const DumpIndex &index, const DumpIndex::TensorRef &ref, const std::array<MetricValue, kStatCount> &computed)
+{
+    const TensorRecord &t = index.tensor(ref);
+    Side s;
+    s.reqGrad = msprobeRequiresGrad(t);
+    s.dataName = msprobeDataName(t);
+    s.data = hasDataFile(t);
+    if (s.data && s.dataName == QLatin1String("-1")) { // a CANN dump file or an .h5 dataset: its file's name
+        const OpRecord &op = index.op(ref);
+        const QString &file = op.dataFile.isEmpty() ? op.relPath : op.dataFile;
+        s.dataName = file.mid(file.lastIndexOf(QLatin1Char('/')) + 1);
+    }
+    if (!t.isTensor()) {
+        const ValueInfo v = valueInfo(t);
+        s.dtype = v.dtype;
+        s.shape = v.shape;
+        s.stats.fill(v.stat);
+        s.md5 = v.md5;
+        return s;
+    }
+    s.dtype = dtypeText(t);
+    s.shape = shapeToString(t.shape());
+    s.md5 = t.checksum().isEmpty() ? crc32Hex(QString()) : t.checksum().toLower();
+    const NumKind kind = numKindOf(t);
+    const RecordedStats &r = t.recorded();
+    const std::pair<RecordedStats::Field, double> fields[] = {
+        {RecordedStats::Max, r.max}, {RecordedStats::Min, r.min}, {RecordedStats::Mean, r.mean}, {RecordedStats::Norm, r.norm}};
+    for (size_t i = 0; i < kStatCount; ++i) {
+        if (r.present)
+            s.stats[i] = r.has(fields[i].first) ? statCell(fields[i].second, kind) : MsCell::str(QStringLiteral("None"));
+        else
+            s.stats[i] = computed[i].state == State::Value ? statCell(computed[i].value, kind)
+                         : computed[i].state == State::Nan ? MsCell::str(QStringLiteral("Nan"))
+                                                           : MsCell::str(QStringLiteral("None"));
+    }
+    return s;
+}
+
+double roundTo(double v, int decimals) { return QString::number(v, 'f', decimals).toDouble(); }
+
+MsCell metricCell(const MetricValue &v, Metric m)
+{
+    switch (v.state) {
+    case State::Value:
+        if (m == Metric::EucDist || !std::isfinite(v.value))
+            return MsCell::real(v.value);
+        if (m == Metric::Cosine) { // format_value, then values above 0.9999 rounded to 6 decimals
+            const double c = roundTo(v.value, 12);
+            return MsCell::real(c > 0.9999 ? roundTo(c, 6) : c);
+        }
+        return MsCell::real(roundTo(v.value, 12));
+    case State::Nan: return MsCell::str(QStringLiteral("Nan"));
+    case State::Unsupported: return MsCell::str(QStringLiteral("unsupported"));
+    case State::NotAvailable: return MsCell::str(kNA);
+    case State::ShapeUnmatched: return MsCell::str(QStringLiteral("shape unmatched"));
+    }
+    return MsCell::str(kNA);
+}
+
+// ---- statistics differences (msprobe's CalcStatsDiff) ---------------------------------------
+
+enum class VT { Num, Nan, Inf, NegInf, Device, Na, Other };
+
+VT classify(const MsCell &c)
+{
+    if (c.kind == MsCell::Kind::Float && std::isnan(c.number))
+        return VT::Nan;
+    const QString s = c.pyStr(), low = s.toLower();
+    if (low == QLatin1String("nan"))
+        return VT::Nan;
+    if ((c.kind == MsCell::Kind::Float && c.number == HUGE_VAL) || low == QLatin1String("inf"))
+        return VT::Inf;
+    if ((c.kind == MsCell::Kind::Float && c.number == -HUGE_VAL) || low == QLatin1String("-inf"))
+        return VT::NegInf;
+    if (c.isNumber())
+        return VT::Num;
+    if (c.kind == MsCell::Kind::Text && low != QLatin1String("true") && low != QLatin1String("false")) {
+        bool ok = false;
+        s.trimmed().toDouble(&ok);
+        if (ok)
+            return VT::Num;
+    }
+    static const QRegularExpression device(QStringLiteral("npu|cpu|cuda"), QRegularExpression::CaseInsensitiveOption);
+    if (device.match(s).hasMatch())
+        return VT::Device;
+    if (s == kNA)
+        return VT::Na;
+    return VT::Other;
+}
+
+std::pair<QString, QString> statDiff(const MsCell &n, const MsCell &b)
+{
+    if (n.pyStr() == b.pyStr())
+        return {QStringLiteral("0"), QStringLiteral("0")};
+    const VT a = classify(n), c = classify(b);
+    auto both = [](const QString &x) { return std::pair<QString, QString>{x, x}; };
+    if (a == VT::Na || c == VT::Na)
+        return both(kNA);
+    const bool numeric[] = {a == VT::Num || a == VT::Nan || a == VT::Inf || a == VT::NegInf,
+                            c == VT::Num || c == VT::Nan || c == VT::Inf || c == VT::NegInf};
+    if (a == VT::Device && c == VT::Device)
+        return both(kNA);
+    if (a == VT::Device || c == VT::Device || a == VT::Other || c == VT::Other)
+        return both(QStringLiteral("Diff"));
+    if (!numeric[0] || !numeric[1])
+        return both(kNA);
+    if (a == VT::Nan || c == VT::Nan)
+        return both(QStringLiteral("Nan"));
+    if (a == VT::Inf || (a == VT::Num && c == VT::NegInf))
+        return both(QStringLiteral("inf"));
+    if (a == VT::NegInf || (a == VT::Num && c == VT::Inf))
+        return both(QStringLiteral("-inf"));
+    const double x = n.pyStr().toDouble(), y = b.pyStr().toDouble();
+    const double d = x - y;
+    return {pythonFloatRepr(d), y != 0 ? pythonFloatRepr(std::fabs(d / y * 100)) + QLatin1Char('%') : QStringLiteral("inf")};
+}
+
+} // namespace
+
+QString MsCell::pyStr() const
+{
+    switch (kind) {
+    case Kind::Text: return text;
+    case Kind::Int: return QString::number(qlonglong(number));
+    case Kind::Float: return pythonFloatRepr(number);
+    case Kind::Bool: return number != 0 ? QStringLiteral("True") : QStringLiteral("False");
+    }
+    return text;
+}
+
+QString MsCell::csv() const
+{
+    if (kind == Kind::Float) {
+        if (std::isnan(number))
+            return {};
+        if (std::isinf(number))
+            return number > 0 ? QStringLiteral(" inf") : QStringLiteral(" -inf");
+    }
+    return pyStr();
+}
+
+bool MsCell::operator==(const MsCell &o) const
+{
+    if (kind == Kind::Text || o.kind == Kind::Text)
+        return kind == o.kind && text == o.text;
+    return number == o.number;
+}
+
+bool msprobeDtypesMatch(const QString &npu, const QString &bench)
+{
+    if (npu == bench)
+        return true;
+    static const QStringList groups[] = {
+        {QStringLiteral("torch.float16"), QStringLiteral("torch.float32"), QStringLiteral("torch.bfloat16")},
+        {QStringLiteral("Float16"), QStringLiteral("Float32"), QStringLiteral("BFloat16")},
+        {QStringLiteral("float16"), QStringLiteral("float32"), QStringLiteral("bfloat16")},
+    };
+    for (const QStringList &g : groups)
+        if (g.contains(npu) && g.contains(bench))
+            return true;
+    return false;
+}
+
+MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row, CompareMode mode)
+{
+    const Side n = sideOf(npu, row.npu, row.npuStats);
+    Side b;
+    bool matched = row.bench.op >= 0;
+    if (matched) {
+        b = sideOf(bench, row.bench, row.benchStats);
+        matched = msprobeDtypesMatch(n.dtype, b.dtype);
+    }
+    if (!matched) {
+        b = Side{};
+        b.dtype = b.shape = b.reqGrad = b.md5 = b.dataName = kNA;
+        b.stats.fill(MsCell::str(kNA));
+    }
+    MsprobeRow r;
+    r.matched = matched;
+    r.npuName = row.npuName;
+    r.benchName = matched ? row.benchName : kNA;
+    r.npuDtype = n.dtype;
+    r.benchDtype = b.dtype;
+    r.npuShape = n.shape;
+    r.benchShape = b.shape;
+    r.npuReqGrad = n.reqGrad;
+    r.benchReqGrad = b.reqGrad;
+    for (size_t i = 0; i < kStatCount; ++i) {
+        r.stats[i] = n.stats[i];
+        r.stats[kStatCount + i] = b.stats[i];
+    }
+    switch (mode) {
+    case CompareMode::Summary: {
+        r.compare.resize(2 * kStatCount);
+        for (size_t i = 0; i < kStatCount; ++i) {
+            const auto [d, rel] = statDiff(n.stats[i], b.stats[i]);
+            r.compare[i] = MsCell::str(d);
+            r.compare[kStatCount + i] = MsCell::str(rel);
+        }
+        break;
+    }
+    case CompareMode::Md5:
+        r.compare = {MsCell::str(n.md5), MsCell::str(b.md5)};
+        break;
+    default: {
+        // msprobe compares data files only: a leaf without one (values, None, unmatched) is
+        // "unsupported" in every metric cell
+        const bool data = matched && n.data && b.data;
+        for (size_t m = 0; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
+            r.compare.push_back(data ? metricCell(row.metrics[m], Metric(m)) : MsCell::str(QStringLiteral("unsupported")));
+        r.dataName = QStringLiteral("[%1, %2]").arg(pythonStrRepr(n.dataName), pythonStrRepr(b.dataName));
+        break;
+    }
+    }
+    return r;
+}
+
+QStringList msprobeHeader(CompareMode mode, bool stack)
+{
+    QStringList h{QStringLiteral("NPU Name"), QStringLiteral("Bench Name"), QStringLiteral("NPU Dtype"),
+                  QStringLiteral("Bench Dtype"), QStringLiteral("NPU Tensor Shape"), QStringLiteral("Bench Tensor Shape"),
+                  QStringLiteral("NPU Requires_grad"), QStringLiteral("Bench Requires_grad")};
+    if (mode == CompareMode::Summary)
+        h << QStringLiteral("Max diff") << QStringLiteral("Min diff") << QStringLiteral("Mean diff") << QStringLiteral("L2norm diff")
+          << QStringLiteral("MaxRelativeErr") << QStringLiteral("MinRelativeErr") << QStringLiteral("MeanRelativeErr")
+          << QStringLiteral("NormRelativeErr");
+    else if (mode == CompareMode::Md5)
+        h << QStringLiteral("NPU MD5") << QStringLiteral("BENCH MD5");
+    else
+        for (size_t m = 0; m <= size_t(Metric::FiveThousandthsErrRatio); ++m)
+            h << metricColumn(Metric(m));
+    if (mode != CompareMode::Md5)
+        h << QStringLiteral("NPU max") << QStringLiteral("NPU min") << QStringLiteral("NPU mean") << QStringLiteral("NPU l2norm")
+          << QStringLiteral("Bench max") << QStringLiteral("Bench min") << QStringLiteral("Bench mean")
+          << QStringLiteral("Bench l2norm");
+    h << QStringLiteral("Requires_grad Consistent") << QStringLiteral("Result") << QStringLiteral("Err_message");
+    if (stack)
+        h << QStringLiteral("NPU_Stack_Info");
+    if (mode != CompareMode::Summary && mode != CompareMode::Md5)
+        h << QStringLiteral("Data_name");
+    return h;
+}
+
+QString msprobeStackText(const DumpIndex &index, const OpRecord &op)
+{
+    if (op.stack < 0 || size_t(op.stack) >= index.stacks.size())
+        return kNA;
+    // msprobe 26 collects stacks in forward hooks: its table has none for backward entries (the
+    // reader lends them their forward twin's)
+    if (isMsprobeOp(op) && !isForwardEntry(op.relPath.mid(op.relPath.lastIndexOf(QLatin1Char('/')) + 1)))
+        return kNA;
+    QStringList items;
+    for (const QString &line : index.stacks[size_t(op.stack)])
+        items << pythonStrRepr(line);
+    return QLatin1Char('[') + items.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+QString msprobeErrMessage(const QStringList &messages)
+{
+    QStringList items;
+    for (const QString &m : messages) {
+        QString q = QStringLiteral("\"");
+        for (QChar c : m) {
+            const char16_t u = c.unicode();
+            if (c == QLatin1Char('"') || c == QLatin1Char('\\'))
+                q += QLatin1Char('\\') + c;
+            else if (u == '\n')
+                q += QLatin1String("\\n");
+            else if (u < 0x20 || u > 0x7e)
+                q += QStringLiteral("\\u%1").arg(int(u), 4, 16, QLatin1Char('0'));
+            else
+                q += c;
+        }
+        items << q + QLatin1Char('"');
+    }
+    return QLatin1Char('[') + items.join(QStringLiteral(", ")) + QLatin1Char(']');
+}
+
+} // namespace ds

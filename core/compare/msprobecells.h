@@ -1,0 +1,75 @@
+#pragma once
+// The cells of msprobe 26's compare table for one row, as msprobe computes and prints them
+// (compare.md §10.2, samples/msprobe_real/README.md "compare (Gen C)"): the basic columns,
+// the mode's comparison columns, the eight statistics, Requires_grad and Data_name. Shared by
+// the CSV and xlsx writers and by the Gen C Result rules (msproberesult.cpp).
+
+#include "compare.h"
+
+#include <QString>
+#include <QStringList>
+#include <array>
+#include <vector>
+
+namespace ds {
+
+/// One cell with the Python type msprobe's table holds (it decides the CSV text and the xlsx
+/// cell type): a string, an int, a float or a bool.
+struct MsCell
+{
+    enum class Kind : std::uint8_t { Text, Int, Float, Bool };
+    Kind kind = Kind::Text;
+    QString text;      ///< Kind::Text
+    double number = 0; ///< Kind::Int, Float; Bool: 0 or 1
+
+    static MsCell str(const QString &s) { return {Kind::Text, s, 0}; }
+    static MsCell integer(double v) { return {Kind::Int, {}, v}; }
+    static MsCell real(double v) { return {Kind::Float, {}, v}; }
+    static MsCell boolean(bool b) { return {Kind::Bool, {}, b ? 1.0 : 0.0}; }
+    bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
+    /// Python's str() of the value.
+    QString pyStr() const;
+    /// As msprobe's CSV holds it (pandas to_csv; float infinities are written " inf").
+    QString csv() const;
+    /// Python's == (1 == 1.0; a string equals only a string).
+    bool operator==(const MsCell &o) const;
+};
+
+/// A row of msprobe's table.
+struct MsprobeRow
+{
+    QString npuName, benchName, npuDtype, benchDtype, npuShape, benchShape, npuReqGrad, benchReqGrad;
+    bool matched = false; ///< msprobe kept the bench side (name, and dtype condition)
+    /// Tensor: Cosine, EucDist, MaxAbsErr, MaxRelativeErr, One/Five Thousandth(s) Err Ratio;
+    /// summary: the four diffs and the four relative errors; md5: NPU MD5, BENCH MD5.
+    std::vector<MsCell> compare;
+    std::array<MsCell, 8> stats; ///< NPU max, min, mean, l2norm, Bench max, min, mean, l2norm
+    QString dataName;            ///< tensor mode: "['a.pt', 'b.pt']"
+
+    bool reqGradConsistent() const { return npuReqGrad == benchReqGrad; }
+    bool isOutput() const { return npuName.contains(QLatin1String(".output.")); }
+};
+
+/// msprobe's cells of one compared row in a report mode (Tensor, Summary or Md5).
+MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row, CompareMode mode);
+
+/// msprobe's header for a mode: the basic columns, the mode's columns, the statistics,
+/// `Requires_grad Consistent, Result, Err_message`, then `NPU_Stack_Info` (when the NPU dump has
+/// stacks) and, in tensor mode, `Data_name`.
+QStringList msprobeHeader(CompareMode mode, bool stack);
+
+/// msprobe's dtype condition: the bench side is kept when the dtypes are equal or both in
+/// {float16, float32, bfloat16} (torch, MindSpore or plain spellings).
+bool msprobeDtypesMatch(const QString &npu, const QString &bench);
+
+/// NPU_Stack_Info of an operator: a Python list of its stack lines, "N/A" without one.
+QString msprobeStackText(const DumpIndex &index, const OpRecord &op);
+
+/// Err_message as msprobe writes it: a JSON list of the messages ("[]" when none).
+QString msprobeErrMessage(const QStringList &messages);
+
+/// The Gen C Result (pass / warning / error) and its messages of every row, per operator with
+/// msprobe's rules for the report mode (compare.md §8; msprobe 26's checkers).
+void applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result);
+
+} // namespace ds

@@ -1,0 +1,307 @@
+#include "msprobenames.h"
+
+#include "formats/readers.h"
+
+#include <QRegularExpression>
+#include <charconv>
+#include <cmath>
+#include <zlib.h>
+
+namespace ds {
+
+namespace {
+
+/// The first '.'-separated token of a leaf name ("input_args" of "input_args.3.1").
+QStringView headToken(const QString &name)
+{
+    const qsizetype dot = name.indexOf(QLatin1Char('.'));
+    return dot < 0 ? QStringView(name) : QStringView(name).left(dot);
+}
+
+/// Converts JSON text to Python's str() of the value (repr inside containers).
+class JsonToPython
+{
+public:
+    explicit JsonToPython(const QString &text) : m_s(text) {}
+
+    QString run()
+    {
+        skipSpace();
+        QString out;
+        if (!value(out, true))
+            return m_s; // not JSON: the text itself
+        skipSpace();
+        return m_i == m_s.size() ? out : m_s;
+    }
+
+private:
+    void skipSpace()
+    {
+        while (m_i < m_s.size() && m_s[m_i].isSpace())
+            ++m_i;
+    }
+    bool literal(const char *word)
+    {
+        const QLatin1String w(word);
+        if (QStringView(m_s).mid(m_i).startsWith(w)) {
+            m_i += w.size();
+            return true;
+        }
+        return false;
+    }
+    bool string(QString &decoded)
+    {
+        if (m_i >= m_s.size() || m_s[m_i] != QLatin1Char('"'))
+            return false;
+        ++m_i;
+        while (m_i < m_s.size() && m_s[m_i] != QLatin1Char('"')) {
+            QChar c = m_s[m_i++];
+            if (c == QLatin1Char('\\') && m_i < m_s.size()) {
+                const QChar e = m_s[m_i++];
+                switch (e.unicode()) {
+                case 'n': c = QLatin1Char('\n'); break;
+                case 't': c = QLatin1Char('\t'); break;
+                case 'r': c = QLatin1Char('\r'); break;
+                case 'b': c = QLatin1Char('\b'); break;
+                case 'f': c = QLatin1Char('\f'); break;
+                case 'u':
+                    if (m_i + 4 <= m_s.size()) {
+                        bool ok = false;
+                        c = QChar(char16_t(m_s.mid(m_i, 4).toUShort(&ok, 16)));
+                        m_i += 4;
+                    }
+                    break;
+                default: c = e; break;
+                }
+            }
+            decoded += c;
+        }
+        if (m_i >= m_s.size())
+            return false;
+        ++m_i;
+        return true;
+    }
+    bool value(QString &out, bool top, int depth = 0)
+    {
+        if (depth > 64 || m_i >= m_s.size())
+            return false;
+        const QChar c = m_s[m_i];
+        if (c == QLatin1Char('"')) {
+            QString s;
+            if (!string(s))
+                return false;
+            out += top ? s : pythonStrRepr(s);
+            return true;
+        }
+        if (c == QLatin1Char('[') || c == QLatin1Char('{')) {
+            const bool object = c == QLatin1Char('{');
+            const QChar close = object ? QLatin1Char('}') : QLatin1Char(']');
+            out += c;
+            ++m_i;
+            skipSpace();
+            bool first = true;
+            while (m_i < m_s.size() && m_s[m_i] != close) {
+                if (!first) {
+                    if (m_s[m_i] != QLatin1Char(','))
+                        return false;
+                    ++m_i;
+                    skipSpace();
+                    out += QLatin1String(", ");
+                }
+                first = false;
+                if (object) {
+                    QString key;
+                    if (!string(key))
+                        return false;
+                    out += pythonStrRepr(key) + QLatin1String(": ");
+                    skipSpace();
+                    if (m_i >= m_s.size() || m_s[m_i] != QLatin1Char(':'))
+                        return false;
+                    ++m_i;
+                    skipSpace();
+                }
+                if (!value(out, false, depth + 1))
+                    return false;
+                skipSpace();
+            }
+            if (m_i >= m_s.size())
+                return false;
+            ++m_i;
+            out += close;
+            return true;
+        }
+        if (literal("true")) {
+            out += QLatin1String("True");
+            return true;
+        }
+        if (literal("false")) {
+            out += QLatin1String("False");
+            return true;
+        }
+        if (literal("null")) {
+            out += QLatin1String("None");
+            return true;
+        }
+        const qsizetype start = m_i;
+        while (m_i < m_s.size() && (m_s[m_i].isDigit() || QStringLiteral("+-.eE").contains(m_s[m_i])))
+            ++m_i;
+        if (m_i == start)
+            return false;
+        const QString number = m_s.mid(start, m_i - start);
+        if (number.contains(QLatin1Char('.')) || number.contains(QLatin1Char('e')) || number.contains(QLatin1Char('E'))) {
+            bool ok = false;
+            const double d = number.toDouble(&ok);
+            if (!ok)
+                return false;
+            out += pythonFloatRepr(d);
+        } else {
+            out += number;
+        }
+        return true;
+    }
+
+    const QString &m_s;
+    qsizetype m_i = 0;
+};
+
+} // namespace
+
+bool isMsprobeOp(const OpRecord &op) { return sourceFormatName(op.source) == QLatin1String("msprobe"); }
+
+QString msprobeTensorKey(const QString &entry, const TensorRecord &t)
+{
+    if (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile) {
+        // msprobe names a leaf with a file after the file: data_name without its extension
+        QString stem = msprobeDataName(t);
+        const qsizetype dot = stem.lastIndexOf(QLatin1Char('.'));
+        if (dot > 0)
+            stem.truncate(dot);
+        if (stem.startsWith(entry + QLatin1Char('.')))
+            return stem.mid(entry.size() + 1);
+    }
+    const QStringView head = headToken(t.name());
+    if (head == QLatin1String("input_args") || head == QLatin1String("input_kwargs"))
+        return QLatin1String("input") + QStringView(t.name()).mid(head.size());
+    return t.name();
+}
+
+int msprobeSection(const TensorRecord &t)
+{
+    const QStringView head = headToken(t.name());
+    if (head == QLatin1String("input_args"))
+        return 0;
+    if (head == QLatin1String("input_kwargs"))
+        return 1;
+    if (head == QLatin1String("input"))
+        return 2;
+    if (head == QLatin1String("parameters"))
+        return 3;
+    if (head == QLatin1String("output"))
+        return 4;
+    return 5;
+}
+
+QString msprobeRequiresGrad(const TensorRecord &t)
+{
+    if (!t.isTensor())
+        return QStringLiteral("N/A");
+    static const QRegularExpression re(QStringLiteral("\"requires_grad\"\\s*:\\s*(true|false)"));
+    const auto m = re.match(t.value());
+    if (!m.hasMatch())
+        return QStringLiteral("N/A");
+    return m.capturedView(1) == QLatin1String("true") ? QStringLiteral("True") : QStringLiteral("False");
+}
+
+QString msprobeDataName(const TensorRecord &t)
+{
+    if (t.storage() != TensorStorage::PtFile && t.storage() != TensorStorage::NpyFile)
+        return QStringLiteral("-1");
+    return t.location().mid(t.location().lastIndexOf(QLatin1Char('/')) + 1);
+}
+
+QString pythonFloatRepr(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("nan");
+    if (std::isinf(v))
+        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    if (v == 0)
+        return std::signbit(v) ? QStringLiteral("-0.0") : QStringLiteral("0.0");
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    const std::string_view sci(buf, size_t(r.ptr - buf)); // "-d.ddde-05"
+    const bool negative = sci.front() == '-';
+    const size_t e = sci.find('e');
+    std::string digits;
+    for (char c : sci.substr(negative ? 1 : 0, e - (negative ? 1 : 0)))
+        if (c != '.')
+            digits += c;
+    const int exponent = std::stoi(std::string(sci.substr(e + 1)));
+    const int decpt = exponent + 1; // value = 0.<digits> * 10^decpt
+    std::string out = negative ? "-" : "";
+    if (decpt <= -4 || decpt > 16) {
+        out += digits[0];
+        if (digits.size() > 1)
+            out += '.' + digits.substr(1);
+        char ex[16];
+        std::snprintf(ex, sizeof ex, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
+        out += ex;
+    } else if (decpt <= 0) {
+        out += "0." + std::string(size_t(-decpt), '0') + digits;
+    } else if (size_t(decpt) >= digits.size()) {
+        out += digits + std::string(size_t(decpt) - digits.size(), '0') + ".0";
+    } else {
+        out += digits.substr(0, size_t(decpt)) + '.' + digits.substr(size_t(decpt));
+    }
+    return QString::fromLatin1(out.data(), qsizetype(out.size()));
+}
+
+QString pythonStrRepr(const QString &s)
+{
+    const bool dq = s.contains(QLatin1Char('\'')) && !s.contains(QLatin1Char('"'));
+    const QChar quote = dq ? QLatin1Char('"') : QLatin1Char('\'');
+    QString out(quote);
+    for (QChar c : s) {
+        const char16_t u = c.unicode();
+        if (c == quote || c == QLatin1Char('\\'))
+            out += QLatin1Char('\\') + c;
+        else if (u == '\n')
+            out += QLatin1String("\\n");
+        else if (u == '\r')
+            out += QLatin1String("\\r");
+        else if (u == '\t')
+            out += QLatin1String("\\t");
+        else if (u < 0x20 || u == 0x7f)
+            out += QStringLiteral("\\x%1").arg(int(u), 2, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out + quote;
+}
+
+QString pythonStrOfJson(const QString &jsonText) { return JsonToPython(jsonText).run(); }
+
+QString crc32Hex(const QString &text)
+{
+    const QByteArray u = text.toUtf8();
+    const uLong c = crc32(0L, reinterpret_cast<const Bytef *>(u.constData()), uInt(u.size()));
+    return QStringLiteral("%1").arg(qulonglong(c), 8, 16, QLatin1Char('0'));
+}
+
+ModuleName moduleNameOf(const QString &entry)
+{
+    const QStringList t = entry.split(QLatin1Char('.'));
+    if (t.size() < 4 || (t[0] != QLatin1String("Module") && t[0] != QLatin1String("Cell")))
+        return {};
+    for (qsizetype d = 3; d < t.size(); ++d)
+        if (t[d] == QLatin1String("forward") || t[d] == QLatin1String("backward") || t[d] == QLatin1String("parameters_grad"))
+            return {t.mid(1, d - 2).join(QLatin1Char('.')), t[d - 1]};
+    return {};
+}
+
+bool isForwardEntry(const QString &entry)
+{
+    return entry.endsWith(QLatin1String(".forward")) || entry.contains(QLatin1String(".forward."));
+}
+
+} // namespace ds

@@ -1,0 +1,232 @@
+#include "rungridmodel.h"
+
+#include <QLocale>
+
+namespace ds {
+
+namespace {
+
+QString sizeText(quint64 bytes) { return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat); }
+
+} // namespace
+
+RunGridModel::RunGridModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RunGridModel::setRun(const RunInfo &run)
+{
+    beginResetModel();
+    m_run = run;
+    m_steps.clear();
+    m_ranks.clear();
+    m_byScope.clear();
+    for (const RunScope &s : m_run.scopes) {
+        const std::pair<qint64, QString> step{s.stepNumber, s.step}, rank{s.rankNumber, s.rank};
+        if (std::find(m_steps.begin(), m_steps.end(), step) == m_steps.end())
+            m_steps.push_back(step);
+        if (std::find(m_ranks.begin(), m_ranks.end(), rank) == m_ranks.end())
+            m_ranks.push_back(rank);
+    }
+    std::sort(m_ranks.begin(), m_ranks.end()); // scopes come in step, then rank order
+    m_cells.assign(m_steps.size() * m_ranks.size(), Cell{});
+    for (const RunScope &s : m_run.scopes) {
+        const auto row = std::find(m_steps.begin(), m_steps.end(), std::pair{s.stepNumber, s.step}) - m_steps.begin();
+        const auto col = std::find(m_ranks.begin(), m_ranks.end(), std::pair{s.rankNumber, s.rank}) - m_ranks.begin();
+        const int i = int(row * qsizetype(m_ranks.size()) + col);
+        m_cells[size_t(i)].scope = &s;
+        m_byScope.insert(s.id, i);
+    }
+    endResetModel();
+}
+
+RunGridModel::Cell *RunGridModel::cell(const QString &scope)
+{
+    const auto it = m_byScope.find(scope);
+    return it == m_byScope.end() ? nullptr : &m_cells[size_t(*it)];
+}
+
+QModelIndex RunGridModel::indexOf(const QString &scope) const
+{
+    const auto it = m_byScope.find(scope);
+    if (it == m_byScope.end() || m_ranks.empty())
+        return {};
+    return index(*it / int(m_ranks.size()), *it % int(m_ranks.size()));
+}
+
+const RunScope *RunGridModel::scopeAt(const QModelIndex &i) const
+{
+    if (!i.isValid() || m_ranks.empty())
+        return nullptr;
+    return m_cells[size_t(i.row()) * m_ranks.size() + size_t(i.column())].scope;
+}
+
+void RunGridModel::changed(const QString &scope)
+{
+    const QModelIndex i = indexOf(scope);
+    if (i.isValid())
+        emit dataChanged(i, i);
+}
+
+void RunGridModel::setProbe(const QString &scope, const ScopeProbe &probe)
+{
+    if (Cell *c = cell(scope)) {
+        c->probe = probe;
+        c->probed = true;
+        changed(scope);
+    }
+}
+
+void RunGridModel::setIndexed(const QString &scope, int ops, int errors)
+{
+    if (Cell *c = cell(scope)) {
+        c->ops = ops;
+        c->errors = errors;
+        changed(scope);
+    }
+}
+
+void RunGridModel::setCompare(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer)
+{
+    for (Cell &c : m_cells) {
+        c.compare.reset();
+        c.firstDivergence = false;
+    }
+    for (const ScopeSummary &s : scopes)
+        if (Cell *c = cell(s.id))
+            c->compare = s;
+    if (answer.first)
+        if (Cell *c = cell(answer.first->at.scope))
+            c->firstDivergence = true;
+    if (!m_cells.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+void RunGridModel::clearCompare() { setCompare({}, RunAnswer{}); }
+
+void RunGridModel::setOverflow(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer)
+{
+    for (Cell &c : m_cells) {
+        c.overflow.reset();
+        c.firstAnomaly = false;
+    }
+    for (const ScopeSummary &s : scopes)
+        if (Cell *c = cell(s.id))
+            c->overflow = s;
+    if (answer.first)
+        if (Cell *c = cell(answer.first->at.scope))
+            c->firstAnomaly = true;
+    if (!m_cells.empty())
+        emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+int RunGridModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_steps.size()); }
+int RunGridModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_ranks.size()); }
+
+QString RunGridModel::cellText(const Cell &c) const
+{
+    if (!c.scope)
+        return tr("(none)");
+    QStringList lines;
+    if (c.compare) {
+        const ScopeSummary &s = *c.compare;
+        if (!s.npu || !s.bench)
+            lines << (s.npu ? tr("no bench scope") : tr("bench only"));
+        else if (s.first)
+            lines << (c.firstDivergence ? tr("\u2716 first: %1") : tr("\u2716 %1")).arg(s.first->op);
+        else
+            lines << tr("\u2714 agrees (%n row(s))", nullptr, int(s.rows));
+    }
+    if (c.overflow && c.overflow->first)
+        lines << (c.firstAnomaly ? tr("\u26a0 first anomaly: %1") : tr("\u26a0 %1")).arg(c.overflow->first->op);
+    QStringList facts;
+    if (c.ops >= 0)
+        facts << tr("%n op(s)", nullptr, c.ops);
+    if (c.probed)
+        facts << sizeText(c.probe.bytes);
+    if (c.errors > 0)
+        facts << tr("%n unreadable", nullptr, c.errors);
+    if (!facts.isEmpty())
+        lines << facts.join(QStringLiteral(" \u00b7 "));
+    if (c.probed && !c.probe.what().isEmpty())
+        lines << c.probe.what();
+    if (lines.isEmpty())
+        lines << QStringLiteral("\u2026");
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString RunGridModel::cellToolTip(const Cell &c) const
+{
+    if (!c.scope)
+        return tr("No scope at this step and rank.");
+    QStringList t{tr("Scope %1").arg(c.scope->id.isEmpty() ? tr("(whole run)") : c.scope->id)};
+    for (const QString &d : c.scope->dirs)
+        t << tr("Folder: %1").arg(d.isEmpty() ? QStringLiteral(".") : d);
+    if (c.probed) {
+        t << tr("%1 in %n file(s)", nullptr, c.probe.files).arg(sizeText(c.probe.bytes));
+        if (!c.probe.framework.isEmpty())
+            t << tr("Framework: %1, task: %2, level: %3").arg(c.probe.framework, c.probe.task, c.probe.level);
+        if (!c.probe.contents.isEmpty())
+            t << tr("Dumped: %1").arg(c.probe.contents.join(QStringLiteral(", ")));
+        if (!c.probe.error.isEmpty())
+            t << c.probe.error;
+    }
+    if (c.ops >= 0)
+        t << tr("Indexed: %n operator(s)", nullptr, c.ops) + (c.errors ? tr(", %n unreadable file(s)", nullptr, c.errors) : QString());
+    if (c.compare) {
+        const ScopeSummary &s = *c.compare;
+        t << tr("Compared: %1 rows \u2014 %2 pass, %3 warning, %4 error, %5 not compared")
+                 .arg(s.rows).arg(s.pass).arg(s.warning).arg(s.error).arg(s.notCompared);
+        if (s.first)
+            t << tr("First divergence of this scope: %1 (%2): %3").arg(s.first->op, s.first->row, s.first->reason);
+        if (c.firstDivergence)
+            t << tr("The run's first divergence.");
+    }
+    if (c.overflow && c.overflow->first)
+        t << tr("First anomaly of this scope: %1: %2").arg(c.overflow->first->op, c.overflow->first->reason)
+                 + (c.firstAnomaly ? QLatin1Char('\n') + tr("The run's first anomaly.") : QString());
+    return t.join(QLatin1Char('\n'));
+}
+
+QVariant RunGridModel::data(const QModelIndex &index, int role) const
+{
+    if (!index.isValid() || m_ranks.empty())
+        return {};
+    const Cell &c = m_cells[size_t(index.row()) * m_ranks.size() + size_t(index.column())];
+    switch (role) {
+    case Qt::DisplayRole: return cellText(c);
+    case Qt::ToolTipRole: return cellToolTip(c);
+    case ScopeIdRole: return c.scope ? c.scope->id : QString();
+    case BytesRole: return c.probed ? QVariant(qulonglong(c.probe.bytes)) : QVariant();
+    case OverflowRole: return c.overflow && c.overflow->first ? (c.firstAnomaly ? 2 : 1) : 0;
+    case StateRole: {
+        State s = !c.scope ? State::Missing : State::Found;
+        if (c.scope && c.probed)
+            s = State::Probed;
+        if (c.scope && c.ops >= 0)
+            s = c.errors > 0 ? State::Problems : State::Indexed;
+        if (c.compare)
+            s = !c.compare->npu || !c.compare->bench ? State::NotCompared
+                : c.firstDivergence                  ? State::FirstDivergence
+                : c.compare->first                   ? State::Diverged
+                                                     : State::Agrees;
+        return int(s);
+    }
+    default: return {};
+    }
+}
+
+QVariant RunGridModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (role != Qt::DisplayRole)
+        return {};
+    const auto &axis = orientation == Qt::Horizontal ? m_ranks : m_steps;
+    if (section < 0 || size_t(section) >= axis.size())
+        return {};
+    const auto &[number, label] = axis[size_t(section)];
+    if (label.isEmpty())
+        return orientation == Qt::Horizontal ? tr("all ranks") : tr("all steps");
+    if (number < 0)
+        return label;
+    return orientation == Qt::Horizontal ? tr("rank %1").arg(number) : tr("step %1").arg(number);
+}
+
+} // namespace ds

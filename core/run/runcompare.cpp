@@ -1,0 +1,440 @@
+#include "runcompare.h"
+
+#include "compare/comparereport.h"
+#include "dump/levels.h"
+#include "util/parallel.h"
+
+#include <QCoreApplication>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <map>
+#include <mutex>
+
+namespace ds {
+
+namespace {
+
+QString entryOf(const OpRecord &op) { return opMatchKey(op); }
+
+/// Summaries keyed by scope id, in the order of the index's scopes; op -> (scope, position).
+struct ScopeTable
+{
+    std::vector<ScopeSummary> summaries;
+    std::vector<std::vector<int>> ops;
+    std::vector<int> scopeOfOp, positionOfOp;
+    QHash<QString, size_t> byId;
+
+    explicit ScopeTable(const DumpIndex &index)
+        : scopeOfOp(index.ops.size(), -1), positionOfOp(index.ops.size(), -1)
+    {
+        for (auto &[key, opList] : opsByScope(index)) {
+            const DumpLevels &l = *index.ops[size_t(opList.front())].levels;
+            ScopeSummary s;
+            s.run = l.run;
+            s.id = scopeIdOf(l);
+            s.step = scopeStepLabel(l);
+            s.rank = scopeRankLabel(l);
+            s.stepNumber = levelNumber(s.step);
+            s.rankNumber = levelNumber(s.rank, true);
+            s.ops = int(opList.size());
+            s.comm = communicationOps(index, opList);
+            for (size_t p = 0; p < opList.size(); ++p) {
+                scopeOfOp[size_t(opList[p])] = int(summaries.size());
+                positionOfOp[size_t(opList[p])] = int(p);
+            }
+            byId.insert(key, summaries.size());
+            summaries.push_back(std::move(s));
+            ops.push_back(std::move(opList));
+        }
+    }
+};
+
+QString divergenceReason(const Divergence &d, const CompareRow &row)
+{
+    QString why;
+    switch (d.cause) {
+    case DivergenceCause::Output: why = QCoreApplication::translate("RunCompare", "inputs agree, outputs differ"); break;
+    case DivergenceCause::Input: why = QCoreApplication::translate("RunCompare", "inputs already differ"); break;
+    case DivergenceCause::Parameter:
+        why = d.parameter.isEmpty() ? QCoreApplication::translate("RunCompare", "a parameter differs at its first use")
+                                    : QCoreApplication::translate("RunCompare", "parameter %1 differs at its first use").arg(d.parameter);
+        break;
+    }
+    if (!row.highlights.isEmpty())
+        why += QStringLiteral(": ") + row.highlights.join(QStringLiteral("; "));
+    return why;
+}
+
+/// The first anomalous output tensor of an operator (or its first anomalous tensor).
+QString anomalousTensor(const DumpIndex &index, const OverflowReport &report, int op)
+{
+    const auto it = report.checks.find(op);
+    if (it == report.checks.end())
+        return {};
+    const OpRecord &rec = index.ops[size_t(op)];
+    const TensorCheck *pick = nullptr;
+    for (const TensorCheck &t : it->second.tensors)
+        if (t.anomalous() && (!pick || (t.io == IoKind::Output && pick->io != IoKind::Output)))
+            pick = &t;
+    if (!pick)
+        return {};
+    const TensorRecord *t = rec.tensor(pick->io, pick->index);
+    const QString name = t && !t->name().isEmpty() ? t->name() : ioKindName(pick->io) + QLatin1Char('.') + QString::number(pick->index);
+    return entryOf(rec) + QLatin1Char('.') + name;
+}
+
+} // namespace
+
+std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+{
+    ScopeTable table(npu);
+    for (const CompareRow &row : result.rows) {
+        if (row.npu.op < 0 || size_t(row.npu.op) >= table.scopeOfOp.size())
+            continue;
+        ScopeSummary &s = table.summaries[size_t(table.scopeOfOp[size_t(row.npu.op)])];
+        ++s.rows;
+        switch (row.compared() ? row.verdict : Verdict::None) {
+        case Verdict::Pass: ++s.pass; break;
+        case Verdict::Warning: ++s.warning; break;
+        case Verdict::Error: ++s.error; break;
+        case Verdict::None: ++s.notCompared; break;
+        }
+    }
+    for (const BenchOnlyRow &b : result.benchOnly) {
+        const DumpLevels &l = *bench.op(b.bench).levels;
+        const QString id = scopeIdOf(l);
+        auto it = table.byId.find(id);
+        if (it == table.byId.end()) { // a scope of the bench run only
+            ScopeSummary s;
+            s.run = l.run;
+            s.id = id;
+            s.step = scopeStepLabel(l);
+            s.rank = scopeRankLabel(l);
+            s.stepNumber = levelNumber(s.step);
+            s.rankNumber = levelNumber(s.rank, true);
+            s.npu = false;
+            it = table.byId.insert(id, table.summaries.size());
+            table.summaries.push_back(std::move(s));
+        }
+        ++table.summaries[*it].benchOnly;
+    }
+    for (const Divergence &d : result.divergences) {
+        if (d.originOp < 0 || size_t(d.originOp) >= table.scopeOfOp.size() || d.originRow < 0)
+            continue;
+        ScopeSummary &s = table.summaries[size_t(table.scopeOfOp[size_t(d.originOp)])];
+        if (s.first)
+            continue; // one divergence per scope; a second would come from a coarser scope key
+        const CompareRow &row = result.rows[size_t(d.originRow)];
+        s.first = ScopeFinding{entryOf(npu.ops[size_t(d.originOp)]), row.npuName, divergenceReason(d, row),
+                               table.positionOfOp[size_t(d.originOp)], d.inputsAgree};
+    }
+    return std::move(table.summaries);
+}
+
+std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const OverflowReport &report)
+{
+    ScopeTable table(index);
+    std::vector<std::vector<std::pair<int, QString>>> candidates(table.summaries.size()); // (op, reason)
+    std::vector<QSet<int>> anomalous(table.summaries.size());
+    for (const SoftwareFinding &f : report.findings) {
+        if (f.op < 0 || size_t(f.op) >= table.scopeOfOp.size())
+            continue;
+        if (!f.valueAnomaly && f.level == OverflowLevel::None)
+            continue; // a statistic overflow alone (finite values) is a precursor, not an anomaly
+        const size_t s = size_t(table.scopeOfOp[size_t(f.op)]);
+        anomalous[s].insert(f.op);
+        // The scope's first anomaly as analyzeOverflow defines it (ScopeScan::first): the first
+        // operator with NaN/Inf/saturated values, any level (msprobe overflow_check's answer).
+        if (f.valueAnomaly)
+            candidates[s].emplace_back(f.op, f.reason);
+    }
+    for (const OverflowEntry &e : report.records)
+        for (const auto &link : e.links) {
+            if (link.op < 0 || size_t(link.op) >= table.scopeOfOp.size())
+                continue;
+            const size_t s = size_t(table.scopeOfOp[size_t(link.op)]);
+            anomalous[s].insert(link.op);
+            candidates[s].emplace_back(link.op, QCoreApplication::translate("RunCompare", "overflow record %1").arg(index.ops[size_t(e.op)].relPath.section(QLatin1Char('/'), -1)));
+        }
+    for (size_t s = 0; s < table.summaries.size(); ++s) {
+        ScopeSummary &sum = table.summaries[s];
+        sum.anomalies = anomalous[s].size();
+        const std::pair<int, QString> *best = nullptr;
+        for (const auto &c : candidates[s])
+            if (!best || table.positionOfOp[size_t(c.first)] < table.positionOfOp[size_t(best->first)])
+                best = &c;
+        if (best)
+            sum.first = ScopeFinding{entryOf(index.ops[size_t(best->first)]), anomalousTensor(index, report, best->first),
+                                     best->second, table.positionOfOp[size_t(best->first)], true};
+    }
+    return std::move(table.summaries);
+}
+
+std::vector<ScopePair> pairScopes(const RunInfo &npu, const RunInfo &bench)
+{
+    std::vector<ScopePair> pairs;
+    const bool oneBench = bench.scopes.size() == 1;
+    for (const RunScope &s : npu.scopes) {
+        const RunScope *b = oneBench ? &bench.scopes.front() : bench.scope(s.id);
+        pairs.push_back({s.id, &s, b});
+    }
+    if (!oneBench)
+        for (const RunScope &b : bench.scopes)
+            if (!npu.scope(b.id))
+                pairs.push_back({b.id, nullptr, &b});
+    // Scope order: step, then rank (the order of the reports).
+    std::stable_sort(pairs.begin(), pairs.end(), [](const ScopePair &x, const ScopePair &y) {
+        const RunScope &a = x.npu ? *x.npu : *x.bench, &b = y.npu ? *y.npu : *y.bench;
+        if (a.stepNumber != b.stepNumber)
+            return a.stepNumber < b.stepNumber;
+        if (int c = compareNumericAware(a.step, b.step))
+            return c < 0;
+        if (a.rankNumber != b.rankNumber)
+            return a.rankNumber < b.rankNumber;
+        if (int c = compareNumericAware(a.rank, b.rank))
+            return c < 0;
+        return x.id < y.id;
+    });
+    return pairs;
+}
+
+ScopeCompare compareScope(const RunTree &npuTree, const RunTree &benchTree, const ScopePair &pair,
+                          const CompareOptions &options, const JobControl *job)
+{
+    static const RunScope none;
+    ScopeCompare out;
+    out.id = pair.id;
+    out.npu = indexScope(npuTree, pair.npu ? *pair.npu : none, job);
+    out.bench = indexScope(benchTree, pair.bench ? *pair.bench : none, job);
+    out.result = compareIndexes(*out.npu, *out.bench, options, job);
+    auto summaries = summarizeCompare(*out.npu, *out.bench, out.result);
+    ScopeSummary s;
+    for (ScopeSummary &x : summaries) // one scope; the bench side may name it differently (a single golden scope)
+        if (x.npu == bool(pair.npu) || summaries.size() == 1) {
+            s = std::move(x);
+            break;
+        }
+    for (const ScopeSummary &x : summaries)
+        if (!x.npu && pair.npu)
+            s.benchOnly += x.benchOnly;
+    const RunScope &scope = pair.npu ? *pair.npu : *pair.bench;
+    s.id = pair.id;
+    s.step = scope.step;
+    s.rank = scope.rank;
+    s.stepNumber = scope.stepNumber;
+    s.rankNumber = scope.rankNumber;
+    s.npu = pair.npu != nullptr;
+    s.bench = pair.bench != nullptr;
+    out.summary = std::move(s);
+    return out;
+}
+
+void compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree, const RunInfo &bench,
+                 const CompareOptions &options, const JobControl *job, const ScopeSink &sink)
+{
+    const std::vector<ScopePair> pairs = pairScopes(npu, bench);
+    std::vector<std::atomic<int>> done(pairs.size());
+    std::atomic<int> reported{-1};
+    auto report = [&] {
+        if (!job || pairs.empty())
+            return;
+        long long sum = 0;
+        for (const auto &d : done)
+            sum += d.load();
+        const int permille = int(sum / qint64(pairs.size()));
+        if (permille > reported.exchange(permille))
+            job->report(permille);
+    };
+    parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {
+        JobControl sub;
+        sub.cancelFlag = job ? job->cancelFlag : nullptr;
+        sub.progress = [&, i](int permille) {
+            done[i] = permille;
+            report();
+        };
+        ScopeCompare scope = compareScope(npuTree, benchTree, pairs[i], options, &sub);
+        sink(i, pairs[i], scope);
+        done[i] = 1000;
+        report();
+        return !(job && job->cancelled());
+    });
+}
+
+std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
+                                      const RunInfo &bench, const CompareOptions &options, const JobControl *job)
+{
+    std::vector<ScopeCompare> out(pairScopes(npu, bench).size());
+    compareRuns(npuTree, npu, benchTree, bench, options, job,
+                [&](size_t i, const ScopePair &, ScopeCompare &scope) { out[i] = std::move(scope); });
+    return out;
+}
+
+CompareMode scopeReportMode(const CompareResult &result, const CompareOptions &options)
+{
+    if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
+        return options.mode;
+    for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
+        if (std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
+            return m;
+    return CompareMode::None;
+}
+
+CompareMode bestReportMode(const std::vector<CompareMode> &modes)
+{
+    for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
+        if (std::find(modes.begin(), modes.end(), m) != modes.end())
+            return m;
+    return CompareMode::Tensor; // as compareIndexes: no compared row gives tensor columns
+}
+
+QByteArray scopeCompareCsv(ScopeCompare &scope, CompareMode mode, bool header, ReportStyle style)
+{
+    scope.result.mode = mode;
+    QByteArray csv = compareCsv(*scope.npu, *scope.bench, scope.result, style);
+    if (!header)
+        csv.remove(0, csv.indexOf('\n') + 1);
+    return csv;
+}
+
+CompareMode runReportMode(const std::vector<ScopeCompare> &scopes, const CompareOptions &options)
+{
+    std::vector<CompareMode> modes;
+    for (const ScopeCompare &s : scopes)
+        modes.push_back(scopeReportMode(s.result, options));
+    return bestReportMode(modes);
+}
+
+QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode)
+{
+    QByteArray out;
+    for (size_t i = 0; i < scopes.size(); ++i)
+        out += scopeCompareCsv(scopes[i], mode, i == 0);
+    if (scopes.empty()) {
+        CompareResult empty;
+        empty.mode = mode;
+        out = compareCsv(DumpIndex{}, DumpIndex{}, empty);
+    }
+    return out;
+}
+
+QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath)
+{
+    using json = nlohmann::ordered_json;
+    json merged;
+    json rows = json::array(), divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    std::map<std::string, long long> counts;
+    bool cancelled = false;
+    long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
+    for (size_t i = 0; i < docs.size(); ++i) {
+        json j = json::parse(docs[i].toStdString());
+        if (merged.is_null())
+            merged = j;
+        cancelled = cancelled || j.value("cancelled", false);
+        for (auto &[key, value] : j["summary"].items())
+            counts[key] += value.get<long long>();
+        for (auto &d : j["first_divergence"]) {
+            d["origin"]["op"] = d["origin"]["op"].get<long long>() + opBase;
+            d["origin"]["row"] = d["origin"]["row"].get<long long>() + rowBase;
+            for (auto &c : d["chain"])
+                c["op"] = c["op"].get<long long>() + opBase;
+            if (d.contains("modules"))
+                for (auto &m : d["modules"])
+                    m["op"] = m["op"].get<long long>() + opBase;
+            if (d.contains("parameter") && d["parameter"].is_object() && d["parameter"]["module"].is_object())
+                d["parameter"]["module"]["op"] = d["parameter"]["module"]["op"].get<long long>() + opBase;
+            divergences.push_back(std::move(d));
+        }
+        opBase += i < npuOps.size() ? npuOps[i] : 0;
+        rowBase += (long long)j["rows"].size();
+        for (auto &r : j["rows"])
+            rows.push_back(std::move(r));
+        for (auto &b : j["bench_only"])
+            benchOnly.push_back(std::move(b));
+        for (auto &w : j["warnings"])
+            if (std::find(warnings.begin(), warnings.end(), w) == warnings.end())
+                warnings.push_back(w);
+    }
+    if (merged.is_null()) {
+        CompareResult empty;
+        merged = json::parse(compareJson(DumpIndex{}, DumpIndex{}, empty).toStdString());
+    }
+    json out;
+    for (auto &[key, value] : merged.items()) {
+        if (key == "npu_path")
+            out[key] = npuPath.toStdString();
+        else if (key == "bench_path")
+            out[key] = benchPath.toStdString();
+        else if (key == "mode")
+            out[key] = compareModeName(mode).toStdString();
+        else if (key == "cancelled")
+            out[key] = cancelled;
+        else if (key == "summary") {
+            json sum;
+            for (auto &[k, v] : value.items())
+                sum[k] = counts.count(k) ? counts[k] : v.get<long long>();
+            out[key] = sum;
+        } else if (key == "first_divergence")
+            out[key] = divergences;
+        else if (key == "warnings")
+            out[key] = warnings;
+        else if (key == "rows") {
+            out["run"] = json::parse(run.toStdString());
+            out[key] = rows;
+        } else if (key == "bench_only")
+            out[key] = benchOnly;
+        else
+            out[key] = value;
+    }
+    return QByteArray::fromStdString(out.dump(2)) + '\n';
+}
+
+QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run)
+{
+    std::vector<QByteArray> docs;
+    std::vector<int> ops;
+    for (const ScopeCompare &s : scopes) {
+        docs.push_back(compareJson(*s.npu, *s.bench, s.result));
+        ops.push_back(int(s.npu->ops.size()));
+    }
+    return mergeCompareJson(docs, ops, mode, run, scopes.empty() ? QString() : scopes.front().npu->openedPath,
+                            scopes.empty() ? QString() : scopes.front().bench->openedPath);
+}
+
+QByteArray runsJson(const RunTree &tree)
+{
+    using json = nlohmann::ordered_json;
+    json runs = json::array();
+    for (const RunInfo &r : tree.runs) {
+        auto labels = [&](bool steps) {
+            json a = json::array();
+            QStringList seen;
+            for (const RunScope &s : r.scopes) {
+                const qint64 n = steps ? s.stepNumber : s.rankNumber;
+                const QString label = steps ? s.step : s.rank;
+                const QString key = n >= 0 ? QString::number(n) : label;
+                if (key.isEmpty() || seen.contains(key))
+                    continue;
+                seen << key;
+                a.push_back(n >= 0 ? json(n) : json(label.toStdString()));
+            }
+            return a;
+        };
+        json scopes = json::array();
+        for (const RunScope &s : r.scopes)
+            scopes.push_back(s.id.toStdString());
+        runs.push_back(json{{"path", r.relPath.isEmpty() ? std::string(".") : r.relPath.toStdString()},
+                            {"name", r.name.toStdString()},
+                            {"format", r.formats.join(QLatin1Char(',')).toStdString()},
+                            {"steps", labels(true)},
+                            {"ranks", labels(false)},
+                            {"scopes", scopes}});
+    }
+    return QByteArray::fromStdString(runs.dump());
+}
+
+} // namespace ds

@@ -1,0 +1,210 @@
+#include "trend.h"
+
+#include "dump/levels.h"
+#include "runtree.h"
+
+#include <QCoreApplication>
+#include <QHash>
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace ds {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Collects (row, step, rank, value) and lays them out as a table (max per cell).
+class Builder
+{
+public:
+    Builder(TrendMetric m, TrendGroup g)
+    {
+        m_table.metric = m;
+        m_table.group = g;
+    }
+
+    void add(const QString &row, const DumpLevels &levels, double v)
+    {
+        auto it = m_rows.find(row);
+        if (it == m_rows.end()) {
+            it = m_rows.insert(row, int(m_table.rows.size()));
+            m_table.rows << row;
+        }
+        const QString step = scopeStepLabel(levels), rank = scopeRankLabel(levels);
+        m_steps.try_emplace({levelNumber(step), step}, 0);
+        m_ranks.try_emplace({levelNumber(rank, true), rank}, 0);
+        m_entries.push_back({*it, {levelNumber(step), step}, {levelNumber(rank, true), rank}, v});
+    }
+
+    TrendTable take()
+    {
+        int i = 0;
+        for (auto &[key, index] : m_steps) {
+            index = i++;
+            m_table.steps.push_back(key.first);
+            m_table.stepLabels << key.second;
+        }
+        i = 0;
+        for (auto &[key, index] : m_ranks) {
+            index = i++;
+            m_table.ranks.push_back(key.first);
+            m_table.rankLabels << key.second;
+        }
+        const size_t nSteps = m_table.steps.size(), nRanks = m_table.ranks.size();
+        m_table.values.assign(size_t(m_table.rows.size()) * nSteps * nRanks, kNaN);
+        for (const Entry &e : m_entries) {
+            if (std::isnan(e.value))
+                continue;
+            double &cell = m_table.values[(size_t(e.row) * nSteps + size_t(m_steps[e.step])) * nRanks + size_t(m_ranks[e.rank])];
+            cell = std::isnan(cell) ? e.value : std::max(cell, e.value);
+        }
+        return std::move(m_table);
+    }
+
+private:
+    using Key = std::pair<qint64, QString>;
+    struct Entry
+    {
+        int row;
+        Key step, rank;
+        double value;
+    };
+    TrendTable m_table;
+    QHash<QString, int> m_rows;
+    std::map<Key, int> m_steps, m_ranks;
+    std::vector<Entry> m_entries;
+};
+
+QString rowOf(const OpRecord &op, TrendGroup g)
+{
+    const QString name = opMatchKey(op);
+    if (g == TrendGroup::Operator || name.startsWith(QLatin1String("Module.")) || name.startsWith(QLatin1String("Cell.")))
+        return name;
+    return op.parent.isEmpty() ? name : op.parent.toString();
+}
+
+double num(const MetricValue &v) { return v.isNumber() ? v.value : kNaN; }
+
+double maxOf(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
+
+/// One compare row's value of a metric (NaN: the row says nothing about it).
+double rowValue(const CompareRow &row, TrendMetric m)
+{
+    if (!row.compared())
+        return kNaN;
+    if (m == TrendMetric::Verdict)
+        return row.verdict == Verdict::Error ? 2 : row.verdict == Verdict::Warning ? 1 : 0;
+    if (m == TrendMetric::Result) // msprobe's Result column ("pass", "warning", "error"; empty: not judged)
+        return row.result == QLatin1String("error") ? 2 : row.result == QLatin1String("warning") ? 1
+             : row.result == QLatin1String("pass")  ? 0 : kNaN;
+    if (row.io != IoKind::Output)
+        return kNaN;
+    switch (m) {
+    case TrendMetric::NormRelativeError: {
+        const double n = num(row.npuStats[3]), b = num(row.benchStats[3]);
+        if (std::isnan(n) || std::isnan(b))
+            return kNaN;
+        if (n == b)
+            return 0;
+        return std::fabs(n - b) / std::max(std::fabs(b), 1e-30);
+    }
+    case TrendMetric::MaxAbsError:
+        if (row.mode == CompareMode::Tensor)
+            return num(row.metrics[size_t(Metric::MaxAbsErr)]);
+        return row.mode == CompareMode::Summary ? std::fabs(num(row.statDiff[0])) : kNaN;
+    case TrendMetric::CosineDistance:
+        return row.mode == CompareMode::Tensor ? 1.0 - num(row.metrics[size_t(Metric::Cosine)]) : kNaN;
+    default: return kNaN;
+    }
+}
+
+} // namespace
+
+QString trendMetricName(TrendMetric m)
+{
+    switch (m) {
+    case TrendMetric::Verdict: return QCoreApplication::translate("Trend", "Verdict (0 pass, 1 warning, 2 error)");
+    case TrendMetric::Result: return QCoreApplication::translate("Trend", "msprobe Result (0 pass, 1 warning, 2 error)");
+    case TrendMetric::NormRelativeError: return QCoreApplication::translate("Trend", "Norm relative error");
+    case TrendMetric::MaxAbsError: return QCoreApplication::translate("Trend", "Max absolute error");
+    case TrendMetric::CosineDistance: return QCoreApplication::translate("Trend", "1 \u2212 cosine");
+    case TrendMetric::Norm: return QCoreApplication::translate("Trend", "Norm (recorded)");
+    case TrendMetric::Max: return QCoreApplication::translate("Trend", "Max (recorded)");
+    case TrendMetric::NonFinite: return QCoreApplication::translate("Trend", "Outputs with NaN/Inf (recorded)");
+    }
+    return {};
+}
+
+bool isCompareMetric(TrendMetric m) { return m <= TrendMetric::CosineDistance; }
+
+double TrendTable::value(int row, int step, int rank) const
+{
+    const size_t i = (size_t(row) * steps.size() + size_t(step)) * ranks.size() + size_t(rank);
+    return i < values.size() ? values[i] : kNaN;
+}
+
+double TrendTable::maxOverRanks(int row, int step) const
+{
+    double v = kNaN;
+    for (size_t r = 0; r < ranks.size(); ++r)
+        v = maxOf(v, value(row, step, int(r)));
+    return v;
+}
+
+int TrendTable::stepIndex(qint64 step) const
+{
+    for (size_t i = 0; i < steps.size(); ++i)
+        if (steps[i] == step)
+            return int(i);
+    return -1;
+}
+
+TrendTable compareTrend(const DumpIndex &npu, const CompareResult &result, TrendMetric metric, TrendGroup group,
+                        std::optional<qint64> agreeUpTo)
+{
+    Builder b(metric, group);
+    for (size_t i = 0; i < result.rows.size();) {
+        const int op = result.rows[i].npu.op;
+        double v = kNaN;
+        for (; i < result.rows.size() && result.rows[i].npu.op == op; ++i)
+            v = maxOf(v, rowValue(result.rows[i], metric));
+        if (op >= 0 && size_t(op) < npu.ops.size())
+            b.add(rowOf(npu.ops[size_t(op)], group), *npu.ops[size_t(op)].levels, v);
+    }
+    TrendTable t = b.take();
+    t.agreeUpTo = agreeUpTo;
+    return t;
+}
+
+TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGroup group)
+{
+    Builder b(metric, group);
+    for (const OpRecord &op : index.ops) {
+        double v = kNaN;
+        bool any = false;
+        int nonFinite = 0;
+        for (const TensorRecord &t : op.tensors) {
+            if (t.io() != IoKind::Output || !t.isTensor() || !t.recorded().present)
+                continue;
+            any = true;
+            const RecordedStats &r = t.recorded();
+            auto take = [&](double x) { v = maxOf(v, std::isnan(x) ? INFINITY : x); }; // a NaN statistic is not "no value"
+            if (metric == TrendMetric::Norm && r.has(RecordedStats::Norm))
+                take(r.norm);
+            if (metric == TrendMetric::Max && r.has(RecordedStats::Max))
+                take(r.max);
+            const bool bad = (r.has(RecordedStats::Max) && !std::isfinite(r.max)) || (r.has(RecordedStats::Min) && !std::isfinite(r.min))
+                             || (r.has(RecordedStats::Mean) && !std::isfinite(r.mean)) || (r.has(RecordedStats::Norm) && !std::isfinite(r.norm));
+            nonFinite += bad;
+        }
+        if (metric == TrendMetric::NonFinite && any)
+            v = nonFinite;
+        b.add(rowOf(op, group), *op.levels, v);
+    }
+    return b.take();
+}
+
+} // namespace ds

@@ -1,0 +1,376 @@
+// msprobe 26's rows in the compare layer (names, order, value leaves, Python formatting, the
+// Gen C Result rules) and the first divergence with parameters, model inputs and innermost
+// operators, on indexes built in memory. The real msprobe's own outputs are the oracle of
+// tests/oracle/compare_msprobe.py and compare_divergence.py; the expected texts here are what
+// Python 3.11 / zlib print for the same values (noted per case).
+#include "compare/compare.h"
+#include "compare/comparereport.h"
+#include "compare/msprobecells.h"
+#include "compare/msprobenames.h"
+#include "formats/readers.h"
+
+#include <QTest>
+#include <cmath>
+
+using namespace ds;
+
+namespace {
+
+TensorRecord leaf(IoKind io, const QString &name, std::array<double, 4> stats, const QString &grad = QStringLiteral("true"),
+                  Shape shape = {4, 4})
+{
+    TensorFields t;
+    t.io = io;
+    t.name = name;
+    t.shape = std::move(shape);
+    t.dataType = int(DataType::Float32);
+    t.typeName = QStringLiteral("torch.float32");
+    t.storage = TensorStorage::Absent;
+    t.value = QStringLiteral("{\"type\": \"torch.Tensor\", \"requires_grad\": %1}").arg(grad);
+    t.recorded = {stats[0], stats[1], stats[2], stats[3], 0xF};
+    return TensorRecord(t);
+}
+
+TensorRecord value(IoKind io, const QString &name, const QString &type, const QString &text)
+{
+    TensorFields t;
+    t.io = io;
+    t.name = name;
+    t.storage = TensorStorage::Value;
+    t.typeName = type;
+    t.value = text;
+    return TensorRecord(t);
+}
+
+OpRecord entry(const QString &name, std::vector<TensorRecord> tensors, const QString &parent = {})
+{
+    OpRecord op;
+    op.source = *sourceFormatByName(u"msprobe");
+    op.relPath = QStringLiteral("step0/rank0/") + name;
+    op.opName = name;
+    op.parent = parent;
+    DumpLevels l;
+    l.step = QStringLiteral("step0");
+    l.rank = QStringLiteral("rank0");
+    op.levels = SharedLevels(l);
+    op.tensors = std::move(tensors);
+    return op;
+}
+
+DumpIndex index(std::vector<OpRecord> ops, std::vector<QStringList> stacks = {})
+{
+    DumpIndex d;
+    d.ops = std::move(ops);
+    d.stacks = std::move(stacks);
+    return d;
+}
+
+const std::array<double, 4> kX{1, -1, 0.25, 3}, kW{0.5, -0.5, 0.01, 2}, kWp{0.75, -0.5, 0.04, 2.2}, kY{2, -2, 0.5, 6},
+    kY2{2.5, -2, 0.7, 7};
+
+} // namespace
+
+class TestCompareMsprobe : public QObject
+{
+    Q_OBJECT
+private slots:
+    void pythonFloatRepr_data()
+    {
+        QTest::addColumn<double>("v");
+        QTest::addColumn<QString>("python"); // repr(v) in Python 3.11
+        QTest::addRow("one") << 1.0 << "1.0";
+        QTest::addRow("1e-05") << 1e-05 << "1e-05";
+        QTest::addRow("1e-4") << 0.0001 << "0.0001";
+        QTest::addRow("1e16") << 1e16 << "1e+16";
+        QTest::addRow("15 digits") << 123456789012345.0 << "123456789012345.0";
+        QTest::addRow("17 digits") << 12345678901234567.0 << "1.2345678901234568e+16";
+        QTest::addRow("negative") << -0.5 << "-0.5";
+        QTest::addRow("small") << 4.842877388000488e-08 << "4.842877388000488e-08";
+        QTest::addRow("max") << 1.7976931348623157e+308 << "1.7976931348623157e+308";
+        QTest::addRow("denormal") << 5e-324 << "5e-324";
+        QTest::addRow("sum") << 0.1 + 0.2 << "0.30000000000000004";
+        QTest::addRow("inf") << HUGE_VAL << "inf";
+        QTest::addRow("zero") << 0.0 << "0.0";
+    }
+    void pythonFloatRepr()
+    {
+        QFETCH(double, v);
+        QFETCH(QString, python);
+        QCOMPARE(ds::pythonFloatRepr(v), python);
+    }
+
+    void pythonTexts()
+    {
+        QCOMPARE(pythonStrRepr("File a.py, line 1, in f, \n x = 'y'"), QString(R"("File a.py, line 1, in f, \n x = 'y'")"));
+        QCOMPARE(pythonStrRepr("plain"), QString("'plain'"));
+        QCOMPARE(pythonStrOfJson("[0, 1]"), QString("[0, 1]"));
+        QCOMPARE(pythonStrOfJson(R"([1.0, "x", null, true, 1E-5])"), QString("[1.0, 'x', None, True, 1e-05]"));
+        QCOMPARE(pythonStrOfJson(R"({"a": false})"), QString("{'a': False}"));
+        QCOMPARE(pythonStrOfJson("not json ["), QString("not json ["));
+        // zlib.crc32 of the texts msprobe hashes; the first three are in msprobe's own md5 CSVs
+        QCOMPARE(crc32Hex("1"), QString("83dcefb7"));
+        QCOMPARE(crc32Hex("-1"), QString("302d482a"));
+        QCOMPARE(crc32Hex("RedOpType.SUM"), QString("ba96e402"));
+        QCOMPARE(crc32Hex(QString()), QString("00000000"));
+    }
+
+    void rowNamesAndOrder()
+    {
+        // dump.json order: input_kwargs before input_args, output before parameters
+        OpRecord m = entry("Module.fc1.Linear.forward.0",
+                           {leaf(IoKind::Output, "output.0", kY), value(IoKind::Input, "input_kwargs.dim", "int", "-1"),
+                            leaf(IoKind::Input, "input_args.0", kX), value(IoKind::Input, "input_args.1.0", "int", "2"),
+                            leaf(IoKind::Parameter, "parameters.weight", kW)});
+        const std::vector<int> order = rowTensors(m);
+        QStringList names;
+        for (int t : order)
+            names << rowName(m, m.tensors[size_t(t)]);
+        QCOMPARE(names, QStringList({"Module.fc1.Linear.forward.0.input.0", "Module.fc1.Linear.forward.0.input.1.0",
+                                     "Module.fc1.Linear.forward.0.input.dim", "Module.fc1.Linear.forward.0.parameters.weight",
+                                     "Module.fc1.Linear.forward.0.output.0"}));
+        // a leaf with a data file is named after it (msprobe: data_name without the extension)
+        TensorFields ff = leaf(IoKind::Input, "input_args.0", kX).fields();
+        ff.storage = TensorStorage::PtFile;
+        ff.location = "step0/rank0/dump_tensor_data/Module.fc1.Linear.forward.0.input.0.pt";
+        const TensorRecord f(ff);
+        QCOMPARE(msprobeTensorKey("Module.fc1.Linear.forward.0", f), QString("input.0"));
+        QCOMPARE(msprobeDataName(f), QString("Module.fc1.Linear.forward.0.input.0.pt"));
+        QCOMPARE(msprobeRequiresGrad(f), QString("True"));
+        QCOMPARE(msprobeRequiresGrad(value(IoKind::Input, "input_args.1", "int", "2")), QString("N/A"));
+        const ModuleName mn = moduleNameOf("Module.layers.0.attn.Attention.forward.0");
+        QCOMPARE(mn.path, QString("layers.0.attn"));
+        QCOMPARE(mn.className, QString("Attention"));
+        QVERIFY(!moduleNameOf("Functional.linear.0.forward").isModule());
+    }
+
+    void valueRowsAsMsprobe()
+    {
+        auto npuIdx = index({entry("Functional.softmax.0.forward",
+                                   {leaf(IoKind::Input, "input_args.0", kX), value(IoKind::Input, "input_kwargs.dim", "int", "-1"),
+                                    value(IoKind::Input, "input_kwargs.op", "torch.distributed.ReduceOp", "RedOpType.SUM"),
+                                    value(IoKind::Input, "input_kwargs.group", "torch.ProcessGroup",
+                                          R"({"group_ranks": [0, 1], "group_id": "77849d8c"})"),
+                                    value(IoKind::Input, "input_args.1", "None", "null"),
+                                    value(IoKind::Input, "input_kwargs.eps", "float", "1e-05"),
+                                    leaf(IoKind::Output, "output.0", kY)})});
+        CompareResult r = compareIndexes(npuIdx, npuIdx);
+        QCOMPARE(r.mode, CompareMode::Summary);
+        auto row = [&](const QString &suffix) {
+            for (const CompareRow &c : r.rows)
+                if (c.npuName.endsWith(suffix))
+                    return msprobeRow(npuIdx, npuIdx, c, CompareMode::Summary);
+            return MsprobeRow{};
+        };
+        const MsprobeRow dim = row(".input.dim");
+        QCOMPARE(dim.npuDtype, QString("<class 'int'>"));
+        QCOMPARE(dim.npuShape, QString("[]"));
+        QCOMPARE(dim.stats[0].csv(), QString("-1"));
+        QCOMPARE(dim.compare[0].csv(), QString("0"));
+        QCOMPARE(row(".input.op").npuDtype, QString("<class 'str'>"));
+        QCOMPARE(row(".input.group").npuDtype, QString("torch.ProcessGroup"));
+        QCOMPARE(row(".input.group").stats[4].csv(), QString("[0, 1]"));
+        const MsprobeRow none = row(".input.1");
+        QCOMPARE(none.npuDtype, QString("None"));
+        QCOMPARE(none.npuShape, QString("None"));
+        QCOMPARE(none.stats[0].csv(), QString("None"));
+        QCOMPARE(row(".input.eps").stats[0].csv(), QString("1e-05"));
+        // msprobe's order: positional arguments (the None too), then keyword arguments
+        QCOMPARE(r.rows[1].npuName, QString("Functional.softmax.0.forward.input.1"));
+        QCOMPARE(r.rows[2].npuName, QString("Functional.softmax.0.forward.input.dim"));
+        // tensor mode: non-tensor arguments are "unsupported" with their value in the statistics
+        const MsprobeRow t = msprobeRow(npuIdx, npuIdx, r.rows[2], CompareMode::Tensor);
+        QCOMPARE(t.compare[0].csv(), QString("unsupported"));
+        QCOMPARE(t.stats[0].csv(), QString("-1"));
+        QCOMPARE(t.dataName, QString("['-1', '-1']"));
+        // md5 mode: CRC-32 of str(value); None has none; the ProcessGroup's "md5" is its ranks
+        QCOMPARE(msprobeRow(npuIdx, npuIdx, r.rows[2], CompareMode::Md5).compare[0].csv(), crc32Hex("-1"));
+        QCOMPARE(msprobeRow(npuIdx, npuIdx, r.rows[1], CompareMode::Md5).compare[0].csv(), QString("N/A"));
+        QCOMPARE(msprobeRow(npuIdx, npuIdx, r.rows[4], CompareMode::Md5).compare[0].csv(), QString("[0, 1]"));
+    }
+
+    void dtypeAndScalarResults()
+    {
+        TensorFields nbf = leaf(IoKind::Input, "input_args.0", kX, "false").fields();
+        nbf.typeName = "torch.bfloat16";
+        nbf.dataType = int(DataType::BFloat16);
+        const TensorRecord nb(nbf);
+        auto npuIdx = index({entry("Functional.linear.0.forward",
+                                   {nb, value(IoKind::Input, "input_args.1", "int", "3"), leaf(IoKind::Output, "output.0", kY)})});
+        auto benchIdx = index({entry("Functional.linear.0.forward",
+                                     {leaf(IoKind::Input, "input_args.0", kX, "false"), value(IoKind::Input, "input_args.1", "int", "4"),
+                                      leaf(IoKind::Output, "output.0", kY)})});
+        const CompareResult r = compareIndexes(npuIdx, benchIdx);
+        QCOMPARE(r.rows[0].result, QString("error"));
+        QCOMPARE(r.rows[0].resultMessages, QStringList{"error: The dtype of NPU and Bench are inconsistent."});
+        QCOMPARE(r.rows[1].resultMessages, QStringList{"error: The scalar parameters of NPU and Bench are inconsistent."});
+        QCOMPARE(r.rows[2].result, QString("pass"));
+        // DumpScope's own verdict judges the values: bf16 vs fp32 with equal statistics passes
+        QCOMPARE(r.rows[0].verdict, Verdict::Pass);
+        QVERIFY(r.rows[0].dtypeDiffers);
+        QCOMPARE(msprobeErrMessage(r.rows[0].resultMessages), QString(R"(["error: The dtype of NPU and Bench are inconsistent."])"));
+    }
+
+    void parameterAtFirstUse()
+    {
+        // mix level: the API reads the weight (input.1); the module entry after it holds it as
+        // parameters.weight (same NPU statistics). Only the weight differs, a little.
+        auto run = [](const std::array<double, 4> &w, const std::array<double, 4> &y) {
+            return std::vector<OpRecord>{
+                entry("Functional.relu.0.forward", {leaf(IoKind::Input, "input_args.0", kX, "false"), leaf(IoKind::Output, "output.0", kX)}),
+                entry("Functional.linear.0.forward",
+                      {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Input, "input_args.1", w), leaf(IoKind::Output, "output.0", y)},
+                      "Module.fc1.Linear.forward.0"),
+                entry("Module.fc1.Linear.forward.0",
+                      {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Output, "output.0", y),
+                       leaf(IoKind::Parameter, "parameters.weight", w)}),
+                entry("Functional.softmax.0.forward", {leaf(IoKind::Input, "input_args.0", y), leaf(IoKind::Output, "output.0", y)})};
+        };
+        auto npuIdx = index(run(kWp, kY2)), benchIdx = index(run(kW, kY));
+        const CompareResult r = compareIndexes(npuIdx, benchIdx);
+        QCOMPARE(r.divergences.size(), size_t(1));
+        const Divergence &d = r.divergences[0];
+        QCOMPARE(d.originOp, 1);
+        QCOMPARE(d.cause, DivergenceCause::Parameter);
+        QCOMPARE(d.parameter, QString("fc1.weight"));
+        QCOMPARE(d.parameterModule, 2);
+        QCOMPARE(r.rows[size_t(d.originRow)].npuName, QString("Functional.linear.0.forward.input.1"));
+        QCOMPARE(d.modules, std::vector<int>{2});
+        QVERIFY(std::find(d.chain.begin(), d.chain.end(), 2) == d.chain.end()); // the module is the origin's, not the chain's
+        // the same weight difference with no output change is still the origin (parameters differ at all)
+        auto quiet = index(run(kWp, kY));
+        QCOMPARE(compareIndexes(quiet, benchIdx).divergences.at(0).cause, DivergenceCause::Parameter);
+        // identical runs: no divergence
+        QVERIFY(compareIndexes(benchIdx, benchIdx).divergences.empty());
+    }
+
+    void parameterWhateverItsFlagsAndHistory()
+    {
+        // A frozen weight (requires_grad false) read by the API inside its module, and a weight
+        // whose statistics an earlier row already showed (an op outside the module read it
+        // first): both are fc1.weight, judged as a parameter (no tolerance), not as a model
+        // input or as data (whose verdict would let this tiny difference pass).
+        const std::array<double, 4> kWs{0.5, -0.5, 0.0100001, 2};
+        auto run = [](const std::array<double, 4> &w, bool frozen, bool readBefore) {
+            const QString grad = frozen ? QStringLiteral("false") : QStringLiteral("true");
+            std::vector<OpRecord> ops;
+            ops.push_back(entry("Functional.relu.0.forward", {leaf(IoKind::Input, "input_args.0", kX, "false"), leaf(IoKind::Output, "output.0", kX)}));
+            if (readBefore)
+                ops.push_back(entry("Tensor.detach.0.forward", {leaf(IoKind::Input, "input_args.0", w, grad), leaf(IoKind::Output, "output.0", w, "false")}));
+            ops.push_back(entry("Functional.linear.0.forward",
+                                {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Input, "input_args.1", w, grad), leaf(IoKind::Output, "output.0", kY)},
+                                "Module.fc1.Linear.forward.0"));
+            ops.push_back(entry("Module.fc1.Linear.forward.0",
+                                {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Output, "output.0", kY),
+                                 leaf(IoKind::Parameter, "parameters.weight", w, grad)}));
+            return ops;
+        };
+        for (const bool readBefore : {false, true}) {
+            const bool frozen = !readBefore;
+            auto npuIdx = index(run(kWs, frozen, readBefore)), benchIdx = index(run(kW, frozen, readBefore));
+            const CompareResult r = compareIndexes(npuIdx, benchIdx);
+            const int linear = readBefore ? 2 : 1;
+            QCOMPARE(r.divergences.size(), size_t(1));
+            const Divergence &d = r.divergences[0];
+            const CompareRow &row = r.rows[size_t(d.originRow)];
+            QCOMPARE(row.npuName, QString("Functional.linear.0.forward.input.1"));
+            QCOMPARE(row.verdict, Verdict::Pass); // as data or a model input it would not start anything
+            QVERIFY(!row.identical);
+            QCOMPARE(d.originOp, linear);
+            QCOMPARE(d.cause, DivergenceCause::Parameter);
+            QCOMPARE(d.parameter, QString("fc1.weight"));
+            QCOMPARE(d.parameterModule, linear + 1);
+            if (readBefore) // the earlier reader is data: its pass does not make it the origin
+                QVERIFY(std::find(d.chain.begin(), d.chain.end(), 1) == d.chain.end());
+        }
+    }
+
+    void parameterNamedFromTheStack()
+    {
+        // level L1: no module entries; the call stack names the module attribute and the parameter
+        auto run = [](const std::array<double, 4> &w) {
+            OpRecord op = entry("Functional.conv2d.0.forward",
+                                {leaf(IoKind::Input, "input_args.0", kX, "false"), leaf(IoKind::Input, "input_args.1", w),
+                                 leaf(IoKind::Output, "output.0", kY)});
+            op.stack = 0;
+            return op;
+        };
+        const QStringList stack{
+            "File /usr/lib/python3/dist-packages/torch/nn/modules/conv.py, line 459, in _conv_forward, \n return F.conv2d(input, weight, bias, self.stride,",
+            "File /usr/lib/python3/dist-packages/torch/nn/modules/conv.py, line 463, in forward, \n return self._conv_forward(input, self.weight, self.bias)",
+            "File /usr/lib/python3/dist-packages/torch/nn/modules/module.py, line 1194, in _call_impl, \n return forward_call(*input, **kwargs)",
+            "File /work/train.py, line 53, in body, \n h = F.relu(self.conv(x))"};
+        auto npuIdx = index({run(kWp)}, {stack}), benchIdx = index({run(kW)}, {stack});
+        const CompareResult r = compareIndexes(npuIdx, benchIdx);
+        QCOMPARE(r.divergences.size(), size_t(1));
+        QCOMPARE(r.divergences[0].cause, DivergenceCause::Parameter);
+        QCOMPARE(r.divergences[0].parameter, QString("conv.weight"));
+        QVERIFY(r.divergences[0].parameterFromStack);
+        QCOMPARE(r.divergences[0].parameterModule, -1);
+        // without a stack the row is an ordinary input, judged by its verdict (statistics: the
+        // mean moved by 75 %, a warning): the same origin, but as an input nobody names
+        auto bare = index({run(kWp)}), bareBench = index({run(kW)});
+        const CompareResult b = compareIndexes(bare, bareBench);
+        QCOMPARE(b.divergences.size(), size_t(1));
+        QCOMPARE(b.divergences[0].cause, DivergenceCause::Input);
+        QVERIFY(b.divergences[0].parameter.isEmpty());
+    }
+
+    void modelInputAndInnermost()
+    {
+        // the module entry comes first here (another producer's order) and disagrees; the API
+        // call inside it disagrees too: the origin is the innermost call, with its module
+        auto nested = [](const std::array<double, 4> &y) {
+            return std::vector<OpRecord>{
+                entry("Module.net.Net.forward.0", {leaf(IoKind::Input, "input_args.0", kX, "false"), leaf(IoKind::Output, "output.0", y)}),
+                entry("Torch.exp.0.forward", {leaf(IoKind::Input, "input_args.0", kX, "false"), leaf(IoKind::Output, "output.0", y)},
+                      "Module.net.Net.forward.0")};
+        };
+        auto npuIdx = index(nested(kY2)), benchIdx = index(nested(kY));
+        const CompareResult r = compareIndexes(npuIdx, benchIdx);
+        QCOMPARE(r.divergences.size(), size_t(1));
+        QCOMPARE(r.divergences[0].originOp, 1);
+        QCOMPARE(r.divergences[0].cause, DivergenceCause::Output);
+        QCOMPARE(r.divergences[0].modules, std::vector<int>{0});
+        QVERIFY(r.divergences[0].chain.empty());
+
+        // a model input (first seen, requires_grad false) whose dtype differs starts it: bf16 vs fp32
+        auto run = [](const QString &dtype) {
+            TensorFields xf = leaf(IoKind::Input, "input_args.0", kX, "false").fields();
+            xf.typeName = dtype;
+            const TensorRecord x(xf);
+            return std::vector<OpRecord>{entry("Torch.exp.0.forward", {x, leaf(IoKind::Output, "output.0", kY)})};
+        };
+        auto bf = index(run("torch.bfloat16")), fp = index(run("torch.float32"));
+        const CompareResult d = compareIndexes(bf, fp);
+        QCOMPARE(d.divergences.size(), size_t(1));
+        QCOMPARE(d.divergences[0].cause, DivergenceCause::Input);
+        QVERIFY(!d.divergences[0].inputsAgree);
+        QCOMPARE(d.rows[size_t(d.divergences[0].originRow)].npuName, QString("Torch.exp.0.forward.input.0"));
+    }
+
+    void identicalInputsOutputDiffers()
+    {
+        // statistics: a communication op with identical inputs whose output differs by 7 %
+        // (another rank's value): a DumpScope warning, and the origin of its scope
+        auto run = [](double out) {
+            return std::vector<OpRecord>{entry("Distributed.all_reduce.0.forward",
+                                               {leaf(IoKind::Input, "input_args.0", kX, "false", {}),
+                                                value(IoKind::Input, "input_kwargs.op", "torch.distributed.ReduceOp", "RedOpType.SUM"),
+                                                leaf(IoKind::Output, "output.0", {out, out, out, out}, "false", {})})};
+        };
+        auto npuIdx = index(run(2.82)), benchIdx = index(run(3.03));
+        const CompareResult r = compareIndexes(npuIdx, benchIdx);
+        QCOMPARE(r.rows[2].verdict, Verdict::Warning);
+        QCOMPARE(r.rows[2].result, QString("pass")); // msprobe: 7 % < 10 % (its warning needs 0.1)
+        QCOMPARE(r.divergences.at(0).cause, DivergenceCause::Output);
+        QCOMPARE(r.rows[size_t(r.divergences[0].originRow)].npuName, QString("Distributed.all_reduce.0.forward.output.0"));
+        CompareThresholds loose;
+        loose.summaryNewDiff = 0.1;
+        CompareOptions o;
+        o.thresholds = loose;
+        QVERIFY(compareIndexes(npuIdx, benchIdx, o).divergences.empty());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCompareMsprobe)
+#include "tst_compare_msprobe.moc"

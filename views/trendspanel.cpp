@@ -1,0 +1,463 @@
+#include "trendspanel.h"
+
+#include <QComboBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+#include <qcustomplot.h>
+
+#include <cmath>
+
+namespace ds {
+
+namespace {
+
+enum Source { FromComparison, FromStatistics };
+
+QString shortName(const QString &s, int max = 48)
+{
+    return s.size() <= max ? s : s.left(max / 2 - 1) + QStringLiteral("\u2026") + s.right(max / 2 - 1);
+}
+
+QString num(double v)
+{
+    if (std::isnan(v))
+        return QStringLiteral("\u2014");
+    return QString::number(v, 'g', 5);
+}
+
+const QColor kNonFinite(0xd0, 0x1c, 0x8b); // magenta: in neither colour gradient
+
+/// Recorded statistics: viridis (dark blue to yellow); white stays free for "no value".
+QCPColorGradient statisticsGradient()
+{
+    QCPColorGradient g;
+    g.clearColorStops();
+    g.setColorStopAt(0.0, QColor(0x44, 0x01, 0x54));
+    g.setColorStopAt(0.25, QColor(0x3b, 0x52, 0x8b));
+    g.setColorStopAt(0.5, QColor(0x21, 0x91, 0x8c));
+    g.setColorStopAt(0.75, QColor(0x5e, 0xc9, 0x62));
+    g.setColorStopAt(1.0, QColor(0xfd, 0xe7, 0x25));
+    return g;
+}
+
+/// White (agree) to dark red: how far the runs are apart.
+QCPColorGradient errorGradient(bool verdict)
+{
+    QCPColorGradient g;
+    g.clearColorStops();
+    if (verdict) {
+        g.setColorStopAt(0.0, QColor(0xd8, 0xf0, 0xd8));
+        g.setColorStopAt(0.5, QColor(0xf6, 0xd3, 0x6b));
+        g.setColorStopAt(1.0, QColor(0xd7, 0x30, 0x27));
+        g.setLevelCount(3);
+    } else {
+        g.setColorStopAt(0.0, QColor(0xff, 0xff, 0xf0));
+        g.setColorStopAt(0.35, QColor(0xfd, 0xb8, 0x63));
+        g.setColorStopAt(0.7, QColor(0xe3, 0x4a, 0x33));
+        g.setColorStopAt(1.0, QColor(0x7f, 0x00, 0x00));
+    }
+    return g;
+}
+
+} // namespace
+
+TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomPlot(this)), m_lines(new QCustomPlot(this))
+{
+    // The row of choices and the two plots would ask for about 400 x 540 pixels: as the
+    // centre tab's minimum that squeezed the dump tree dock (and its items out of view).
+    // The panel may be narrower; its contents then shrink.
+    setMinimumSize(240, 200);
+    m_source = new QComboBox(this);
+    m_source->addItem(tr("Comparison with the bench run"), int(FromComparison));
+    m_source->addItem(tr("Recorded statistics of the run"), int(FromStatistics));
+    m_metric = new QComboBox(this);
+    m_group = new QComboBox(this);
+    m_group->addItem(tr("Operators"), int(TrendGroup::Operator));
+    m_group->addItem(tr("Modules"), int(TrendGroup::Module));
+    m_group->setToolTip(tr("Rows: every operator, or the modules they run in (an operator counts for its parent module)"));
+    m_rank = new QComboBox(this);
+    m_rank->setToolTip(tr("Heatmap cells: the largest value over the ranks, or one rank"));
+    m_title = new QLabel(this);
+    m_title->setWordWrap(true);
+    m_status = new QLabel(this);
+    m_status->setWordWrap(true);
+    m_hover = new QLabel(this);
+    m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_heatNote = new QLabel(this);
+    m_heatNote->setTextFormat(Qt::RichText);
+    m_heatNote->setWordWrap(true);
+
+    m_map = new QCPColorMap(m_heat->xAxis, m_heat->yAxis);
+    m_map->setInterpolate(false);
+    m_map->setTightBoundary(false);
+    m_marks = new QCPColorMap(m_heat->xAxis, m_heat->yAxis); // Inf/NaN cells on top, in one colour
+    m_marks->setInterpolate(false);
+    m_marks->setTightBoundary(false);
+    QCPColorGradient marks;
+    marks.clearColorStops();
+    marks.setColorStopAt(0.0, QColor(0, 0, 0, 0));
+    marks.setColorStopAt(1.0, kNonFinite);
+    marks.setLevelCount(2);
+    m_marks->setGradient(marks);
+    m_marks->setDataRange(QCPRange(0, 1));
+    m_scale = new QCPColorScale(m_heat);
+    m_heat->plotLayout()->addElement(0, 1, m_scale);
+    m_scale->setType(QCPAxis::atRight);
+    m_map->setColorScale(m_scale);
+    auto *group = new QCPMarginGroup(m_heat);
+    m_heat->axisRect()->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    m_scale->setMarginGroup(QCP::msBottom | QCP::msTop, group);
+    m_heat->yAxis->setRangeReversed(true); // execution order from the top
+    m_heat->xAxis->grid()->setVisible(false);
+    m_heat->yAxis->grid()->setVisible(false);
+    m_heat->xAxis->setLabel(tr("step"));
+    m_heat->setMinimumHeight(220);
+    m_heat->setMouseTracking(true);
+    m_lines->xAxis->setLabel(tr("step"));
+    m_lines->legend->setVisible(true);
+    m_lines->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignLeft | Qt::AlignTop); // diverging values rise to the right
+    m_linesTitle = new QCPTextElement(m_lines, QString(), QFont(font().family(), font().pointSize(), QFont::Bold));
+    m_lines->plotLayout()->insertRow(0);
+    m_lines->plotLayout()->addElement(0, 0, m_linesTitle);
+    for (QCustomPlot *p : {m_heat, m_lines}) // room for "agrees until step N" above the plot
+        p->axisRect()->setMinimumMargins(QMargins(0, QFontMetrics(font()).height() + 4, 0, 0));
+    m_lines->setMinimumHeight(160);
+
+    // Two rows of choices: the centre of the window must stay narrow enough for the docks.
+    for (QComboBox *c : {m_source, m_metric, m_group, m_rank}) {
+        c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        c->setMinimumContentsLength(12);
+    }
+    auto *controls = new QGridLayout;
+    controls->addWidget(new QLabel(tr("Data:"), this), 0, 0);
+    controls->addWidget(m_source, 0, 1);
+    controls->addWidget(new QLabel(tr("Metric:"), this), 0, 2);
+    controls->addWidget(m_metric, 0, 3);
+    controls->addWidget(new QLabel(tr("Rows:"), this), 1, 0);
+    controls->addWidget(m_group, 1, 1);
+    controls->addWidget(new QLabel(tr("Cells:"), this), 1, 2);
+    controls->addWidget(m_rank, 1, 3);
+    controls->setColumnStretch(1, 1);
+    controls->setColumnStretch(3, 1);
+    auto *layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(m_title);
+    layout->addWidget(m_heat, 3);
+    layout->addWidget(m_heatNote);
+    layout->addWidget(m_hover);
+    layout->addWidget(m_lines, 2);
+    layout->addWidget(m_status);
+
+    connect(m_source, &QComboBox::activated, this, [this] {
+        fillMetrics();
+        rebuild();
+    });
+    connect(m_metric, &QComboBox::activated, this, &TrendsPanel::rebuild);
+    connect(m_group, &QComboBox::activated, this, &TrendsPanel::rebuild);
+    connect(m_rank, &QComboBox::activated, this, &TrendsPanel::drawHeatmap);
+    connect(&m_watcher, &QFutureWatcherBase::finished, this, &TrendsPanel::onBuilt);
+    connect(m_heat, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
+        if (!m_table || m_table->empty())
+            return;
+        const int step = int(std::lround(m_heat->xAxis->pixelToCoord(e->position().x())));
+        const int row = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
+        if (step < 0 || row < 0 || size_t(step) >= m_table->steps.size() || row >= m_table->rows.size()) {
+            m_hover->clear();
+            return;
+        }
+        QStringList ranks;
+        for (size_t r = 0; r < m_table->ranks.size() && r < 8; ++r)
+            ranks << QStringLiteral("%1 %2").arg(m_table->rankLabels[qsizetype(r)], num(m_table->value(row, step, int(r))));
+        m_hover->setText(tr("%1, %2: %3").arg(m_table->stepLabels[step], m_table->rows[row], ranks.join(QStringLiteral(", "))));
+    });
+    connect(m_heat, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
+        if (!m_table)
+            return;
+        const int row = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
+        if (row >= 0 && row < m_table->rows.size())
+            selectRow(row);
+    });
+    fillMetrics();
+    m_status->setText(tr("Open a run, or compare it with a bench run, to see its trends."));
+}
+
+TrendsPanel::~TrendsPanel() { m_watcher.waitForFinished(); }
+
+void TrendsPanel::setStatistics(std::shared_ptr<const DumpIndex> index, const QString &title)
+{
+    m_statsIndex = std::move(index);
+    m_statsTitle = title;
+    if (!m_result) {
+        m_source->setCurrentIndex(m_source->findData(int(FromStatistics)));
+        fillMetrics();
+    }
+    rebuild();
+}
+
+void TrendsPanel::setComparison(std::shared_ptr<const DumpIndex> npu, std::shared_ptr<const CompareResult> result,
+                                std::optional<qint64> agreeUpTo, const QString &title)
+{
+    m_npu = std::move(npu);
+    m_result = std::move(result);
+    m_agreeUpTo = agreeUpTo;
+    m_compareTitle = title;
+    m_row = -1;
+    m_source->setCurrentIndex(m_source->findData(int(FromComparison)));
+    fillMetrics();
+    rebuild();
+}
+
+void TrendsPanel::fillMetrics()
+{
+    const bool compare = m_source->currentData().toInt() == FromComparison;
+    const int previous = m_metric->currentData().toInt();
+    m_metric->clear();
+    if (compare)
+        for (TrendMetric m : kCompareMetrics)
+            m_metric->addItem(trendMetricName(m), int(m));
+    else
+        for (TrendMetric m : kStatisticsMetrics)
+            m_metric->addItem(trendMetricName(m), int(m));
+    const int i = m_metric->findData(previous);
+    m_metric->setCurrentIndex(i >= 0 ? i : compare ? m_metric->findData(int(TrendMetric::NormRelativeError)) : 0);
+}
+
+void TrendsPanel::rebuild()
+{
+    if (m_watcher.isRunning()) {
+        m_pending = true;
+        return;
+    }
+    const bool compare = m_source->currentData().toInt() == FromComparison;
+    const auto metric = TrendMetric(m_metric->currentData().toInt());
+    const auto group = TrendGroup(m_group->currentData().toInt());
+    if ((compare && !m_result) || (!compare && !m_statsIndex)) {
+        m_building = false;
+        m_table.reset();
+        m_status->setText(compare ? tr("Compare the run with a bench run (Analysis \u2192 Compare with\u2026) to see how far they are apart.")
+                                  : tr("Open a run to see its recorded statistics."));
+        drawHeatmap();
+        return;
+    }
+    m_title->setText(compare ? m_compareTitle : m_statsTitle);
+    m_status->setText(tr("Building the trend\u2026"));
+    m_building = true;
+    m_watcher.setFuture(QtConcurrent::run([compare, metric, group, npu = m_npu, result = m_result, stats = m_statsIndex,
+                                           agree = m_agreeUpTo]() -> std::shared_ptr<const TrendTable> {
+        if (compare)
+            return std::make_shared<const TrendTable>(compareTrend(*npu, *result, metric, group, agree));
+        return std::make_shared<const TrendTable>(statisticsTrend(*stats, metric, group));
+    }));
+}
+
+void TrendsPanel::onBuilt()
+{
+    m_table = m_watcher.result();
+    if (m_pending) {
+        m_pending = false;
+        rebuild();
+        return;
+    }
+    m_building = false;
+    const QString previousRank = m_rank->currentText();
+    m_rank->clear();
+    m_rank->addItem(tr("largest over the ranks"), -1);
+    for (qsizetype r = 0; r < m_table->rankLabels.size(); ++r)
+        m_rank->addItem(m_table->rankLabels[r].isEmpty() ? tr("(no rank)") : m_table->rankLabels[r], int(r));
+    if (const int i = m_rank->findText(previousRank); i >= 0)
+        m_rank->setCurrentIndex(i);
+    size_t values = 0;
+    for (double v : m_table->values)
+        values += !std::isnan(v);
+    m_status->setText(values == 0 ? tr("No values: %1 is not recorded or not comparable in this run.").arg(trendMetricName(m_table->metric))
+                                  : tr("%1 rows \u00d7 %2 \u00d7 %3 \u2014 click a row of the heatmap to chart it over the steps.")
+                                        .arg(m_table->rows.size())
+                                        .arg(tr("%n step(s)", nullptr, int(m_table->steps.size())), tr("%n rank(s)", nullptr, int(m_table->ranks.size()))));
+    // The chart starts on the row with the largest value (where the runs are furthest apart).
+    if (m_row < 0 || m_row >= m_table->rows.size()) {
+        double best = -1;
+        m_row = m_table->rows.isEmpty() ? -1 : 0;
+        for (int r = 0; r < m_table->rows.size(); ++r)
+            for (size_t s = 0; s < m_table->steps.size(); ++s) {
+                const double v = m_table->maxOverRanks(r, int(s));
+                if (std::isfinite(v) && v > best) {
+                    best = v;
+                    m_row = r;
+                }
+            }
+    }
+    drawHeatmap();
+    drawLines();
+    emit tableReady();
+}
+
+void TrendsPanel::markAgreement(QCustomPlot *plot, double x)
+{
+    auto *line = new QCPItemStraightLine(plot);
+    line->point1->setCoords(x, 0);
+    line->point2->setCoords(x, 1);
+    line->setPen(QPen(QColor(0x1a, 0x7f, 0x37), 2, Qt::DashLine));
+    auto *text = new QCPItemText(plot); // above the plot, over the line: it covers no cell
+    text->setClipToAxisRect(false);
+    text->setPositionAlignment(Qt::AlignHCenter | Qt::AlignBottom);
+    text->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    text->position->setCoords(x, -0.01);
+    text->setText(m_agreeText);
+    text->setColor(QColor(0x1a, 0x7f, 0x37));
+    text->setBrush(QColor(255, 255, 255, 210));
+    text->setPadding(QMargins(3, 1, 3, 1));
+}
+
+void TrendsPanel::drawHeatmap()
+{
+    m_heat->clearItems();
+    m_agreeText.clear();
+    if (!m_table || m_table->empty()) {
+        m_map->data()->clear();
+        m_marks->data()->clear();
+        m_heatNote->clear();
+        m_heat->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const TrendTable &t = *m_table;
+    const int nSteps = int(t.steps.size()), nRows = int(t.rows.size());
+    const int rank = m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1;
+    for (QCPColorMap *map : {m_map, m_marks}) {
+        map->data()->setSize(nSteps, nRows);
+        // a single column or row still needs a range
+        map->data()->setRange(QCPRange(0, nSteps == 1 ? 0.0001 : nSteps - 1), QCPRange(0, nRows == 1 ? 0.0001 : nRows - 1));
+    }
+    double lo = INFINITY, hi = -INFINITY, minPositive = INFINITY;
+    bool nonFinite = false, missingAny = false;
+    for (int r = 0; r < nRows; ++r)
+        for (int s = 0; s < nSteps; ++s) {
+            const double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+                if (v > 0)
+                    minPositive = std::min(minPositive, v);
+            }
+            nonFinite |= std::isinf(v);
+            missingAny |= std::isnan(v);
+        }
+    if (!std::isfinite(lo))
+        lo = 0, hi = 1;
+    const bool verdict = t.metric == TrendMetric::Verdict || t.metric == TrendMetric::Result;
+    // Norms and errors span decades: a logarithmic colour scale when they do.
+    const bool logScale = !verdict && lo >= 0 && std::isfinite(minPositive) && hi / minPositive >= 1000;
+    const double floor = logScale ? minPositive : lo;
+    for (int r = 0; r < nRows; ++r)
+        for (int s = 0; s < nSteps; ++s) {
+            const double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
+            const bool shown = std::isfinite(v);
+            m_map->data()->setCell(s, r, shown ? std::max(v, floor) : floor);
+            m_map->data()->setAlpha(s, r, shown ? 255 : 0);
+            m_marks->data()->setCell(s, r, std::isinf(v) ? 1 : 0);
+            m_marks->data()->setAlpha(s, r, std::isinf(v) ? 255 : 0);
+        }
+    m_map->setGradient(isCompareMetric(t.metric) ? errorGradient(verdict) : statisticsGradient());
+    m_map->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    m_scale->setDataScaleType(logScale ? QCPAxis::stLogarithmic : QCPAxis::stLinear);
+    if (logScale)
+        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTickerLog>::create());
+    else
+        m_scale->axis()->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    m_map->setDataRange(verdict ? QCPRange(0, 2) : QCPRange(floor, hi > floor ? hi : floor + 1));
+    QStringList notes;
+    if (logScale)
+        notes << tr("logarithmic colour scale");
+    if (nonFinite)
+        notes << tr("<span style=\"color:%1\">\u25a0</span> Inf (or NaN) value").arg(kNonFinite.name());
+    if (missingAny)
+        notes << tr("blank: no value (not recorded or not compared)");
+    m_heatNote->setText(notes.join(QStringLiteral(" \u00b7 ")));
+    m_scale->axis()->setLabel(trendMetricName(t.metric));
+    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
+    for (int s = 0; s < nSteps; ++s)
+        xTicks->addTick(s, t.steps[size_t(s)] >= 0 ? QString::number(t.steps[size_t(s)]) : t.stepLabels[s]);
+    m_heat->xAxis->setTicker(xTicks);
+    auto yTicks = QSharedPointer<QCPAxisTickerText>::create();
+    const int every = std::max(1, nRows / 40); // room for about 40 names
+    for (int r = 0; r < nRows; r += every)
+        yTicks->addTick(r, shortName(t.rows[r]));
+    m_heat->yAxis->setTicker(yTicks);
+    m_heat->yAxis->setTickLabelFont(QFont(font().family(), std::max(6, font().pointSize() - 2)));
+    m_heat->xAxis->setRange(-0.5, nSteps - 0.5);
+    m_heat->yAxis->setRange(-0.5, nRows - 0.5);
+    if (t.agreeUpTo) {
+        const int i = t.stepIndex(*t.agreeUpTo);
+        if (i >= 0) {
+            m_agreeText = tr("agrees until step %1").arg(*t.agreeUpTo);
+            markAgreement(m_heat, i + 0.5);
+        }
+    }
+    if (m_row >= 0 && m_row < nRows) { // the row charted below
+        auto *outline = new QCPItemRect(m_heat);
+        outline->topLeft->setCoords(-0.5, m_row - 0.5);
+        outline->bottomRight->setCoords(nSteps - 0.5, m_row + 0.5);
+        outline->setPen(QPen(QColor(0x20, 0x4a, 0x87), 2));
+        outline->setBrush(Qt::NoBrush);
+    }
+    m_heat->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TrendsPanel::selectRow(int row)
+{
+    m_row = row;
+    drawHeatmap(); // the row's outline
+    drawLines();
+}
+
+void TrendsPanel::drawLines()
+{
+    m_lines->clearGraphs();
+    m_lines->clearItems();
+    if (!m_table || m_row < 0 || m_row >= m_table->rows.size()) {
+        m_linesTitle->setText(QString());
+        m_lines->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const TrendTable &t = *m_table;
+    static const QColor colors[] = {QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c), QColor(0xd6, 0x27, 0x28),
+                                    QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b), QColor(0xe3, 0x77, 0xc2), QColor(0x7f, 0x7f, 0x7f)};
+    constexpr size_t kMaxLines = 32;
+    double lo = INFINITY, hi = -INFINITY;
+    for (size_t r = 0; r < t.ranks.size() && r < kMaxLines; ++r) {
+        QVector<double> x, y;
+        for (size_t s = 0; s < t.steps.size(); ++s) {
+            const double v = t.value(m_row, int(s), int(r));
+            x << double(s);
+            y << (std::isfinite(v) ? v : std::numeric_limits<double>::quiet_NaN());
+            if (std::isfinite(v)) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+        }
+        QCPGraph *g = m_lines->addGraph();
+        g->setData(x, y, true);
+        g->setPen(QPen(colors[r % std::size(colors)], 2));
+        g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, 6));
+        g->setName(t.rankLabels[qsizetype(r)].isEmpty() ? tr("(no rank)") : t.rankLabels[qsizetype(r)]);
+    }
+    m_lines->xAxis->setTicker(m_heat->xAxis->ticker());
+    m_lines->xAxis->setRange(-0.5, double(t.steps.size()) - 0.5);
+    if (!std::isfinite(lo))
+        lo = 0, hi = 1;
+    const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::fabs(hi) * 0.1, 1e-9);
+    m_lines->yAxis->setRange(lo - pad, hi + pad);
+    m_lines->yAxis->setLabel(trendMetricName(t.metric));
+    m_linesTitle->setText(t.rows[m_row] + (t.ranks.size() > kMaxLines ? tr(" (first %1 ranks)").arg(kMaxLines) : QString()));
+    if (t.agreeUpTo)
+        if (const int i = t.stepIndex(*t.agreeUpTo); i >= 0)
+            markAgreement(m_lines, i + 0.5);
+    m_lines->replot(QCustomPlot::rpQueuedReplot);
+}
+
+} // namespace ds

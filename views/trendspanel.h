@@ -1,0 +1,79 @@
+#pragma once
+
+#include "run/trend.h"
+
+#include <QFutureWatcher>
+#include <QWidget>
+#include <memory>
+
+class QComboBox;
+class QCPColorMap;
+class QCPColorScale;
+class QCPTextElement;
+class QCustomPlot;
+class QLabel;
+
+namespace ds {
+
+/// Trends over a run: a step x operator (or module) heatmap of a chosen metric, and below it a
+/// line chart of one operator over the steps, one line per rank. From the run compare (how far
+/// NPU and bench are apart; "agrees until step N" marked on both plots) or, for one run alone,
+/// from the statistics the producer recorded (norm, max, NaN/Inf per step, as msprobe's trend
+/// view). Tables are built on a worker; clicking a heatmap row picks the operator of the chart.
+class TrendsPanel : public QWidget
+{
+    Q_OBJECT
+public:
+    explicit TrendsPanel(QWidget *parent = nullptr);
+    ~TrendsPanel() override;
+
+    /// One run's recorded statistics.
+    void setStatistics(std::shared_ptr<const DumpIndex> index, const QString &title);
+    /// A comparison of the run (the NPU index it was made on) and where the runs agree until.
+    void setComparison(std::shared_ptr<const DumpIndex> npu, std::shared_ptr<const CompareResult> result,
+                       std::optional<qint64> agreeUpTo, const QString &title);
+
+    const TrendTable *table() const { return m_table.get(); }
+    /// True from a rebuild until its table is shown.
+    bool isBusy() const { return m_building; }
+    /// Shows the line chart of heatmap row `row`.
+    void selectRow(int row);
+    int selectedRow() const { return m_row; }
+    QComboBox *sourceCombo() const { return m_source; }
+    QComboBox *metricCombo() const { return m_metric; }
+    QComboBox *groupCombo() const { return m_group; }
+    QComboBox *rankCombo() const { return m_rank; }
+    QCustomPlot *heatmap() const { return m_heat; }
+    QCustomPlot *lines() const { return m_lines; }
+    /// The "agrees until step N" label shown on the plots (empty when none).
+    QString agreeMarkText() const { return m_agreeText; }
+
+signals:
+    void tableReady();
+
+private:
+    void fillMetrics();
+    void rebuild();
+    void onBuilt();
+    void drawHeatmap();
+    void drawLines();
+    void markAgreement(QCustomPlot *plot, double x);
+
+    QComboBox *m_source, *m_metric, *m_group, *m_rank;
+    QLabel *m_title, *m_status, *m_hover, *m_heatNote;
+    QCustomPlot *m_heat, *m_lines;
+    QCPColorMap *m_map = nullptr, *m_marks = nullptr;
+    QCPColorScale *m_scale = nullptr;
+    QCPTextElement *m_linesTitle = nullptr;
+    std::shared_ptr<const DumpIndex> m_statsIndex, m_npu;
+    std::shared_ptr<const CompareResult> m_result;
+    std::optional<qint64> m_agreeUpTo;
+    QString m_statsTitle, m_compareTitle, m_agreeText;
+    std::shared_ptr<const TrendTable> m_table;
+    QFutureWatcher<std::shared_ptr<const TrendTable>> m_watcher;
+    int m_row = -1;
+    bool m_pending = false;
+    bool m_building = false;
+};
+
+} // namespace ds
