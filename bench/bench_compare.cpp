@@ -32,7 +32,7 @@ bool open(const char *path, Mapped &out)
         std::fprintf(stderr, "%s: %s\n", path, qPrintable(parsed ? mapped.errorText() : parsed.errorText()));
         return false;
     }
-    const ds::TensorRecord *rec = nullptr;
+    const ds::TensorFields *rec = nullptr;
     for (const auto &t : parsed->tensors)
         if (!rec || t.size > rec->size)
             rec = &t;

@@ -90,7 +90,7 @@ int main(int argc, char **argv)
     const ds::TensorRecord *big = nullptr;
     for (const auto &op : index.ops)
         for (const auto &t : op.tensors)
-            if (t.storage == ds::TensorStorage::H5Dataset && (!big || t.size > big->size)) {
+            if (t.storage() == ds::TensorStorage::H5Dataset && (!big || t.size() > big->size())) {
                 bigOp = &op;
                 big = &t;
             }
@@ -121,7 +121,7 @@ int main(int argc, char **argv)
     out.add("in_process", stats(local)).add("isolated", stats(isolated)).add("empty_child", stats(empty))
         .add("new_worker", stats(spawned));
     if (big)
-        out.add("tensor_bytes", (unsigned long long)big->size).add("load_in_process", stats(loadLocal))
+        out.add("tensor_bytes", (unsigned long long)big->size()).add("load_in_process", stats(loadLocal))
             .add("load_isolated", stats(loadIsolated));
     if (echoMib)
         out.add("echo_mib", echoMib).add("echo_round_trip", stats(echo));

@@ -8,9 +8,11 @@
 #include "benchutil.h"
 #include "formats/msprobe/msprobereader.h"
 
+#include "formats/msprobe/fastjson.h"
 #include "formats/msprobe/jsonstream.h"
 
 #include <QCoreApplication>
+#include <QFile>
 #include <QFileInfo>
 #include <nlohmann/json.hpp>
 #include <sys/resource.h>
@@ -62,16 +64,99 @@ int tokenize(const char *path)
         .print();
     return ours && theirs ? 0 : 1;
 }
+// --readers FILE: the walk the msprobe reader does over dump.json (every entry of "data"
+// parsed into a JsonTree) with the tokenizer and with RapidJSON (FastJsonReader), best of 3 each,
+// on the same real-format file (NaN / Infinity included).
+template<typename Reader>
+bool walkData(Reader &r, size_t &entries)
+{
+    std::string key;
+    bool first = true;
+    ds::msprobe::JsonTree tree;
+    if (!r.beginObject())
+        return false;
+    for (int m; (m = r.nextMember(key, first)) != 0;) {
+        if (m < 0)
+            return false;
+        if (key != "data") {
+            if (!r.parseValue(tree))
+                return false;
+            continue;
+        }
+        bool inner = true;
+        if (!r.beginObject())
+            return false;
+        for (int e; (e = r.nextMember(key, inner)) != 0; ++entries)
+            if (e < 0 || !r.parseValue(tree))
+                return false;
+    }
+    return true;
+}
+
+int readers(const char *path)
+{
+    const QString file = QString::fromLocal8Bit(path);
+    const double mb = double(QFileInfo(file).size()) / 1e6;
+    size_t entriesT = 0, entriesF = 0;
+    bool okT = true, okF = true;
+    std::uint64_t fallbacks = 0;
+    const double tTok = bench::bestOf(3, [&] {
+        ds::msprobe::JsonStreamReader r;
+        entriesT = 0;
+        okT = r.open(file) && walkData(r, entriesT);
+    });
+    const double tFast = bench::bestOf(3, [&] {
+        ds::msprobe::FastJsonReader r;
+        entriesF = 0;
+        okF = r.open(file) && walkData(r, entriesF);
+        fallbacks = r.fallbacks();
+    });
+    // The whole reader (records built) on the file's text in memory, with either engine.
+    std::string text;
+    {
+        QFile f(file);
+        if (!f.open(QIODevice::ReadOnly))
+            return 1;
+        const QByteArray all = f.readAll();
+        text.assign(all.constData(), size_t(all.size()));
+    }
+    size_t opsT = 0, opsF = 0;
+    auto index = [&](ds::msprobe::JsonEngine engine, size_t &ops) {
+        return bench::bestOf(2, [&] {
+            ds::IndexPart part;
+            ds::msprobe::readDumpJsonText(text, QStringLiteral("r"), QStringLiteral("r/dump.json"), ds::DumpLevels{}, part, engine);
+            ops = part.ops.size();
+        });
+    };
+    const double iTok = index(ds::msprobe::JsonEngine::Tokenizer, opsT);
+    const double iFast = index(ds::msprobe::JsonEngine::RapidJson, opsF);
+    bench::Json()
+        .add("mb", mb)
+        .add("index_tokenizer_mb_per_s", mb / iTok)
+        .add("index_rapidjson_mb_per_s", mb / iFast)
+        .add("index_rapidjson_vs_tokenizer", iTok / iFast)
+        .add("index_same_ops", opsT == opsF && opsT > 0 ? 1 : 0)
+        .add("entries", (unsigned long long)entriesF)
+        .add("same_entries", entriesT == entriesF ? 1 : 0)
+        .add("tokenizer_mb_per_s", mb / tTok)
+        .add("rapidjson_mb_per_s", mb / tFast)
+        .add("rapidjson_vs_tokenizer", tTok / tFast)
+        .add("rapidjson_fallbacks", (unsigned long long)fallbacks)
+        .print();
+    return okT && okF && entriesT == entriesF ? 0 : 1;
+}
 } // namespace
 
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        std::fprintf(stderr, "usage: %s ROOT [REL_DIR] | --tokenize FILE\n", argv[0]);
+        std::fprintf(stderr, "usage: %s ROOT [REL_DIR] | --tokenize FILE | --readers FILE\n", argv[0]);
         return 2;
     }
     if (argc == 3 && std::strcmp(argv[1], "--tokenize") == 0)
         return tokenize(argv[2]);
+    if (argc == 3 && std::strcmp(argv[1], "--readers") == 0)
+        return readers(argv[2]);
     const QString root = QString::fromLocal8Bit(argv[1]);
     const QString rel = argc > 2 ? QString::fromLocal8Bit(argv[2]) : QStringLiteral("step0/rank0");
     const qint64 bytes = QFileInfo(root + QLatin1Char('/') + rel + QStringLiteral("/dump.json")).size();

@@ -58,7 +58,7 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "%s\n", qPrintable(parsed ? mapped.errorText() : parsed.errorText()));
         return 1;
     }
-    const ds::TensorRecord *rec = nullptr;
+    const ds::TensorFields *rec = nullptr;
     for (const auto &t : parsed->tensors)
         if (!rec || t.size > rec->size)
             rec = &t;

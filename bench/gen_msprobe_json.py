@@ -13,6 +13,13 @@ writes finite statistics only (strict JSON), for the tokenizer comparison with n
 --sidecars also writes stack.json (new grouped format, 1,000 distinct 5-line stacks) and
 construct.json (every forward/backward entry with a module parent); --sidecars-only writes
 just those two next to an existing dump.json (the entry names do not depend on the seed).
+
+    python3 bench/gen_msprobe_json.py --run OUT [--ranks 8] [--steps 1] [--mb 160] [--seed 1] [--md5]
+                                      [--sidecars] [--diverge-pass K] [--jobs 2] [--check]
+
+writes a whole run instead (OUT/step*/rank*/dump.json, each about --mb MB), shaped like a
+Megatron mix-level dump and checked against the real msprobe 26 dumps' format; see
+bench/gen_msprobe_run.py.
 """
 
 import json
@@ -87,6 +94,11 @@ def write_sidecars(d, n):
 
 
 def main():
+    if "--run" in sys.argv:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import gen_msprobe_run
+        gen_msprobe_run.main(sys.argv)
+        return
     out = Path(sys.argv[1]) if len(sys.argv) > 1 and not sys.argv[1].startswith("--") else Path("/tmp/msprobe_bench")
     n = 1_000_000
     if "--entries" in sys.argv:

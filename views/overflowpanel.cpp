@@ -61,7 +61,7 @@ QString token(double v)
 
 QString opLabel(const OpRecord &op)
 {
-    const QString &name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    const QString &name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
     // Framework entries carry their type in the name ("Functional.linear.0.forward").
     if (op.opType.isEmpty() || name.startsWith(op.opType) || name.contains(QLatin1Char('.')))
         return name;

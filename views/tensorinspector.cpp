@@ -142,12 +142,12 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
     const auto &t = m_index->tensor(m_ref);
     const QSignalBlocker block(m_raw);
     m_raw->setChecked(false);
-    m_raw->setEnabled(isConvertibleFormat(t.format));
+    m_raw->setEnabled(isConvertibleFormat(t.format()));
     showMetadata();
-    if (!t.isTensor() || t.storage == TensorStorage::Absent) {
+    if (!t.isTensor() || t.storage() == TensorStorage::Absent) {
         dropJobs();
         const QString why = t.isTensor() ? tr("No tensor data was saved for this leaf; the details show the statistics the dump recorded.")
-                                         : tr("This leaf is a %1 value, not a tensor.").arg(t.typeName);
+                                         : tr("This leaf is a %1 value, not a tensor.").arg(t.typeName());
         m_status->setText(why);
         m_hist->clear(why);
         m_values->clear(why);
@@ -200,7 +200,7 @@ void TensorInspector::onLoaded()
         emit reportReady();
         return;
     }
-    const int type = r->index->tensor(r->ref).dataType;
+    const int type = r->index->tensor(r->ref).dataType();
     m_values->setTensor(r->tensor, type); // the first page shows before statistics run
     m_heatmap->setTensor(r->tensor, type);
     emit tensorLoaded();
@@ -242,24 +242,24 @@ void TensorInspector::showMetadata()
         showFrameworkMetadata();
         return;
     }
-    addRow(m_meta, tr("Tensor"), ioKindName(t.io) + QLatin1Char(' ') + QString::number(t.index));
-    addRow(m_meta, tr("Data type"), dataTypeName(t.dataType));
-    addRow(m_meta, tr("Device format"), formatName(t.format));
-    addRow(m_meta, tr("Device shape"), shapeToString(t.shape));
-    addRow(m_meta, tr("Logical shape"), t.originalShape.empty() ? shapeToString(t.shape) : shapeToString(t.originalShape));
-    if (t.subFormat)
-        addRow(m_meta, tr("Sub-format (groups)"), QString::number(t.subFormat));
-    addRow(m_meta, tr("Operator"), op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    addRow(m_meta, tr("Tensor"), ioKindName(t.io()) + QLatin1Char(' ') + QString::number(t.index()));
+    addRow(m_meta, tr("Data type"), dataTypeName(t.dataType()));
+    addRow(m_meta, tr("Device format"), formatName(t.format()));
+    addRow(m_meta, tr("Device shape"), shapeToString(t.shape()));
+    addRow(m_meta, tr("Logical shape"), t.originalShape().empty() ? shapeToString(t.shape()) : shapeToString(t.originalShape()));
+    if (t.subFormat())
+        addRow(m_meta, tr("Sub-format (groups)"), QString::number(t.subFormat()));
+    addRow(m_meta, tr("Operator"), op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName());
     addRow(m_meta, tr("Operator type"), op.opType);
-    if (!t.originalOpName.isEmpty())
-        addRow(m_meta, tr("Original operator"), t.originalOpName + QStringLiteral(" : %1").arg(t.originalOutputIndex));
-    addRow(m_meta, tr("Task / stream"), QStringLiteral("%1 / %2").arg(op.taskId).arg(op.streamId));
+    if (!t.originalOpName().isEmpty())
+        addRow(m_meta, tr("Original operator"), t.originalOpName() + QStringLiteral(" : %1").arg(t.originalOutputIndex()));
+    addRow(m_meta, tr("Task / stream"), QStringLiteral("%1 / %2").arg(op.taskId()).arg(op.streamId()));
     addRow(m_meta, tr("Timestamp"), QString::number(op.timestamp));
     addRow(m_meta, tr("File"), m_index->absolutePath(op));
-    addRow(m_meta, tr("Byte offset / size"), QStringLiteral("%1 / %2").arg(t.offset).arg(t.size));
-    if (!op.mappedFrom.isEmpty())
-        addRow(m_meta, tr("Mapped name"), op.mappedFrom);
-    for (const auto &w : op.warnings)
+    addRow(m_meta, tr("Byte offset / size"), QStringLiteral("%1 / %2").arg(t.offset()).arg(t.size()));
+    if (!op.mappedFrom().isEmpty())
+        addRow(m_meta, tr("Mapped name"), op.mappedFrom());
+    for (const auto &w : op.warnings())
         addRow(m_meta, tr("Warning"), w);
 }
 
@@ -269,16 +269,16 @@ void TensorInspector::showFrameworkMetadata()
 {
     const auto &op = m_index->op(m_ref);
     const auto &t = m_index->tensor(m_ref);
-    addRow(m_meta, tr("Leaf"), t.name.isEmpty() ? ioKindName(t.io) + QLatin1Char(' ') + QString::number(t.index) : t.name);
-    if (!t.typeName.isEmpty())
-        addRow(m_meta, tr("Recorded type"), t.typeName);
+    addRow(m_meta, tr("Leaf"), t.name().isEmpty() ? ioKindName(t.io()) + QLatin1Char(' ') + QString::number(t.index()) : t.name());
+    if (!t.typeName().isEmpty())
+        addRow(m_meta, tr("Recorded type"), t.typeName());
     if (t.isTensor()) {
-        addRow(m_meta, tr("Data type"), dataTypeName(t.dataType));
-        addRow(m_meta, tr("Shape"), shapeToString(t.shape));
+        addRow(m_meta, tr("Data type"), dataTypeName(t.dataType()));
+        addRow(m_meta, tr("Shape"), shapeToString(t.shape()));
     } else {
-        addRow(m_meta, tr("Value"), t.value);
+        addRow(m_meta, tr("Value"), t.value());
     }
-    addRow(m_meta, tr("Operator"), op.opName.isEmpty() ? op.relPath.section(QLatin1Char('/'), -1) : op.opName);
+    addRow(m_meta, tr("Operator"), op.opName.isEmpty() ? op.relPath.section(QLatin1Char('/'), -1) : op.opName.toString());
     if (!op.opType.isEmpty())
         addRow(m_meta, tr("Operator type"), op.opType);
     addRow(m_meta, tr("Format"), sourceFormatName(op.source));
@@ -287,14 +287,14 @@ void TensorInspector::showFrameworkMetadata()
     if (!op.parent.isEmpty())
         addRow(m_meta, tr("Parent module"), op.parent);
     addRow(m_meta, tr("Record file"), m_index->absolutePath(op));
-    switch (t.storage) {
+    switch (t.storage()) {
     case TensorStorage::NpyFile:
-    case TensorStorage::PtFile: addRow(m_meta, tr("Tensor file"), m_index->absolute(t.location)); break;
-    case TensorStorage::H5Dataset: addRow(m_meta, tr("Dataset"), t.location); break;
+    case TensorStorage::PtFile: addRow(m_meta, tr("Tensor file"), m_index->absolute(t.location())); break;
+    case TensorStorage::H5Dataset: addRow(m_meta, tr("Dataset"), t.location()); break;
     case TensorStorage::Absent: addRow(m_meta, tr("Tensor file"), tr("none saved (statistics only)")); break;
     default: break;
     }
-    const RecordedStats &r = t.recorded;
+    const RecordedStats r = t.recorded();
     const std::pair<RecordedStats::Field, std::pair<QString, double>> recorded[] = {
         {RecordedStats::Max, {tr("Recorded max"), r.max}},
         {RecordedStats::Min, {tr("Recorded min"), r.min}},
@@ -306,9 +306,9 @@ void TensorInspector::showFrameworkMetadata()
             addRow(m_meta, row.first, std::isnan(row.second) ? QStringLiteral("NaN")
                                       : std::isinf(row.second) ? QString::fromLatin1(row.second > 0 ? "+Inf" : "-Inf")
                                                                : QString::number(row.second, 'g', 8));
-    if (!t.checksum.isEmpty())
-        addRow(m_meta, tr("Recorded checksum"), t.checksum);
-    for (const auto &w : op.warnings)
+    if (!t.checksum().isEmpty())
+        addRow(m_meta, tr("Recorded checksum"), t.checksum());
+    for (const auto &w : op.warnings())
         addRow(m_meta, tr("Warning"), w);
     if (op.stack >= 0 && size_t(op.stack) < m_index->stacks.size()) {
         const QStringList &lines = m_index->stacks[size_t(op.stack)];

@@ -39,7 +39,7 @@ QJsonArray opList(const DumpIndex &index, const std::vector<int> &ops)
 {
     QJsonArray a;
     for (int o : ops)
-        a.append(index.ops[size_t(o)].relPath);
+        a.append(index.ops[size_t(o)].relPath.toString());
     return a;
 }
 

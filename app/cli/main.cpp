@@ -172,25 +172,25 @@ int cmdList(const DumpIndex &index, bool asJson)
         const bool opIsFile = formatReader(op.source).opsAreFiles();
         if (opIsFile)
             out(QStringLiteral("%1  [%2] %3  task %4 stream %5\n")
-                    .arg(op.relPath, op.opType, op.headerOpName.isEmpty() ? op.opName : op.headerOpName)
-                    .arg(op.taskId).arg(op.streamId));
+                    .arg(op.relPath, op.opType, op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName())
+                    .arg(op.taskId()).arg(op.streamId()));
         else
             out(QStringLiteral("%1  [%2]%3\n").arg(op.relPath, op.opType,
                                                    op.parent.isEmpty() ? QString() : QStringLiteral("  in ") + op.parent));
         for (size_t t = 0; t < op.tensors.size(); ++t) {
             const auto &tr = op.tensors[t];
-            if (tr.io == IoKind::Buffer || tr.io == IoKind::Workspace)
+            if (tr.io() == IoKind::Buffer || tr.io() == IoKind::Workspace)
                 continue;
             if (!opIsFile) {
-                const QString name = tr.name.isEmpty() ? ioKindName(tr.io) + QLatin1Char('.') + QString::number(tr.index) : tr.name;
-                out(tr.isTensor() ? QStringLiteral("    %1  %2 %3%4\n").arg(name, dataTypeName(tr.dataType), shapeToString(tr.shape),
-                                                                        tr.storage == TensorStorage::Absent ? QStringLiteral("  (statistics only)") : QString())
-                                  : QStringLiteral("    %1  %2 = %3\n").arg(name, tr.typeName, tr.value));
+                const QString name = tr.name().isEmpty() ? ioKindName(tr.io()) + QLatin1Char('.') + QString::number(tr.index()) : tr.name();
+                out(tr.isTensor() ? QStringLiteral("    %1  %2 %3%4\n").arg(name, dataTypeName(tr.dataType()), shapeToString(tr.shape()),
+                                                                        tr.storage() == TensorStorage::Absent ? QStringLiteral("  (statistics only)") : QString())
+                                  : QStringLiteral("    %1  %2 = %3\n").arg(name, tr.typeName(), tr.value()));
                 continue;
             }
             out(QStringLiteral("    %1.%2  %3 %4 %5 -> %6\n")
-                    .arg(ioKindName(tr.io)).arg(tr.index).arg(dataTypeName(tr.dataType), formatName(tr.format),
-                                                             shapeToString(tr.shape), shapeToString(tr.originalShape)));
+                    .arg(ioKindName(tr.io())).arg(tr.index()).arg(dataTypeName(tr.dataType()), formatName(tr.format()),
+                                                             shapeToString(tr.shape()), shapeToString(tr.originalShape())));
         }
     }
     printErrors(index);
@@ -205,7 +205,7 @@ bool resolve(const DumpIndex &index, const QStringList &ids, std::vector<DumpInd
         for (size_t o = 0; o < index.ops.size(); ++o)
             for (size_t t = 0; t < index.ops[o].tensors.size(); ++t) {
                 const auto &rec = index.ops[o].tensors[t];
-                if (rec.isTensor() && rec.storage != TensorStorage::Absent && rec.io != IoKind::Buffer && rec.io != IoKind::Workspace)
+                if (rec.isTensor() && rec.storage() != TensorStorage::Absent && rec.io() != IoKind::Buffer && rec.io() != IoKind::Workspace)
                     refs.push_back({int(o), int(t)});
             }
         return true;
@@ -251,8 +251,8 @@ int cmdStats(const DumpIndex &index, const QStringList &ids, bool asJson, int bi
         const auto &s = e.stats;
         out(QStringLiteral("%1\n  %2 %3 %4 (original %5)\n  count %6  min %7  max %8  mean %9  std %10  l2norm %11\n"
                            "  nan %12  +inf %13  -inf %14  zero %15\n")
-                .arg(e.id.toString(), dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape),
-                     shapeToString(t.originalShape))
+                .arg(e.id.toString(), dataTypeName(t.dataType()), formatName(t.format()), shapeToString(t.shape()),
+                     shapeToString(t.originalShape()))
                 .arg(s.count).arg(num(s.min), num(s.max), num(s.mean), num(s.std), num(s.l2norm))
                 .arg(s.nan).arg(s.posinf).arg(s.neginf).arg(s.zero));
         for (const auto &n : e.notes)

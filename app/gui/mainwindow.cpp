@@ -309,7 +309,7 @@ std::vector<ExportItem> MainWindow::selectedTensors() const
     auto addOp = [&](const std::shared_ptr<const DumpIndex> &index, int op) {
         const auto &tensors = index->ops[size_t(op)].tensors;
         for (size_t t = 0; t < tensors.size(); ++t)
-            if (tensors[t].io == IoKind::Input || tensors[t].io == IoKind::Output)
+            if (tensors[t].io() == IoKind::Input || tensors[t].io() == IoKind::Output)
                 items.push_back({index, {op, int(t)}});
     };
     for (const QModelIndex &i : m_tree->selectionModel()->selectedRows()) {
@@ -488,7 +488,7 @@ int MainWindow::addProblems(int dump, const DumpIndex &index)
                                          m_problems);
         item->setData(Qt::UserRole, dump);
         item->setData(Qt::UserRole + 1, p.file);
-        item->setData(Qt::UserRole + 2, p.op >= 0 ? index.ops[size_t(p.op)].relPath : QString());
+        item->setData(Qt::UserRole + 2, p.op >= 0 ? index.ops[size_t(p.op)].relPath.toString() : QString());
         item->setToolTip(error ? tr("Unreadable: %1").arg(index.rootDir + QLatin1Char('/') + p.file)
                                : tr("Read with a warning: %1").arg(index.rootDir + QLatin1Char('/') + p.file));
     }
@@ -554,7 +554,7 @@ void MainWindow::onOverflowAnalyzed(int dump)
         parts << tr("%n overflow record(s)", nullptr, int(report->records.size()));
     if (const SoftwareFinding *first = report->firstAnomaly(); first && index) {
         const OpRecord &op = index->ops[size_t(first->op)];
-        const QString name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+        const QString name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
         const QString scope = report->scopes[size_t(report->firstScope)].scope.label();
         const QString level = first->level == OverflowLevel::Critical ? tr("critical")
                               : first->level == OverflowLevel::High   ? tr("high")

@@ -20,12 +20,12 @@ using Ref = DumpIndex::TensorRef;
 
 MetricValue cell(State s) { return MetricValue::of(s); }
 
-bool hasData(const TensorRecord &t) { return t.storage != TensorStorage::Absent && t.storage != TensorStorage::Value; }
+bool hasData(const TensorRecord &t) { return t.storage() != TensorStorage::Absent && t.storage() != TensorStorage::Value; }
 
 /// The dtype as recorded (framework dumps) or decoded (CANN): what the dtype columns show.
 QString dtypeText(const TensorRecord &t)
 {
-    return t.storage == TensorStorage::DumpPayload || t.typeName.isEmpty() ? dataTypeName(t.dataType) : t.typeName;
+    return t.storage() == TensorStorage::DumpPayload || t.typeName().isEmpty() ? dataTypeName(t.dataType()) : t.typeName();
 }
 
 bool floatFamily(int dt)
@@ -43,7 +43,7 @@ void addReason(CompareRow &row, ReasonCode r)
 
 std::array<MetricValue, kStatCount> recordedStats(const TensorRecord &t)
 {
-    const RecordedStats &r = t.recorded;
+    const RecordedStats r = t.recorded();
     auto f = [&](RecordedStats::Field f, double v) { return r.has(f) ? MetricValue::of(v) : cell(State::NotAvailable); };
     return {f(RecordedStats::Max, r.max), f(RecordedStats::Min, r.min), f(RecordedStats::Mean, r.mean), f(RecordedStats::Norm, r.norm)};
 }
@@ -58,7 +58,7 @@ std::array<MetricValue, kStatCount> statsOf(const DumpIndex &index, const Ref &r
                                             const JobControl *job)
 {
     const TensorRecord &t = index.tensor(ref);
-    if (t.recorded.present || !hasData(t))
+    if (t.recorded().present || !hasData(t))
         return recordedStats(t);
     std::shared_ptr<const LoadedTensor> keep;
     if (!loaded) {
@@ -169,10 +169,10 @@ void compareTensors(CompareRow &row, const Work &w, unsigned threads)
         const Ref &ref = isNpu ? row.npu : row.bench;
         const TensorRecord &t = index.tensor(ref);
         if (l.view.elem == Elem::None)
-            return readFailed(index, ref, Error(ErrorKind::Unsupported, QString(), QStringLiteral("data type %1 cannot be decoded").arg(dataTypeName(t.dataType))));
-        if (isPrivateFormat(t.format) && !l.converted) {
+            return readFailed(index, ref, Error(ErrorKind::Unsupported, QString(), QStringLiteral("data type %1 cannot be decoded").arg(dataTypeName(t.dataType()))));
+        if (isPrivateFormat(t.format()) && !l.converted) {
             addReason(row, ReasonCode::FormatUnconverted);
-            row.messages << (l.notes.isEmpty() ? QStringLiteral("Device format %1 not converted.").arg(formatName(t.format))
+            row.messages << (l.notes.isEmpty() ? QStringLiteral("Device format %1 not converted.").arg(formatName(t.format()))
                                                : l.notes.join(QStringLiteral("; ")));
             fillAll(row.metrics, State::NotAvailable);
             row.mode = CompareMode::None;
@@ -214,15 +214,15 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
     row.dtypeDiffers = nt.isTensor() != bt.isTensor() || dtypeText(nt) != dtypeText(bt);
     if (!nt.isTensor() || !bt.isTensor()) { // non-tensor leaves: the recorded values must be equal
         row.mode = CompareMode::Value;
-        row.identical = !nt.isTensor() && !bt.isTensor() && nt.value == bt.value && nt.typeName == bt.typeName;
+        row.identical = !nt.isTensor() && !bt.isTensor() && nt.value() == bt.value() && nt.typeName() == bt.typeName();
         if (!row.identical)
-            row.messages << QStringLiteral("Values differ: %1 vs %2.").arg(nt.isTensor() ? nt.typeName : nt.value,
-                                                                          bt.isTensor() ? bt.typeName : bt.value);
+            row.messages << QStringLiteral("Values differ: %1 vs %2.").arg(nt.isTensor() ? nt.typeName() : nt.value(),
+                                                                          bt.isTensor() ? bt.typeName() : bt.value());
         return;
     }
     const bool data = hasData(nt) && hasData(bt);
-    const bool stats = (hasData(nt) || nt.recorded.present) && (hasData(bt) || bt.recorded.present);
-    const bool sums = !nt.checksum.isEmpty() && !bt.checksum.isEmpty();
+    const bool stats = (hasData(nt) || nt.recorded().present) && (hasData(bt) || bt.recorded().present);
+    const bool sums = !nt.checksum().isEmpty() && !bt.checksum().isEmpty();
     CompareMode mode = w.options.mode;
     // data, else checksums (an md5 dump also records statistics; msprobe compares its CRCs), else statistics
     if (mode == CompareMode::None || mode == CompareMode::Value)
@@ -236,30 +236,30 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
         return;
     }
     row.mode = mode;
-    row.npuChecksum = nt.checksum;
-    row.benchChecksum = bt.checksum;
-    const bool sameShape = nt.shape == bt.shape && !row.dtypeDiffers;
+    row.npuChecksum = nt.checksum();
+    row.benchChecksum = bt.checksum();
+    const bool sameShape = nt.shape() == bt.shape() && !row.dtypeDiffers;
     if (mode == CompareMode::Tensor) {
         compareTensors(row, w, threads);
         row.identical = sameShape && row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.raw.infNanMismatch
                         && row.raw.maxAbsErr == 0;
     } else if (mode == CompareMode::Summary) {
         compareSummary(row, w);
-        const RecordedStats &a = nt.recorded, &b = bt.recorded;
+        const RecordedStats &a = nt.recorded(), &b = bt.recorded();
         auto same = [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); };
         row.identical = sameShape && a.present && a.present == b.present && same(a.max, b.max) && same(a.min, b.min)
                         && same(a.mean, b.mean) && same(a.norm, b.norm);
     } else if (mode == CompareMode::Md5) {
-        row.identical = sameShape && nt.checksum.compare(bt.checksum, Qt::CaseInsensitive) == 0;
+        row.identical = sameShape && nt.checksum().compare(bt.checksum(), Qt::CaseInsensitive) == 0;
     }
 }
 
 /// Bytes a row reads (at least 1, so that every row advances the progress).
 std::uint64_t rowCost(const CompareRow &row, const Work &w)
 {
-    std::uint64_t c = 1 + w.npu.tensor(row.npu).size;
+    std::uint64_t c = 1 + w.npu.tensor(row.npu).size();
     if (row.bench.op >= 0)
-        c += w.bench.tensor(row.bench).size;
+        c += w.bench.tensor(row.bench).size();
     return c;
 }
 
@@ -366,7 +366,7 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         row.npu = m.npu;
         row.bench = m.bench;
         row.source = m.source;
-        row.io = npu.tensor(m.npu).io;
+        row.io = npu.tensor(m.npu).io();
         row.npuName = rowName(npu.op(m.npu), npu.tensor(m.npu));
         if (m.bench.op >= 0)
             row.benchName = rowName(bench.op(m.bench), bench.tensor(m.bench));

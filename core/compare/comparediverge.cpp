@@ -31,20 +31,20 @@ QString signature(const TensorRecord &t)
     if (!t.isTensor())
         return {};
     std::uint64_t n = 1;
-    for (auto d : t.shape)
+    for (auto d : t.shape())
         n *= d;
-    const QString head = t.typeName + QLatin1Char('|') + QString::number(t.dataType) + QLatin1Char('|') + QString::number(n);
-    if (t.recorded.present) {
+    const QString head = t.typeName() + QLatin1Char('|') + QString::number(t.dataType()) + QLatin1Char('|') + QString::number(n);
+    if (t.recorded().present) {
         auto bits = [](double v) {
             std::uint64_t b;
             std::memcpy(&b, &v, sizeof b);
             return QString::number(b, 16);
         };
-        const RecordedStats &r = t.recorded;
+        const RecordedStats &r = t.recorded();
         return head + QStringLiteral("|s%1|%2|%3|%4|%5").arg(r.present).arg(bits(r.max), bits(r.min), bits(r.mean), bits(r.norm));
     }
-    if (!t.checksum.isEmpty())
-        return head + QStringLiteral("|c") + t.checksum.toLower();
+    if (!t.checksum().isEmpty())
+        return head + QStringLiteral("|c") + t.checksum().toLower();
     return {};
 }
 
@@ -227,7 +227,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     ri.role = Role::Parameter;
                     ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
                     ri.module = s.op;
-                } else if (forward && t.io == IoKind::Input && !sig.isEmpty()) {
+                } else if (forward && t.io() == IoKind::Input && !sig.isEmpty()) {
                     const QString grad = msprobeRequiresGrad(t);
                     const bool first = !seen.contains(sig);
                     if (!module.isModule()) {
@@ -240,7 +240,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                             for (size_t k = span.first; k < span.second; ++k) {
                                 const TensorRecord &p = npu.tensor(result.rows[k].npu);
                                 const QString pk = tensorMatchKey(npu.ops[size_t(m)], p);
-                                if (pk.startsWith(QLatin1String("parameters.")) && p.shape == t.shape && signature(p) == sig) {
+                                if (pk.startsWith(QLatin1String("parameters.")) && p.shape() == t.shape() && signature(p) == sig) {
                                     const ModuleName mn = moduleNameOf(parent);
                                     ri.role = Role::Parameter;
                                     ri.parameter = (mn.path.isEmpty() ? QString() : mn.path + QLatin1Char('.')) + pk.mid(11);

@@ -16,7 +16,7 @@ const QChar kSep(0x1f);
 
 bool isRowTensor(const TensorRecord &t)
 {
-    return t.io == IoKind::Input || t.io == IoKind::Output || t.io == IoKind::Parameter;
+    return t.io() == IoKind::Input || t.io() == IoKind::Output || t.io() == IoKind::Parameter;
 }
 
 /// Candidate lists of one index keyed by name; take() hands out the first unused one.
@@ -57,19 +57,19 @@ QString opMatchKey(const OpRecord &op)
 {
     if (!formatReader(op.source).opsAreFiles())
         return op.relPath.mid(op.relPath.lastIndexOf(QLatin1Char('/')) + 1);
-    return op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
 }
 
 QString tensorMatchKey(const OpRecord &op, const TensorRecord &t)
 {
-    if (t.name.isEmpty())
-        return ioKindName(t.io) + QLatin1Char('.') + QString::number(t.index);
-    return isMsprobeOp(op) ? msprobeTensorKey(opMatchKey(op), t) : t.name;
+    if (t.name().isEmpty())
+        return ioKindName(t.io()) + QLatin1Char('.') + QString::number(t.index());
+    return isMsprobeOp(op) ? msprobeTensorKey(opMatchKey(op), t) : t.name();
 }
 
 QString tensorMatchKey(const TensorRecord &t)
 {
-    return t.name.isEmpty() ? ioKindName(t.io) + QLatin1Char('.') + QString::number(t.index) : t.name;
+    return t.name().isEmpty() ? ioKindName(t.io()) + QLatin1Char('.') + QString::number(t.index()) : t.name();
 }
 
 QString rowName(const OpRecord &op, const TensorRecord &t)
@@ -188,7 +188,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
             };
             if (group != groupOf.cend()) {
                 seenNames.insert(key);
-                const bool in = tr.io != IoKind::Output && group->first, out = tr.io == IoKind::Output && group->last;
+                const bool in = tr.io() != IoKind::Output && group->first, out = tr.io() == IoKind::Output && group->last;
                 const QString target = out ? group->group->bench.back() : group->group->bench.front();
                 if (!((in || out) && found(table.take(table.exact, join(scope, target, tk)), MatchSource::User))) {
                     row.hasReason = true;
@@ -212,16 +212,16 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 if (k != npuOccurrences.value(exactKey))
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
             }
-            if (row.source == MatchSource::None && formatReader(op.source).opsAreFiles() && tr.io == IoKind::Output
-                && !tr.originalOpName.isEmpty() && tr.originalOpName != key) {
-                const int idx = tr.originalOutputIndex >= 0 ? tr.originalOutputIndex : int(tr.index);
-                if (found(table.take(table.exact, join(scope, tr.originalOpName, QStringLiteral("output.%1").arg(idx))),
+            if (row.source == MatchSource::None && formatReader(op.source).opsAreFiles() && tr.io() == IoKind::Output
+                && !tr.originalOpName().isEmpty() && tr.originalOpName() != key) {
+                const int idx = tr.originalOutputIndex() >= 0 ? tr.originalOutputIndex() : int(tr.index());
+                if (found(table.take(table.exact, join(scope, tr.originalOpName(), QStringLiteral("output.%1").arg(idx))),
                           MatchSource::Mapping))
-                    row.notes << QStringLiteral("compared with original operator %1 output %2").arg(tr.originalOpName).arg(idx);
+                    row.notes << QStringLiteral("compared with original operator %1 output %2").arg(tr.originalOpName()).arg(idx);
             }
             if (row.source == MatchSource::None && options.fuzzy) {
                 const int r = table.take(table.fuzzy, join(scope, fuzzyOpName(key), tk),
-                                         [&](int c) { return bench.tensor(table.refs[size_t(c)]).shape == tr.shape; });
+                                         [&](int c) { return bench.tensor(table.refs[size_t(c)]).shape() == tr.shape(); });
                 if (found(r, MatchSource::Fuzzy) && opMatchKey(bench.op(row.bench)) != key)
                     row.notes << QStringLiteral("Fuzzy matching data, the comparison accuracy may be affected.");
             }
@@ -236,8 +236,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     QSet<QString> originals;
     for (const auto &op : npu.ops)
         for (const auto &tr : op.tensors)
-            if (!tr.originalOpName.isEmpty() && tr.originalOpName != opMatchKey(op))
-                originals.insert(tr.originalOpName);
+            if (!tr.originalOpName().isEmpty() && tr.originalOpName() != opMatchKey(op))
+                originals.insert(tr.originalOpName());
     for (size_t r = 0; r < table.refs.size(); ++r) {
         if (table.used[r])
             continue;

@@ -49,7 +49,7 @@ QString dtypeOf(const TensorRecord *t)
 {
     if (!t)
         return QStringLiteral("N/A");
-    return t->storage == TensorStorage::DumpPayload || t->typeName.isEmpty() ? dataTypeName(t->dataType) : t->typeName;
+    return t->storage() == TensorStorage::DumpPayload || t->typeName().isEmpty() ? dataTypeName(t->dataType()) : t->typeName();
 }
 
 QString reasons(const CompareRow &row)
@@ -236,8 +236,8 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
                {"io", s(ioKindName(row.io))},
                {"npu_dtype", s(dtypeOf(x.n))},
                {"bench_dtype", x.b ? json(s(dtypeOf(x.b))) : json(nullptr)},
-               {"npu_shape", shapeJson(x.n->shape)},
-               {"bench_shape", x.b ? shapeJson(x.b->shape) : json(nullptr)},
+               {"npu_shape", shapeJson(x.n->shape())},
+               {"bench_shape", x.b ? shapeJson(x.b->shape()) : json(nullptr)},
                {"match_source", x.b ? json(s(matchSourceName(row.source))) : json(nullptr)},
                {"mode", s(compareModeName(row.mode))},
                {"metrics", metrics},

@@ -16,12 +16,12 @@ const QString kNA = QStringLiteral("N/A");
 
 bool hasDataFile(const TensorRecord &t)
 {
-    return t.storage != TensorStorage::Absent && t.storage != TensorStorage::Value;
+    return t.storage() != TensorStorage::Absent && t.storage() != TensorStorage::Value;
 }
 
 QString dtypeText(const TensorRecord &t)
 {
-    return t.storage == TensorStorage::DumpPayload || t.typeName.isEmpty() ? dataTypeName(t.dataType) : t.typeName;
+    return t.storage() == TensorStorage::DumpPayload || t.typeName().isEmpty() ? dataTypeName(t.dataType()) : t.typeName();
 }
 
 enum class NumKind { Float, Int, Bool };
@@ -60,9 +60,9 @@ QString pythonKind(const TensorRecord &t)
 {
     static const QStringList builtin{QStringLiteral("int"), QStringLiteral("float"), QStringLiteral("bool"),
                                      QStringLiteral("str")};
-    if (builtin.contains(t.typeName))
-        return t.typeName;
-    const QString v = t.value.trimmed();
+    if (builtin.contains(t.typeName()))
+        return t.typeName();
+    const QString v = t.value().trimmed();
     if (v == QLatin1String("true") || v == QLatin1String("false"))
         return QStringLiteral("bool");
     if (v == QLatin1String("null"))
@@ -82,33 +82,33 @@ QString pythonKind(const TensorRecord &t)
 ValueInfo valueInfo(const TensorRecord &t)
 {
     const QString none = QStringLiteral("None");
-    if (t.typeName == none && t.value == QLatin1String("null")) // a JSON null leaf
+    if (t.typeName() == none && t.value() == QLatin1String("null")) // a JSON null leaf
         return {none, none, MsCell::str(none), kNA};
-    const QString last = t.name.mid(t.name.lastIndexOf(QLatin1Char('.')) + 1);
+    const QString last = t.name().mid(t.name().lastIndexOf(QLatin1Char('.')) + 1);
     if (last == QLatin1String("src") || last == QLatin1String("dst") || last == QLatin1String("group_src")
         || last == QLatin1String("group_dst")) {
-        const QString s = pythonStrOfJson(t.value);
-        return {t.typeName, QStringLiteral("[]"), MsCell::str(s), s};
+        const QString s = pythonStrOfJson(t.value());
+        return {t.typeName(), QStringLiteral("[]"), MsCell::str(s), s};
     }
-    if (t.typeName == QLatin1String("torch.ProcessGroup")) {
+    if (t.typeName() == QLatin1String("torch.ProcessGroup")) {
         static const QRegularExpression ranks(QStringLiteral("\"group_ranks\"\\s*:\\s*(\\[[^\\]]*\\])"));
-        const auto m = ranks.match(t.value);
+        const auto m = ranks.match(t.value());
         const QString s = m.hasMatch() ? pythonStrOfJson(m.captured(1)) : none;
-        return {t.typeName, QStringLiteral("[]"), MsCell::str(s), s};
+        return {t.typeName(), QStringLiteral("[]"), MsCell::str(s), s};
     }
-    if (t.typeName == QLatin1String("torch.Size")) {
-        const QString s = pythonStrOfJson(t.value);
-        return {t.typeName, s, MsCell::str(none), crc32Hex(s)};
+    if (t.typeName() == QLatin1String("torch.Size")) {
+        const QString s = pythonStrOfJson(t.value());
+        return {t.typeName(), s, MsCell::str(none), crc32Hex(s)};
     }
-    if (t.typeName == QLatin1String("slice")) {
-        const QString s = pythonStrOfJson(t.value);
-        const qsizetype n = t.value.trimmed().startsWith(QLatin1Char('[')) ? t.value.count(QLatin1Char(',')) + 1 : 0;
-        return {t.typeName, QStringLiteral("(%1,)").arg(n), MsCell::str(none), crc32Hex(s)};
+    if (t.typeName() == QLatin1String("slice")) {
+        const QString s = pythonStrOfJson(t.value());
+        const qsizetype n = t.value().trimmed().startsWith(QLatin1Char('[')) ? t.value().count(QLatin1Char(',')) + 1 : 0;
+        return {t.typeName(), QStringLiteral("(%1,)").arg(n), MsCell::str(none), crc32Hex(s)};
     }
     const QString kind = pythonKind(t);
-    const QString text = t.value.trimmed();
+    const QString text = t.value().trimmed();
     ValueInfo v;
-    v.dtype = t.typeName == QLatin1String("ellipsis") ? t.typeName : QStringLiteral("<class '%1'>").arg(kind);
+    v.dtype = t.typeName() == QLatin1String("ellipsis") ? t.typeName() : QStringLiteral("<class '%1'>").arg(kind);
     v.shape = QStringLiteral("[]");
     if (kind == QLatin1String("int")) {
         v.stat = MsCell::integer(text.toDouble());
@@ -121,9 +121,9 @@ ValueInfo valueInfo(const TensorRecord &t)
     } else if (kind == QLatin1String("bool")) {
         v.stat = MsCell::boolean(text == QLatin1String("true") || text == QLatin1String("True"));
     } else if (kind == QLatin1String("str")) {
-        v.stat = MsCell::str(t.value);
+        v.stat = MsCell::str(t.value());
     } else {
-        v.stat = MsCell::str(pythonStrOfJson(t.value));
+        v.stat = MsCell::str(pythonStrOfJson(t.value()));
     }
     v.md5 = crc32Hex(v.stat.pyStr());
     return v;
@@ -158,10 +158,10 @@ Side sideOf(const DumpIndex &index, const DumpIndex::TensorRef &ref, const std::
         return s;
     }
     s.dtype = dtypeText(t);
-    s.shape = shapeToString(t.shape);
-    s.md5 = t.checksum.isEmpty() ? crc32Hex(QString()) : t.checksum.toLower();
+    s.shape = shapeToString(t.shape());
+    s.md5 = t.checksum().isEmpty() ? crc32Hex(QString()) : t.checksum().toLower();
     const NumKind kind = numKindOf(t);
-    const RecordedStats &r = t.recorded;
+    const RecordedStats &r = t.recorded();
     const std::pair<RecordedStats::Field, double> fields[] = {
         {RecordedStats::Max, r.max}, {RecordedStats::Min, r.min}, {RecordedStats::Mean, r.mean}, {RecordedStats::Norm, r.norm}};
     for (size_t i = 0; i < kStatCount; ++i) {

@@ -170,7 +170,7 @@ bool isMsprobeOp(const OpRecord &op) { return sourceFormatName(op.source) == QLa
 
 QString msprobeTensorKey(const QString &entry, const TensorRecord &t)
 {
-    if (t.storage == TensorStorage::PtFile || t.storage == TensorStorage::NpyFile) {
+    if (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile) {
         // msprobe names a leaf with a file after the file: data_name without its extension
         QString stem = msprobeDataName(t);
         const qsizetype dot = stem.lastIndexOf(QLatin1Char('.'));
@@ -179,15 +179,15 @@ QString msprobeTensorKey(const QString &entry, const TensorRecord &t)
         if (stem.startsWith(entry + QLatin1Char('.')))
             return stem.mid(entry.size() + 1);
     }
-    const QStringView head = headToken(t.name);
+    const QStringView head = headToken(t.name());
     if (head == QLatin1String("input_args") || head == QLatin1String("input_kwargs"))
-        return QLatin1String("input") + QStringView(t.name).mid(head.size());
-    return t.name;
+        return QLatin1String("input") + QStringView(t.name()).mid(head.size());
+    return t.name();
 }
 
 int msprobeSection(const TensorRecord &t)
 {
-    const QStringView head = headToken(t.name);
+    const QStringView head = headToken(t.name());
     if (head == QLatin1String("input_args"))
         return 0;
     if (head == QLatin1String("input_kwargs"))
@@ -206,7 +206,7 @@ QString msprobeRequiresGrad(const TensorRecord &t)
     if (!t.isTensor())
         return QStringLiteral("N/A");
     static const QRegularExpression re(QStringLiteral("\"requires_grad\"\\s*:\\s*(true|false)"));
-    const auto m = re.match(t.value);
+    const auto m = re.match(t.value());
     if (!m.hasMatch())
         return QStringLiteral("N/A");
     return m.capturedView(1) == QLatin1String("true") ? QStringLiteral("True") : QStringLiteral("False");
@@ -214,9 +214,9 @@ QString msprobeRequiresGrad(const TensorRecord &t)
 
 QString msprobeDataName(const TensorRecord &t)
 {
-    if (t.storage != TensorStorage::PtFile && t.storage != TensorStorage::NpyFile)
+    if (t.storage() != TensorStorage::PtFile && t.storage() != TensorStorage::NpyFile)
         return QStringLiteral("-1");
-    return t.location.mid(t.location.lastIndexOf(QLatin1Char('/')) + 1);
+    return t.location().mid(t.location().lastIndexOf(QLatin1Char('/')) + 1);
 }
 
 QString pythonFloatRepr(double v)

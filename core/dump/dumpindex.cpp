@@ -2,6 +2,8 @@
 
 #include "levels.h"
 
+#include <QHash>
+
 #include <algorithm>
 #include <numeric>
 
@@ -59,29 +61,54 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
 
 void DumpIndex::finalize()
 {
-    const std::vector<size_t> order = executionOrder(ops);
-    std::vector<OpRecord> sorted;
-    sorted.reserve(ops.size());
-    for (size_t i : order)
-        sorted.push_back(std::move(ops[i]));
-    ops = std::move(sorted);
+    // Apply the order in place, cycle by cycle: a sorted copy would hold every operator twice.
+    std::vector<size_t> order = executionOrder(ops);
+    for (size_t i = 0; i < order.size(); ++i) {
+        if (order[i] == i)
+            continue;
+        OpRecord held = std::move(ops[i]);
+        size_t j = i;
+        while (order[j] != i) {
+            const size_t from = order[j];
+            ops[j] = std::move(ops[from]);
+            order[j] = j;
+            j = from;
+        }
+        ops[j] = std::move(held);
+        order[j] = j;
+    }
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
     m_byPath.clear();
-    m_byPath.reserve(qsizetype(ops.size()));
+    m_byPath.reserve(ops.size());
     for (size_t i = 0; i < ops.size(); ++i)
-        m_byPath.insert(ops[i].relPath, int(i));
+        m_byPath.emplace_back(std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i));
+    std::sort(m_byPath.begin(), m_byPath.end());
 }
 
 QString DumpIndex::absolutePath(const OpRecord &op) const { return absolute(op.dataFile.isEmpty() ? op.relPath : op.dataFile); }
 
 QString DumpIndex::absolute(const QString &relPath) const { return rootDir + QLatin1Char('/') + relPath; }
 
-int DumpIndex::opIndex(const QString &relPath) const { return m_byPath.value(relPath, -1); }
+int DumpIndex::opIndex(const QString &relPath) const
+{
+    const QByteArray u = relPath.toUtf8();
+    return opIndex(std::string_view(u.constData(), size_t(u.size())));
+}
+
+int DumpIndex::opIndex(std::string_view relPathUtf8) const
+{
+    const std::uint64_t h = std::hash<std::string_view>{}(relPathUtf8);
+    auto it = std::lower_bound(m_byPath.begin(), m_byPath.end(), std::pair<std::uint64_t, int>{h, -1});
+    for (; it != m_byPath.end() && it->first == h; ++it)
+        if (ops[size_t(it->second)].relPath.utf8() == relPathUtf8)
+            return it->second;
+    return -1;
+}
 
 TensorId DumpIndex::tensorId(const TensorRef &ref) const
 {
     const auto &t = tensor(ref);
-    return TensorId{op(ref).relPath, t.io, t.index};
+    return TensorId{op(ref).relPath, t.io(), t.index()};
 }
 
 std::optional<DumpIndex::TensorRef> DumpIndex::find(const TensorId &id) const
@@ -91,7 +118,7 @@ std::optional<DumpIndex::TensorRef> DumpIndex::find(const TensorId &id) const
         return std::nullopt;
     const auto &tensors = ops[size_t(o)].tensors;
     for (size_t t = 0; t < tensors.size(); ++t)
-        if (tensors[t].index == id.index && tensors[t].io == id.io)
+        if (tensors[t].index() == id.index && tensors[t].io() == id.io)
             return TensorRef{o, int(t)};
     return std::nullopt;
 }
@@ -101,7 +128,7 @@ std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const
     std::uint64_t n = 0;
     for (const auto &op : ops)
         for (const auto &t : op.tensors)
-            n += !inputsAndOutputsOnly || (t.isTensor() && t.io != IoKind::Buffer && t.io != IoKind::Workspace);
+            n += !inputsAndOutputsOnly || (t.isTensor() && t.io() != IoKind::Buffer && t.io() != IoKind::Workspace);
     return n;
 }
 

@@ -2,8 +2,9 @@
 
 #include "records.h"
 
-#include <QHash>
 #include <optional>
+#include <string_view>
+#include <utility>
 
 namespace ds {
 
@@ -47,8 +48,11 @@ public:
     /// The readers that indexed the operators, in reader-list order.
     std::vector<FormatId> sourceFormats() const;
 
+    int opIndex(std::string_view relPathUtf8) const;
+
 private:
-    QHash<QString, int> m_byPath;
+    /// (hash of relPath's UTF-8, op) sorted: 16 bytes per operator, and no copy of the paths.
+    std::vector<std::pair<std::uint64_t, int>> m_byPath;
 };
 
 } // namespace ds

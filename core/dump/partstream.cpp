@@ -74,8 +74,9 @@ bool getShape(QDataStream &s, Shape &shape)
     return s.status() == QDataStream::Ok;
 }
 
-void putTensor(QDataStream &s, const TensorRecord &t)
+void putTensor(QDataStream &s, const TensorRecord &rec)
 {
+    const TensorFields t = rec.fields();
     putShape(s, t.shape);
     putShape(s, t.originalShape);
     s << quint64(t.offset) << quint64(t.size) << quint64(t.address) << t.originalOpName << t.name << t.location
@@ -87,8 +88,9 @@ void putTensor(QDataStream &s, const TensorRecord &t)
     s << t.complete;
 }
 
-bool getTensor(QDataStream &s, TensorRecord &t)
+bool getTensor(QDataStream &s, TensorRecord &rec)
 {
+    TensorFields t;
     if (!getShape(s, t.shape) || !getShape(s, t.originalShape))
         return false;
     quint64 offset = 0, size = 0, address = 0;
@@ -110,19 +112,23 @@ bool getTensor(QDataStream &s, TensorRecord &t)
     getEnum(s, t.io);
     getEnum(s, t.storage);
     s >> t.complete;
-    return s.status() == QDataStream::Ok;
+    if (s.status() != QDataStream::Ok)
+        return false;
+    rec = TensorRecord(t);
+    return true;
 }
 
 void putOp(QDataStream &s, const OpRecord &op)
 {
-    s << op.relPath << op.dataFile << op.opType << op.opName << op.headerOpName << op.mappedFrom;
-    s << qint64(op.taskId) << qint64(op.streamId) << quint64(op.timestamp) << op.version;
-    s << quint64(op.dumpTime) << quint64(op.fileSize) << quint64(op.headerLen);
+    s << op.relPath.toString() << op.dataFile.toString() << op.opType.toString() << op.opName.toString() << op.headerOpName()
+      << op.mappedFrom();
+    s << qint64(op.taskId()) << qint64(op.streamId()) << quint64(op.timestamp) << op.version();
+    s << quint64(op.dumpTime()) << quint64(op.fileSize()) << quint64(op.headerLen());
     s << quint32(op.tensors.size());
     for (const TensorRecord &t : op.tensors)
         putTensor(s, t);
-    putStrings(s, op.warnings);
-    s << op.parent << qint32(op.stack);
+    putStrings(s, op.warnings());
+    s << op.parent.toString() << qint32(op.stack);
     putEnum(s, op.source);
     s << op.opDebug;
     putEnum(s, op.container);
@@ -130,16 +136,22 @@ void putOp(QDataStream &s, const OpRecord &op)
 
 bool getOp(QDataStream &s, OpRecord &op)
 {
-    s >> op.relPath >> op.dataFile >> op.opType >> op.opName >> op.headerOpName >> op.mappedFrom;
+    QString relPath, dataFile, opType, opName, parent;
+    OpExtra x;
+    s >> relPath >> dataFile >> opType >> opName >> x.headerOpName >> x.mappedFrom;
     qint64 taskId = 0, streamId = 0;
     quint64 timestamp = 0, dumpTime = 0, fileSize = 0, headerLen = 0;
-    s >> taskId >> streamId >> timestamp >> op.version >> dumpTime >> fileSize >> headerLen;
-    op.taskId = taskId;
-    op.streamId = streamId;
+    s >> taskId >> streamId >> timestamp >> x.version >> dumpTime >> fileSize >> headerLen;
+    op.relPath = relPath;
+    op.dataFile = dataFile;
+    op.opType = opType;
+    op.opName = opName;
+    x.taskId = taskId;
+    x.streamId = streamId;
     op.timestamp = timestamp;
-    op.dumpTime = dumpTime;
-    op.fileSize = fileSize;
-    op.headerLen = headerLen;
+    x.dumpTime = dumpTime;
+    x.fileSize = fileSize;
+    x.headerLen = headerLen;
     quint32 n = 0;
     if (!getCount(s, n, 64))
         return false;
@@ -149,14 +161,18 @@ bool getOp(QDataStream &s, OpRecord &op)
             return false;
         op.tensors.push_back(std::move(t));
     }
-    if (!getStrings(s, op.warnings))
+    if (!getStrings(s, x.warnings))
         return false;
     qint32 stack = -1;
-    s >> op.parent >> stack;
+    s >> parent >> stack;
+    op.parent = parent;
     op.stack = stack;
     getEnum(s, op.source);
     s >> op.opDebug;
     getEnum(s, op.container);
+    if (x.taskId != -1 || x.streamId != -1 || x.dumpTime || x.fileSize || x.headerLen || !x.headerOpName.isEmpty()
+        || !x.mappedFrom.isEmpty() || !x.version.isEmpty() || !x.warnings.isEmpty())
+        op.extra() = std::move(x);
     return s.status() == QDataStream::Ok;
 }
 

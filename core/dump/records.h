@@ -3,9 +3,11 @@
 #include "dump/tensorid.h"
 #include "tensor/shape.h"
 #include "util/error.h"
+#include "util/packedtext.h"
 
 #include <QString>
 #include <QStringList>
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -35,26 +37,22 @@ struct RecordedStats
     bool has(Field f) const { return present & f; }
 };
 
-/// One tensor of an operator file: where its bytes are and how to read them.
-/// Members are ordered by alignment (8-byte members first, small ones last): an index of
-/// millions of framework-dump leaves pays for every byte of padding.
-struct TensorRecord
+/// Every field of a tensor record as plain data: what readers fill before they turn it into
+/// a TensorRecord, and what TensorRecord::fields() gives back. (The member list TensorRecord
+/// had before records became compact; the accessors of TensorRecord have the same names.)
+struct TensorFields
 {
     Shape shape, originalShape;
     std::uint64_t offset = 0;  ///< absolute byte offset of the payload in the file
     std::uint64_t size = 0;    ///< payload bytes
     std::uint64_t address = 0;
     QString originalOpName;
-
-    // Framework dumps (msprobe, ptdbg, h5, npy). Share repeated strings (implicit sharing):
-    // an index of 10^6 entries must stay small.
     QString name;      ///< leaf path shown to users: "input_args.0", "input_kwargs.dim", "output.0.1", "weight"
     QString location;  ///< tensor file (relative to the index root) or HDF5 dataset path; see storage
     QString typeName;  ///< recorded type: "torch.Tensor", "int", "slice", ...; recorded dtype text for tensors
     QString value;     ///< non-tensor leaves: the value as text
     QString checksum;  ///< recorded md5/CRC-32 (8 hex digits) or XOR checksum
     RecordedStats recorded;
-
     std::uint32_t index = 0;   ///< position among the tensors of the same IoKind
     int dataType = 0;          ///< DataType value (proto numbering)
     int format = 2;            ///< raw ge::Format value
@@ -63,10 +61,142 @@ struct TensorRecord
     IoKind io = IoKind::Input;
     TensorStorage storage = TensorStorage::DumpPayload;
     bool complete = true;      ///< payload lies completely inside the file
-    bool isTensor() const { return storage != TensorStorage::Value; }
+};
+
+/// What many tensor records have in common: a dump.json of a million entries holds a few
+/// hundred distinct (name, type, value, shape, dtype, io, index, storage) combinations.
+/// Shared, immutable, reference-counted (LeafPool interns them).
+struct LeafInfo
+{
+    QString name, typeName, value;
+    Shape shape;
+    std::uint32_t index = 0;
+    int dataType = 0;
+    IoKind io = IoKind::Input;
+    TensorStorage storage = TensorStorage::DumpPayload;
+    mutable std::atomic<std::uint32_t> refs{0};
+};
+
+/// Owning handle of a LeafInfo (8 bytes).
+class LeafRef
+{
+public:
+    LeafRef() = default;
+    explicit LeafRef(const LeafInfo *p) : m_p(p) { retain(); }
+    LeafRef(const LeafRef &o) : m_p(o.m_p) { retain(); }
+    LeafRef(LeafRef &&o) noexcept : m_p(o.m_p) { o.m_p = nullptr; }
+    LeafRef &operator=(LeafRef o) noexcept
+    {
+        std::swap(m_p, o.m_p);
+        return *this;
+    }
+    ~LeafRef();
+    const LeafInfo *get() const { return m_p; }
+    const LeafInfo &operator*() const;
+    const LeafInfo *operator->() const { return &**this; }
+
+private:
+    void retain() const
+    {
+        if (m_p)
+            m_p->refs.fetch_add(1, std::memory_order_relaxed);
+    }
+    const LeafInfo *m_p = nullptr;
+};
+
+/// One tensor (or non-tensor leaf) of an operator: where its bytes are and how to read them.
+///
+/// Compact (40 bytes): the fields many records share are one LeafInfo; the recorded
+/// statistics are kept as floats when they are exactly floats (msprobe computes them in the
+/// tensor's own type, so nearly always), an 8-hex-digit checksum as a number, and whatever is
+/// rare or unique (tensor file, other checksums, CANN payload offsets and formats, double
+/// statistics) in a side block that most records do not have. Read through accessors named
+/// like the fields of TensorFields; build with TensorRecord(fields) or LeafPool::make().
+class TensorRecord
+{
+public:
+    TensorRecord();
+    explicit TensorRecord(const TensorFields &f);
+    TensorRecord(LeafRef leaf, const TensorFields &rest);
+    /// A framework record from its shared part, recorded statistics, checksum and tensor file
+    /// (the rest as in a default TensorFields).
+    TensorRecord(LeafRef leaf, const RecordedStats &stats, const QString &checksum, const QString &location);
+    TensorRecord(const TensorRecord &o);
+    TensorRecord(TensorRecord &&o) noexcept;
+    TensorRecord &operator=(const TensorRecord &o);
+    TensorRecord &operator=(TensorRecord &&o) noexcept;
+    ~TensorRecord();
+
+    /// Every field as plain data (to modify a record: change the copy, build a new record).
+    TensorFields fields() const;
+
+    const QString &name() const { return leaf().name; }
+    const QString &typeName() const { return leaf().typeName; }
+    const QString &value() const { return leaf().value; }
+    const Shape &shape() const { return leaf().shape; }
+    std::uint32_t index() const { return leaf().index; }
+    int dataType() const { return leaf().dataType; }
+    IoKind io() const { return leaf().io; }
+    TensorStorage storage() const { return leaf().storage; }
+    RecordedStats recorded() const;
+    QString checksum() const;
+    const QString &location() const;
+    // CANN payloads (zero / defaults for framework records)
+    std::uint64_t offset() const;
+    std::uint64_t size() const;
+    std::uint64_t address() const;
+    const Shape &originalShape() const;
+    const QString &originalOpName() const;
+    int format() const;
+    int subFormat() const;
+    int originalOutputIndex() const;
+    bool complete() const;
+
+    bool isTensor() const { return storage() != TensorStorage::Value; }
     /// Payload bytes: `size`, or for framework tensors whose size is not recorded, what the
     /// data type and shape need (0 for values and unknown types).
     std::uint64_t dataBytes() const;
+    /// The shared part (tests, memory accounting).
+    const LeafInfo *leafInfo() const { return m_leaf.get(); }
+
+private:
+    struct Extra;
+    const LeafInfo &leaf() const;
+    void setRest(const TensorFields &f);
+    void setStats(const RecordedStats &s);
+    void setChecksum(const QString &sum);
+    struct Extra &extra();
+
+    LeafRef m_leaf;
+    std::unique_ptr<Extra> m_extra;
+    float m_stats[4] = {0, 0, 0, 0};
+    std::uint32_t m_crc = 0;
+    std::uint8_t m_present = 0;
+    std::uint8_t m_flags = 0;
+};
+
+/// Interns LeafInfos: records built through one pool share them. Not thread-safe (one per
+/// reader thread); what it handed out outlives it.
+class LeafPool
+{
+public:
+    LeafPool();
+    ~LeafPool();
+    LeafPool(const LeafPool &) = delete;
+    LeafPool &operator=(const LeafPool &) = delete;
+
+    /// A record for `f`, its shared part interned.
+    TensorRecord make(const TensorFields &f);
+    /// The interned LeafInfo of these values (UTF-8 texts): the msprobe reader's path, which
+    /// only converts texts it has not seen yet.
+    LeafRef leaf(std::string_view name, std::string_view typeName, std::string_view value, const Shape &shape,
+                 std::uint32_t index, int dataType, IoKind io, TensorStorage storage);
+    LeafRef leaf(const TensorFields &f);
+    size_t size() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
 };
 
 enum class ContainerKind : std::uint8_t { BigDump, Legacy };
@@ -98,31 +228,66 @@ private:
     std::shared_ptr<const DumpLevels> m_d;
 };
 
-/// One operator: a CANN dump file, or an entry of a framework dump (msprobe dump.json entry,
-/// ptdbg API, h5 `/{op}/{seqid}` group, group of .npy files).
-struct OpRecord
+/// What few operators have (CANN dump headers, mapping.csv names, OpDebug files, warnings).
+struct OpExtra
 {
-    QString relPath;          ///< relative to the index root, '/' separated (tensor id prefix); for
-                              ///< framework dumps a virtual path `<dir>/<entry name>`
-    QString dataFile;         ///< file holding the record when it is not relPath (dump.json, .h5)
-    SharedLevels levels;
-    QString opType, opName;   ///< from the (possibly mapped) file name, sanitised
     QString headerOpName;     ///< DumpData.op_name: the full, unsanitised name
     QString mappedFrom;       ///< original file name from mapping.csv for numeric names
-    std::int64_t taskId = -1, streamId = -1;
-    std::uint64_t timestamp = 0; ///< CANN file timestamp; framework dumps: execution sequence number
     QString version;
+    std::int64_t taskId = -1, streamId = -1;
     std::uint64_t dumpTime = 0, fileSize = 0, headerLen = 0;
-    std::vector<TensorRecord> tensors; ///< inputs, outputs, buffers, workspaces (parameters, values)
     QStringList warnings;
-    QString parent;           ///< construct.json parent entry (module), empty for top level
+};
+
+/// One operator: a CANN dump file, or an entry of a framework dump (msprobe dump.json entry,
+/// ptdbg API, h5 `/{op}/{seqid}` group, group of .npy files).
+///
+/// Compact (104 bytes plus the text of its path): the strings are PackedText (UTF-8, 8 bytes,
+/// read like a const QString; an msprobe entry's opName and opType are substrings of its
+/// relPath and its parent shares the parent's text), and the fields only CANN dumps and a few
+/// others fill are in an OpExtra read through accessors of the same names
+/// (`op.headerOpName()`, `op.warnings()`, `op.taskId()`, ...) and written through extra().
+struct OpRecord
+{
+    PackedText relPath;       ///< relative to the index root, '/' separated (tensor id prefix); for
+                              ///< framework dumps a virtual path `<dir>/<entry name>`
+    PackedText dataFile;      ///< file holding the record when it is not relPath (dump.json, .h5)
+    SharedLevels levels;
+    PackedText opType, opName; ///< from the (possibly mapped) file name, sanitised
+    PackedText parent;        ///< construct.json parent entry (module), empty for top level
+    std::vector<TensorRecord> tensors; ///< inputs, outputs, buffers, workspaces (parameters, values)
+    std::uint64_t timestamp = 0; ///< CANN file timestamp; framework dumps: execution sequence number
     int stack = -1;           ///< index into DumpIndex::stacks (msprobe stack.json), -1 none
     FormatId source{};        // small members last: no padding between members
     bool opDebug = false;
     ContainerKind container = ContainerKind::BigDump;
 
+    OpRecord() = default;
+    OpRecord(const OpRecord &o);
+    OpRecord(OpRecord &&) noexcept = default;
+    OpRecord &operator=(const OpRecord &o);
+    OpRecord &operator=(OpRecord &&) noexcept = default;
+    ~OpRecord();
+
+    const QString &headerOpName() const;
+    const QString &mappedFrom() const;
+    const QString &version() const;
+    std::int64_t taskId() const { return m_extra ? m_extra->taskId : -1; }
+    std::int64_t streamId() const { return m_extra ? m_extra->streamId : -1; }
+    std::uint64_t dumpTime() const { return m_extra ? m_extra->dumpTime : 0; }
+    std::uint64_t fileSize() const { return m_extra ? m_extra->fileSize : 0; }
+    std::uint64_t headerLen() const { return m_extra ? m_extra->headerLen : 0; }
+    const QStringList &warnings() const;
+    /// The rare fields, created on first use.
+    OpExtra &extra();
+    bool hasExtra() const { return bool(m_extra); }
+    void addWarning(const QString &w) { extra().warnings << w; }
+
     int count(IoKind k) const;
     const TensorRecord *tensor(IoKind k, std::uint32_t index) const;
+
+private:
+    std::unique_ptr<OpExtra> m_extra;
 };
 
 } // namespace ds

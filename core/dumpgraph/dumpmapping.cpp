@@ -88,18 +88,18 @@ DumpMapping mapDumpToGraph(const GraphModel &model, const DumpIndex &index, cons
         const int preferred = graphOfFolder.value(op.levels->modelName, -1);
         QList<GraphNodeRef> cands = preferGraph(bySanitized.value(op.opName), preferred);
         OpLink link = OpLink::BySanitizedName;
-        if (cands.size() > 1 && !op.headerOpName.isEmpty()) {
+        if (cands.size() > 1 && !op.headerOpName().isEmpty()) {
             QList<GraphNodeRef> exact;
             for (const auto &r : cands)
-                if (model.graphs[size_t(r.graph)].nodes[r.node.index()].name == op.headerOpName)
+                if (model.graphs[size_t(r.graph)].nodes[r.node.index()].name == op.headerOpName())
                     exact << r;
             if (exact.size() == 1) {
                 cands = exact;
                 link = OpLink::ByHeaderName;
             }
         }
-        if (cands.isEmpty() && !op.headerOpName.isEmpty()) {
-            cands = preferGraph(byName.value(op.headerOpName), preferred);
+        if (cands.isEmpty() && !op.headerOpName().isEmpty()) {
+            cands = preferGraph(byName.value(op.headerOpName()), preferred);
             link = OpLink::ByHeaderName;
         }
         if (cands.isEmpty()) {
@@ -119,7 +119,7 @@ DumpMapping mapDumpToGraph(const GraphModel &model, const DumpIndex &index, cons
         for (const auto &r : cands)
             m.nodeOps[size_t(r.graph)][r.node.index()].push_back(int(o));
         const GraphNode &node = model.graphs[size_t(cands.front().graph)].nodes[cands.front().node.index()];
-        if (node.streamId >= 0 && op.streamId >= 0 && node.streamId != op.streamId)
+        if (node.streamId >= 0 && op.streamId() >= 0 && node.streamId != op.streamId())
             m.streamMismatchOps.push_back(int(o));
     }
     m.modelFolders = QStringList(seenFolders.begin(), seenFolders.end());

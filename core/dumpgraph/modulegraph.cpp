@@ -45,10 +45,10 @@ QString prefixOf(const QString &entry)
 GraphTensorDesc outputDesc(const TensorRecord &t)
 {
     GraphTensorDesc d;
-    d.name = t.name;
-    d.dtype = t.dataType;
-    d.dtypeName = t.typeName;
-    d.shape.assign(t.shape.begin(), t.shape.end());
+    d.name = t.name();
+    d.dtype = t.dataType();
+    d.dtypeName = t.typeName();
+    d.shape.assign(t.shape().begin(), t.shape().end());
     return d;
 }
 
@@ -119,7 +119,7 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
         // Modules with parameters hold them: they are groups too.
         for (size_t i = 0; i < ops.size(); ++i)
             for (const TensorRecord &t : hasParameterNodes(index.ops[size_t(ops[i])]) ? index.ops[size_t(ops[i])].tensors : noTensors)
-                if (t.io == IoKind::Parameter) {
+                if (t.io() == IoKind::Parameter) {
                     parents.insert(index.ops[size_t(ops[i])].opName);
                     break;
                 }
@@ -180,8 +180,8 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
     // Parameters of module entries: beside the module's own node, feeding it.
     for (size_t i = 0; *modules && i < ops.size(); ++i)
         for (const TensorRecord &t : hasParameterNodes(index.ops[size_t(ops[i])]) ? index.ops[size_t(ops[i])].tensors : noTensors)
-            if (t.io == IoKind::Parameter)
-                out.push_back({groupOf[i] + QLatin1Char('/') + component(t.name), int(i), t.name, -1});
+            if (t.io() == IoKind::Parameter)
+                out.push_back({groupOf[i] + QLatin1Char('/') + component(t.name()), int(i), t.name(), -1});
     return out;
 }
 
@@ -249,7 +249,7 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
             n.type = QStringLiteral("Parameter");
             n.attrs.push_back({QString::fromLatin1(kModuleTensorAttr), QStringLiteral("s"), p.tensor});
             for (const TensorRecord &t : op.tensors)
-                if (t.io == IoKind::Parameter && t.name == p.tensor && t.isTensor())
+                if (t.io() == IoKind::Parameter && t.name() == p.tensor && t.isTensor())
                     n.outputDescs.push_back(outputDesc(t));
             n.attrs.push_back({QStringLiteral("module"), QStringLiteral("s"), op.opName});
         } else {
@@ -257,7 +257,7 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
             if (!op.parent.isEmpty())
                 n.attrs.push_back({QStringLiteral("parent"), QStringLiteral("s"), op.parent});
             for (const TensorRecord &t : op.tensors)
-                if (t.io == IoKind::Output && t.isTensor())
+                if (t.io() == IoKind::Output && t.isTensor())
                     n.outputDescs.push_back(outputDesc(t));
             ownNode.insert(p.op, int(i));
         }

@@ -39,30 +39,30 @@ json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
 {
     const auto &t = index.tensor(ref);
     json j{{"id", s(index.tensorId(ref).toString())},
-           {"io", s(ioKindName(t.io))},
-           {"index", t.index},
-           {"dtype", s(dataTypeName(t.dataType))},
-           {"format", s(formatName(t.format))},
-           {"shape", shapeJson(t.shape)},
-           {"original_shape", shapeJson(t.originalShape)},
-           {"offset", t.offset},
-           {"size", t.size}};
-    if (!t.originalOpName.isEmpty())
-        j["original_op"] = s(t.originalOpName);
+           {"io", s(ioKindName(t.io()))},
+           {"index", t.index()},
+           {"dtype", s(dataTypeName(t.dataType()))},
+           {"format", s(formatName(t.format()))},
+           {"shape", shapeJson(t.shape())},
+           {"original_shape", shapeJson(t.originalShape())},
+           {"offset", t.offset()},
+           {"size", t.size()}};
+    if (!t.originalOpName().isEmpty())
+        j["original_op"] = s(t.originalOpName());
     if (formatReader(index.op(ref).source).opsAreFiles())
         return j;
     // Framework leaves: where the data is and what the producer recorded.
     static const char *const storage[] = {"payload", "npy", "pt", "h5", "absent", "value"};
-    j["name"] = s(t.name);
-    j["storage"] = storage[int(t.storage)];
-    if (!t.location.isEmpty())
-        j["location"] = s(t.location);
-    if (!t.typeName.isEmpty())
-        j["type"] = s(t.typeName);
+    j["name"] = s(t.name());
+    j["storage"] = storage[int(t.storage())];
+    if (!t.location().isEmpty())
+        j["location"] = s(t.location());
+    if (!t.typeName().isEmpty())
+        j["type"] = s(t.typeName());
     if (!t.isTensor())
-        j["value"] = s(t.value);
-    if (!t.checksum.isEmpty())
-        j["checksum"] = s(t.checksum);
+        j["value"] = s(t.value());
+    if (!t.checksum().isEmpty())
+        j["checksum"] = s(t.checksum());
     auto number = [](double v) -> json {
         if (std::isnan(v))
             return "NaN";
@@ -71,7 +71,7 @@ json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
         return v;
     };
     json recorded = json::object();
-    const RecordedStats &r = t.recorded;
+    const RecordedStats r = t.recorded();
     if (r.has(RecordedStats::Max))
         recorded["max"] = number(r.max);
     if (r.has(RecordedStats::Min))
@@ -177,27 +177,27 @@ QByteArray listJson(const DumpIndex &index)
         json inputs = json::array(), outputs = json::array(), parameters = json::array();
         for (size_t t = 0; t < op.tensors.size(); ++t) {
             const DumpIndex::TensorRef ref{int(o), int(t)};
-            if (op.tensors[t].io == IoKind::Input)
+            if (op.tensors[t].io() == IoKind::Input)
                 inputs.push_back(tensorJson(index, ref));
-            else if (op.tensors[t].io == IoKind::Output)
+            else if (op.tensors[t].io() == IoKind::Output)
                 outputs.push_back(tensorJson(index, ref));
-            else if (op.tensors[t].io == IoKind::Parameter)
+            else if (op.tensors[t].io() == IoKind::Parameter)
                 parameters.push_back(tensorJson(index, ref));
         }
         json warnings = json::array();
-        for (const auto &w : op.warnings)
+        for (const auto &w : op.warnings())
             warnings.push_back(s(w));
         ops.push_back({{"file", s(op.relPath)},
                        {"op_type", s(op.opType)},
                        {"op_name", s(op.opName)},
-                       {"header_op_name", s(op.headerOpName)},
-                       {"task_id", op.taskId},
-                       {"stream_id", op.streamId},
+                       {"header_op_name", s(op.headerOpName())},
+                       {"task_id", op.taskId()},
+                       {"stream_id", op.streamId()},
                        {"timestamp", op.timestamp},
                        {"levels", levelsJson(*op.levels)},
                        {"container", op.container == ContainerKind::Legacy ? "legacy" : "big"},
                        {"opdebug", op.opDebug},
-                       {"mapped_from", s(op.mappedFrom)},
+                       {"mapped_from", s(op.mappedFrom())},
                        {"inputs", inputs},
                        {"outputs", outputs},
                        {"warnings", warnings}});
@@ -228,10 +228,10 @@ QByteArray statsJson(const DumpIndex &index, const std::vector<TensorMeasure> &e
         const auto &t = index.tensor(e.ref);
         const auto &st = e.stats;
         json j{{"id", s(e.id.toString())},
-               {"dtype", s(dataTypeName(t.dataType))},
-               {"format", s(formatName(t.format))},
-               {"shape", shapeJson(t.shape)},
-               {"original_shape", shapeJson(t.originalShape)},
+               {"dtype", s(dataTypeName(t.dataType()))},
+               {"format", s(formatName(t.format()))},
+               {"shape", shapeJson(t.shape())},
+               {"original_shape", shapeJson(t.originalShape())},
                {"stats_shape", shapeJson(e.shape)},
                {"count", st.count},
                {"min", number(st.min)},

@@ -25,7 +25,7 @@ ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &re
 {
     ExportResult r;
     r.id = index.tensorId(ref);
-    r.dtype = dataTypeName(index.tensor(ref).dataType);
+    r.dtype = dataTypeName(index.tensor(ref).dataType());
     if (isInsideDir(req.outDir, index.rootDir)) {
         r.error = Error(ErrorKind::Usage, req.outDir, QStringLiteral("refusing to write into the opened dump directory %1").arg(index.rootDir));
         return r;

@@ -23,7 +23,7 @@ const MetricValue *cell(const CompareRow &row, int column)
 
 bool isRowTensor(const TensorRecord &t)
 {
-    return t.io == IoKind::Input || t.io == IoKind::Output || t.io == IoKind::Parameter;
+    return t.io() == IoKind::Input || t.io() == IoKind::Output || t.io() == IoKind::Parameter;
 }
 
 } // namespace

@@ -94,7 +94,7 @@ std::unique_ptr<Node> makeNode(Kind kind, const QString &label, const QString &s
 std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
 {
     // Framework entries carry their type inside the name ("Functional.conv2d.0.forward").
-    const QString opName = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    const QString opName = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
     const DumpReader &format = formatReader(op.source);
     QString name = format.opsAreFiles() || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
     if (format.exporter()) // .h5 dumper ops: the dumper's call sequence id tells the calls apart
@@ -103,11 +103,11 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
     auto n = makeNode(Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath), parent);
     n->op = opNumber;
     n->ops = 1;
-    n->problem = !op.warnings.isEmpty();
-    n->message = op.warnings.join(QLatin1Char('\n'));
+    n->problem = !op.warnings().isEmpty();
+    n->message = op.warnings().join(QLatin1Char('\n'));
     for (size_t t = 0; t < op.tensors.size(); ++t) {
         const auto &rec = op.tensors[t];
-        auto tn = makeNode(Kind::Tensor, rec.name.isEmpty() ? ioKindName(rec.io) + QLatin1Char('.') + QString::number(rec.index) : rec.name,
+        auto tn = makeNode(Kind::Tensor, rec.name().isEmpty() ? ioKindName(rec.io()) + QLatin1Char('.') + QString::number(rec.index()) : rec.name(),
                            QString(), n.get());
         tn->op = opNumber;
         tn->tensor = int(t);
@@ -512,11 +512,11 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
             if (n->kind == Kind::Tensor) {
                 const auto &t = d.op(n->op).tensors[size_t(n->tensor)];
                 if (!t.isTensor())
-                    return QStringLiteral("%1 = %2").arg(t.typeName, t.value);
+                    return QStringLiteral("%1 = %2").arg(t.typeName(), t.value());
                 if (!formatReader(d.op(n->op).source).opsAreFiles())
-                    return QStringLiteral("%1 %2%3").arg(dataTypeName(t.dataType), shapeToString(t.shape),
-                                                         t.storage == TensorStorage::Absent ? tr(" (statistics only)") : QString());
-                return QStringLiteral("%1 %2 %3").arg(dataTypeName(t.dataType), formatName(t.format), shapeToString(t.shape));
+                    return QStringLiteral("%1 %2%3").arg(dataTypeName(t.dataType()), shapeToString(t.shape()),
+                                                         t.storage() == TensorStorage::Absent ? tr(" (statistics only)") : QString());
+                return QStringLiteral("%1 %2 %3").arg(dataTypeName(t.dataType()), formatName(t.format()), shapeToString(t.shape()));
             }
             if (n->kind == Kind::Error)
                 return n->message;

@@ -56,7 +56,7 @@ QString OpTableModel::cellText(int row, int column) const
     auto join = [&](auto fn) {
         QStringList parts;
         for (const auto &t : op.tensors)
-            if ((t.io == IoKind::Input || t.io == IoKind::Output) && t.isTensor())
+            if ((t.io() == IoKind::Input || t.io() == IoKind::Output) && t.isTensor())
                 parts << fn(t);
         return parts.join(QStringLiteral(", "));
     };
@@ -64,20 +64,20 @@ QString OpTableModel::cellText(int row, int column) const
     const OpStats *st = it == m_stats.end() ? nullptr : &it->second;
     switch (column) {
     case Type: return op.opType;
-    case Name: return op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
-    case Task: return op.taskId < 0 ? QString() : QString::number(op.taskId);
-    case Stream: return op.streamId < 0 ? QString() : QString::number(op.streamId);
+    case Name: return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
+    case Task: return op.taskId() < 0 ? QString() : QString::number(op.taskId());
+    case Stream: return op.streamId() < 0 ? QString() : QString::number(op.streamId());
     case Timestamp: return QString::number(op.timestamp);
     case Inputs: return QString::number(op.count(IoKind::Input));
     case Outputs: return QString::number(op.count(IoKind::Output));
     case DTypes: {
         QStringList types;
         for (const auto &t : op.tensors)
-            if ((t.io == IoKind::Input || t.io == IoKind::Output) && t.isTensor() && !types.contains(dataTypeName(t.dataType)))
-                types << dataTypeName(t.dataType);
+            if ((t.io() == IoKind::Input || t.io() == IoKind::Output) && t.isTensor() && !types.contains(dataTypeName(t.dataType())))
+                types << dataTypeName(t.dataType());
         return types.join(QStringLiteral(", "));
     }
-    case Shapes: return join([](const TensorRecord &t) { return shapeToString(t.originalShape.empty() ? t.shape : t.originalShape); });
+    case Shapes: return join([](const TensorRecord &t) { return shapeToString(t.originalShape().empty() ? t.shape() : t.originalShape()); });
     case Min: return st ? num(st->min) : QString();
     case Max: return st ? num(st->max) : QString();
     case Mean: return st ? num(st->mean) : QString();
@@ -100,7 +100,7 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
         return cellText(row, col);
     case Qt::ToolTipRole:
         if (col == Name || col == Type)
-            return op.relPath;
+            return op.relPath.toString();
         if (it != m_stats.end() && !it->second.error.isEmpty())
             return it->second.error;
         return {};
@@ -108,8 +108,8 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
         return col >= Task && col != DTypes && col != Shapes ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case SortRole:
         switch (col) {
-        case Task: return qlonglong(op.taskId);
-        case Stream: return qlonglong(op.streamId);
+        case Task: return qlonglong(op.taskId());
+        case Stream: return qlonglong(op.streamId());
         case Timestamp: return qulonglong(op.timestamp);
         case Inputs: return op.count(IoKind::Input);
         case Outputs: return op.count(IoKind::Output);
@@ -203,7 +203,7 @@ bool OpFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &) const
         return false;
     if (m_text.isEmpty())
         return true;
-    const QString name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    const QString name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
     if (m_useRegex)
         return m_valid && (m_regex.match(name).hasMatch() || m_regex.match(op.opType).hasMatch());
     return name.contains(m_text, Qt::CaseInsensitive) || op.opType.contains(m_text, Qt::CaseInsensitive);
@@ -217,13 +217,13 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
     std::uint64_t finite = 0;
     bool any = false;
     for (size_t t = 0; t < tensors.size(); ++t) {
-        if (tensors[t].io != IoKind::Output || !tensors[t].isTensor())
+        if (tensors[t].io() != IoKind::Output || !tensors[t].isTensor())
             continue;
-        if (tensors[t].storage == TensorStorage::Absent) {
+        if (tensors[t].storage() == TensorStorage::Absent) {
             // Statistics the producer recorded (msprobe Max/Min/Mean): no tensor to read.
-            const RecordedStats &r = tensors[t].recorded;
+            const RecordedStats r = tensors[t].recorded();
             if (!r.has(RecordedStats::Max) || !r.has(RecordedStats::Min)) {
-                out.error = QStringLiteral("no data and no statistics were saved for %1").arg(tensors[t].name);
+                out.error = QStringLiteral("no data and no statistics were saved for %1").arg(tensors[t].name());
                 continue;
             }
             for (double v : {r.max, r.min}) {

@@ -78,8 +78,8 @@ json opJson(const DumpIndex &index, const OverflowReport &r, int op)
         for (const auto &t : it->second.tensors)
             (t.io == IoKind::Input ? inputs : t.io == IoKind::Output ? outputs : parameters).push_back(checkJson(t));
     json j{{"file", s(rec.relPath)}, {"op_type", s(rec.opType)},
-           {"op_name", s(rec.headerOpName.isEmpty() ? rec.opName : rec.headerOpName)},
-           {"task_id", rec.taskId}, {"stream_id", rec.streamId}, {"inputs", inputs}, {"outputs", outputs}};
+           {"op_name", s(rec.headerOpName().isEmpty() ? rec.opName.toString() : rec.headerOpName())},
+           {"task_id", rec.taskId()}, {"stream_id", rec.streamId()}, {"inputs", inputs}, {"outputs", outputs}};
     if (!parameters.empty())
         j["parameters"] = parameters;
     return j;
@@ -117,7 +117,7 @@ json findingRef(const DumpIndex &index, const ScopeScan &scan, int at)
         return nullptr;
     const SoftwareFinding &f = scan.findings[size_t(at)];
     const OpRecord &op = index.ops[size_t(f.op)];
-    return {{"file", s(op.relPath)}, {"op_name", s(op.headerOpName.isEmpty() ? op.opName : op.headerOpName)},
+    return {{"file", s(op.relPath)}, {"op_name", s(op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName())},
             {"level", s(overflowLevelName(f.level))}, {"reason", s(f.reason)}};
 }
 
@@ -137,7 +137,7 @@ json scopeJson(const DumpIndex &index, const ScopeScan &scan)
     return j;
 }
 
-QString opTitle(const OpRecord &op) { return op.headerOpName.isEmpty() ? op.opName : op.headerOpName; }
+QString opTitle(const OpRecord &op) { return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName(); }
 
 } // namespace
 

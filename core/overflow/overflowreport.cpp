@@ -86,10 +86,10 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
             opDebugs.push_back(int(o));
             continue;
         }
-        if (op.taskId < 0)
+        if (op.taskId() < 0)
             continue;
         const QString dir = dirOf(op.relPath);
-        const auto stream = std::uint64_t(std::max<std::int64_t>(op.streamId, 0)), task = std::uint64_t(op.taskId);
+        const auto stream = std::uint64_t(std::max<std::int64_t>(op.streamId(), 0)), task = std::uint64_t(op.taskId());
         byDir[key(dir, stream, task)].push_back(int(o));
         byParent[key(dirOf(dir), stream, task)].push_back(int(o));
     }

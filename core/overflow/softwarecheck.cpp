@@ -63,7 +63,7 @@ std::pair<int, QString> argumentOf(const TensorCheck &t)
 
 void applyIgnoreRules(const OpRecord &op, OpCheck &check)
 {
-    const QString api = ruleApiName(op.headerOpName.isEmpty() ? op.opName : op.headerOpName);
+    const QString api = ruleApiName(op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName());
     for (const IgnoreRule &rule : kIgnoreRules) {
         if (api != QLatin1String(rule.api))
             continue;
@@ -168,17 +168,17 @@ QString overflowLevelName(OverflowLevel l)
 TensorCheck checkRecorded(const TensorRecord &t)
 {
     TensorCheck c;
-    c.io = t.io;
-    c.index = t.index;
-    c.name = t.name;
-    c.dataType = t.dataType;
-    c.recorded = t.recorded;
-    if (!t.recorded.present) {
+    c.io = t.io();
+    c.index = t.index();
+    c.name = t.name();
+    c.dataType = t.dataType();
+    c.recorded = t.recorded();
+    if (!t.recorded().present) {
         c.source = CheckSource::None;
         return c;
     }
     c.source = CheckSource::Recorded;
-    const RecordedStats &r = t.recorded;
+    const RecordedStats r = t.recorded();
     if (r.has(RecordedStats::Max))
         c.stats.max = r.max;
     if (r.has(RecordedStats::Min))
@@ -189,7 +189,7 @@ TensorCheck checkRecorded(const TensorRecord &t)
         c.stats.l2norm = r.norm;
     // Saturation mode clamps to the dtype's finite extreme: a recorded Max or Min equal to it
     // means at least one saturated element (the count itself was not recorded).
-    const double limit = saturationLimit(dataTypeInfo(t.dataType).elem);
+    const double limit = saturationLimit(dataTypeInfo(t.dataType()).elem);
     if (limit > 0 && ((r.has(RecordedStats::Max) && std::fabs(r.max) == limit) || (r.has(RecordedStats::Min) && std::fabs(r.min) == limit)))
         c.saturated = 1;
     const bool valuesNonFinite = (r.has(RecordedStats::Max) && nonFinite(r.max)) || (r.has(RecordedStats::Min) && nonFinite(r.min));
@@ -204,20 +204,20 @@ OpCheck checkOp(const DumpIndex &index, int op, const JobControl *job)
     const auto &tensors = rec.tensors;
     for (size_t t = 0; t < tensors.size(); ++t) {
         const TensorRecord &tr = tensors[t];
-        if ((tr.io != IoKind::Input && tr.io != IoKind::Output && tr.io != IoKind::Parameter) || !tr.isTensor())
+        if ((tr.io() != IoKind::Input && tr.io() != IoKind::Output && tr.io() != IoKind::Parameter) || !tr.isTensor())
             continue;
-        if (tr.storage == TensorStorage::Absent) {
+        if (tr.storage() == TensorStorage::Absent) {
             check.tensors.push_back(checkRecorded(tr));
             continue;
         }
         TensorCheck c;
-        c.io = tr.io;
-        c.index = tr.index;
-        c.name = tr.name;
-        c.dataType = tr.dataType;
+        c.io = tr.io();
+        c.index = tr.index();
+        c.name = tr.name();
+        c.dataType = tr.dataType();
         auto loaded = loadTensor(index, {op, int(t)}, LayoutChoice::Logical, job);
         if (!loaded) {
-            if (tr.recorded.present) { // judge from what was recorded, and say why
+            if (tr.recorded().present) { // judge from what was recorded, and say why
                 c = checkRecorded(tr);
                 c.error = QCoreApplication::translate("ds::Overflow", "cannot load (%1); judged from the recorded statistics").arg(loaded.errorText());
             } else {
@@ -227,9 +227,9 @@ OpCheck checkOp(const DumpIndex &index, int op, const JobControl *job)
         } else {
             computeStats((*loaded)->view, c.stats, job);
             c.saturated = countSaturated((*loaded)->view);
-            c.recorded = tr.recorded;
+            c.recorded = tr.recorded();
             // Values finite, but the producer's Mean/Norm of them overflowed (its dtype's range).
-            c.statisticOverflow = !c.stats.nan && !c.stats.posinf && !c.stats.neginf && !c.saturated && recordedStatisticOverflow(tr.recorded);
+            c.statisticOverflow = !c.stats.nan && !c.stats.posinf && !c.stats.neginf && !c.saturated && recordedStatisticOverflow(tr.recorded());
         }
         check.tensors.push_back(std::move(c));
     }
@@ -280,15 +280,15 @@ bool isOpDebug(const OpRecord &op)
 {
     if (op.opDebug)
         return true;
-    if (op.headerOpName != QLatin1String("Node_OpDebug") || op.count(IoKind::Output) != 1 || op.count(IoKind::Input) != 0)
+    if (op.headerOpName() != QLatin1String("Node_OpDebug") || op.count(IoKind::Output) != 1 || op.count(IoKind::Input) != 0)
         return false;
     const TensorRecord *out = op.tensor(IoKind::Output, 0);
-    return out && out->dataType == int(DataType::UInt8) && out->size == 2048;
+    return out && out->dataType() == int(DataType::UInt8) && out->size() == 2048;
 }
 
 bool isCommunicationOp(const OpRecord &op)
 {
-    const QString &name = op.headerOpName.isEmpty() ? op.opName : op.headerOpName;
+    const QString &name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
     if (!name.startsWith(QLatin1String("Distributed.")))
         return false;
     static const char *const kApis[] = {"send", "recv", "broadcast", "all_reduce", "reduce", "all_gather", "gather", "isend",

@@ -74,10 +74,10 @@ QList<qint64> parseRanks(const QString &text)
 
 bool intValue(const TensorRecord &t, qint64 &out)
 {
-    if (t.isTensor() || (t.typeName != QLatin1String("int") && !t.typeName.isEmpty()))
+    if (t.isTensor() || (t.typeName() != QLatin1String("int") && !t.typeName().isEmpty()))
         return false;
     bool ok = false;
-    out = t.value.trimmed().toLongLong(&ok);
+    out = t.value().trimmed().toLongLong(&ok);
     return ok;
 }
 
@@ -86,28 +86,28 @@ CommOp makeCommOp(const OpRecord &op, int position)
     CommOp c;
     c.position = position;
     const bool files = formatReader(op.source).opsAreFiles();
-    c.name = files ? (op.headerOpName.isEmpty() ? op.opName : op.headerOpName) : entryName(op);
-    c.api = files ? op.opType : frameworkApi(c.name);
+    c.name = files ? (op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName()) : entryName(op);
+    c.api = files ? op.opType.toString() : frameworkApi(c.name);
     if (files)
         return c; // CANN records carry no group or peer
     qint64 kwPeer = -1, groupPeer = -1, argPeer = -1;
     for (const TensorRecord &t : op.tensors) {
-        if (t.io != IoKind::Input)
+        if (t.io() != IoKind::Input)
             continue;
-        if (t.typeName == QLatin1String("torch.ProcessGroup")) {
+        if (t.typeName() == QLatin1String("torch.ProcessGroup")) {
             if (c.group.isEmpty())
-                c.group = parseRanks(t.value);
+                c.group = parseRanks(t.value());
             continue;
         }
         qint64 v = -1;
         if (!intValue(t, v))
             continue;
-        const QString key = t.name.section(QLatin1Char('.'), -1);
+        const QString key = t.name().section(QLatin1Char('.'), -1);
         if (key == QLatin1String("dst") || key == QLatin1String("src") || key == QLatin1String("peer"))
             kwPeer = v;
         else if (key == QLatin1String("group_dst") || key == QLatin1String("group_src"))
             groupPeer = v;
-        else if (t.name == QLatin1String("input_args.1") || t.name == QLatin1String("input.1"))
+        else if (t.name() == QLatin1String("input_args.1") || t.name() == QLatin1String("input.1"))
             argPeer = v;
     }
     if (p2pRole(c.api) != P2PRole::None) {

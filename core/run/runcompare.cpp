@@ -83,7 +83,7 @@ QString anomalousTensor(const DumpIndex &index, const OverflowReport &report, in
     if (!pick)
         return {};
     const TensorRecord *t = rec.tensor(pick->io, pick->index);
-    const QString name = t && !t->name.isEmpty() ? t->name : ioKindName(pick->io) + QLatin1Char('.') + QString::number(pick->index);
+    const QString name = t && !t->name().isEmpty() ? t->name() : ioKindName(pick->io) + QLatin1Char('.') + QString::number(pick->index);
     return entryOf(rec) + QLatin1Char('.') + name;
 }
 

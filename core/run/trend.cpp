@@ -83,7 +83,7 @@ QString rowOf(const OpRecord &op, TrendGroup g)
     const QString name = opMatchKey(op);
     if (g == TrendGroup::Operator || name.startsWith(QLatin1String("Module.")) || name.startsWith(QLatin1String("Cell.")))
         return name;
-    return op.parent.isEmpty() ? name : op.parent;
+    return op.parent.isEmpty() ? name : op.parent.toString();
 }
 
 double num(const MetricValue &v) { return v.isNumber() ? v.value : kNaN; }
@@ -187,10 +187,10 @@ TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGrou
         bool any = false;
         int nonFinite = 0;
         for (const TensorRecord &t : op.tensors) {
-            if (t.io != IoKind::Output || !t.isTensor() || !t.recorded.present)
+            if (t.io() != IoKind::Output || !t.isTensor() || !t.recorded().present)
                 continue;
             any = true;
-            const RecordedStats &r = t.recorded;
+            const RecordedStats &r = t.recorded();
             auto take = [&](double x) { v = maxOf(v, std::isnan(x) ? INFINITY : x); }; // a NaN statistic is not "no value"
             if (metric == TrendMetric::Norm && r.has(RecordedStats::Norm))
                 take(r.norm);

@@ -227,7 +227,7 @@ private slots:
             size_t n = 0;
             for (const OpRecord &op : (*alone)->ops)
                 for (const TensorRecord &t : op.tensors)
-                    n += t.io != IoKind::Buffer && t.io != IoKind::Workspace;
+                    n += t.io() != IoKind::Buffer && t.io() != IoKind::Workspace;
             return n;
         }());
         QVERIFY(w.compareView()->runAnswer());

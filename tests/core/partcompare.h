@@ -9,30 +9,30 @@ namespace ds::testing {
 
 inline void compareTensors(const TensorRecord &a, const TensorRecord &b)
 {
-    QCOMPARE(a.shape, b.shape);
-    QCOMPARE(a.originalShape, b.originalShape);
-    QCOMPARE(a.offset, b.offset);
-    QCOMPARE(a.size, b.size);
-    QCOMPARE(a.address, b.address);
-    QCOMPARE(a.originalOpName, b.originalOpName);
-    QCOMPARE(a.name, b.name);
-    QCOMPARE(a.location, b.location);
-    QCOMPARE(a.typeName, b.typeName);
-    QCOMPARE(a.value, b.value);
-    QCOMPARE(a.checksum, b.checksum);
-    QCOMPARE(a.recorded.max, b.recorded.max);
-    QCOMPARE(a.recorded.min, b.recorded.min);
-    QCOMPARE(a.recorded.mean, b.recorded.mean);
-    QCOMPARE(a.recorded.norm, b.recorded.norm);
-    QCOMPARE(a.recorded.present, b.recorded.present);
-    QCOMPARE(a.index, b.index);
-    QCOMPARE(a.dataType, b.dataType);
-    QCOMPARE(a.format, b.format);
-    QCOMPARE(a.subFormat, b.subFormat);
-    QCOMPARE(a.originalOutputIndex, b.originalOutputIndex);
-    QCOMPARE(a.io, b.io);
-    QCOMPARE(a.storage, b.storage);
-    QCOMPARE(a.complete, b.complete);
+    QCOMPARE(a.shape(), b.shape());
+    QCOMPARE(a.originalShape(), b.originalShape());
+    QCOMPARE(a.offset(), b.offset());
+    QCOMPARE(a.size(), b.size());
+    QCOMPARE(a.address(), b.address());
+    QCOMPARE(a.originalOpName(), b.originalOpName());
+    QCOMPARE(a.name(), b.name());
+    QCOMPARE(a.location(), b.location());
+    QCOMPARE(a.typeName(), b.typeName());
+    QCOMPARE(a.value(), b.value());
+    QCOMPARE(a.checksum(), b.checksum());
+    QCOMPARE(a.recorded().max, b.recorded().max);
+    QCOMPARE(a.recorded().min, b.recorded().min);
+    QCOMPARE(a.recorded().mean, b.recorded().mean);
+    QCOMPARE(a.recorded().norm, b.recorded().norm);
+    QCOMPARE(a.recorded().present, b.recorded().present);
+    QCOMPARE(a.index(), b.index());
+    QCOMPARE(a.dataType(), b.dataType());
+    QCOMPARE(a.format(), b.format());
+    QCOMPARE(a.subFormat(), b.subFormat());
+    QCOMPARE(a.originalOutputIndex(), b.originalOutputIndex());
+    QCOMPARE(a.io(), b.io());
+    QCOMPARE(a.storage(), b.storage());
+    QCOMPARE(a.complete(), b.complete());
 }
 
 inline void compareLevels(const DumpLevels &a, const DumpLevels &b)
@@ -62,16 +62,16 @@ inline void compareParts(const IndexPart &a, const IndexPart &b, bool withLevels
         }
         QCOMPARE(x.opType, y.opType);
         QCOMPARE(x.opName, y.opName);
-        QCOMPARE(x.headerOpName, y.headerOpName);
-        QCOMPARE(x.mappedFrom, y.mappedFrom);
-        QCOMPARE(x.taskId, y.taskId);
-        QCOMPARE(x.streamId, y.streamId);
+        QCOMPARE(x.headerOpName(), y.headerOpName());
+        QCOMPARE(x.mappedFrom(), y.mappedFrom());
+        QCOMPARE(x.taskId(), y.taskId());
+        QCOMPARE(x.streamId(), y.streamId());
         QCOMPARE(x.timestamp, y.timestamp);
-        QCOMPARE(x.version, y.version);
-        QCOMPARE(x.dumpTime, y.dumpTime);
-        QCOMPARE(x.fileSize, y.fileSize);
-        QCOMPARE(x.headerLen, y.headerLen);
-        QCOMPARE(x.warnings, y.warnings);
+        QCOMPARE(x.version(), y.version());
+        QCOMPARE(x.dumpTime(), y.dumpTime());
+        QCOMPARE(x.fileSize(), y.fileSize());
+        QCOMPARE(x.headerLen(), y.headerLen());
+        QCOMPARE(x.warnings(), y.warnings());
         QCOMPARE(x.parent, y.parent);
         QCOMPARE(x.stack, y.stack);
         QCOMPARE(x.source, y.source);

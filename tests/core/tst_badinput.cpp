@@ -102,7 +102,7 @@ DumpIndex::TensorRef tensorAt(const DumpIndex &index, const QString &rel)
 {
     for (size_t o = 0; o < index.ops.size(); ++o)
         for (size_t t = 0; t < index.ops[o].tensors.size(); ++t)
-            if (index.ops[o].tensors[t].location == rel)
+            if (index.ops[o].tensors[t].location() == rel)
                 return {int(o), int(t)};
     return {};
 }
@@ -159,7 +159,7 @@ QString loadAll(const DumpIndex &index, int op)
 {
     const auto &tensors = index.ops[size_t(op)].tensors;
     for (size_t t = 0; t < tensors.size(); ++t) {
-        if (tensors[t].io != IoKind::Input && tensors[t].io != IoKind::Output)
+        if (tensors[t].io() != IoKind::Input && tensors[t].io() != IoKind::Output)
             continue;
         auto loaded = loadTensor(index, {op, int(t)});
         if (!loaded)
@@ -265,7 +265,7 @@ void TestBadInput::corpus()
             QVERIFY2(!ops.empty(), qPrintable(errorOf(*index, rel)));
             QStringList warnings;
             for (const int o : ops)
-                warnings << index->ops[size_t(o)].warnings;
+                warnings << index->ops[size_t(o)].warnings();
             QVERIFY2(warnings.join(QLatin1Char('\n')).contains(expect),
                      qPrintable(QStringLiteral("got \"%1\"").arg(warnings.join(QLatin1Char('\n')))));
         } else if (check == QLatin1String("framework_entry_load_note")) {
@@ -312,7 +312,7 @@ void TestBadInput::corpus()
         QVERIFY((*single)->errors[0].message.contains(expect));
     } else if (check == QLatin1String("op_warning")) {
         QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
-        const QString warnings = index->ops[size_t(op)].warnings.join(QLatin1Char('\n'));
+        const QString warnings = index->ops[size_t(op)].warnings().join(QLatin1Char('\n'));
         QVERIFY2(warnings.contains(expect), qPrintable(QStringLiteral("got \"%1\"").arg(warnings)));
     } else if (check == QLatin1String("load_error") || check == QLatin1String("load_note")) {
         QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
@@ -393,10 +393,10 @@ void TestBadInput::validFilesStillLoad()
         int io = 0;
         for (const auto &ref : refs) {
             const TensorRecord &t = index->tensor(ref);
-            if (t.io != IoKind::Input && t.io != IoKind::Output)
+            if (t.io() != IoKind::Input && t.io() != IoKind::Output)
                 continue;
             ++io;
-            if (indexOnly || t.storage == TensorStorage::Value || t.storage == TensorStorage::Absent)
+            if (indexOnly || t.storage() == TensorStorage::Value || t.storage() == TensorStorage::Absent)
                 continue;
             auto loaded = loadTensor(*index, ref);
             QVERIFY2(loaded, qPrintable(loaded.errorText()));
@@ -413,7 +413,7 @@ void TestBadInput::validFilesStillLoad()
     QVERIFY2(op >= 0, qPrintable(errorOf(*index, rel)));
     int io = 0;
     for (const auto &t : index->ops[size_t(op)].tensors)
-        io += t.io == IoKind::Input || t.io == IoKind::Output;
+        io += t.io() == IoKind::Input || t.io() == IoKind::Output;
     QCOMPARE(io, count); // inputs + outputs
     const QString error = loadAll(*index, op);
     QVERIFY2(error.isEmpty(), qPrintable(error));

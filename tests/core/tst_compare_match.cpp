@@ -14,9 +14,9 @@ using namespace ds;
 
 namespace {
 
-TensorRecord tensor(IoKind io, std::uint32_t index, Shape shape = {4}, QString name = {})
+TensorFields tensor(IoKind io, std::uint32_t index, Shape shape = {4}, QString name = {})
 {
-    TensorRecord t;
+    TensorFields t;
     t.io = io;
     t.index = index;
     t.shape = std::move(shape);
@@ -25,18 +25,35 @@ TensorRecord tensor(IoKind io, std::uint32_t index, Shape shape = {4}, QString n
     return t;
 }
 
+/// Records are immutable: change a copy of the fields and rebuild.
+template<typename F>
+void edit(TensorRecord &t, F change)
+{
+    TensorFields f = t.fields();
+    change(f);
+    t = TensorRecord(f);
+}
+
+void setChecksum(TensorRecord &t, const QString &sum)
+{
+    TensorFields f = t.fields();
+    f.checksum = sum;
+    t = TensorRecord(f);
+}
+
 OpRecord cannOp(const QString &name, const QString &type = QStringLiteral("Add"), const QString &dataIndex = QStringLiteral("0"))
 {
     OpRecord op;
     op.opName = name;
-    op.headerOpName = name;
+    op.extra().headerOpName = name;
     op.opType = type;
     op.relPath = type + QLatin1Char('.') + name + QLatin1Char('.') + dataIndex;
     DumpLevels levels;
     levels.dataIndex = dataIndex;
     op.levels = SharedLevels(levels);
-    op.tensors = {tensor(IoKind::Input, 0), tensor(IoKind::Output, 0)};
-    op.tensors[1].originalOpName = name;
+    TensorFields out = tensor(IoKind::Output, 0);
+    out.originalOpName = name;
+    op.tensors = {TensorRecord(tensor(IoKind::Input, 0)), TensorRecord(out)};
     return op;
 }
 
@@ -47,11 +64,11 @@ OpRecord statsOp(const QString &entry, std::vector<std::array<double, 4>> stats)
     op.source = *sourceFormatByName(u"msprobe");
     op.relPath = QStringLiteral("rank0/") + entry;
     for (size_t i = 0; i < stats.size(); ++i) {
-        TensorRecord t = tensor(i + 1 == stats.size() ? IoKind::Output : IoKind::Input, 0, {2, 2},
+        TensorFields t = tensor(i + 1 == stats.size() ? IoKind::Output : IoKind::Input, 0, {2, 2},
                                 i + 1 == stats.size() ? QStringLiteral("output.0") : QStringLiteral("input_args.%1").arg(i));
         t.storage = TensorStorage::Absent;
         t.recorded = {stats[i][0], stats[i][1], stats[i][2], stats[i][3], 0xF};
-        op.tensors.push_back(t);
+        op.tensors.push_back(TensorRecord(t));
     }
     return op;
 }
@@ -126,8 +143,10 @@ private slots:
     void fusedOutputMatchesItsOriginalOp()
     {
         OpRecord fused = cannOp("conv_bn_relu");
-        fused.tensors[1].originalOpName = "bn/Relu";
-        fused.tensors[1].originalOutputIndex = 0;
+        edit(fused.tensors[1], [](TensorFields &f) {
+            f.originalOpName = "bn/Relu";
+            f.originalOutputIndex = 0;
+        });
         auto npuIdx = index({fused});
         auto benchIdx = index({cannOp("conv"), cannOp("bn/Relu")});
         const MatchResult m = matchIndexes(npuIdx, benchIdx);
@@ -140,7 +159,7 @@ private slots:
     {
         auto npuIdx = index({statsOp("Functional.relu.3.forward", {{1, 0, 0.5, 1}, {1, 0, 0.5, 1}})});
         auto benchIdx = index({statsOp("Functional.relu.0.forward", {{1, 0, 0.5, 1}, {1, 0, 0.5, 1}})});
-        benchIdx.ops[0].tensors[1].shape = {4};
+        edit(benchIdx.ops[0].tensors[1], [](TensorFields &f) { f.shape = {4}; });
         QCOMPARE(matchIndexes(npuIdx, benchIdx).rows[0].source, MatchSource::None);
         MatchOptions fuzzy;
         fuzzy.fuzzy = true;
@@ -320,17 +339,17 @@ private slots:
     {
         OpRecord a = statsOp("Torch.add.0.forward", {{1, 1, 1, 1}, {1, 1, 1, 1}});
         OpRecord b = a;
-        a.tensors[0].checksum = "0a1b2c3d";
-        b.tensors[0].checksum = "0A1B2C3D";
-        a.tensors[1].checksum = "00000001";
-        b.tensors[1].checksum = "00000002";
-        TensorRecord v = tensor(IoKind::Input, 1, {}, "input_args.1");
+        setChecksum(a.tensors[0], "0a1b2c3d");
+        setChecksum(b.tensors[0], "0A1B2C3D");
+        setChecksum(a.tensors[1], "00000001");
+        setChecksum(b.tensors[1], "00000002");
+        TensorFields v = tensor(IoKind::Input, 1, {}, "input_args.1");
         v.storage = TensorStorage::Value;
         v.typeName = "int";
         v.value = "3";
-        a.tensors.push_back(v);
+        a.tensors.push_back(TensorRecord(v));
         v.value = "4";
-        b.tensors.push_back(v);
+        b.tensors.push_back(TensorRecord(v));
         CompareOptions o;
         o.mode = CompareMode::Md5;
         const CompareResult r = compareIndexes(index({a}), index({b}), o);
@@ -374,7 +393,7 @@ private slots:
     void missingDataIsNotCompared()
     {
         OpRecord a = statsOp("Torch.add.0.forward", {{1, 1, 1, 1}});
-        a.tensors[0].recorded.present = 0;
+        edit(a.tensors[0], [](TensorFields &f) { f.recorded.present = 0; });
         const CompareResult r = compareIndexes(index({a}), index({a}));
         QVERIFY(r.rows[0].hasReason(ReasonCode::MissingFile));
         QCOMPARE(r.rows[0].verdict, Verdict::None);

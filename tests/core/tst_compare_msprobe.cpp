@@ -19,7 +19,7 @@ namespace {
 TensorRecord leaf(IoKind io, const QString &name, std::array<double, 4> stats, const QString &grad = QStringLiteral("true"),
                   Shape shape = {4, 4})
 {
-    TensorRecord t;
+    TensorFields t;
     t.io = io;
     t.name = name;
     t.shape = std::move(shape);
@@ -28,18 +28,18 @@ TensorRecord leaf(IoKind io, const QString &name, std::array<double, 4> stats, c
     t.storage = TensorStorage::Absent;
     t.value = QStringLiteral("{\"type\": \"torch.Tensor\", \"requires_grad\": %1}").arg(grad);
     t.recorded = {stats[0], stats[1], stats[2], stats[3], 0xF};
-    return t;
+    return TensorRecord(t);
 }
 
 TensorRecord value(IoKind io, const QString &name, const QString &type, const QString &text)
 {
-    TensorRecord t;
+    TensorFields t;
     t.io = io;
     t.name = name;
     t.storage = TensorStorage::Value;
     t.typeName = type;
     t.value = text;
-    return t;
+    return TensorRecord(t);
 }
 
 OpRecord entry(const QString &name, std::vector<TensorRecord> tensors, const QString &parent = {})
@@ -129,9 +129,10 @@ private slots:
                                      "Module.fc1.Linear.forward.0.input.dim", "Module.fc1.Linear.forward.0.parameters.weight",
                                      "Module.fc1.Linear.forward.0.output.0"}));
         // a leaf with a data file is named after it (msprobe: data_name without the extension)
-        TensorRecord f = leaf(IoKind::Input, "input_args.0", kX);
-        f.storage = TensorStorage::PtFile;
-        f.location = "step0/rank0/dump_tensor_data/Module.fc1.Linear.forward.0.input.0.pt";
+        TensorFields ff = leaf(IoKind::Input, "input_args.0", kX).fields();
+        ff.storage = TensorStorage::PtFile;
+        ff.location = "step0/rank0/dump_tensor_data/Module.fc1.Linear.forward.0.input.0.pt";
+        const TensorRecord f(ff);
         QCOMPARE(msprobeTensorKey("Module.fc1.Linear.forward.0", f), QString("input.0"));
         QCOMPARE(msprobeDataName(f), QString("Module.fc1.Linear.forward.0.input.0.pt"));
         QCOMPARE(msprobeRequiresGrad(f), QString("True"));
@@ -189,9 +190,10 @@ private slots:
 
     void dtypeAndScalarResults()
     {
-        TensorRecord nb = leaf(IoKind::Input, "input_args.0", kX, "false");
-        nb.typeName = "torch.bfloat16";
-        nb.dataType = int(DataType::BFloat16);
+        TensorFields nbf = leaf(IoKind::Input, "input_args.0", kX, "false").fields();
+        nbf.typeName = "torch.bfloat16";
+        nbf.dataType = int(DataType::BFloat16);
+        const TensorRecord nb(nbf);
         auto npuIdx = index({entry("Functional.linear.0.forward",
                                    {nb, value(IoKind::Input, "input_args.1", "int", "3"), leaf(IoKind::Output, "output.0", kY)})});
         auto benchIdx = index({entry("Functional.linear.0.forward",
@@ -333,8 +335,9 @@ private slots:
 
         // a model input (first seen, requires_grad false) whose dtype differs starts it: bf16 vs fp32
         auto run = [](const QString &dtype) {
-            TensorRecord x = leaf(IoKind::Input, "input_args.0", kX, "false");
-            x.typeName = dtype;
+            TensorFields xf = leaf(IoKind::Input, "input_args.0", kX, "false").fields();
+            xf.typeName = dtype;
+            const TensorRecord x(xf);
             return std::vector<OpRecord>{entry("Torch.exp.0.forward", {x, leaf(IoKind::Output, "output.0", kY)})};
         };
         auto bf = index(run("torch.bfloat16")), fp = index(run("torch.float32"));

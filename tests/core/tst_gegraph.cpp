@@ -394,7 +394,7 @@ private slots:
             r.relPath = QStringLiteral("t/0/model/1/0/Relu.") + name;
             r.levels = model;
             r.opName = name;
-            r.headerOpName = header;
+            r.extra().headerOpName = header;
             return r;
         };
         index.ops = {op(QStringLiteral("a_b"), QStringLiteral("a/b")), op(QStringLiteral("a_b"), QString()),

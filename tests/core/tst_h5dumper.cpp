@@ -211,7 +211,7 @@ private slots:
             const OpRecord &op = index->ops[o];
             QCOMPARE(op.dataFile, bad);
             for (const TensorRecord &rec : op.tensors) {
-                if (rec.storage != TensorStorage::H5Dataset)
+                if (rec.storage() != TensorStorage::H5Dataset)
                     continue;
                 const auto t = loadH5Tensor(*index, op, rec, nullptr);
                 if (!t.ok())
@@ -281,7 +281,7 @@ private slots:
         std::vector<DumpIndex::TensorRef> datasets;
         for (int o = 0; o < int(index->ops.size()); ++o)
             for (int t = 0; t < int(index->ops[size_t(o)].tensors.size()); ++t)
-                if (index->ops[size_t(o)].tensors[size_t(t)].storage == TensorStorage::H5Dataset)
+                if (index->ops[size_t(o)].tensors[size_t(t)].storage() == TensorStorage::H5Dataset)
                     datasets.push_back({o, t});
         QVERIFY(datasets.size() > 20);
         std::atomic<int> loads{0}, failed{0};
@@ -315,7 +315,7 @@ private slots:
         QVERIFY(o >= 0);
         const OpRecord &op = index->ops[size_t(o)];
         const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
-                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+                                         [](const TensorRecord &r) { return r.name() == QLatin1String("weight"); });
         QVERIFY(weight != op.tensors.end());
         const auto local = loadH5TensorInProcess(*index, op, *weight, nullptr, 64);
         const auto isolated = loadH5Tensor(*index, op, *weight, nullptr, 64);
@@ -334,7 +334,7 @@ private slots:
         const auto crashed = loadH5Tensor(*index, op, *weight, nullptr);
         QVERIFY(!crashed.ok());
         QCOMPARE(crashed.error().kind, ErrorKind::ReaderFailed);
-        QVERIFY2(crashed.errorText().startsWith(QStringLiteral("h5/model_npu.h5: ") + weight->location + QStringLiteral(": HDF5 library crashed")),
+        QVERIFY2(crashed.errorText().startsWith(QStringLiteral("h5/model_npu.h5: ") + weight->location() + QStringLiteral(": HDF5 library crashed")),
                  qPrintable(crashed.errorText()));
         // The same during the read, after the size was agreed.
         h5::Fault atGo = segv();
@@ -387,7 +387,7 @@ private slots:
         QVERIFY(o >= 0);
         const OpRecord &op = index->ops[size_t(o)];
         const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
-                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+                                         [](const TensorRecord &r) { return r.name() == QLatin1String("weight"); });
         QVERIFY(weight != op.tensors.end());
         const TensorRecord &rec = *weight;
         h5::Fault lie;
@@ -397,7 +397,7 @@ private slots:
         const auto r = loadH5Tensor(*index, op, rec, nullptr);
         QVERIFY(!r.ok());
         QCOMPARE(r.error().kind, ErrorKind::ReaderFailed);
-        QCOMPARE(r.errorText(), QStringLiteral("h5/model_npu.h5: %1: the HDF5 reader process sent a garbled answer").arg(rec.location));
+        QCOMPARE(r.errorText(), QStringLiteral("h5/model_npu.h5: %1: the HDF5 reader process sent a garbled answer").arg(rec.location()));
         QCOMPARE(h5::idleWorkers(), 0); // a worker that lied is not used again
 
         h5::Fault resize;
@@ -513,28 +513,28 @@ private slots:
             QCOMPARE(op.timestamp, std::uint64_t(eo.value(QStringLiteral("seqId")).toInt()));
             QCOMPARE(op.levels->part, QStringLiteral("h5"));
             const QJsonArray warnings = eo.value(QStringLiteral("warnings")).toArray();
-            QCOMPARE(op.warnings.size(), warnings.size());
+            QCOMPARE(op.warnings().size(), warnings.size());
             for (const auto &w : warnings)
-                QVERIFY2(op.warnings.join(QLatin1Char('\n')).contains(w.toString()), qPrintable(op.warnings.join(QLatin1Char('\n'))));
+                QVERIFY2(op.warnings().join(QLatin1Char('\n')).contains(w.toString()), qPrintable(op.warnings().join(QLatin1Char('\n'))));
             const QJsonArray tensors = eo.value(QStringLiteral("tensors")).toArray();
             QCOMPARE(op.tensors.size(), size_t(tensors.size()));
             for (qsizetype j = 0; j < tensors.size(); ++j) {
                 const QJsonObject et = tensors[j].toObject();
                 const TensorRecord &t = op.tensors[size_t(j)];
-                const QString where = op.relPath + QLatin1Char(' ') + t.location;
-                QCOMPARE(t.location, et.value(QStringLiteral("path")).toString());
-                QCOMPARE(t.name, et.value(QStringLiteral("name")).toString());
-                QCOMPARE(t.io, et.value(QStringLiteral("io")).toString() == QLatin1String("input") ? IoKind::Input : IoKind::Output);
-                QCOMPARE(t.index, std::uint32_t(et.value(QStringLiteral("index")).toInt()));
-                QVERIFY2(t.typeName == et.value(QStringLiteral("typeName")).toString(), qPrintable(where + QLatin1Char(' ') + t.typeName));
+                const QString where = op.relPath + QLatin1Char(' ') + t.location();
+                QCOMPARE(t.location(), et.value(QStringLiteral("path")).toString());
+                QCOMPARE(t.name(), et.value(QStringLiteral("name")).toString());
+                QCOMPARE(t.io(), et.value(QStringLiteral("io")).toString() == QLatin1String("input") ? IoKind::Input : IoKind::Output);
+                QCOMPARE(t.index(), std::uint32_t(et.value(QStringLiteral("index")).toInt()));
+                QVERIFY2(t.typeName() == et.value(QStringLiteral("typeName")).toString(), qPrintable(where + QLatin1Char(' ') + t.typeName()));
                 if (et.value(QStringLiteral("storage")).toString() == QLatin1String("value")) {
-                    QCOMPARE(t.storage, TensorStorage::Value);
-                    QVERIFY2(t.value == et.value(QStringLiteral("value")).toString(), qPrintable(where + QLatin1Char(' ') + t.value));
+                    QCOMPARE(t.storage(), TensorStorage::Value);
+                    QVERIFY2(t.value() == et.value(QStringLiteral("value")).toString(), qPrintable(where + QLatin1Char(' ') + t.value()));
                 } else {
-                    QCOMPARE(t.storage, TensorStorage::H5Dataset);
-                    QCOMPARE(dataTypeName(t.dataType), et.value(QStringLiteral("dtype")).toString());
-                    QCOMPARE(t.shape, shapeOf(et.value(QStringLiteral("shape")).toArray()));
-                    QCOMPARE(t.format, et.value(QStringLiteral("format")).toInt());
+                    QCOMPARE(t.storage(), TensorStorage::H5Dataset);
+                    QCOMPARE(dataTypeName(t.dataType()), et.value(QStringLiteral("dtype")).toString());
+                    QCOMPARE(t.shape(), shapeOf(et.value(QStringLiteral("shape")).toArray()));
+                    QCOMPARE(t.format(), et.value(QStringLiteral("format")).toInt());
                 }
             }
         }
@@ -572,10 +572,10 @@ private slots:
                     const auto t = chunkBytes == (8u << 20) ? loadTensor(*index, {o, int(j)})
                                                             : loadH5Tensor(*index, op, op.tensors[size_t(j)], nullptr, chunkBytes);
                     QVERIFY2(t.ok(), qPrintable(t.errorText()));
-                    QCOMPARE((*t)->shape, op.tensors[size_t(j)].shape);
-                    QCOMPARE((*t)->view.elem, dataTypeInfo(op.tensors[size_t(j)].dataType).elem);
+                    QCOMPARE((*t)->shape, op.tensors[size_t(j)].shape());
+                    QCOMPARE((*t)->view.elem, dataTypeInfo(op.tensors[size_t(j)].dataType()).elem);
                     QVERIFY2(loadedBytes(**t) == QByteArray::fromBase64(et.value(QStringLiteral("bytes")).toString().toLatin1()),
-                             qPrintable(op.relPath + QLatin1Char(' ') + op.tensors[size_t(j)].location));
+                             qPrintable(op.relPath + QLatin1Char(' ') + op.tensors[size_t(j)].location()));
                     ++loaded;
                 }
             }
@@ -593,10 +593,10 @@ private slots:
         QVERIFY(sum >= 0);
         const auto &tensors = index->ops[size_t(sum)].tensors;
         const auto self = std::find_if(tensors.begin(), tensors.end(), [](const TensorRecord &r) {
-            return r.io == IoKind::Input && r.name == QLatin1String("self");
+            return r.io() == IoKind::Input && r.name() == QLatin1String("self");
         });
         QVERIFY(self != tensors.end());
-        QCOMPARE(self->typeName, QStringLiteral("uint8"));
+        QCOMPARE(self->typeName(), QStringLiteral("uint8"));
         const auto t = loadTensor(*index, {sum, int(self - tensors.begin())});
         QVERIFY2(t.ok(), qPrintable(t.errorText()));
         QCOMPARE((*t)->view.elem, Elem::U8);
@@ -621,7 +621,7 @@ private slots:
         JobControl job;
         job.cancelFlag = &cancel;
         const auto weight = std::find_if(op.tensors.begin(), op.tensors.end(),
-                                         [](const TensorRecord &r) { return r.name == QLatin1String("weight"); });
+                                         [](const TensorRecord &r) { return r.name() == QLatin1String("weight"); });
         QVERIFY(weight != op.tensors.end());
         const auto t = loadH5Tensor(*index, op, *weight, &job, 16);
         QVERIFY(!t.ok());
@@ -630,7 +630,7 @@ private slots:
         QVERIFY(loadH5Tensor(*index, op, *weight, &job, 16).ok());
         // A value leaf is not a dataset to load.
         const auto groups = std::find_if(op.tensors.begin(), op.tensors.end(),
-                                         [](const TensorRecord &r) { return r.name == QLatin1String("groups"); });
+                                         [](const TensorRecord &r) { return r.name() == QLatin1String("groups"); });
         QVERIFY(groups != op.tensors.end());
         const auto value = loadH5Tensor(*index, op, *groups, nullptr);
         QVERIFY(!value.ok());
@@ -727,11 +727,11 @@ private slots:
             const OpRecord &b = exported->ops[size_t(o)];
             QCOMPARE(b.tensors.size(), a.tensors.size());
             for (size_t j = 0; j < a.tensors.size(); ++j) {
-                QCOMPARE(b.tensors[j].location, a.tensors[j].location);
-                QCOMPARE(b.tensors[j].typeName, a.tensors[j].typeName);
-                QCOMPARE(b.tensors[j].value, a.tensors[j].value);
-                QCOMPARE(b.tensors[j].format, a.tensors[j].format);
-                if (a.tensors[j].storage != TensorStorage::H5Dataset)
+                QCOMPARE(b.tensors[j].location(), a.tensors[j].location());
+                QCOMPARE(b.tensors[j].typeName(), a.tensors[j].typeName());
+                QCOMPARE(b.tensors[j].value(), a.tensors[j].value());
+                QCOMPARE(b.tensors[j].format(), a.tensors[j].format());
+                if (a.tensors[j].storage() != TensorStorage::H5Dataset)
                     continue;
                 const auto ta = loadTensor(*index, {selected[size_t(k)], int(j)});
                 const auto tb = loadTensor(*exported, {o, int(j)});

@@ -76,7 +76,7 @@ h5::Fault fault(h5::Fault::Kind kind, qint32 value = 0)
 /// A part with every field away from its default, two ops and a second tensor.
 IndexPart fullPart()
 {
-    TensorRecord t;
+    TensorFields t;
     t.shape = {2, 3, 0xffffffffffffffffull};
     t.originalShape = {6};
     t.offset = 1234567890123ull;
@@ -102,17 +102,17 @@ IndexPart fullPart()
     op.dataFile = QStringLiteral("a/b.h5");
     op.opType = QStringLiteral("Conv");
     op.opName = QStringLiteral("conv1");
-    op.headerOpName = QStringLiteral("conv1/full");
-    op.mappedFrom = QStringLiteral("123.bin");
-    op.taskId = -5;
-    op.streamId = 9;
+    op.extra().headerOpName = QStringLiteral("conv1/full");
+    op.extra().mappedFrom = QStringLiteral("123.bin");
+    op.extra().taskId = -5;
+    op.extra().streamId = 9;
     op.timestamp = 1700000000000001ull;
-    op.version = QStringLiteral("2.0");
-    op.dumpTime = 42;
-    op.fileSize = 72480;
-    op.headerLen = 96;
-    op.tensors = {t, TensorRecord{}};
-    op.warnings = {QStringLiteral("w1"), QString(), QStringLiteral("w3")};
+    op.extra().version = QStringLiteral("2.0");
+    op.extra().dumpTime = 42;
+    op.extra().fileSize = 72480;
+    op.extra().headerLen = 96;
+    op.tensors = {TensorRecord(t), TensorRecord{}};
+    op.extra().warnings = {QStringLiteral("w1"), QString(), QStringLiteral("w3")};
     op.parent = QStringLiteral("Module.layer1");
     op.stack = 1;
     op.source = *sourceFormatByName(u"ptdbg");

@@ -61,7 +61,7 @@ private slots:
         QCOMPARE(op.levels->modelName, QStringLiteral("ge_default_20240315101512_1"));
         QCOMPARE(op.levels->modelId, QStringLiteral("1"));
         QCOMPARE(op.levels->dataIndex, QStringLiteral("0"));
-        QCOMPARE(op.headerOpName, QStringLiteral("resnet/relu1/Relu"));
+        QCOMPARE(op.headerOpName(), QStringLiteral("resnet/relu1/Relu"));
         const auto id = TensorId::parse(QString(relPath + QStringLiteral(".output.0")));
         QVERIFY(id);
         auto ref = (*index)->find(*id);
@@ -78,8 +78,8 @@ private slots:
         QVERIFY(o >= 0);
         const auto &op = (*index)->ops[size_t(o)];
         QCOMPARE(op.opType, QStringLiteral("Mul"));
-        QVERIFY(!op.mappedFrom.isEmpty());
-        QVERIFY(op.taskId >= 0);
+        QVERIFY(!op.mappedFrom().isEmpty());
+        QVERIFY(op.taskId() >= 0);
     }
 
     void missingPathIsAnError()

@@ -69,7 +69,7 @@ private slots:
             for (int o : map.consideredOps) // a module call's parameters (a parameters_grad entry's tensors are its own)
                 if (!index.ops[size_t(o)].opName.contains(QStringLiteral(".parameters_grad")))
                     for (const TensorRecord &t : index.ops[size_t(o)].tensors)
-                        paramTensors += t.io == IoKind::Parameter ? 1 : 0;
+                        paramTensors += t.io() == IoKind::Parameter ? 1 : 0;
 
             // Execution order: node order and the key order of dump.json (debug.json) agree.
             QHash<QString, QString> texts;
@@ -123,16 +123,16 @@ private slots:
                 QHash<QString, QString> lastBackward;
                 for (size_t n = 0; n < entries; ++n) {
                     const OpRecord &op = index.ops[size_t(map.nodeOps[0][n][0])];
-                    const qsizetype at = op.opName.lastIndexOf(QStringLiteral(".backward."));
+                    const qsizetype at = op.opName.toString().lastIndexOf(QStringLiteral(".backward."));
                     if (op.opName.startsWith(QStringLiteral("Module.")) && at > 0)
                         lastBackward.insert(op.opName.left(at), op.opName);
-                    const qsizetype pg = op.opName.indexOf(QStringLiteral(".parameters_grad"));
+                    const qsizetype pg = op.opName.toString().indexOf(QStringLiteral(".parameters_grad"));
                     if (pg > 0 && lastBackward.contains(op.opName.left(pg))) {
                         gradHost.insert(op.opName, lastBackward.value(op.opName.left(pg)));
                         parentSet.insert(lastBackward.value(op.opName.left(pg)));
                     }
                     for (const TensorRecord &t : op.tensors)
-                        if (t.io == IoKind::Parameter && pg < 0)
+                        if (t.io() == IoKind::Parameter && pg < 0)
                             parentSet.insert(op.opName);
                 }
             }
@@ -165,7 +165,7 @@ private slots:
                         chain << op.opName;
                     scope = chain.join(QLatin1Char('/'));
                 }
-                QCOMPARE(g.nodes[n].name, scope + QLatin1Char('/') + op.opName);
+                QCOMPARE(g.nodes[n].name, QString(scope + QLatin1Char('/') + op.opName));
                 groupOfEntry.insert(op.opName, scope);
                 for (QString s = scope; !s.isEmpty(); s = Graph::scopeOf(s))
                     expectedGroups.insert(s);

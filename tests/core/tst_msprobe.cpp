@@ -86,38 +86,38 @@ QString compareLeaf(const TensorRecord &t, const json &e)
     auto diff = [&](const char *field, const QString &got, const QString &want) {
         return QStringLiteral("%1.%2: got \"%3\", expected \"%4\"").arg(name, QLatin1String(field), got, want);
     };
-    if (t.name != name)
-        return diff("name", t.name, name);
-    if (ioKindName(t.io) != qs(e["io"]))
-        return diff("io", ioKindName(t.io), qs(e["io"]));
-    if (t.index != e["index"].get<std::uint32_t>())
-        return diff("index", QString::number(t.index), QString::number(e["index"].get<int>()));
-    if (storageName(t.storage) != qs(e["storage"]))
-        return diff("storage", storageName(t.storage), qs(e["storage"]));
-    if (t.typeName != qs(e["type"]))
-        return diff("type", t.typeName, qs(e["type"]));
-    if (t.value != qs(e["value"]))
-        return diff("value", t.value, qs(e["value"]));
-    if (t.location != qs(e["location"]))
-        return diff("location", t.location, qs(e["location"]));
-    if (t.checksum != qs(e["checksum"]))
-        return diff("checksum", t.checksum, qs(e["checksum"]));
-    if (e.contains("dtype") && dataTypeName(t.dataType) != qs(e["dtype"]) && t.storage != TensorStorage::Value)
-        return diff("dtype", dataTypeName(t.dataType), qs(e["dtype"]));
+    if (t.name() != name)
+        return diff("name", t.name(), name);
+    if (ioKindName(t.io()) != qs(e["io"]))
+        return diff("io", ioKindName(t.io()), qs(e["io"]));
+    if (t.index() != e["index"].get<std::uint32_t>())
+        return diff("index", QString::number(t.index()), QString::number(e["index"].get<int>()));
+    if (storageName(t.storage()) != qs(e["storage"]))
+        return diff("storage", storageName(t.storage()), qs(e["storage"]));
+    if (t.typeName() != qs(e["type"]))
+        return diff("type", t.typeName(), qs(e["type"]));
+    if (t.value() != qs(e["value"]))
+        return diff("value", t.value(), qs(e["value"]));
+    if (t.location() != qs(e["location"]))
+        return diff("location", t.location(), qs(e["location"]));
+    if (t.checksum() != qs(e["checksum"]))
+        return diff("checksum", t.checksum(), qs(e["checksum"]));
+    if (e.contains("dtype") && dataTypeName(t.dataType()) != qs(e["dtype"]) && t.storage() != TensorStorage::Value)
+        return diff("dtype", dataTypeName(t.dataType()), qs(e["dtype"]));
     Shape shape;
     for (const auto &d : e["shape"])
         shape.push_back(d.get<std::uint64_t>());
-    if (t.shape != shape)
-        return diff("shape", shapeToString(t.shape), shapeToString(shape));
+    if (t.shape() != shape)
+        return diff("shape", shapeToString(t.shape()), shapeToString(shape));
     const json &stats = e["stats"];
     const bool isList = stats.is_array();
     const RecordedStats::Field fields[4] = {RecordedStats::Max, RecordedStats::Min, RecordedStats::Mean, RecordedStats::Norm};
-    const double values[4] = {t.recorded.max, t.recorded.min, t.recorded.mean, t.recorded.norm};
+    const double values[4] = {t.recorded().max, t.recorded().min, t.recorded().mean, t.recorded().norm};
     const char *keys[4] = {"Max", "Min", "Mean", "Norm"};
     for (int k = 0; k < 4; ++k) {
         QString why;
         const json &want = isList ? stats[size_t(k)] : stats[keys[k]];
-        if (!statMatches(t.recorded, fields[k], values[k], want, why))
+        if (!statMatches(t.recorded(), fields[k], values[k], want, why))
             return QStringLiteral("%1.%2: %3").arg(name, QLatin1String(keys[k]), why);
     }
     return {};
@@ -196,12 +196,12 @@ private slots:
             const QString d = compareOp(op, e);
             QVERIFY2(d.isEmpty(), qPrintable(d));
             QCOMPARE(op.timestamp, e["seq"].get<std::uint64_t>());
-            QCOMPARE(op.relPath, qs(e["relPath"]));
-            QCOMPARE(op.dataFile, qs(e["file"]));
+            QCOMPARE(op.relPath.toString(), qs(e["relPath"]));
+            QCOMPARE(op.dataFile.toString(), qs(e["file"]));
             QCOMPARE(op.levels->step, levels.step);
             QCOMPARE(op.levels->rank, levels.rank);
-            QVERIFY(op.warnings.isEmpty());
-            QCOMPARE(op.parent, qs(e["parent"]));
+            QVERIFY(op.warnings().isEmpty());
+            QCOMPARE(op.parent.toString(), qs(e["parent"]));
             const bool inferred = std::find(part->parentInferred.begin(), part->parentInferred.end(), int(i))
                 != part->parentInferred.end();
             QCOMPARE(inferred, e["parentInferred"].get<bool>());
@@ -252,7 +252,7 @@ private slots:
         QVERIFY(mega.ok());
         for (const auto &op : mega->ops)
             if (op.opName == QLatin1String("Functional.linear.0.forward"))
-                QCOMPARE(op.parent, QStringLiteral("Module.fc.Linear.forward.0"));
+                QCOMPARE(op.parent.toString(), QStringLiteral("Module.fc.Linear.forward.0"));
         QVERIFY(mega->parentInferred.empty());
     }
 
@@ -264,7 +264,7 @@ private slots:
         for (const auto &op : part->ops)
             if (op.dataFile.endsWith(QLatin1String("debug.json")))
                 for (const auto &t : op.tensors)
-                    locations << t.location;
+                    locations << t.location();
         QVERIFY(locations.contains(QStringLiteral("step0/rank0/dump_tensor_data/x.0.debug.pt")));
         QVERIFY(locations.contains(QStringLiteral("step0/rank0/dump_tensor_data/x_grad.0.tensor.pt")));
         QVERIFY(locations.contains(QStringLiteral("step0/rank0/dump_tensor_data/state.0.debug.key2.0.pt")));
@@ -281,9 +281,9 @@ private slots:
         int files = 0;
         for (const auto &op : part->ops)
             for (const auto &t : op.tensors)
-                if (t.storage == TensorStorage::PtFile || t.storage == TensorStorage::NpyFile) {
+                if (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile) {
                     ++files;
-                    QVERIFY2(QFile::exists(kMsprobe + QLatin1Char('/') + t.location), qPrintable(t.location));
+                    QVERIFY2(QFile::exists(kMsprobe + QLatin1Char('/') + t.location()), qPrintable(t.location()));
                 }
         QVERIFY(files > 50);
         QVERIFY(part->dumpDataDir.endsWith(QLatin1String("step0/rank0/dump_tensor_data")));
@@ -309,7 +309,7 @@ private slots:
         QCOMPARE(e.offset, quint64(text.indexOf(key) + key.size()));
         QCOMPARE(part->ops.size(), want["salvaged"].get<size_t>());
         for (size_t i = 0; i < part->ops.size(); ++i)
-            QCOMPARE(part->ops[i].opName, qs(want["salvagedNames"][i]));
+            QCOMPARE(part->ops[i].opName.toString(), qs(want["salvagedNames"][i]));
         // The salvaged entries are complete: identical to the intact file's.
         const json full = oracle["ranks"]["step0/rank0"]["ops"];
         for (size_t i = 0; i < part->ops.size(); ++i) {
@@ -352,12 +352,12 @@ private slots:
             const QString d = compareOp(op, ops[i]);
             QVERIFY2(d.isEmpty(), qPrintable(d));
             QCOMPARE(op.timestamp, quint64(i));
-            QCOMPARE(op.dataFile, files[i]);
-            QCOMPARE(op.relPath, dirs[i] + QLatin1Char('/') + op.opName);
+            QCOMPARE(op.dataFile.toString(), files[i]);
+            QCOMPARE(op.relPath.toString(), QString(dirs[i] + QLatin1Char('/') + op.opName));
             QCOMPARE(stackOf(*part, op), toList(ops[i]["stack"]));
             for (const auto &t : op.tensors)
-                if (t.storage == TensorStorage::NpyFile)
-                    QVERIFY2(QFile::exists(kPtdbg + QLatin1Char('/') + t.location), qPrintable(t.location));
+                if (t.storage() == TensorStorage::NpyFile)
+                    QVERIFY2(QFile::exists(kPtdbg + QLatin1Char('/') + t.location()), qPrintable(t.location()));
         }
     }
 
@@ -381,7 +381,7 @@ private slots:
             json e = want[i];
             // Names are normalised to dots; the written name stays in headerOpName.
             const QString written = qs(e["name"]);
-            QCOMPARE(part->ops[i].headerOpName, written);
+            QCOMPARE(part->ops[i].headerOpName(), written);
             e["name"] = part->ops[i].opName.toStdString();
             QVERIFY(part->ops[i].opName.endsWith(QLatin1String(".forward")) || part->ops[i].opName.endsWith(QLatin1String(".backward")));
             const QString d = compareOp(part->ops[i], e);
@@ -448,7 +448,7 @@ private slots:
         QVERIFY(msprobe::readDumpJsonText(text, QStringLiteral("r"), QStringLiteral("r/dump.json"), DumpLevels{}, part));
         QCOMPARE(part.ops.size(), size_t(1));
         QCOMPARE(part.ops[0].tensors.size(), size_t(1));
-        QCOMPARE(part.ops[0].tensors[0].value,
+        QCOMPARE(part.ops[0].tensors[0].value(),
                  QStringLiteral("[\"\\ufffd\\ufffd\\ufffd\", \"\\ufffd\\ufffd\", \"\\ufffd\\ufffd\\ufffd\\ufffd\", \"\\u20ac\\ud83d\\ude00\"]"));
     }
 
@@ -463,12 +463,12 @@ private slots:
         QCOMPARE(part.ops.size(), size_t(1));
         const OpRecord &op = part.ops[0];
         QCOMPARE(op.tensors.size(), size_t(2));
-        QVERIFY(op.tensors[0].shape.empty());
-        QCOMPARE(op.warnings.size(), qsizetype(2));
-        QCOMPARE(op.warnings[0], QStringLiteral("input_args.0: shape has a dimension out of range (100000000000000000000)"));
+        QVERIFY(op.tensors[0].shape().empty());
+        QCOMPARE(op.warnings().size(), qsizetype(2));
+        QCOMPARE(op.warnings()[0], QStringLiteral("input_args.0: shape has a dimension out of range (100000000000000000000)"));
         // 2^64 - 1 rounds to 2^64 as a double: also out of range.
-        QVERIFY(op.tensors[1].shape.empty());
-        QCOMPARE(op.warnings[1], QStringLiteral("output.0: shape has a dimension out of range (18446744073709551615)"));
+        QVERIFY(op.tensors[1].shape().empty());
+        QCOMPARE(op.warnings()[1], QStringLiteral("output.0: shape has a dimension out of range (18446744073709551615)"));
     }
     void nanTokens()
     {
@@ -483,15 +483,15 @@ private slots:
         QCOMPARE(part.ops.size(), size_t(1));
         QCOMPARE(part.ops[0].tensors.size(), size_t(1));
         const TensorRecord &t = part.ops[0].tensors[0];
-        QCOMPARE(t.name, name);
-        QCOMPARE(t.typeName, type);
-        QCOMPARE(t.value, value);
+        QCOMPARE(t.name(), name);
+        QCOMPARE(t.typeName(), type);
+        QCOMPARE(t.value(), value);
         if (t.isTensor()) {
-            QVERIFY(t.recorded.has(RecordedStats::Max));
+            QVERIFY(t.recorded().has(RecordedStats::Max));
             if (std::isnan(max))
-                QVERIFY(std::isnan(t.recorded.max));
+                QVERIFY(std::isnan(t.recorded().max));
             else
-                QCOMPARE(t.recorded.max, max);
+                QCOMPARE(t.recorded().max, max);
         }
     }
 
@@ -610,9 +610,9 @@ private slots:
                                 "[\"x\", 1]\n";
         ptdbg::readDumpPkl(text, QStringLiteral("r"), QStringLiteral("r/dump.pkl"), QString(), DumpLevels{}, part);
         QCOMPARE(part.ops.size(), size_t(1));
-        QCOMPARE(part.ops[0].tensors[0].storage, TensorStorage::Absent);
-        QVERIFY(!part.ops[0].tensors[0].recorded.has(RecordedStats::Norm));
-        QCOMPARE(part.ops[0].tensors[0].recorded.mean, 0.5);
+        QCOMPARE(part.ops[0].tensors[0].storage(), TensorStorage::Absent);
+        QVERIFY(!part.ops[0].tensors[0].recorded().has(RecordedStats::Norm));
+        QCOMPARE(part.ops[0].tensors[0].recorded().mean, 0.5);
         QCOMPARE(part.errors.size(), size_t(1));
         QVERIFY2(part.errors[0].message.startsWith(QStringLiteral("2 unreadable line(s), first: line 2:")), qPrintable(part.errors[0].message));
     }

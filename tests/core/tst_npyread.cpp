@@ -281,8 +281,8 @@ private slots:
             QCOMPARE(op.relPath, eo.value(QStringLiteral("relPath")).toString());
             QCOMPARE(op.opType, eo.value(QStringLiteral("opType")).toString());
             QCOMPARE(op.opName, eo.value(QStringLiteral("opName")).toString());
-            QCOMPARE(op.taskId, std::int64_t(eo.value(QStringLiteral("taskId")).toDouble()));
-            QCOMPARE(op.streamId, std::int64_t(eo.value(QStringLiteral("streamId")).toDouble()));
+            QCOMPARE(op.taskId(), std::int64_t(eo.value(QStringLiteral("taskId")).toDouble()));
+            QCOMPARE(op.streamId(), std::int64_t(eo.value(QStringLiteral("streamId")).toDouble()));
             QCOMPARE(op.timestamp, std::uint64_t(eo.value(QStringLiteral("timestamp")).toDouble()));
             QCOMPARE(op.levels->step, QStringLiteral("step0"));
             const QJsonArray tensors = eo.value(QStringLiteral("tensors")).toArray();
@@ -297,23 +297,23 @@ private slots:
                 const QJsonObject &et = sorted[j];
                 const TensorRecord &t = op.tensors[j];
                 const QString file = et.value(QStringLiteral("file")).toString();
-                QCOMPARE(t.location, file);
-                QCOMPARE(t.io, ioOf(et.value(QStringLiteral("io")).toString()));
-                QCOMPARE(t.index, std::uint32_t(et.value(QStringLiteral("index")).toInt()));
-                QCOMPARE(t.name, et.value(QStringLiteral("name")).toString());
-                QCOMPARE(t.shape, shapeOf(et.value(QStringLiteral("shape")).toArray()));
+                QCOMPARE(t.location(), file);
+                QCOMPARE(t.io(), ioOf(et.value(QStringLiteral("io")).toString()));
+                QCOMPARE(t.index(), std::uint32_t(et.value(QStringLiteral("index")).toInt()));
+                QCOMPARE(t.name(), et.value(QStringLiteral("name")).toString());
+                QCOMPARE(t.shape(), shapeOf(et.value(QStringLiteral("shape")).toArray()));
                 const QString dtype = et.value(QStringLiteral("dtype")).toString();
-                QCOMPARE(dataTypeName(t.dataType), dtype);
+                QCOMPARE(dataTypeName(t.dataType()), dtype);
                 if (dtype == QLatin1String("string")) {
-                    QCOMPARE(t.storage, TensorStorage::Value);
-                    QCOMPARE(t.value, et.value(QStringLiteral("value")).toString());
+                    QCOMPARE(t.storage(), TensorStorage::Value);
+                    QCOMPARE(t.value(), et.value(QStringLiteral("value")).toString());
                     continue;
                 }
-                QCOMPARE(t.storage, TensorStorage::NpyFile);
+                QCOMPARE(t.storage(), TensorStorage::NpyFile);
                 if (et.contains(QStringLiteral("typeName")))
-                    QCOMPARE(t.typeName, et.value(QStringLiteral("typeName")).toString());
+                    QCOMPARE(t.typeName(), et.value(QStringLiteral("typeName")).toString());
                 else
-                    QVERIFY2(t.typeName.startsWith(QLatin1String("void16")), qPrintable(t.typeName));
+                    QVERIFY2(t.typeName().startsWith(QLatin1String("void16")), qPrintable(t.typeName()));
             }
         }
 
@@ -330,16 +330,16 @@ private slots:
                     continue;
                 const auto &tensors = index->ops[size_t(o)].tensors;
                 const auto it = std::find_if(tensors.begin(), tensors.end(), [&](const TensorRecord &t) {
-                    return t.location == et.value(QStringLiteral("file")).toString();
+                    return t.location() == et.value(QStringLiteral("file")).toString();
                 });
                 QVERIFY(it != tensors.end());
                 const auto t = loadTensor(*index, {o, int(it - tensors.begin())});
                 QVERIFY2(t.ok(), qPrintable(t.errorText()));
-                QCOMPARE((*t)->shape, it->shape);
+                QCOMPARE((*t)->shape, it->shape());
                 QCOMPARE(loadedBytes(**t), QByteArray::fromBase64(et.value(QStringLiteral("bytes")).toString().toLatin1()));
                 // Zero copy (a view into the mapping) unless bytes had to be swapped or reordered.
                 const bool swapped = et.value(QStringLiteral("descr")).toString().startsWith(QLatin1Char('>'));
-                const bool reordered = et.value(QStringLiteral("fortran")).toBool() && it->shape.size() > 1;
+                const bool reordered = et.value(QStringLiteral("fortran")).toBool() && it->shape().size() > 1;
                 QCOMPARE((*t)->owned.empty(), !swapped && !reordered);
                 QVERIFY((*t)->file);
                 ++loaded;
@@ -373,7 +373,7 @@ private slots:
         auto index = makeIndex(kSamples, std::move(*part));
         const int o = index->opIndex(QStringLiteral("npy/loose/bf16_bits.npy"));
         QVERIFY(o >= 0);
-        QCOMPARE(index->ops[size_t(o)].tensors[0].dataType, int(DataType::BFloat16));
+        QCOMPARE(index->ops[size_t(o)].tensors[0].dataType(), int(DataType::BFloat16));
         const auto t = loadTensor(*index, {o, 0});
         QVERIFY2(t.ok(), qPrintable(t.errorText()));
         QCOMPARE((*t)->view.elem, Elem::BF16);
@@ -411,12 +411,12 @@ private slots:
         OpRecord op;
         op.source = *sourceFormatByName(u"msprobe");
         op.relPath = QStringLiteral("npy/loose/Functional.gelu.0.forward");
-        TensorRecord rec;
+        TensorFields rec;
         rec.storage = TensorStorage::NpyFile;
         rec.location = QStringLiteral("npy/loose/grad_bfloat16_2.npy");
         rec.dataType = int(DataType::BFloat16);
         rec.shape = {3};
-        op.tensors.push_back(rec);
+        op.tensors.push_back(TensorRecord(rec));
         index->ops.push_back(op);
         index->finalize();
         const auto t = loadTensor(*index, {0, 0});

@@ -96,12 +96,12 @@ std::shared_ptr<DumpIndex> ptIndex(const QString &file, int dataType = 0)
     OpRecord op;
     op.source = *sourceFormatByName(u"msprobe");
     op.relPath = QStringLiteral("step0/rank0/") + file;
-    TensorRecord rec;
+    TensorFields rec;
     rec.storage = TensorStorage::PtFile;
     rec.location = file;
     rec.name = QStringLiteral("output.0");
     rec.dataType = dataType;
-    op.tensors.push_back(rec);
+    op.tensors.push_back(TensorRecord(rec));
     index->ops.push_back(op);
     return index;
 }
@@ -277,7 +277,11 @@ private slots:
     void loaderNotesMismatchAndCancels()
     {
         auto index = ptIndex(QStringLiteral("float64.pt"), int(DataType::Float32));
-        index->ops[0].tensors[0].shape = {7};
+        {
+            TensorFields f = index->ops[0].tensors[0].fields();
+            f.shape = {7};
+            index->ops[0].tensors[0] = TensorRecord(f);
+        }
         auto loaded = loadTensor(*index, DumpIndex::TensorRef{0, 0});
         QVERIFY2(loaded.ok(), qPrintable(loaded.errorText()));
         QCOMPARE((*loaded)->dataType, int(DataType::Float64));

@@ -77,10 +77,10 @@ private slots:
             auto ref = index.find(TensorId::parse(id).value_or(TensorId{}));
             QVERIFY2(ref, qPrintable(id));
             const auto &rec = index.tensor(*ref);
-            QCOMPARE(dataTypeName(rec.dataType), q(t["dtype"]));
-            QCOMPARE(formatName(rec.format), q(t["format"]));
-            QCOMPARE(rec.shape, shapeOf(t["shape"]));
-            QCOMPARE(rec.originalShape, shapeOf(t["original_shape"]));
+            QCOMPARE(dataTypeName(rec.dataType()), q(t["dtype"]));
+            QCOMPARE(formatName(rec.format()), q(t["format"]));
+            QCOMPARE(rec.shape(), shapeOf(t["shape"]));
+            QCOMPARE(rec.originalShape(), shapeOf(t["original_shape"]));
 
             MeasureOptions options;
             options.bins = 16;

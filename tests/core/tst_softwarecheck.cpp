@@ -47,7 +47,7 @@ QJsonObject expectedCase(const QString &id)
 QString opName(const DumpIndex &index, int op)
 {
     const OpRecord &r = index.ops[size_t(op)];
-    return r.headerOpName.isEmpty() ? r.opName : r.headerOpName;
+    return r.headerOpName().isEmpty() ? r.opName.toString() : r.headerOpName();
 }
 
 const ScopeScan *scopeOf(const OverflowReport &r, const QString &step, const QString &rank)
@@ -225,20 +225,20 @@ private slots:
         QFETCH(bool, anomalous);
         QFETCH(bool, saturated);
         QFETCH(bool, statisticOverflow);
-        TensorRecord t;
+        TensorFields t;
         t.io = IoKind::Output;
         t.storage = TensorStorage::Absent;
         t.dataType = dataType;
         t.recorded = {max, min, mean, norm, RecordedStats::Max | RecordedStats::Min | RecordedStats::Mean | RecordedStats::Norm};
-        const TensorCheck c = checkRecorded(t);
+        const TensorCheck c = checkRecorded(TensorRecord(t));
         QCOMPARE(c.source, CheckSource::Recorded);
         QCOMPARE(c.anomalous(), anomalous);
         QCOMPARE(c.saturated != 0, saturated);
         QCOMPARE(c.statisticOverflow, statisticOverflow);
         // Nothing recorded: nothing to judge.
         t.recorded = {};
-        QCOMPARE(checkRecorded(t).source, CheckSource::None);
-        QVERIFY(!checkRecorded(t).anomalous());
+        QCOMPARE(checkRecorded(TensorRecord(t)).source, CheckSource::None);
+        QVERIFY(!checkRecorded(TensorRecord(t)).anomalous());
     }
 
     /// msprobe's scenes and ignore rules on a small statistics dump, one scope.

@@ -65,7 +65,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
         if (op.dataFile != rel)
             __builtin_trap();
         for (const TensorRecord &rec : op.tensors) {
-            if (rec.storage != TensorStorage::H5Dataset)
+            if (rec.storage() != TensorStorage::H5Dataset)
                 continue;
             auto loaded = loadH5TensorInProcess(index, op, rec, nullptr, 4096);
             if (!loaded) {

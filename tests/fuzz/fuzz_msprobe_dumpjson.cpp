@@ -27,8 +27,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
             __builtin_trap();
         for (const TensorRecord &t : op.tensors) {
             // A tensor stored in a file names it; values and absent tensors name none.
-            const bool file = t.storage == TensorStorage::PtFile || t.storage == TensorStorage::NpyFile;
-            if (file == t.location.isEmpty())
+            const bool file = t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile;
+            if (file == t.location().isEmpty())
                 __builtin_trap();
         }
     }

@@ -372,7 +372,7 @@ private slots:
         QVERIFY(ref);
         auto tensor = loadTensor(**index, *ref);
         QVERIFY2(tensor.ok(), qPrintable(tensor.errorText()));
-        const int dataType = (*index)->tensor(*ref).dataType;
+        const int dataType = (*index)->tensor(*ref).dataType();
 
         ValueGridWidget grid;
         grid.resize(1000, 520);
@@ -404,12 +404,12 @@ private slots:
         auto t4 = loadTensor(**index, *ref4);
         QVERIFY2(t4.ok(), qPrintable(t4.errorText()));
         QCOMPARE((*t4)->shape, (Shape{1, 20, 7, 7}));
-        grid.setTensor(*t4, (*index)->tensor(*ref4).dataType);
+        grid.setTensor(*t4, (*index)->tensor(*ref4).dataType());
         QVERIFY(grid.sliceSelector()->indexSpin(0) && grid.sliceSelector()->indexSpin(1));
         grid.sliceSelector()->indexSpin(1)->setValue(4);
         QCOMPARE(grid.model()->slice().fixed()[1], 4u);
         ready.clear();
-        heat.setTensor(*t4, (*index)->tensor(*ref4).dataType);
+        heat.setTensor(*t4, (*index)->tensor(*ref4).dataType());
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 1, 10000);
         heat.sliceSelector()->indexSpin(1)->setValue(4);
         QTRY_COMPARE_WITH_TIMEOUT(ready.count(), 2, 10000);

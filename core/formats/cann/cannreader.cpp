@@ -38,7 +38,7 @@ DumpLevels levelsFor(const QString &absDir, const QString &relDir)
 }
 
 OpRecord makeOp(const QString &relPath, const QString &mappedName, const SharedLevels &levels, FormatId format,
-                const cann::DumpName &name, cann::ParsedDump &&parsed)
+                const cann::DumpName &name, cann::ParsedDump &&parsed, LeafPool &leaves)
 {
     OpRecord op;
     op.relPath = relPath;
@@ -46,27 +46,30 @@ OpRecord makeOp(const QString &relPath, const QString &mappedName, const SharedL
     op.source = format;
     op.opType = name.opType;
     op.opName = name.opName;
-    op.taskId = name.taskId;
-    op.streamId = name.streamId;
+    OpExtra &x = op.extra();
+    x.taskId = name.taskId;
+    x.streamId = name.streamId;
     op.timestamp = name.timestamp;
     op.opDebug = name.opDebug;
-    op.mappedFrom = mappedName;
+    x.mappedFrom = mappedName;
     op.container = parsed.container;
-    op.version = parsed.version;
-    op.headerOpName = parsed.opName;
-    op.dumpTime = parsed.dumpTime;
-    op.headerLen = parsed.headerLen;
-    op.tensors = std::move(parsed.tensors);
-    op.warnings = std::move(parsed.warnings);
+    x.version = parsed.version;
+    x.headerOpName = parsed.opName;
+    x.dumpTime = parsed.dumpTime;
+    x.headerLen = parsed.headerLen;
+    op.tensors.reserve(parsed.tensors.size());
+    for (const TensorFields &t : parsed.tensors)
+        op.tensors.push_back(leaves.make(t));
+    x.warnings = std::move(parsed.warnings);
     if (!name.warning.isEmpty())
-        op.warnings << name.warning;
+        x.warnings << name.warning;
     return op;
 }
 
 /// Parses one file into an op or an error. Returns false when its name is not a dump name
 /// (the file is skipped and counted apart).
 bool indexOne(const QString &root, const QString &relPath, const QString &mappedName, const SharedLevels &levels,
-              FormatId format, IndexPart &part)
+              FormatId format, IndexPart &part, LeafPool &leaves)
 {
     const QString baseName = relPath.mid(relPath.lastIndexOf(QLatin1Char('/')) + 1);
     std::optional<cann::DumpName> name;
@@ -92,14 +95,14 @@ bool indexOne(const QString &root, const QString &relPath, const QString &mapped
         part.errors.push_back(parsed.error().about(relPath));
         return true;
     }
-    OpRecord op = makeOp(relPath, mappedName, levels, format, *name, std::move(parsed.value()));
+    OpRecord op = makeOp(relPath, mappedName, levels, format, *name, std::move(parsed.value()), leaves);
     if (op.opName.isEmpty())
-        op.opName = cann::sanitizeName(op.headerOpName);
+        op.opName = cann::sanitizeName(op.headerOpName());
     if (!nameNote.isEmpty())
-        op.warnings << nameNote;
+        op.addWarning(nameNote);
     struct stat st{};
     if (::stat(QFile::encodeName(path).constData(), &st) == 0)
-        op.fileSize = std::uint64_t(st.st_size);
+        op.extra().fileSize = std::uint64_t(st.st_size);
     part.ops.push_back(std::move(op));
     return true;
 }
@@ -139,12 +142,13 @@ Result<IndexPart> CannReader::index(const QString &rootDir, const Claim &claim, 
     const auto *mapping = static_cast<const MappingNames *>(claim.data.get());
     const SharedLevels levels(claim.levels);
     part.ops.reserve(size_t(claim.files.size()));
+    LeafPool leaves;
     for (const QString &relPath : claim.files) {
         if (job && job->cancelled())
             return Cancelled{};
         const QString base = relPath.mid(relPath.lastIndexOf(QLatin1Char('/')) + 1);
         const QString mapped = mapping && cann::isNumericName(base) ? mapping->names.value(base) : QString();
-        if (!indexOne(rootDir, relPath, mapped, levels, claim.format, part))
+        if (!indexOne(rootDir, relPath, mapped, levels, claim.format, part, leaves))
             ++part.otherFiles;
     }
     return part;
@@ -158,41 +162,41 @@ Result<LoadedTensorPtr> CannReader::load(const DumpIndex &index, const OpRecord 
         return mapped.error().about(op.relPath);
     auto t = std::make_shared<LoadedTensor>();
     t->file = *mapped;
-    t->dataType = rec.dataType;
-    if (t->file->size() != op.fileSize)
+    t->dataType = rec.dataType();
+    if (t->file->size() != op.fileSize())
         return Error(ErrorKind::Changed, op.relPath,
                      QStringLiteral("changed since it was indexed (size %1, was %2); reopen the dump")
-                         .arg(t->file->size()).arg(op.fileSize));
-    if (!rec.complete || !t->file->contains(rec.offset, rec.size))
+                         .arg(t->file->size()).arg(op.fileSize()));
+    if (!rec.complete() || !t->file->contains(rec.offset(), rec.size()))
         return Error(ErrorKind::Truncated, op.relPath, QStringLiteral("the tensor lies outside the file"));
 
-    const auto &info = dataTypeInfo(rec.dataType);
-    const std::byte *bytes = t->file->data() + rec.offset;
+    const auto &info = dataTypeInfo(rec.dataType());
+    const std::byte *bytes = t->file->data() + rec.offset();
     Elem elem = info.elem;
-    Shape shape = rec.shape;
+    Shape shape = rec.shape();
     const std::optional<std::uint64_t> counted = elementCount(shape); // nullopt: dynamic or overflowing
     std::uint64_t count = counted.value_or(0);
     const bool rawBytes = elem == Elem::None || !counted;
     // storedBytes() is 0 when the byte count overflows 64 bits: such a shape never fits.
-    const std::uint64_t needed = rawBytes ? 0 : storedBytes(DataType(rec.dataType), count);
+    const std::uint64_t needed = rawBytes ? 0 : storedBytes(DataType(rec.dataType()), count);
     if (rawBytes) {
         if (elem == Elem::None)
-            t->notes << QStringLiteral("data type %1 is not decoded; showing raw bytes").arg(dataTypeName(rec.dataType));
+            t->notes << QStringLiteral("data type %1 is not decoded; showing raw bytes").arg(dataTypeName(rec.dataType()));
         else if (hasDynamicDim(shape))
             t->notes << QStringLiteral("dynamic shape %1; showing raw bytes").arg(shapeToString(shape));
         else
             t->notes << QStringLiteral("shape %1 has more elements than 64 bits can count; showing raw bytes").arg(shapeToString(shape));
         elem = Elem::U8;
-        shape = {rec.size};
-        count = rec.size;
-    } else if (needed > rec.size || (count != 0 && needed == 0)) {
-        const std::uint64_t fit = info.bits ? rec.size * 8 / std::uint64_t(info.bits) : 0;
+        shape = {rec.size()};
+        count = rec.size();
+    } else if (needed > rec.size() || (count != 0 && needed == 0)) {
+        const std::uint64_t fit = info.bits ? rec.size() * 8 / std::uint64_t(info.bits) : 0;
         t->notes << QStringLiteral("payload holds %1 of %2 elements; showing them flat").arg(fit).arg(count);
         count = fit;
         shape = {count};
     }
     if (!info.verified)
-        t->notes << QStringLiteral("the %1 decoder is unverified against hardware").arg(dataTypeName(rec.dataType));
+        t->notes << QStringLiteral("the %1 decoder is unverified against hardware").arg(dataTypeName(rec.dataType()));
 
     if (info.packing != Packing::None && !rawBytes) {
         t->owned.resize(count);
@@ -200,12 +204,12 @@ Result<LoadedTensorPtr> CannReader::load(const DumpIndex &index, const OpRecord 
         bytes = t->owned.data();
     }
 
-    if (layout == LayoutChoice::Logical && isConvertibleFormat(rec.format) && shape == rec.shape) {
-        auto plan = planLayout(rec.format, rec.subFormat, DataType(rec.dataType), rec.shape, rec.originalShape);
+    if (layout == LayoutChoice::Logical && isConvertibleFormat(rec.format()) && shape == rec.shape()) {
+        auto plan = planLayout(rec.format(), rec.subFormat(), DataType(rec.dataType()), rec.shape(), rec.originalShape());
         if (!plan) {
-            t->notes << QStringLiteral("layout %1 not converted: %2").arg(formatName(rec.format), plan.error().text());
+            t->notes << QStringLiteral("layout %1 not converted: %2").arg(formatName(rec.format()), plan.error().text());
         } else if (plan->deviceCount != count) {
-            t->notes << QStringLiteral("layout %1 not converted: element count differs").arg(formatName(rec.format));
+            t->notes << QStringLiteral("layout %1 not converted: element count differs").arg(formatName(rec.format()));
         } else {
             std::vector<std::byte> host(plan->hostCount * elemBytes(elem));
             convertLayout(*plan, bytes, host.data(), elemBytes(elem));
@@ -218,7 +222,7 @@ Result<LoadedTensorPtr> CannReader::load(const DumpIndex &index, const OpRecord 
     }
     // Unpacked or converted: the view reads the owned copy, the mapped payload is done with.
     if (!t->owned.empty())
-        releaseMappedPages(t->file->data() + rec.offset, size_t(rec.size));
+        releaseMappedPages(t->file->data() + rec.offset(), size_t(rec.size()));
     if (job && job->cancelled())
         return Cancelled{};
     t->view = TensorView{elem, bytes, size_t(count)};

@@ -35,13 +35,13 @@ Shape toShape(const ShapeMsg &s)
 QString fromStd(const std::string &s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 /// Collects descriptors in payload order (inputs, outputs, buffers, workspaces).
-std::vector<TensorRecord> describe(const DumpData &msg)
+std::vector<TensorFields> describe(const DumpData &msg)
 {
-    std::vector<TensorRecord> out;
+    std::vector<TensorFields> out;
     out.reserve(size_t(msg.input_size() + msg.output_size() + msg.buffer_size() + msg.space_size()));
     std::uint32_t i = 0;
     for (const auto &in : msg.input()) {
-        TensorRecord t;
+        TensorFields t;
         t.io = IoKind::Input;
         t.index = i++;
         t.dataType = in.data_type();
@@ -55,7 +55,7 @@ std::vector<TensorRecord> describe(const DumpData &msg)
     }
     i = 0;
     for (const auto &o : msg.output()) {
-        TensorRecord t;
+        TensorFields t;
         t.io = IoKind::Output;
         t.index = i++;
         t.dataType = o.data_type();
@@ -73,7 +73,7 @@ std::vector<TensorRecord> describe(const DumpData &msg)
     }
     i = 0;
     for (const auto &b : msg.buffer()) {
-        TensorRecord t;
+        TensorFields t;
         t.io = IoKind::Buffer;
         t.index = i++;
         t.dataType = int(DataType::UInt8);
@@ -83,7 +83,7 @@ std::vector<TensorRecord> describe(const DumpData &msg)
     }
     i = 0;
     for (const auto &w : msg.space()) {
-        TensorRecord t;
+        TensorFields t;
         t.io = IoKind::Workspace;
         t.index = i++;
         t.dataType = int(DataType::UInt8);
@@ -95,7 +95,7 @@ std::vector<TensorRecord> describe(const DumpData &msg)
 }
 
 /// Inline bytes of tensor k in payload order (legacy layout), or empty.
-const std::string &inlineData(const DumpData &msg, const TensorRecord &t)
+const std::string &inlineData(const DumpData &msg, const TensorFields &t)
 {
     switch (t.io) {
     case IoKind::Input: return msg.input(int(t.index)).data();

@@ -14,7 +14,7 @@ struct ParsedDump
     ContainerKind container = ContainerKind::BigDump;
     QString version, opName;
     std::uint64_t dumpTime = 0, headerLen = 0;
-    std::vector<TensorRecord> tensors; ///< inputs, outputs, buffers, workspaces, offsets absolute
+    std::vector<TensorFields> tensors; ///< inputs, outputs, buffers, workspaces, offsets absolute
     QStringList warnings;
 };
 

@@ -258,7 +258,7 @@ struct Indexer
         const auto saveType = readIntScalarAttr(ds, "Type");
         const int save = saveType ? int(*saveType) : -1;
 
-        TensorRecord t;
+        TensorFields t;
         t.io = io;
         t.index = index;
         t.name = name;
@@ -295,12 +295,12 @@ struct Indexer
                 } else if (fromCode == int(DataType::Float16) && dt == int(DataType::Float32)) {
                     typeName = QStringLiteral("float16 (stored as float32)");
                     if (device && *device == 0)
-                        op.warnings << QStringLiteral("%1: CPU float16 tensor written as float32 by the dumper (writer bug); "
+                        op.extra().warnings << QStringLiteral("%1: CPU float16 tensor written as float32 by the dumper (writer bug); "
                                                       "the values are unreliable").arg(path);
                 } else if (fromCode == dt) {
                     typeName = codeName;
                 } else {
-                    op.warnings << QStringLiteral("%1: DataType attribute says %2 but the dataset stores %3")
+                    op.extra().warnings << QStringLiteral("%1: DataType attribute says %2 but the dataset stores %3")
                                        .arg(path, codeName, dataTypeName(dt));
                 }
             }
@@ -310,9 +310,9 @@ struct Indexer
                 typeName = QStringLiteral("unknown (no Type attribute): %1").arg(typeName);
                 // Absent, or present but not one integer (a string, an array): say which.
                 if (H5Aexists(ds, "Type") > 0)
-                    op.warnings << QStringLiteral("%1: the Type attribute is not an integer; shown as a tensor").arg(path);
+                    op.addWarning(QStringLiteral("%1: the Type attribute is not an integer; shown as a tensor").arg(path));
                 else
-                    op.warnings << QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path);
+                    op.addWarning(QStringLiteral("%1: no Type attribute; shown as a tensor").arg(path));
             }
             if (stride && !shape.empty()) {
                 // C-order strides; where they pass 64 bits (huge, unallocated datasets) no
@@ -330,7 +330,7 @@ struct Indexer
                     QStringList parts;
                     for (auto v : *stride)
                         parts << QString::number(v);
-                    op.warnings << QStringLiteral("%1: Stride [%2] is not the C-order stride of the shape; read as C order")
+                    op.extra().warnings << QStringLiteral("%1: Stride [%2] is not the C-order stride of the shape; read as C order")
                                        .arg(path, parts.join(QStringLiteral(", ")));
                 }
             }
@@ -341,7 +341,7 @@ struct Indexer
             t.originalShape = shape;
             t.size = elementCount(shape).value_or(0) * st->size;
             t.shape = std::move(shape);
-            op.tensors.push_back(std::move(t));
+            op.tensors.push_back(TensorRecord(t));
             return true;
         }
         // Non-tensor value.
@@ -368,7 +368,7 @@ struct Indexer
             error(path, QStringLiteral("cannot read the value (%1)").arg(h5::lastError()));
             return false;
         }
-        op.tensors.push_back(std::move(t));
+        op.tensors.push_back(TensorRecord(t));
         return true;
     }
 
@@ -587,11 +587,11 @@ Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relP
             op.levels = sharedLevels;
             op.opType = opName;
             op.opName = opName;
-            op.headerOpName = opName;
+            op.extra().headerOpName = opName;
             op.timestamp = seqId < 0 ? 0 : std::uint64_t(seqId);
-            op.fileSize = fileSize;
+            op.extra().fileSize = fileSize;
             if (seqId < 0)
-                op.warnings << QStringLiteral("seqId %1: recorded without a sequence number (inputs only)").arg(seqId);
+                op.addWarning(QStringLiteral("seqId %1: recorded without a sequence number (inputs only)").arg(seqId));
             for (const QString &dir : h5::linkNames(seqGroup.get())) {
                 const QString dirPath = seqPath + QLatin1Char('/') + dir;
                 const bool isInput = dir == QLatin1String("input");
@@ -609,7 +609,7 @@ Result<IndexPart> indexFileInProcess(const QString &rootDir, const QString &relP
                 ix.direction(dirGroup.get(), dirPath, isInput ? IoKind::Input : IoKind::Output, op);
             }
             std::stable_sort(op.tensors.begin(), op.tensors.end(),
-                             [](const TensorRecord &a, const TensorRecord &b) { return a.io < b.io; });
+                             [](const TensorRecord &a, const TensorRecord &b) { return a.io() < b.io(); });
             order.emplace_back(seqId, ix.part.ops.size());
             ix.part.ops.push_back(std::move(op));
         }

@@ -163,29 +163,29 @@ QString readInto(const CheckedDataset &d, std::byte *out, const JobControl *job,
 std::optional<Error> precheck(const DumpIndex &index, const OpRecord &op, const TensorRecord &rec, const QString &where,
                               QString &path, std::uint64_t &fileSize)
 {
-    if (rec.storage != TensorStorage::H5Dataset)
-        return Error(ErrorKind::NoData, where, QStringLiteral("not a tensor dataset (%1)").arg(rec.typeName));
+    if (rec.storage() != TensorStorage::H5Dataset)
+        return Error(ErrorKind::NoData, where, QStringLiteral("not a tensor dataset (%1)").arg(rec.typeName()));
     path = index.absolutePath(op);
     const QFileInfo info(path);
     if (!info.isFile())
         return Error(ErrorKind::NotFound, op.dataFile, QStringLiteral("no such file"));
     fileSize = std::uint64_t(info.size());
-    if (op.fileSize && fileSize != op.fileSize)
+    if (op.fileSize() && fileSize != op.fileSize())
         return Error(ErrorKind::Changed, op.dataFile, QStringLiteral("changed since it was indexed (size %1, was %2); reopen the dump")
-                                                         .arg(fileSize).arg(op.fileSize));
+                                                         .arg(fileSize).arg(op.fileSize()));
     return std::nullopt;
 }
 
 std::shared_ptr<LoadedTensor> emptyTensor(const OpRecord &op, const TensorRecord &rec)
 {
     auto t = std::make_shared<LoadedTensor>();
-    t->dataType = rec.dataType;
-    t->shape = rec.shape;
-    if (rec.typeName.contains(QLatin1String("stored as")))
-        t->notes << QStringLiteral("%1 (as the dumper writes it)").arg(rec.typeName);
-    for (const QString &w : op.warnings)
-        if (w.startsWith(rec.location + QLatin1Char(':')))
-            t->notes << w.mid(rec.location.size() + 2);
+    t->dataType = rec.dataType();
+    t->shape = rec.shape();
+    if (rec.typeName().contains(QLatin1String("stored as")))
+        t->notes << QStringLiteral("%1 (as the dumper writes it)").arg(rec.typeName());
+    for (const QString &w : op.warnings())
+        if (w.startsWith(rec.location() + QLatin1Char(':')))
+            t->notes << w.mid(rec.location().size() + 2);
     return t;
 }
 
@@ -195,10 +195,10 @@ h5::LoadRequest loadRequest(const OpRecord &op, const TensorRecord &rec, const Q
     h5::LoadRequest r;
     r.path = path;
     r.dataFile = op.dataFile;
-    r.location = rec.location;
+    r.location = rec.location();
     r.fileSize = fileSize;
-    r.shape = rec.shape;
-    r.dataType = rec.dataType;
+    r.shape = rec.shape();
+    r.dataType = rec.dataType();
     r.chunkBytes = chunkBytes;
     return r;
 }
@@ -262,7 +262,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5TensorInProcess(const DumpInde
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
     h5::silenceErrors();
-    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location);
+    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location());
     QString path;
     std::uint64_t fileSize = 0;
     if (const auto refused = precheck(index, op, rec, where, path, fileSize))
@@ -277,7 +277,7 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5TensorInProcess(const DumpInde
             return Cancelled{};
         return R::failure(error);
     }
-    t->view = TensorView{dataTypeInfo(rec.dataType).elem, t->owned.data(), size_t(d->count)};
+    t->view = TensorView{dataTypeInfo(rec.dataType()).elem, t->owned.data(), size_t(d->count)};
     return std::shared_ptr<const LoadedTensor>(std::move(t));
 }
 
@@ -286,14 +286,14 @@ Result<std::shared_ptr<const LoadedTensor>> loadH5Tensor(const DumpIndex &index,
                                                           std::uint64_t chunkBytes)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
-    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location);
+    const QString where = QStringLiteral("%1: %2").arg(op.dataFile, rec.location());
     QString path;
     std::uint64_t fileSize = 0;
     if (const auto refused = precheck(index, op, rec, where, path, fileSize))
         return R::failure(*refused);
     // What the record implies: the memory is never sized by the worker's word alone.
-    const Elem elem = dataTypeInfo(rec.dataType).elem;
-    const auto count = elementCount(rec.shape);
+    const Elem elem = dataTypeInfo(rec.dataType()).elem;
+    const auto count = elementCount(rec.shape());
     const bool sizeKnown = count && elem != Elem::None && *count <= std::numeric_limits<std::uint64_t>::max() / elemBytes(elem);
     h5::Request request;
     request.kind = h5::RequestKind::Load;

@@ -46,6 +46,16 @@ void appendPythonJsonString(std::string_view s, std::string &out)
 {
     out += '"';
     for (size_t i = 0; i < s.size(); ++i) {
+        // Runs of printable ASCII need no escape: copied at once.
+        size_t run = i;
+        while (run < s.size() && static_cast<unsigned char>(s[run]) >= 0x20 && static_cast<unsigned char>(s[run]) < 0x80
+               && s[run] != '"' && s[run] != '\\')
+            ++run;
+        if (run > i) {
+            out.append(s.data() + i, run - i);
+            i = run - 1;
+            continue;
+        }
         const unsigned char c = static_cast<unsigned char>(s[i]);
         switch (c) {
         case '"': out += "\\\""; continue;
@@ -141,7 +151,7 @@ void JsonTree::serialize(std::uint32_t i, std::string &out) const
 JsonStreamReader::JsonStreamReader() = default;
 JsonStreamReader::~JsonStreamReader() = default;
 
-bool JsonStreamReader::open(const QString &path)
+bool JsonStreamReader::open(const QString &path, std::uint64_t at)
 {
     auto file = std::make_unique<QFile>(path);
     if (!file->open(QIODevice::ReadOnly)) {
@@ -149,22 +159,26 @@ bool JsonStreamReader::open(const QString &path)
         return false;
     }
     m_size = std::uint64_t(file->size());
+    if (at && !file->seek(qint64(std::min(at, m_size)))) {
+        m_error = file->errorString();
+        return false;
+    }
     m_dev = std::move(file);
     m_buf.resize(kBlock);
     m_pos = m_end = 0;
-    m_base = 0;
+    m_base = std::min(at, m_size);
     m_eof = false;
     return true;
 }
 
-void JsonStreamReader::setData(std::string data)
+void JsonStreamReader::setData(std::string data, std::uint64_t base)
 {
     m_dev.reset();
-    m_size = data.size();
+    m_size = base + data.size();
     m_buf = std::move(data);
     m_pos = 0;
     m_end = m_buf.size();
-    m_base = 0;
+    m_base = base;
     m_eof = true;
 }
 
@@ -457,9 +471,7 @@ bool JsonStreamReader::readNumberOrWord(std::string &text, JsonNode &n)
         return true;
     }
     n.kind = JsonNode::Number;
-    bool neg = false;
     if (c == '-') {
-        neg = true;
         text += '-';
         ++m_pos;
         c = peekByte();
@@ -518,7 +530,21 @@ bool JsonStreamReader::readNumberOrWord(std::string &text, JsonNode &n)
         take(isDigit);
     }
     n.integer = integer;
-    const char *b = text.data() + start;
+    n.number = numberFromText(std::string_view(text.data() + start, text.size() - start), integer);
+    return true;
+}
+
+double numberFromText(std::string_view text, bool integer)
+{
+    const bool neg = !text.empty() && text[0] == '-';
+    if (integer && text.size() - neg <= 15) {
+        // Up to 15 digits: exact in a double, no need for from_chars (shape dimensions).
+        std::uint64_t v = 0;
+        for (size_t i = neg; i < text.size(); ++i)
+            v = v * 10 + std::uint64_t(text[i] - '0');
+        return neg ? -double(v) : double(v);
+    }
+    const char *b = text.data();
     const char *e = text.data() + text.size();
     double v = 0;
     const auto r = std::from_chars(b + (neg ? 1 : 0), e, v);
@@ -532,8 +558,7 @@ bool JsonStreamReader::readNumberOrWord(std::string &text, JsonNode &n)
             }
         v = integer || bigExp ? std::numeric_limits<double>::infinity() : 0.0;
     }
-    n.number = neg ? -v : v;
-    return true;
+    return neg ? -v : v;
 }
 
 bool JsonStreamReader::parseValue(JsonTree &tree)

@@ -47,6 +47,7 @@ public:
 
 private:
     friend class JsonStreamReader;
+    friend class TreeBuilder;
     std::vector<JsonNode> m_nodes;
     std::string m_text;
 };
@@ -63,10 +64,12 @@ public:
     JsonStreamReader(const JsonStreamReader &) = delete;
     JsonStreamReader &operator=(const JsonStreamReader &) = delete;
 
-    /// Opens a file; false with error() set ("No such file or directory") if that fails.
-    bool open(const QString &path);
-    /// Reads from a byte array (tests, small inputs).
-    void setData(std::string data);
+    /// Opens a file, positioned at byte `at`; false with error() set ("No such file or
+    /// directory") if that fails.
+    bool open(const QString &path, std::uint64_t at = 0);
+    /// Reads from a byte array (tests, small inputs) that starts at offset `base` of the input
+    /// (offsets and size() count from the input's start).
+    void setData(std::string data, std::uint64_t base = 0);
 
     std::uint64_t size() const { return m_size; }
     std::uint64_t offset() const { return m_base + m_pos; }
@@ -121,6 +124,10 @@ private:
     bool m_hitEnd = false;
     std::string m_scratch;
 };
+
+/// The value of a number token as written (JSON grammar, or NaN / Infinity / -Infinity),
+/// the way Python's json module reads it: out of range gives +-inf (or 0 for tiny fractions).
+double numberFromText(std::string_view text, bool integer);
 
 /// Appends `s` (UTF-8) as Python's json.dumps writes it: quoted, ASCII-only escapes.
 void appendPythonJsonString(std::string_view s, std::string &out);

@@ -103,17 +103,34 @@ bool LeafBuilder::statValue(const JsonTree &t, std::uint32_t n, double &v, bool 
     }
 }
 
-void LeafBuilder::addValue(OpRecord &op, IoKind io, std::string_view name, std::string_view typeName,
+TensorRecord LeafBuilder::record(std::string_view name, std::string_view typeName, std::string_view value,
+                                 const Shape &shape, IoKind io, TensorStorage storage, int dataType,
+                                 const RecordedStats &stats, const QString &checksum, const QString &location)
+{
+    const std::uint32_t index = nextIndex(io);
+    if (m_leaves)
+        return TensorRecord(m_leaves->leaf(name, typeName, value, shape, index, dataType, io, storage), stats, checksum,
+                            location);
+    TensorFields f;
+    f.name = m_pool.get(name);
+    f.typeName = m_pool.get(typeName);
+    f.value = m_pool.get(value);
+    f.shape = shape;
+    f.index = index;
+    f.dataType = dataType;
+    f.io = io;
+    f.storage = storage;
+    f.recorded = stats;
+    f.checksum = checksum;
+    f.location = location;
+    return TensorRecord(f);
+}
+
+void LeafBuilder::addValue(OpRecord &, IoKind io, std::string_view name, std::string_view typeName,
                            std::string_view value)
 {
-    TensorRecord r;
-    r.io = io;
-    r.index = nextIndex(io);
-    r.storage = TensorStorage::Value;
-    r.name = m_pool.get(name);
-    r.typeName = m_pool.get(typeName);
-    r.value = m_pool.get(value);
-    m_records.push_back(std::move(r));
+    static const Shape kNoShape;
+    m_records.push_back(record(name, typeName, value, kNoShape, io, TensorStorage::Value, 0));
 }
 
 void LeafBuilder::walk(const JsonTree &t, std::uint32_t node, IoKind io, std::string &path, OpRecord &op,
@@ -226,11 +243,10 @@ void LeafBuilder::valueLeaf(const JsonTree &t, std::uint32_t node, IoKind io, co
 
 void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, const std::string &path, OpRecord &op)
 {
-    TensorRecord r;
-    r.io = io;
-    r.index = nextIndex(io);
-    r.name = m_pool.get(path);
-    r.storage = TensorStorage::Absent;
+    RecordedStats stats;
+    QString checksum, location;
+    TensorStorage storage = TensorStorage::Absent;
+    auto name = [&] { return QString::fromUtf8(path.data(), qsizetype(path.size())); };
     // One pass over the members; the ones that are not statistics or file names are kept
     // as JSON text in `value` (type, requires_grad, DTensor device_mesh/placements, is_nan).
     enum { Dtype, ShapeKey, Max, Min, Mean, Norm, MaxOrigin, MinOrigin, Md5, DataName, DataPath, KeyCount };
@@ -255,36 +271,36 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
     }
     if (!m_scratch.empty())
         m_scratch += '}';
-    r.value = m_pool.get(m_scratch);
 
+    std::string_view dtypeText;
+    int dataType = 0;
     if (at[Dtype] && t.node(at[Dtype]).kind == JsonNode::String) {
-        const std::string_view dt = t.text(t.node(at[Dtype]));
-        r.typeName = m_pool.get(dt);
-        r.dataType = m_pool.dataType(dt);
+        dtypeText = t.text(t.node(at[Dtype]));
+        dataType = m_pool.dataType(dtypeText);
     }
+    m_shape.clear();
     if (const std::uint32_t s = at[ShapeKey]) {
         const JsonNode &sn = t.node(s);
         if (sn.kind == JsonNode::Array && sn.count <= 64) {
-            r.shape.reserve(sn.count);
             for (std::uint32_t c = sn.first; c; c = t.node(c).next) {
                 const JsonNode &dim = t.node(c);
                 if (dim.kind != JsonNode::Number || !dim.integer) {
-                    op.warnings << QStringLiteral("%1: shape has a non-integer dimension").arg(r.name);
-                    r.shape.clear();
+                    op.addWarning(QStringLiteral("%1: shape has a non-integer dimension").arg(name()));
+                    m_shape.clear();
                     break;
                 }
                 // Converting a double outside [-2^63, 2^64) to an integer is undefined.
                 if (!(dim.number >= -0x1p63 && dim.number < 0x1p64)) {
-                    op.warnings << QStringLiteral("%1: shape has a dimension out of range (%2)")
-                                       .arg(r.name, QString::fromUtf8(t.text(dim).data(), qsizetype(t.text(dim).size())));
-                    r.shape.clear();
+                    op.addWarning(QStringLiteral("%1: shape has a dimension out of range (%2)")
+                                      .arg(name(), QString::fromUtf8(t.text(dim).data(), qsizetype(t.text(dim).size()))));
+                    m_shape.clear();
                     break;
                 }
-                r.shape.push_back(dim.number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(dim.number))
+                m_shape.push_back(dim.number < 0 ? static_cast<std::uint64_t>(static_cast<std::int64_t>(dim.number))
                                                  : static_cast<std::uint64_t>(dim.number));
             }
         } else if (sn.kind == JsonNode::Array) {
-            op.warnings << QStringLiteral("%1: shape has %2 dimensions (more than 64), ignored").arg(r.name).arg(sn.count);
+            op.addWarning(QStringLiteral("%1: shape has %2 dimensions (more than 64), ignored").arg(name()).arg(sn.count));
         }
     }
     bool pending = false;
@@ -298,21 +314,20 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
         // api_accuracy_checker replaces inf/nan extremes in Max/Min; the originals win.
         const std::uint32_t origin = s.origin >= 0 ? at[size_t(s.origin)] : 0;
         if ((origin && statValue(t, origin, v, &pending)) || statValue(t, at[size_t(s.key)], v, &pending)) {
-            r.recorded.*(s.member) = v;
-            r.recorded.present |= s.field;
+            stats.*(s.member) = v;
+            stats.present |= s.field;
         }
     }
     if (pending)
-        op.warnings << QStringLiteral("%1: statistics pending (placeholder written by a crashed dump)").arg(r.name);
+        op.addWarning(QStringLiteral("%1: statistics pending (placeholder written by a crashed dump)").arg(name()));
     if (const std::uint32_t m = at[Md5]; m && t.node(m).kind == JsonNode::String) {
-        // Checksums are unique: interning them would only fill the pool.
         const std::string_view sum = t.text(t.node(m));
-        r.checksum = QString::fromUtf8(sum.data(), qsizetype(sum.size()));
+        checksum = QString::fromUtf8(sum.data(), qsizetype(sum.size()));
     }
     if (const std::uint32_t dn = at[DataName]; dn && t.node(dn).kind == JsonNode::String) {
-        const std::string_view name = t.text(t.node(dn));
-        r.location = tensorDirPrefix + QString::fromUtf8(name.data(), qsizetype(name.size()));
-        r.storage = name.ends_with(".npy") ? TensorStorage::NpyFile : TensorStorage::PtFile;
+        const std::string_view file = t.text(t.node(dn));
+        location = tensorDirPrefix + QString::fromUtf8(file.data(), qsizetype(file.size()));
+        storage = file.ends_with(".npy") ? TensorStorage::NpyFile : TensorStorage::PtFile;
     } else if (const std::uint32_t dp = at[DataPath]; dp && t.node(dp).kind == JsonNode::String) {
         const std::string_view p = t.text(t.node(dp));
         QString loc = QString::fromUtf8(p.data(), qsizetype(p.size()));
@@ -321,10 +336,10 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
             loc = datapathBase + loc.mid(real);
         else if (!loc.startsWith(QLatin1Char('/')))
             loc = datapathBase + loc;
-        r.location = loc;
-        r.storage = loc.endsWith(QLatin1String(".pt")) ? TensorStorage::PtFile : TensorStorage::NpyFile;
+        location = loc;
+        storage = loc.endsWith(QLatin1String(".pt")) ? TensorStorage::PtFile : TensorStorage::NpyFile;
     }
-    m_records.push_back(std::move(r));
+    m_records.push_back(record(path, dtypeText, m_scratch, m_shape, io, storage, dataType, stats, checksum, location));
 }
 
 } // namespace ds::msprobe

@@ -42,6 +42,7 @@ class LeafBuilder
 {
 public:
     explicit LeafBuilder(StringPool &pool) : m_pool(pool) {}
+    LeafBuilder(StringPool &pool, LeafPool &leaves) : m_pool(pool), m_leaves(&leaves) {}
 
     /// Where `data_name` files are: "<relDir>/dump_tensor_data/" (relative to the root).
     QString tensorDirPrefix;
@@ -77,12 +78,17 @@ public:
 
 private:
     void tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, const std::string &path, OpRecord &op);
+    TensorRecord record(std::string_view name, std::string_view typeName, std::string_view value, const Shape &shape,
+                        IoKind io, TensorStorage storage, int dataType, const RecordedStats &stats = {},
+                        const QString &checksum = {}, const QString &location = {});
     void valueLeaf(const JsonTree &t, std::uint32_t node, IoKind io, const std::string &path, OpRecord &op,
                    std::string_view typeName, std::string_view skipKey1, std::string_view skipKey2);
 
     StringPool &m_pool;
+    LeafPool *m_leaves = nullptr; ///< interns the shared part of records (none: one per record)
     std::array<std::uint32_t, 5> m_counters{};
     std::string m_scratch;
+    Shape m_shape;
     std::vector<TensorRecord> m_records; // the op being built (reused)
 };
 

@@ -1,5 +1,6 @@
 #include "msprobereader.h"
 
+#include "fastjson.h"
 #include "jsonstream.h"
 #include "leafbuilder.h"
 #include "tensor/dtype.h"
@@ -11,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <unordered_map>
 
 namespace ds {
 
@@ -116,18 +118,37 @@ struct DumpJsonContext
     IndexPart *part = nullptr;
     const JobControl *job = nullptr;
     StringPool pool;
+    LeafPool leaves;
+    TextArena texts;
+    PackedText dataFile;
+    std::string pathPrefix; ///< "<relDir>/" in UTF-8
+    std::string scratch;
     bool cancelled = false;
+
+    void init(const QString &dir, const QString &file, const DumpLevels &l, IndexPart &p, const JobControl *j)
+    {
+        relDir = dir;
+        relFile = file;
+        levels = SharedLevels(l);
+        part = &p;
+        job = j;
+        dataFile = texts.add(file);
+        pathPrefix = dir.isEmpty() ? std::string() : dir.toStdString() + '/';
+    }
 };
 
 void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name, const JsonTree &t,
                   std::string &path)
 {
     OpRecord op;
-    op.opName = QString::fromUtf8(name.data(), qsizetype(name.size()));
-    op.relPath = joinPath(ctx.relDir, op.opName);
-    op.dataFile = ctx.relFile;
+    // One text per entry: "<relDir>/<name>"; the name and the type are parts of it.
+    ctx.scratch.assign(ctx.pathPrefix).append(name);
+    op.relPath = ctx.texts.add(ctx.scratch);
+    op.opName = op.relPath.substr(ctx.pathPrefix.size());
+    const std::string_view type = opTypeOf(name);
+    op.opType = op.opName.substr(size_t(type.data() - name.data()), type.size());
+    op.dataFile = ctx.dataFile;
     op.levels = ctx.levels;
-    op.opType = ctx.pool.get(opTypeOf(name));
     op.timestamp = ctx.part->ops.size();
     lb.begin();
     const JsonNode &root = t.root();
@@ -136,7 +157,7 @@ void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name
         path.assign("debug");
         lb.walk(t, 0, IoKind::Output, path, op, false);
     } else if (root.kind != JsonNode::Object) {
-        op.warnings << QStringLiteral("entry body is not an object");
+        op.addWarning(QStringLiteral("entry body is not an object"));
         path.clear();
         lb.walk(t, 0, IoKind::Input, path, op, false);
     } else {
@@ -169,7 +190,8 @@ QString qs(const std::string &name)
     return QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
-bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
+template<typename Reader>
+bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
 {
     IndexPart &part = *ctx.part;
     auto addError = [&](const QString &message, std::uint64_t offset) {
@@ -178,7 +200,7 @@ bool readDumpJsonStream(JsonStreamReader &r, DumpJsonContext &ctx)
     };
     if (!r.beginObject())
         return addError(QStringLiteral("not a dump.json object: %1").arg(r.error()), r.errorOffset());
-    LeafBuilder lb(ctx.pool);
+    LeafBuilder lb(ctx.pool, ctx.leaves);
     lb.tensorDirPrefix = joinPath(ctx.relDir, QStringLiteral("dump_tensor_data/"));
     JsonTree tree;
     std::string key, entry, path, lastEntry;
@@ -337,20 +359,24 @@ public:
     {
         m_keys.reserve(ops.size());
         for (size_t i = 0; i < ops.size(); ++i)
-            m_keys.push_back({qHash(ops[i].opName), int(i)});
+            m_keys.push_back({std::hash<std::string_view>{}(ops[i].opName.utf8()), int(i)});
         std::sort(m_keys.begin(), m_keys.end());
     }
-    /// The op named `name`, -1 if none.
-    int find(const QString &name) const
+    /// The op named `name` (UTF-8), -1 if none.
+    int find(std::string_view utf8) const
     {
-        const size_t h = qHash(name);
+        const size_t h = std::hash<std::string_view>{}(utf8);
         auto it = std::lower_bound(m_keys.begin(), m_keys.end(), std::pair<size_t, int>{h, -1});
         for (; it != m_keys.end() && it->first == h; ++it)
-            if (m_ops[size_t(it->second)].opName == name)
+            if (m_ops[size_t(it->second)].opName.utf8() == utf8)
                 return it->second;
         return -1;
     }
-    int find(std::string_view utf8) const { return find(QString::fromUtf8(utf8.data(), qsizetype(utf8.size()))); }
+    int find(const QString &name) const
+    {
+        const QByteArray u = name.toUtf8();
+        return find(std::string_view(u.constData(), size_t(u.size())));
+    }
     bool contains(const QString &name) const { return find(name) >= 0; }
 
 private:
@@ -377,7 +403,7 @@ QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
 void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
                    IndexPart &part)
 {
-    JsonStreamReader r;
+    FastJsonReader r;
     if (!r.open(absFile)) {
         part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
         return;
@@ -435,7 +461,7 @@ void readStackJson(const QString &absFile, const QString &relFile, const NameInd
 void readConstructJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
                        IndexPart &part)
 {
-    JsonStreamReader r;
+    FastJsonReader r;
     if (!r.open(absFile)) {
         part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
         return;
@@ -451,7 +477,8 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
     // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
     std::vector<bool> listed(part.ops.size(), false);
     QHash<QString, QString> others;
-    StringPool pool;
+    TextArena texts;
+    std::unordered_map<std::string, PackedText> outside; // parents without a record, shared
     for (;;) {
         const int m = r.nextMember(key, first);
         if (m == 0)
@@ -467,17 +494,26 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
         if (root.kind == JsonNode::Array && root.first)
             p = root.first; // Megatron [parent, micro_step]
         const JsonNode &pn = tree.node(p);
-        QString parent = pn.kind == JsonNode::String ? pool.get(tree.text(pn)) : QString();
-        const QString child = QString::fromUtf8(key.data(), qsizetype(key.size()));
-        const int it = byName.find(child);
+        const std::string_view parentText = pn.kind == JsonNode::String ? tree.text(pn) : std::string_view();
+        const int it = byName.find(std::string_view(key));
         if (it < 0) {
-            others.insert(child, parent);
+            others.insert(QString::fromUtf8(key.data(), qsizetype(key.size())),
+                          parentText.empty() ? QString() : QString::fromUtf8(parentText.data(), qsizetype(parentText.size())));
             continue;
         }
-        // Share the parent's text with its own record.
-        if (const int po = byName.find(parent); po >= 0)
-            parent = part.ops[size_t(po)].opName;
-        part.ops[size_t(it)].parent = parent;
+        PackedText parent;
+        if (!parentText.empty()) {
+            // Share the parent's text with its own record.
+            if (const int po = byName.find(parentText); po >= 0) {
+                parent = part.ops[size_t(po)].opName;
+            } else {
+                auto [slot, added] = outside.try_emplace(std::string(parentText));
+                if (added)
+                    slot->second = texts.add(parentText);
+                parent = slot->second;
+            }
+        }
+        part.ops[size_t(it)].parent = std::move(parent);
         listed[size_t(it)] = true;
     }
     // "Parent inferred": a backward node's parent is the backward twin of its forward twin's
@@ -514,30 +550,28 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                   IndexPart &part, const JobControl *job)
 {
-    JsonStreamReader r;
+    FastJsonReader r;
     if (!r.open(absFile)) {
         part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
         return false;
     }
     DumpJsonContext ctx;
-    ctx.relDir = relDir;
-    ctx.relFile = relFile;
-    ctx.levels = SharedLevels(levels);
-    ctx.part = &part;
-    ctx.job = job;
+    ctx.init(relDir, relFile, levels, part, job);
     return readDumpJsonStream(r, ctx);
 }
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                      IndexPart &part)
+                      IndexPart &part, JsonEngine engine)
 {
-    JsonStreamReader r;
-    r.setData(std::move(text));
     DumpJsonContext ctx;
-    ctx.relDir = relDir;
-    ctx.relFile = relFile;
-    ctx.levels = SharedLevels(levels);
-    ctx.part = &part;
+    ctx.init(relDir, relFile, levels, part, nullptr);
+    if (engine == JsonEngine::Tokenizer) {
+        JsonStreamReader r;
+        r.setData(std::move(text));
+        return readDumpJsonStream(r, ctx);
+    }
+    FastJsonReader r;
+    r.setData(std::move(text));
     return readDumpJsonStream(r, ctx);
 }
 

@@ -72,9 +72,13 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                   IndexPart &part, const JobControl *job = nullptr);
 
+/// Which JSON reader parses: RapidJSON (FastJsonReader, what files are read with) or the
+/// reference tokenizer it falls back to (JsonStreamReader; tests compare the two).
+enum class JsonEngine { RapidJson, Tokenizer };
+
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                      IndexPart &part);
+                      IndexPart &part, JsonEngine engine = JsonEngine::RapidJson);
 
 /// Maps a recorded dtype text ("torch.float32", "Float16", "float32", "<class 'int'>") to a
 /// DataType value; Undefined (0) when unknown.

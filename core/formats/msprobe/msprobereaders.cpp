@@ -15,12 +15,12 @@ namespace {
 Result<LoadedTensorPtr> loadTensorFile(const DumpIndex &index, const OpRecord &op, const TensorRecord &rec,
                                        const JobControl *job)
 {
-    switch (rec.storage) {
+    switch (rec.storage()) {
     case TensorStorage::NpyFile: return loadNpyTensor(index, rec, job);
     case TensorStorage::PtFile: return loadPtTensor(index, rec, job);
     default: break;
     }
-    return Error(ErrorKind::Unsupported, op.relPath, QStringLiteral("%1 is not stored in a tensor file").arg(rec.name));
+    return Error(ErrorKind::Unsupported, op.relPath, QStringLiteral("%1 is not stored in a tensor file").arg(rec.name()));
 }
 
 } // namespace

@@ -210,7 +210,8 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
             return *it;
         OpRecord op;
         op.opName = name;
-        op.headerOpName = original == name ? QString() : original;
+        if (original != name)
+            op.extra().headerOpName = original;
         op.relPath = joinPath(relPathDir, name);
         op.dataFile = dataFile;
         op.levels = sharedLevels;
@@ -271,7 +272,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
         QString leafName = rn.category == QLatin1String("input") && rn.forward ? QStringLiteral("input_args") : rn.category;
         if (!rn.indexes.isEmpty())
             leafName += QLatin1Char('.') + rn.indexes;
-        TensorRecord r;
+        TensorFields r;
         r.io = io;
         r.index = st.counters[size_t(opIndex) - st.base][size_t(io)]++;
         r.name = pool.get(leafName);
@@ -328,7 +329,7 @@ void readPklLines(QIODevice &dev, const QString &relPathDir, const QString &relF
                 r.location = tensorDir + QLatin1Char('/') + name + QStringLiteral(".npy");
             }
         }
-        op.tensors.push_back(std::move(r));
+        op.tensors.push_back(TensorRecord(r));
     }
     for (auto it = st.stackOf.constBegin(); it != st.stackOf.constEnd(); ++it) {
         const auto op = st.byOp.constFind(it.key());
@@ -474,7 +475,7 @@ Result<IndexPart> indexOverflowInfo(const QString &rootDir, const QString &relFi
             const QString original = QString::fromUtf8(key.data(), qsizetype(key.size()));
             op.opName = normaliseOpName(original);
             if (op.opName != original)
-                op.headerOpName = original;
+                op.extra().headerOpName = original;
             op.relPath = relFile + QLatin1Char('/') + op.opName;
             op.dataFile = relFile;
             op.levels = sharedLevels;

@@ -10,35 +10,35 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
                                                            const JobControl *job)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
-    auto mapped = MappedFile::open(index.absolute(rec.location));
+    auto mapped = MappedFile::open(index.absolute(rec.location()));
     if (!mapped)
         return R::failure(mapped.error());
     npy::NpyParseOptions options;
-    options.v2AsBfloat16 = rec.dataType == int(DataType::BFloat16);
+    options.v2AsBfloat16 = rec.dataType() == int(DataType::BFloat16);
     const auto header = npy::parseNpyHeader((*mapped)->data(), (*mapped)->size(), options);
     if (!header)
-        return R::failure(header.error().about(rec.location));
+        return R::failure(header.error().about(rec.location()));
     const npy::NpyHeader &h = *header;
     // Records made from this file's header (npyfolder: size and offset set) must still match it.
     // Records from a framework's own metadata (msprobe dump.json: size 0) describe the tensor
     // before saving: the file is the truth and differences become notes (MindSpore saves
     // bfloat16 as float32).
-    const bool fromHeader = rec.size != 0;
-    const bool sameType = h.dataType == rec.dataType;
-    const bool sameShape = h.shape == rec.shape;
-    if (fromHeader && (!sameType || !sameShape || rec.offset != h.dataOffset || rec.size != h.dataBytes))
+    const bool fromHeader = rec.size() != 0;
+    const bool sameType = h.dataType == rec.dataType();
+    const bool sameShape = h.shape == rec.shape();
+    if (fromHeader && (!sameType || !sameShape || rec.offset() != h.dataOffset || rec.size() != h.dataBytes))
         return R::failure(QStringLiteral("%1 changed since it was indexed (now '%2' %3, was %4 %5); reopen the dump")
-                              .arg(rec.location, h.descr, npy::npyShapeString(h.shape), dataTypeName(rec.dataType),
-                                   npy::npyShapeString(rec.shape)));
+                              .arg(rec.location(), h.descr, npy::npyShapeString(h.shape), dataTypeName(rec.dataType()),
+                                   npy::npyShapeString(rec.shape())));
 
     auto t = std::make_shared<LoadedTensor>();
     t->file = *mapped;
     t->dataType = h.dataType;
     t->shape = h.shape;
     if (!fromHeader && !sameType)
-        t->notes << QStringLiteral("recorded as %1, stored as '%2' (%3)").arg(dataTypeName(rec.dataType), h.descr, dataTypeName(h.dataType));
+        t->notes << QStringLiteral("recorded as %1, stored as '%2' (%3)").arg(dataTypeName(rec.dataType()), h.descr, dataTypeName(h.dataType));
     if (!fromHeader && !sameShape)
-        t->notes << QStringLiteral("recorded shape %1, the file holds %2").arg(shapeToString(rec.shape), shapeToString(h.shape));
+        t->notes << QStringLiteral("recorded shape %1, the file holds %2").arg(shapeToString(rec.shape()), shapeToString(h.shape));
     const std::byte *bytes = t->file->data() + h.dataOffset;
     Elem elem = dataTypeInfo(h.dataType).elem;
     std::uint64_t count = h.elementCount;
@@ -55,12 +55,12 @@ Result<std::shared_ptr<const LoadedTensor>> loadNpyTensor(const DumpIndex &index
                          ? QStringLiteral("'|V2' items decoded as bfloat16 as requested")
                          : QStringLiteral("'|V2' items are opaque 2-byte values, shown as uint16 bit patterns"));
     if (!h.unicode && elemBytes(elem) != h.itemSize)
-        return R::failure(QStringLiteral("%1: '%2' cannot be decoded").arg(rec.location, h.descr));
+        return R::failure(QStringLiteral("%1: '%2' cannot be decoded").arg(rec.location(), h.descr));
 
     const bool reorder = h.fortranOrder && h.shape.size() > 1;
     if (h.byteSwap || reorder) {
         if (h.dataBytes > std::uint64_t(std::numeric_limits<size_t>::max()))
-            return R::failure(QStringLiteral("%1: too large for this machine").arg(rec.location));
+            return R::failure(QStringLiteral("%1: too large for this machine").arg(rec.location()));
         std::vector<std::byte> swapped;
         const std::byte *src = bytes;
         if (h.byteSwap) {

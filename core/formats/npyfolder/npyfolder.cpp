@@ -62,7 +62,7 @@ QString unicodeValue(const std::byte *data, const npy::NpyHeader &h)
 }
 
 /// Fills the tensor fields that come from the header.
-void fillFromHeader(TensorRecord &t, const npy::NpyHeader &h, const std::byte *data, std::optional<int> original)
+void fillFromHeader(TensorFields &t, const npy::NpyHeader &h, const std::byte *data, std::optional<int> original)
 {
     t.dataType = h.dataType;
     t.format = 2; // ND: .npy holds host-layout data
@@ -173,7 +173,7 @@ Result<IndexPart> indexDir(const QString &rootDir, const QString &relDir, const 
         }
         const std::byte *data = (*mapped)->data();
 
-        TensorRecord t;
+        TensorFields t;
         t.location = rel;
         if (const auto conv = parseConverted(fileName)) {
             fillFromHeader(t, *header, data, conv->originalType);
@@ -187,23 +187,23 @@ Result<IndexPart> indexDir(const QString &rootDir, const QString &relDir, const 
                 op.levels = sharedLevels;
                 op.opType = conv->name.opType;
                 op.opName = conv->name.opName;
-                op.taskId = conv->name.taskId;
-                op.streamId = conv->name.streamId;
+                op.extra().taskId = conv->name.taskId;
+                op.extra().streamId = conv->name.streamId;
                 op.timestamp = conv->name.timestamp;
                 op.opDebug = conv->name.opDebug;
                 if (!conv->name.warning.isEmpty())
-                    op.warnings << QStringLiteral("file name: %1").arg(conv->name.warning);
+                    op.addWarning(QStringLiteral("file name: %1").arg(conv->name.warning));
                 it = groupOf.insert(conv->base, part.ops.size());
                 part.ops.push_back(std::move(op));
             }
             OpRecord &op = part.ops[*it];
             if (const TensorRecord *other = op.tensor(t.io, t.index)) {
                 part.errors.push_back({rel, QStringLiteral("%1 %2 of %3 is already read from %4; file ignored")
-                                                .arg(ioKindName(t.io)).arg(t.index).arg(op.relPath, other->location), 0});
+                                                .arg(ioKindName(t.io)).arg(t.index).arg(op.relPath, other->location()), 0});
                 continue;
             }
-            op.fileSize += (*mapped)->size();
-            op.tensors.push_back(std::move(t));
+            op.extra().fileSize += (*mapped)->size();
+            op.tensors.push_back(TensorRecord(t));
         } else {
             const Loose loose = parseLoose(fileName);
             fillFromHeader(t, *header, data, loose.originalType);
@@ -215,30 +215,30 @@ Result<IndexPart> indexDir(const QString &rootDir, const QString &relDir, const 
             op.levels = sharedLevels;
             op.opName = loose.name;
             op.timestamp = loose.count;
-            op.fileSize = (*mapped)->size();
-            op.tensors.push_back(std::move(t));
+            op.extra().fileSize = (*mapped)->size();
+            op.tensors.push_back(TensorRecord(t));
             part.ops.push_back(std::move(op));
         }
     }
 
     for (OpRecord &op : part.ops) {
         std::stable_sort(op.tensors.begin(), op.tensors.end(), [](const TensorRecord &a, const TensorRecord &b) {
-            return a.io != b.io ? a.io < b.io : a.index < b.index;
+            return a.io() != b.io() ? a.io() < b.io() : a.index() < b.index();
         });
         for (IoKind io : {IoKind::Input, IoKind::Output}) {
             std::uint32_t highest = 0;
             int n = 0;
             for (const auto &t : op.tensors)
-                if (t.io == io) {
-                    highest = std::max(highest, t.index);
+                if (t.io() == io) {
+                    highest = std::max(highest, t.index());
                     ++n;
                 }
             if (n && highest + 1 != std::uint32_t(n))
-                op.warnings << QStringLiteral("%1 files: %2 of indices 0..%3 present").arg(ioKindName(io)).arg(n).arg(highest);
+                op.addWarning(QStringLiteral("%1 files: %2 of indices 0..%3 present").arg(ioKindName(io)).arg(n).arg(highest));
         }
         for (const auto &t : op.tensors)
-            if (t.storage == TensorStorage::NpyFile && t.dataType == int(DataType::UInt16) && t.typeName.startsWith(QLatin1String("void16")))
-                op.warnings << QStringLiteral("%1: '|V2' items are shown as uint16; they may be bfloat16").arg(t.location);
+            if (t.storage() == TensorStorage::NpyFile && t.dataType() == int(DataType::UInt16) && t.typeName().startsWith(QLatin1String("void16")))
+                op.addWarning(QStringLiteral("%1: '|V2' items are shown as uint16; they may be bfloat16").arg(t.location()));
     }
     std::stable_sort(part.ops.begin(), part.ops.end(), [](const OpRecord &a, const OpRecord &b) {
         return a.timestamp != b.timestamp ? a.timestamp < b.timestamp : a.relPath < b.relPath;

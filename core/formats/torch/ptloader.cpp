@@ -41,22 +41,22 @@ Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index,
                                                           const JobControl *job)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
-    auto mapped = MappedFile::open(index.absolute(rec.location));
+    auto mapped = MappedFile::open(index.absolute(rec.location()));
     if (!mapped)
-        return R::failure(mapped.error().about(rec.location));
+        return R::failure(mapped.error().about(rec.location()));
     auto pt = readPtTensor((*mapped)->data(), (*mapped)->size());
     if (!pt)
-        return R::failure(pt.error().about(rec.location));
+        return R::failure(pt.error().about(rec.location()));
 
     auto t = std::make_shared<LoadedTensor>();
     t->file = *mapped;
     t->dataType = pt->dataType;
     t->shape = pt->shape;
     const auto &info = dataTypeInfo(pt->dataType);
-    if (rec.dataType != 0 && rec.dataType != pt->dataType)
-        t->notes << QStringLiteral("the file holds %1 data, the record says %2").arg(dataTypeName(pt->dataType), dataTypeName(rec.dataType));
-    if (!rec.shape.empty() && rec.shape != pt->shape)
-        t->notes << QStringLiteral("the file holds shape %1, the record says %2").arg(shapeToString(pt->shape), shapeToString(rec.shape));
+    if (rec.dataType() != 0 && rec.dataType() != pt->dataType)
+        t->notes << QStringLiteral("the file holds %1 data, the record says %2").arg(dataTypeName(pt->dataType), dataTypeName(rec.dataType()));
+    if (!rec.shape().empty() && rec.shape() != pt->shape)
+        t->notes << QStringLiteral("the file holds shape %1, the record says %2").arg(shapeToString(pt->shape), shapeToString(rec.shape()));
     if (!info.verified)
         t->notes << QStringLiteral("the %1 decoder is unverified").arg(dataTypeName(pt->dataType));
 

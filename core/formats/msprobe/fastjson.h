@@ -1,0 +1,85 @@
+#pragma once
+
+#include "jsonstream.h"
+
+#include <QString>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+class QFile;
+
+namespace ds::msprobe {
+
+/// The reader of msprobe's JSON files (dump.json, debug.json, stack.json, construct.json):
+/// RapidJSON's SAX parser, in situ, with NaN / Infinity / -Infinity accepted and numbers
+/// passed as written, over blocks read from the file (never a mapping: msprobe rewrites
+/// dump.json in place while it runs, and a mapped file that shrinks kills the reader with
+/// SIGBUS). One value at a time goes into a JsonTree, so memory does not grow with the file.
+///
+/// Same operations, trees and errors as JsonStreamReader, which stays the reference: whenever
+/// RapidJSON refuses something (syntax errors, a truncated file, numbers past the range of a
+/// double, lone surrogates, nesting past JsonStreamReader::kMaxDepth, escaped member names,
+/// RapidJSON's own extra spellings "Inf" and "-NaN"), that one operation is done again by a
+/// JsonStreamReader from the same offset and its result taken: error texts, offsets,
+/// truncation and Python's number semantics are exactly the tokenizer's. docs/PERFORMANCE.md
+/// has the measurements behind the choice of RapidJSON.
+class FastJsonReader
+{
+public:
+    FastJsonReader();
+    ~FastJsonReader();
+    FastJsonReader(const FastJsonReader &) = delete;
+    FastJsonReader &operator=(const FastJsonReader &) = delete;
+
+    /// Opens a file; false with error() set ("No such file or directory") if that fails.
+    bool open(const QString &path);
+    /// Reads from a byte array (tests, small inputs).
+    void setData(std::string data);
+
+    std::uint64_t size() const { return m_size; }
+    std::uint64_t offset() const { return m_base + m_pos; }
+
+    /// Skips white space; the next byte, or -1 at the end of the input (or on a read error).
+    int peekToken();
+    /// Consumes `c` (after white space) or fails.
+    bool expect(char c);
+    bool beginObject() { return expect('{'); }
+    /// As JsonStreamReader::nextMember: 1 = `key` holds the next member's name and its value
+    /// follows, 0 = the object ended, -1 = error.
+    int nextMember(std::string &key, bool &first);
+    /// Parses the next value completely into `tree` (cleared first).
+    bool parseValue(JsonTree &tree);
+
+    const QString &error() const { return m_error; }
+    std::uint64_t errorOffset() const { return m_errorOffset; }
+    bool hitEnd() const { return m_hitEnd; }
+
+    /// How many operations the reference tokenizer did (tests, benchmarks).
+    std::uint64_t fallbacks() const { return m_fallbacks; }
+
+private:
+    /// (Re)reads the input from byte `at` into the buffer: at least `want` bytes unless the
+    /// input ends first.
+    void load(std::uint64_t at, size_t want);
+    /// Moves the unread rest of the buffer to its start and fills it up from the file.
+    void slide();
+    int skipWhiteSpace();
+    /// Runs `op` on a JsonStreamReader positioned at `at` and adopts its outcome.
+    template<typename Op>
+    auto viaTokenizer(std::uint64_t at, Op op) -> decltype(op(std::declval<JsonStreamReader &>()));
+
+    std::unique_ptr<QFile> m_file;
+    QString m_path;
+    std::string m_data; ///< setData(): the pristine input (in-situ parsing changes the buffer)
+    std::unique_ptr<char[]> m_buf;
+    size_t m_cap = 0, m_len = 0, m_pos = 0;
+    std::uint64_t m_base = 0, m_size = 0;
+    bool m_eof = false;
+    QString m_error;
+    std::uint64_t m_errorOffset = 0;
+    bool m_hitEnd = false;
+    std::uint64_t m_fallbacks = 0;
+};
+
+} // namespace ds::msprobe
