@@ -6,6 +6,10 @@
 #endif
 #include <rapidjson/reader.h>
 
+namespace {
+constexpr size_t kSimdPadding = 1 + 16; ///< the NUL and one 16-byte SSE2 block
+} // namespace
+
 #include <QFile>
 
 #include <algorithm>
@@ -184,7 +188,10 @@ void FastJsonReader::load(std::uint64_t at, size_t want)
     cap = size_t(std::min<std::uint64_t>(cap, std::max<std::uint64_t>(left, 1)));
     if (cap > m_cap || !m_buf) {
         // Grown buffers stay: one entry larger than a block is likely followed by others.
-        m_buf = std::make_unique<char[]>(cap + 1);
+        // The terminating NUL, then padding: RapidJSON's SSE2 scanners load aligned 16-byte blocks
+        // and may read up to 15 bytes past the NUL (AddressSanitizer reports that as a heap
+        // overflow); the zeroed padding keeps every such load inside the allocation.
+        m_buf = std::make_unique<char[]>(cap + kSimdPadding);
         m_cap = cap;
     }
     size_t n = 0;
