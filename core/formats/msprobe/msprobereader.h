@@ -72,9 +72,13 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                   IndexPart &part, const JobControl *job = nullptr);
 
-/// Which JSON reader parses: RapidJSON (FastJsonReader, what files are read with) or the
-/// reference tokenizer it falls back to (JsonStreamReader; tests compare the two).
-enum class JsonEngine { RapidJson, Tokenizer };
+/// Which JSON reader parses and how entries become records:
+/// - RapidJson (what files are read with): FastJsonReader, entries streamed into records from
+///   RapidJSON's events (EntryRecords), the tokenizer where RapidJSON refuses;
+/// - RapidJsonTree: FastJsonReader, every entry parsed into a JsonTree first, then walked;
+/// - Tokenizer: the reference JsonStreamReader into JsonTrees, then walked.
+/// Tests compare the three; bench_msprobe --readers times them on the same file.
+enum class JsonEngine { RapidJson, Tokenizer, RapidJsonTree };
 
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
