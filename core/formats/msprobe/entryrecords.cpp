@@ -599,7 +599,7 @@ private:
         int dataType = 0;
         if (const Member *dt = member(Field::Dtype); dt && dt->kind == JsonNode::String) {
             dtypeText = text(*dt);
-            dataType = m_lb.pool().dataType(dtypeText);
+            dataType = dataTypeOf(dtypeText);
         }
         m_lb.addRecord(m_path, dtypeText, m_scratch, m_shape, m_frames.back().io, storage, dataType, stats, checksum,
                        location);
@@ -607,7 +607,21 @@ private:
         return true;
     }
 
+    /// StringPool::dataType behind a few most recent texts (a file uses a handful of dtypes).
+    int dataTypeOf(std::string_view text)
+    {
+        for (const auto &[t, type] : m_dtypes)
+            if (t == text)
+                return type;
+        const int type = m_lb.pool().dataType(text);
+        m_dtypes[m_nextDtype] = {std::string(text), type};
+        m_nextDtype = (m_nextDtype + 1) % m_dtypes.size();
+        return type;
+    }
+
     LeafBuilder &m_lb;
+    std::array<std::pair<std::string, int>, 4> m_dtypes{};
+    size_t m_nextDtype = 0;
     OpRecord *m_op = nullptr;
     JsonTree *m_entryTree = nullptr;
     bool m_parametersGrad = false;
