@@ -369,6 +369,10 @@ void TestFastJson::recordsAcrossBlocks()
     const QStringList fromFile = describe(part, complete);
     QCOMPARE(part.ops.size(), size_t(40000));
     QCOMPARE(fromFile, readRecords(doc, JsonEngine::Tokenizer));
+    ds::IndexPart viaTokenizer;
+    const bool tokenizerComplete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
+                                                ds::DumpLevels{}, viaTokenizer, nullptr, JsonEngine::Tokenizer);
+    QCOMPARE(describe(viaTokenizer, tokenizerComplete), fromFile);
 }
 
 QTEST_GUILESS_MAIN(TestFastJson)

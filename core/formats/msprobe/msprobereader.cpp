@@ -563,16 +563,24 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
 } // namespace
 
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  IndexPart &part, const JobControl *job)
+                  IndexPart &part, const JobControl *job, JsonEngine engine)
 {
-    FastJsonReader r;
-    if (!r.open(absFile)) {
-        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
-        return false;
+    auto read = [&](auto &r) {
+        if (!r.open(absFile)) {
+            part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+            return false;
+        }
+        DumpJsonContext ctx;
+        ctx.init(relDir, relFile, levels, part, job);
+        ctx.engine = engine;
+        return readDumpJsonStream(r, ctx);
+    };
+    if (engine == JsonEngine::Tokenizer) {
+        JsonStreamReader r;
+        return read(r);
     }
-    DumpJsonContext ctx;
-    ctx.init(relDir, relFile, levels, part, job);
-    return readDumpJsonStream(r, ctx);
+    FastJsonReader r;
+    return read(r);
 }
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,

@@ -65,13 +65,6 @@ bool isGenerationC(const QString &dir);
 Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job = nullptr);
 
-/// Parses one dump.json / debug.json file into `part` (ops appended, sequence numbers
-/// continue from `part.ops.size()`). `relDir` is the file's directory relative to the root,
-/// `relFile` the file relative to the root. Returns false if the file could not be read
-/// completely (the error is appended to part.errors, complete entries are kept).
-bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  IndexPart &part, const JobControl *job = nullptr);
-
 /// Which JSON reader parses and how entries become records:
 /// - RapidJson (what files are read with): FastJsonReader, entries streamed into records from
 ///   RapidJSON's events (EntryRecords), the tokenizer where RapidJSON refuses;
@@ -79,6 +72,15 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
 /// - Tokenizer: the reference JsonStreamReader into JsonTrees, then walked.
 /// Tests compare the three; bench_msprobe --readers times them on the same file.
 enum class JsonEngine { RapidJson, Tokenizer, RapidJsonTree };
+
+/// Parses one dump.json / debug.json file into `part` (ops appended, sequence numbers
+/// continue from `part.ops.size()`). `relDir` is the file's directory relative to the root,
+/// `relFile` the file relative to the root. Returns false if the file could not be read
+/// completely (the error is appended to part.errors, complete entries are kept).
+/// `engine`: how (tests and benchmarks; files are read with RapidJson).
+bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
+                  IndexPart &part, const JobControl *job = nullptr, JsonEngine engine = JsonEngine::RapidJson);
+
 
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
