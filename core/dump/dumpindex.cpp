@@ -5,6 +5,8 @@
 #include <QHash>
 
 #include <algorithm>
+#include <array>
+#include <cstdint>
 #include <numeric>
 
 namespace ds {
@@ -13,13 +15,16 @@ namespace {
 
 /// Execution order of ops: levels, then timestamp, then relative path. All the files of a
 /// directory share their levels, so the levels are ranked once per distinct directory and the
-/// sort compares integers (and paths only on equal timestamps). Returns the permutation.
-std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
+/// ops are sorted on (level rank, timestamp) keys held next to each other (paths are compared
+/// only on equal keys). The parts of an index arrive as runs already in that order (one
+/// directory's files, one dump.json's entries), so the runs are found and merged instead of
+/// sorting from scratch. Returns the permutation.
+std::vector<std::uint32_t> executionOrder(const std::vector<OpRecord> &ops)
 {
     // Distinct level tuples; consecutive ops usually come from the same directory.
-    std::vector<size_t> levelId(ops.size());
+    std::vector<std::uint32_t> levelId(ops.size());
     std::vector<const DumpLevels *> distinct;
-    QHash<QString, size_t> idByKey;
+    QHash<QString, std::uint32_t> idByKey;
     for (size_t i = 0; i < ops.size(); ++i) {
         const DumpLevels &l = *ops[i].levels;
         if (i > 0 && sameLevels(l, *ops[i - 1].levels)) {
@@ -31,7 +36,7 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
                             + sep + l.modelId + sep + l.dataIndex;
         auto it = idByKey.find(key);
         if (it == idByKey.end()) {
-            it = idByKey.insert(key, distinct.size());
+            it = idByKey.insert(key, std::uint32_t(distinct.size()));
             distinct.push_back(&l);
         }
         levelId[i] = *it;
@@ -40,21 +45,83 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
     std::iota(byLevels.begin(), byLevels.end(), size_t(0));
     std::sort(byLevels.begin(), byLevels.end(),
               [&](size_t a, size_t b) { return levelsBefore(*distinct[a], *distinct[b]); });
-    std::vector<size_t> rank(distinct.size());
+    std::vector<std::uint32_t> rank(distinct.size());
     for (size_t r = 0; r < byLevels.size(); ++r)
-        rank[byLevels[r]] = r;
+        rank[byLevels[r]] = std::uint32_t(r);
 
-    std::vector<size_t> order(ops.size());
-    std::iota(order.begin(), order.end(), size_t(0));
-    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-        const size_t ra = rank[levelId[a]], rb = rank[levelId[b]];
-        if (ra != rb)
-            return ra < rb;
-        if (ops[a].timestamp != ops[b].timestamp)
-            return ops[a].timestamp < ops[b].timestamp;
-        return ops[a].relPath < ops[b].relPath;
-    });
+    struct Key
+    {
+        std::uint64_t timestamp;
+        std::uint32_t rank;
+        std::uint32_t op;
+    };
+    std::vector<Key> keys(ops.size());
+    for (size_t i = 0; i < ops.size(); ++i)
+        keys[i] = {ops[i].timestamp, rank[levelId[i]], std::uint32_t(i)};
+    levelId = {};
+    auto before = [](const Key &a, const Key &b) { return a.rank != b.rank ? a.rank < b.rank : a.timestamp < b.timestamp; };
+    // Runs in order; many runs (a CANN tree of single-file directories in walk order): sort.
+    std::vector<size_t> runs{0};
+    for (size_t i = 1; i < keys.size() && runs.size() <= 64; ++i)
+        if (before(keys[i], keys[i - 1]))
+            runs.push_back(i);
+    if (runs.size() > 64) {
+        std::stable_sort(keys.begin(), keys.end(), before);
+    } else {
+        runs.push_back(keys.size());
+        // Bottom-up merges of neighbouring runs (stable: equal keys keep their index order).
+        while (runs.size() > 2) {
+            std::vector<size_t> merged{0};
+            for (size_t r = 0; r + 1 < runs.size(); r += 2) {
+                const size_t end = r + 2 < runs.size() ? runs[r + 2] : runs[r + 1];
+                if (r + 2 < runs.size())
+                    std::inplace_merge(keys.begin() + std::ptrdiff_t(runs[r]), keys.begin() + std::ptrdiff_t(runs[r + 1]),
+                                       keys.begin() + std::ptrdiff_t(end), before);
+                merged.push_back(end);
+            }
+            runs.swap(merged);
+        }
+    }
+    // Equal keys (files with the same timestamp in one directory): by path.
+    for (size_t i = 0; i < keys.size();) {
+        size_t j = i + 1;
+        while (j < keys.size() && !before(keys[i], keys[j]))
+            ++j;
+        if (j - i > 1)
+            std::sort(keys.begin() + std::ptrdiff_t(i), keys.begin() + std::ptrdiff_t(j),
+                      [&](const Key &a, const Key &b) { return ops[a.op].relPath < ops[b.op].relPath; });
+        i = j;
+    }
+    std::vector<std::uint32_t> order(ops.size());
+    for (size_t i = 0; i < keys.size(); ++i)
+        order[i] = keys[i].op;
     return order;
+}
+
+/// Sorts (hash, index) pairs: distributed into 256 buckets by the top byte of the (well
+/// mixed) hash (few write streams: cache friendly), then each bucket, small enough for the
+/// cache, sorted; the same order as std::sort over the pairs, in about half its time.
+void sortByHash(std::vector<std::pair<std::uint64_t, int>> &v)
+{
+    if (v.size() < 65536) {
+        std::sort(v.begin(), v.end());
+        return;
+    }
+    auto bucket = [](const std::pair<std::uint64_t, int> &p) { return size_t(p.first >> 56); };
+    std::array<size_t, 257> start{};
+    for (const auto &p : v)
+        ++start[bucket(p) + 1];
+    for (size_t b = 1; b < start.size(); ++b)
+        start[b] += start[b - 1];
+    std::array<size_t, 256> next;
+    std::copy(start.begin(), start.end() - 1, next.begin());
+    std::vector<std::pair<std::uint64_t, int>> out(v.size());
+    for (const auto &p : v)
+        out[next[bucket(p)]++] = p;
+    v.swap(out);
+    out = {};
+    for (size_t b = 0; b < 256; ++b)
+        std::sort(v.begin() + std::ptrdiff_t(start[b]), v.begin() + std::ptrdiff_t(start[b + 1]));
 }
 
 } // namespace
@@ -62,7 +129,7 @@ std::vector<size_t> executionOrder(const std::vector<OpRecord> &ops)
 void DumpIndex::finalize()
 {
     // Apply the order in place, cycle by cycle: a sorted copy would hold every operator twice.
-    std::vector<size_t> order = executionOrder(ops);
+    std::vector<std::uint32_t> order = executionOrder(ops);
     for (size_t i = 0; i < order.size(); ++i) {
         if (order[i] == i)
             continue;
@@ -71,18 +138,19 @@ void DumpIndex::finalize()
         while (order[j] != i) {
             const size_t from = order[j];
             ops[j] = std::move(ops[from]);
-            order[j] = j;
+            order[j] = std::uint32_t(j);
             j = from;
         }
         ops[j] = std::move(held);
-        order[j] = j;
+        order[j] = std::uint32_t(j);
     }
+    order = {};
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
     m_byPath.clear();
     m_byPath.reserve(ops.size());
     for (size_t i = 0; i < ops.size(); ++i)
         m_byPath.emplace_back(std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i));
-    std::sort(m_byPath.begin(), m_byPath.end());
+    sortByHash(m_byPath);
 }
 
 QString DumpIndex::absolutePath(const OpRecord &op) const { return absolute(op.dataFile.isEmpty() ? op.relPath : op.dataFile); }

@@ -74,8 +74,9 @@ bool levelsBefore(const DumpLevels &a, const DumpLevels &b)
 
 bool sameLevels(const DumpLevels &a, const DumpLevels &b)
 {
-    return a.part == b.part && a.run == b.run && a.time == b.time && a.step == b.step && a.rank == b.rank && a.device == b.device
-           && a.modelName == b.modelName && a.modelId == b.modelId && a.dataIndex == b.dataIndex;
+    return &a == &b
+           || (a.part == b.part && a.run == b.run && a.time == b.time && a.step == b.step && a.rank == b.rank
+               && a.device == b.device && a.modelName == b.modelName && a.modelId == b.modelId && a.dataIndex == b.dataIndex);
 }
 
 QString runRootOf(const QString &relPath, const DumpLevels &levels)

@@ -125,14 +125,19 @@ QByteArray infoJson(const DumpIndex &index)
 {
     QSet<QString> devices, times, models, dataIndexes, steps, ranks;
     std::uint64_t opDebug = 0;
+    const DumpLevels *last = nullptr; // ops of one directory share their levels: once per run of them
     for (const auto &op : index.ops) {
-        steps.insert(op.levels->step);
-        ranks.insert(op.levels->rank);
-        devices.insert(op.levels->device);
-        times.insert(op.levels->time);
-        models.insert(op.levels->modelName);
-        dataIndexes.insert(op.levels->dataIndex);
         opDebug += op.opDebug;
+        const DumpLevels *l = &*op.levels;
+        if (l == last)
+            continue;
+        last = l;
+        steps.insert(l->step);
+        ranks.insert(l->rank);
+        devices.insert(l->device);
+        times.insert(l->time);
+        models.insert(l->modelName);
+        dataIndexes.insert(l->dataIndex);
     }
     auto sorted = [](const QSet<QString> &set) {
         QStringList l(set.begin(), set.end());

@@ -3,11 +3,19 @@
 // tree) must give the same keys, the same trees (Python's json.dumps spelling), and on bad
 // input the same error text, offset and truncation flag. Python's json module is the oracle
 // of the serialised trees for the valid inputs.
+//
+// The dump.json reader streams entries into records straight from RapidJSON's events
+// (EntryRecords); its records, warnings and errors must be those of the reference walk over
+// each entry's JsonTree, with RapidJSON's trees and with the tokenizer's, on every dump.json
+// and debug.json of samples/, on documents made of the unusual leaves, and on every cut of them.
 #include "formats/msprobe/fastjson.h"
 #include "formats/msprobe/jsonstream.h"
+#include "formats/msprobe/msprobereader.h"
 
+#include <QDirIterator>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -87,6 +95,89 @@ std::string bigDocument(int n)
     return s;
 }
 
+/// Every field of every record, warning and error a dump.json reading produced, one line each.
+QStringList describe(const ds::IndexPart &part, bool complete)
+{
+    QStringList out;
+    out << QStringLiteral("complete=%1 task=%2 level=%3 framework=%4 dir=%5")
+               .arg(complete)
+               .arg(part.task, part.level, part.framework, part.dumpDataDir);
+    auto num = [](double v) { return QString::number(v, 'g', 17); };
+    for (const ds::OpRecord &op : part.ops) {
+        out << QStringLiteral("op %1 | %2 | %3 | %4 | %5 | %6")
+                   .arg(op.relPath.toString(), op.opName.toString(), op.opType.toString(), op.dataFile.toString())
+                   .arg(op.timestamp)
+                   .arg(op.warnings().join(QLatin1String(" / ")));
+        for (const ds::TensorRecord &t : op.tensors) {
+            const ds::RecordedStats st = t.recorded();
+            QStringList shape;
+            for (std::uint64_t d : t.shape())
+                shape << QString::number(d);
+            out << QStringLiteral("  %1 | %2 | %3 | [%4] | io=%5 #%6 | dt=%7 st=%8 | %9 %10 %11 %12 %13 | %14 | %15")
+                       .arg(t.name(), t.typeName(), t.value(), shape.join(QLatin1Char(',')))
+                       .arg(int(t.io()))
+                       .arg(t.index())
+                       .arg(t.dataType())
+                       .arg(int(t.storage()))
+                       .arg(int(st.present))
+                       .arg(num(st.max), num(st.min), num(st.mean), num(st.norm), t.checksum(), t.location());
+        }
+    }
+    for (const ds::FileError &e : part.errors)
+        out << QStringLiteral("error %1: %2 @%3").arg(e.file, e.message).arg(e.offset);
+    return out;
+}
+
+QStringList readRecords(const std::string &text, JsonEngine engine)
+{
+    ds::IndexPart part;
+    const bool complete = readDumpJsonText(text, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
+                                           ds::DumpLevels{}, part, engine);
+    return describe(part, complete);
+}
+
+/// dump.json documents of the leaves the streaming reader must treat like the walk, common
+/// and odd (each entry a case; the comments say what it exercises).
+std::string oddLeaves()
+{
+    const std::string t = R"({"type": "torch.Tensor", "dtype": "torch.float32", "shape": [2, 3], "Max": 1.5, "Min": -2, "Mean": 0.1, "Norm": 3.25, "requires_grad": true})";
+    std::string s = R"({"task": "statistics", "level": "mix", "framework": "pytorch", "dump_data_dir": null, "data": {)";
+    const std::pair<const char *, std::string> entries[] = {
+        {"Torch.plain.0.forward", R"({"input_args": [)" + t + ", " + t + R"(], "input_kwargs": {}, "output": [)" + t + "]}"},
+        {"Torch.files.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.bfloat16", "shape": [4], "Max": NaN, "Min": -Infinity, "Mean": Infinity, "Norm": null, "md5": "0a1b2c3d", "data_name": "Torch.files.0.forward.input.0.pt"}, {"type": "numpy.ndarray", "dtype": "float16", "shape": [], "md5": "not-a-crc", "data_name": "x.npy"}]})"},
+        {"Torch.values.0.forward", R"({"input_args": [{"type": "int", "value": 3}, {"type": "float", "value": 1e-05}, {"type": "slice", "value": [0, 3, 2]}, {"type": "str", "value": "a\"b\u00e9\n"}, null, true, 7, 2.5, "text", {"type": "torch.dtype", "value": "torch.float32"}, {"type": "torch.memory_format", "format": "contiguous_format"}, {"type": "torch.distributed.ProcessGroup", "group_ranks": [0, 1], "group_id": "g\u4e2d"}, {"type": "list", "value": [[1, 2], [3]]}, {"type": "dict", "value": {"a": 1, "b": [true, null]}}, {"type": "x"}, {"type": "tuple", "value": [], "extra": {}}]})"},
+        {"Torch.p2p.0.forward", R"({"input_args": [{"class_type": "torch.distributed.P2POp", "op": "isend", "peer": 1, "tag": 0, "tensor": )" + t + R"(}, {"class_type": "torch.distributed.P2POp", "op": "irecv"}, {"class_type": 5, "type": "int", "value": 1}]})"},
+        {"Torch.containers.0.forward", R"({"input_args": [{}, [], [[)" + t + ", [" + t + R"(]]], {"a": 1, "b": {"type": "int", "value": 2}, "c": [)" + t + R"(]}], "output": 3, "input": "x", "parameters": {"weight": )" + t + R"(, "bias": null}, "is_recompute": true, "is_nan": 1, "extra": [)" + t + R"(], "more": {"k": )" + t + R"(}, "": [)" + t + R"(]})"},
+        {"Module.fc.Linear.parameters_grad.0", R"({"weight": [)" + t + R"(], "bias": )" + t + R"(, "two": [)" + t + ", " + t + R"(], "none": [], "n": 5, "s": "x", "o": {"a": )" + t + "}}"},
+        {"Torch.shapes.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.int8", "shape": [2.5]}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": [12345678901234567890]}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": [123456789012345]}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": [-3, -0, 0]}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": null}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": [NaN]}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": ["2"]}, {"type": "torch.Tensor", "shape": [[2]]}, {"type": "torch.Tensor", "dtype": "torch.int8", "shape": [)" + [] {
+             std::string d;
+             for (int i = 0; i < 65; ++i)
+                 d += i ? ", 1" : "1";
+             return d;
+         }() + R"(]}, {"type": "custom", "dtype": "float32", "shape": [2]}, {"type": "custom", "dtype": "float32"}, {"dtype": "float32", "shape": [2]}]})"},
+        {"Torch.stats.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "Max": "nan", "Min": "-Infinity ", "Mean": "1.5", "Norm": "x"}, {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "Max": "stat_index", "Min": true, "Mean": false, "Norm": [1]}, {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "Max": 1, "Max_origin": 2, "Min": 1, "Min_origin": null}, {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "Max": 1, "Max_origin": "inf"}, {"type": "torch.Tensor", "dtype": "torch.float64", "shape": [1], "Max": 0.1, "Min": 1e308, "Mean": 1e-320, "Norm": 123456789012345678901234567890}]})"},
+        {"Torch.dupes.0.forward", R"({"input_args": [{"type": "torch.Tensor", "type": 5, "value": 1}, {"type": 5, "type": "int", "value": 1, "value": 2}, {"type": "torch.Tensor", "dtype": "a", "dtype": "torch.float16", "shape": [1], "Max": 1, "Max": 2}], "output": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "tensor": 1, "value": "v", "class_type": null}]})"},
+        {"Torch.odd.0.forward", R"({"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "datapath": "forward_real_data_x.pt"}, {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "datapath": 3, "data_name": 4}, {"type": "DTensor", "dtype": "torch.float32", "shape": [2], "device_mesh": {"mesh": [0, 1]}, "placements": ["Shard-0"]}, {"k\"ey": 1, "\u4e2d": {"type": "int", "value": 2}}]})"},
+        {"x_grad.0.debug", R"({"a": 1, "b": {"type": "int", "value": 2}})"},
+        {"y.0.debug", R"(5)"},
+        {"Torch.notobject.0.forward", R"([1, {"type": "int", "value": 2}])"},
+        {"Torch.scalar.0.forward", R"("just text")"},
+        {"Torch.nullbody.0.forward", R"(null)"},
+        {"Torch.empty.0.forward", R"({})"},
+        {"Torch.last.0.backward", R"({"input": [)" + t + R"(], "output": [)" + t + "]}"},
+    };
+    bool first = true;
+    for (const auto &[name, body] : entries) {
+        s += first ? "\n  \"" : ",\n  \"";
+        first = false;
+        s += name;
+        s += "\": ";
+        s += body;
+    }
+    s += "\n }\n}\n";
+    return s;
+}
+
 } // namespace
 
 class TestFastJson : public QObject
@@ -98,6 +189,10 @@ private slots:
     void acrossBlocks();
     void fromFile();
     void pythonAgrees();
+    void recordsSameAsTree_data();
+    void recordsSameAsTree();
+    void recordsOnEveryCut();
+    void recordsAcrossBlocks();
 };
 
 void TestFastJson::sameAsTokenizer_data()
@@ -197,6 +292,87 @@ void TestFastJson::pythonAgrees()
     const QStringList expected = QString::fromUtf8(py.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     QCOMPARE(expected.size(), 3);
     QCOMPARE(viaFast(doc), expected);
+}
+
+void TestFastJson::recordsSameAsTree_data()
+{
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<int>("minOps"); // at least this many entries (the document is read at all)
+    QTest::newRow("odd leaves") << QByteArray::fromStdString(oddLeaves()) << 17;
+    QTest::newRow("big document") << QByteArray::fromStdString(bigDocument(500)) << 500;
+    QTest::newRow("too deep in a list") << QByteArray(R"({"data": {"a.0.forward": {"input_args": )" + QByteArray(600, '[') + QByteArray(600, ']') + "}}}") << 0;
+    QTest::newRow("too deep in a leaf") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "list", "value": )" + QByteArray(600, '[') + QByteArray(600, ']') + "}]}}}") << 0;
+    QTest::newRow("just below the depth limit") << QByteArray(R"({"data": {"a.0.forward": {"input_args": )" + QByteArray(510, '[') + "1" + QByteArray(510, ']') + R"(, "output": [{"type": "list", "value": )" + QByteArray(508, '[') + QByteArray(508, ']') + "}]}}}") << 1;
+    QTest::newRow("Inf in a leaf") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "torch.Tensor", "Max": 1}]}, "b.0.forward": {"input_args": [{"type": "torch.Tensor", "Max": Inf}]}}})") << 1;
+    QTest::newRow("-NaN in a list") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [1, -NaN]}}})") << 0;
+    QTest::newRow("lone surrogate in a leaf") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "str", "value": "\ud800"}]}}})") << 1;
+    QTest::newRow("number past double in stats") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "Max": 1e400, "Min": -1e999}]}}})") << 1;
+    QTest::newRow("syntax error in a leaf") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "int" "value": 1}]}}})") << 0;
+    // Every dump.json / debug.json of samples/ (real msprobe outputs and the oracle's).
+    QDirIterator it(QStringLiteral(DUMPSCOPE_SAMPLES), {QStringLiteral("dump.json"), QStringLiteral("debug.json")},
+                    QDir::Files, QDirIterator::Subdirectories);
+    int files = 0;
+    while (it.hasNext()) {
+        const QString path = it.next();
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QTest::newRow(qPrintable(QDir(QStringLiteral(DUMPSCOPE_SAMPLES)).relativeFilePath(path))) << f.readAll() << 0;
+        ++files;
+    }
+    QVERIFY(files >= 100);
+}
+
+void TestFastJson::recordsSameAsTree()
+{
+    QFETCH(QByteArray, text);
+    QFETCH(int, minOps);
+    const std::string s = text.toStdString();
+    const QStringList streamed = readRecords(s, JsonEngine::RapidJson);
+    QCOMPARE(streamed, readRecords(s, JsonEngine::RapidJsonTree));
+    QCOMPARE(streamed, readRecords(s, JsonEngine::Tokenizer));
+    QVERIFY(streamed.filter(QRegularExpression(QStringLiteral("^op "))).size() >= minOps);
+}
+
+void TestFastJson::recordsOnEveryCut()
+{
+    // Truncated at every few bytes: the same salvaged records and the same error (text and
+    // offset) from all three.
+    const std::string doc = oddLeaves();
+    int cuts = 0;
+    for (size_t cut = 0; cut < doc.size(); cut += cut < 200 ? 1 : 7) {
+        const std::string part = doc.substr(0, cut);
+        const QStringList streamed = readRecords(part, JsonEngine::RapidJson);
+        QCOMPARE(streamed, readRecords(part, JsonEngine::RapidJsonTree));
+        QCOMPARE(streamed, readRecords(part, JsonEngine::Tokenizer));
+        QVERIFY2(streamed.last().startsWith(QLatin1String("error ")), qPrintable(streamed.last()));
+        ++cuts;
+    }
+    QVERIFY(cuts > 500);
+}
+
+void TestFastJson::recordsAcrossBlocks()
+{
+    // Entries cross the reader's 4 MiB blocks (the streaming reader parses such an entry again
+    // from its start after reading on); read from a file, as indexing does.
+    const std::string doc = bigDocument(40000);
+    QVERIFY(doc.size() > size_t(10) << 20);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("dump.json"));
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        QCOMPARE(f.write(doc.data(), qint64(doc.size())), qint64(doc.size()));
+    }
+    ds::IndexPart part;
+    const bool complete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
+                                       ds::DumpLevels{}, part);
+    const QStringList fromFile = describe(part, complete);
+    QCOMPARE(part.ops.size(), size_t(40000));
+    QCOMPARE(fromFile, readRecords(doc, JsonEngine::Tokenizer));
+    ds::IndexPart viaTokenizer;
+    const bool tokenizerComplete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
+                                                ds::DumpLevels{}, viaTokenizer, nullptr, JsonEngine::Tokenizer);
+    QCOMPARE(describe(viaTokenizer, tokenizerComplete), fromFile);
 }
 
 QTEST_GUILESS_MAIN(TestFastJson)

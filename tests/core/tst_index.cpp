@@ -4,6 +4,9 @@
 
 #include <QTest>
 
+#include <algorithm>
+#include <random>
+
 using namespace ds;
 
 namespace {
@@ -16,6 +19,72 @@ class TestIndex : public QObject
 {
     Q_OBJECT
 private slots:
+    void finalizeOrder_data()
+    {
+        QTest::addColumn<int>("ops");
+        QTest::addColumn<int>("runs"); // parts appended in this many shuffled runs
+        QTest::addRow("one run") << 5000 << 1;
+        QTest::addRow("parts merged") << 20000 << 9;
+        QTest::addRow("many runs") << 3000 << 400;
+        QTest::addRow("path index buckets") << 140000 << 8;
+    }
+    void finalizeOrder()
+    {
+        // The execution order (levels, timestamp, path) and the path lookup after finalize(),
+        // against a plain sort with that comparison (paths unique, timestamps repeat).
+        QFETCH(int, ops);
+        QFETCH(int, runs);
+        std::mt19937 rng(11);
+        std::vector<SharedLevels> levels;
+        for (const char *rank : {"rank10", "rank2", "rank0", "rank1"})
+            for (const char *step : {"step1", "step0"}) {
+                DumpLevels l;
+                l.step = QLatin1String(step);
+                l.rank = QLatin1String(rank);
+                levels.emplace_back(l);
+            }
+        DumpIndex index;
+        for (int i = 0; i < ops; ++i) {
+            OpRecord op;
+            op.levels = levels[rng() % levels.size()];
+            op.timestamp = rng() % std::max(2, ops / 50);
+            op.relPath = QStringLiteral("%1/%2/op%3").arg(op.levels->step, op.levels->rank).arg(rng() % 1000000 * 1000 + i);
+            index.ops.push_back(std::move(op));
+        }
+        // Parts in order inside, appended in an arbitrary order (as parts finish).
+        auto before = [](const OpRecord &a, const OpRecord &b) {
+            if (levelsBefore(*a.levels, *b.levels) != levelsBefore(*b.levels, *a.levels))
+                return levelsBefore(*a.levels, *b.levels);
+            if (a.timestamp != b.timestamp)
+                return a.timestamp < b.timestamp;
+            return a.relPath < b.relPath;
+        };
+        std::vector<int> cut(size_t(runs) + 1, 0);
+        for (int r = 1; r < runs; ++r)
+            cut[size_t(r)] = int(rng() % size_t(ops));
+        cut[size_t(runs)] = ops;
+        std::sort(cut.begin(), cut.end());
+        for (int r = 0; r < runs; ++r)
+            std::sort(index.ops.begin() + cut[size_t(r)], index.ops.begin() + cut[size_t(r) + 1], before);
+        QStringList expected;
+        {
+            std::vector<const OpRecord *> sorted;
+            for (const OpRecord &op : index.ops)
+                sorted.push_back(&op);
+            std::sort(sorted.begin(), sorted.end(), [&](const OpRecord *a, const OpRecord *b) { return before(*a, *b); });
+            for (const OpRecord *op : sorted)
+                expected << op->relPath.toString();
+        }
+        index.finalize();
+        QStringList got;
+        for (const OpRecord &op : index.ops)
+            got << op.relPath.toString();
+        QCOMPARE(got, expected);
+        for (size_t i = 0; i < index.ops.size(); i += 7)
+            QCOMPARE(index.opIndex(index.ops[i].relPath.toString()), int(i));
+        QCOMPARE(index.opIndex(QStringLiteral("step0/rank0/none")), -1);
+    }
+
     void classify_data()
     {
         QTest::addColumn<QStringList>("components");

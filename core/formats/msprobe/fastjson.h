@@ -50,6 +50,14 @@ public:
     int nextMember(std::string &key, bool &first);
     /// Parses the next value completely into `tree` (cleared first).
     bool parseValue(JsonTree &tree);
+    /// Parses the next value with a RapidJSON SAX handler (defined in fastjsonsax.h, for the
+    /// readers' own .cpp files). `handler.reset()` is called before every attempt (a value
+    /// that crosses the end of the buffer is parsed again after reading on); a handler that
+    /// returns false stops RapidJSON. Whenever RapidJSON (or the handler) refuses the value,
+    /// the tokenizer parses it into `tree` instead and `viaTree` is set: the caller then
+    /// takes the value from the tree. Same results and errors as parseValue().
+    template<typename Handler>
+    bool parseSax(Handler &handler, JsonTree &tree, bool &viaTree);
 
     const QString &error() const { return m_error; }
     std::uint64_t errorOffset() const { return m_errorOffset; }

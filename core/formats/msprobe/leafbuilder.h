@@ -73,6 +73,14 @@ public:
     /// Parses a statistic (number, bool, "nan"/"inf" strings); false if absent or null.
     static bool statValue(const JsonTree &t, std::uint32_t n, double &v, bool *pending = nullptr);
     std::uint32_t nextIndex(IoKind io) { return m_counters[size_t(io)]++; }
+    /// Adds one record (the next index of its IoKind), as the walk does for a leaf: the
+    /// streaming reader (entryrecords.cpp) builds leaves without a JsonTree through this.
+    void addRecord(std::string_view name, std::string_view typeName, std::string_view value, const Shape &shape,
+                   IoKind io, TensorStorage storage, int dataType, const RecordedStats &stats = {},
+                   const QString &checksum = {}, const QString &location = {})
+    {
+        m_records.push_back(record(name, typeName, value, shape, io, storage, dataType, stats, checksum, location));
+    }
 
     StringPool &pool() { return m_pool; }
 
@@ -93,5 +101,20 @@ private:
 };
 
 bool isTensorType(std::string_view type);
+
+/// The IoKind of a dump.json category ("input_args", "output", "parameters", ...); `known`
+/// false for other member names (per-entry flags, unknown containers: Input).
+inline IoKind categoryIo(std::string_view key, bool &known)
+{
+    known = true;
+    if (key == "input_args" || key == "input_kwargs" || key == "input")
+        return IoKind::Input;
+    if (key == "output")
+        return IoKind::Output;
+    if (key == "parameters")
+        return IoKind::Parameter;
+    known = false;
+    return IoKind::Input;
+}
 
 } // namespace ds::msprobe

@@ -1,5 +1,6 @@
 #include "msprobereader.h"
 
+#include "entryrecords.h"
 #include "fastjson.h"
 #include "jsonstream.h"
 #include "leafbuilder.h"
@@ -12,6 +13,7 @@
 
 #include <algorithm>
 #include <array>
+#include <type_traits>
 #include <unordered_map>
 
 namespace ds {
@@ -98,19 +100,6 @@ std::string_view opTypeOf(std::string_view name)
     return name.substr(0, len);
 }
 
-IoKind categoryIo(std::string_view key, bool &known)
-{
-    known = true;
-    if (key == "input_args" || key == "input_kwargs" || key == "input")
-        return IoKind::Input;
-    if (key == "output")
-        return IoKind::Output;
-    if (key == "parameters")
-        return IoKind::Parameter;
-    known = false;
-    return IoKind::Input;
-}
-
 struct DumpJsonContext
 {
     QString relDir, relFile;
@@ -123,6 +112,7 @@ struct DumpJsonContext
     PackedText dataFile;
     std::string pathPrefix; ///< "<relDir>/" in UTF-8
     std::string scratch;
+    JsonEngine engine = JsonEngine::RapidJson;
     bool cancelled = false;
 
     void init(const QString &dir, const QString &file, const DumpLevels &l, IndexPart &p, const JobControl *j)
@@ -137,11 +127,10 @@ struct DumpJsonContext
     }
 };
 
-void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name, const JsonTree &t,
-                  std::string &path)
+/// Names an entry's op: one text per entry, "<relDir>/<name>"; the name and the type are
+/// parts of it.
+void nameOp(DumpJsonContext &ctx, const std::string &name, OpRecord &op)
 {
-    OpRecord op;
-    // One text per entry: "<relDir>/<name>"; the name and the type are parts of it.
     ctx.scratch.assign(ctx.pathPrefix).append(name);
     op.relPath = ctx.texts.add(ctx.scratch);
     op.opName = op.relPath.substr(ctx.pathPrefix.size());
@@ -150,9 +139,17 @@ void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name
     op.dataFile = ctx.dataFile;
     op.levels = ctx.levels;
     op.timestamp = ctx.part->ops.size();
+}
+
+/// An entry from its JsonTree: the reference walk (EntryRecords streams the same records
+/// from RapidJSON's events; the tokenizer's results and debug.json entries come here).
+void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name, EntryKind kind, const JsonTree &t,
+                  std::string &path)
+{
+    OpRecord op;
+    nameOp(ctx, name, op);
     lb.begin();
     const JsonNode &root = t.root();
-    const EntryKind kind = entryKind(name);
     if (kind == EntryKind::Debug) {
         path.assign("debug");
         lb.walk(t, 0, IoKind::Output, path, op, false);
@@ -202,6 +199,8 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
         return addError(QStringLiteral("not a dump.json object: %1").arg(r.error()), r.errorOffset());
     LeafBuilder lb(ctx.pool, ctx.leaves);
     lb.tensorDirPrefix = joinPath(ctx.relDir, QStringLiteral("dump_tensor_data/"));
+    EntryRecords records(lb);
+    OpRecord op; // the entry being streamed
     JsonTree tree;
     std::string key, entry, path, lastEntry;
     bool first = true;
@@ -238,7 +237,17 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                                     r.errorOffset());
                 }
                 const std::uint64_t entryStart = r.offset();
-                if (!r.parseValue(tree)) {
+                const EntryKind kind = entryKind(entry);
+                bool inTree = true, parsed = false;
+                if constexpr (std::is_same_v<Reader, FastJsonReader>) {
+                    if (ctx.engine == JsonEngine::RapidJson && kind != EntryKind::Debug)
+                        parsed = records.parse(r, kind == EntryKind::ParametersGrad, op, tree, inTree);
+                    else
+                        parsed = r.parseValue(tree);
+                } else {
+                    parsed = r.parseValue(tree);
+                }
+                if (!parsed) {
                     // The offset of a truncated entry is where its value starts: everything
                     // before it was read.
                     if (r.hitEnd())
@@ -251,7 +260,13 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                                         .arg(salvaged),
                                     r.errorOffset());
                 }
-                convertEntry(ctx, lb, entry, tree, path);
+                if (inTree) {
+                    convertEntry(ctx, lb, entry, kind, tree, path);
+                } else {
+                    nameOp(ctx, entry, op);
+                    lb.finish(op);
+                    part.ops.push_back(std::move(op));
+                }
                 lastEntry.swap(entry);
                 const size_t done = part.ops.size() - opsBefore;
                 if (done == 1024 && r.size() > r.offset()) {
@@ -548,16 +563,24 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
 } // namespace
 
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  IndexPart &part, const JobControl *job)
+                  IndexPart &part, const JobControl *job, JsonEngine engine)
 {
-    FastJsonReader r;
-    if (!r.open(absFile)) {
-        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
-        return false;
+    auto read = [&](auto &r) {
+        if (!r.open(absFile)) {
+            part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+            return false;
+        }
+        DumpJsonContext ctx;
+        ctx.init(relDir, relFile, levels, part, job);
+        ctx.engine = engine;
+        return readDumpJsonStream(r, ctx);
+    };
+    if (engine == JsonEngine::Tokenizer) {
+        JsonStreamReader r;
+        return read(r);
     }
-    DumpJsonContext ctx;
-    ctx.init(relDir, relFile, levels, part, job);
-    return readDumpJsonStream(r, ctx);
+    FastJsonReader r;
+    return read(r);
 }
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
@@ -570,6 +593,7 @@ bool readDumpJsonText(std::string text, const QString &relDir, const QString &re
         r.setData(std::move(text));
         return readDumpJsonStream(r, ctx);
     }
+    ctx.engine = engine;
     FastJsonReader r;
     r.setData(std::move(text));
     return readDumpJsonStream(r, ctx);

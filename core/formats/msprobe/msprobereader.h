@@ -65,16 +65,22 @@ bool isGenerationC(const QString &dir);
 Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job = nullptr);
 
+/// Which JSON reader parses and how entries become records:
+/// - RapidJson (what files are read with): FastJsonReader, entries streamed into records from
+///   RapidJSON's events (EntryRecords), the tokenizer where RapidJSON refuses;
+/// - RapidJsonTree: FastJsonReader, every entry parsed into a JsonTree first, then walked;
+/// - Tokenizer: the reference JsonStreamReader into JsonTrees, then walked.
+/// Tests compare the three; bench_msprobe --readers times them on the same file.
+enum class JsonEngine { RapidJson, Tokenizer, RapidJsonTree };
+
 /// Parses one dump.json / debug.json file into `part` (ops appended, sequence numbers
 /// continue from `part.ops.size()`). `relDir` is the file's directory relative to the root,
 /// `relFile` the file relative to the root. Returns false if the file could not be read
 /// completely (the error is appended to part.errors, complete entries are kept).
+/// `engine`: how (tests and benchmarks; files are read with RapidJson).
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  IndexPart &part, const JobControl *job = nullptr);
+                  IndexPart &part, const JobControl *job = nullptr, JsonEngine engine = JsonEngine::RapidJson);
 
-/// Which JSON reader parses: RapidJSON (FastJsonReader, what files are read with) or the
-/// reference tokenizer it falls back to (JsonStreamReader; tests compare the two).
-enum class JsonEngine { RapidJson, Tokenizer };
 
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
