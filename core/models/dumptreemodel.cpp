@@ -422,12 +422,21 @@ void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> mark
     applyMarks(d, true);
     if (!d.index)
         return;
+    // Operator items whose mark changed (old and new): one notification per level, over the
+    // rows from the first to the last such operator (a scan can mark a million operators).
+    std::unordered_map<const Node *, std::pair<int, int>> rows;
     for (const auto *list : {&marks, &d.marks})
         for (const auto &[op, mark] : *list)
             if (op >= 0 && size_t(op) < d.opParent.size()) {
-                const QModelIndex i = opIndex(d, op);
-                emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
+                const int pos = d.opPos[size_t(op)];
+                const auto [it, added] = rows.try_emplace(d.opParent[size_t(op)], pos, pos);
+                it->second = {std::min(it->second.first, pos), std::max(it->second.second, pos)};
             }
+    for (const auto &[parent, range] : rows) {
+        const int base = int(parent->children.size());
+        const QModelIndex p = indexOf(parent);
+        emit dataChanged(index(base + range.first, 0, p), index(base + range.second, ColumnCount - 1, p), {OverflowRole});
+    }
 }
 
 void DumpTreeModel::removeDump(int dump)
