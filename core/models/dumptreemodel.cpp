@@ -422,21 +422,14 @@ void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> mark
     applyMarks(d, true);
     if (!d.index)
         return;
-    // Operator items whose mark changed (old and new): one notification per level, over the
-    // rows from the first to the last such operator (a scan can mark a million operators).
-    std::unordered_map<const Node *, std::pair<int, int>> rows;
+    // Operator items whose mark changed (old and new), one by one: a notification over a
+    // row range makes QTreeView visit every row of the range (a level can hold 175,000).
     for (const auto *list : {&marks, &d.marks})
         for (const auto &[op, mark] : *list)
             if (op >= 0 && size_t(op) < d.opParent.size()) {
-                const int pos = d.opPos[size_t(op)];
-                const auto [it, added] = rows.try_emplace(d.opParent[size_t(op)], pos, pos);
-                it->second = {std::min(it->second.first, pos), std::max(it->second.second, pos)};
+                const QModelIndex i = opIndex(d, op);
+                emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
             }
-    for (const auto &[parent, range] : rows) {
-        const int base = int(parent->children.size());
-        const QModelIndex p = indexOf(parent);
-        emit dataChanged(index(base + range.first, 0, p), index(base + range.second, ColumnCount - 1, p), {OverflowRole});
-    }
 }
 
 void DumpTreeModel::removeDump(int dump)
