@@ -92,6 +92,7 @@ def main():
             _, _, r["gui_rss"], g = timed([str(gui), str(npu)], env=env, stdout=None)
             g = json.loads(g.strip().splitlines()[-1])
             r["gui_worst_gap_ms"], r["gui_indexed_ms"] = g["worst_gui_gap_ms"], g["indexing_finished_ms"]
+            r["gui_settled_ms"] = g.get("settled_ms", -1)  # overflow analysis and runs overview done
         r["ratio_vs_json_load"] = r["ref_wall_s"] / r["open_wall_s"]
         r["cli_rss_per_json_byte"] = r["open_rss"] / total
         if "gui_rss" in r:

@@ -1316,6 +1316,10 @@
         <source>msprobe&apos;s precision levels of the compare graph. Groups show their worst member.</source>
         <translation>msprobe 比对图的精度级别。分组显示其最差的成员。</translation>
     </message>
+    <message>
+        <source>The module hierarchy of %1 is drawn when this tab is shown.</source>
+        <translation>%1 的模块层级在显示此标签页时绘制。</translation>
+    </message>
 </context>
 <context>
     <name>ds::GraphView</name>
@@ -2354,6 +2358,12 @@ out of range: %5</source>
     <message>
         <source>Before it, %1 produced finite values whose recorded Norm or Mean overflowed.</source>
         <translation>在它之前，%1 产生的数值有限，但其记录的范数或均值已溢出。</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more finding(s) in this scope</source>
+        <translation>
+            <numerusform>…… 此范围内还有 %n 个发现</numerusform>
+        </translation>
     </message>
 </context>
 <context>

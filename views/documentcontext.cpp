@@ -19,8 +19,9 @@ struct DocumentContext::Job
     std::atomic<bool> cancel{false};
     std::atomic<int> progress{0};
     std::shared_ptr<DumpTreeModel::BuiltTree> tree; ///< built by the worker with the index
+    std::vector<Problem> problems;                  ///< found by the worker in the index
     std::mutex mutex; ///< guards batches (filled by workers, drained by the GUI thread)
-    std::deque<std::pair<std::vector<OpRecord>, std::vector<FileError>>> batches;
+    std::deque<DumpTreeModel::Batch> batches; ///< totals per directory, not the operators
     QFutureWatcher<Result<std::shared_ptr<DumpIndex>>> watcher;
 };
 
@@ -68,12 +69,15 @@ void DocumentContext::openDump(const QString &path)
                 QMetaObject::invokeMethod(self, [self, permille] { if (self) emit self->indexingProgress(permille); },
                                           Qt::QueuedConnection);
         };
-        auto result = buildIndex(path, &control, [job](std::vector<OpRecord> ops, std::vector<FileError> errors) {
+        auto result = buildIndex(path, &control, [job](const std::vector<OpRecord> &ops, const std::vector<FileError> &errors) {
+            auto batch = DumpTreeModel::summarizeBatch(ops, errors);
             std::lock_guard lock(job->mutex);
-            job->batches.emplace_back(std::move(ops), std::move(errors));
+            job->batches.push_back(std::move(batch));
         });
-        if (result) // the final tree is plain data: build it here, not on the GUI thread
+        if (result) { // the final tree and the problems are plain data: made here, not on the GUI thread
             job->tree = DumpTreeModel::buildTree(**result, job->dump);
+            job->problems = indexProblems(**result);
+        }
         return result;
     }));
 }
@@ -82,28 +86,20 @@ void DocumentContext::drainBatches()
 {
     if (!m_job)
         return;
+    // A batch is a few directories' totals: cheap, but still pulled in a bounded time slice.
     constexpr qint64 kBudgetMs = 12;
-    constexpr size_t kSlice = 256;
     QElapsedTimer budget;
     budget.start();
     while (budget.elapsed() < kBudgetMs) {
-        std::vector<OpRecord> ops;
-        std::vector<FileError> errors;
+        DumpTreeModel::Batch batch;
         {
             std::lock_guard lock(m_job->mutex);
             if (m_job->batches.empty())
                 return;
-            auto &front = m_job->batches.front();
-            if (front.first.size() <= kSlice) {
-                ops = std::move(front.first);
-                errors = std::move(front.second);
-                m_job->batches.pop_front();
-            } else { // take a slice off the end of a large batch
-                ops.assign(std::make_move_iterator(front.first.end() - kSlice), std::make_move_iterator(front.first.end()));
-                front.first.resize(front.first.size() - kSlice);
-            }
+            batch = std::move(m_job->batches.front());
+            m_job->batches.pop_front();
         }
-        m_tree->addBatch(m_job->dump, ops, errors);
+        m_tree->addBatch(m_job->dump, batch);
     }
 }
 
@@ -119,8 +115,10 @@ void DocumentContext::onFinished()
     } else {
         std::shared_ptr<const DumpIndex> index = *result;
         m_tree->finishDump(dump, index, m_job->tree);
+        m_finishedProblems = std::move(m_job->problems);
         m_job.reset();
         emit indexingFinished(dump, index->cancelled, int(index->ops.size()), int(index->errors.size()));
+        m_finishedProblems = {};
     }
     if (!m_queue.isEmpty())
         openDump(m_queue.takeFirst());

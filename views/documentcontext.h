@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dump/dumpindex.h"
+#include "index/problems.h"
 #include "models/dumptreemodel.h"
 
 #include <QFutureWatcher>
@@ -31,6 +32,11 @@ public:
     /// Blocks until the current indexing job is done (tests, screenshot mode).
     void waitForIndexing();
 
+    /// The problems (indexProblems) of the dump whose indexingFinished is being emitted,
+    /// found by the indexing worker: a million operators' warnings are not walked on the
+    /// GUI thread.
+    const std::vector<Problem> &finishedProblems() const { return m_finishedProblems; }
+
     int selectedDump() const { return m_selDump; }
     TensorId selectedTensor() const { return m_selTensor; }
     void selectTensor(int dump, const TensorId &tensorId);
@@ -51,6 +57,7 @@ private:
     std::unique_ptr<Job> m_job;
     QTimer *m_drain;
     QStringList m_queue; ///< paths waiting for the current job
+    std::vector<Problem> m_finishedProblems;
     int m_selDump = -1;
     TensorId m_selTensor;
 };

@@ -7,6 +7,7 @@
 #include "graphcompareview.h"
 #include "graphview.h"
 #include "dump/dumpindex.h"
+#include "formats/readers.h"
 
 #include <QAbstractItemView>
 #include <QComboBox>
@@ -36,6 +37,7 @@ struct LoadedGraphs
     std::shared_ptr<const std::vector<GraphModel>> models;
     QStringList errors;
     int files = 0;
+    bool moduleDeferred = false; ///< no graph file; the module hierarchy waits until the panel is shown
 };
 
 struct BenchGraph
@@ -334,6 +336,11 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
 {
     const int job = ++m_job;
     m_dumpPath = dumpPath;
+    m_deferred = {};
+    // Graph files are read at once. The module hierarchy of a framework dump is built from
+    // the index only once this panel is shown: it holds a node per operator (1.4 GB for a
+    // run of 1.4 M msprobe entries), which opening a run must not pay for unasked.
+    const bool moduleFallback = isVisible();
     m_status->setText(dumpPath.isEmpty() ? tr("Reading the graph files\u2026") : tr("Looking for graph files for %1\u2026").arg(dumpPath));
     auto *watcher = new QFutureWatcher<LoadedGraphs>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, index, dump, dumpPath] {
@@ -342,6 +349,16 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
             return;
         const LoadedGraphs loaded = watcher->result();
         m_readErrors = loaded.errors;
+        if (loaded.moduleDeferred) {
+            setGraphs(nullptr, index, dump);
+            if (isVisible()) { // shown while the graph files were looked for
+                loadForDump(dumpPath, index, dump);
+                return;
+            }
+            m_deferred = Deferred{dumpPath, index, dump};
+            m_status->setText(tr("The module hierarchy of %1 is drawn when this tab is shown.").arg(dumpPath));
+            return;
+        }
         if (loaded.models->empty()) {
             setGraphs(nullptr, index, dump);
             m_status->setText(loaded.errors.isEmpty()
@@ -353,14 +370,29 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
         }
         setGraphs(loaded.models, index, dump);
     });
-    watcher->setFuture(QtConcurrent::run([dumpPath, index, paths = m_graphPaths] {
-        DiscoveredGraphs found = discoverGraphs(dumpPath, paths, index.get());
+    watcher->setFuture(QtConcurrent::run([dumpPath, index, paths = m_graphPaths, moduleFallback] {
+        DiscoveryOptions options;
+        options.moduleFallback = moduleFallback;
+        DiscoveredGraphs found = discoverGraphs(dumpPath, paths, index.get(), options);
         LoadedGraphs out;
         out.errors = found.errors();
         out.files = int(found.files.size());
+        if (!moduleFallback && found.models.empty() && index) {
+            const auto formats = index->sourceFormats();
+            out.moduleDeferred = std::any_of(formats.begin(), formats.end(), [](FormatId f) { return formatReader(f).hasModules(); });
+        }
         out.models = std::make_shared<const std::vector<GraphModel>>(std::move(found.models));
         return out;
     }));
+}
+
+void GraphPanel::showEvent(QShowEvent *event)
+{
+    QWidget::showEvent(event);
+    if (m_deferred.index) {
+        const Deferred d = std::exchange(m_deferred, Deferred{});
+        loadForDump(d.path, d.index, d.dump);
+    }
 }
 
 void GraphPanel::addGraphPaths(const QStringList &paths)

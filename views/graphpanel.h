@@ -120,7 +120,18 @@ signals:
     /// operators (CompareView::mapOperators).
     void pairRequested(const QStringList &npuOps, const QStringList &benchOps);
 
+protected:
+    void showEvent(QShowEvent *event) override;
+
 private:
+    /// A module hierarchy waiting until the panel is shown (see loadForDump).
+    struct Deferred
+    {
+        QString path;
+        std::shared_ptr<const DumpIndex> index;
+        int dump = -1;
+    };
+    Deferred m_deferred;
     void showModel(int model);
     void applyOverlay();
     void startStats();

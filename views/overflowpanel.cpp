@@ -1,5 +1,8 @@
 #include "overflowpanel.h"
 
+#include "run/runcompare.h"
+#include "runspanel.h"
+
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -147,6 +150,19 @@ const OverflowReport *OverflowPanel::report(int dump) const
     return it == m_results.end() ? nullptr : &it->second->report;
 }
 
+const std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> *OverflowPanel::runAnswers(int dump) const
+{
+    const auto it = m_results.find(dump);
+    return it == m_results.end() ? nullptr : &it->second->runs;
+}
+
+void OverflowPanel::analyzeOnOpen(int dump, std::shared_ptr<const DumpIndex> index)
+{
+    m_queue.push_back({dump, std::move(index), false, true});
+    if (!m_watcher.isRunning())
+        startNext();
+}
+
 void OverflowPanel::analyze(int dump, std::shared_ptr<const DumpIndex> index, bool scan)
 {
     m_queue.push_back({dump, std::move(index), scan});
@@ -158,7 +174,7 @@ void OverflowPanel::startNext()
 {
     if (m_queue.empty())
         return;
-    const auto [dump, index, scan] = m_queue.front();
+    const auto [dump, index, scan, scanIfSmall] = m_queue.front();
     m_queue.erase(m_queue.begin());
     m_scan->setEnabled(false);
     m_running = dump;
@@ -168,7 +184,7 @@ void OverflowPanel::startNext()
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
-    m_watcher.setFuture(QtConcurrent::run([index, cancel, scan = scan](QPromise<std::shared_ptr<Result>> &promise) {
+    m_watcher.setFuture(QtConcurrent::run([index, cancel, scan = scan, scanIfSmall = scanIfSmall](QPromise<std::shared_ptr<Result>> &promise) {
         // Background priority (inherited by nothing else: restored below), like indexing.
         const int oldNice = ::getpriority(PRIO_PROCESS, 0);
         ::setpriority(PRIO_PROCESS, 0, std::max(oldNice, 10));
@@ -180,8 +196,9 @@ void OverflowPanel::startNext()
         auto r = std::make_shared<Result>();
         r->index = index;
         OverflowOptions options;
-        options.softwareScan = scan;
+        options.softwareScan = scan || (scanIfSmall && index->payloadBytes() <= kAutoScanBytes);
         r->report = analyzeOverflow(*index, options, &job);
+        r->runs = RunsPanel::overflowByRun(summarizeOverflow(*index, r->report));
         promise.addResult(std::move(r));
     }));
 }
@@ -271,7 +288,12 @@ void OverflowPanel::rebuildList()
                 if (scope.firstIsCommunication(*r->index))
                     parent->setToolTip(0, tr("The first anomaly of this scope is a communication operator: its NaN/Inf may have been produced on another rank."));
             }
+            // A scope of a large run can have hundreds of thousands of findings: the list shows
+            // the first ones (and the scope's first anomaly), the report keeps them all.
+            constexpr size_t kMaxShown = 200;
             for (size_t i = 0; i < scope.findings.size(); ++i) {
+                if (i >= kMaxShown && int(i) != scope.first)
+                    continue;
                 const auto &f = scope.findings[i];
                 const auto &op = r->index->ops[size_t(f.op)];
                 QString name = opLabel(op);
@@ -287,6 +309,10 @@ void OverflowPanel::rebuildList()
                 if (runFirst)
                     for (int c = 0; c < 4; ++c)
                         item->setFont(c, bold);
+            }
+            if (scope.findings.size() > kMaxShown) {
+                const int hidden = int(scope.findings.size() - kMaxShown) - (scope.first >= int(kMaxShown) ? 1 : 0);
+                new QTreeWidgetItem(parent, {tr("\u2026 and %n more finding(s) in this scope", nullptr, hidden)});
             }
         }
     }

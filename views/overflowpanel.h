@@ -1,6 +1,7 @@
 #pragma once
 
 #include "overflow/overflowreport.h"
+#include "run/runsummary.h"
 
 #include <QFutureWatcher>
 #include <QWidget>
@@ -32,8 +33,15 @@ public:
     void analyze(int dump, std::shared_ptr<const DumpIndex> index, bool scan);
     /// Payload size up to which opening a dump also runs the software scan.
     static constexpr std::uint64_t kAutoScanBytes = std::uint64_t(4) << 30;
+    /// analyze() with the software scan when the payload is at most kAutoScanBytes (summed on
+    /// the worker: it visits every tensor record).
+    void analyzeOnOpen(int dump, std::shared_ptr<const DumpIndex> index);
     bool isRunning() const { return m_watcher.isRunning(); }
     const OverflowReport *report(int dump) const;
+    /// The report summarized per scope and answered per run (summarizeOverflow and
+    /// RunsPanel::overflowByRun, made on the worker with the report: they walk every
+    /// operator), or null before the analysis.
+    const std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> *runAnswers(int dump) const;
     QTreeWidget *list() const { return m_list; }
     QTextBrowser *details() const { return m_details; }
     /// Selects the first overflow record of the dump (or its first producer) and shows it.
@@ -51,6 +59,7 @@ private:
     {
         std::shared_ptr<const DumpIndex> index;
         OverflowReport report;
+        std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> runs; ///< RunsPanel::RunOverflow
     };
     void startNext();
     void onFinished();
@@ -71,6 +80,7 @@ private:
         int dump;
         std::shared_ptr<const DumpIndex> index;
         bool scan;
+        bool scanIfSmall = false; ///< decide `scan` from the payload size (analyzeOnOpen)
     };
     std::vector<Request> m_queue;
     int m_running = -1;

@@ -15,6 +15,9 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <map>
+#include <unordered_map>
+
 namespace ds {
 
 namespace {
@@ -322,19 +325,47 @@ void RunsPanel::setIndex(int dump, const std::shared_ptr<const DumpIndex> &index
     DumpRuns &d = m_dumps[dump];
     if (!index || !d.tree)
         return;
-    d.indexed.clear();
-    std::map<QString, std::pair<int, int>> counts;
-    for (const OpRecord &op : index->ops)
-        ++counts[key(runPathOf(*d.tree, op.levels->run), scopeIdOf(*op.levels))].first;
-    for (const FileError &e : index->errors)
-        for (const RunInfo &r : d.tree->runs)
-            for (const RunScope &s : r.scopes)
-                for (const QString &dir : s.dirs)
-                    if (!dir.isEmpty() && (e.file == dir || e.file.startsWith(dir + QLatin1Char('/'))))
-                        ++counts[key(r.relPath, s.id)].second;
-    d.indexed = std::move(counts);
-    if (dump == m_dump)
-        refresh();
+    // Operators per directory are counted off the GUI thread (a run can hold millions); the
+    // ops of one directory share their levels, so the scope keys are made once per directory.
+    using Counts = std::vector<std::pair<std::shared_ptr<const DumpLevels>, int>>;
+    const int generation = ++d.indexGeneration;
+    auto *watcher = new QFutureWatcher<Counts>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, dump, index, generation] {
+        watcher->deleteLater();
+        const auto it = m_dumps.find(dump);
+        if (it == m_dumps.end() || it->second.indexGeneration != generation || !it->second.tree)
+            return;
+        DumpRuns &d = it->second;
+        std::map<QString, std::pair<int, int>> counts;
+        for (const auto &[levels, n] : watcher->result())
+            counts[key(runPathOf(*d.tree, levels->run), scopeIdOf(*levels))].first += n;
+        for (const FileError &e : index->errors)
+            for (const RunInfo &r : d.tree->runs)
+                for (const RunScope &s : r.scopes)
+                    for (const QString &dir : s.dirs)
+                        if (!dir.isEmpty() && (e.file == dir || e.file.startsWith(dir + QLatin1Char('/'))))
+                            ++counts[key(r.relPath, s.id)].second;
+        d.indexed = std::move(counts);
+        if (dump == m_dump)
+            refresh();
+    });
+    watcher->setFuture(QtConcurrent::run([index] {
+        std::unordered_map<const DumpLevels *, size_t> slot;
+        Counts counts;
+        const DumpLevels *last = nullptr;
+        size_t lastSlot = 0;
+        for (const OpRecord &op : index->ops) {
+            if (&*op.levels != last) {
+                last = &*op.levels;
+                const auto [it, added] = slot.try_emplace(last, counts.size());
+                if (added) // the levels stay alive with the index, which the GUI thread holds
+                    counts.emplace_back(std::shared_ptr<const DumpLevels>(index, last), 0);
+                lastSlot = it->second;
+            }
+            ++counts[lastSlot].second;
+        }
+        return counts;
+    }));
 }
 
 void RunsPanel::setCompare(int dump, const QString &runPath, std::vector<ScopeSummary> scopes, RunAnswer answer)
@@ -347,18 +378,28 @@ void RunsPanel::setCompare(int dump, const QString &runPath, std::vector<ScopeSu
         refresh();
 }
 
-void RunsPanel::setOverflow(int dump, const std::vector<ScopeSummary> &scopes)
+RunsPanel::RunOverflow RunsPanel::overflowByRun(const std::vector<ScopeSummary> &scopes)
+{
+    RunOverflow runs;
+    for (auto &[levelsRun, list] : scopesByRun(scopes)) {
+        RunAnswer answer = combineRun(list, RunAnswerKind::Overflow);
+        for (ScopeSummary &scope : list) // the clock is in the answer now; the grid shows no comm ops
+            std::vector<CommOp>().swap(scope.comm);
+        runs[levelsRun] = {std::move(list), std::move(answer)};
+    }
+    return runs;
+}
+
+void RunsPanel::setOverflow(int dump, const std::vector<ScopeSummary> &scopes) { setOverflow(dump, overflowByRun(scopes)); }
+
+void RunsPanel::setOverflow(int dump, const RunOverflow &runs)
 {
     DumpRuns &d = m_dumps[dump];
     d.overflow.clear();
     if (!d.tree)
         return;
-    for (auto &[levelsRun, list] : scopesByRun(scopes)) {
-        Answers a;
-        a.answer = combineRun(list, RunAnswerKind::Overflow);
-        a.scopes = std::move(list);
-        d.overflow[runPathOf(*d.tree, levelsRun)] = std::move(a);
-    }
+    for (const auto &[levelsRun, result] : runs)
+        d.overflow[runPathOf(*d.tree, levelsRun)] = Answers{result.first, result.second};
     if (dump == m_dump)
         refresh();
 }

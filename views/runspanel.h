@@ -38,6 +38,11 @@ public:
     void setCompare(int dump, const QString &runPath, std::vector<ScopeSummary> scopes, RunAnswer answer);
     /// Per-scope overflow results of the dump (ScopeSummary::run tells the run).
     void setOverflow(int dump, const std::vector<ScopeSummary> &scopes);
+    /// Per-scope overflow results and the answer of each run, by ScopeSummary::run
+    /// (overflowByRun: made off the GUI thread, the answers walk every communication op).
+    using RunOverflow = std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>>;
+    static RunOverflow overflowByRun(const std::vector<ScopeSummary> &scopes);
+    void setOverflow(int dump, const RunOverflow &runs);
     /// Shows run `runPath` of dump `dump` (the first run when there is no such run).
     void showRun(int dump, const QString &runPath);
 
@@ -83,6 +88,7 @@ private:
         std::shared_ptr<std::atomic<bool>> cancel;
         QFuture<void> job;
         bool probing = false;
+        int indexGeneration = 0; ///< the latest setIndex (its counts arrive from a worker)
     };
     void onRunsFound(int dump, std::shared_ptr<const RunTree> tree);
     void onProbe(int dump, const QString &run, const QString &scope, const ScopeProbe &probe);

@@ -414,7 +414,7 @@ void MainWindow::onOpActivated(int dump, int op)
     const auto index = m_context->index(dump);
     if (!index)
         return;
-    const QModelIndex item = m_context->treeModel()->findOp(dump, index->ops[size_t(op)].relPath);
+    const QModelIndex item = m_context->treeModel()->findOp(dump, op);
     if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
         m_tree->scrollTo(item);
         m_tree->setCurrentIndex(item);
@@ -458,17 +458,17 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
         return;
     }
     if (const auto index = m_context->index(dump); index && !cancelled) {
-        m_overflow->analyze(dump, index, index->payloadBytes() <= OverflowPanel::kAutoScanBytes);
+        m_overflow->analyzeOnOpen(dump, index);
         m_graph->loadForDump(index->openedPath, index, dump); // GE graph files in or next to the dump (and added graph folders), else the msprobe module hierarchy
     }
     if (const auto index = m_context->index(dump))
         m_runs->setIndex(dump, index);
     if (const auto index = m_context->index(dump))
-        if (const int warnings = addProblems(dump, *index))
+        if (const int warnings = addProblems(dump, *index, m_context->finishedProblems()))
             m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + tr("%n file warning(s): see Problems.", nullptr, warnings));
 }
 
-int MainWindow::addProblems(int dump, const DumpIndex &index)
+int MainWindow::addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems)
 {
     // Unreadable files (errors), then files read with inconsistencies (warnings). A dump of
     // millions of entries could warn about many: the list shows the first kMaxWarnings.
@@ -476,7 +476,7 @@ int MainWindow::addProblems(int dump, const DumpIndex &index)
     const QIcon errorIcon = style()->standardIcon(QStyle::SP_MessageBoxCritical);
     const QIcon warningIcon = style()->standardIcon(QStyle::SP_MessageBoxWarning);
     int warnings = 0, hidden = 0;
-    for (const Problem &p : indexProblems(index)) {
+    for (const Problem &p : problems) {
         const bool error = p.severity == Problem::Severity::Error;
         if (!error && ++warnings > kMaxWarnings) {
             ++hidden;
@@ -547,8 +547,8 @@ void MainWindow::onOverflowAnalyzed(int dump)
     m_overflowMarks[dump] = std::move(marks);
     const auto index = m_context->index(dump);
     // The first anomaly across the steps and ranks of each run (communication-op clock).
-    if (index)
-        m_runs->setOverflow(dump, summarizeOverflow(*index, *report));
+    if (const auto *runs = m_overflow->runAnswers(dump); index && runs)
+        m_runs->setOverflow(dump, *runs);
     QStringList parts;
     if (!report->records.empty())
         parts << tr("%n overflow record(s)", nullptr, int(report->records.size()));

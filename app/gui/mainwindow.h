@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dump/tensorid.h"
+#include "index/problems.h"
 
 #include <QMainWindow>
 #include <memory>
@@ -79,7 +80,9 @@ private:
     std::shared_ptr<const DumpIndex> runIndex(int dump, const QString &runPath) const;
     void showScope(int dump, const QString &runPath, const QString &scopeId);
     void onCompareFinished();
-    int addProblems(int dump, const DumpIndex &index); ///< returns the number of warnings
+    /// Lists the problems (indexProblems, found by the indexing worker) of a dump; returns the
+    /// number of warnings.
+    int addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems);
     void addRecent(const QString &path);
     void updateRecentMenu();
 

@@ -1,9 +1,14 @@
 // GUI responsiveness probe: opens a dump in the real main window and measures the longest
 // gap between ticks of a 2 ms timer on the GUI thread (event-loop latency) while the tree
 // indexes and fills; then selects the largest tensor and times its first value page and
-// histogram. Prints JSON. Usage: bench_gui_latency PATH [TENSOR_ID]
+// histogram. Probing goes on until what opening starts after the index (overflow analysis,
+// runs overview) is done, plus 1.5 s. Prints JSON. Usage: bench_gui_latency PATH [TENSOR_ID]
+// With DS_STALL_TRACE=MS set, a watchdog thread prints the GUI thread's stack (raw frames,
+// for addr2line) to stderr whenever the GUI thread has not ticked for MS milliseconds.
 #include "documentcontext.h"
 #include "mainwindow.h"
+#include "overflowpanel.h"
+#include "runspanel.h"
 #include "models/dumptreemodel.h"
 #include "tensorinspector.h"
 
@@ -11,9 +16,52 @@
 #include <QElapsedTimer>
 #include <QTimer>
 #include <QTreeView>
+#include <atomic>
+#include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <execinfo.h>
+#include <pthread.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace ds;
+
+namespace {
+
+std::atomic<qint64> g_lastTickNs{0};
+std::atomic<bool> g_stop{false};
+
+void dumpStack(int)
+{
+    void *frames[64];
+    const int n = backtrace(frames, 64);
+    const char sep[] = "--- GUI thread stack during a stall ---\n";
+    (void)!write(2, sep, sizeof sep - 1);
+    backtrace_symbols_fd(frames, n, 2);
+}
+
+qint64 nowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+/// Samples the GUI thread's stack while it is stalled longer than `ms` (one sample per 50 ms).
+std::thread stallTracer(int ms)
+{
+    std::signal(SIGUSR2, dumpStack);
+    const pthread_t gui = pthread_self();
+    return std::thread([gui, ms] {
+        while (!g_stop) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            const qint64 last = g_lastTickNs;
+            if (last && nowNs() - last > qint64(ms) * 1000000) {
+                pthread_kill(gui, SIGUSR2);
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        }
+    });
+}
+
+} // namespace
 
 int main(int argc, char **argv)
 {
@@ -23,6 +71,9 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: bench_gui_latency PATH [TENSOR_ID]\n");
         return 2;
     }
+    std::thread tracer;
+    if (const char *trace = std::getenv("DS_STALL_TRACE"))
+        tracer = stallTracer(std::max(10, std::atoi(trace)));
     MainWindow w;
     w.resize(1400, 860);
     w.show();
@@ -37,13 +88,27 @@ int main(int argc, char **argv)
             worstAt = clock.elapsed();
         }
         sinceTick.restart();
+        g_lastTickNs = nowNs();
         if (firstRowMs < 0 && w.context()->treeModel()->rowCount(w.context()->treeModel()->index(0, 0)) > 0)
             firstRowMs = clock.elapsed();
     });
-    QObject::connect(w.context(), &DocumentContext::indexingFinished, [&] {
-        finishedMs = clock.elapsed();
-        // Keep probing a little: finishing work (tree swap, table fill) must not block either.
+    qint64 settledMs = -1;
+    int ops = 0;
+    QTimer settle;
+    settle.setInterval(50);
+    QObject::connect(&settle, &QTimer::timeout, [&] {
+        // What opening starts after the index (overflow analysis, the runs overview) must
+        // not block either: probe until it is done, then a little longer.
+        if (w.overflow()->isRunning() || w.runsPanel()->isBusy())
+            return;
+        settle.stop();
+        settledMs = clock.elapsed();
         QTimer::singleShot(1500, &app, &QCoreApplication::quit);
+    });
+    QObject::connect(w.context(), &DocumentContext::indexingFinished, [&](int, bool, int opCount, int) {
+        finishedMs = clock.elapsed();
+        ops = opCount;
+        settle.start();
     });
     clock.start();
     sinceTick.start();
@@ -51,6 +116,7 @@ int main(int argc, char **argv)
     w.openPath(QString::fromLocal8Bit(argv[1]));
     app.exec();
     const qint64 indexGap = worstGap, indexGapAt = worstAt;
+    g_lastTickNs = 0;
 
     double pageMs = -1, histMs = -1;
     if (argc > 2) {
@@ -66,8 +132,11 @@ int main(int argc, char **argv)
         app.exec();
         pageMs = w.inspector()->firstPageMs();
     }
-    std::printf("{\"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, "
+    g_stop = true;
+    if (tracer.joinable())
+        tracer.join();
+    std::printf("{\"ops\": %d, \"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"settled_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, "
                 "\"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
-                firstRowMs, finishedMs, indexGap, indexGapAt, pageMs, histMs, worstGap);
+                ops, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, pageMs, histMs, worstGap);
     return 0;
 }

@@ -9,8 +9,10 @@
 
 namespace ds {
 
-/// Partial results while indexing (for progressive display). Called from a worker thread.
-using IndexBatchSink = std::function<void(std::vector<OpRecord> ops, std::vector<FileError> errors)>;
+/// Partial results while indexing (for progressive display): the operators and errors of
+/// one part, before they move into the index. Called from a worker thread, under the lock
+/// that merges parts: keep what is needed, do not copy every operator.
+using IndexBatchSink = std::function<void(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)>;
 
 /// The claims of a tree before anything is indexed: what every reader took, directory by
 /// directory (names and at most a few first bytes of a file).

@@ -6,7 +6,7 @@
 
 #include <QFileInfo>
 #include <QLocale>
-#include <QtConcurrent>
+#include <functional>
 
 namespace ds {
 
@@ -15,15 +15,14 @@ struct DumpTreeModel::Node
     Kind kind = Kind::Dump;
     QString label, sortKey;
     Node *parent = nullptr;
-    std::vector<std::unique_ptr<Node>> children;
+    Dump *owner = nullptr; ///< set when the node belongs to a live dump
+    std::vector<std::unique_ptr<Node>> children; ///< sub-levels and unreadable files, sorted by sortKey
+    std::vector<int> ops; ///< operators directly in this directory (rows after children), execution order
     int row = 0;
-    int dump = 0;
-    int op = -1;     ///< index into the dump's ops (provisional or final)
-    int tensor = -1; ///< index into the op's tensors
-    qulonglong bytes = 0;
-    int ops = 0;
+    qulonglong bytes = 0; ///< payload below
+    int opCount = 0;      ///< operators below
     bool problem = false;
-    QString message; // error text or warnings
+    QString message; // error text
 
     Node *findChild(Kind k, const QString &key) const
     {
@@ -37,29 +36,56 @@ struct DumpTreeModel::Node
         for (int i = from; i < int(children.size()); ++i)
             children[size_t(i)]->row = i;
     }
+    void setOwner(Dump *d)
+    {
+        owner = d;
+        for (auto &c : children)
+            c->setOwner(d);
+    }
 };
 
 /// A subtree built off the GUI thread, handed to finishDump().
 struct DumpTreeModel::BuiltTree
 {
     Node root;
+    int dump = -1;
+    std::vector<Node *> opParent; ///< per operator: its level node
+    std::vector<int> opPos;       ///< per operator: its place in opParent->ops
 };
 
 struct DumpTreeModel::Dump
 {
     Node root;
     QString path;
-    std::vector<OpRecord> provisional; ///< ops while indexing
+    quintptr serial = 0; ///< tells this dump's operator items apart from other dumps' (see item())
     std::shared_ptr<const DumpIndex> index;
+    std::vector<Node *> opParent; ///< per operator of the index: its level node
+    std::vector<int> opPos;       ///< per operator: its place in opParent->ops
     std::unordered_map<int, int> marks; ///< op -> overflow mark
     std::unordered_map<const Node *, int> levelMarks; ///< worst mark below a level item
-    const OpRecord &op(int i) const { return index ? index->ops[size_t(i)] : provisional[size_t(i)]; }
+    const OpRecord &op(int i) const { return index->ops[size_t(i)]; }
 };
 
 namespace {
 
 using Node = DumpTreeModel::Node;
 using Kind = DumpTreeModel::Kind;
+
+// A model index's internal id: a Node pointer (tag 0, nodes are aligned), or an operator
+// (tag 1) or tensor (tag 2) item as dump serial | operator | tensor.
+static_assert(sizeof(quintptr) == 8, "operator items are packed into a 64-bit internal id");
+constexpr quintptr kOpTag = 1, kTensorTag = 2, kTagMask = 3;
+constexpr int kSerialBits = 12, kOpBits = 30, kTensorBits = 20;
+constexpr int kOpShift = 2 + kSerialBits, kTensorShift = kOpShift + kOpBits;
+constexpr quintptr kMaxSerial = (quintptr(1) << kSerialBits) - 1;
+constexpr int kMaxOps = (1 << kOpBits) - 1;
+constexpr int kMaxTensorRows = (1 << kTensorBits) - 1; ///< rows shown under one operator
+
+quintptr opId(quintptr serial, int op) { return kOpTag | serial << 2 | quintptr(op) << kOpShift; }
+quintptr tensorId(quintptr serial, int op, int tensor)
+{
+    return kTensorTag | serial << 2 | quintptr(op) << kOpShift | quintptr(tensor) << kTensorShift;
+}
 
 QString sizeText(qulonglong bytes) { return QLocale().formattedDataSize(qint64(bytes), 1, QLocale::DataSizeTraditionalFormat); }
 
@@ -86,12 +112,12 @@ std::unique_ptr<Node> makeNode(Kind kind, const QString &label, const QString &s
     n->label = label;
     n->sortKey = sortKey;
     n->parent = parent;
-    n->dump = parent->dump;
+    n->owner = parent->owner;
     return n;
 }
 
-/// An operator item with its tensors (not yet attached to a parent's children).
-std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
+/// An operator's name in the tree.
+QString opLabel(const OpRecord &op)
 {
     // Framework entries carry their type inside the name ("Functional.conv2d.0.forward").
     const QString opName = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
@@ -99,24 +125,20 @@ std::unique_ptr<Node> makeOpNode(const OpRecord &op, int opNumber, Node *parent)
     QString name = format.opsAreFiles() || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
     if (format.exporter()) // .h5 dumper ops: the dumper's call sequence id tells the calls apart
         name += QStringLiteral(" #%1").arg(op.timestamp);
-    // Execution order inside a data_index directory: timestamp, then file.
-    auto n = makeNode(Kind::Op, name, QStringLiteral("%1 %2").arg(op.timestamp, 20, 10, QLatin1Char('0')).arg(op.relPath), parent);
-    n->op = opNumber;
-    n->ops = 1;
-    n->problem = !op.warnings().isEmpty();
-    n->message = op.warnings().join(QLatin1Char('\n'));
-    for (size_t t = 0; t < op.tensors.size(); ++t) {
-        const auto &rec = op.tensors[t];
-        auto tn = makeNode(Kind::Tensor, rec.name().isEmpty() ? ioKindName(rec.io()) + QLatin1Char('.') + QString::number(rec.index()) : rec.name(),
-                           QString(), n.get());
-        tn->op = opNumber;
-        tn->tensor = int(t);
-        tn->row = int(t);
-        tn->bytes = rec.dataBytes();
-        n->bytes += tn->bytes;
-        n->children.push_back(std::move(tn));
-    }
-    return n;
+    return name;
+}
+
+qulonglong opBytes(const OpRecord &op)
+{
+    qulonglong bytes = 0;
+    for (const auto &t : op.tensors)
+        bytes += t.dataBytes();
+    return bytes;
+}
+
+QString tensorLabel(const TensorRecord &rec)
+{
+    return rec.name().isEmpty() ? ioKindName(rec.io()) + QLatin1Char('.') + QString::number(rec.index()) : rec.name();
 }
 
 constexpr int kLevelCount = 9;
@@ -142,15 +164,24 @@ void sortRecursively(Node *n)
               [](const std::unique_ptr<Node> &a, const std::unique_ptr<Node> &b) { return a->sortKey < b->sortKey; });
     n->renumber();
     for (auto &c : n->children)
-        if (c->kind != Kind::Op)
-            sortRecursively(c.get());
+        sortRecursively(c.get());
+}
+
+/// Totals of every level from the operators directly in it.
+void sumTotals(Node *n)
+{
+    for (auto &c : n->children) {
+        sumTotals(c.get());
+        n->bytes += c->bytes;
+        n->opCount += c->opCount;
+    }
 }
 
 void addTotals(Node *n, qulonglong bytes, int ops)
 {
     for (; n; n = n->parent) {
         n->bytes += bytes;
-        n->ops += ops;
+        n->opCount += ops;
     }
 }
 
@@ -162,12 +193,17 @@ DumpTreeModel::~DumpTreeModel() = default;
 int DumpTreeModel::beginDump(const QString &path)
 {
     const int row = int(m_dumps.size());
+    // The smallest serial no open dump uses: ids of items of open dumps never collide.
+    quintptr serial = 0;
+    while (serial < kMaxSerial && dumpOf(serial))
+        ++serial;
     beginInsertRows({}, row, row);
     auto d = std::make_unique<Dump>();
     d->path = QFileInfo(path).absoluteFilePath();
+    d->serial = serial;
     d->root.label = d->path;
     d->root.row = row;
-    d->root.dump = row;
+    d->root.owner = d.get();
     m_dumps.push_back(std::move(d));
     endInsertRows();
     return row;
@@ -179,6 +215,16 @@ std::shared_ptr<const DumpIndex> DumpTreeModel::index(int dump) const
 {
     return dump >= 0 && dump < dumpCount() ? m_dumps[size_t(dump)]->index : nullptr;
 }
+
+DumpTreeModel::Dump *DumpTreeModel::dumpOf(quintptr serial) const
+{
+    for (const auto &d : m_dumps) // few dumps are open
+        if (d->serial == serial)
+            return d.get();
+    return nullptr;
+}
+
+int DumpTreeModel::dumpNumber(const Dump *d) const { return d ? d->root.row : -1; }
 
 DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels)
 {
@@ -206,18 +252,50 @@ DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root,
     return n;
 }
 
+DumpTreeModel::Batch DumpTreeModel::summarizeBatch(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)
+{
+    Batch batch;
+    batch.errors = errors;
+    const DumpLevels *last = nullptr;
+    for (const OpRecord &op : ops) {
+        if (&*op.levels != last) { // the ops of one directory share their levels
+            last = &*op.levels;
+            const auto it = std::find_if(batch.levels.begin(), batch.levels.end(),
+                                         [&](const LevelTotals &t) { return &*t.levels == last; });
+            if (it == batch.levels.end())
+                batch.levels.push_back({op.levels, 0, 0});
+            else
+                std::rotate(it, it + 1, batch.levels.end()); // the current one last
+        }
+        batch.levels.back().ops += 1;
+        batch.levels.back().bytes += opBytes(op);
+    }
+    return batch;
+}
+
 std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpIndex &index, int dump)
 {
     auto tree = std::make_shared<BuiltTree>();
+    tree->dump = dump;
     Node *root = &tree->root;
-    root->dump = dump;
-    for (size_t o = 0; o < index.ops.size(); ++o) {
+    const size_t count = std::min(index.ops.size(), size_t(kMaxOps));
+    tree->opParent.resize(count);
+    tree->opPos.resize(count);
+    const DumpLevels *lastLevels = nullptr;
+    Node *parent = nullptr;
+    for (size_t o = 0; o < count; ++o) { // the index is in execution order already
         const OpRecord &op = index.ops[o];
-        Node *parent = levelNode(nullptr, root, *op.levels);
-        auto opNode = makeOpNode(op, int(o), parent);
-        addTotals(parent, opNode->bytes, 1);
-        parent->children.push_back(std::move(opNode));
+        if (&*op.levels != lastLevels || !parent) {
+            lastLevels = &*op.levels;
+            parent = levelNode(nullptr, root, *op.levels);
+        }
+        tree->opParent[o] = parent;
+        tree->opPos[o] = int(parent->ops.size());
+        parent->ops.push_back(int(o));
+        parent->bytes += opBytes(op);
+        parent->opCount += 1;
     }
+    sumTotals(root);
     if (!index.errors.empty()) {
         auto group = makeNode(Kind::ErrorGroup, QString(), QStringLiteral("~errors"), root);
         group->problem = true;
@@ -233,35 +311,16 @@ std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpInd
     return tree;
 }
 
-void DumpTreeModel::addBatch(int dump, const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)
+void DumpTreeModel::addBatch(int dump, const Batch &batch)
 {
+    if (dump < 0 || dump >= dumpCount())
+        return;
     Dump &d = *m_dumps[size_t(dump)];
-    // Group new operators by parent so each parent gets one row-range insertion; while
-    // indexing they are appended in arrival order (finishDump puts them in execution order).
-    std::vector<std::pair<Node *, std::vector<std::unique_ptr<Node>>>> groups;
-    for (const auto &op : ops) {
-        d.provisional.push_back(op);
-        Node *parent = levelNode(this, &d.root, *op.levels);
-        auto it = std::find_if(groups.begin(), groups.end(), [&](const auto &g) { return g.first == parent; });
-        if (it == groups.end()) {
-            groups.emplace_back(parent, std::vector<std::unique_ptr<Node>>{});
-            it = groups.end() - 1;
-        }
-        it->second.push_back(makeOpNode(d.provisional.back(), int(d.provisional.size()) - 1, parent));
-    }
     std::vector<Node *> touched;
-    for (auto &[parent, nodes] : groups) {
-        const int first = int(parent->children.size());
-        beginInsertRows(indexOf(parent), first, first + int(nodes.size()) - 1);
-        qulonglong bytes = 0;
-        for (auto &n : nodes) {
-            bytes += n->bytes;
-            parent->children.push_back(std::move(n));
-        }
-        parent->renumber(first);
-        endInsertRows();
-        addTotals(parent, bytes, int(nodes.size()));
-        for (Node *n = parent; n; n = n->parent)
+    for (const LevelTotals &t : batch.levels) {
+        Node *level = levelNode(this, &d.root, *t.levels);
+        addTotals(level, t.bytes, t.ops);
+        for (Node *n = level; n; n = n->parent)
             if (std::find(touched.begin(), touched.end(), n) == touched.end())
                 touched.push_back(n);
     }
@@ -269,7 +328,7 @@ void DumpTreeModel::addBatch(int dump, const std::vector<OpRecord> &ops, const s
         const QModelIndex i = indexOf(n, CountColumn);
         emit dataChanged(i, i.siblingAtColumn(SizeColumn));
     }
-    if (!errors.empty()) {
+    if (!batch.errors.empty()) {
         Node *group = d.root.findChild(Kind::ErrorGroup, QStringLiteral("~errors"));
         if (!group) {
             const int row = int(d.root.children.size());
@@ -281,8 +340,8 @@ void DumpTreeModel::addBatch(int dump, const std::vector<OpRecord> &ops, const s
             endInsertRows();
         }
         const int first = int(group->children.size());
-        beginInsertRows(indexOf(group), first, first + int(errors.size()) - 1);
-        for (const auto &e : errors) {
+        beginInsertRows(indexOf(group), first, first + int(batch.errors.size()) - 1);
+        for (const auto &e : batch.errors) {
             auto n = makeNode(Kind::Error, e.file, e.file, group);
             n->problem = true;
             n->message = e.message;
@@ -295,41 +354,63 @@ void DumpTreeModel::addBatch(int dump, const std::vector<OpRecord> &ops, const s
 
 void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree)
 {
+    if (dump < 0 || dump >= dumpCount() || !index)
+        return;
     Dump &d = *m_dumps[size_t(dump)];
-    if (!tree || tree->root.dump != d.root.dump)
-        tree = buildTree(*index, d.root.dump);
+    if (!tree || tree->dump != dump || tree->opParent.size() != std::min(index->ops.size(), size_t(kMaxOps)))
+        tree = buildTree(*index, dump);
     const QModelIndex root = indexOf(&d.root);
-    // Swap the provisional subtree for the final one: two row-range notifications in all.
-    // The provisional nodes and records are freed on a worker: hundreds of thousands of
-    // small objects would otherwise stall the GUI thread.
-    struct Garbage
-    {
-        std::vector<std::unique_ptr<Node>> nodes;
-        std::vector<OpRecord> ops;
-    };
-    auto garbage = std::make_shared<Garbage>();
+    // Swap the provisional levels for the final tree: two row-range notifications in all.
     if (!d.root.children.empty()) {
         beginRemoveRows(root, 0, int(d.root.children.size()) - 1);
-        garbage->nodes = std::move(d.root.children);
         d.root.children.clear();
         endRemoveRows();
     }
-    garbage->ops = std::move(d.provisional);
-    d.provisional = {};
-    (void)QtConcurrent::run([g = std::move(garbage)]() mutable { g.reset(); });
     d.index = std::move(index);
+    d.opParent = std::move(tree->opParent);
+    d.opPos = std::move(tree->opPos);
     auto built = std::move(tree->root.children);
-    for (auto &c : built)
+    for (auto &c : built) {
         c->parent = &d.root;
+        c->setOwner(&d);
+    }
     d.root.bytes = tree->root.bytes;
-    d.root.ops = tree->root.ops;
-    if (!built.empty()) {
-        beginInsertRows(root, 0, int(built.size()) - 1);
+    d.root.opCount = tree->root.opCount;
+    const int rows = int(built.size() + tree->root.ops.size());
+    if (rows > 0) {
+        beginInsertRows(root, 0, rows - 1);
         d.root.children = std::move(built);
+        d.root.ops = std::move(tree->root.ops);
+        for (int o : d.root.ops)
+            d.opParent[size_t(o)] = &d.root;
         d.root.renumber();
         endInsertRows();
     }
+    applyMarks(d, false);
     emit dataChanged(root, root.siblingAtColumn(InfoColumn));
+}
+
+void DumpTreeModel::applyMarks(Dump &d, bool notify)
+{
+    std::unordered_map<const Node *, int> levels;
+    if (d.index)
+        for (const auto &[op, mark] : d.marks) {
+            if (op < 0 || size_t(op) >= d.opParent.size() || mark <= 0)
+                continue;
+            for (const Node *n = d.opParent[size_t(op)]; n; n = n->parent) {
+                int &worst = levels[n];
+                worst = std::max(worst, mark);
+            }
+        }
+    std::swap(d.levelMarks, levels);
+    if (!notify)
+        return;
+    // Items whose mark changed: the old marked levels and the new ones.
+    levels.insert(d.levelMarks.begin(), d.levelMarks.end());
+    for (const auto &[n, mark] : levels) {
+        const QModelIndex i = indexOf(n);
+        emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
+    }
 }
 
 void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> marks)
@@ -337,30 +418,18 @@ void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> mark
     if (dump < 0 || dump >= dumpCount())
         return;
     Dump &d = *m_dumps[size_t(dump)];
-    d.marks = std::move(marks);
-    d.levelMarks.clear();
-    std::vector<const Node *> changed;
-    std::function<int(const Node *)> worst = [&](const Node *n) {
-        if (n->kind == Kind::Op) {
-            const auto it = d.marks.find(n->op);
-            if (it != d.marks.end())
-                changed.push_back(n);
-            return it == d.marks.end() ? 0 : it->second;
-        }
-        int w = 0;
-        for (const auto &c : n->children)
-            w = std::max(w, worst(c.get()));
-        if (w) {
-            d.levelMarks[n] = w;
-            changed.push_back(n);
-        }
-        return w;
-    };
-    worst(&d.root);
-    for (const Node *n : changed) {
-        const QModelIndex i = indexOf(const_cast<Node *>(n));
-        emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
-    }
+    std::swap(d.marks, marks); // `marks` now holds the old ones
+    applyMarks(d, true);
+    if (!d.index)
+        return;
+    // Operator items whose mark changed (old and new), one by one: a notification over a
+    // row range makes QTreeView visit every row of the range (a level can hold 175,000).
+    for (const auto *list : {&marks, &d.marks})
+        for (const auto &[op, mark] : *list)
+            if (op >= 0 && size_t(op) < d.opParent.size()) {
+                const QModelIndex i = opIndex(d, op);
+                emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
+            }
 }
 
 void DumpTreeModel::removeDump(int dump)
@@ -369,33 +438,24 @@ void DumpTreeModel::removeDump(int dump)
         return;
     beginRemoveRows({}, dump, dump);
     m_dumps.erase(m_dumps.begin() + dump);
-    for (size_t i = 0; i < m_dumps.size(); ++i) {
+    for (size_t i = 0; i < m_dumps.size(); ++i)
         m_dumps[i]->root.row = int(i);
-        std::function<void(Node *)> renumber = [&](Node *n) {
-            n->dump = int(i);
-            for (auto &c : n->children)
-                renumber(c.get());
-        };
-        renumber(&m_dumps[i]->root);
-    }
     endRemoveRows();
 }
 
 QModelIndex DumpTreeModel::findOp(int dump, const QString &relPath) const
 {
+    if (dump < 0 || dump >= dumpCount() || !m_dumps[size_t(dump)]->index)
+        return {};
+    return findOp(dump, m_dumps[size_t(dump)]->index->opIndex(relPath));
+}
+
+QModelIndex DumpTreeModel::findOp(int dump, int op) const
+{
     if (dump < 0 || dump >= dumpCount())
         return {};
     const Dump &d = *m_dumps[size_t(dump)];
-    std::function<Node *(Node *)> search = [&](Node *n) -> Node * {
-        if (n->kind == Kind::Op)
-            return d.op(n->op).relPath == relPath ? n : nullptr;
-        for (auto &c : n->children)
-            if (Node *hit = search(c.get()))
-                return hit;
-        return nullptr;
-    };
-    Node *hit = search(const_cast<Node *>(&d.root));
-    return hit ? indexOf(hit) : QModelIndex();
+    return d.index && op >= 0 && size_t(op) < d.opParent.size() ? opIndex(d, op) : QModelIndex();
 }
 
 QModelIndex DumpTreeModel::findLevels(int dump, const DumpLevels &levels) const
@@ -418,54 +478,99 @@ QModelIndex DumpTreeModel::findTensor(int dump, const TensorId &tensorId) const
 {
     if (dump < 0 || dump >= dumpCount() || !m_dumps[size_t(dump)]->index)
         return {};
-    const auto &idx = *m_dumps[size_t(dump)]->index;
-    const auto ref = idx.find(tensorId);
-    if (!ref)
+    const Dump &d = *m_dumps[size_t(dump)];
+    const auto ref = d.index->find(tensorId);
+    if (!ref || ref->op < 0 || size_t(ref->op) >= d.opParent.size() || ref->tensor < 0 || ref->tensor >= kMaxTensorRows)
         return {};
-    const QModelIndex op = findOp(dump, idx.op(*ref).relPath);
-    return op.isValid() ? index(ref->tensor, 0, op) : QModelIndex();
+    return tensorIndex(d, ref->op, ref->tensor);
 }
 
-std::vector<int> DumpTreeModel::opsUnder(const QModelIndex &item) const
+std::vector<int> DumpTreeModel::opsUnder(const QModelIndex &index) const
 {
     std::vector<int> ops;
-    Node *n = node(item);
+    const Item it = item(index);
+    const Node *n = it.node;
+    if (!n && it.dump && it.op >= 0)
+        n = it.dump->opParent[size_t(it.op)];
     if (!n)
         return ops;
-    while (n->kind == Kind::Op || n->kind == Kind::Tensor)
-        n = n->parent;
     std::function<void(const Node *)> collect = [&](const Node *x) {
-        if (x->kind == Kind::Op) {
-            ops.push_back(x->op);
-            return;
-        }
         for (const auto &c : x->children)
             collect(c.get());
+        ops.insert(ops.end(), x->ops.begin(), x->ops.end());
     };
     collect(n);
     return ops;
 }
 
-DumpTreeModel::Node *DumpTreeModel::node(const QModelIndex &index) const { return static_cast<Node *>(index.internalPointer()); }
+DumpTreeModel::Item DumpTreeModel::item(const QModelIndex &index) const
+{
+    Item it;
+    if (!index.isValid())
+        return it;
+    const quintptr id = index.internalId();
+    const quintptr tag = id & kTagMask;
+    if (tag == 0) {
+        it.node = reinterpret_cast<const Node *>(id);
+        it.dump = it.node->owner;
+        return it;
+    }
+    it.dump = dumpOf((id >> 2) & kMaxSerial);
+    if (!it.dump)
+        return {};
+    it.op = int((id >> kOpShift) & quintptr(kMaxOps));
+    if (tag == kTensorTag)
+        it.tensor = int(id >> kTensorShift);
+    return it;
+}
 
-QModelIndex DumpTreeModel::indexOf(Node *n, int column) const { return n ? createIndex(n->row, column, n) : QModelIndex(); }
+QModelIndex DumpTreeModel::indexOf(const Node *n, int column) const
+{
+    return n ? createIndex(n->row, column, reinterpret_cast<quintptr>(n)) : QModelIndex();
+}
+
+QModelIndex DumpTreeModel::opIndex(const Dump &d, int op, int column) const
+{
+    const Node *parent = d.opParent[size_t(op)];
+    return createIndex(int(parent->children.size()) + d.opPos[size_t(op)], column, opId(d.serial, op));
+}
+
+QModelIndex DumpTreeModel::tensorIndex(const Dump &d, int op, int tensor, int column) const
+{
+    return createIndex(tensor, column, tensorId(d.serial, op, tensor));
+}
 
 QModelIndex DumpTreeModel::index(int row, int column, const QModelIndex &parent) const
 {
     if (row < 0 || column < 0 || column >= ColumnCount)
         return {};
     if (!parent.isValid())
-        return row < dumpCount() ? createIndex(row, column, &m_dumps[size_t(row)]->root) : QModelIndex();
-    Node *p = node(parent);
-    return row < int(p->children.size()) ? createIndex(row, column, p->children[size_t(row)].get()) : QModelIndex();
+        return row < dumpCount() ? indexOf(&m_dumps[size_t(row)]->root, column) : QModelIndex();
+    if (parent.column() != 0)
+        return {};
+    const Item p = item(parent);
+    if (p.node) {
+        const auto &children = p.node->children;
+        if (row < int(children.size()))
+            return indexOf(children[size_t(row)].get(), column);
+        const size_t pos = size_t(row) - children.size();
+        return pos < p.node->ops.size() && p.dump && p.dump->index ? opIndex(*p.dump, p.node->ops[pos], column) : QModelIndex();
+    }
+    if (p.dump && p.tensor < 0 && p.op >= 0 && row < rowCount(parent))
+        return tensorIndex(*p.dump, p.op, row, column);
+    return {};
 }
 
 QModelIndex DumpTreeModel::parent(const QModelIndex &child) const
 {
-    if (!child.isValid())
+    const Item c = item(child);
+    if (c.node)
+        return indexOf(c.node->parent);
+    if (!c.dump || c.op < 0)
         return {};
-    Node *p = node(child)->parent;
-    return p ? indexOf(p) : QModelIndex();
+    if (c.tensor >= 0)
+        return opIndex(*c.dump, c.op);
+    return indexOf(c.dump->opParent[size_t(c.op)]);
 }
 
 int DumpTreeModel::rowCount(const QModelIndex &parent) const
@@ -474,86 +579,133 @@ int DumpTreeModel::rowCount(const QModelIndex &parent) const
         return dumpCount();
     if (parent.column() != 0)
         return 0;
-    return int(node(parent)->children.size());
+    const Item p = item(parent);
+    if (p.node)
+        return int(p.node->children.size() + (p.dump && p.dump->index ? p.node->ops.size() : 0));
+    if (p.dump && p.op >= 0 && p.tensor < 0)
+        return int(std::min(p.dump->op(p.op).tensors.size(), size_t(kMaxTensorRows)));
+    return 0;
 }
 
 int DumpTreeModel::columnCount(const QModelIndex &) const { return ColumnCount; }
 
 QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid())
+    const Item it = item(index);
+    if (it.node)
+        return nodeData(*it.node, index.column(), role);
+    if (!it.dump || !it.dump->index || it.op < 0)
         return {};
-    const Node *n = node(index);
-    const Dump &d = *m_dumps[size_t(n->dump)];
+    if (it.tensor >= 0)
+        return tensorData(*it.dump, it.op, it.tensor, index.column(), role);
+    return opData(*it.dump, it.op, index.column(), role);
+}
+
+QVariant DumpTreeModel::nodeData(const Node &n, int column, int role) const
+{
+    const Dump &d = *n.owner;
     switch (role) {
     case Qt::DisplayRole:
-        switch (index.column()) {
+        switch (column) {
         case NameColumn:
-            switch (n->kind) {
-            case Kind::Time: return tr("time %1").arg(n->label);
-            case Kind::Device: return tr("device %1").arg(n->label);
-            case Kind::ModelName: return tr("model %1").arg(n->label);
-            case Kind::ModelId: return tr("model id %1").arg(n->label);
-            case Kind::DataIndex: return tr("step %1").arg(n->label);
+            switch (n.kind) {
+            case Kind::Time: return tr("time %1").arg(n.label);
+            case Kind::Device: return tr("device %1").arg(n.label);
+            case Kind::ModelName: return tr("model %1").arg(n.label);
+            case Kind::ModelId: return tr("model id %1").arg(n.label);
+            case Kind::DataIndex: return tr("step %1").arg(n.label);
             case Kind::ErrorGroup: return tr("Files that could not be read");
             case Kind::Run: // the run's folder relative to the opened one ("." = the opened folder)
-                return n->label == QLatin1String(".") ? QFileInfo(d.path).fileName() : n->label;
-            default: return n->label;
+                return n.label == QLatin1String(".") ? QFileInfo(d.path).fileName() : n.label;
+            default: return n.label;
             }
         case CountColumn:
-            if (n->kind == Kind::ErrorGroup)
-                return QString::number(n->children.size());
-            if (n->kind == Kind::Op || n->kind == Kind::Tensor || n->kind == Kind::Error)
+            if (n.kind == Kind::ErrorGroup)
+                return QString::number(n.children.size());
+            if (n.kind == Kind::Error)
                 return {};
-            return tr("%n op(s)", nullptr, n->ops);
+            return tr("%n op(s)", nullptr, n.opCount);
         case SizeColumn:
-            return n->kind == Kind::Error || n->kind == Kind::ErrorGroup ? QVariant() : QVariant(sizeText(n->bytes));
+            return n.kind == Kind::Error || n.kind == Kind::ErrorGroup ? QVariant() : QVariant(sizeText(n.bytes));
         case InfoColumn:
-            if (n->kind == Kind::Tensor) {
-                const auto &t = d.op(n->op).tensors[size_t(n->tensor)];
-                if (!t.isTensor())
-                    return QStringLiteral("%1 = %2").arg(t.typeName(), t.value());
-                if (!formatReader(d.op(n->op).source).opsAreFiles())
-                    return QStringLiteral("%1 %2%3").arg(dataTypeName(t.dataType()), shapeToString(t.shape()),
-                                                         t.storage() == TensorStorage::Absent ? tr(" (statistics only)") : QString());
-                return QStringLiteral("%1 %2 %3").arg(dataTypeName(t.dataType()), formatName(t.format()), shapeToString(t.shape()));
-            }
-            if (n->kind == Kind::Error)
-                return n->message;
-            if (n->kind == Kind::Op)
-                return d.op(n->op).relPath.section(QLatin1Char('/'), -1);
-            return {};
+            return n.kind == Kind::Error ? QVariant(n.message) : QVariant();
         }
         return {};
     case Qt::ToolTipRole:
-        if (n->kind == Kind::Run)
-            return tr("Run in %1").arg(n->label == QLatin1String(".") ? d.path : d.path + QLatin1Char('/') + n->label);
-        if (n->kind == Kind::Op || n->kind == Kind::Tensor)
-            return QString(d.op(n->op).relPath + (n->message.isEmpty() ? QString() : QLatin1Char('\n') + n->message));
-        return n->message.isEmpty() ? QVariant() : QVariant(n->message);
-    case KindRole: return int(n->kind);
-    case DumpRole: return n->dump;
-    case TensorIdRole:
-        if (n->kind == Kind::Tensor && d.index)
-            return QVariant::fromValue(d.index->tensorId({n->op, n->tensor}));
-        return {};
-    case OpPathRole:
-        return n->kind == Kind::Op || n->kind == Kind::Tensor ? QVariant(d.op(n->op).relPath) : QVariant();
-    case ProblemRole: return n->problem;
+        if (n.kind == Kind::Run)
+            return tr("Run in %1").arg(n.label == QLatin1String(".") ? d.path : d.path + QLatin1Char('/') + n.label);
+        return n.message.isEmpty() ? QVariant() : QVariant(n.message);
+    case KindRole: return int(n.kind);
+    case DumpRole: return dumpNumber(&d);
+    case ProblemRole: return n.problem;
     case OverflowRole: {
-        if (n->kind == Kind::Op || n->kind == Kind::Tensor) {
-            const auto it = d.marks.find(n->op);
-            return it == d.marks.end() ? 0 : it->second;
-        }
-        const auto it = d.levelMarks.find(n);
+        const auto it = d.levelMarks.find(&n);
         return it == d.levelMarks.end() ? 0 : it->second;
     }
-    case BytesRole: return n->bytes;
+    case BytesRole: return n.bytes;
     case LevelRole:
-        return n->kind == Kind::Op || n->kind == Kind::Tensor || n->kind == Kind::Dump || n->kind == Kind::Error
-                       || n->kind == Kind::ErrorGroup
-                   ? QVariant()
-                   : QVariant(n->label);
+        return n.kind == Kind::Dump || n.kind == Kind::Error || n.kind == Kind::ErrorGroup ? QVariant() : QVariant(n.label);
+    default: return {};
+    }
+}
+
+QVariant DumpTreeModel::opData(const Dump &d, int opNumber, int column, int role) const
+{
+    const OpRecord &op = d.op(opNumber);
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case NameColumn: return opLabel(op);
+        case SizeColumn: return sizeText(opBytes(op));
+        case InfoColumn: return op.relPath.section(QLatin1Char('/'), -1);
+        }
+        return {};
+    case Qt::ToolTipRole:
+        return op.warnings().isEmpty() ? op.relPath.toString() : op.relPath.toString() + QLatin1Char('\n') + op.warnings().join(QLatin1Char('\n'));
+    case KindRole: return int(Kind::Op);
+    case DumpRole: return dumpNumber(&d);
+    case OpPathRole: return op.relPath.toString();
+    case ProblemRole: return !op.warnings().isEmpty();
+    case OverflowRole: {
+        const auto it = d.marks.find(opNumber);
+        return it == d.marks.end() ? 0 : it->second;
+    }
+    case BytesRole: return opBytes(op);
+    default: return {};
+    }
+}
+
+QVariant DumpTreeModel::tensorData(const Dump &d, int opNumber, int tensor, int column, int role) const
+{
+    const OpRecord &op = d.op(opNumber);
+    if (size_t(tensor) >= op.tensors.size())
+        return {};
+    const TensorRecord &t = op.tensors[size_t(tensor)];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (column) {
+        case NameColumn: return tensorLabel(t);
+        case SizeColumn: return sizeText(t.dataBytes());
+        case InfoColumn:
+            if (!t.isTensor())
+                return QStringLiteral("%1 = %2").arg(t.typeName(), t.value());
+            if (!formatReader(op.source).opsAreFiles())
+                return QStringLiteral("%1 %2%3").arg(dataTypeName(t.dataType()), shapeToString(t.shape()),
+                                                     t.storage() == TensorStorage::Absent ? tr(" (statistics only)") : QString());
+            return QStringLiteral("%1 %2 %3").arg(dataTypeName(t.dataType()), formatName(t.format()), shapeToString(t.shape()));
+        }
+        return {};
+    case Qt::ToolTipRole: return op.relPath.toString();
+    case KindRole: return int(Kind::Tensor);
+    case DumpRole: return dumpNumber(&d);
+    case TensorIdRole: return QVariant::fromValue(d.index->tensorId({opNumber, tensor}));
+    case OpPathRole: return op.relPath.toString();
+    case ProblemRole: return false;
+    case OverflowRole: {
+        const auto it = d.marks.find(opNumber);
+        return it == d.marks.end() ? 0 : it->second;
+    }
+    case BytesRole: return qulonglong(t.dataBytes());
     default: return {};
     }
 }

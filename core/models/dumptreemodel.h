@@ -12,8 +12,15 @@ namespace ds {
 /// The dump tree: dump / [format part] / [run] / time / step / rank / device / model_name / model_id /
 /// data_index / operator / tensor (absent levels skipped; a run node only when the folder holds
 /// several runs),
-/// one top-level item per open dump, bad files as their own items. Filled progressively from
-/// indexing batches, then re-pointed at the final index. Roles give numbers, not colours.
+/// one top-level item per open dump, bad files as their own items. While a dump indexes, its
+/// directory levels fill with counts and sizes from indexing batches; the operators and
+/// tensors appear when the final index arrives. Roles give numbers, not colours.
+///
+/// Compact: only directory levels and unreadable files are nodes. Operator and tensor items
+/// are (operator, tensor) numbers into the dump's index packed into the model index, and
+/// their text is made in data() when a view asks: a million operators cost a few bytes each,
+/// not a node with strings. Inside a level, sub-levels (and the unreadable files) come first,
+/// then its operators in the index's execution order (timestamp, then file).
 class DumpTreeModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -36,8 +43,23 @@ public:
 
     /// Starts a new top-level dump (while it indexes) and returns its number.
     int beginDump(const QString &path);
-    /// Adds operators and errors of a dump still indexing.
-    void addBatch(int dump, const std::vector<OpRecord> &ops, const std::vector<FileError> &errors);
+    /// What a batch of operators adds to a dump still indexing: operators and bytes per
+    /// directory, and the unreadable files. Made from the batch on the indexing thread; the
+    /// operators themselves are not kept (the final index holds the only copy).
+    struct LevelTotals
+    {
+        SharedLevels levels;
+        int ops = 0;
+        qulonglong bytes = 0;
+    };
+    struct Batch
+    {
+        std::vector<LevelTotals> levels;
+        std::vector<FileError> errors;
+    };
+    static Batch summarizeBatch(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors);
+    /// Adds the totals and errors of a batch to a dump still indexing.
+    void addBatch(int dump, const Batch &batch);
     /// The final tree of an index as plain data; safe to build on a worker thread.
     struct BuiltTree;
     static std::shared_ptr<BuiltTree> buildTree(const DumpIndex &index, int dump);
@@ -53,6 +75,8 @@ public:
     /// Index of the tensor / op item, or invalid.
     QModelIndex findTensor(int dump, const TensorId &tensorId) const;
     QModelIndex findOp(int dump, const QString &relPath) const;
+    /// The item of operator `op` (into index(dump)->ops), or invalid.
+    QModelIndex findOp(int dump, int op) const;
     /// The item of the directory levels `levels` (e.g. a run's step/rank), or invalid.
     QModelIndex findLevels(int dump, const DumpLevels &levels) const;
     /// Operator numbers (into index(dump)->ops) below an item, in tree order; for an op or
@@ -67,11 +91,26 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
     struct Node;
+    struct Dump;
 
 private:
-    struct Dump;
-    Node *node(const QModelIndex &index) const;
-    QModelIndex indexOf(Node *n, int column = 0) const;
+    /// What a model index points at: a node (level, dump, error), or an operator / tensor of a dump.
+    struct Item
+    {
+        const Node *node = nullptr; ///< level items only
+        Dump *dump = nullptr;
+        int op = -1, tensor = -1;
+    };
+    Item item(const QModelIndex &index) const;
+    Dump *dumpOf(quintptr serial) const;
+    int dumpNumber(const Dump *d) const;
+    QModelIndex indexOf(const Node *n, int column = 0) const;
+    QModelIndex opIndex(const Dump &d, int op, int column = 0) const;
+    QModelIndex tensorIndex(const Dump &d, int op, int tensor, int column = 0) const;
+    QVariant nodeData(const Node &n, int column, int role) const;
+    QVariant opData(const Dump &d, int op, int column, int role) const;
+    QVariant tensorData(const Dump &d, int op, int tensor, int column, int role) const;
+    void applyMarks(Dump &d, bool notify);
     /// The node for the directory levels below root, created (and announced through
     /// `notify` when it is a live model) as needed.
     static Node *levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels);
