@@ -18,6 +18,7 @@
 // node and path. Communication errors return (MPI_ERRORS_RETURN) instead of aborting.
 
 #include "comparecommand.h"
+#include "scancommand.h"
 
 namespace ds {
 
@@ -33,5 +34,10 @@ void distributedFinalize();
 /// The compare of `c` spread over all processes; returns this process's exit code (rank 0: the
 /// one runCompareCommand would return, 5 when a process failed; other ranks: 0 unless they failed).
 int runDistributedCompare(const CompareCommand &c, double timeoutSeconds);
+
+/// `info` or `overflow` of `c` spread over all processes: every process indexes and scans the
+/// scopes rank 0 hands it (among those it sees), and sends its part (scancommand.h); rank 0
+/// writes the report one process writes on the union. Exit codes as runDistributedCompare.
+int runDistributedScan(const ScanCommand &c, double timeoutSeconds);
 
 } // namespace ds
