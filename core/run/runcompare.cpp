@@ -2,6 +2,7 @@
 
 #include "compare/comparereport.h"
 #include "dump/levels.h"
+#include "steporder.h"
 #include "util/parallel.h"
 
 #include <QCoreApplication>
@@ -189,13 +190,7 @@ std::vector<ScopePair> pairScopes(const RunInfo &npu, const RunInfo &bench)
     // Scope order: step, then rank (the order of the reports).
     std::stable_sort(pairs.begin(), pairs.end(), [](const ScopePair &x, const ScopePair &y) {
         const RunScope &a = x.npu ? *x.npu : *x.bench, &b = y.npu ? *y.npu : *y.bench;
-        if (a.stepNumber != b.stepNumber)
-            return a.stepNumber < b.stepNumber;
-        if (int c = compareNumericAware(a.step, b.step))
-            return c < 0;
-        if (a.rankNumber != b.rankNumber)
-            return a.rankNumber < b.rankNumber;
-        if (int c = compareNumericAware(a.rank, b.rank))
+        if (int c = compareStepRank(a, b))
             return c < 0;
         return x.id < y.id;
     });

@@ -1,6 +1,7 @@
 #include "runsummary.h"
 
 #include "dump/levels.h"
+#include "steporder.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -100,13 +101,7 @@ std::optional<ScopeSummary> ScopeSummary::fromJson(const QJsonObject &o)
 void sortScopes(std::vector<ScopeSummary> &scopes)
 {
     std::sort(scopes.begin(), scopes.end(), [](const ScopeSummary &a, const ScopeSummary &b) {
-        if (a.stepNumber != b.stepNumber)
-            return a.stepNumber < b.stepNumber;
-        if (int c = compareNumericAware(a.step, b.step))
-            return c < 0;
-        if (a.rankNumber != b.rankNumber)
-            return a.rankNumber < b.rankNumber;
-        if (int c = compareNumericAware(a.rank, b.rank))
+        if (int c = compareStepRank(a, b))
             return c < 0;
         if (a.run != b.run)
             return a.run < b.run;

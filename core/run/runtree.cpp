@@ -2,6 +2,7 @@
 
 #include "dump/dumpname.h"
 #include "dump/levels.h"
+#include "steporder.h"
 #include "formats/readers.h"
 
 #include <QFileInfo>
@@ -78,13 +79,7 @@ bool holdsDumps(const Claim &c)
 
 bool scopeBefore(const RunScope &a, const RunScope &b)
 {
-    if (a.stepNumber != b.stepNumber)
-        return a.stepNumber < b.stepNumber;
-    if (int c = compareNumericAware(a.step, b.step))
-        return c < 0;
-    if (a.rankNumber != b.rankNumber)
-        return a.rankNumber < b.rankNumber;
-    if (int c = compareNumericAware(a.rank, b.rank))
+    if (int c = compareStepRank(a, b))
         return c < 0;
     return a.id < b.id;
 }

@@ -32,6 +32,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "oracle"))
+from checker import Checker  # noqa: E402
+
 CORPUS = "msprobe_real/dumps"
 # (name, NPU run, bench run, glob of the scope folders below a run, extra options)
 CASES = [
@@ -46,19 +49,6 @@ CASES = [
 ]
 PROCESSES = [2, 4]
 TIMEOUT = 180  # seconds for one mpirun: a hang fails the check instead of the test run
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, where, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL {where}: {what}", flush=True)
-        return ok
 
 
 def mpi_env():
@@ -307,8 +297,7 @@ def main():
         c.check(rc == 2 and b"lies inside a dump directory" in err and not report.exists(), f"{option} inside the dump",
                 f"exit {rc}: {err[-200:]!r}")
 
-    print(f"{c.passed} passed, {c.failed} failed")
-    return 1 if c.failed else 0
+    return c.finish()
 
 
 if __name__ == "__main__":

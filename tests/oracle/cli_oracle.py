@@ -21,6 +21,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from checker import Checker
+
 try:
     import numpy as np
 except ImportError:  # a pyenv/venv python without numpy: retry with the system one
@@ -36,19 +38,6 @@ COUNTERS = ("count", "nan", "posinf", "neginf", "zero")
 MIN_SAMPLES = 9
 MIN_TENSORS = 163
 MIN_CHECKS = 6500
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, where, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL {where}: {what}", flush=True)
-        return ok
 
 
 class Cli:
@@ -302,8 +291,7 @@ def main():
         ck.check(tensors >= MIN_TENSORS, "minimum", f"{tensors} tensors checked, at least {MIN_TENSORS} required")
         total = ck.passed + ck.failed
         ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
-    print(f"{ck.passed} passed, {ck.failed} failed")
-    return 1 if ck.failed else 0
+    return ck.finish()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from checker import Checker
+
 # msprobe 26 tensor mode (compare.md §10.2; a CANN dump has no stacks: no NPU_Stack_Info), §9
 # algorithm columns, §10.4 additions
 MSPROBE = ["NPU Name", "Bench Name", "NPU Dtype", "Bench Dtype", "NPU Tensor Shape", "Bench Tensor Shape",
@@ -39,19 +41,6 @@ DUMPSCOPE = ["Verdict", "ReasonCode", "MatchSource", "NPU Saturated Count", "Not
 # 2 warning, 11 error, 3 not comparable), and checks a run must make at least.
 MIN_ROWS = {"pass": 15, "warning": 2, "error": 11, "none": 3}
 MIN_CHECKS = 470
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, where, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL {where}: {what}", flush=True)
-        return ok
 
 
 def close(got, want):
@@ -172,10 +161,7 @@ def main():
                  name, f"mapping not applied: {trans}")
         ck.check((tree_digest(npu), tree_digest(bench)) == before, name, "a dump directory changed")
 
-    total = ck.passed + ck.failed
-    ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
-    print(f"{ck.passed} passed, {ck.failed} failed")
-    return 1 if ck.failed else 0
+    return ck.finish(min_checks=MIN_CHECKS)
 
 
 if __name__ == "__main__":

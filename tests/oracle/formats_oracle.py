@@ -30,6 +30,8 @@ import h5py
 import numpy as np
 import torch
 
+from checker import Checker
+
 FORMATS = ("msprobe", "ptdbg", "h5", "npy/convert", "npy/loose")
 
 # Arrays compared per format at least (what the samples hold today, h5 export: two groups):
@@ -46,19 +48,6 @@ EXPECTED_EXPORT_ERRORS = {
     # generate_h5npy.py: a unicode array is listed as a value, not a tensor.
     "npy/loose": {"names.npy.output.0": ("is a str ('<U5') value, not a tensor", False)},
 }
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, where, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL {where}: {what}", flush=True)
-        return bool(ok)
 
 
 def cli_json(ck, where, cli, *args):
@@ -287,10 +276,7 @@ def main():
     for fmt, least in MIN_CHECKED.items():
         ck.check(checked.get(fmt, 0) >= least, "minimum", f"{fmt}: {checked.get(fmt, 0)} arrays compared, "
                                                          f"at least {least} required")
-    total = ck.passed + ck.failed
-    ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
-    print(f"{ck.passed} passed, {ck.failed} failed")
-    return 1 if ck.failed else 0
+    return ck.finish(min_checks=MIN_CHECKS)
 
 
 if __name__ == "__main__":

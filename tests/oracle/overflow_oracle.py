@@ -42,6 +42,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from checker import Checker
+
 LEGACY_KINDS = ("AI Core", "DHA Atomic Add", "L2 Atomic Add")
 INFO_KEYS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
 # a missing device level: the manifest writes "", the CLI may spell it differently
@@ -51,19 +53,6 @@ NO_DEVICE = {"", "-", "\u2014", "null", "none"}
 MIN_SAMPLES = 4
 MIN_RECORDS = 16
 MIN_CHECKS = 300
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, where, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL {where}: {what}", flush=True)
-        return ok
 
 
 def run_json(ck, where, exe, *args):
@@ -356,8 +345,7 @@ def main():
         ck.check(records >= MIN_RECORDS, "minimum", f"{records} records expected, at least {MIN_RECORDS} required")
         total = ck.passed + ck.failed
         ck.check(total >= MIN_CHECKS, "minimum", f"{total} checks ran, at least {MIN_CHECKS} required")
-    print(f"{ck.passed} passed, {ck.failed} failed")
-    return 1 if ck.failed else 0
+    return ck.finish()
 
 
 if __name__ == "__main__":

@@ -30,22 +30,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+from checker import Checker
+
 # case id -> why the per-scope analysis cannot give the designed answer (none since the
 # msprobe-exact compare of issue 15; a case listed here must fail, or the oracle reports XPASS)
 KNOWN = {}
-
-
-class Checker:
-    def __init__(self):
-        self.passed = self.failed = 0
-
-    def check(self, ok, where, what):
-        if ok:
-            self.passed += 1
-        else:
-            self.failed += 1
-            print(f"FAIL {where}: {what}", flush=True)
-        return ok
 
 
 def run(cli, *args):
@@ -264,8 +253,7 @@ def main():
     rc, out, err = run(args.cli, "compare", tmp / "experiments", corpus / expected["runs"]["base_statistics_mix"]["path"])
     ck.check(rc == 2 and "holds 2 runs (bench, npu_bf16)" in err, "compare a folder of runs", f"exit {rc}: {err}")
 
-    print(f"{ck.passed} passed, {ck.failed} failed")
-    return 1 if ck.failed else 0
+    return ck.finish()
 
 
 if __name__ == "__main__":
