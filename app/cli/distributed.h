@@ -1,6 +1,7 @@
 #pragma once
 
-// `mpirun -n N dumpscope-cli compare RUN_A RUN_B ...` (issue 17, docs/DISTRIBUTED.md).
+// `mpirun -n N dumpscope-cli compare RUN_A RUN_B ...` and `info|overflow PATH` (issue 17,
+// docs/DISTRIBUTED.md).
 //
 // A thin distribution layer of the CLI over core/run's scope-level API; MPI stays out of core
 // and the GUI. Every process walks the paths it was given (the same on shared storage, its own

@@ -2,7 +2,8 @@
 
 // The MPI-free half of the distributed compare (distributed.h): what every process tells rank 0
 // about the scopes it sees (a catalog with a fingerprint per scope), rank 0's plan that hands
-// every scope pair to one process, and the compact byte format of the messages (QDataStream).
+// every scope pair to one process, and the compact byte format of the messages (QDataStream);
+// for `info` and `overflow` (scancommand.h) the units of work of one tree and their plan.
 
 #include "compare/msprobecells.h"
 #include "run/runcompare.h"

@@ -1,7 +1,8 @@
 // The MPI-free half of the distributed compare (app/cli/distributedplan.h): scope fingerprints
 // on copies of real msprobe scopes, rank 0's plan (every pair exactly once, to a process that
 // sees both sides, deterministic and balanced; different contents and pairs nobody sees whole
-// refused with the ranks, nodes and paths named) and the message format's round trips.
+// refused with the ranks, nodes and paths named) and the message format's round trips; for
+// info and overflow, the units of work of a tree and rank 0's plan for them.
 #include "distributedplan.h"
 
 #include <QDir>
