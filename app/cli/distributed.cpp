@@ -3,6 +3,7 @@
 #include "distributedplan.h"
 
 #include "compare/comparereport.h"
+#include "index/buildindex.h"
 #include "util/parallel.h"
 
 #include <mpi.h>
@@ -305,8 +306,11 @@ public:
     QString who(int r) const
     {
         const PeerInfo &p = m_peers[size_t(r)];
-        return p.host.isEmpty() ? msg("rank %1 (node unknown: it never reported)").arg(r)
-                                : msg("rank %1 on node %2 (NPU path %3, bench path %4)").arg(r).arg(p.host, p.npuPath, p.benchPath);
+        if (p.host.isEmpty())
+            return msg("rank %1 (node unknown: it never reported)").arg(r);
+        if (p.benchPath.isEmpty()) // info, overflow: one path
+            return msg("rank %1 on node %2 (path %3)").arg(r).arg(p.host, p.npuPath);
+        return msg("rank %1 on node %2 (NPU path %3, bench path %4)").arg(r).arg(p.host, p.npuPath, p.benchPath);
     }
 
     /// Prints `message`, tells the other processes to stop and returns `code`.
@@ -420,6 +424,44 @@ void testFault(Link &link)
             pause();
 }
 
+/// Rank 0: every process's hello (host and paths) and catalog; a process that failed to walk its
+/// paths stops the job with its message. -1 when every catalog is in, else the exit code.
+int gatherCatalogs(Link &link, Root &rootState, std::vector<Catalog> &catalogs)
+{
+    std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 2);
+    rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
+    const bool ok = link.waitUntil(
+        [&] {
+            for (int r = 0; r < g_size; ++r) {
+                if (auto h = link.take(r, THello)) {
+                    PeerInfo &p = rootState.peers()[size_t(r)];
+                    QDataStream in(*h);
+                    in >> p.host >> p.npuPath >> p.benchPath;
+                    ++got[size_t(r)];
+                    rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
+                }
+                if (auto b = link.take(r, TCatalog)) {
+                    auto decoded = decodeCatalog(*b);
+                    catalogs[size_t(r)] = decoded ? *decoded : Catalog{msg("unreadable message"), PeerFailed, {}, {}};
+                    ++got[size_t(r)];
+                }
+            }
+            return missing(link, TCatalog, got, need).empty();
+        },
+        [&] { return missing(link, TCatalog, got, need); });
+    if (!ok)
+        return rootState.failed(msg("walking and fingerprinting its paths"));
+    for (int r = 0; r < g_size; ++r) {
+        const Catalog &k = catalogs[size_t(r)];
+        if (!k.error.isEmpty())
+            return rootState.stop(k.code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), k.error));
+        for (const SideCatalog *side : {&k.npu, &k.bench})
+            if (!side->error.isEmpty())
+                return rootState.stop(side->code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), side->error));
+    }
+    return -1;
+}
+
 } // namespace
 
 int runDistributedCompare(const CompareCommand &c, double timeout)
@@ -465,39 +507,8 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     if (root) {
         if (!ok)
             return rootState.failed(msg("walking the paths"));
-        std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 2);
-        for (int phase = 0; phase < 1; ++phase) {
-            rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
-            ok = link.waitUntil(
-                [&] {
-                    for (int r = 0; r < g_size; ++r) {
-                        if (auto h = link.take(r, THello)) {
-                            PeerInfo &p = rootState.peers()[size_t(r)];
-                            QDataStream in(*h);
-                            in >> p.host >> p.npuPath >> p.benchPath;
-                            ++got[size_t(r)];
-                            rootState.waiting(msg("collecting what every process sees"), missing(link, TCatalog, got, need));
-                        }
-                        if (auto b = link.take(r, TCatalog)) {
-                            auto decoded = decodeCatalog(*b);
-                            catalogs[size_t(r)] = decoded ? *decoded : Catalog{msg("unreadable message"), PeerFailed, {}, {}};
-                            ++got[size_t(r)];
-                        }
-                    }
-                    return missing(link, TCatalog, got, need).empty();
-                },
-                [&] { return missing(link, TCatalog, got, need); });
-        }
-        if (!ok)
-            return rootState.failed(msg("walking and fingerprinting its paths"));
-        for (int r = 0; r < g_size; ++r) {
-            const Catalog &k = catalogs[size_t(r)];
-            if (!k.error.isEmpty())
-                return rootState.stop(k.code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), k.error));
-            for (const SideCatalog *side : {&k.npu, &k.bench})
-                if (!side->error.isEmpty())
-                    return rootState.stop(side->code, msg("dumpscope-cli: %1: %2").arg(rootState.who(r), side->error));
-        }
+        if (const int stopped = gatherCatalogs(link, rootState, catalogs); stopped >= 0)
+            return stopped;
         for (const QString &dumpRoot : {catalogs[0].npu.rootDir, catalogs[0].bench.rootDir})
             if (const QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty())
                 return rootState.stop(Usage, inDump);
@@ -707,6 +718,161 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                 .arg(sums)
                 .arg(rows)
                 .arg(plan.pairs ? (rows + sums + cats) / qint64(plan.pairs) : 0));
+    }
+    rootState.stop(code, {});
+    return code;
+}
+
+int runDistributedScan(const ScanCommand &c, double timeout)
+{
+    Link link(timeout);
+    const QString host = hostName();
+    const bool root = g_rank == 0;
+    Root rootState(link, timeout);
+    if (root) {
+        std::signal(SIGTERM, onTerminate);
+        rootState.waiting(msg("starting"), everyone());
+    }
+    std::atomic<bool> cancel{false};
+    const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
+    const bool overflow = c.kind == ScanCommand::Kind::Overflow;
+
+    // 1. Hello and catalog: every process walks its path and fingerprints its units of work.
+    {
+        QByteArray hello;
+        QDataStream out(&hello, QIODevice::WriteOnly);
+        out << host << QFileInfo(c.path).absoluteFilePath() << QString();
+        link.send(0, THello, hello);
+    }
+    RunTree tree;
+    std::map<QString, std::vector<size_t>> units;
+    Catalog catalog;
+    bool ok = link.whileWorking([&] { catalog.npu = catalogScan(c.path, overflow, tree, units); }, cancel, watch);
+    if (ok)
+        link.send(0, TCatalog, encodeCatalog(catalog));
+    testFault(link);
+
+    std::vector<Catalog> catalogs(static_cast<size_t>(g_size));
+    Plan plan;
+    if (root) {
+        if (!ok)
+            return rootState.failed(msg("walking the paths"));
+        if (const int stopped = gatherCatalogs(link, rootState, catalogs); stopped >= 0)
+            return stopped;
+        plan = planScan(catalogs, rootState.peers());
+        if (!plan.error.isEmpty())
+            return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
+        for (int r = 0; r < g_size; ++r)
+            link.send(r, TAssign, encodeAssignments(plan.byRank[size_t(r)]));
+    }
+
+    // 2. Index and scan the units handed to this process; send its part (never an index or a tensor).
+    int code = Ok;
+    QByteArray body;
+    if (!root && !ok) {
+        workerGivesUp(link, host, timeout);
+        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+        return PeerFailed;
+    }
+    if (root)
+        body = *link.take(0, TAssign);
+    else if (!fromRoot(link, TAssign, body, code, host, timeout))
+        return code;
+    const std::vector<Assignment> assigned = decodeAssignments(body).value_or(std::vector<Assignment>{});
+    QByteArray part;
+    ok = link.whileWorking(
+        [&] {
+            std::vector<size_t> claims;
+            for (const Assignment &a : assigned)
+                if (auto it = units.find(a.id); it != units.end())
+                    claims.insert(claims.end(), it->second.begin(), it->second.end());
+            std::sort(claims.begin(), claims.end());
+            JobControl job;
+            job.cancelFlag = &cancel;
+            std::shared_ptr<DumpIndex> index;
+            if (!claims.empty() && claims.size() == tree.walk.claims.size()) {
+                index = indexClaims(tree.walk, {}, &job, {}, IndexLabels::Always); // all: as one process, with the walk's errors
+            } else {
+                if (claims.empty()) {
+                    index = std::make_shared<DumpIndex>();
+                    index->openedPath = tree.walk.openedPath;
+                    index->rootDir = tree.walk.rootDir;
+                } else {
+                    index = indexClaims(tree.walk, claims, &job, {}, IndexLabels::Always);
+                }
+                // the walk's own errors (unreadable folders): every process that sees them sends
+                // them, the merge lists each once
+                index->errors.insert(index->errors.end(), tree.walk.errors.begin(), tree.walk.errors.end());
+                index->finalize();
+            }
+            if (!cancel)
+                part = encodeScanPart(c, scanPart(c, *index, tree, &job));
+        },
+        cancel, watch);
+    if (ok)
+        link.send(0, TPiece, part);
+    part.clear();
+
+    if (!root) {
+        if (!ok) {
+            err(msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
+                    .arg(g_rank)
+                    .arg(host, link.failure()));
+            MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+            return PeerFailed;
+        }
+        fromRoot(link, TBye, body, code, host, timeout); // rank 0 says when it has everything
+        link.drain();
+        return code;
+    }
+
+    // 3. Rank 0: every process's part, merged and written as one process writes the report.
+    if (!ok)
+        return rootState.failed(msg("indexing and scanning its scopes"));
+    std::vector<std::optional<ScanPart>> parts(static_cast<size_t>(g_size));
+    std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 1);
+    rootState.waiting(msg("indexing and scanning"), missing(link, TPiece, got, need));
+    int bad = -1;
+    ok = link.waitUntil(
+        [&] {
+            for (int r = 0; r < g_size; ++r)
+                if (auto b = link.take(r, TPiece)) {
+                    parts[size_t(r)] = decodeScanPart(c, *b);
+                    if (!parts[size_t(r)] && bad < 0)
+                        bad = r;
+                    ++got[size_t(r)];
+                    rootState.waiting(msg("indexing and scanning"), missing(link, TPiece, got, need));
+                }
+            return missing(link, TPiece, got, need).empty();
+        },
+        [&] { return missing(link, TPiece, got, need); });
+    if (!ok)
+        return rootState.failed(msg("indexing and scanning its scopes"));
+    if (bad >= 0)
+        return rootState.stop(PeerFailed, msg("dumpscope-cli: %1 sent an unreadable report part").arg(rootState.who(bad)));
+    std::vector<ScanPart> merged;
+    for (auto &p : parts)
+        merged.push_back(std::move(*p));
+    link.whileWorking(
+        [&] {
+            code = writeScanReport(c, std::move(merged), catalogs[0].npu.openedPath); // rank 0's path, as one process names it
+            std::fflush(stdout);
+        },
+        cancel, {});
+    if (!c.quiet) { // stderr: the report on stdout stays as one process writes it
+        const qint64 partBytes = link.receivedBytes(TPiece), cats = link.receivedBytes(TCatalog);
+        QSet<QString> hosts;
+        for (const PeerInfo &p : rootState.peers())
+            hosts.insert(p.host);
+        err(msg("distributed over %1 processes on %2 node(s): %3 scope(s); gathered %4 bytes (catalogs %5, report parts %6), "
+               "%7 bytes per scope")
+                .arg(g_size)
+                .arg(hosts.size())
+                .arg(plan.pairs)
+                .arg(partBytes + cats)
+                .arg(cats)
+                .arg(partBytes)
+                .arg(plan.pairs ? (partBytes + cats) / qint64(plan.pairs) : 0));
     }
     rootState.stop(code, {});
     return code;

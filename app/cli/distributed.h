@@ -1,6 +1,7 @@
 #pragma once
 
-// `mpirun -n N dumpscope-cli compare RUN_A RUN_B ...` (issue 17, docs/DISTRIBUTED.md).
+// `mpirun -n N dumpscope-cli compare RUN_A RUN_B ...` and `info|overflow PATH` (issue 17,
+// docs/DISTRIBUTED.md).
 //
 // A thin distribution layer of the CLI over core/run's scope-level API; MPI stays out of core
 // and the GUI. Every process walks the paths it was given (the same on shared storage, its own
@@ -18,6 +19,7 @@
 // node and path. Communication errors return (MPI_ERRORS_RETURN) instead of aborting.
 
 #include "comparecommand.h"
+#include "scancommand.h"
 
 namespace ds {
 
@@ -33,5 +35,10 @@ void distributedFinalize();
 /// The compare of `c` spread over all processes; returns this process's exit code (rank 0: the
 /// one runCompareCommand would return, 5 when a process failed; other ranks: 0 unless they failed).
 int runDistributedCompare(const CompareCommand &c, double timeoutSeconds);
+
+/// `info` or `overflow` of `c` spread over all processes: every process indexes and scans the
+/// scopes rank 0 hands it (among those it sees), and sends its part (scancommand.h); rank 0
+/// writes the report one process writes on the union. Exit codes as runDistributedCompare.
+int runDistributedScan(const ScanCommand &c, double timeoutSeconds);
 
 } // namespace ds

@@ -7,6 +7,8 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include "formats/readers.h"
+
 #include <algorithm>
 #include <map>
 
@@ -199,71 +201,103 @@ std::optional<std::vector<Assignment>> decodeAssignments(const QByteArray &bytes
     });
 }
 
+namespace {
+
+QString who(const std::vector<PeerInfo> &peers, size_t r)
+{
+    return r < peers.size() && !peers[r].host.isEmpty() ? msg("rank %1 on node %2").arg(r).arg(peers[r].host) : msg("rank %1").arg(r);
+}
+
+QString scopeName(const QString &id) { return id.isEmpty() ? QStringLiteral("\"\"") : id; }
+
+struct Seen
+{
+    size_t rank;
+    QByteArray fingerprint;
+    quint64 bytes;
+};
+
+/// The union of one side over all processes: who saw each scope (the first process's labels in
+/// `run`); an error when two processes saw a scope with different contents.
+QString uniteSide(const std::vector<Catalog> &catalogs, const std::vector<PeerInfo> &peers, bool npuSide, const QString &what,
+                  RunInfo &run, std::map<QString, std::vector<Seen>> &seen)
+{
+    for (size_t r = 0; r < catalogs.size(); ++r) {
+        const SideCatalog &catalog = npuSide ? catalogs[r].npu : catalogs[r].bench;
+        for (const CatalogScope &c : catalog.scopes) {
+            auto &s = seen[c.id];
+            if (!s.empty() && s.front().fingerprint != c.fingerprint) {
+                const size_t first = s.front().rank;
+                const SideCatalog &firstCatalog = npuSide ? catalogs[first].npu : catalogs[first].bench;
+                return msg("scope %1%2 has different contents on %3 (%4) and on %5 (%6): its files "
+                           "(names, sizes or JSON contents) differ; every process must see the same data for a scope")
+                    .arg(scopeName(c.id), what.isEmpty() ? QString() : msg(" of the %1 run").arg(what), who(peers, first),
+                         firstCatalog.openedPath, who(peers, r), catalog.openedPath);
+            }
+            if (s.empty()) {
+                RunScope x;
+                x.id = c.id;
+                x.step = c.step;
+                x.rank = c.rank;
+                x.stepNumber = c.stepNumber;
+                x.rankNumber = c.rankNumber;
+                run.scopes.push_back(std::move(x));
+            }
+            s.push_back({r, c.fingerprint, c.bytes});
+        }
+    }
+    return {};
+}
+
+/// Jobs (bytes, candidate ranks) handed out largest first, each to the candidate with the fewest
+/// bytes so far (then the lowest rank): the rank of every job.
+std::vector<size_t> balance(const std::vector<std::pair<quint64, std::vector<size_t>>> &jobs, size_t ranks)
+{
+    std::vector<size_t> order(jobs.size()), to(jobs.size(), 0);
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return jobs[a].first > jobs[b].first; });
+    std::vector<quint64> load(ranks, 0);
+    for (size_t j : order) {
+        size_t best = jobs[j].second.front();
+        for (size_t c : jobs[j].second)
+            if (load[c] < load[best])
+                best = c;
+        load[best] += jobs[j].first;
+        to[j] = best;
+    }
+    return to;
+}
+
+} // namespace
+
 Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInfo> &peers)
 {
     Plan plan;
     plan.byRank.resize(catalogs.size());
-    auto who = [&](size_t r) {
-        return r < peers.size() && !peers[r].host.isEmpty() ? msg("rank %1 on node %2").arg(r).arg(peers[r].host) : msg("rank %1").arg(r);
-    };
-    struct Seen
-    {
-        size_t rank;
-        QByteArray fingerprint;
-        quint64 bytes;
-    };
-    // The union of each side: its scopes (labels from the first process that saw them) and who saw them.
-    struct Side
-    {
-        RunInfo run;
-        std::map<QString, std::vector<Seen>> seen;
-    } npu, bench;
-    for (size_t r = 0; r < catalogs.size(); ++r)
-        for (auto [side, catalog, what] : {std::tuple{&npu, &catalogs[r].npu, msg("NPU")}, std::tuple{&bench, &catalogs[r].bench, msg("bench")}})
-            for (const CatalogScope &c : catalog->scopes) {
-                auto &seen = side->seen[c.id];
-                if (!seen.empty() && seen.front().fingerprint != c.fingerprint) {
-                    const size_t first = seen.front().rank;
-                    plan.error = msg("scope %1 of the %2 run has different contents on %3 (%4) and on %5 (%6): its files "
-                                    "(names, sizes or JSON contents) differ; every process must see the same data for a scope")
-                                     .arg(c.id.isEmpty() ? QStringLiteral("\"\"") : c.id, what, who(first),
-                                          side == &npu ? catalogs[first].npu.openedPath : catalogs[first].bench.openedPath,
-                                          who(r), catalog->openedPath);
-                    plan.code = 5;
-                    return plan;
-                }
-                if (seen.empty()) {
-                    RunScope s;
-                    s.id = c.id;
-                    s.step = c.step;
-                    s.rank = c.rank;
-                    s.stepNumber = c.stepNumber;
-                    s.rankNumber = c.rankNumber;
-                    side->run.scopes.push_back(std::move(s));
-                }
-                seen.push_back({r, c.fingerprint, c.bytes});
-            }
-    const std::vector<ScopePair> pairs = pairScopes(npu.run, bench.run);
+    RunInfo npuRun, benchRun;
+    std::map<QString, std::vector<Seen>> npuSeen, benchSeen;
+    for (const auto &[npuSide, what, run, seen] : {std::tuple{true, msg("NPU"), &npuRun, &npuSeen}, std::tuple{false, msg("bench"), &benchRun, &benchSeen}})
+        if (const QString error = uniteSide(catalogs, peers, npuSide, what, *run, *seen); !error.isEmpty()) {
+            plan.error = error;
+            plan.code = 5;
+            return plan;
+        }
+    const std::vector<ScopePair> pairs = pairScopes(npuRun, benchRun);
     plan.pairs = pairs.size();
-    struct Job
-    {
-        size_t pair;
-        quint64 bytes;
-        std::vector<size_t> candidates;
-    };
-    std::vector<Job> jobs;
+    std::vector<std::pair<quint64, std::vector<size_t>>> jobs;
     for (size_t i = 0; i < pairs.size(); ++i) {
         const ScopePair &p = pairs[i];
         std::vector<size_t> withNpu, withBench;
         quint64 bytes = 0;
         if (p.npu)
-            for (const Seen &s : npu.seen[p.npu->id]) {
+            for (const Seen &s : npuSeen[p.npu->id]) {
                 withNpu.push_back(s.rank);
                 bytes = std::max(bytes, s.bytes);
             }
         quint64 benchBytes = 0;
         if (p.bench)
-            for (const Seen &s : bench.seen[p.bench->id]) {
+            for (const Seen &s : benchSeen[p.bench->id]) {
                 withBench.push_back(s.rank);
                 benchBytes = std::max(benchBytes, s.bytes);
             }
@@ -278,29 +312,22 @@ Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInf
             auto list = [&](const std::vector<size_t> &ranks) {
                 QStringList l;
                 for (size_t r : ranks)
-                    l << who(r);
+                    l << who(peers, r);
                 return l.join(QStringLiteral(", "));
             };
             plan.error = msg("scope %1: no process sees both its NPU data (seen by %2) and its bench data (seen by %3); "
                             "give every process whose node holds an NPU scope a path to its bench scope")
-                             .arg(p.id.isEmpty() ? QStringLiteral("\"\"") : p.id, list(withNpu), list(withBench));
+                             .arg(scopeName(p.id), list(withNpu), list(withBench));
             plan.code = 5;
             return plan;
         }
-        jobs.push_back({i, bytes + benchBytes, std::move(both)});
+        jobs.push_back({bytes + benchBytes, std::move(both)});
     }
-    // Largest first, each to the candidate with the fewest bytes so far (then the lowest rank).
-    std::stable_sort(jobs.begin(), jobs.end(), [](const Job &a, const Job &b) { return a.bytes > b.bytes; });
-    std::vector<quint64> load(catalogs.size(), 0);
-    for (const Job &j : jobs) {
-        size_t best = j.candidates.front();
-        for (size_t c : j.candidates)
-            if (load[c] < load[best])
-                best = c;
-        load[best] += j.bytes;
-        const ScopePair &p = pairs[j.pair];
+    const std::vector<size_t> to = balance(jobs, catalogs.size());
+    for (size_t i = 0; i < pairs.size(); ++i) {
+        const ScopePair &p = pairs[i];
         Assignment a;
-        a.pair = qint32(j.pair);
+        a.pair = qint32(i);
         a.id = p.id;
         a.hasNpu = p.npu != nullptr;
         a.hasBench = p.bench != nullptr;
@@ -308,10 +335,92 @@ Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInf
             a.npuId = p.npu->id;
         if (p.bench)
             a.benchId = p.bench->id;
-        plan.byRank[best].push_back(std::move(a));
+        plan.byRank[to[i]].push_back(std::move(a));
     }
-    for (auto &list : plan.byRank)
-        std::sort(list.begin(), list.end(), [](const Assignment &a, const Assignment &b) { return a.pair < b.pair; });
+    return plan;
+}
+
+SideCatalog catalogScan(const QString &path, bool overflow, RunTree &tree, std::map<QString, std::vector<size_t>> &units)
+{
+    SideCatalog side;
+    side.openedPath = QFileInfo(path).absoluteFilePath();
+    auto found = discoverRuns(path);
+    if (!found) {
+        side.error = found.errorText();
+        side.code = 3;
+        return side;
+    }
+    tree = std::move(*found);
+    side.openedPath = tree.walk.openedPath;
+    side.rootDir = tree.walk.rootDir;
+    std::vector<bool> held(tree.walk.claims.size(), false);
+    std::map<QString, CatalogScope> labels;
+    for (const RunInfo &run : tree.runs)
+        for (const RunScope &s : run.scopes) {
+            // overflow: an OpDebug record links operators of its sibling directories (the other
+            // iterations of its device), so a CANN device's scopes are scanned together
+            const bool byDevice = overflow && std::any_of(s.claims.begin(), s.claims.end(), [&](size_t c) {
+                return formatReader(tree.walk.claims[c].format).opsAreFiles();
+            });
+            const QString scope = byDevice ? msg("%1 (every iteration)").arg(s.rank.isEmpty() ? QStringLiteral("\"\"") : s.rank) : s.id;
+            const QString key = run.relPath.isEmpty() ? scope : run.relPath + QLatin1Char(':') + scope;
+            auto &claims = units[key];
+            claims.insert(claims.end(), s.claims.begin(), s.claims.end());
+            for (size_t c : s.claims)
+                held[c] = true;
+            if (!labels.count(key))
+                labels[key] = CatalogScope{key, s.step, s.rank, s.stepNumber, s.rankNumber, {}, 0};
+        }
+    for (size_t c = 0; c < held.size(); ++c)
+        if (!held[c]) { // claims no run holds (no dump file name): read for their counts
+            const QString key = msg("files in %1").arg(tree.walk.claims[c].relPath.isEmpty() ? QStringLiteral(".") : tree.walk.claims[c].relPath);
+            units[key].push_back(c);
+            labels.try_emplace(key, CatalogScope{key, {}, {}, -1, -1, {}, 0});
+        }
+    for (auto &[key, claims] : units) {
+        std::sort(claims.begin(), claims.end());
+        RunScope unit;
+        unit.claims = claims;
+        CatalogScope c = labels[key];
+        c.fingerprint = scopeFingerprint(tree, unit, c.bytes);
+        side.scopes.push_back(std::move(c));
+    }
+    return side;
+}
+
+Plan planScan(const std::vector<Catalog> &catalogs, const std::vector<PeerInfo> &peers)
+{
+    Plan plan;
+    plan.byRank.resize(catalogs.size());
+    RunInfo run;
+    std::map<QString, std::vector<Seen>> seen;
+    if (const QString error = uniteSide(catalogs, peers, true, {}, run, seen); !error.isEmpty()) {
+        plan.error = error;
+        plan.code = 5;
+        return plan;
+    }
+    std::vector<std::pair<quint64, std::vector<size_t>>> jobs;
+    std::vector<QString> ids;
+    for (const auto &[id, who] : seen) {
+        quint64 bytes = 0;
+        std::vector<size_t> ranks;
+        for (const Seen &s : who) {
+            ranks.push_back(s.rank);
+            bytes = std::max(bytes, s.bytes);
+        }
+        jobs.push_back({bytes, std::move(ranks)});
+        ids.push_back(id);
+    }
+    plan.pairs = ids.size();
+    const std::vector<size_t> to = balance(jobs, catalogs.size());
+    for (size_t i = 0; i < ids.size(); ++i) {
+        Assignment a;
+        a.pair = qint32(i);
+        a.id = ids[i];
+        a.npuId = ids[i];
+        a.hasNpu = true;
+        plan.byRank[to[i]].push_back(std::move(a));
+    }
     return plan;
 }
 

@@ -2,13 +2,15 @@
 
 // The MPI-free half of the distributed compare (distributed.h): what every process tells rank 0
 // about the scopes it sees (a catalog with a fingerprint per scope), rank 0's plan that hands
-// every scope pair to one process, and the compact byte format of the messages (QDataStream).
+// every scope pair to one process, and the compact byte format of the messages (QDataStream);
+// for `info` and `overflow` (scancommand.h) the units of work of one tree and their plan.
 
 #include "compare/msprobecells.h"
 #include "run/runcompare.h"
 
 #include <QByteArray>
 #include <QString>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -81,6 +83,16 @@ struct Plan
     qint32 code = 0;
 };
 Plan planCompare(const std::vector<Catalog> &catalogs, const std::vector<PeerInfo> &peers);
+
+/// `info` / `overflow`: walks `path` (a folder of several runs too) and catalogs its units of
+/// work: every run's scopes (overflow: a CANN device's scopes as one, since an OpDebug record is
+/// linked to operators of the device's other iterations) and the claims no run holds. Unit ids
+/// name the run and the scope ("run_a:step0/rank1"); `units` gets each unit's claims of `tree`.
+SideCatalog catalogScan(const QString &path, bool overflow, RunTree &tree, std::map<QString, std::vector<size_t>> &units);
+/// Rank 0's plan for `info` / `overflow`: the union of the catalogs' units (catalog.npu), each
+/// given to one process that sees it (largest first, to the least loaded); an error when two
+/// processes see a unit with different contents.
+Plan planScan(const std::vector<Catalog> &catalogs, const std::vector<PeerInfo> &peers);
 
 /// A process's compare of one pair: what rank 0 needs to choose the report's column set and
 /// combine the run answer.

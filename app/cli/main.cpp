@@ -4,6 +4,7 @@
 #include "distributed.h"
 #endif
 #include "graphcommand.h"
+#include "scancommand.h"
 #include "formats/readers.h"
 #include "index/buildindex.h"
 #include "index/jsonreport.h"
@@ -47,8 +48,8 @@ int distributedRankOrZero()
 #endif
 }
 
-/// Indexes `path`; with `runs`, also groups the walk into runs and scopes (core/run).
-std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet, RunTree *runs = nullptr)
+/// Indexes `path`.
+std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet)
 {
     JobControl job;
     if (!quiet && isatty(fileno(stderr)))
@@ -59,50 +60,9 @@ std::shared_ptr<DumpIndex> openIndex(const QString &path, bool quiet, RunTree *r
         return nullptr;
     }
     auto index = indexClaims(*walk, {}, &job);
-    if (runs)
-        *runs = runsOfWalk(std::move(*walk));
     if (!quiet && isatty(fileno(stderr)))
         std::fprintf(stderr, "\r                 \r");
     return index;
-}
-
-/// `json` (an object) with `key: value` inserted after the key `after` (at the end when absent).
-QByteArray withKey(const QByteArray &json, const char *key, const QByteArray &value, const char *after)
-{
-    using ordered = nlohmann::ordered_json;
-    const ordered in = ordered::parse(json.toStdString());
-    ordered outJson;
-    bool inserted = false;
-    for (const auto &[k, v] : in.items()) {
-        outJson[k] = v;
-        if (k == after) {
-            outJson[key] = ordered::parse(value.toStdString());
-            inserted = true;
-        }
-    }
-    if (!inserted)
-        outJson[key] = ordered::parse(value.toStdString());
-    return QByteArray::fromStdString(outJson.dump(2)) + '\n';
-}
-
-/// "0, 1, 2, 3, 7" as "0-3, 7"; -1 (no such level) as "-".
-QString numberList(const std::vector<qint64> &numbers)
-{
-    QStringList parts;
-    for (size_t i = 0; i < numbers.size();) {
-        size_t e = i;
-        while (numbers[i] >= 0 && e + 1 < numbers.size() && numbers[e + 1] == numbers[e] + 1)
-            ++e;
-        if (numbers[i] < 0)
-            parts << QStringLiteral("-");
-        else if (e > i)
-            parts << QStringLiteral("%1-%2").arg(numbers[i]).arg(numbers[e]);
-        else
-            for (size_t k = i; k <= e; ++k)
-                parts << QString::number(numbers[k]);
-        i = e + 1;
-    }
-    return parts.join(QStringLiteral(", "));
 }
 
 void printErrors(const DumpIndex &index)
@@ -112,53 +72,6 @@ void printErrors(const DumpIndex &index)
     out(QStringLiteral("\n%1 file(s) could not be read:\n").arg(index.errors.size()));
     for (const auto &e : index.errors)
         out(QStringLiteral("  %1: %2\n").arg(e.file, e.message));
-}
-
-int cmdInfo(const DumpIndex &index, const RunTree &runs, bool asJson)
-{
-    if (asJson) {
-        out(withKey(infoJson(index), "runs", runsJson(runs), "ranks"));
-        return Ok;
-    }
-    QStringList devices, steps, ranks;
-    for (const auto &op : index.ops)
-        for (auto [list, value] : {std::pair{&devices, &op.levels->device}, std::pair{&steps, &op.levels->step},
-                                   std::pair{&ranks, &op.levels->rank}})
-            if (!value->isEmpty() && !list->contains(*value))
-                *list << *value;
-    QStringList formats;
-    for (FormatId f : index.sourceFormats())
-        formats << formatReader(f).description();
-    auto joined = [](const QStringList &l) { return l.isEmpty() ? QStringLiteral("-") : l.join(QStringLiteral(", ")); };
-    out(QStringLiteral("path:      %1\nformat:    %2\noperators: %3\ntensors:   %4\npayload:   %5 bytes\n")
-            .arg(index.openedPath, formats.isEmpty() ? QStringLiteral("no dump files found") : formats.join(QStringLiteral("; ")))
-            .arg(index.ops.size()).arg(index.tensorCount()).arg(index.payloadBytes()));
-    if (!steps.isEmpty() || !ranks.isEmpty())
-        out(QStringLiteral("steps:     %1\nranks:     %2\n").arg(joined(steps), joined(ranks)));
-    std::vector<Problem> warnings;
-    for (auto &p : indexProblems(index))
-        if (p.severity == Problem::Severity::Warning)
-            warnings.push_back(std::move(p));
-    out(QStringLiteral("devices:   %1\nbad files: %2\nwarnings:  %3\n").arg(joined(devices)).arg(index.errors.size()).arg(warnings.size()));
-    if (runs.runs.size() > 1 || (runs.runs.size() == 1 && runs.runs.front().multiScope())) {
-        out(QStringLiteral("runs:      %1\n").arg(runs.runs.size()));
-        for (const RunInfo &r : runs.runs)
-            out(QStringLiteral("  %1  %2  steps %3, ranks %4 (%5 scopes)\n")
-                    .arg(r.relPath.isEmpty() ? QStringLiteral(".") : r.relPath, r.formats.join(QLatin1Char(',')),
-                         numberList(r.steps), numberList(r.ranks))
-                    .arg(r.scopes.size()));
-    }
-    printErrors(index);
-    if (!warnings.empty()) {
-        // Files that were read but whose content is inconsistent (README "info").
-        constexpr size_t kShown = 50;
-        out(QStringLiteral("\n%1 warning(s) about files that were read:\n").arg(warnings.size()));
-        for (size_t i = 0; i < warnings.size() && i < kShown; ++i)
-            out(QStringLiteral("  %1\n").arg(problemText(warnings[i])));
-        if (warnings.size() > kShown)
-            out(QStringLiteral("  ... and %1 more (info --json lists them all)\n").arg(warnings.size() - kShown));
-    }
-    return Ok;
 }
 
 int cmdList(const DumpIndex &index, bool asJson)
@@ -322,35 +235,6 @@ int cmdExportOps(const DumpIndex &index, const QStringList &ids, const QString &
     return Ok;
 }
 
-int cmdOverflow(const DumpIndex &index, bool asJson, bool scan)
-{
-    JobControl job;
-    if (!asJson && isatty(fileno(stderr)))
-        job.progress = [](int permille) { std::fprintf(stderr, "\rscanning %5.1f%%", permille / 10.0); };
-    OverflowOptions options;
-    options.softwareScan = scan;
-    const OverflowReport report = analyzeOverflow(index, options, &job);
-    if (!asJson && isatty(fileno(stderr)))
-        std::fprintf(stderr, "\r                 \r");
-    // The run-level first anomaly: per scope, then across ranks on the communication-op clock.
-    const std::vector<ScopeSummary> scopes = summarizeOverflow(index, report);
-    const RunAnswer answer = combineRun(scopes, RunAnswerKind::Overflow);
-    if (asJson) {
-        out(withKey(overflowJson(index, report), "run", answer.toJson(scopes), ""));
-    } else {
-        QString head = answer.line() + QLatin1Char('\n');
-        if (answer.first)
-            for (const RunAnswer::RankFinding &r : answer.first->ranks)
-                if (r.found && !r.scope.isEmpty())
-                    head += QStringLiteral("  %1: %2, %3%4\n").arg(r.scope, r.finding.op, r.clock.describe(),
-                                                                  r.scope == answer.first->at.scope ? QStringLiteral("  <- first") : QString());
-        out(head + QLatin1Char('\n') + overflowText(index, report));
-    }
-    if (!asJson)
-        printErrors(index);
-    return Ok;
-}
-
 } // namespace
 
 int mainCommand(int argc, char **argv, int processes);
@@ -467,10 +351,36 @@ int mainCommand(int argc, char **argv, int processes)
     }
     req.layout = parser.isSet(raw) ? LayoutChoice::Raw : LayoutChoice::Logical;
 
-    if (processes > 1 && command != QLatin1String("compare")) {
+    const bool spread = command == QLatin1String("compare") || command == QLatin1String("info") || command == QLatin1String("overflow");
+    if (processes > 1 && !spread) {
         if (distributedRankOrZero() == 0)
-            err(QStringLiteral("under mpirun only compare is spread over processes; run %1 without mpirun").arg(command));
+            err(QStringLiteral("under mpirun only compare, info and overflow are spread over processes; run %1 without mpirun").arg(command));
         return Usage;
+    }
+    double timeout = 60;
+#ifdef DUMPSCOPE_MPI
+    if (processes > 1) {
+        bool okTimeout = false;
+        timeout = parser.value(mpiTimeout).toDouble(&okTimeout);
+        if (!okTimeout || timeout <= 0) {
+            err(QStringLiteral("--mpi-timeout must be a positive number of seconds"));
+            return Usage;
+        }
+    }
+#endif
+    (void)timeout;
+    if (command == QLatin1String("info") || command == QLatin1String("overflow")) {
+        ScanCommand c;
+        c.kind = command == QLatin1String("info") ? ScanCommand::Kind::Info : ScanCommand::Kind::Overflow;
+        c.path = args[1];
+        c.json = parser.isSet(json);
+        c.quiet = parser.isSet(quiet);
+        c.scan = !parser.isSet(noScan);
+#ifdef DUMPSCOPE_MPI
+        if (processes > 1)
+            return runDistributedScan(c, timeout);
+#endif
+        return runScanCommand(c);
     }
     if (command == QLatin1String("compare")) {
         if (args.size() != 3) {
@@ -481,34 +391,22 @@ int mainCommand(int argc, char **argv, int processes)
                          parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
                          parser.value(xlsx), parser.value(style)};
 #ifdef DUMPSCOPE_MPI
-        if (processes > 1) {
-            bool okTimeout = false;
-            const double timeout = parser.value(mpiTimeout).toDouble(&okTimeout);
-            if (!okTimeout || timeout <= 0) {
-                err(QStringLiteral("--mpi-timeout must be a positive number of seconds"));
-                return Usage;
-            }
+        if (processes > 1)
             return runDistributedCompare(c, timeout);
-        }
 #endif
         return runCompareCommand(c);
     }
     if (command == QLatin1String("graph")) // a graph-only directory holds no dump
         return runGraphCommand(args[1], args.mid(2), parser.isSet(json));
-    RunTree runs;
-    auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json), command == QLatin1String("info") ? &runs : nullptr);
+    auto index = openIndex(args[1], parser.isSet(quiet) || parser.isSet(json));
     if (!index)
         return NoPath;
     const QStringList ids = args.mid(2);
     const bool asJson = parser.isSet(json);
     if (command == QLatin1String("export") && parser.value(format) == QLatin1String("h5"))
         return cmdExportOps(*index, ids, QFileInfo(parser.value(outDir)).absoluteFilePath(), parser.isSet(force), asJson);
-    if (command == QLatin1String("info"))
-        return cmdInfo(*index, runs, asJson);
     if (command == QLatin1String("list"))
         return cmdList(*index, asJson);
-    if (command == QLatin1String("overflow"))
-        return cmdOverflow(*index, asJson, !parser.isSet(noScan));
     if (command == QLatin1String("stats"))
         return cmdStats(*index, ids, asJson, parser.value(bins).toInt(), req.layout);
     return cmdExport(*index, ids, req, asJson);

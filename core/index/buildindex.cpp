@@ -178,7 +178,7 @@ Result<TreeWalk> walkTree(const QString &path, const JobControl *job)
 }
 
 std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which, const JobControl *job,
-                                       const IndexBatchSink &sink)
+                                       const IndexBatchSink &sink, IndexLabels labels)
 {
     auto index = std::make_shared<DumpIndex>();
     index->openedPath = walk.openedPath;
@@ -235,7 +235,7 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     });
     // A folder holding several runs shows each under its own node, named by its folder
     // relative to the opened one ("." for the opened folder itself).
-    const bool severalRuns = std::any_of(opRuns.begin(), opRuns.end(), [&](const QString *r) { return *r != *opRuns.front(); });
+    const bool severalRuns = labels == IndexLabels::Always || std::any_of(opRuns.begin(), opRuns.end(), [&](const QString *r) { return *r != *opRuns.front(); });
     if (severalRuns) {
         std::unordered_map<const DumpLevels *, SharedLevels> withRun;
         for (size_t i = 0; i < index->ops.size(); ++i) {
@@ -252,7 +252,7 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     index->cancelled = walk.cancelled || !finished || (job && job->cancelled());
     // A folder holding several formats shows each under its own node.
     const auto formats = index->sourceFormats();
-    if (formats.size() > 1) {
+    if (formats.size() > 1 || labels == IndexLabels::Always) {
         // Ops of one directory share their levels: give each shared set its part once.
         std::unordered_map<const DumpLevels *, SharedLevels> withPart;
         for (OpRecord &op : index->ops) {

@@ -30,11 +30,19 @@ struct TreeWalk
 /// Walks `path` once (a dump at any level, or a single file). A missing path is an error.
 Result<TreeWalk> walkTree(const QString &path, const JobControl *job = nullptr);
 
+/// How indexClaims labels the levels of operators from several runs or formats.
+enum class IndexLabels : std::uint8_t {
+    Auto,   ///< levels.run when the operators come from several runs, levels.part when from several formats
+    Always, ///< both always: a part of a tree indexed on its own (issue 17) keeps what the whole tree needs;
+            ///< the merge of the reports (overflowpart.h, infopart.h) drops what the whole tree does not
+};
+
 /// Indexes the claims `which` of a walk (every claim when empty) on all cores into one index
 /// based at walk.rootDir: tensor ids and paths are those of the whole tree. When its operators
 /// come from several runs, their levels.run names the run (each run gets its own tree node).
 std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which = {},
-                                       const JobControl *job = nullptr, const IndexBatchSink &sink = {});
+                                       const JobControl *job = nullptr, const IndexBatchSink &sink = {},
+                                       IndexLabels labels = IndexLabels::Auto);
 
 /// Indexes a dump at any level (dump_path, a time or data_index directory, or a single file):
 /// walks the tree once, lets every reader of formats/readers.h claim what is its own in each

@@ -29,10 +29,8 @@ json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
 
 json errorsJson(const DumpIndex &index)
 {
-    json a = json::array();
-    for (const auto &e : index.errors)
-        a.push_back({{"file", s(e.file)}, {"message", s(e.message)}, {"kind", errorKindName(e.kind)}});
-    return a;
+    const QByteArray cbor = errorsCbor(index.errors);
+    return json::from_cbor(cbor.begin(), cbor.end());
 }
 
 json tensorJson(const DumpIndex &index, const DumpIndex::TensorRef &ref)
@@ -108,70 +106,28 @@ json warningJson(const DumpIndex &index, const Problem &p)
     return j;
 }
 
-/// Files read with inconsistencies (declared shape x dtype != size, bytes after the declared
-/// sizes, ...): one entry per warning.
-json warningsJson(const DumpIndex &index)
-{
-    json a = json::array();
-    for (const Problem &p : indexProblems(index))
-        if (p.severity == Problem::Severity::Warning)
-            a.push_back(warningJson(index, p));
-    return a;
-}
-
 } // namespace
 
-QByteArray infoJson(const DumpIndex &index)
+QByteArray errorsCbor(const std::vector<FileError> &errors)
 {
-    QSet<QString> devices, times, models, dataIndexes, steps, ranks;
-    std::uint64_t opDebug = 0;
-    const DumpLevels *last = nullptr; // ops of one directory share their levels: once per run of them
-    for (const auto &op : index.ops) {
-        opDebug += op.opDebug;
-        const DumpLevels *l = &*op.levels;
-        if (l == last)
-            continue;
-        last = l;
-        steps.insert(l->step);
-        ranks.insert(l->rank);
-        devices.insert(l->device);
-        times.insert(l->time);
-        models.insert(l->modelName);
-        dataIndexes.insert(l->dataIndex);
-    }
-    auto sorted = [](const QSet<QString> &set) {
-        QStringList l(set.begin(), set.end());
-        l.removeAll(QString());
-        l.sort();
-        json a = json::array();
-        for (const auto &x : l)
-            a.push_back(s(x));
-        return a;
-    };
-    json formats = json::array();
-    for (FormatId f : index.sourceFormats())
-        formats.push_back(s(sourceFormatName(f)));
-    json j{{"path", s(index.openedPath)},
-           {"formats", formats},
-           {"files", index.ops.size() + index.errors.size()},
-           {"ops", index.ops.size()},
-           {"opdebug_files", opDebug},
-           {"tensors", index.tensorCount()},
-           {"bytes", index.payloadBytes()},
-           {"times", sorted(times)},
-           {"devices", sorted(devices)},
-           {"model_names", sorted(models)},
-           {"data_indexes", sorted(dataIndexes)},
-           {"steps", sorted(steps)},
-           {"ranks", sorted(ranks)},
-           {"other_files", index.otherFiles},
-           {"errors", index.errors.size()},
-           {"error_files", errorsJson(index)}};
-    json warnings = warningsJson(index);
-    j["warnings"] = warnings.size();
-    j["warning_files"] = std::move(warnings);
-    j["cancelled"] = index.cancelled;
-    return dump(j);
+    json a = json::array();
+    for (const auto &e : errors)
+        a.push_back({{"file", s(e.file)}, {"message", s(e.message)}, {"kind", errorKindName(e.kind)}});
+    const std::vector<std::uint8_t> bytes = json::to_cbor(a);
+    return QByteArray(reinterpret_cast<const char *>(bytes.data()), qsizetype(bytes.size()));
+}
+
+QByteArray warningsCbor(const DumpIndex &index, int begin, int end, QStringList *lines)
+{
+    json a = json::array();
+    for (int o = begin; o < end; ++o)
+        for (const Problem &p : opProblems(index, o)) {
+            a.push_back(warningJson(index, p));
+            if (lines)
+                *lines << problemText(p);
+        }
+    const std::vector<std::uint8_t> bytes = json::to_cbor(a);
+    return QByteArray(reinterpret_cast<const char *>(bytes.data()), qsizetype(bytes.size()));
 }
 
 QByteArray listJson(const DumpIndex &index)

@@ -10,10 +10,17 @@
 namespace ds {
 
 /// The JSON documents of `dumpscope-cli info|list|stats|export --json` (README "JSON output").
+/// infoJson: the one part of the whole index merged (infopart.h), without the runs.
 QByteArray infoJson(const DumpIndex &index);
 QByteArray listJson(const DumpIndex &index);
 QByteArray statsJson(const DumpIndex &index, const std::vector<TensorMeasure> &entries);
 QByteArray exportJson(const DumpIndex &index, const std::vector<ExportResult> &results);
+
+/// `errors` as the JSON arrays of the reports ({file, message, kind}), CBOR.
+QByteArray errorsCbor(const std::vector<FileError> &errors);
+/// The warnings of ops [begin, end) as JSON objects (CBOR array) and, when `lines` is given,
+/// as text (problemText), in execution order.
+QByteArray warningsCbor(const DumpIndex &index, int begin, int end, QStringList *lines = nullptr);
 
 /// Plain text (one "name: value" per line) used by "copy statistics".
 QString statsText(const TensorStats &s);

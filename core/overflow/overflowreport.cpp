@@ -153,7 +153,10 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
             return c < 0;
         if (x.timestamp != y.timestamp)
             return x.timestamp < y.timestamp;
-        return x.relPath.section(QLatin1Char('/'), -1) < y.relPath.section(QLatin1Char('/'), -1);
+        const QString fx = x.relPath.section(QLatin1Char('/'), -1), fy = y.relPath.section(QLatin1Char('/'), -1);
+        if (fx != fy)
+            return fx < fy;
+        return a.op < b.op; // execution order (as mergeOverflow breaks the tie)
     });
     OverflowEntry *overall = nullptr;
     for (size_t i = 0; i < report.records.size(); ++i) {

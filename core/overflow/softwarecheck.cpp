@@ -313,7 +313,7 @@ std::vector<OverflowScope> overflowScopes(const DumpIndex &index)
 {
     std::vector<OverflowScope> scopes;
     auto same = [](const DumpLevels &a, const DumpLevels &b) {
-        return a.part == b.part && a.time == b.time && a.step == b.step && a.rank == b.rank && a.device == b.device
+        return a.part == b.part && a.run == b.run && a.time == b.time && a.step == b.step && a.rank == b.rank && a.device == b.device
                && a.modelName == b.modelName && a.modelId == b.modelId && a.dataIndex == b.dataIndex;
     };
     for (int o = 0; o < int(index.ops.size()); ++o) {

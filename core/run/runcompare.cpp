@@ -400,11 +400,13 @@ QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode m
                             scopes.empty() ? QString() : scopes.front().bench->openedPath);
 }
 
-QByteArray runsJson(const RunTree &tree)
+QByteArray runsJson(const RunTree &tree) { return runsJson(tree.runs); }
+
+QByteArray runsJson(const std::vector<RunInfo> &runList)
 {
     using json = nlohmann::ordered_json;
     json runs = json::array();
-    for (const RunInfo &r : tree.runs) {
+    for (const RunInfo &r : runList) {
         auto labels = [&](bool steps) {
             json a = json::array();
             QStringList seen;

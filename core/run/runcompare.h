@@ -91,5 +91,6 @@ QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode m
 /// The `runs` array of `dumpscope-cli info --json` (compact JSON text): per run its path relative
 /// to the opened folder ("." for the folder itself), name, format(s), steps, ranks and scope ids.
 QByteArray runsJson(const RunTree &tree);
+QByteArray runsJson(const std::vector<RunInfo> &runs);
 
 } // namespace ds

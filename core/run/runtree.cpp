@@ -84,6 +84,20 @@ bool scopeBefore(const RunScope &a, const RunScope &b)
     return a.id < b.id;
 }
 
+/// Scopes in step, rank order; the run's distinct steps and ranks.
+void finishRun(RunInfo &run)
+{
+    std::sort(run.scopes.begin(), run.scopes.end(), scopeBefore);
+    for (const RunScope &s : run.scopes) {
+        if (std::find(run.steps.begin(), run.steps.end(), s.stepNumber) == run.steps.end())
+            run.steps.push_back(s.stepNumber);
+        if (std::find(run.ranks.begin(), run.ranks.end(), s.rankNumber) == run.ranks.end())
+            run.ranks.push_back(s.rankNumber);
+    }
+    std::sort(run.steps.begin(), run.steps.end());
+    std::sort(run.ranks.begin(), run.ranks.end());
+}
+
 } // namespace
 
 Result<RunTree> discoverRuns(const QString &path, const JobControl *job)
@@ -131,18 +145,46 @@ RunTree runsOfWalk(TreeWalk walk)
             std::sort(s.dirs.begin(), s.dirs.end());
             run.scopes.push_back(std::move(s));
         }
-        std::sort(run.scopes.begin(), run.scopes.end(), scopeBefore);
-        for (const RunScope &s : run.scopes) {
-            if (std::find(run.steps.begin(), run.steps.end(), s.stepNumber) == run.steps.end())
-                run.steps.push_back(s.stepNumber);
-            if (std::find(run.ranks.begin(), run.ranks.end(), s.rankNumber) == run.ranks.end())
-                run.ranks.push_back(s.rankNumber);
-        }
-        std::sort(run.steps.begin(), run.steps.end());
-        std::sort(run.ranks.begin(), run.ranks.end());
+        finishRun(run);
         tree.runs.push_back(std::move(run));
     }
     return tree;
+}
+
+std::vector<RunInfo> mergeRuns(const std::vector<std::vector<RunInfo>> &lists)
+{
+    std::map<QString, RunInfo> runs;
+    for (const auto &list : lists)
+        for (const RunInfo &r : list) {
+            auto [it, added] = runs.try_emplace(r.relPath);
+            RunInfo &m = it->second;
+            if (added) {
+                m.relPath = r.relPath;
+                m.name = r.name;
+            }
+            for (const QString &f : r.formats)
+                if (!m.formats.contains(f))
+                    m.formats << f;
+            for (const RunScope &s : r.scopes)
+                if (!m.scope(s.id)) {
+                    RunScope copy;
+                    copy.id = s.id;
+                    copy.step = s.step;
+                    copy.rank = s.rank;
+                    copy.stepNumber = s.stepNumber;
+                    copy.rankNumber = s.rankNumber;
+                    copy.formats = s.formats;
+                    m.scopes.push_back(std::move(copy));
+                }
+        }
+    std::vector<RunInfo> out;
+    for (auto &[relPath, run] : runs) {
+        run.steps.clear();
+        run.ranks.clear();
+        finishRun(run);
+        out.push_back(std::move(run));
+    }
+    return out;
 }
 
 std::shared_ptr<DumpIndex> indexScope(const RunTree &tree, const RunScope &scope, const JobControl *job)

@@ -67,6 +67,12 @@ Result<RunTree> discoverRuns(const QString &path, const JobControl *job = nullpt
 /// The same from a walk already made (e.g. the one an index was built from).
 RunTree runsOfWalk(TreeWalk walk);
 
+/// The runs of several walks of one tree (processes that see different parts of it, issue 17)
+/// as one walk of the whole would list them: runs by relPath (the name and the formats' order of
+/// the first list holding the run), scopes united by id in step, rank order, steps and ranks
+/// recomputed. Scopes keep their labels; their claims and dirs are dropped (they index one walk).
+std::vector<RunInfo> mergeRuns(const std::vector<std::vector<RunInfo>> &lists);
+
 /// Indexes one scope of a discovered run: an index over the opened folder (tensor ids and
 /// operator paths are those of the whole tree) holding only that scope's operators.
 std::shared_ptr<DumpIndex> indexScope(const RunTree &tree, const RunScope &scope, const JobControl *job = nullptr);

@@ -1,7 +1,8 @@
 // The MPI-free half of the distributed compare (app/cli/distributedplan.h): scope fingerprints
 // on copies of real msprobe scopes, rank 0's plan (every pair exactly once, to a process that
 // sees both sides, deterministic and balanced; different contents and pairs nobody sees whole
-// refused with the ranks, nodes and paths named) and the message format's round trips.
+// refused with the ranks, nodes and paths named) and the message format's round trips; for
+// info and overflow, the units of work of a tree and rank 0's plan for them.
 #include "distributedplan.h"
 
 #include <QDir>
@@ -9,6 +10,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <bit>
 #include <limits>
 
@@ -224,6 +226,58 @@ private slots:
         QCOMPARE(plan.code, 5);
         QVERIFY2(plan.error.contains(QLatin1String("scope step1/rank1: no process sees both its NPU data (seen by rank 0 on node "
                                                    "node0) and its bench data (seen by rank 1 on node node1)")),
+                 qPrintable(plan.error));
+    }
+
+    /// info / overflow: units of a folder of several runs; a CANN device's iterations are one
+    /// unit for overflow (an OpDebug record links operators of sibling iterations), not for info.
+    void scanUnits()
+    {
+        RunTree tree;
+        std::map<QString, std::vector<size_t>> units;
+        const SideCatalog runs = catalogScan(kCorpus, false, tree, units);
+        QVERIFY2(runs.error.isEmpty(), qPrintable(runs.error));
+        QCOMPARE(runs.scopes.size(), units.size());
+        size_t scopes = 0, claims = 0;
+        for (const RunInfo &r : tree.runs)
+            scopes += r.scopes.size();
+        QCOMPARE(units.size(), scopes); // every scope of the 24 runs, named by its run
+        QVERIFY(units.count(QStringLiteral("overflow_tensor_mix:step1/rank0")));
+        for (const auto &[id, c] : units)
+            claims += c.size();
+        QCOMPARE(claims, tree.walk.claims.size()); // every claim in exactly one unit
+        const QString legacy = QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/legacy");
+        std::map<QString, std::vector<size_t>> info, overflow;
+        QVERIFY(catalogScan(legacy, false, tree, info).error.isEmpty());
+        QVERIFY(catalogScan(legacy, true, tree, overflow).error.isEmpty());
+        QCOMPARE(info.size(), size_t(2)); // device 0, iterations 0 and 1
+        QCOMPARE(overflow.size(), size_t(1));
+        QCOMPARE(overflow.begin()->first, QStringLiteral("0 (every iteration)"));
+        QCOMPARE(catalogScan(QStringLiteral("/nonexistent/dumpscope/path"), true, tree, overflow).code, 3);
+    }
+
+    void scanPlan()
+    {
+        std::vector<Catalog> cats{catalog(kFour, QStringLiteral("/n0")), catalog({kFour[0], kFour[1]}, QStringLiteral("/n1")),
+                                  catalog({}, QStringLiteral("/n2"))};
+        Plan plan = planScan(cats, peers(3));
+        QVERIFY2(plan.error.isEmpty(), qPrintable(plan.error));
+        QCOMPARE(plan.pairs, size_t(4));
+        const auto own = owners(plan);
+        QCOMPARE(own.size(), size_t(4)); // every unit once
+        for (const auto &list : plan.byRank)
+            for (const Assignment &a : list) // to a process that sees it
+                QVERIFY(std::any_of(cats[size_t(own.at(a.pair))].npu.scopes.begin(), cats[size_t(own.at(a.pair))].npu.scopes.end(),
+                                    [&](const CatalogScope &c) { return c.id == a.id; }));
+        // largest first to the least loaded: step0/rank0 to rank 0, step0/rank1 to rank 1 (rank 0
+        // already holds 100 bytes), step1/* only seen by rank 0
+        QCOMPARE(own, (std::map<int, int>{{0, 0}, {1, 1}, {2, 0}, {3, 0}}));
+        QVERIFY(plan.byRank[2].empty());
+        cats[1].npu.scopes[1].fingerprint = "changed";
+        plan = planScan(cats, peers(3));
+        QCOMPARE(plan.code, 5);
+        QVERIFY2(plan.error.contains(QLatin1String("scope step0/rank1 has different contents on rank 0 on node node0 (/n0/npu) "
+                                                   "and on rank 1 on node node1 (/n1/npu)")),
                  qPrintable(plan.error));
     }
 

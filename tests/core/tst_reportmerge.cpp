@@ -1,0 +1,232 @@
+// The merge step of `info` and `overflow` (core/index/infopart.h, core/overflow/overflowpart.h,
+// issue 17): a tree indexed scope by scope (IndexLabels::Always, as each MPI process indexes the
+// scopes it owns), every part sent through its byte format, and the parts merged in any order
+// give exactly the report one index of the whole tree gives (the single process's path, which is
+// itself one part merged). The trees are the committed samples: real msprobe runs (one run, and
+// a folder of 24 runs with overflows), CANN trees with OpDebug overflow files in several layouts,
+// and the whole samples folder (every format, unreadable files listed once, in the whole order).
+#include "dump/levels.h"
+#include "formats/readers.h"
+#include "index/buildindex.h"
+#include "index/infopart.h"
+#include "index/jsonreport.h"
+#include "overflow/overflowpart.h"
+#include "run/runtree.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <algorithm>
+#include <map>
+#include <random>
+
+using namespace ds;
+
+namespace {
+
+QString sample(const char *rel) { return QStringLiteral(DUMPSCOPE_SAMPLES "/") + QLatin1String(rel); }
+
+/// The claims of every unit of work: a run's scope (overflow: a CANN device's scopes together,
+/// as an OpDebug record links operators of its sibling iterations), claims no run holds alone.
+std::vector<std::vector<size_t>> units(const RunTree &tree, bool overflow)
+{
+    std::map<QString, std::vector<size_t>> byKey;
+    std::vector<bool> held(tree.walk.claims.size(), false);
+    for (const RunInfo &run : tree.runs)
+        for (const RunScope &s : run.scopes) {
+            const bool byDevice = overflow && std::any_of(s.claims.begin(), s.claims.end(), [&](size_t c) {
+                return formatReader(tree.walk.claims[c].format).opsAreFiles();
+            });
+            auto &claims = byKey[run.relPath + QLatin1Char('\n') + (byDevice ? QStringLiteral("device ") + s.rank : s.id)];
+            claims.insert(claims.end(), s.claims.begin(), s.claims.end());
+            for (size_t c : s.claims)
+                held[c] = true;
+        }
+    for (size_t c = 0; c < held.size(); ++c)
+        if (!held[c])
+            byKey[QStringLiteral("other\n%1").arg(c)].push_back(c);
+    std::vector<std::vector<size_t>> out;
+    for (auto &[key, claims] : byKey) {
+        std::sort(claims.begin(), claims.end());
+        out.push_back(claims);
+    }
+    return out;
+}
+
+/// One unit indexed alone, as a process indexes what it owns (with the walk's own errors).
+std::shared_ptr<DumpIndex> indexUnit(const RunTree &tree, const std::vector<size_t> &claims)
+{
+    auto index = indexClaims(tree.walk, claims, nullptr, {}, IndexLabels::Always);
+    index->errors.insert(index->errors.end(), tree.walk.errors.begin(), tree.walk.errors.end());
+    index->finalize();
+    return index;
+}
+
+/// The orders the parts are merged in: as walked, reversed, and two shuffles.
+std::vector<std::vector<size_t>> orders(size_t n)
+{
+    std::vector<size_t> forward(n);
+    for (size_t i = 0; i < n; ++i)
+        forward[i] = i;
+    std::vector<std::vector<size_t>> out{forward, {forward.rbegin(), forward.rend()}};
+    std::mt19937 random(17);
+    for (int k = 0; k < 2; ++k) {
+        std::shuffle(forward.begin(), forward.end(), random);
+        out.push_back(forward);
+    }
+    return out;
+}
+
+template<typename T>
+std::vector<T> reordered(const std::vector<T> &parts, const std::vector<size_t> &order)
+{
+    std::vector<T> out;
+    for (size_t i : order)
+        out.push_back(parts[i]);
+    return out;
+}
+
+} // namespace
+
+class TestReportMerge : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void trees_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<int>("minRecords");  // OpDebug records the overflow report must hold
+        QTest::addColumn<int>("minFindings"); // software-scan findings
+        QTest::addColumn<int>("minErrors");   // unreadable files
+        QTest::newRow("cann opdebug runs") << sample("overflow") << 10 << 1 << 0;
+        QTest::newRow("msprobe overflow run") << sample("msprobe_real/dumps/overflow_tensor_mix") << 0 << 1 << 0;
+        QTest::newRow("msprobe 24 runs") << sample("msprobe_real/dumps") << 0 << 3 << 0;
+        QTest::newRow("cann trees") << sample("cann") << 0 << 0 << 1;
+        // every sample: several formats (levels.part), runs and errors (unreadable files) together
+        QTest::newRow("all samples") << QStringLiteral(DUMPSCOPE_SAMPLES) << 10 << 3 << 10;
+    }
+
+    /// Overflow: the parts of the scopes, merged in any order, are the whole tree's report.
+    void overflowParts_data() { trees_data(); }
+    void overflowParts()
+    {
+        QFETCH(QString, path);
+        QFETCH(int, minRecords);
+        QFETCH(int, minFindings);
+        QFETCH(int, minErrors);
+        auto tree = discoverRuns(path);
+        QVERIFY(tree);
+        auto whole = indexClaims(tree->walk);
+        const OverflowReport report = analyzeOverflow(*whole);
+        const QByteArray json = overflowJson(*whole, report);
+        const QString text = overflowText(*whole, report);
+        // the case is not empty: what the merge must reproduce
+        const QJsonObject doc = QJsonDocument::fromJson(json).object();
+        QVERIFY(doc.value(QStringLiteral("records")).toArray().size() >= minRecords);
+        QVERIFY(doc.value(QStringLiteral("software")).toObject().value(QStringLiteral("findings")).toArray().size() >= minFindings);
+        QVERIFY(doc.value(QStringLiteral("errors")).toArray().size() >= minErrors);
+
+        const auto groups = units(*tree, true);
+        QVERIFY2(groups.size() > 1, "one unit: nothing to merge");
+        std::vector<OverflowPart> parts;
+        for (const auto &claims : groups) {
+            const auto index = indexUnit(*tree, claims);
+            const QByteArray bytes = encodeOverflowPart(overflowPart(*index, analyzeOverflow(*index)));
+            auto decoded = decodeOverflowPart(bytes);
+            QVERIFY(decoded);
+            QCOMPARE(encodeOverflowPart(*decoded), bytes);
+            QVERIFY(!decodeOverflowPart(bytes.left(bytes.size() - 1))); // truncated: refused
+            parts.push_back(std::move(*decoded));
+        }
+        for (const auto &order : orders(parts.size())) {
+            const OverflowDocument merged = mergeOverflow(reordered(parts, order), whole->openedPath, true);
+            QCOMPARE(overflowText(merged), text);
+            QCOMPARE(overflowJson(merged), json);
+        }
+    }
+
+    /// Info: the same for the counts, levels, warnings and errors.
+    void infoParts_data() { trees_data(); }
+    void infoParts()
+    {
+        QFETCH(QString, path);
+        auto tree = discoverRuns(path);
+        QVERIFY(tree);
+        auto whole = indexClaims(tree->walk);
+        const QByteArray json = infoJson(*whole);
+        const QJsonObject doc = QJsonDocument::fromJson(json).object();
+        QCOMPARE(doc.value(QStringLiteral("ops")).toInteger(), qint64(whole->ops.size()));
+        const InfoDocument single = mergeInfo({infoPart(*whole)}, whole->openedPath);
+
+        std::vector<InfoPart> parts;
+        for (const auto &claims : units(*tree, false)) {
+            const auto index = indexUnit(*tree, claims);
+            const QByteArray bytes = encodeInfoPart(infoPart(*index));
+            auto decoded = decodeInfoPart(bytes);
+            QVERIFY(decoded);
+            QVERIFY(!decodeInfoPart(bytes.left(bytes.size() - 1)));
+            parts.push_back(std::move(*decoded));
+        }
+        QVERIFY(parts.size() > 1);
+        for (const auto &order : orders(parts.size())) {
+            const InfoDocument merged = mergeInfo(reordered(parts, order), whole->openedPath);
+            QCOMPARE(infoJson(merged), json);
+            QCOMPARE(merged.warningLines, single.warningLines);
+            QCOMPARE(merged.levels.size(), single.levels.size());
+            for (size_t i = 0; i < merged.levels.size(); ++i) // execution order of the distinct levels
+                QVERIFY(sameLevels(merged.levels[i], single.levels[i]));
+        }
+    }
+
+    /// Runs found by processes that each see some scopes: as one walk of the whole lists them.
+    void runsOfParts()
+    {
+        auto tree = discoverRuns(sample("msprobe_real/dumps"));
+        QVERIFY(tree);
+        QVERIFY(tree->runs.size() > 2);
+        std::vector<std::vector<RunInfo>> lists(3);
+        for (const RunInfo &r : tree->runs)
+            for (size_t i = 0; i < r.scopes.size(); ++i) { // scope i of every run to list i % 3
+                std::vector<RunInfo> &list = lists[i % 3];
+                if (list.empty() || list.back().relPath != r.relPath) {
+                    RunInfo copy = r;
+                    copy.scopes.clear();
+                    list.push_back(copy);
+                }
+                list.back().scopes.push_back(r.scopes[i]);
+            }
+        for (const auto &order : orders(lists.size())) {
+            const std::vector<RunInfo> merged = mergeRuns(reordered(lists, order));
+            QCOMPARE(merged.size(), tree->runs.size());
+            for (size_t i = 0; i < merged.size(); ++i) {
+                const RunInfo &a = merged[i], &b = tree->runs[i];
+                QCOMPARE(a.relPath, b.relPath);
+                QCOMPARE(a.name, b.name);
+                QCOMPARE(a.formats, b.formats);
+                QCOMPARE(a.steps, b.steps);
+                QCOMPARE(a.ranks, b.ranks);
+                QCOMPARE(a.scopes.size(), b.scopes.size());
+                for (size_t k = 0; k < a.scopes.size(); ++k)
+                    QCOMPARE(a.scopes[k].id, b.scopes[k].id);
+            }
+        }
+    }
+
+    /// Errors seen by several processes are listed once, sorted by file then message.
+    void errorsOnce()
+    {
+        const std::vector<FileError> in{{QStringLiteral("b/x"), QStringLiteral("m2")}, {QStringLiteral("a"), QStringLiteral("m")},
+                                        {QStringLiteral("b/x"), QStringLiteral("m1")}, {QStringLiteral("a"), QStringLiteral("m")}};
+        const std::vector<FileError> out = mergedErrors(in);
+        QCOMPARE(out.size(), size_t(3));
+        QCOMPARE(out[0].file, QStringLiteral("a"));
+        QCOMPARE(out[1].message, QStringLiteral("m1"));
+        QCOMPARE(out[2].message, QStringLiteral("m2"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestReportMerge)
+#include "tst_reportmerge.moc"
