@@ -348,8 +348,9 @@ int writeCompareReports(const CompareCommand &c, const QString &npuPath, const Q
             docs.push_back(o.json);
             ops.push_back(o.npuOps);
         }
-        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath);
-        std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
+        // written piece by piece: the report of a large run is several GB
+        writeMergedCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath,
+                               [](const char *data, size_t size) { std::fwrite(data, 1, size, stdout); });
     } else {
         out(compareText(npuPath, benchPath, outputs, mode, answer));
     }

@@ -321,17 +321,59 @@ QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode)
     return out;
 }
 
-QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
-                            const QByteArray &run, const QString &npuPath, const QString &benchPath)
+namespace {
+
+const std::string_view kRowsKey = "\n  \"rows\": [";
+
+/// A compareJson document cut in two: its text with an empty "rows" array (small, parsed) and
+/// the text of its row elements (copied as they are: the merged report holds them at the same
+/// depth), found in the text by the indentation dump(2) gives the top-level key.
+struct DocParts
+{
+    std::string rest;
+    const char *rows = nullptr;
+    size_t rowsSize = 0;
+};
+
+DocParts splitDoc(const QByteArray &doc)
+{
+    DocParts p;
+    const std::string_view text(doc.constData(), size_t(doc.size()));
+    const size_t at = text.find(kRowsKey);
+    if (at == std::string_view::npos || at + kRowsKey.size() >= text.size() || text[at + kRowsKey.size()] == ']') {
+        p.rest = std::string(text);
+        return p;
+    }
+    const size_t begin = at + kRowsKey.size() + 1; // after "[\n"
+    const size_t end = text.find("\n  ]", begin);
+    if (end == std::string_view::npos) {
+        p.rest = std::string(text);
+        return p;
+    }
+    p.rows = text.data() + begin;
+    p.rowsSize = end - begin;
+    p.rest.reserve(text.size() - p.rowsSize);
+    p.rest.append(text.substr(0, begin - 1)).append("]").append(text.substr(end + 4));
+    return p;
+}
+
+} // namespace
+
+void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath,
+                            const std::function<void(const char *, size_t)> &write)
 {
     using json = nlohmann::ordered_json;
     json merged;
-    json rows = json::array(), divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    json divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    std::vector<std::pair<const char *, size_t>> rowTexts; // every document's row elements, in order
     std::map<std::string, long long> counts;
     bool cancelled = false;
     long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
     for (size_t i = 0; i < docs.size(); ++i) {
-        json j = json::parse(docs[i].toStdString());
+        DocParts parts = splitDoc(docs[i]);
+        json j = json::parse(parts.rest);
+        parts.rest = std::string();
         if (merged.is_null())
             merged = j;
         cancelled = cancelled || j.value("cancelled", false);
@@ -350,9 +392,9 @@ QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vect
             divergences.push_back(std::move(d));
         }
         opBase += i < npuOps.size() ? npuOps[i] : 0;
-        rowBase += (long long)j["rows"].size();
-        for (auto &r : j["rows"])
-            rows.push_back(std::move(r));
+        rowBase += j["summary"].value("rows", 0LL); // the number of row elements of the document
+        if (parts.rowsSize > 0)
+            rowTexts.emplace_back(parts.rows, parts.rowsSize);
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
         for (auto &w : j["warnings"])
@@ -384,13 +426,40 @@ QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vect
             out[key] = warnings;
         else if (key == "rows") {
             out["run"] = json::parse(run.toStdString());
-            out[key] = rows;
+            out[key] = json::array(); // the rows' texts are written into it below
         } else if (key == "bench_only")
             out[key] = benchOnly;
         else
             out[key] = value;
     }
-    return QByteArray::fromStdString(out.dump(2)) + '\n';
+    // As out.dump(2) with every row in "rows", written piece by piece.
+    const std::string text = out.dump(2);
+    const size_t at = text.find(kRowsKey);
+    if (at == std::string::npos || rowTexts.empty()) {
+        write(text.data(), text.size());
+        write("\n", 1);
+        return;
+    }
+    const size_t close = at + kRowsKey.size(); // the ']' of "[]"
+    write(text.data(), close);
+    write("\n", 1);
+    for (size_t i = 0; i < rowTexts.size(); ++i) {
+        if (i > 0)
+            write(",\n", 2);
+        write(rowTexts[i].first, rowTexts[i].second);
+    }
+    write("\n  ", 3);
+    write(text.data() + close, text.size() - close);
+    write("\n", 1);
+}
+
+QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath)
+{
+    QByteArray out;
+    writeMergedCompareJson(docs, npuOps, mode, run, npuPath, benchPath,
+                           [&](const char *data, size_t size) { out.append(data, qsizetype(size)); });
+    return out;
 }
 
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run)

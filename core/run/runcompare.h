@@ -86,6 +86,11 @@ QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode);
 /// the scopes, and the `run` object (before `rows`).
 QByteArray mergeCompareJson(const std::vector<QByteArray> &scopeDocs, const std::vector<int> &npuOps, CompareMode mode,
                             const QByteArray &run, const QString &npuPath, const QString &benchPath);
+/// mergeCompareJson written piece by piece to `write` (the rows' texts are copied from the
+/// documents, never parsed): what a report of millions of rows is written with.
+void writeMergedCompareJson(const std::vector<QByteArray> &scopeDocs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath,
+                            const std::function<void(const char *, size_t)> &write);
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run);
 
 /// The `runs` array of `dumpscope-cli info --json` (compact JSON text): per run its path relative
