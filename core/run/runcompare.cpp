@@ -5,6 +5,7 @@
 #include "util/parallel.h"
 
 #include <QCoreApplication>
+#include <QTemporaryFile>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,6 +14,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace ds {
 
@@ -359,21 +361,24 @@ DocParts splitDoc(const QByteArray &doc)
 
 } // namespace
 
-void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
-                            const QByteArray &run, const QString &npuPath, const QString &benchPath,
-                            const std::function<void(const char *, size_t)> &write)
+namespace {
+
+/// The merged report from every document's small part (`rest(i)`, "rows" empty) and its rows'
+/// text (`rows(i, write)` writes it; `hasRows(i)` says whether there is any).
+void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, const std::function<bool(size_t)> &hasRows,
+                 const std::function<void(size_t, const JsonWrite &)> &rows, const std::vector<int> &npuOps,
+                 CompareMode mode, const QByteArray &run, const QString &npuPath, const QString &benchPath,
+                 const JsonWrite &write)
 {
     using json = nlohmann::ordered_json;
     json merged;
     json divergences = json::array(), benchOnly = json::array(), warnings = json::array();
-    std::vector<std::pair<const char *, size_t>> rowTexts; // every document's row elements, in order
+    std::vector<size_t> withRows; // the documents that have rows, in order
     std::map<std::string, long long> counts;
     bool cancelled = false;
     long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
-    for (size_t i = 0; i < docs.size(); ++i) {
-        DocParts parts = splitDoc(docs[i]);
-        json j = json::parse(parts.rest);
-        parts.rest = std::string();
+    for (size_t i = 0; i < count; ++i) {
+        json j = json::parse(rest(i));
         if (merged.is_null())
             merged = j;
         cancelled = cancelled || j.value("cancelled", false);
@@ -393,8 +398,8 @@ void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vect
         }
         opBase += i < npuOps.size() ? npuOps[i] : 0;
         rowBase += j["summary"].value("rows", 0LL); // the number of row elements of the document
-        if (parts.rowsSize > 0)
-            rowTexts.emplace_back(parts.rows, parts.rowsSize);
+        if (hasRows(i))
+            withRows.push_back(i);
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
         for (auto &w : j["warnings"])
@@ -435,7 +440,7 @@ void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vect
     // As out.dump(2) with every row in "rows", written piece by piece.
     const std::string text = out.dump(2);
     const size_t at = text.find(kRowsKey);
-    if (at == std::string::npos || rowTexts.empty()) {
+    if (at == std::string::npos || withRows.empty()) {
         write(text.data(), text.size());
         write("\n", 1);
         return;
@@ -443,14 +448,100 @@ void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vect
     const size_t close = at + kRowsKey.size(); // the ']' of "[]"
     write(text.data(), close);
     write("\n", 1);
-    for (size_t i = 0; i < rowTexts.size(); ++i) {
+    for (size_t i = 0; i < withRows.size(); ++i) {
         if (i > 0)
             write(",\n", 2);
-        write(rowTexts[i].first, rowTexts[i].second);
+        rows(withRows[i], write);
     }
     write("\n  ", 3);
     write(text.data() + close, text.size() - close);
     write("\n", 1);
+}
+
+} // namespace
+
+void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath, const JsonWrite &write)
+{
+    std::vector<DocParts> parts;
+    for (const QByteArray &d : docs)
+        parts.push_back(splitDoc(d));
+    writeMerged(
+        parts.size(), [&](size_t i) { return std::exchange(parts[i].rest, std::string()); },
+        [&](size_t i) { return parts[i].rowsSize > 0; }, [&](size_t i, const JsonWrite &w) { w(parts[i].rows, parts[i].rowsSize); },
+        npuOps, mode, run, npuPath, benchPath, write);
+}
+
+CompareJsonSpool::CompareJsonSpool() = default;
+CompareJsonSpool::~CompareJsonSpool() = default;
+
+bool CompareJsonSpool::add(size_t index, const QByteArray &doc, int npuOps)
+{
+    DocParts parts = splitDoc(doc);
+    std::lock_guard lock(m_mutex);
+    if (!m_file) {
+        m_file = std::make_unique<QTemporaryFile>();
+        if (!m_file->open()) {
+            m_error = m_file->errorString();
+            return false;
+        }
+    }
+    if (m_docs.size() <= index)
+        m_docs.resize(index + 1);
+    Doc &d = m_docs[index];
+    d.rest = std::move(parts.rest);
+    d.npuOps = npuOps;
+    d.offset = m_file->size();
+    d.size = qint64(parts.rowsSize);
+    if (!m_file->seek(d.offset) || (d.size > 0 && m_file->write(parts.rows, d.size) != d.size)) {
+        m_error = m_file->errorString();
+        return false;
+    }
+    return true;
+}
+
+bool CompareJsonSpool::write(CompareMode mode, const QByteArray &run, const QString &npuPath, const QString &benchPath,
+                             const JsonWrite &write)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_error.isEmpty())
+        return false;
+    if (m_file && !m_file->flush()) {
+        m_error = m_file->errorString();
+        return false;
+    }
+    std::vector<int> ops;
+    for (const Doc &d : m_docs)
+        ops.push_back(d.npuOps);
+    QByteArray buffer;
+    writeMerged(
+        m_docs.size(), [&](size_t i) { return std::exchange(m_docs[i].rest, std::string()); },
+        [&](size_t i) { return m_docs[i].size > 0; },
+        [&](size_t i, const JsonWrite &w) {
+            const Doc &d = m_docs[i];
+            if (!m_file->seek(d.offset)) {
+                m_error = m_file->errorString();
+                return;
+            }
+            for (qint64 done = 0; done < d.size;) { // 4 MiB at a time
+                buffer.resize(qsizetype(std::min<qint64>(d.size - done, qint64(4) << 20)));
+                const qint64 got = m_file->read(buffer.data(), buffer.size());
+                if (got <= 0) {
+                    m_error = m_file->errorString();
+                    return;
+                }
+                w(buffer.constData(), size_t(got));
+                done += got;
+            }
+        },
+        ops, mode, run, npuPath, benchPath, write);
+    return m_error.isEmpty();
+}
+
+QString CompareJsonSpool::errorText() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_error;
 }
 
 QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
