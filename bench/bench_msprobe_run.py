@@ -5,6 +5,7 @@ json.load, in the same command, and compare two such runs in statistics (summary
     python3 bench/bench_msprobe_run.py [--build build/release] [--gui-build build/dev]
                                        [--dir /tmp/msprobe_run8] [--ranks 8] [--mb 160]
                                        [--repeat 3] [--no-gui] [--no-compare] [--compare-cap-gb 12]
+                                       [--compare-json]
 
 Generates DIR/npu and DIR/bench with bench/gen_msprobe_json.py --run when they are missing
 (bench = npu with statistics scaled by 1.001 from the 20th layer pass on), reads every file
@@ -18,6 +19,8 @@ own process under /usr/bin/time (wall, user + system CPU, peak RSS):
 - `dumpscope-cli compare DIR/npu DIR/bench --mode summary --quiet` (both runs indexed, matched
   and compared on the recorded statistics, text report), against opening both runs; its address
   space is capped (--compare-cap-gb, default 12) so that it fails rather than exhaust memory;
+- with --compare-json, the same compare with `--json` (every row of the run in the report,
+  written to /dev/null), under the same cap;
 - the GUI (bench_gui_latency, offscreen): longest gap of a 2 ms timer on the GUI thread while
   DIR/npu opens, time to indexing finished, peak RSS.
 
@@ -77,7 +80,7 @@ def main():
         r["open_wall_s"], r["open_cpu_s"], r["open_rss"], info = timed([cli, "info", "--json", "--quiet", str(npu)], stdout=None)
         info = json.loads(info)
         r["ops"], r["tensors"], r["errors"] = info["ops"], info["tensors"], info["errors"]
-        r["open_bench_wall_s"], _, _, _ = timed([cli, "info", "--json", "--quiet", str(bench)])
+        r["open_bench_wall_s"], r["open_bench_cpu_s"], _, _ = timed([cli, "info", "--json", "--quiet", str(bench)])
         if "--no-compare" not in sys.argv:
             # Text report (the --json report lists every row: ~5x the JSON input). Capped address
             # space: a compare that needs more fails here instead of pushing the machine into OOM.
@@ -87,6 +90,12 @@ def main():
                     cap + [cli, "compare", str(npu), str(bench), "--mode", "summary", "--quiet"])
             except SystemExit as e:
                 r["compare_failed"] = str(e)
+            if "--compare-json" in sys.argv:
+                try:
+                    r["compare_json_wall_s"], r["compare_json_cpu_s"], r["compare_json_rss"], _ = timed(
+                        cap + [cli, "compare", str(npu), str(bench), "--mode", "summary", "--quiet", "--json"])
+                except SystemExit as e:
+                    r["compare_json_failed"] = str(e)
         if gui.exists() and "--no-gui" not in sys.argv:
             env = dict(os.environ, QT_QPA_PLATFORM="offscreen")
             _, _, r["gui_rss"], g = timed([str(gui), str(npu)], env=env, stdout=None)
@@ -99,11 +108,14 @@ def main():
             r["gui_rss_per_json_byte"] = r["gui_rss"] / total
         if "compare_wall_s" in r:
             r["compare_vs_two_opens"] = r["compare_wall_s"] / (r["open_wall_s"] + r["open_bench_wall_s"])
+            r["compare_cpu_vs_two_opens"] = r["compare_cpu_s"] / (r["open_cpu_s"] + r["open_bench_cpu_s"])
+        r["loadavg"] = [round(x, 2) for x in os.getloadavg()]
         print(json.dumps(r), flush=True)
         runs.append(r)
     med = {k: statistics.median(r[k] for r in runs if k in r) for k in runs[0] if isinstance(runs[0][k], (int, float))}
     med.update({k + "_range": [min(r[k] for r in runs), max(r[k] for r in runs)] for k in
-                ("ratio_vs_json_load", "cli_rss_per_json_byte", "compare_vs_two_opens", "gui_worst_gap_ms",
+                ("ratio_vs_json_load", "cli_rss_per_json_byte", "compare_vs_two_opens", "compare_cpu_vs_two_opens",
+                 "gui_worst_gap_ms",
                  "gui_rss_per_json_byte") if all(k in r for r in runs)})
     load = os.getloadavg()
     med["loadavg_after"] = [round(x, 2) for x in load]

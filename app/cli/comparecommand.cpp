@@ -273,6 +273,7 @@ int runCompareCommand(const CompareCommand &c)
     // What the reports need of a scope is kept as soon as it is compared; its indexes go.
     const std::vector<ScopePair> pairs = pairScopes(*npuRun, *benchRun);
     std::vector<ScopeOutput> outputs(pairs.size());
+    CompareJsonSpool spool; // --json: the scopes' rows wait in a temporary file, not in memory
     compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job, [&](size_t i, const ScopePair &, ScopeCompare &s) {
         ScopeOutput &o = outputs[i];
         o.summary = s.summary;
@@ -284,7 +285,7 @@ int runCompareCommand(const CompareCommand &c)
             renderScopeTable(s, o.mode == CompareMode::None ? CompareMode::Tensor : o.mode, style, !c.csvFile.isEmpty(),
                              !c.xlsxFile.isEmpty(), o);
         if (c.json)
-            o.json = compareJson(*s.npu, *s.bench, s.result);
+            spool.add(i, compareJson(*s.npu, *s.bench, s.result), int(s.npu->ops.size()));
         else
             renderScopeText(s, o);
     });
@@ -301,11 +302,12 @@ int runCompareCommand(const CompareCommand &c)
                 ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
                 renderScopeTable(again, mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), outputs[i]);
             }
-    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, style, outputs);
+    return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, style, outputs,
+                               c.json ? &spool : nullptr);
 }
 
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        ReportStyle style, const std::vector<ScopeOutput> &outputs)
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs, CompareJsonSpool *spool)
 {
     std::vector<ScopeSummary> summaries;
     for (const ScopeOutput &o : outputs)
@@ -341,15 +343,21 @@ int writeCompareReports(const CompareCommand &c, const QString &npuPath, const Q
             }
         }
     }
-    if (c.json) {
+    const JsonWrite toStdout = [](const char *data, size_t size) { std::fwrite(data, 1, size, stdout); };
+    if (c.json && spool) {
+        if (!spool->write(mode, answer.toJson(summaries), npuPath, benchPath, toStdout)) {
+            err(QStringLiteral("cannot write the JSON report: %1").arg(spool->errorText()));
+            return Failed;
+        }
+    } else if (c.json) {
         std::vector<QByteArray> docs;
         std::vector<int> ops;
         for (const ScopeOutput &o : outputs) {
             docs.push_back(o.json);
             ops.push_back(o.npuOps);
         }
-        const QByteArray j = mergeCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath);
-        std::fwrite(j.constData(), 1, size_t(j.size()), stdout);
+        // written piece by piece: the report of a large run is several GB
+        writeMergedCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath, toStdout);
     } else {
         out(compareText(npuPath, benchPath, outputs, mode, answer));
     }

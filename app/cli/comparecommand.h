@@ -74,6 +74,6 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
 /// in scope order) and prints the JSON (--json) or text report of the scopes; returns the exit
 /// code (0, 1 when a report cannot be written, 4 when a row reached --fail-on).
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        ReportStyle style, const std::vector<ScopeOutput> &outputs);
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs, CompareJsonSpool *spool = nullptr);
 
 } // namespace ds

@@ -7,6 +7,8 @@
 
 #include <QHash>
 #include <QRegularExpression>
+#include <QSet>
+#include <array>
 #include <cstring>
 
 namespace ds {
@@ -25,27 +27,57 @@ struct RowInfo
 };
 
 /// A tensor's identity as far as the NPU record tells: dtype, element count and the recorded
-/// statistics, else the checksum. Empty when the record has neither.
-QString signature(const TensorRecord &t)
+/// statistics (their bits), else the checksum. Invalid when the record has neither.
+struct Signature
 {
+    bool valid = false;
+    bool stats = false; ///< statistics, else checksum
+    int dataType = 0;
+    std::uint8_t present = 0;
+    std::uint64_t count = 0;
+    std::array<std::uint64_t, 4> bits{};
+    QString typeName, checksum; ///< checksum lower-cased
+    bool operator==(const Signature &o) const
+    {
+        return valid == o.valid && stats == o.stats && dataType == o.dataType && present == o.present && count == o.count
+               && bits == o.bits && typeName == o.typeName && checksum == o.checksum;
+    }
+};
+
+size_t qHash(const Signature &s, size_t seed = 0)
+{
+    return qHashMulti(seed, s.count, s.bits[0], s.bits[1], s.bits[2], s.bits[3], s.dataType, s.checksum);
+}
+
+Signature signature(const TensorRecord &t)
+{
+    Signature s;
     if (!t.isTensor())
-        return {};
+        return s;
     std::uint64_t n = 1;
     for (auto d : t.shape())
         n *= d;
-    const QString head = t.typeName() + QLatin1Char('|') + QString::number(t.dataType()) + QLatin1Char('|') + QString::number(n);
-    if (t.recorded().present) {
+    s.typeName = t.typeName();
+    s.dataType = t.dataType();
+    s.count = n;
+    const RecordedStats r = t.recorded();
+    if (r.present) {
         auto bits = [](double v) {
             std::uint64_t b;
             std::memcpy(&b, &v, sizeof b);
-            return QString::number(b, 16);
+            return b;
         };
-        const RecordedStats &r = t.recorded();
-        return head + QStringLiteral("|s%1|%2|%3|%4|%5").arg(r.present).arg(bits(r.max), bits(r.min), bits(r.mean), bits(r.norm));
+        s.valid = s.stats = true;
+        s.present = std::uint8_t(r.present);
+        s.bits = {bits(r.max), bits(r.min), bits(r.mean), bits(r.norm)};
+        return s;
     }
-    if (!t.checksum().isEmpty())
-        return head + QStringLiteral("|c") + t.checksum().toLower();
-    return {};
+    const QString sum = t.checksum();
+    if (!sum.isEmpty()) {
+        s.valid = true;
+        s.checksum = sum.toLower();
+    }
+    return s;
 }
 
 QString entryOf(const OpRecord &op) { return opMatchKey(op); }
@@ -184,12 +216,19 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
     // operators (consecutive rows) grouped by scope, in row order
     std::vector<QString> order;
     QHash<QString, std::vector<OpSpan>> scopes;
+    const DumpLevels *lastLevels = nullptr;
+    QString lastScope;
     for (size_t i = 0; i < result.rows.size();) {
         const int op = result.rows[i].npu.op;
         const size_t begin = i;
         while (i < result.rows.size() && result.rows[i].npu.op == op)
             ++i;
-        const QString scope = scopeKey(*npu.ops[size_t(op)].levels);
+        const DumpLevels *levels = &*npu.ops[size_t(op)].levels;
+        if (levels != lastLevels) { // levels are shared per directory or file
+            lastLevels = levels;
+            lastScope = scopeKey(*levels);
+        }
+        const QString &scope = lastScope;
         auto it = scopes.find(scope);
         if (it == scopes.end()) {
             order.push_back(scope);
@@ -202,34 +241,43 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
 
     for (const QString &scope : order) {
         const std::vector<OpSpan> &spans = scopes.value(scope);
+        std::vector<QString> entries(spans.size()); // entry names, once per operator
+        std::vector<ModuleName> moduleNames(spans.size());
         QHash<QString, int> moduleByName; // module entries of the scope by entry name
-        for (const OpSpan &s : spans)
-            if (moduleNameOf(entryOf(npu.ops[size_t(s.op)])).isModule())
-                moduleByName.insert(entryOf(npu.ops[size_t(s.op)]), s.op);
         QHash<QString, std::pair<size_t, size_t>> spanOf;
-        for (const OpSpan &s : spans)
-            spanOf.insert(entryOf(npu.ops[size_t(s.op)]), {s.begin, s.end});
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const OpSpan &s = spans[k];
+            entries[k] = entryOf(npu.ops[size_t(s.op)]);
+            moduleNames[k] = moduleNameOf(entries[k]);
+            if (moduleNames[k].isModule())
+                moduleByName.insert(entries[k], s.op);
+        }
+        for (size_t k = 0; k < spans.size(); ++k)
+            spanOf.insert(entries[k], {spans[k].begin, spans[k].end});
 
         // Pass 1, in execution order: the role of every row and whether it disagrees.
-        QSet<QString> seen;
-        for (const OpSpan &s : spans) {
+        QSet<Signature> seen;
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];
-            const QString entry = entryOf(op);
+            const QString &entry = entries[k];
             const bool framework = isMsprobeOp(op), forward = framework && isForwardEntry(entry);
-            const ModuleName module = moduleNameOf(entry);
+            const ModuleName &module = moduleNames[k];
             for (size_t r = s.begin; r < s.end; ++r) {
                 const CompareRow &row = result.rows[r];
                 const TensorRecord &t = npu.tensor(row.npu);
                 RowInfo &ri = info[r];
                 ri = {};
-                const QString key = tensorMatchKey(op, t), sig = signature(t);
-                if (framework && module.isModule() && key.startsWith(QLatin1String("parameters."))) {
+                const Signature sig = signature(t);
+                const bool parameterKey = framework && module.isModule(); // the key is needed
+                const QString key = parameterKey ? tensorMatchKey(op, t) : QString();
+                if (parameterKey && key.startsWith(QLatin1String("parameters."))) {
                     ri.role = Role::Parameter;
                     ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
                     ri.module = s.op;
-                } else if (forward && t.io() == IoKind::Input && !sig.isEmpty()) {
-                    const QString grad = msprobeRequiresGrad(t);
+                } else if (forward && t.io() == IoKind::Input && sig.valid) {
                     const bool first = !seen.contains(sig);
+                    const QString grad = first ? msprobeRequiresGrad(t) : QString(); // read only for a first use
                     if (!module.isModule()) {
                         // an API input equal to a parameter row of an enclosing module entry is that parameter
                         for (QString parent = op.parent; !parent.isEmpty() && ri.role == Role::Data;) {
@@ -252,7 +300,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                         }
                         // no module entries (level L1): a first-seen requires_grad input the call stack names
                         if (ri.role == Role::Data && first && grad == QLatin1String("True") && moduleByName.isEmpty()) {
-                            const QString name = stackParameter(npu, op, argIndex(key));
+                            const QString name = stackParameter(npu, op, argIndex(tensorMatchKey(op, t)));
                             if (!name.isEmpty()) {
                                 ri.role = Role::Parameter;
                                 ri.parameter = name;
@@ -263,7 +311,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     if (ri.role == Role::Data && first && grad == QLatin1String("False"))
                         ri.role = Role::ModelInput;
                 }
-                if (!sig.isEmpty())
+                if (sig.valid)
                     seen.insert(sig);
                 if (!row.compared())
                     continue;

@@ -7,6 +7,12 @@
 #include <QRegularExpression>
 #include <QSet>
 
+#include <array>
+#include <deque>
+#include <functional>
+#include <string>
+#include <unordered_map>
+
 namespace ds {
 
 namespace {
@@ -18,33 +24,6 @@ bool isRowTensor(const TensorRecord &t)
 {
     return t.io() == IoKind::Input || t.io() == IoKind::Output || t.io() == IoKind::Parameter;
 }
-
-/// Candidate lists of one index keyed by name; take() hands out the first unused one.
-class RowTable
-{
-public:
-    QHash<QString, std::vector<int>> exact, fuzzy, byRowName;
-    std::vector<Ref> refs;
-    std::vector<char> used;
-
-    int take(const QHash<QString, std::vector<int>> &map, const QString &key, const std::function<bool(int)> &accept = {})
-    {
-        const auto it = map.constFind(key);
-        if (it == map.cend())
-            return -1;
-        for (int r : *it)
-            if (!used[size_t(r)] && (!accept || accept(r))) {
-                used[size_t(r)] = 1;
-                return r;
-            }
-        return -1;
-    }
-    qsizetype candidates(const QHash<QString, std::vector<int>> &map, const QString &key) const
-    {
-        const auto it = map.constFind(key);
-        return it == map.cend() ? 0 : qsizetype(it->size());
-    }
-};
 
 QString join(const QString &scope, const QString &a, const QString &b = {})
 {
@@ -123,30 +102,265 @@ QString scopeKey(const DumpLevels &l)
     return l.step + QLatin1Char('/') + l.rank + QLatin1Char('/') + l.device + QLatin1Char('/') + l.dataIndex;
 }
 
+namespace {
+
+/// Names (operator keys, tensor keys, scopes) as small integers: the UTF-8 bytes interned once,
+/// so that rows are matched on three ints instead of joined strings.
+class NameTable
+{
+public:
+    /// The id of `utf8`, added when new; the bytes must outlive the table unless `copy`.
+    int intern(std::string_view utf8, bool copy)
+    {
+        const auto it = m_ids.find(utf8);
+        if (it != m_ids.end())
+            return it->second;
+        if (copy)
+            utf8 = m_owned.emplace_back(utf8);
+        const int id = int(m_ids.size());
+        m_ids.emplace(utf8, id);
+        return id;
+    }
+    int intern(const QString &s) { return intern(s.toStdString(), true); }
+    /// -1 when the name is not in the table.
+    int find(const QString &s) const
+    {
+        const auto it = m_ids.find(s.toStdString());
+        return it == m_ids.end() ? -1 : it->second;
+    }
+
+private:
+    std::unordered_map<std::string_view, int> m_ids;
+    std::deque<std::string> m_owned;
+};
+
+struct Key
+{
+    int scope = 0, op = -1, tensor = -1;
+    bool operator==(const Key &o) const { return scope == o.scope && op == o.op && tensor == o.tensor; }
+    bool valid() const { return op >= 0 && tensor >= 0; }
+};
+
+size_t qHash(const Key &k, size_t seed = 0) { return qHashMulti(seed, k.scope, k.op, k.tensor); }
+
+/// Bench rows grouped by key, each group in bench row order; take() hands out the first unused.
+class KeyedRows
+{
+public:
+    void build(const std::vector<Key> &keys)
+    {
+        m_order.resize(keys.size());
+        for (size_t i = 0; i < keys.size(); ++i)
+            m_order[i] = int(i);
+        std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
+            const Key &x = keys[size_t(a)], &y = keys[size_t(b)];
+            return std::tie(x.scope, x.op, x.tensor) < std::tie(y.scope, y.op, y.tensor);
+        });
+        m_groups.reserve(qsizetype(keys.size()));
+        for (size_t i = 0; i < m_order.size();) {
+            const Key &k = keys[size_t(m_order[i])];
+            size_t e = i + 1;
+            while (e < m_order.size() && keys[size_t(m_order[e])] == k)
+                ++e;
+            m_groups.insert(k, {int(i), int(e)});
+            i = e;
+        }
+    }
+    int take(const Key &key, std::vector<char> &used, const std::function<bool(int)> &accept = {})
+    {
+        if (!key.valid())
+            return -1;
+        const auto it = m_groups.find(key);
+        if (it == m_groups.end())
+            return -1;
+        Range &g = *it;
+        while (g.begin < g.end && used[size_t(m_order[size_t(g.begin)])]) // skip the used head
+            ++g.begin;
+        for (int i = g.begin; i < g.end; ++i) {
+            const int r = m_order[size_t(i)];
+            if (!used[size_t(r)] && (!accept || accept(r))) {
+                used[size_t(r)] = 1;
+                return r;
+            }
+        }
+        return -1;
+    }
+    qsizetype candidates(const Key &key) const
+    {
+        const auto it = m_groups.constFind(key);
+        return it == m_groups.cend() ? 0 : qsizetype(it->size);
+    }
+
+private:
+    struct Range
+    {
+        int begin = 0, end = 0, size = 0;
+        Range() = default;
+        Range(int b, int e) : begin(b), end(e), size(e - b) {}
+    };
+    std::vector<int> m_order;
+    QHash<Key, Range> m_groups;
+};
+
+/// Per index: the interned keys of its operators and rows, computed once.
+class IndexKeys
+{
+public:
+    IndexKeys(const DumpIndex &index, NameTable &names, bool useScope, QHash<QString, int> &scopes)
+        : m_index(index), m_names(names)
+    {
+        m_opKey.resize(index.ops.size());
+        m_scope.resize(index.ops.size(), 0);
+        std::unordered_map<const DumpLevels *, int> levelScope;
+        for (size_t o = 0; o < index.ops.size(); ++o) {
+            const OpRecord &op = index.ops[o];
+            const SourceInfo &src = source(op);
+            if (!src.opsAreFiles) { // the entry name: the bytes after the last '/' of relPath
+                const std::string_view path = op.relPath.utf8();
+                const size_t slash = path.rfind('/');
+                m_opKey[o] = names.intern(slash == std::string_view::npos ? path : path.substr(slash + 1), false);
+            } else {
+                m_opKey[o] = names.intern(opMatchKey(op));
+            }
+            if (useScope) {
+                const DumpLevels *l = &*op.levels;
+                auto it = levelScope.find(l);
+                if (it == levelScope.end()) {
+                    const QString key = scopeKey(*l);
+                    auto s = scopes.constFind(key);
+                    if (s == scopes.cend())
+                        s = scopes.insert(key, int(scopes.size()));
+                    it = levelScope.emplace(l, *s).first;
+                }
+                m_scope[o] = it->second;
+            }
+        }
+    }
+    int opKey(size_t o) const { return m_opKey[o]; }
+    int scope(size_t o) const { return m_scope[o]; }
+    bool msprobe(size_t o) const { return source(m_index.ops[o]).msprobe; }
+    bool opsAreFiles(size_t o) const { return source(m_index.ops[o]).opsAreFiles; }
+    /// The interned tensorMatchKey(op, t).
+    int tensorKey(size_t o, const TensorRecord &t)
+    {
+        const OpRecord &op = m_index.ops[o];
+        const bool ms = msprobe(o);
+        const LeafInfo *leaf = t.leafInfo();
+        // the key depends on the leaf alone, except msprobe leaves named after their data file
+        const bool cacheable = leaf && !(ms && (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile));
+        if (cacheable) {
+            const auto it = m_leafKey.find({leaf, ms});
+            if (it != m_leafKey.end())
+                return it->second;
+        }
+        const int id = m_names.intern(tensorMatchKey(op, t));
+        if (cacheable)
+            m_leafKey.emplace(std::pair{leaf, ms}, id);
+        return id;
+    }
+
+private:
+    struct SourceInfo
+    {
+        bool known = false, opsAreFiles = false, msprobe = false;
+    };
+    const SourceInfo &source(const OpRecord &op) const
+    {
+        SourceInfo &s = m_sources[size_t(op.source)];
+        if (!s.known)
+            s = {true, formatReader(op.source).opsAreFiles(), isMsprobeOp(op)};
+        return s;
+    }
+    struct PairHash
+    {
+        size_t operator()(const std::pair<const LeafInfo *, bool> &p) const
+        {
+            return std::hash<const void *>()(p.first) ^ size_t(p.second);
+        }
+    };
+    const DumpIndex &m_index;
+    NameTable &m_names;
+    std::vector<int> m_opKey, m_scope;
+    mutable std::array<SourceInfo, 256> m_sources{};
+    std::unordered_map<std::pair<const LeafInfo *, bool>, int, PairHash> m_leafKey;
+};
+
+} // namespace
+
 MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &options)
 {
     MatchResult result;
-    QSet<QString> benchScopes;
-    for (const auto &op : bench.ops)
-        benchScopes.insert(scopeKey(*op.levels));
-    const bool useScope = benchScopes.size() > 1;
-    auto scopeOf = [&](const OpRecord &op) { return useScope ? scopeKey(*op.levels) : QString(); };
-
-    RowTable table;
-    for (size_t o = 0; o < bench.ops.size(); ++o) {
-        const OpRecord &op = bench.ops[o];
-        const QString scope = scopeOf(op), key = opMatchKey(op), fuzzyKey = fuzzyOpName(key);
-        for (const int t : rowTensors(op)) {
-            const TensorRecord &tr = op.tensors[size_t(t)];
-            const int r = int(table.refs.size());
-            table.refs.push_back({int(o), t});
-            const QString tk = tensorMatchKey(op, tr);
-            table.exact[join(scope, key, tk)].push_back(r);
-            table.fuzzy[join(scope, fuzzyKey, tk)].push_back(r);
-            table.byRowName[join(scope, key + QLatin1Char('.') + tk)].push_back(r);
+    bool useScope = false;
+    {
+        std::unordered_map<const DumpLevels *, bool> seen;
+        QString first;
+        bool any = false;
+        for (const auto &op : bench.ops) {
+            if (!seen.emplace(&*op.levels, true).second)
+                continue;
+            const QString k = scopeKey(*op.levels);
+            if (!any) {
+                first = k;
+                any = true;
+            } else if (k != first) {
+                useScope = true;
+                break;
+            }
         }
     }
-    table.used.assign(table.refs.size(), 0);
+
+    NameTable nameTable;
+    QHash<QString, int> scopes;
+    IndexKeys benchKeys(bench, nameTable, useScope, scopes);
+    IndexKeys npuKeys(npu, nameTable, useScope, scopes);
+
+    // Bench rows: exact keys (scope, entry, tensor); fuzzy keys (scope, fuzzy entry, tensor)
+    // with --fuzzy; row names "<entry>.<tensor>" for user mappings of rows.
+    std::vector<Ref> refs;
+    std::vector<Key> exactKeys, fuzzyKeys;
+    QHash<QString, std::vector<int>> byRowName;
+    const bool rowNames = options.mapping && !options.mapping->names.empty();
+    std::unordered_map<int, int> fuzzyOf; // entry key -> fuzzy entry key
+    for (size_t o = 0; o < bench.ops.size(); ++o) {
+        const OpRecord &op = bench.ops[o];
+        const int scope = benchKeys.scope(o), key = benchKeys.opKey(o);
+        int fuzzyKey = -1;
+        if (options.fuzzy) {
+            auto it = fuzzyOf.find(key);
+            if (it == fuzzyOf.end())
+                it = fuzzyOf.emplace(key, nameTable.intern(fuzzyOpName(opMatchKey(op)))).first;
+            fuzzyKey = it->second;
+        }
+        for (const int t : rowTensors(op)) {
+            const TensorRecord &tr = op.tensors[size_t(t)];
+            const int r = int(refs.size());
+            refs.push_back({int(o), t});
+            const int tk = benchKeys.tensorKey(o, tr);
+            exactKeys.push_back({scope, key, tk});
+            if (options.fuzzy)
+                fuzzyKeys.push_back({scope, fuzzyKey, tk});
+            if (rowNames) {
+                const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
+                byRowName[join(scopeText, opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, tr))].push_back(r);
+            }
+        }
+    }
+    KeyedRows exact, fuzzy;
+    exact.build(exactKeys);
+    if (options.fuzzy)
+        fuzzy.build(fuzzyKeys);
+    std::vector<char> used(refs.size(), 0);
+    auto takeByName = [&](const QString &key) {
+        const auto it = byRowName.constFind(key);
+        if (it == byRowName.cend())
+            return -1;
+        for (int r : *it)
+            if (!used[size_t(r)]) {
+                used[size_t(r)] = 1;
+                return r;
+            }
+        return -1;
+    };
 
     // User names and groups.
     QHash<QString, QString> names;
@@ -164,33 +378,46 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 fusedBench.insert(b);
         }
     QSet<QString> seenNames;
-    QHash<QString, int> npuOccurrences;
-    for (const auto &op : npu.ops)
-        for (const auto &tr : op.tensors)
-            if (isRowTensor(tr))
-                ++npuOccurrences[join(scopeOf(op), opMatchKey(op), tensorMatchKey(op, tr))];
 
+    // The NPU rows' keys, and how often each occurs (ambiguous matches are noted).
+    std::vector<Key> npuRowKeys;
+    QHash<Key, int> npuOccurrences;
     for (size_t o = 0; o < npu.ops.size(); ++o) {
         const OpRecord &op = npu.ops[o];
-        const QString scope = scopeOf(op), key = opMatchKey(op);
-        const auto group = groupOf.constFind(key);
+        for (const int t : rowTensors(op)) {
+            const Key k{npuKeys.scope(o), npuKeys.opKey(o), npuKeys.tensorKey(o, op.tensors[size_t(t)])};
+            npuRowKeys.push_back(k);
+            ++npuOccurrences[k];
+        }
+    }
+
+    const bool mapped = options.mapping != nullptr;
+    size_t rowIndex = 0;
+    for (size_t o = 0; o < npu.ops.size(); ++o) {
+        const OpRecord &op = npu.ops[o];
+        const int scope = npuKeys.scope(o);
+        const QString key = mapped || options.fuzzy ? opMatchKey(op) : QString();
+        const auto group = mapped ? groupOf.constFind(key) : groupOf.cend();
         for (const int t : rowTensors(op)) {
             const TensorRecord &tr = op.tensors[size_t(t)];
+            const Key exactKey = npuRowKeys[rowIndex++];
             MatchedRow row;
             row.npu = {int(o), t};
-            const QString tk = tensorMatchKey(op, tr), name = key + QLatin1Char('.') + tk;
             auto found = [&](int r, MatchSource s) {
                 if (r < 0)
                     return false;
-                row.bench = table.refs[size_t(r)];
+                row.bench = refs[size_t(r)];
                 row.source = s;
                 return true;
+            };
+            auto keyOf = [&](const QString &entry, const QString &tensor) {
+                return Key{scope, nameTable.find(entry), nameTable.find(tensor)};
             };
             if (group != groupOf.cend()) {
                 seenNames.insert(key);
                 const bool in = tr.io() != IoKind::Output && group->first, out = tr.io() == IoKind::Output && group->last;
                 const QString target = out ? group->group->bench.back() : group->group->bench.front();
-                if (!((in || out) && found(table.take(table.exact, join(scope, target, tk)), MatchSource::User))) {
+                if (!((in || out) && found(exact.take(keyOf(target, tensorMatchKey(op, tr)), used), MatchSource::User))) {
                     row.hasReason = true;
                     row.reason = ReasonCode::FusedAway;
                     row.notes << QStringLiteral("inside mapping group %1 -> %2; intermediate result not available")
@@ -199,29 +426,31 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 result.rows.push_back(std::move(row));
                 continue;
             }
-            if (names.contains(name)) {
-                seenNames.insert(name);
-                found(table.take(table.byRowName, join(scope, names.value(name))), MatchSource::User);
-            } else if (names.contains(key)) {
-                seenNames.insert(key);
-                found(table.take(table.exact, join(scope, names.value(key), tk)), MatchSource::User);
+            if (mapped) {
+                const QString tk = tensorMatchKey(op, tr), name = key + QLatin1Char('.') + tk;
+                const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
+                if (names.contains(name)) {
+                    seenNames.insert(name);
+                    found(takeByName(join(scopeText, names.value(name))), MatchSource::User);
+                } else if (names.contains(key)) {
+                    seenNames.insert(key);
+                    found(exact.take(keyOf(names.value(key), tk), used), MatchSource::User);
+                }
             }
-            const QString exactKey = join(scope, key, tk);
-            if (row.source == MatchSource::None && found(table.take(table.exact, exactKey), MatchSource::Exact)) {
-                const qsizetype k = table.candidates(table.exact, exactKey);
+            if (row.source == MatchSource::None && found(exact.take(exactKey, used), MatchSource::Exact)) {
+                const qsizetype k = exact.candidates(exactKey);
                 if (k != npuOccurrences.value(exactKey))
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
             }
-            if (row.source == MatchSource::None && formatReader(op.source).opsAreFiles() && tr.io() == IoKind::Output
-                && !tr.originalOpName().isEmpty() && tr.originalOpName() != key) {
+            if (row.source == MatchSource::None && npuKeys.opsAreFiles(o) && tr.io() == IoKind::Output
+                && !tr.originalOpName().isEmpty() && tr.originalOpName() != opMatchKey(op)) {
                 const int idx = tr.originalOutputIndex() >= 0 ? tr.originalOutputIndex() : int(tr.index());
-                if (found(table.take(table.exact, join(scope, tr.originalOpName(), QStringLiteral("output.%1").arg(idx))),
-                          MatchSource::Mapping))
+                if (found(exact.take(keyOf(tr.originalOpName(), QStringLiteral("output.%1").arg(idx)), used), MatchSource::Mapping))
                     row.notes << QStringLiteral("compared with original operator %1 output %2").arg(tr.originalOpName()).arg(idx);
             }
             if (row.source == MatchSource::None && options.fuzzy) {
-                const int r = table.take(table.fuzzy, join(scope, fuzzyOpName(key), tk),
-                                         [&](int c) { return bench.tensor(table.refs[size_t(c)]).shape() == tr.shape(); });
+                const Key fk{scope, nameTable.find(fuzzyOpName(key)), exactKey.tensor};
+                const int r = fuzzy.take(fk, used, [&](int c) { return bench.tensor(refs[size_t(c)]).shape() == tr.shape(); });
                 if (found(r, MatchSource::Fuzzy) && opMatchKey(bench.op(row.bench)) != key)
                     row.notes << QStringLiteral("Fuzzy matching data, the comparison accuracy may be affected.");
             }
@@ -238,12 +467,16 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         for (const auto &tr : op.tensors)
             if (!tr.originalOpName().isEmpty() && tr.originalOpName() != opMatchKey(op))
                 originals.insert(tr.originalOpName());
-    for (size_t r = 0; r < table.refs.size(); ++r) {
-        if (table.used[r])
+    const bool checkFused = !fusedBench.isEmpty() || !originals.isEmpty();
+    for (size_t r = 0; r < refs.size(); ++r) {
+        if (used[r])
             continue;
-        const QString key = opMatchKey(bench.op(table.refs[r]));
-        const bool fused = fusedBench.contains(key) || (originals.contains(key) && !names.contains(key));
-        result.benchOnly.push_back({table.refs[r], fused ? ReasonCode::FusedAway : ReasonCode::UnmatchedBench});
+        bool fused = false;
+        if (checkFused) {
+            const QString key = opMatchKey(bench.op(refs[r]));
+            fused = fusedBench.contains(key) || (originals.contains(key) && !names.contains(key));
+        }
+        result.benchOnly.push_back({refs[r], fused ? ReasonCode::FusedAway : ReasonCode::UnmatchedBench});
     }
     if (options.mapping) {
         for (const auto &[n, b] : options.mapping->names)

@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <functional>
+#include <string>
 
 namespace ds {
 
@@ -178,6 +180,50 @@ QByteArray compareCsv(const DumpIndex &npu, const DumpIndex &bench, const Compar
 
 namespace {
 
+/// Appends `element` as nlohmann prints an element of the top-level "rows" array with dump(2).
+void appendJsonElement(std::string &out, const nlohmann::ordered_json &element)
+{
+    const std::string text = element.dump(2);
+    out.reserve(out.size() + text.size() + text.size() / 8 + 8);
+    out += "    ";
+    for (char c : text) {
+        out += c;
+        if (c == '\n')
+            out += "    ";
+    }
+}
+
+/// `document` (dump(2) of a report whose "rows" is empty) with `count` rows in that array, each
+/// appended to the text by row(i, out): the text dump(2) gives with the rows in the tree.
+QByteArray spliceJsonRows(const std::string &document, size_t count, const std::function<void(size_t, std::string &)> &row)
+{
+    static const std::string_view placeholder = "\n  \"rows\": []";
+    const size_t at = document.find(placeholder);
+    if (at == std::string::npos || count == 0)
+        return QByteArray::fromStdString(document) + '\n';
+    const size_t open = at + placeholder.size() - 1; // the ']' of "[]"
+    QByteArray out;
+    out.reserve(qsizetype(document.size() + 1));
+    out.append(document.data(), qsizetype(open));
+    out += '\n';
+    std::string text;
+    for (size_t i = 0; i < count; ++i) {
+        text.clear();
+        if (i > 0)
+            text += ",\n";
+        row(i, text);
+        out.append(text.data(), qsizetype(text.size()));
+    }
+    out += "\n  ";
+    out.append(document.data() + open, qsizetype(document.size() - open));
+    out += '\n';
+    return out;
+}
+
+} // namespace
+
+namespace {
+
 json metricJson(const MetricValue &v)
 {
     if (v.isNumber() && std::isfinite(v.value))
@@ -220,10 +266,12 @@ json listJson(const QStringList &l)
 
 } // namespace
 
-QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+namespace {
+
+/// One element of the report's "rows".
+json rowJson(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row)
 {
-    json rows = json::array();
-    for (const CompareRow &row : result.rows) {
+    {
         const Sides x = sides(npu, bench, row);
         json metrics = json::object();
         if (row.mode == CompareMode::Tensor)
@@ -272,8 +320,14 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
         r["reasons"] = reasonList;
         r["messages"] = listJson(row.messages);
         r["highlights"] = listJson(row.highlights);
-        rows.push_back(std::move(r));
+        return r;
     }
+}
+
+} // namespace
+
+QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+{
     json divergences = json::array();
     for (const Divergence &d : result.divergences) {
         json chain = json::array();
@@ -310,9 +364,13 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
            {"first_divergence", divergences},
            {"thresholds", json::parse(QJsonDocument(result.thresholds.toJson()).toJson(QJsonDocument::Compact).toStdString())},
            {"warnings", listJson(result.warnings)},
-           {"rows", rows},
+           {"rows", json::array()},
            {"bench_only", benchOnly}};
-    return QByteArray::fromStdString(j.dump(2)) + '\n';
+    // The rows are written one by one into the document (never one tree of all of them): the
+    // same text as j.dump(2) with the rows in it (docs/PERFORMANCE.md, compare memory).
+    return spliceJsonRows(j.dump(2), result.rows.size(), [&](size_t i, std::string &out) {
+        appendJsonElement(out, rowJson(npu, bench, result.rows[i]));
+    });
 }
 
 } // namespace ds

@@ -26,9 +26,25 @@ QString dtypeText(const TensorRecord &t)
 
 enum class NumKind { Float, Int, Bool };
 
+bool isAscii(QStringView s)
+{
+    for (QChar c : s)
+        if (c.unicode() > 0x7f)
+            return false;
+    return true;
+}
+
 NumKind numKindOf(const TensorRecord &t)
 {
-    const QString d = dtypeText(t).toLower();
+    const QString text = dtypeText(t);
+    if (isAscii(text)) { // lower-cased comparisons without the copy
+        if (text.endsWith(QLatin1String("bool"), Qt::CaseInsensitive))
+            return NumKind::Bool;
+        if (text.contains(QLatin1String("int"), Qt::CaseInsensitive) && !text.contains(QLatin1String("float"), Qt::CaseInsensitive))
+            return NumKind::Int;
+        return NumKind::Float;
+    }
+    const QString d = text.toLower();
     if (d.endsWith(QLatin1String("bool")))
         return NumKind::Bool;
     if (d.contains(QLatin1String("int")) && !d.contains(QLatin1String("float")))
@@ -159,7 +175,9 @@ Side sideOf(const DumpIndex &index, const DumpIndex::TensorRef &ref, const std::
     }
     s.dtype = dtypeText(t);
     s.shape = shapeToString(t.shape());
-    s.md5 = t.checksum().isEmpty() ? crc32Hex(QString()) : t.checksum().toLower();
+    static const QString emptyCrc = crc32Hex(QString());
+    const QString sum = t.checksum();
+    s.md5 = sum.isEmpty() ? emptyCrc : sum.toLower();
     const NumKind kind = numKindOf(t);
     const RecordedStats &r = t.recorded();
     const std::pair<RecordedStats::Field, double> fields[] = {
@@ -227,8 +245,42 @@ VT classify(const MsCell &c)
     return VT::Other;
 }
 
+/// Int or Float cells whose number needs no text: pyStr() of an Int is its digits (exact
+/// below 2^63), of a Float its shortest repr (reads back as the same double).
+bool plainNumber(const MsCell &c)
+{
+    return c.kind == MsCell::Kind::Float || (c.kind == MsCell::Kind::Int && std::fabs(c.number) < 9.0e18);
+}
+
+/// statDiff of two plain numbers, without their texts: the same answers (see plainNumber).
+std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b)
+{
+    const double x = n.number, y = b.number;
+    bool sameText;
+    if (n.kind != b.kind) // an int's digits never equal a float's repr ("1" vs "1.0")
+        sameText = false;
+    else if (n.kind == MsCell::Kind::Int)
+        sameText = qlonglong(x) == qlonglong(y);
+    else
+        sameText = (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+    if (sameText)
+        return {QStringLiteral("0"), QStringLiteral("0")};
+    auto both = [](const QString &t) { return std::pair<QString, QString>{t, t}; };
+    if (std::isnan(x) || std::isnan(y))
+        return both(QStringLiteral("Nan"));
+    const bool xInf = std::isinf(x), yInf = std::isinf(y);
+    if ((xInf && x > 0) || (!xInf && yInf && y < 0))
+        return both(QStringLiteral("inf"));
+    if ((xInf && x < 0) || (!xInf && yInf && y > 0))
+        return both(QStringLiteral("-inf"));
+    const double d = x - y;
+    return {pythonFloatRepr(d), y != 0 ? pythonFloatRepr(std::fabs(d / y * 100)) + QLatin1Char('%') : QStringLiteral("inf")};
+}
+
 std::pair<QString, QString> statDiff(const MsCell &n, const MsCell &b)
 {
+    if (plainNumber(n) && plainNumber(b))
+        return numberDiff(n, b);
     if (n.pyStr() == b.pyStr())
         return {QStringLiteral("0"), QStringLiteral("0")};
     const VT a = classify(n), c = classify(b);

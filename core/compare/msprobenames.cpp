@@ -2,7 +2,6 @@
 
 #include "formats/readers.h"
 
-#include <QRegularExpression>
 #include <charconv>
 #include <cmath>
 #include <zlib.h>
@@ -205,11 +204,30 @@ QString msprobeRequiresGrad(const TensorRecord &t)
 {
     if (!t.isTensor())
         return QStringLiteral("N/A");
-    static const QRegularExpression re(QStringLiteral("\"requires_grad\"\\s*:\\s*(true|false)"));
-    const auto m = re.match(t.value());
-    if (!m.hasMatch())
-        return QStringLiteral("N/A");
-    return m.capturedView(1) == QLatin1String("true") ? QStringLiteral("True") : QStringLiteral("False");
+    // the first "requires_grad" : true|false of the value text (\\s: ASCII white space, as
+    // QRegularExpression's without UseUnicodePropertiesOption)
+    static const QString key = QStringLiteral("\"requires_grad\"");
+    const QString &v = t.value();
+    auto space = [](QChar c) {
+        const char16_t u = c.unicode();
+        return u == ' ' || u == '\t' || u == '\n' || u == '\r' || u == '\v' || u == '\f';
+    };
+    for (qsizetype at = v.indexOf(key); at >= 0; at = v.indexOf(key, at + 1)) {
+        qsizetype i = at + key.size();
+        while (i < v.size() && space(v[i]))
+            ++i;
+        if (i >= v.size() || v[i] != QLatin1Char(':'))
+            continue;
+        ++i;
+        while (i < v.size() && space(v[i]))
+            ++i;
+        const QStringView rest = QStringView(v).mid(i);
+        if (rest.startsWith(QLatin1String("true")))
+            return QStringLiteral("True");
+        if (rest.startsWith(QLatin1String("false")))
+            return QStringLiteral("False");
+    }
+    return QStringLiteral("N/A");
 }
 
 QString msprobeDataName(const TensorRecord &t)
@@ -232,28 +250,48 @@ QString pythonFloatRepr(double v)
     const std::string_view sci(buf, size_t(r.ptr - buf)); // "-d.ddde-05"
     const bool negative = sci.front() == '-';
     const size_t e = sci.find('e');
-    std::string digits;
+    char digits[32]; // at most 17 significant digits
+    size_t nd = 0;
     for (char c : sci.substr(negative ? 1 : 0, e - (negative ? 1 : 0)))
         if (c != '.')
-            digits += c;
-    const int exponent = std::stoi(std::string(sci.substr(e + 1)));
+            digits[nd++] = c;
+    int exponent = 0;
+    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+' ? 1 : 0), sci.data() + sci.size(), exponent);
     const int decpt = exponent + 1; // value = 0.<digits> * 10^decpt
-    std::string out = negative ? "-" : "";
+    char out[64];
+    size_t n = 0;
+    auto put = [&](char c) { out[n++] = c; };
+    auto putDigits = [&](size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i)
+            put(digits[i]);
+    };
+    if (negative)
+        put('-');
     if (decpt <= -4 || decpt > 16) {
-        out += digits[0];
-        if (digits.size() > 1)
-            out += '.' + digits.substr(1);
-        char ex[16];
-        std::snprintf(ex, sizeof ex, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent));
-        out += ex;
+        put(digits[0]);
+        if (nd > 1) {
+            put('.');
+            putDigits(1, nd);
+        }
+        n += size_t(std::snprintf(out + n, sizeof out - n, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent)));
     } else if (decpt <= 0) {
-        out += "0." + std::string(size_t(-decpt), '0') + digits;
-    } else if (size_t(decpt) >= digits.size()) {
-        out += digits + std::string(size_t(decpt) - digits.size(), '0') + ".0";
+        put('0');
+        put('.');
+        for (int i = 0; i < -decpt; ++i)
+            put('0');
+        putDigits(0, nd);
+    } else if (size_t(decpt) >= nd) {
+        putDigits(0, nd);
+        for (size_t i = nd; i < size_t(decpt); ++i)
+            put('0');
+        put('.');
+        put('0');
     } else {
-        out += digits.substr(0, size_t(decpt)) + '.' + digits.substr(size_t(decpt));
+        putDigits(0, size_t(decpt));
+        put('.');
+        putDigits(size_t(decpt), nd);
     }
-    return QString::fromLatin1(out.data(), qsizetype(out.size()));
+    return QString::fromLatin1(out, qsizetype(n));
 }
 
 QString pythonStrRepr(const QString &s)

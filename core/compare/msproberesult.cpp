@@ -4,6 +4,7 @@
 // mode InfNan, RelativeErr, RequiresGrad, Parameters, DType, Shape, RelativeWarn; md5 CRC-32).
 #include "msprobecells.h"
 
+#include <charconv>
 #include <cmath>
 #include <optional>
 
@@ -37,11 +38,34 @@ bool isInfOrNan(const MsCell &c)
     return s == QLatin1String("inf") || s == QLatin1String("-inf") || s == QLatin1String("nan");
 }
 
+/// QString::toDouble of a plain decimal number ("0", "-1.5e-05", "12.0"), without its
+/// copies; nullopt for any other text (the caller parses it the slow way).
+std::optional<double> plainDecimal(QStringView s)
+{
+    char buf[40];
+    if (s.isEmpty() || s.size() >= qsizetype(sizeof buf))
+        return std::nullopt;
+    size_t n = 0;
+    for (QChar c : s) {
+        const char16_t u = c.unicode();
+        if (!((u >= '0' && u <= '9') || u == '.' || u == 'e' || u == 'E' || u == '-' || u == '+'))
+            return std::nullopt;
+        buf[n++] = char(u);
+    }
+    double v = 0;
+    const auto r = std::from_chars(buf, buf + n, v);
+    if (r.ec != std::errc() || r.ptr != buf + n)
+        return std::nullopt;
+    return v;
+}
+
 /// A cell as get_min_or_max_value reads it: numbers, "x%" as x / 100; other text is skipped.
 std::optional<double> indicator(const MsCell &c)
 {
     if (c.kind == MsCell::Kind::Text) {
         if (c.text.endsWith(QLatin1Char('%'))) {
+            if (const auto v = plainDecimal(QStringView(c.text).chopped(1)))
+                return *v / 100;
             bool ok = false;
             const double v = c.text.chopped(1).toDouble(&ok);
             return ok ? v / 100 : 0.0;
@@ -56,6 +80,13 @@ double percentValue(const MsCell &c)
 {
     if (c.kind != MsCell::Kind::Text)
         return c.number / 100;
+    {
+        QStringView v(c.text);
+        while (v.endsWith(QLatin1Char('%')))
+            v.chop(1);
+        if (const auto x = plainDecimal(v); x && !v.startsWith(QLatin1Char('%')))
+            return *x / 100;
+    }
     QString s = c.text;
     while (s.endsWith(QLatin1Char('%')))
         s.chop(1);

@@ -6,6 +6,7 @@
 #include "util/parallel.h"
 
 #include <QCoreApplication>
+#include <QTemporaryFile>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <utility>
 
 namespace ds {
 
@@ -316,17 +318,62 @@ QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode)
     return out;
 }
 
-QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
-                            const QByteArray &run, const QString &npuPath, const QString &benchPath)
+namespace {
+
+const std::string_view kRowsKey = "\n  \"rows\": [";
+
+/// A compareJson document cut in two: its text with an empty "rows" array (small, parsed) and
+/// the text of its row elements (copied as they are: the merged report holds them at the same
+/// depth), found in the text by the indentation dump(2) gives the top-level key.
+struct DocParts
+{
+    std::string rest;
+    const char *rows = nullptr;
+    size_t rowsSize = 0;
+};
+
+DocParts splitDoc(const QByteArray &doc)
+{
+    DocParts p;
+    const std::string_view text(doc.constData(), size_t(doc.size()));
+    const size_t at = text.find(kRowsKey);
+    if (at == std::string_view::npos || at + kRowsKey.size() >= text.size() || text[at + kRowsKey.size()] == ']') {
+        p.rest = std::string(text);
+        return p;
+    }
+    const size_t begin = at + kRowsKey.size() + 1; // after "[\n"
+    const size_t end = text.find("\n  ]", begin);
+    if (end == std::string_view::npos) {
+        p.rest = std::string(text);
+        return p;
+    }
+    p.rows = text.data() + begin;
+    p.rowsSize = end - begin;
+    p.rest.reserve(text.size() - p.rowsSize);
+    p.rest.append(text.substr(0, begin - 1)).append("]").append(text.substr(end + 4));
+    return p;
+}
+
+} // namespace
+
+namespace {
+
+/// The merged report from every document's small part (`rest(i)`, "rows" empty) and its rows'
+/// text (`rows(i, write)` writes it; `hasRows(i)` says whether there is any).
+void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, const std::function<bool(size_t)> &hasRows,
+                 const std::function<void(size_t, const JsonWrite &)> &rows, const std::vector<int> &npuOps,
+                 CompareMode mode, const QByteArray &run, const QString &npuPath, const QString &benchPath,
+                 const JsonWrite &write)
 {
     using json = nlohmann::ordered_json;
     json merged;
-    json rows = json::array(), divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    json divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    std::vector<size_t> withRows; // the documents that have rows, in order
     std::map<std::string, long long> counts;
     bool cancelled = false;
     long long opBase = 0, rowBase = 0; // operator and row numbers count across the scopes
-    for (size_t i = 0; i < docs.size(); ++i) {
-        json j = json::parse(docs[i].toStdString());
+    for (size_t i = 0; i < count; ++i) {
+        json j = json::parse(rest(i));
         if (merged.is_null())
             merged = j;
         cancelled = cancelled || j.value("cancelled", false);
@@ -345,9 +392,9 @@ QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vect
             divergences.push_back(std::move(d));
         }
         opBase += i < npuOps.size() ? npuOps[i] : 0;
-        rowBase += (long long)j["rows"].size();
-        for (auto &r : j["rows"])
-            rows.push_back(std::move(r));
+        rowBase += j["summary"].value("rows", 0LL); // the number of row elements of the document
+        if (hasRows(i))
+            withRows.push_back(i);
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
         for (auto &w : j["warnings"])
@@ -379,13 +426,126 @@ QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vect
             out[key] = warnings;
         else if (key == "rows") {
             out["run"] = json::parse(run.toStdString());
-            out[key] = rows;
+            out[key] = json::array(); // the rows' texts are written into it below
         } else if (key == "bench_only")
             out[key] = benchOnly;
         else
             out[key] = value;
     }
-    return QByteArray::fromStdString(out.dump(2)) + '\n';
+    // As out.dump(2) with every row in "rows", written piece by piece.
+    const std::string text = out.dump(2);
+    const size_t at = text.find(kRowsKey);
+    if (at == std::string::npos || withRows.empty()) {
+        write(text.data(), text.size());
+        write("\n", 1);
+        return;
+    }
+    const size_t close = at + kRowsKey.size(); // the ']' of "[]"
+    write(text.data(), close);
+    write("\n", 1);
+    for (size_t i = 0; i < withRows.size(); ++i) {
+        if (i > 0)
+            write(",\n", 2);
+        rows(withRows[i], write);
+    }
+    write("\n  ", 3);
+    write(text.data() + close, text.size() - close);
+    write("\n", 1);
+}
+
+} // namespace
+
+void writeMergedCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath, const JsonWrite &write)
+{
+    std::vector<DocParts> parts;
+    for (const QByteArray &d : docs)
+        parts.push_back(splitDoc(d));
+    writeMerged(
+        parts.size(), [&](size_t i) { return std::exchange(parts[i].rest, std::string()); },
+        [&](size_t i) { return parts[i].rowsSize > 0; }, [&](size_t i, const JsonWrite &w) { w(parts[i].rows, parts[i].rowsSize); },
+        npuOps, mode, run, npuPath, benchPath, write);
+}
+
+CompareJsonSpool::CompareJsonSpool() = default;
+CompareJsonSpool::~CompareJsonSpool() = default;
+
+bool CompareJsonSpool::add(size_t index, const QByteArray &doc, int npuOps)
+{
+    DocParts parts = splitDoc(doc);
+    std::lock_guard lock(m_mutex);
+    if (!m_file) {
+        m_file = std::make_unique<QTemporaryFile>();
+        if (!m_file->open()) {
+            m_error = m_file->errorString();
+            return false;
+        }
+    }
+    if (m_docs.size() <= index)
+        m_docs.resize(index + 1);
+    Doc &d = m_docs[index];
+    d.rest = std::move(parts.rest);
+    d.npuOps = npuOps;
+    d.offset = m_file->size();
+    d.size = qint64(parts.rowsSize);
+    if (!m_file->seek(d.offset) || (d.size > 0 && m_file->write(parts.rows, d.size) != d.size)) {
+        m_error = m_file->errorString();
+        return false;
+    }
+    return true;
+}
+
+bool CompareJsonSpool::write(CompareMode mode, const QByteArray &run, const QString &npuPath, const QString &benchPath,
+                             const JsonWrite &write)
+{
+    std::lock_guard lock(m_mutex);
+    if (!m_error.isEmpty())
+        return false;
+    if (m_file && !m_file->flush()) {
+        m_error = m_file->errorString();
+        return false;
+    }
+    std::vector<int> ops;
+    for (const Doc &d : m_docs)
+        ops.push_back(d.npuOps);
+    QByteArray buffer;
+    writeMerged(
+        m_docs.size(), [&](size_t i) { return std::exchange(m_docs[i].rest, std::string()); },
+        [&](size_t i) { return m_docs[i].size > 0; },
+        [&](size_t i, const JsonWrite &w) {
+            const Doc &d = m_docs[i];
+            if (!m_file->seek(d.offset)) {
+                m_error = m_file->errorString();
+                return;
+            }
+            for (qint64 done = 0; done < d.size;) { // 4 MiB at a time
+                buffer.resize(qsizetype(std::min<qint64>(d.size - done, qint64(4) << 20)));
+                const qint64 got = m_file->read(buffer.data(), buffer.size());
+                if (got <= 0) {
+                    m_error = m_file->errorString();
+                    return;
+                }
+                w(buffer.constData(), size_t(got));
+                done += got;
+            }
+        },
+        ops, mode, run, npuPath, benchPath, write);
+    return m_error.isEmpty();
+}
+
+QString CompareJsonSpool::errorText() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_error;
+}
+
+QByteArray mergeCompareJson(const std::vector<QByteArray> &docs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath)
+{
+    QByteArray out;
+    writeMergedCompareJson(docs, npuOps, mode, run, npuPath, benchPath,
+                           [&](const char *data, size_t size) { out.append(data, qsizetype(size)); });
+    return out;
 }
 
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run)

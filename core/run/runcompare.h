@@ -16,6 +16,11 @@
 
 #include <QByteArray>
 #include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+class QTemporaryFile;
 
 namespace ds {
 
@@ -86,6 +91,41 @@ QByteArray runCompareCsv(std::vector<ScopeCompare> &scopes, CompareMode mode);
 /// the scopes, and the `run` object (before `rows`).
 QByteArray mergeCompareJson(const std::vector<QByteArray> &scopeDocs, const std::vector<int> &npuOps, CompareMode mode,
                             const QByteArray &run, const QString &npuPath, const QString &benchPath);
+/// Receives the text of a report piece by piece.
+using JsonWrite = std::function<void(const char *, size_t)>;
+/// mergeCompareJson written piece by piece to `write` (the rows' texts are copied from the
+/// documents, never parsed): what a report of millions of rows is written with.
+void writeMergedCompareJson(const std::vector<QByteArray> &scopeDocs, const std::vector<int> &npuOps, CompareMode mode,
+                            const QByteArray &run, const QString &npuPath, const QString &benchPath, const JsonWrite &write);
+
+/// The scope documents of a `compare --json` kept until the run is compared (the `run` object
+/// comes before the rows): their small parts in memory, their rows' text in a temporary file
+/// (deleted with the spool), so that memory does not grow with the rows of the whole run.
+class CompareJsonSpool
+{
+public:
+    CompareJsonSpool();
+    ~CompareJsonSpool();
+    /// The compareJson document of the scope numbered `index` (pair order); thread-safe.
+    /// False when the temporary file cannot be written (errorText()).
+    bool add(size_t index, const QByteArray &doc, int npuOps);
+    /// writeMergedCompareJson of the documents added, in index order. Once.
+    bool write(CompareMode mode, const QByteArray &run, const QString &npuPath, const QString &benchPath,
+               const JsonWrite &write);
+    QString errorText() const;
+
+private:
+    struct Doc
+    {
+        std::string rest;
+        int npuOps = 0;
+        qint64 offset = 0, size = 0;
+    };
+    mutable std::mutex m_mutex;
+    std::unique_ptr<QTemporaryFile> m_file;
+    std::vector<Doc> m_docs;
+    QString m_error;
+};
 QByteArray runCompareJson(const std::vector<ScopeCompare> &scopes, CompareMode mode, const QByteArray &run);
 
 /// The `runs` array of `dumpscope-cli info --json` (compact JSON text): per run its path relative
