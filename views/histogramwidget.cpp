@@ -50,6 +50,9 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
     auto *save = new QPushButton(tr("Export plot..."), this);
     m_counts = new QLabel(this);
     m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The counts are a few short lines; a message (no data) wraps instead of squeezing the plot.
+    m_counts->setWordWrap(true);
+    m_counts->setMaximumWidth(fontMetrics().averageCharWidth() * 26);
     m_hover = new QLabel(this);
 
     auto *controls = new QHBoxLayout;

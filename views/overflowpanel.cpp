@@ -391,7 +391,7 @@ QString OverflowPanel::opHtml(const Result &r, int op) const
     });
     if (allRecorded)
         html += QStringLiteral("<p><i>%1</i></p>").arg(tr("No tensor data was saved: the statistics below are the ones the dump recorded."));
-    html += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th>")
+    html += QStringLiteral("<table border='1' cellspacing='0' cellpadding='3' style='white-space:nowrap'><tr><th>%1</th><th>%2</th><th>%3</th><th>%4</th><th>%5</th>")
                 .arg(tr("Tensor"), tr("Min"), tr("Max"), tr("Mean"), tr("Norm"));
     html += allRecorded ? QStringLiteral("<th>%1</th></tr>").arg(tr("Saturated"))
                         : QStringLiteral("<th>NaN</th><th>+Inf</th><th>-Inf</th><th>%1</th></tr>").arg(tr("Saturated"));
