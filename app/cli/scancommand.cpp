@@ -113,6 +113,18 @@ int writeInfo(const ScanCommand &c, std::vector<ScanPart> &parts, const QString 
     return Ok;
 }
 
+/// Under the answer line: where each rank's own first anomaly is on the clock.
+QString rankLines(const RunAnswer &answer)
+{
+    QString lines;
+    if (answer.first)
+        for (const RunAnswer::RankFinding &r : answer.first->ranks)
+            if (r.found && !r.scope.isEmpty())
+                lines += QStringLiteral("  %1: %2, %3%4\n").arg(r.scope, r.finding.op, r.clock.describe(),
+                                                               r.scope == answer.first->at.scope ? QStringLiteral("  <- first") : QString());
+    return lines;
+}
+
 int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QString &openedPath)
 {
     std::vector<OverflowPart> reports;
@@ -126,17 +138,34 @@ int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QStr
         for (ScopeSummary &s : scopes)
             s.run.clear();
     // The run-level first anomaly: per scope, then across ranks on the communication-op clock.
+    // A folder of several runs gets one answer per run (their steps and ranks are not one clock).
+    if (doc.severalRuns) {
+        nlohmann::ordered_json answers = nlohmann::ordered_json::array();
+        QString head;
+        for (auto &[run, list] : scopesByRun(std::move(scopes))) {
+            const RunAnswer answer = combineRun(list, RunAnswerKind::Overflow);
+            const nlohmann::ordered_json fields = nlohmann::ordered_json::parse(answer.toJson(list).toStdString());
+            nlohmann::ordered_json one = nlohmann::ordered_json::object();
+            one["name"] = run.toStdString();
+            for (auto it = fields.begin(); it != fields.end(); ++it)
+                one[it.key()] = it.value();
+            answers.push_back(std::move(one));
+            head += QStringLiteral("run %1: %2").arg(run, answer.line()) + QLatin1Char('\n') + rankLines(answer);
+        }
+        if (c.json) {
+            out(withKey(overflowJson(doc), "run_answers", QByteArray::fromStdString(answers.dump()), ""));
+            return Ok;
+        }
+        out(head + QLatin1Char('\n') + overflowText(doc));
+        out(errorsText(doc.errors));
+        return Ok;
+    }
     const RunAnswer answer = combineRun(scopes, RunAnswerKind::Overflow);
     if (c.json) {
         out(withKey(overflowJson(doc), "run", answer.toJson(scopes), ""));
         return Ok;
     }
-    QString head = answer.line() + QLatin1Char('\n');
-    if (answer.first)
-        for (const RunAnswer::RankFinding &r : answer.first->ranks)
-            if (r.found && !r.scope.isEmpty())
-                head += QStringLiteral("  %1: %2, %3%4\n").arg(r.scope, r.finding.op, r.clock.describe(),
-                                                              r.scope == answer.first->at.scope ? QStringLiteral("  <- first") : QString());
+    const QString head = answer.line() + QLatin1Char('\n') + rankLines(answer);
     out(head + QLatin1Char('\n') + overflowText(doc));
     out(errorsText(doc.errors));
     return Ok;

@@ -211,6 +211,29 @@ def check_overflow(ck, cli, name, path, answer, case_id):
     ck.check(text.splitlines()[0] == r["answer"], name + " text", f"first line {text.splitlines()[0]!r}")
 
 
+def check_overflow_folder(ck, cli, folder):
+    """A folder of several runs: one answer per run, each the answer of that run opened alone."""
+    rc, out, err = run(cli, "overflow", folder, "--json")
+    if not ck.check(rc == 0, "overflow of a folder of runs", f"exit {rc}: {err}"):
+        return
+    doc = json.loads(out)
+    answers = doc.get("run_answers", [])
+    ck.check("run" not in doc and len(answers) > 1, "overflow of a folder of runs", f"{len(answers)} run answers, keys {list(doc)}")
+    rc, text, err = run(cli, "overflow", folder)
+    for a in answers:
+        alone_rc, alone, _ = run(cli, "overflow", folder / a["name"], "--json")
+        if not ck.check(alone_rc == 0, a["name"], f"alone: exit {alone_rc}"):
+            continue
+        mine = {k: v for k, v in a.items() if k not in ("name", "scopes")}
+        theirs = {k: v for k, v in json.loads(alone)["run"].items() if k != "scopes"}
+        ck.check(mine == theirs, a["name"], f"answer in the folder {mine} != alone {theirs}")
+        ck.check([s["scope"] for s in a["scopes"]] == [s["scope"] for s in json.loads(alone)["run"]["scopes"]],
+                 a["name"], "the scopes differ from the run opened alone")
+        _, alone_text, _ = run(cli, "overflow", folder / a["name"])
+        ck.check(f"run {a['name']}: {alone_text.splitlines()[0]}" in text.splitlines(), a["name"],
+                 f"text line missing: run {a['name']}: {alone_text.splitlines()[0]}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cli", required=True)
@@ -237,6 +260,8 @@ def main():
             check_compare(ck, args.cli, "assembled " + name, npu, bench, answer, case_id)
             check_csv(ck, args.cli, "assembled " + name, npu, bench, tmp)
     check_csv(ck, args.cli, "assembled mixed_modes", tmp / "mixed_modes/npu", tmp / "mixed_modes/bench", tmp)
+
+    check_overflow_folder(ck, args.cli, corpus)
 
     # info: the runs of the corpus and of a folder of two runs
     rc, out, err = run(args.cli, "info", corpus / "dumps", "--json")
