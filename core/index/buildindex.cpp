@@ -201,6 +201,9 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     ClaimProgress progress(weights, job);
     std::mutex mutex;
     std::vector<const QString *> opRuns; // the run of every op, in index->ops order
+    // The ops of every part in the order the parts finish, joined once at the end: appending
+    // them one part at a time regrows (moves and page-faults) the whole index per part.
+    std::vector<std::vector<OpRecord>> partOps;
     const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
         const Claim &claim = *claims[c];
         const QString *run = &walk.runs[size_t(claims[c] - walk.claims.data())];
@@ -229,10 +232,21 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         if (sink && (!part->ops.empty() || !part->errors.empty()))
             sink(part->ops, part->errors);
         opRuns.insert(opRuns.end(), part->ops.size(), run);
-        std::move(part->ops.begin(), part->ops.end(), std::back_inserter(index->ops));
+        partOps.push_back(std::move(part->ops));
         std::move(part->errors.begin(), part->errors.end(), std::back_inserter(index->errors));
         return !(job && job->cancelled());
     });
+    if (partOps.size() == 1 && index->ops.empty()) {
+        index->ops = std::move(partOps.front());
+    } else {
+        size_t total = index->ops.size();
+        for (const auto &ops : partOps)
+            total += ops.size();
+        index->ops.reserve(total);
+        for (auto &ops : partOps)
+            std::move(ops.begin(), ops.end(), std::back_inserter(index->ops));
+    }
+    partOps.clear();
     // A folder holding several runs shows each under its own node, named by its folder
     // relative to the opened one ("." for the opened folder itself).
     const bool severalRuns = labels == IndexLabels::Always || std::any_of(opRuns.begin(), opRuns.end(), [&](const QString *r) { return *r != *opRuns.front(); });
