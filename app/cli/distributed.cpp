@@ -462,6 +462,55 @@ int gatherCatalogs(Link &link, Root &rootState, std::vector<Catalog> &catalogs)
     return -1;
 }
 
+/// Every process: tells rank 0 its host and the paths it was given.
+void sendHello(Link &link, const QString &host, const QString &path, const QString &benchPath)
+{
+    QByteArray hello;
+    QDataStream out(&hello, QIODevice::WriteOnly);
+    out << host << QFileInfo(path).absoluteFilePath() << (benchPath.isEmpty() ? QString() : QFileInfo(benchPath).absoluteFilePath());
+    link.send(0, THello, hello);
+}
+
+/// Rank 0: gathers every catalog, lets `check` refuse the job (a non-empty usage message),
+/// plans with `makePlan` and sends every process its assignments; `catalogs` and `plan` are
+/// kept for the gathering. -1 to go on, else the exit code.
+int planAndAssign(Link &link, Root &rootState, bool ok, std::vector<Catalog> &catalogs, Plan &plan,
+                  const std::function<QString(const std::vector<Catalog> &)> &check,
+                  const std::function<Plan(const std::vector<Catalog> &, const std::vector<PeerInfo> &)> &makePlan)
+{
+    if (!ok)
+        return rootState.failed(msg("walking the paths"));
+    catalogs.assign(static_cast<size_t>(g_size), Catalog{});
+    if (const int stopped = gatherCatalogs(link, rootState, catalogs); stopped >= 0)
+        return stopped;
+    if (const QString refused = check ? check(catalogs) : QString(); !refused.isEmpty())
+        return rootState.stop(Usage, refused);
+    plan = makePlan(catalogs, rootState.peers());
+    if (!plan.error.isEmpty())
+        return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
+    for (int r = 0; r < g_size; ++r)
+        link.send(r, TAssign, encodeAssignments(plan.byRank[size_t(r)]));
+    return -1;
+}
+
+/// Every process: its assignments from rank 0. A worker that could not walk its paths gives up
+/// (rank 0 has already stopped the job). Empty with `code` set when this process must stop.
+std::optional<std::vector<Assignment>> assignmentsFromRoot(Link &link, bool root, bool ok, const QString &host, double timeout, int &code)
+{
+    if (!root && !ok) {
+        workerGivesUp(link, host, timeout);
+        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+        code = PeerFailed;
+        return std::nullopt;
+    }
+    QByteArray body;
+    if (root)
+        body = *link.take(0, TAssign);
+    else if (!fromRoot(link, TAssign, body, code, host, timeout))
+        return std::nullopt;
+    return decodeAssignments(body).value_or(std::vector<Assignment>{});
+}
+
 } // namespace
 
 int runDistributedCompare(const CompareCommand &c, double timeout)
@@ -479,12 +528,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
 
     // 1. Hello and catalog: every process walks its paths and fingerprints its scopes.
-    {
-        QByteArray hello;
-        QDataStream out(&hello, QIODevice::WriteOnly);
-        out << host << QFileInfo(c.npuPath).absoluteFilePath() << QFileInfo(c.benchPath).absoluteFilePath();
-        link.send(0, THello, hello);
-    }
+    sendHello(link, host, c.npuPath, c.benchPath);
     Catalog catalog;
     if (const int setup = compareSetup(c, work.options, work.failOn, work.style); setup != Ok) {
         catalog.error = msg("the compare options could not be set up");
@@ -502,36 +546,26 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         link.send(0, TCatalog, encodeCatalog(catalog));
     testFault(link);
 
-    std::vector<Catalog> catalogs(static_cast<size_t>(g_size));
+    std::vector<Catalog> catalogs;
     Plan plan;
     if (root) {
-        if (!ok)
-            return rootState.failed(msg("walking the paths"));
-        if (const int stopped = gatherCatalogs(link, rootState, catalogs); stopped >= 0)
+        const auto insideDump = [&c](const std::vector<Catalog> &all) {
+            for (const QString &dumpRoot : {all[0].npu.rootDir, all[0].bench.rootDir})
+                if (QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty())
+                    return inDump;
+            return QString();
+        };
+        if (const int stopped = planAndAssign(link, rootState, ok, catalogs, plan, insideDump, planCompare); stopped >= 0)
             return stopped;
-        for (const QString &dumpRoot : {catalogs[0].npu.rootDir, catalogs[0].bench.rootDir})
-            if (const QString inDump = reportInsideDump(c, dumpRoot); !inDump.isEmpty())
-                return rootState.stop(Usage, inDump);
-        plan = planCompare(catalogs, rootState.peers());
-        if (!plan.error.isEmpty())
-            return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
-        for (int r = 0; r < g_size; ++r)
-            link.send(r, TAssign, encodeAssignments(plan.byRank[size_t(r)]));
     }
 
     // 2. Compare the pairs handed to this process.
     int code = Ok;
-    QByteArray body;
-    if (!root && !ok) {
-        workerGivesUp(link, host, timeout);
-        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
-        return PeerFailed;
-    }
-    if (root)
-        body = *link.take(0, TAssign);
-    else if (!fromRoot(link, TAssign, body, code, host, timeout))
+    auto assigned = assignmentsFromRoot(link, root, ok, host, timeout, code);
+    if (!assigned)
         return code;
-    work.assigned = decodeAssignments(body).value_or(std::vector<Assignment>{});
+    work.assigned = std::move(*assigned);
+    QByteArray body;
     ok = link.whileWorking(
         [&] {
             std::vector<ScopePair> pairs;
@@ -738,12 +772,7 @@ int runDistributedScan(const ScanCommand &c, double timeout)
     const bool overflow = c.kind == ScanCommand::Kind::Overflow;
 
     // 1. Hello and catalog: every process walks its path and fingerprints its units of work.
-    {
-        QByteArray hello;
-        QDataStream out(&hello, QIODevice::WriteOnly);
-        out << host << QFileInfo(c.path).absoluteFilePath() << QString();
-        link.send(0, THello, hello);
-    }
+    sendHello(link, host, c.path, QString());
     RunTree tree;
     std::map<QString, std::vector<size_t>> units;
     Catalog catalog;
@@ -752,33 +781,19 @@ int runDistributedScan(const ScanCommand &c, double timeout)
         link.send(0, TCatalog, encodeCatalog(catalog));
     testFault(link);
 
-    std::vector<Catalog> catalogs(static_cast<size_t>(g_size));
+    std::vector<Catalog> catalogs;
     Plan plan;
-    if (root) {
-        if (!ok)
-            return rootState.failed(msg("walking the paths"));
-        if (const int stopped = gatherCatalogs(link, rootState, catalogs); stopped >= 0)
+    if (root)
+        if (const int stopped = planAndAssign(link, rootState, ok, catalogs, plan, {}, planScan); stopped >= 0)
             return stopped;
-        plan = planScan(catalogs, rootState.peers());
-        if (!plan.error.isEmpty())
-            return rootState.stop(plan.code, msg("dumpscope-cli: %1").arg(plan.error));
-        for (int r = 0; r < g_size; ++r)
-            link.send(r, TAssign, encodeAssignments(plan.byRank[size_t(r)]));
-    }
 
     // 2. Index and scan the units handed to this process; send its part (never an index or a tensor).
     int code = Ok;
-    QByteArray body;
-    if (!root && !ok) {
-        workerGivesUp(link, host, timeout);
-        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
-        return PeerFailed;
-    }
-    if (root)
-        body = *link.take(0, TAssign);
-    else if (!fromRoot(link, TAssign, body, code, host, timeout))
+    const auto received = assignmentsFromRoot(link, root, ok, host, timeout, code);
+    if (!received)
         return code;
-    const std::vector<Assignment> assigned = decodeAssignments(body).value_or(std::vector<Assignment>{});
+    const std::vector<Assignment> &assigned = *received;
+    QByteArray body;
     QByteArray part;
     ok = link.whileWorking(
         [&] {
