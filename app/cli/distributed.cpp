@@ -511,6 +511,24 @@ std::optional<std::vector<Assignment>> assignmentsFromRoot(Link &link, bool root
     return decodeAssignments(body).value_or(std::vector<Assignment>{});
 }
 
+/// A worker after sending its results: waits for rank 0's goodbye, which comes when rank 0 has
+/// everything (or gives up when rank 0 or MPI failed). The exit code of this process.
+int workerFinishes(Link &link, bool ok, const QString &host, double timeout)
+{
+    if (!ok) {
+        err(msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
+                .arg(g_rank)
+                .arg(host, link.failure()));
+        MPI_Abort(MPI_COMM_WORLD, PeerFailed);
+        return PeerFailed;
+    }
+    int code = Ok;
+    QByteArray body;
+    fromRoot(link, TBye, body, code, host, timeout);
+    link.drain();
+    return code;
+}
+
 } // namespace
 
 int runDistributedCompare(const CompareCommand &c, double timeout)
@@ -680,18 +698,8 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             link.send(0, TPiece, p);
     pieces.clear();
 
-    if (!root) {
-        if (!ok) {
-            err(msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
-                    .arg(g_rank)
-                    .arg(host, link.failure()));
-            MPI_Abort(MPI_COMM_WORLD, PeerFailed);
-            return PeerFailed;
-        }
-        fromRoot(link, TBye, body, code, host, timeout); // rank 0 says when it has everything
-        link.drain();
-        return code;
-    }
+    if (!root)
+        return workerFinishes(link, ok, host, timeout);
 
     // 4. Rank 0: every pair's rows, in pair order, into the reports one process would write.
     if (!ok)
@@ -793,7 +801,6 @@ int runDistributedScan(const ScanCommand &c, double timeout)
     if (!received)
         return code;
     const std::vector<Assignment> &assigned = *received;
-    QByteArray body;
     QByteArray part;
     ok = link.whileWorking(
         [&] {
@@ -828,18 +835,8 @@ int runDistributedScan(const ScanCommand &c, double timeout)
         link.send(0, TPiece, part);
     part.clear();
 
-    if (!root) {
-        if (!ok) {
-            err(msg("dumpscope-cli: rank %1 on node %2: rank 0 sent nothing for too long or MPI failed (%3); giving up")
-                    .arg(g_rank)
-                    .arg(host, link.failure()));
-            MPI_Abort(MPI_COMM_WORLD, PeerFailed);
-            return PeerFailed;
-        }
-        fromRoot(link, TBye, body, code, host, timeout); // rank 0 says when it has everything
-        link.drain();
-        return code;
-    }
+    if (!root)
+        return workerFinishes(link, ok, host, timeout);
 
     // 3. Rank 0: every process's part, merged and written as one process writes the report.
     if (!ok)
