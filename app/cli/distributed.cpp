@@ -529,6 +529,14 @@ int workerFinishes(Link &link, bool ok, const QString &host, double timeout)
     return code;
 }
 
+/// Rank 0 at the start: a launcher's SIGTERM ends the job with a message, and the wait for every
+/// process is shown.
+void rootStarts(Root &rootState)
+{
+    std::signal(SIGTERM, onTerminate);
+    rootState.waiting(msg("starting"), everyone());
+}
+
 } // namespace
 
 int runDistributedCompare(const CompareCommand &c, double timeout)
@@ -537,10 +545,8 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     const QString host = hostName();
     const bool root = g_rank == 0;
     Root rootState(link, timeout);
-    if (root) {
-        std::signal(SIGTERM, onTerminate);
-        rootState.waiting(msg("starting"), everyone());
-    }
+    if (root)
+        rootStarts(rootState);
     Work work{c, {}, Verdict::None, ReportStyle::DumpScope, {}, {}, nullptr, nullptr, {}, {}};
     std::atomic<bool> cancel{false};
     const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
@@ -771,10 +777,8 @@ int runDistributedScan(const ScanCommand &c, double timeout)
     const QString host = hostName();
     const bool root = g_rank == 0;
     Root rootState(link, timeout);
-    if (root) {
-        std::signal(SIGTERM, onTerminate);
-        rootState.waiting(msg("starting"), everyone());
-    }
+    if (root)
+        rootStarts(rootState);
     std::atomic<bool> cancel{false};
     const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
     const bool overflow = c.kind == ScanCommand::Kind::Overflow;

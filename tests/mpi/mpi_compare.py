@@ -192,21 +192,25 @@ def first_cell_difference(a, b):
     return f"{len(a)} sheets != {len(b)}"
 
 
-def main():
+def setup():
+    """--cli, --samples and --tmp of the mpi test scripts: (cli, samples, a fresh tmp, the
+    own-root wrapper in it, this host's name)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--samples", required=True)
     ap.add_argument("--tmp", required=True)
     a = ap.parse_args()
     cli = Path(a.cli).resolve()
-    samples = Path(a.samples).resolve()
     tmp = Path(a.tmp).resolve()
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
+    return cli, Path(a.samples).resolve(), tmp, write_wrapper(tmp / "own_root.sh", cli), socket.gethostname()
+
+
+def main():
+    cli, samples, tmp, wrapper, host = setup()
     c = Checker()
-    wrapper = write_wrapper(tmp / "own_root.sh", cli)
-    host = socket.gethostname()
 
     for name, npu_rel, bench_rel, pattern, extra in CASES:
         npu, bench = samples / npu_rel, samples / bench_rel

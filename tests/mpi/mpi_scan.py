@@ -21,16 +21,14 @@ path, exit non-zero, and the run must end within a bound.
 One line per failed check, then "N passed, M failed"; exit 1 on failure.
 """
 
-import argparse
 import shutil
-import socket
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "oracle"))
 from checker import Checker  # noqa: E402
-from mpi_compare import link_scope, mpi_env, mpirun, run, write_wrapper  # noqa: E402
+from mpi_compare import link_scope, mpi_env, mpirun, run, setup  # noqa: E402
 
 RUNS = "msprobe_real/dumps"
 # (name, [(folder in the tree, sample folder)], depth of the deal key below the tree,
@@ -86,20 +84,8 @@ def reports(cmd_prefix, path, cwd=None, n=None, env=None):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--samples", required=True)
-    ap.add_argument("--tmp", required=True)
-    a = ap.parse_args()
-    cli = Path(a.cli).resolve()
-    samples = Path(a.samples).resolve()
-    tmp = Path(a.tmp).resolve()
-    if tmp.exists():
-        shutil.rmtree(tmp)
-    tmp.mkdir(parents=True)
+    cli, samples, tmp, wrapper, host = setup()
     c = Checker()
-    wrapper = write_wrapper(tmp / "own_root.sh", cli)
-    host = socket.gethostname()
 
     for name, parts, depth, shared_counts, split_counts in CASES:
         # the leaf folders dealt over the roots of each split (links only: small); the oracle
