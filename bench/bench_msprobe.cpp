@@ -148,6 +148,9 @@ int readers(const char *path)
     const Timing iTok = index(ds::msprobe::JsonEngine::Tokenizer);
     const Timing iTree = index(ds::msprobe::JsonEngine::RapidJsonTree);
     const Timing iFast = index(ds::msprobe::JsonEngine::RapidJson);
+    const std::uint64_t before = ds::msprobe::simdWindowEntries();
+    const Timing iSimd = index(ds::msprobe::JsonEngine::SimdJson);
+    const std::uint64_t windowEntries = (ds::msprobe::simdWindowEntries() - before) / 3;
     bench::Json()
         .add("mb", mb)
         .add("index_tokenizer_mb_per_s", mb / iTok.wall)
@@ -156,9 +159,13 @@ int readers(const char *path)
         .add("index_tokenizer_cpu_s", iTok.cpu)
         .add("index_rapidjson_tree_cpu_s", iTree.cpu)
         .add("index_rapidjson_cpu_s", iFast.cpu)
+        .add("index_simdjson_mb_per_s", mb / iSimd.wall)
+        .add("index_simdjson_cpu_s", iSimd.cpu)
+        .add("index_simdjson_window_entries", (unsigned long long)windowEntries)
+        .add("index_rapidjson_vs_simdjson_cpu", iFast.cpu / iSimd.cpu)
         .add("index_streamed_vs_tree_cpu", iTree.cpu / iFast.cpu)
         .add("index_streamed_vs_tokenizer_cpu", iTok.cpu / iFast.cpu)
-        .add("index_same_ops", iTok.ops == iFast.ops && iTree.ops == iFast.ops && iFast.ops > 0 ? 1 : 0)
+        .add("index_same_ops", iTok.ops == iFast.ops && iTree.ops == iFast.ops && iSimd.ops == iFast.ops && iFast.ops > 0 ? 1 : 0)
         .add("entries", (unsigned long long)entriesF)
         .add("same_entries", entriesT == entriesF ? 1 : 0)
         .add("tokenizer_mb_per_s", mb / tTok)

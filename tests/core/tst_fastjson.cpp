@@ -95,6 +95,65 @@ std::string bigDocument(int n)
     return s;
 }
 
+/// `text` laid out as Python's json.dump(indent=1) lays out msprobe's dump.json (one value per
+/// line, one more space per level, empty containers as `{}` / `[]`): the layout simdjson
+/// windows are cut by. Tokens are copied as they are; only white space outside strings changes.
+std::string indented(const std::string &text)
+{
+    std::string out;
+    int depth = 0;
+    bool inString = false;
+    auto newline = [&] {
+        out += '\n';
+        out.append(size_t(std::max(depth, 0)), ' ');
+    };
+    auto nextToken = [&](size_t i) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i])))
+            ++i;
+        return i < text.size() ? text[i] : '\0';
+    };
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (inString) {
+            out += c;
+            if (c == '\\' && i + 1 < text.size())
+                out += text[++i];
+            else if (c == '"')
+                inString = false;
+            continue;
+        }
+        switch (c) {
+        case '"': inString = true; out += c; break;
+        case '{':
+        case '[':
+            out += c;
+            if (nextToken(i + 1) == (c == '{' ? '}' : ']')) {
+                i = text.find(c == '{' ? '}' : ']', i + 1);
+                out += c == '{' ? '}' : ']';
+                break;
+            }
+            ++depth;
+            newline();
+            break;
+        case '}':
+        case ']':
+            --depth;
+            newline();
+            out += c;
+            break;
+        case ',':
+            out += c;
+            newline();
+            break;
+        case ':': out += ": "; break;
+        default:
+            if (!std::isspace(static_cast<unsigned char>(c)))
+                out += c;
+        }
+    }
+    return out;
+}
+
 /// Every field of every record, warning and error a dump.json reading produced, one line each.
 QStringList describe(const ds::IndexPart &part, bool complete)
 {
@@ -192,6 +251,7 @@ private slots:
     void recordsSameAsTree_data();
     void recordsSameAsTree();
     void recordsOnEveryCut();
+    void windowMisledByLayout();
     void recordsAcrossBlocks();
 };
 
@@ -330,7 +390,17 @@ void TestFastJson::recordsSameAsTree()
     const QStringList streamed = readRecords(s, JsonEngine::RapidJson);
     QCOMPARE(streamed, readRecords(s, JsonEngine::RapidJsonTree));
     QCOMPARE(streamed, readRecords(s, JsonEngine::Tokenizer));
+    QCOMPARE(readRecords(s, JsonEngine::SimdJson), streamed);
     QVERIFY(streamed.filter(QRegularExpression(QStringLiteral("^op "))).size() >= minOps);
+    // Laid out as msprobe writes (the layout simdjson windows need): the same records again,
+    // and windows took entries whenever there are more than a few.
+    const std::string laidOut = indented(s);
+    const QStringList laidOutRecords = readRecords(laidOut, JsonEngine::RapidJson);
+    const std::uint64_t before = ds::msprobe::simdWindowEntries();
+    QCOMPARE(readRecords(laidOut, JsonEngine::SimdJson), laidOutRecords);
+    const qsizetype ops = laidOutRecords.filter(QRegularExpression(QStringLiteral("^op "))).size();
+    if (ops >= 8 && laidOutRecords.first().startsWith(QLatin1String("complete=true")))
+        QVERIFY2(ds::msprobe::simdWindowEntries() > before, "no entry was read through a simdjson window");
 }
 
 void TestFastJson::recordsOnEveryCut()
@@ -348,6 +418,38 @@ void TestFastJson::recordsOnEveryCut()
         ++cuts;
     }
     QVERIFY(cuts > 500);
+    // The same laid out as msprobe writes: windows end wherever the cut leaves whole entries.
+    const std::string laidOut = indented(doc);
+    const std::uint64_t before = ds::msprobe::simdWindowEntries();
+    int laidOutCuts = 0;
+    for (size_t cut = 0; cut < laidOut.size(); cut += cut < 200 ? 1 : 7) {
+        const std::string part = laidOut.substr(0, cut);
+        QCOMPARE(readRecords(part, JsonEngine::SimdJson), readRecords(part, JsonEngine::RapidJson));
+        ++laidOutCuts;
+    }
+    QVERIFY(laidOutCuts > 500);
+    QVERIFY(ds::msprobe::simdWindowEntries() > before);
+}
+
+void TestFastJson::windowMisledByLayout()
+{
+    // "\n  }," also ends entry b's input_kwargs: the window ends there, so b walked up to it
+    // (`{"input_kwargs": {...}}`) looks complete and the window's '}' closes b, not the
+    // window (both guards of readEntryWindow catch it). b must not be taken: only a comes from
+    // the window; b (with its output) and c
+    // are read entry by entry, with the records RapidJSON gives.
+    const std::string doc = "{\n \"task\": \"statistics\",\n \"data\": {\n"
+                            "  \"Torch.a.0.forward\": {\n   \"input_args\": [\n    {\"type\": \"int\", \"value\": 1}\n   ]\n  },\n"
+                            "  \"Torch.b.0.forward\": {\n   \"input_kwargs\": {\"x\": {\"type\": \"int\", \"value\": 2}\n  },"
+                            " \"output\": [{\"type\": \"int\", \"value\": 3}]},\n"
+                            "  \"Torch.c.0.forward\": {\n   \"input_args\": [\n    {\"type\": \"str\", \"value\": \""
+        + std::string(200, 'c') + "\"}\n   ]\n  }\n }\n}";
+    const QStringList expected = readRecords(doc, JsonEngine::RapidJson);
+    QVERIFY2(expected.filter(QRegularExpression(QStringLiteral("^op "))).size() == 3, qPrintable(expected.join('\n')));
+    QVERIFY2(expected.join('\n').contains(QLatin1String("output")), qPrintable(expected.join('\n')));
+    const std::uint64_t before = ds::msprobe::simdWindowEntries();
+    QCOMPARE(readRecords(doc, JsonEngine::SimdJson), expected);
+    QCOMPARE(ds::msprobe::simdWindowEntries() - before, std::uint64_t(1));
 }
 
 void TestFastJson::recordsAcrossBlocks()
@@ -364,10 +466,13 @@ void TestFastJson::recordsAcrossBlocks()
         QCOMPARE(f.write(doc.data(), qint64(doc.size())), qint64(doc.size()));
     }
     ds::IndexPart part;
+    const std::uint64_t before = ds::msprobe::simdWindowEntries();
     const bool complete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
                                        ds::DumpLevels{}, part);
     const QStringList fromFile = describe(part, complete);
     QCOMPARE(part.ops.size(), size_t(40000));
+    // Every entry but the last of the file came through simdjson windows (SimdJson, the default).
+    QCOMPARE(ds::msprobe::simdWindowEntries() - before, std::uint64_t(39999));
     QCOMPARE(fromFile, readRecords(doc, JsonEngine::Tokenizer));
     ds::IndexPart viaTokenizer;
     const bool tokenizerComplete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),

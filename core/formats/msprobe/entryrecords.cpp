@@ -3,6 +3,8 @@
 #include "fastjsonsax.h"
 #include "leafbuilder.h"
 
+#include <simdjson.h>
+
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -652,6 +654,251 @@ bool EntryRecords::parse(FastJsonReader &r, bool parametersGrad, OpRecord &op, J
     if (viaTree)
         d->reset(); // nothing of RapidJSON's attempt stays
     return ok;
+}
+
+// --- EntryWindow: simdjson On Demand ------------------------------------------------------
+
+namespace {
+
+namespace od = simdjson::ondemand;
+
+std::string_view trimmedToken(std::string_view t)
+{
+    while (!t.empty() && (t.back() == ' ' || t.back() == '\n' || t.back() == '\r' || t.back() == '\t'))
+        t.remove_suffix(1);
+    return t;
+}
+
+bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+/// A number token RapidJSON and the tokenizer read alike: JSON's grammar with at most two
+/// exponent digits and 64 characters (RapidJSON calls some longer ones too big), or NaN,
+/// Infinity, -Infinity.
+bool plainNumber(std::string_view t)
+{
+    if (t == "NaN" || t == "Infinity" || t == "-Infinity")
+        return true;
+    if (t.empty() || t.size() > 64)
+        return false;
+    size_t i = t[0] == '-' ? 1 : 0;
+    if (i < t.size() && t[i] == '0') {
+        ++i;
+    } else {
+        const size_t from = i;
+        while (i < t.size() && isDigit(t[i]))
+            ++i;
+        if (i == from || t[from] == '0')
+            return false;
+    }
+    if (i < t.size() && t[i] == '.') {
+        const size_t from = ++i;
+        while (i < t.size() && isDigit(t[i]))
+            ++i;
+        if (i == from)
+            return false;
+    }
+    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        if (i < t.size() && (t[i] == '+' || t[i] == '-'))
+            ++i;
+        const size_t from = i;
+        while (i < t.size() && isDigit(t[i]))
+            ++i;
+        if (i == from || i - from > 2)
+            return false;
+    }
+    return i == t.size();
+}
+
+bool hex4(std::string_view t, size_t at, unsigned &v)
+{
+    if (at + 4 > t.size())
+        return false;
+    v = 0;
+    for (size_t i = at; i < at + 4; ++i) {
+        const char c = t[i];
+        const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            return false;
+        v = v * 16 + unsigned(d);
+    }
+    return true;
+}
+
+/// A string whose escapes (if any) simdjson and RapidJSON decode alike: every \\u a
+/// character outside the surrogates or a high surrogate followed by a low one (lone
+/// surrogates are the tokenizer's to report).
+bool sameEscapes(std::string_view quoted)
+{
+    for (size_t i = 0; i + 1 < quoted.size(); ++i) {
+        if (quoted[i] != '\\')
+            continue;
+        if (quoted[i + 1] != 'u') {
+            ++i;
+            continue;
+        }
+        unsigned cp = 0, low = 0;
+        if (!hex4(quoted, i + 2, cp) || (cp >= 0xDC00 && cp <= 0xDFFF))
+            return false;
+        if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (i + 12 > quoted.size() || quoted[i + 6] != '\\' || quoted[i + 7] != 'u' || !hex4(quoted, i + 8, low)
+                || low < 0xDC00 || low > 0xDFFF)
+                return false;
+            i += 6;
+        }
+        i += 5;
+    }
+    return true;
+}
+
+/// A member name from its raw text (after the opening quote): the bytes themselves when it has
+/// no escape (stage 1 found its closing quote, so the scan ends), else simdjson's decoding
+/// when that is RapidJSON's too.
+bool memberName(od::field &f, std::string_view &name)
+{
+    const char *raw = f.key().raw();
+    const char *q = raw;
+    while (*q != '"' && *q != '\\')
+        ++q;
+    if (*q == '"') {
+        name = std::string_view(raw, size_t(q - raw));
+        return true;
+    }
+    while (*q != '"')
+        q += *q == '\\' ? 2 : 1;
+    return sameEscapes(std::string_view(raw, size_t(q - raw))) && !f.unescaped_key().get(name);
+}
+
+/// One value as RapidJSON's events (in-situ spellings: numbers as written, strings decoded).
+template<typename Handler>
+bool events(od::value &v, Handler &h)
+{
+    const std::string_view raw = v.raw_json_token();
+    if (raw.empty())
+        return false;
+    switch (raw[0]) {
+    case '{': {
+        od::object o;
+        if (v.get_object().get(o) || !h.StartObject())
+            return false;
+        rapidjson::SizeType n = 0;
+        for (auto member : o) {
+            od::field f;
+            std::string_view key;
+            if (std::move(member).get(f) || !memberName(f, key))
+                return false;
+            if (!h.Key(key.data(), rapidjson::SizeType(key.size()), false) || !events(f.value(), h))
+                return false;
+            ++n;
+        }
+        return h.EndObject(n);
+    }
+    case '[': {
+        od::array a;
+        if (v.get_array().get(a) || !h.StartArray())
+            return false;
+        rapidjson::SizeType n = 0;
+        for (auto element : a) {
+            od::value e;
+            if (std::move(element).get(e) || !events(e, h))
+                return false;
+            ++n;
+        }
+        return h.EndArray(n);
+    }
+    case '"': {
+        // Without escapes the text is the bytes between the quotes (stage 1 refused raw
+        // control characters and bad UTF-8).
+        const std::string_view quoted = trimmedToken(raw);
+        if (quoted.size() < 2 || quoted.back() != '"')
+            return false;
+        const std::string_view inner = quoted.substr(1, quoted.size() - 2);
+        if (inner.find_first_of("\"\\") == std::string_view::npos)
+            return h.String(inner.data(), rapidjson::SizeType(inner.size()), false);
+        std::string_view text;
+        if (!sameEscapes(quoted) || v.get_string().get(text))
+            return false;
+        return h.String(text.data(), rapidjson::SizeType(text.size()), false);
+    }
+    case 't':
+    case 'f':
+    case 'n': {
+        const std::string_view t = trimmedToken(raw);
+        if (t == "true" || t == "false")
+            return h.Bool(t[0] == 't');
+        return t == "null" && h.Null();
+    }
+    default: {
+        const std::string_view t = trimmedToken(raw);
+        return plainNumber(t) && h.RawNumber(t.data(), rapidjson::SizeType(t.size()), false);
+    }
+    }
+}
+
+} // namespace
+
+struct EntryWindow::Impl
+{
+    od::parser parser;
+    od::document doc;
+    od::object object;
+    od::object_iterator it, end;
+    od::field member;
+    bool started = false;
+};
+
+EntryWindow::EntryWindow() : d(std::make_unique<Impl>()) {}
+EntryWindow::~EntryWindow() = default;
+
+bool EntryWindow::open(const char *doc, size_t len, size_t capacity)
+{
+    d->started = false;
+    if (capacity < len + simdjson::SIMDJSON_PADDING || d->parser.iterate(doc, len, capacity).get(d->doc)
+        || d->doc.get_object().get(d->object) || d->object.begin().get(d->it) || d->object.end().get(d->end))
+        return false;
+    return true;
+}
+
+int EntryWindow::next(std::string_view &name, const char *&nameAt)
+{
+    if (d->started)
+        ++d->it;
+    d->started = true;
+    if (!(d->it != d->end)) {
+        // Closed: by the window's own '}' only if nothing follows it.
+        const char *at = nullptr;
+        return d->doc.current_location().get(at) == simdjson::OUT_OF_BOUNDS ? 0 : -1;
+    }
+    if (std::move(*d->it).get(d->member))
+        return -1;
+    // Names with escapes are the tokenizer's (FastJsonReader::nextMember): not taken here.
+    const char *raw = d->member.key().raw();
+    const char *q = raw;
+    while (*q != '"' && *q != '\\')
+        ++q;
+    if (*q != '"')
+        return -1;
+    name = std::string_view(raw, size_t(q - raw));
+    nameAt = raw - 1;
+    return 1;
+}
+
+bool EntryWindow::parse(EntryRecords &records, bool parametersGrad, OpRecord &op, JsonTree &tree, bool &inTree)
+{
+    EntryRecords::Sax &sax = *records.d;
+    sax.start(parametersGrad, op, tree);
+    sax.reset();
+    const bool ok = events(d->member.value(), sax);
+    inTree = ok && sax.wholeEntry();
+    if (!ok)
+        sax.reset();
+    return ok;
+}
+
+const char *EntryWindow::position()
+{
+    const char *at = nullptr;
+    return d->doc.current_location().get(at) ? nullptr : at;
 }
 
 } // namespace ds::msprobe

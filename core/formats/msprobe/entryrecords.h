@@ -5,6 +5,7 @@
 #include "dump/records.h"
 
 #include <memory>
+#include <string_view>
 
 namespace ds::msprobe {
 
@@ -37,8 +38,43 @@ public:
     bool parse(FastJsonReader &r, bool parametersGrad, OpRecord &op, JsonTree &tree, bool &inTree);
 
 private:
+    friend class EntryWindow;
     class Sax;
     std::unique_ptr<Sax> d;
+};
+
+/// A run of whole dump.json entries read by simdjson's On Demand parser: the window text
+/// `{"name": {...}, ..., "name": {...}}` (FastJsonReader::openMemberWindow) walked member by
+/// member, each body's values sent as RapidJSON's events to the handler EntryRecords::parse
+/// uses, so the records are the same. Only what RapidJSON and the tokenizer read the same way
+/// is taken: numbers in JSON's grammar (and NaN / Infinity / -Infinity) with short exponents,
+/// literals, strings whose `\u` escapes are not lone surrogates, entry names without escapes;
+/// any other value, and whatever simdjson refuses, fails the entry, which the caller then
+/// parses the usual way.
+/// docs/PERFORMANCE.md has the measurements behind it.
+class EntryWindow
+{
+public:
+    EntryWindow();
+    ~EntryWindow();
+    EntryWindow(const EntryWindow &) = delete;
+    EntryWindow &operator=(const EntryWindow &) = delete;
+
+    /// Starts on the `len` bytes at `doc`, readable up to `doc + capacity` (capacity >= len + 64).
+    bool open(const char *doc, size_t len, size_t capacity);
+    /// 1: the next member, its name in `name` (no escapes in the file) and its opening quote at
+    /// `nameAt`, its value next; 0: the window's object closed at the end of the window; -1:
+    /// anything else (an error, a name with escapes).
+    int next(std::string_view &name, const char *&nameAt);
+    /// The value of the member next() gave, into records as EntryRecords::parse does (same
+    /// `inTree` meaning). false: refused; nothing of it is kept by `records`.
+    bool parse(EntryRecords &records, bool parametersGrad, OpRecord &op, JsonTree &tree, bool &inTree);
+    /// After parse(): the ',' or '}' after the value.
+    const char *position();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
 };
 
 } // namespace ds::msprobe

@@ -190,6 +190,67 @@ int FastJsonReader::nextMember(std::string &key, bool &first)
     return 1;
 }
 
+std::string FastJsonReader::memberIndent()
+{
+    if (peekToken() != '"')
+        return {};
+    const char *b = m_buf.get();
+    size_t i = m_pos;
+    while (i > 0 && (b[i - 1] == ' ' || b[i - 1] == '\t'))
+        --i;
+    if (i == 0 || b[i - 1] != '\n')
+        return {};
+    return std::string(b + i - 1, m_pos - i + 1);
+}
+
+bool FastJsonReader::openMemberWindow(bool first, std::string_view closing, size_t maxBytes, MemberWindow &w)
+{
+    constexpr size_t kPadding = 64; // SIMDJSON_PADDING: readable bytes after the document
+    if (closing.empty())
+        return false;
+    if (!m_eof && m_len - m_pos < std::min(m_cap, kBlock) / 4)
+        slide();
+    const int c = peekToken();
+    if (c != (first ? '"' : ',') || (first && m_pos == 0))
+        return false;
+    char *b = m_buf.get();
+    char *openAt = b + (first ? m_pos - 1 : m_pos);
+    // The last `closing` that ends before the limit: the ',' after it closes the window.
+    const size_t limit = std::min(m_len - std::min(m_len, kPadding + 1), size_t(openAt - b) + maxBytes);
+    char *closeAt = nullptr;
+    for (size_t end = limit; end > size_t(openAt - b) + closing.size();) {
+        const void *nl = memrchr(openAt + 1, '\n', end - size_t(openAt + 1 - b));
+        if (!nl)
+            break;
+        const char *p = static_cast<const char *>(nl);
+        if (size_t(p - b) + closing.size() <= limit && std::memcmp(p, closing.data(), closing.size()) == 0) {
+            closeAt = b + (p - b) + closing.size() - 1;
+            break;
+        }
+        end = size_t(p - b);
+    }
+    if (!closeAt)
+        return false;
+    w.start = b + m_pos;
+    w.openAt = openAt;
+    w.closeAt = closeAt;
+    w.open = *openAt;
+    w.close = *closeAt;
+    *openAt = '{';
+    *closeAt = '}';
+    w.doc = openAt;
+    w.len = size_t(closeAt - openAt) + 1;
+    w.capacity = m_len - size_t(openAt - b);
+    return true;
+}
+
+void FastJsonReader::closeMemberWindow(const MemberWindow &w, const char *resume)
+{
+    *w.openAt = w.open;
+    *w.closeAt = w.close;
+    m_pos = size_t(resume - m_buf.get());
+}
+
 bool FastJsonReader::parseValue(JsonTree &tree)
 {
     thread_local TreeSax builder;

@@ -59,6 +59,31 @@ public:
     template<typename Handler>
     bool parseSax(Handler &handler, JsonTree &tree, bool &viaTree);
 
+    /// A run of whole members of the object being read, in place in the buffer as the JSON
+    /// document `{"name": value, ..., "name": value}` for simdjson (EntryWindow): the byte
+    /// before the first member (the ',' or white space) becomes '{' and the ',' after the
+    /// last one '}' until closeMemberWindow(). Members end where `closing` ("\n" + the members'
+    /// indentation + "},") says, so only files written with indentation have windows; at most
+    /// `maxBytes`, with at least SimdJSON's padding of readable bytes after the document.
+    struct MemberWindow
+    {
+        char *doc = nullptr;
+        size_t len = 0, capacity = 0;
+        char *openAt = nullptr, *closeAt = nullptr;
+        char open = 0, close = 0; ///< the bytes they replaced
+        const char *start = nullptr; ///< where reading resumes if no member is taken
+    };
+    /// `first`: no member of the object has been read yet. false: no window here.
+    bool openMemberWindow(bool first, std::string_view closing, size_t maxBytes, MemberWindow &w);
+    /// Puts the two bytes back and goes on reading at `resume` (a pointer into the window:
+    /// its `start`, or the ',' / '}' after a member).
+    void closeMemberWindow(const MemberWindow &w, const char *resume);
+    /// The members' indentation ("\n" and the white space before the next member's name),
+    /// empty when the next member does not start a line. Call before the first member.
+    std::string memberIndent();
+    /// The input offset of a pointer into the current window.
+    std::uint64_t offsetOf(const char *p) const { return m_base + std::uint64_t(p - m_buf.get()); }
+
     const QString &error() const { return m_error; }
     std::uint64_t errorOffset() const { return m_errorOffset; }
     bool hitEnd() const { return m_hitEnd; }

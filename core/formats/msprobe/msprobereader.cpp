@@ -112,7 +112,7 @@ struct DumpJsonContext
     PackedText dataFile;
     std::string pathPrefix; ///< "<relDir>/" in UTF-8
     std::string scratch;
-    JsonEngine engine = JsonEngine::RapidJson;
+    JsonEngine engine = JsonEngine::SimdJson;
     bool cancelled = false;
 
     void init(const QString &dir, const QString &file, const DumpLevels &l, IndexPart &p, const JobControl *j)
@@ -187,6 +187,79 @@ QString qs(const std::string &name)
     return QString::fromUtf8(name.data(), qsizetype(name.size()));
 }
 
+/// The simdjson windows of one dump.json (EntryWindow, FastJsonReader::openMemberWindow).
+struct SimdState
+{
+    std::string closing; ///< "\n" + the entries' indentation + "},"; empty: no windows
+    int failures = 0;    ///< windows that took no entry
+    EntryWindow window;
+    OpRecord pendingOp;  ///< the last entry read, kept until what follows it is known to be right
+    std::string pendingName;
+};
+/// After this many windows that took nothing, the file is read entry by entry (a file whose
+/// indentation misleads the window search must not pay for a search per entry).
+constexpr int kSimdFailures = 16;
+thread_local std::uint64_t t_windowEntries = 0;
+constexpr size_t kWindowBytes = size_t(1) << 20;
+
+/// Takes the entries of one window. An entry whose value ends at the window's '}' (that byte is
+/// a ',' in the file: the layout misled the window search) is not taken, and an entry is kept
+/// only once the window goes on correctly after it (a ',' and the next name, or the window's
+/// own end). Whatever the window refuses is left where it starts for
+/// the caller's entry-by-entry reading. Returns the entries taken, -1 when cancelled.
+template<typename EntryDone>
+int readEntryWindow(FastJsonReader &r, DumpJsonContext &ctx, SimdState &simd, EntryRecords &records, LeafBuilder &lb,
+                    OpRecord &op, JsonTree &tree, bool &firstEntry, std::string &lastEntry, EntryDone &entryDone)
+{
+    FastJsonReader::MemberWindow w;
+    if (!r.openMemberWindow(firstEntry, simd.closing, kWindowBytes, w)) {
+        ++simd.failures;
+        return 0;
+    }
+    int taken = 0;
+    const char *resume = w.start, *pendingEnd = nullptr;
+    bool resumeFirst = firstEntry, pending = false, cancelled = false;
+    if (simd.window.open(w.doc, w.len, w.capacity)) {
+        for (;;) {
+            std::string_view name;
+            const char *nameAt = nullptr;
+            const int n = simd.window.next(name, nameAt);
+            if (pending && n >= 0) {
+                ctx.part->ops.push_back(std::move(simd.pendingOp));
+                lastEntry.swap(simd.pendingName);
+                resume = pendingEnd;
+                resumeFirst = pending = false;
+                ++taken;
+                if (!entryDone(r.offsetOf(resume))) {
+                    cancelled = true;
+                    break;
+                }
+            }
+            if (n <= 0)
+                break;
+            const EntryKind kind = entryKind(name);
+            bool inTree = false;
+            if (kind == EntryKind::Debug || !simd.window.parse(records, kind == EntryKind::ParametersGrad, op, tree, inTree)
+                || inTree)
+                break;
+            pendingEnd = simd.window.position();
+            if (!pendingEnd)
+                break;
+            simd.pendingName.assign(name);
+            nameOp(ctx, simd.pendingName, op);
+            lb.finish(op);
+            simd.pendingOp = std::move(op);
+            pending = true;
+        }
+    }
+    r.closeMemberWindow(w, resume);
+    firstEntry = resumeFirst;
+    t_windowEntries += std::uint64_t(taken);
+    if (taken == 0)
+        ++simd.failures;
+    return cancelled ? -1 : taken;
+}
+
 template<typename Reader>
 bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
 {
@@ -200,6 +273,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
     LeafBuilder lb(ctx.pool, ctx.leaves);
     lb.tensorDirPrefix = joinPath(ctx.relDir, QStringLiteral("dump_tensor_data/"));
     EntryRecords records(lb);
+    SimdState simd;
     OpRecord op; // the entry being streamed
     JsonTree tree;
     std::string key, entry, path, lastEntry;
@@ -218,7 +292,45 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                 return addError(QStringLiteral("\"data\" is not an object: %1").arg(r.error()), r.errorOffset());
             const std::uint64_t dataStart = r.offset();
             bool firstEntry = true;
+            // After an entry is in part.ops (`at`: the input offset after it): the reservation,
+            // progress and cancellation. false: cancelled.
+            auto entryDone = [&](std::uint64_t at) {
+                const size_t done = part.ops.size() - opsBefore;
+                if (done == 1024 && r.size() > at) {
+                    // Reserve from the entry size seen so far (+25 %): push_back doubling
+                    // would hold the old and the new array at once, and reserved pages
+                    // that are never written cost no memory.
+                    const double perEntry = double(at - dataStart) / double(done);
+                    const double rest = double(r.size() - at) / std::max(perEntry, 16.0);
+                    part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
+                }
+                if ((done & 1023) == 0 && ctx.job) {
+                    if (ctx.job->cancelled()) {
+                        ctx.cancelled = true;
+                        return false;
+                    }
+                    if (r.size())
+                        ctx.job->report(int(std::min<std::uint64_t>(999, at * 1000 / r.size())));
+                }
+                return true;
+            };
+            if constexpr (std::is_same_v<Reader, FastJsonReader>) {
+                if (ctx.engine == JsonEngine::SimdJson) {
+                    simd.closing = r.memberIndent();
+                    if (!simd.closing.empty())
+                        simd.closing += "},";
+                }
+            }
             for (;;) {
+                if constexpr (std::is_same_v<Reader, FastJsonReader>) {
+                    if (!simd.closing.empty() && simd.failures < kSimdFailures) {
+                        const int w = readEntryWindow(r, ctx, simd, records, lb, op, tree, firstEntry, lastEntry, entryDone);
+                        if (w < 0)
+                            return false; // cancelled
+                        if (w > 0)
+                            continue; // the next window, if the buffer holds one
+                    }
+                }
                 const int e = r.nextMember(entry, firstEntry);
                 if (e == 0)
                     break;
@@ -240,7 +352,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                 const EntryKind kind = entryKind(entry);
                 bool inTree = true, parsed = false;
                 if constexpr (std::is_same_v<Reader, FastJsonReader>) {
-                    if (ctx.engine == JsonEngine::RapidJson && kind != EntryKind::Debug)
+                    if (ctx.engine != JsonEngine::RapidJsonTree && kind != EntryKind::Debug)
                         parsed = records.parse(r, kind == EntryKind::ParametersGrad, op, tree, inTree);
                     else
                         parsed = r.parseValue(tree);
@@ -268,23 +380,8 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                     part.ops.push_back(std::move(op));
                 }
                 lastEntry.swap(entry);
-                const size_t done = part.ops.size() - opsBefore;
-                if (done == 1024 && r.size() > r.offset()) {
-                    // Reserve from the entry size seen so far (+25 %): push_back doubling
-                    // would hold the old and the new array at once, and reserved pages
-                    // that are never written cost no memory.
-                    const double perEntry = double(r.offset() - dataStart) / double(done);
-                    const double rest = double(r.size() - r.offset()) / std::max(perEntry, 16.0);
-                    part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
-                }
-                if ((done & 1023) == 0 && ctx.job) {
-                    if (ctx.job->cancelled()) {
-                        ctx.cancelled = true;
-                        return false;
-                    }
-                    if (r.size())
-                        ctx.job->report(int(std::min<std::uint64_t>(999, r.offset() * 1000 / r.size())));
-                }
+                if (!entryDone(r.offset()))
+                    return false;
             }
             continue;
         }
@@ -582,6 +679,8 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
     FastJsonReader r;
     return read(r);
 }
+
+std::uint64_t simdWindowEntries() { return t_windowEntries; }
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                       IndexPart &part, JsonEngine engine)

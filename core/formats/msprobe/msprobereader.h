@@ -66,25 +66,32 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
                                    const JobControl *job = nullptr);
 
 /// Which JSON reader parses and how entries become records:
-/// - RapidJson (what files are read with): FastJsonReader, entries streamed into records from
-///   RapidJSON's events (EntryRecords), the tokenizer where RapidJSON refuses;
+/// - SimdJson (what files are read with): as RapidJson, but runs of whole entries are read by
+///   simdjson's On Demand parser into the same events (EntryWindow); whatever it does not
+///   take is read as RapidJson reads it;
+/// - RapidJson: FastJsonReader, entries streamed into records from RapidJSON's events
+///   (EntryRecords), the tokenizer where RapidJSON refuses;
 /// - RapidJsonTree: FastJsonReader, every entry parsed into a JsonTree first, then walked;
 /// - Tokenizer: the reference JsonStreamReader into JsonTrees, then walked.
-/// Tests compare the three; bench_msprobe --readers times them on the same file.
-enum class JsonEngine { RapidJson, Tokenizer, RapidJsonTree };
+/// Tests compare the four; bench_msprobe --readers times them on the same file.
+enum class JsonEngine { SimdJson, RapidJson, Tokenizer, RapidJsonTree };
 
 /// Parses one dump.json / debug.json file into `part` (ops appended, sequence numbers
 /// continue from `part.ops.size()`). `relDir` is the file's directory relative to the root,
 /// `relFile` the file relative to the root. Returns false if the file could not be read
 /// completely (the error is appended to part.errors, complete entries are kept).
-/// `engine`: how (tests and benchmarks; files are read with RapidJson).
+/// `engine`: how (tests and benchmarks; files are read with SimdJson).
 bool readDumpJson(const QString &absFile, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                  IndexPart &part, const JobControl *job = nullptr, JsonEngine engine = JsonEngine::RapidJson);
+                  IndexPart &part, const JobControl *job = nullptr, JsonEngine engine = JsonEngine::SimdJson);
 
+
+/// How many entries this thread has read through simdjson windows (SimdJson; tests and
+/// benchmarks check that the windows are used).
+std::uint64_t simdWindowEntries();
 
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
-                      IndexPart &part, JsonEngine engine = JsonEngine::RapidJson);
+                      IndexPart &part, JsonEngine engine = JsonEngine::SimdJson);
 
 /// Maps a recorded dtype text ("torch.float32", "Float16", "float32", "<class 'int'>") to a
 /// DataType value; Undefined (0) when unknown.
