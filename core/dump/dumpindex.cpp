@@ -1,6 +1,7 @@
 #include "dumpindex.h"
 
 #include "levels.h"
+#include "util/parallel.h"
 
 #include <QHash>
 
@@ -120,8 +121,11 @@ void sortByHash(std::vector<std::pair<std::uint64_t, int>> &v)
         out[next[bucket(p)]++] = p;
     v.swap(out);
     out = {};
-    for (size_t b = 0; b < 256; ++b)
-        std::sort(v.begin() + std::ptrdiff_t(start[b]), v.begin() + std::ptrdiff_t(start[b + 1]));
+    parallelChunks(256, 16, [&](size_t, size_t from, size_t to) {
+        for (size_t b = from; b < to; ++b)
+            std::sort(v.begin() + std::ptrdiff_t(start[b]), v.begin() + std::ptrdiff_t(start[b + 1]));
+        return true;
+    });
 }
 
 } // namespace
@@ -146,10 +150,12 @@ void DumpIndex::finalize()
     }
     order = {};
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
-    m_byPath.clear();
-    m_byPath.reserve(ops.size());
-    for (size_t i = 0; i < ops.size(); ++i)
-        m_byPath.emplace_back(std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i));
+    m_byPath.assign(ops.size(), {});
+    parallelChunks(ops.size(), 1 << 16, [&](size_t, size_t from, size_t to) {
+        for (size_t i = from; i < to; ++i)
+            m_byPath[i] = {std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i)};
+        return true;
+    });
     sortByHash(m_byPath);
 }
 
@@ -191,11 +197,13 @@ std::optional<DumpIndex::TensorRef> DumpIndex::find(const TensorId &id) const
     return std::nullopt;
 }
 
-std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const
+std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const { return tensorCount(0, ops.size(), inputsAndOutputsOnly); }
+
+std::uint64_t DumpIndex::tensorCount(size_t begin, size_t end, bool inputsAndOutputsOnly) const
 {
     std::uint64_t n = 0;
-    for (const auto &op : ops)
-        for (const auto &t : op.tensors)
+    for (size_t o = begin; o < end; ++o)
+        for (const auto &t : ops[o].tensors)
             n += !inputsAndOutputsOnly || (t.isTensor() && t.io() != IoKind::Buffer && t.io() != IoKind::Workspace);
     return n;
 }
@@ -210,11 +218,13 @@ std::vector<FormatId> DumpIndex::sourceFormats() const
     return found;
 }
 
-std::uint64_t DumpIndex::payloadBytes() const
+std::uint64_t DumpIndex::payloadBytes() const { return payloadBytes(0, ops.size()); }
+
+std::uint64_t DumpIndex::payloadBytes(size_t begin, size_t end) const
 {
     std::uint64_t n = 0;
-    for (const auto &op : ops)
-        for (const auto &t : op.tensors)
+    for (size_t o = begin; o < end; ++o)
+        for (const auto &t : ops[o].tensors)
             n += t.dataBytes();
     return n;
 }

@@ -45,6 +45,9 @@ public:
     /// Tensors (inputs, outputs, parameters; not values), or every record when `false`.
     std::uint64_t tensorCount(bool inputsAndOutputsOnly = true) const;
     std::uint64_t payloadBytes() const;
+    /// The same over ops [begin, end).
+    std::uint64_t tensorCount(size_t begin, size_t end, bool inputsAndOutputsOnly = true) const;
+    std::uint64_t payloadBytes(size_t begin, size_t end) const;
     /// The readers that indexed the operators, in reader-list order.
     std::vector<FormatId> sourceFormats() const;
 

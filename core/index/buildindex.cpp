@@ -1,5 +1,7 @@
 #include "buildindex.h"
 
+#include "util/hugepages.h"
+
 #include "dump/levels.h"
 #include "formats/readers.h"
 #include "util/parallel.h"
@@ -204,6 +206,7 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     // The ops of every part in the order the parts finish, joined once at the end: appending
     // them one part at a time regrows (moves and page-faults) the whole index per part.
     std::vector<std::vector<OpRecord>> partOps;
+    std::vector<FormatId> formats; // of the ops (as DumpIndex::sourceFormats, without a pass over them)
     const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
         const Claim &claim = *claims[c];
         const QString *run = &walk.runs[size_t(claims[c] - walk.claims.data())];
@@ -232,6 +235,8 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         if (sink && (!part->ops.empty() || !part->errors.empty()))
             sink(part->ops, part->errors);
         opRuns.insert(opRuns.end(), part->ops.size(), run);
+        if (!part->ops.empty() && std::find(formats.begin(), formats.end(), claim.format) == formats.end())
+            formats.push_back(claim.format);
         partOps.push_back(std::move(part->ops));
         std::move(part->errors.begin(), part->errors.end(), std::back_inserter(index->errors));
         return !(job && job->cancelled());
@@ -243,6 +248,7 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         for (const auto &ops : partOps)
             total += ops.size();
         index->ops.reserve(total);
+        adviseHugePages(index->ops.data(), total * sizeof(OpRecord));
         for (auto &ops : partOps)
             std::move(ops.begin(), ops.end(), std::back_inserter(index->ops));
     }
@@ -265,7 +271,6 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     }
     index->cancelled = walk.cancelled || !finished || (job && job->cancelled());
     // A folder holding several formats shows each under its own node.
-    const auto formats = index->sourceFormats();
     if (formats.size() > 1 || labels == IndexLabels::Always) {
         // Ops of one directory share their levels: give each shared set its part once.
         std::unordered_map<const DumpLevels *, SharedLevels> withPart;

@@ -3,6 +3,7 @@
 #include "dump/levels.h"
 #include "formats/readers.h"
 #include "jsonreport.h"
+#include "util/parallel.h"
 
 #include <QIODevice>
 #include <QSet>
@@ -151,27 +152,56 @@ bool readPart(const QByteArray &bytes, quint32 magic, const std::function<void(Q
 InfoPart infoPart(const DumpIndex &index)
 {
     InfoPart part;
-    for (FormatId f : index.sourceFormats())
-        part.formats.push_back(qint32(f));
-    QSet<QString> runs;
+    // Groups: runs of operators with the same levels (a scope directory, a rank's dump.json).
+    std::vector<std::pair<size_t, size_t>> ranges;
     for (size_t o = 0; o < index.ops.size();) {
         size_t e = o + 1;
         while (e < index.ops.size() && sameLevels(*index.ops[e].levels, *index.ops[o].levels))
             ++e;
-        InfoPart::Group g;
-        g.levels = *index.ops[o].levels;
-        runs.insert(g.levels.run);
-        g.warnings = warningsCbor(index, int(o), int(e), &g.warningLines);
-        part.groups.push_back(std::move(g));
+        ranges.emplace_back(o, e);
         o = e;
     }
+    // Each group's warnings and counts on all cores: a whole run is millions of operators.
+    struct Counts
+    {
+        std::vector<FormatId> formats;
+        quint64 opDebug = 0, tensors = 0, bytes = 0;
+    };
+    std::vector<Counts> counts(ranges.size());
+    part.groups.resize(ranges.size());
+    parallelChunks(ranges.size(), 1, [&](size_t i, size_t, size_t) {
+        const auto [o, e] = ranges[i];
+        InfoPart::Group &g = part.groups[i];
+        g.levels = *index.ops[o].levels;
+        g.warnings = warningsCbor(index, int(o), int(e), &g.warningLines);
+        Counts &c = counts[i];
+        for (size_t k = o; k < e; ++k) {
+            const OpRecord &op = index.ops[k];
+            c.opDebug += op.opDebug;
+            if (std::find(c.formats.begin(), c.formats.end(), op.source) == c.formats.end())
+                c.formats.push_back(op.source);
+        }
+        c.tensors = index.tensorCount(o, e);
+        c.bytes = index.payloadBytes(o, e);
+        return true;
+    });
+    std::vector<FormatId> formats;
+    QSet<QString> runs;
+    for (size_t i = 0; i < ranges.size(); ++i) {
+        runs.insert(part.groups[i].levels.run);
+        for (FormatId f : counts[i].formats)
+            if (std::find(formats.begin(), formats.end(), f) == formats.end())
+                formats.push_back(f);
+        part.opDebug += counts[i].opDebug;
+        part.tensors += counts[i].tensors;
+        part.bytes += counts[i].bytes;
+    }
+    std::sort(formats.begin(), formats.end()); // as DumpIndex::sourceFormats
+    for (FormatId f : formats)
+        part.formats.push_back(qint32(f));
     part.runs = QStringList(runs.begin(), runs.end());
     part.runs.sort();
-    for (const auto &op : index.ops)
-        part.opDebug += op.opDebug;
     part.ops = index.ops.size();
-    part.tensors = index.tensorCount();
-    part.bytes = index.payloadBytes();
     part.otherFiles = index.otherFiles;
     part.errors = index.errors;
     part.cancelled = index.cancelled;

@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <array>
 #include <charconv>
 #include <cstring>
@@ -813,7 +814,7 @@ bool events(od::value &v, Handler &h)
         if (quoted.size() < 2 || quoted.back() != '"')
             return false;
         const std::string_view inner = quoted.substr(1, quoted.size() - 2);
-        if (inner.find_first_of("\"\\") == std::string_view::npos)
+        if (std::none_of(inner.begin(), inner.end(), [](char c) { return c == '"' || c == '\\'; }))
             return h.String(inner.data(), rapidjson::SizeType(inner.size()), false);
         std::string_view text;
         if (!sameEscapes(quoted) || v.get_string().get(text))

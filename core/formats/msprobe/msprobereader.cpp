@@ -5,6 +5,7 @@
 #include "jsonstream.h"
 #include "leafbuilder.h"
 #include "tensor/dtype.h"
+#include "util/hugepages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -200,7 +201,7 @@ struct SimdState
 /// indentation misleads the window search must not pay for a search per entry).
 constexpr int kSimdFailures = 16;
 thread_local std::uint64_t t_windowEntries = 0;
-constexpr size_t kWindowBytes = size_t(1) << 20;
+constexpr size_t kWindowBytes = size_t(256) << 10;
 
 /// Takes the entries of one window. An entry whose value ends at the window's '}' (that byte is
 /// a ',' in the file: the layout misled the window search) is not taken, and an entry is kept
@@ -303,6 +304,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                     const double perEntry = double(at - dataStart) / double(done);
                     const double rest = double(r.size() - at) / std::max(perEntry, 16.0);
                     part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
+                    adviseHugePages(part.ops.data(), part.ops.capacity() * sizeof(OpRecord));
                 }
                 if ((done & 1023) == 0 && ctx.job) {
                     if (ctx.job->cancelled()) {
