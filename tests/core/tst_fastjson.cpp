@@ -20,6 +20,9 @@
 #include <QTest>
 
 #include <random>
+#include <cstring>
+#include <cmath>
+#include <charconv>
 
 using namespace ds::msprobe;
 
@@ -252,6 +255,7 @@ private slots:
     void recordsSameAsTree();
     void recordsOnEveryCut();
     void windowMisledByLayout();
+    void numbersAsFromChars();
     void recordsAcrossBlocks();
 };
 
@@ -478,6 +482,39 @@ void TestFastJson::recordsAcrossBlocks()
     const bool tokenizerComplete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
                                                 ds::DumpLevels{}, viaTokenizer, nullptr, JsonEngine::Tokenizer);
     QCOMPARE(describe(viaTokenizer, tokenizerComplete), fromFile);
+}
+
+void TestFastJson::numbersAsFromChars()
+{
+    // numberFromText (statistics, number nodes): the same double as from_chars (the correctly
+    // rounded reading) for numbers written as Python's repr and printf write them, across
+    // magnitudes, and for hand-picked edges (2^53, 1e22, subnormals, the largest double).
+    std::mt19937_64 rng(16);
+    std::uniform_real_distribution<double> unit(-1.0, 1.0);
+    std::uniform_int_distribution<int> scale(-30, 30);
+    std::vector<std::string> texts{"0.0", "-0.0", "1e22", "1e23", "9007199254740993.0", "9007199254740992.5",
+                                   "0.1", "1.7976931348623157e308", "5e-324", "123456789012345678.5", "1.5E+3",
+                                   "2.5e-0", "0.00000000000000000000000001", "4.9406564584124654e-324"};
+    char buf[64];
+    for (int i = 0; i < 100000; ++i) {
+        const double v = unit(rng) * std::pow(10.0, scale(rng));
+        texts.emplace_back(buf, std::to_chars(buf, buf + sizeof buf, v).ptr); // shortest round trip
+        texts.emplace_back(buf, size_t(std::snprintf(buf, sizeof buf, "%.17g", v)));
+        texts.emplace_back(buf, size_t(std::snprintf(buf, sizeof buf, "%.6f", v)));
+    }
+    int checked = 0;
+    for (const std::string &t : texts) {
+        if (t.find_first_of(".eE") == std::string::npos)
+            continue; // integers take their own path
+        const bool neg = t[0] == '-';
+        double expected = 0;
+        std::from_chars(t.data() + neg, t.data() + t.size(), expected);
+        expected = neg ? -expected : expected;
+        const double got = ds::msprobe::numberFromText(t, false);
+        QVERIFY2(std::memcmp(&got, &expected, sizeof got) == 0, t.c_str());
+        ++checked;
+    }
+    QVERIFY(checked > 200000);
 }
 
 QTEST_GUILESS_MAIN(TestFastJson)
