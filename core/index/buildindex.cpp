@@ -1,7 +1,5 @@
 #include "buildindex.h"
 
-#include "util/hugepages.h"
-
 #include "dump/levels.h"
 #include "formats/readers.h"
 #include "util/parallel.h"
@@ -202,10 +200,14 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         weights.push_back(Claim{c->format, {}, {}, c->files, {}});
     ClaimProgress progress(weights, job);
     std::mutex mutex;
-    std::vector<const QString *> opRuns; // the run of every op, in index->ops order
-    // The ops of every part in the order the parts finish, joined once at the end: appending
-    // them one part at a time regrows (moves and page-faults) the whole index per part.
-    std::vector<std::vector<OpRecord>> partOps;
+    // The ops of every part, joined once at the end: appending them one part at a time regrows
+    // (moves and page-faults) the whole index per part.
+    struct PartOps
+    {
+        std::vector<OpRecord> ops;
+        const QString *run;
+    };
+    std::vector<PartOps> partOps;
     std::vector<FormatId> formats; // of the ops (as DumpIndex::sourceFormats, without a pass over them)
     const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
         const Claim &claim = *claims[c];
@@ -234,23 +236,33 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         std::move(part->stacks.begin(), part->stacks.end(), std::back_inserter(index->stacks));
         if (sink && (!part->ops.empty() || !part->errors.empty()))
             sink(part->ops, part->errors);
-        opRuns.insert(opRuns.end(), part->ops.size(), run);
-        if (!part->ops.empty() && std::find(formats.begin(), formats.end(), claim.format) == formats.end())
-            formats.push_back(claim.format);
-        partOps.push_back(std::move(part->ops));
+        if (!part->ops.empty()) {
+            if (std::find(formats.begin(), formats.end(), claim.format) == formats.end())
+                formats.push_back(claim.format);
+            partOps.push_back({std::move(part->ops), run});
+        }
         std::move(part->errors.begin(), part->errors.end(), std::back_inserter(index->errors));
         return !(job && job->cancelled());
     });
-    if (partOps.size() == 1 && index->ops.empty()) {
-        index->ops = std::move(partOps.front());
+    // Parts in the order of their levels (a part is usually one directory's ops, already in
+    // execution order): finalize then mostly finds the ops in place instead of moving each
+    // one again. It still computes the order itself.
+    std::stable_sort(partOps.begin(), partOps.end(), [](const PartOps &a, const PartOps &b) {
+        return levelsBefore(*a.ops.front().levels, *b.ops.front().levels);
+    });
+    size_t total = 0;
+    for (const PartOps &p : partOps)
+        total += p.ops.size();
+    std::vector<const QString *> opRuns; // the run of every op, in index->ops order
+    opRuns.reserve(total);
+    for (const PartOps &p : partOps)
+        opRuns.insert(opRuns.end(), p.ops.size(), p.run);
+    if (partOps.size() == 1) {
+        index->ops = std::move(partOps.front().ops);
     } else {
-        size_t total = index->ops.size();
-        for (const auto &ops : partOps)
-            total += ops.size();
         index->ops.reserve(total);
-        adviseHugePages(index->ops.data(), total * sizeof(OpRecord));
-        for (auto &ops : partOps)
-            std::move(ops.begin(), ops.end(), std::back_inserter(index->ops));
+        for (PartOps &p : partOps)
+            std::move(p.ops.begin(), p.ops.end(), std::back_inserter(index->ops));
     }
     partOps.clear();
     // A folder holding several runs shows each under its own node, named by its folder

@@ -5,7 +5,6 @@
 #include "jsonstream.h"
 #include "leafbuilder.h"
 #include "tensor/dtype.h"
-#include "util/hugepages.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -304,7 +303,6 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                     const double perEntry = double(at - dataStart) / double(done);
                     const double rest = double(r.size() - at) / std::max(perEntry, 16.0);
                     part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
-                    adviseHugePages(part.ops.data(), part.ops.capacity() * sizeof(OpRecord));
                 }
                 if ((done & 1023) == 0 && ctx.job) {
                     if (ctx.job->cancelled()) {
