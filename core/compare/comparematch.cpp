@@ -59,14 +59,51 @@ QString rowName(const OpRecord &op, const TensorRecord &t)
 std::vector<int> rowTensors(const OpRecord &op)
 {
     std::vector<int> out;
+    out.reserve(op.tensors.size());
     for (size_t t = 0; t < op.tensors.size(); ++t)
         if (isRowTensor(op.tensors[t]))
             out.push_back(int(t));
-    if (isMsprobeOp(op))
-        std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
-            return msprobeSection(op.tensors[size_t(a)]) < msprobeSection(op.tensors[size_t(b)]);
-        });
+    if (out.size() < 2 || !isMsprobeOp(op))
+        return out;
+    // the sections once per tensor; most entries hold their leaves in section order already
+    std::vector<std::pair<int, int>> sections(out.size());
+    for (size_t i = 0; i < out.size(); ++i)
+        sections[i] = {msprobeSection(op.tensors[size_t(out[i])]), out[i]};
+    const auto bySection = [](const std::pair<int, int> &a, const std::pair<int, int> &b) { return a.first < b.first; };
+    if (std::is_sorted(sections.begin(), sections.end(), bySection))
+        return out;
+    std::stable_sort(sections.begin(), sections.end(), bySection);
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = sections[i].second;
     return out;
+}
+
+RowNamer::RowNamer(const DumpIndex &index) : m_index(index) {}
+
+RowNamer::~RowNamer() = default;
+
+QString RowNamer::name(const DumpIndex::TensorRef &ref)
+{
+    const OpRecord &op = m_index.ops[size_t(ref.op)];
+    if (ref.op != m_op) {
+        m_op = ref.op;
+        m_opKey = opMatchKey(op);
+        std::int8_t &ms = m_msprobe[size_t(op.source)];
+        if (ms < 0)
+            ms = isMsprobeOp(op) ? 1 : 0;
+        m_opMsprobe = ms == 1;
+    }
+    const TensorRecord &t = op.tensors[size_t(ref.tensor)];
+    const LeafInfo *leaf = t.leafInfo();
+    // the key depends on the leaf alone, except msprobe leaves named after their data file
+    const bool cacheable = leaf && !(m_opMsprobe && (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile));
+    if (!cacheable)
+        return m_opKey + QLatin1Char('.') + tensorMatchKey(op, t);
+    const auto key = std::make_pair(leaf, m_opMsprobe);
+    auto it = m_keys.find(key);
+    if (it == m_keys.end())
+        it = m_keys.emplace(key, tensorMatchKey(op, t)).first;
+    return m_opKey + QLatin1Char('.') + it->second;
 }
 
 QString fuzzyOpName(const QString &name)
@@ -162,18 +199,28 @@ public:
             size_t e = i + 1;
             while (e < m_order.size() && keys[size_t(m_order[e])] == k)
                 ++e;
-            m_groups.insert(k, {int(i), int(e)});
+            m_groups.insert(k, int(m_ranges.size()));
+            m_ranges.emplace_back(int(i), int(e));
             i = e;
         }
     }
-    int take(const Key &key, std::vector<char> &used, const std::function<bool(int)> &accept = {})
+    /// The group of a key, -1 when no bench row has it.
+    int group(const Key &key) const
     {
         if (!key.valid())
             return -1;
-        const auto it = m_groups.find(key);
-        if (it == m_groups.end())
+        return m_groups.value(key, -1);
+    }
+    size_t groups() const { return m_ranges.size(); }
+    int take(const Key &key, std::vector<char> &used, const std::function<bool(int)> &accept = {})
+    {
+        return take(group(key), used, accept);
+    }
+    int take(int group, std::vector<char> &used, const std::function<bool(int)> &accept = {})
+    {
+        if (group < 0)
             return -1;
-        Range &g = *it;
+        Range &g = m_ranges[size_t(group)];
         while (g.begin < g.end && used[size_t(m_order[size_t(g.begin)])]) // skip the used head
             ++g.begin;
         for (int i = g.begin; i < g.end; ++i) {
@@ -185,11 +232,7 @@ public:
         }
         return -1;
     }
-    qsizetype candidates(const Key &key) const
-    {
-        const auto it = m_groups.constFind(key);
-        return it == m_groups.cend() ? 0 : qsizetype(it->size);
-    }
+    qsizetype candidates(int group) const { return group < 0 ? 0 : qsizetype(m_ranges[size_t(group)].size); }
 
 private:
     struct Range
@@ -199,7 +242,8 @@ private:
         Range(int b, int e) : begin(b), end(e), size(e - b) {}
     };
     std::vector<int> m_order;
-    QHash<Key, Range> m_groups;
+    std::vector<Range> m_ranges;
+    QHash<Key, int> m_groups;
 };
 
 /// Per index: the interned keys of its operators and rows, computed once.
@@ -379,17 +423,24 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         }
     QSet<QString> seenNames;
 
-    // The NPU rows' keys, and how often each occurs (ambiguous matches are noted).
+    // The NPU rows' keys, their bench groups, and how often each group's key occurs among the
+    // NPU rows (ambiguous matches are noted).
     std::vector<Key> npuRowKeys;
-    QHash<Key, int> npuOccurrences;
+    std::vector<int> npuRowGroups, npuOccurrences(exact.groups(), 0);
+    std::vector<std::vector<int>> npuRows(npu.ops.size());
     for (size_t o = 0; o < npu.ops.size(); ++o) {
         const OpRecord &op = npu.ops[o];
-        for (const int t : rowTensors(op)) {
+        npuRows[o] = rowTensors(op);
+        for (const int t : npuRows[o]) {
             const Key k{npuKeys.scope(o), npuKeys.opKey(o), npuKeys.tensorKey(o, op.tensors[size_t(t)])};
+            const int g = exact.group(k);
             npuRowKeys.push_back(k);
-            ++npuOccurrences[k];
+            npuRowGroups.push_back(g);
+            if (g >= 0)
+                ++npuOccurrences[size_t(g)];
         }
     }
+    result.rows.reserve(npuRowKeys.size());
 
     const bool mapped = options.mapping != nullptr;
     size_t rowIndex = 0;
@@ -398,8 +449,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         const int scope = npuKeys.scope(o);
         const QString key = mapped || options.fuzzy ? opMatchKey(op) : QString();
         const auto group = mapped ? groupOf.constFind(key) : groupOf.cend();
-        for (const int t : rowTensors(op)) {
+        for (const int t : npuRows[o]) {
             const TensorRecord &tr = op.tensors[size_t(t)];
+            const int exactGroup = npuRowGroups[rowIndex];
             const Key exactKey = npuRowKeys[rowIndex++];
             MatchedRow row;
             row.npu = {int(o), t};
@@ -437,9 +489,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                     found(exact.take(keyOf(names.value(key), tk), used), MatchSource::User);
                 }
             }
-            if (row.source == MatchSource::None && found(exact.take(exactKey, used), MatchSource::Exact)) {
-                const qsizetype k = exact.candidates(exactKey);
-                if (k != npuOccurrences.value(exactKey))
+            if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
+                const qsizetype k = exact.candidates(exactGroup);
+                if (k != npuOccurrences[size_t(exactGroup)])
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
             }
             if (row.source == MatchSource::None && npuKeys.opsAreFiles(o) && tr.io() == IoKind::Output
