@@ -36,11 +36,17 @@ struct Signature
     std::uint8_t present = 0;
     std::uint64_t count = 0;
     std::array<std::uint64_t, 4> bits{};
-    QString typeName, checksum; ///< checksum lower-cased
+    const QString *typeName = nullptr; ///< the record's (its shared leaf outlives the signature)
+    QString checksum;                  ///< lower-cased; only without statistics
     bool operator==(const Signature &o) const
     {
         return valid == o.valid && stats == o.stats && dataType == o.dataType && present == o.present && count == o.count
-               && bits == o.bits && typeName == o.typeName && checksum == o.checksum;
+               && bits == o.bits && (typeName == o.typeName || type() == o.type()) && checksum == o.checksum;
+    }
+    const QString &type() const
+    {
+        static const QString none;
+        return typeName ? *typeName : none;
     }
 };
 
@@ -57,7 +63,7 @@ Signature signature(const TensorRecord &t)
     std::uint64_t n = 1;
     for (auto d : t.shape())
         n *= d;
-    s.typeName = t.typeName();
+    s.typeName = &t.typeName();
     s.dataType = t.dataType();
     s.count = n;
     const RecordedStats r = t.recorded();
@@ -252,8 +258,9 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
             if (moduleNames[k].isModule())
                 moduleByName.insert(entries[k], s.op);
         }
-        for (size_t k = 0; k < spans.size(); ++k)
-            spanOf.insert(entries[k], {spans[k].begin, spans[k].end});
+        for (size_t k = 0; k < spans.size(); ++k) // looked up by module entry names only
+            if (moduleNames[k].isModule())
+                spanOf.insert(entries[k], {spans[k].begin, spans[k].end});
 
         // Pass 1, in execution order: the role of every row and whether it disagrees.
         QSet<Signature> seen;

@@ -328,6 +328,8 @@ QString crc32Hex(const QString &text)
 
 ModuleName moduleNameOf(const QString &entry)
 {
+    if (!entry.startsWith(QLatin1String("Module.")) && !entry.startsWith(QLatin1String("Cell.")))
+        return {};
     const QStringList t = entry.split(QLatin1Char('.'));
     if (t.size() < 4 || (t[0] != QLatin1String("Module") && t[0] != QLatin1String("Cell")))
         return {};
