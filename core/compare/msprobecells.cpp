@@ -447,6 +447,15 @@ struct MsprobeSummaryFacts::Impl
     };
     std::unordered_map<const LeafInfo *, Leaf> leaves;
     Leaf scratch[2];
+    /// Rows of values: the cells of the first row of each (NPU leaf, bench leaf or none).
+    struct PairHash
+    {
+        size_t operator()(const std::pair<const LeafInfo *, const LeafInfo *> &p) const
+        {
+            return std::hash<const void *>()(p.first) * 31 ^ std::hash<const void *>()(p.second);
+        }
+    };
+    std::unordered_map<std::pair<const LeafInfo *, const LeafInfo *>, MsprobeRow, PairHash> values;
 
     static Leaf make(const TensorRecord &t)
     {
@@ -505,7 +514,7 @@ bool infOrNan(const MsCell &plain) { return plain.kind == MsCell::Kind::Float &&
 
 } // namespace
 
-MsprobeSummaryFacts::MsprobeSummaryFacts(const DumpIndex &npu, const DumpIndex &bench) : d(new Impl{npu, bench, {}, {}}) {}
+MsprobeSummaryFacts::MsprobeSummaryFacts(const DumpIndex &npu, const DumpIndex &bench) : d(new Impl{npu, bench, {}, {}, {}}) {}
 
 MsprobeSummaryFacts::~MsprobeSummaryFacts() = default;
 
@@ -513,6 +522,17 @@ std::optional<MsprobeCheckFacts> MsprobeSummaryFacts::facts(const CompareRow &ro
 {
     using Kind = NumberDiff::Kind;
     const TensorRecord &nt = d->npu.tensor(row.npu);
+    if (!nt.isTensor()) { // valueInfo reads the leaf alone
+        const TensorRecord *bt = row.bench.op >= 0 ? &d->bench.tensor(row.bench) : nullptr;
+        if (!nt.leafInfo() || (bt && (bt->isTensor() || !bt->leafInfo())))
+            return std::nullopt;
+        const auto key = std::make_pair(nt.leafInfo(), bt ? bt->leafInfo() : nullptr);
+        auto it = d->values.find(key);
+        if (it == d->values.end())
+            it = d->values.emplace(key, msprobeRow(d->npu, d->bench, row, CompareMode::Summary)).first;
+        const MsprobeRow &cells = it->second;
+        return msprobeCheckFacts(cells, CompareMode::Summary, row.npuName, cells.matched ? row.benchName : kNA);
+    }
     const Impl::Leaf &nl = d->leaf(nt, 0);
     std::array<MsCell, kStatCount> ns, bs;
     if (!nl.usable || !plainStats(nt, row.npuStats, nl.kind, ns))

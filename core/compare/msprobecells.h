@@ -91,11 +91,17 @@ struct MsprobeCheckFacts
 
 /// The facts of a row from its cells (any mode, any row).
 MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &cells, CompareMode mode);
+/// The same with the row names given apart (cells of another row with the same leaves; the
+/// bench name "N/A" when msprobe dropped the bench side).
+MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &cells, CompareMode mode, const QString &npuName,
+                                    const QString &benchName);
 
 /// The facts of statistics-mode rows straight from the records, without building the cells:
 /// the same answers as msprobeCheckFacts(msprobeRow(npu, bench, row, Summary), Summary) for the
-/// rows it decides (tensors with plain-number statistics); nullopt for the others (values,
-/// "class" dtypes, NaN, missing or boolean statistics, overflowing differences).
+/// rows it decides: tensors with plain-number statistics, and rows of values (non-tensor leaves
+/// on both sides, or an NPU value without a bench row), whose cells depend on the leaves alone
+/// and are built once per pair of leaves. nullopt for the others ("class" dtypes of tensors,
+/// NaN, missing or boolean statistics, overflowing differences, a value against a tensor).
 class MsprobeSummaryFacts
 {
 public:

@@ -222,8 +222,13 @@ bool MsprobeCheckFacts::operator==(const MsprobeCheckFacts &o) const
 
 MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode)
 {
+    return msprobeCheckFacts(c, mode, c.npuName, c.benchName);
+}
+
+MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode, const QString &npuName, const QString &benchName)
+{
     MsprobeCheckFacts f;
-    f.output = c.isOutput();
+    f.output = npuName.contains(QLatin1String(".output.")); // MsprobeRow::isOutput
     if (mode == CompareMode::Md5) {
         const QString n = c.compare[0].pyStr(), b = c.compare[1].pyStr();
         const auto null = [](const QString &s) { return s == kNA || s == QLatin1String("Nan") || s.isEmpty(); };
@@ -242,12 +247,12 @@ MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode)
         f.indicator[0] = indicator(c.compare[size_t(Metric::OneThousandthErrRatio)]);
         f.indicator[1] = indicator(c.compare[size_t(Metric::Cosine)]);
     }
-    const bool named = !c.benchName.isEmpty() && c.benchName != kNA;
+    const bool named = !benchName.isEmpty() && benchName != kNA;
     f.reqGradError = named && !c.npuReqGrad.isEmpty() && !c.benchReqGrad.isEmpty() && c.npuReqGrad != c.benchReqGrad;
     f.scalarError = named && c.npuDtype.contains(QLatin1String("class")) && c.benchDtype.contains(QLatin1String("class"))
                     && c.npuShape == QLatin1String("[]") && !(c.stats[0] == c.stats[4]);
-    f.dtypeError = named && c.npuName != kNA && !c.benchName.contains(QLatin1String("qkv"))
-                   && !c.benchName.contains(QLatin1String("gate_up")) && !c.npuDtype.isEmpty() && !c.benchDtype.isEmpty()
+    f.dtypeError = named && npuName != kNA && !benchName.contains(QLatin1String("qkv"))
+                   && !benchName.contains(QLatin1String("gate_up")) && !c.npuDtype.isEmpty() && !c.benchDtype.isEmpty()
                    && c.npuDtype != c.benchDtype;
     f.shapeError = named && c.npuShape != c.benchShape;
     return f;

@@ -308,6 +308,25 @@ private slots:
         benchOps.push_back(entry("Functional.scaled.0.forward",
                                  {leaf(IoKind::Input, "input_args.0", kW), value(IoKind::Input, "input_kwargs.eps", "float", "1e-06"),
                                   leaf(IoKind::Output, "output.0", kY2)}));
+        // values: the same leaves (one pool) in several rows, a dtype msprobe does not pair, and
+        // a value without a bench row
+        LeafPool pool;
+        auto pooled = [&](const QString &name, const QString &type, const QString &text) {
+            TensorFields t;
+            t.io = IoKind::Input;
+            t.name = name;
+            t.storage = TensorStorage::Value;
+            t.typeName = type;
+            t.value = text;
+            return pool.make(t);
+        };
+        for (const char *op : {"Functional.pooled.0.forward", "Functional.pooled.1.forward", "Functional.qkv_pooled.0.forward"}) {
+            npuOps.push_back(entry(op, {pooled("input_kwargs.dim", "int", "1"), pooled("input_kwargs.eps", "float", "1e-05"),
+                                        pooled("input_kwargs.flag", "bool", "true"), leaf(IoKind::Output, "output.0", kY)}));
+            benchOps.push_back(entry(op, {pooled("input_kwargs.dim", "float", "1.0"), pooled("input_kwargs.eps", "float", "1e-06"),
+                                          pooled("input_kwargs.flag", "bool", "true"), leaf(IoKind::Output, "output.0", kY)}));
+        }
+        npuOps.push_back(entry("Functional.pooled_alone.0.forward", {pooled("input_kwargs.dim", "int", "1"), leaf(IoKind::Output, "output.0", kY)}));
         npuOps.push_back(entry("Functional.qkv_proj.0.forward", {tensor(IoKind::Input, "input_args.0", f16, DataType::Float16, kX),
                                                                   leaf(IoKind::Output, "output.0", kY)}));
         benchOps.push_back(entry("Functional.qkv_proj.0.forward", {tensor(IoKind::Input, "input_args.0", f32, DataType::Float32, kX),
