@@ -34,8 +34,12 @@ QString join(const QString &scope, const QString &a, const QString &b = {})
 
 QString opMatchKey(const OpRecord &op)
 {
-    if (!formatReader(op.source).opsAreFiles())
-        return op.relPath.mid(op.relPath.lastIndexOf(QLatin1Char('/')) + 1);
+    if (!formatReader(op.source).opsAreFiles()) { // the bytes after the last '/' ('/' is never inside a UTF-8 sequence)
+        const std::string_view path = op.relPath.utf8();
+        const size_t slash = path.rfind('/');
+        const std::string_view entry = slash == std::string_view::npos ? path : path.substr(slash + 1);
+        return QString::fromUtf8(entry.data(), qsizetype(entry.size()));
+    }
     return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
 }
 
@@ -159,6 +163,7 @@ public:
         return id;
     }
     int intern(const QString &s) { return intern(s.toStdString(), true); }
+    size_t size() const { return m_ids.size(); }
     /// -1 when the name is not in the table.
     int find(const QString &s) const
     {
@@ -178,38 +183,51 @@ struct Key
     bool valid() const { return op >= 0 && tensor >= 0; }
 };
 
-size_t qHash(const Key &k, size_t seed = 0) { return qHashMulti(seed, k.scope, k.op, k.tensor); }
-
 /// Bench rows grouped by key, each group in bench row order; take() hands out the first unused.
+/// The groups are sorted by (operator, scope, tensor) and found through their operator key (a
+/// small int): no hash table.
 class KeyedRows
 {
 public:
-    void build(const std::vector<Key> &keys)
+    /// `names`: the number of interned names (operator keys are below it).
+    void build(const std::vector<Key> &keys, size_t names)
     {
         m_order.resize(keys.size());
         for (size_t i = 0; i < keys.size(); ++i)
             m_order[i] = int(i);
         std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
             const Key &x = keys[size_t(a)], &y = keys[size_t(b)];
-            return std::tie(x.scope, x.op, x.tensor) < std::tie(y.scope, y.op, y.tensor);
+            return std::tie(x.op, x.scope, x.tensor) < std::tie(y.op, y.scope, y.tensor);
         });
-        m_groups.reserve(qsizetype(keys.size()));
+        m_opFirst.assign(names + 1, 0);
         for (size_t i = 0; i < m_order.size();) {
             const Key &k = keys[size_t(m_order[i])];
             size_t e = i + 1;
             while (e < m_order.size() && keys[size_t(m_order[e])] == k)
                 ++e;
-            m_groups.insert(k, int(m_ranges.size()));
-            m_ranges.emplace_back(int(i), int(e));
+            if (k.op >= 0)
+                ++m_opFirst[size_t(k.op) + 1];
+            m_ranges.push_back({k, int(i), int(e), int(e - i)});
             i = e;
         }
+        // keys without an operator sort first (op -1): the offsets start after them
+        m_skip = 0;
+        while (m_skip < m_ranges.size() && m_ranges[m_skip].key.op < 0)
+            ++m_skip;
+        for (size_t o = 1; o < m_opFirst.size(); ++o)
+            m_opFirst[o] += m_opFirst[o - 1];
     }
     /// The group of a key, -1 when no bench row has it.
     int group(const Key &key) const
     {
-        if (!key.valid())
+        if (!key.valid() || size_t(key.op) + 1 >= m_opFirst.size())
             return -1;
-        return m_groups.value(key, -1);
+        const auto begin = m_ranges.begin() + qsizetype(m_skip + size_t(m_opFirst[size_t(key.op)]));
+        const auto end = m_ranges.begin() + qsizetype(m_skip + size_t(m_opFirst[size_t(key.op) + 1]));
+        const auto it = std::lower_bound(begin, end, key, [](const Range &r, const Key &k) {
+            return std::tie(r.key.scope, r.key.tensor) < std::tie(k.scope, k.tensor);
+        });
+        return it != end && it->key == key ? int(it - m_ranges.begin()) : -1;
     }
     size_t groups() const { return m_ranges.size(); }
     int take(const Key &key, std::vector<char> &used, const std::function<bool(int)> &accept = {})
@@ -237,13 +255,13 @@ public:
 private:
     struct Range
     {
+        Key key;
         int begin = 0, end = 0, size = 0;
-        Range() = default;
-        Range(int b, int e) : begin(b), end(e), size(e - b) {}
     };
     std::vector<int> m_order;
     std::vector<Range> m_ranges;
-    QHash<Key, int> m_groups;
+    std::vector<int> m_opFirst; ///< per operator key: its first group (counted after m_skip), then the end
+    size_t m_skip = 0;
 };
 
 /// Per index: the interned keys of its operators and rows, computed once.
@@ -390,9 +408,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         }
     }
     KeyedRows exact, fuzzy;
-    exact.build(exactKeys);
+    exact.build(exactKeys, nameTable.size());
     if (options.fuzzy)
-        fuzzy.build(fuzzyKeys);
+        fuzzy.build(fuzzyKeys, nameTable.size());
     std::vector<char> used(refs.size(), 0);
     auto takeByName = [&](const QString &key) {
         const auto it = byRowName.constFind(key);
