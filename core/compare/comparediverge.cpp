@@ -55,6 +55,57 @@ size_t qHash(const Signature &s, size_t seed = 0)
     return qHashMulti(seed, s.count, s.bits[0], s.bits[1], s.bits[2], s.bits[3], s.dataType, s.checksum);
 }
 
+/// The signatures seen so far: an open-addressing table of (hash, index) over the distinct
+/// signatures in one vector (no node per signature; a scope inserts one per row).
+class SignatureSet
+{
+public:
+    SignatureSet() : m_slots(1024) {}
+    bool contains(const Signature &s) const { return m_slots[find(s, qHash(s))].index >= 0; }
+    void insert(const Signature &s)
+    {
+        const size_t h = qHash(s);
+        Slot &slot = m_slots[find(s, h)];
+        if (slot.index >= 0)
+            return;
+        slot = {h, std::int64_t(m_sigs.size())};
+        m_sigs.push_back(s);
+        if (m_sigs.size() * 2 > m_slots.size())
+            grow();
+    }
+
+private:
+    struct Slot
+    {
+        size_t hash = 0;
+        std::int64_t index = -1;
+    };
+    size_t find(const Signature &s, size_t h) const
+    {
+        const size_t mask = m_slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            const Slot &slot = m_slots[i];
+            if (slot.index < 0 || (slot.hash == h && m_sigs[size_t(slot.index)] == s))
+                return i;
+        }
+    }
+    void grow()
+    {
+        std::vector<Slot> old(m_slots.size() * 2);
+        old.swap(m_slots);
+        const size_t mask = m_slots.size() - 1;
+        for (const Slot &slot : old)
+            if (slot.index >= 0) {
+                size_t i = slot.hash & mask;
+                while (m_slots[i].index >= 0)
+                    i = (i + 1) & mask;
+                m_slots[i] = slot;
+            }
+    }
+    std::vector<Slot> m_slots;
+    std::vector<Signature> m_sigs;
+};
+
 Signature signature(const TensorRecord &t)
 {
     Signature s;
@@ -263,7 +314,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                 spanOf.insert(entries[k], {spans[k].begin, spans[k].end});
 
         // Pass 1, in execution order: the role of every row and whether it disagrees.
-        QSet<Signature> seen;
+        SignatureSet seen;
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];

@@ -212,6 +212,34 @@ private slots:
         QVERIFY(!moduleNameOf("Functional.linear.0.forward").isModule());
     }
 
+    // moduleNameOf scans the name without splitting it: the answers of the split (the rule
+    // written plainly here) on names of every shape.
+    void moduleNamesAsSplit()
+    {
+        auto bySplit = [](const QString &entry) {
+            const QStringList t = entry.split('.');
+            if (t.size() < 4 || (t[0] != "Module" && t[0] != "Cell"))
+                return ModuleName{};
+            for (qsizetype d = 3; d < t.size(); ++d)
+                if (t[d] == "forward" || t[d] == "backward" || t[d] == "parameters_grad")
+                    return ModuleName{t.mid(1, d - 2).join('.'), t[d - 1]};
+            return ModuleName{};
+        };
+        QStringList deep{"Module"};
+        for (int i = 0; i < 70; ++i)
+            deep << QString::number(i);
+        const QStringList names{
+            "Module.fc1.Linear.forward.0", "Cell.a.B.backward.1", "Module.a.b.c.D.parameters_grad", "Module.x.forward",
+            "Module.x.Y.forward", "Module..X.forward.0", "Module.a.B.forwardx.0", "Module.a.B.C.forward.forward.1", "Module",
+            "Module.", "Modules.a.B.forward.0", "Cell.l.0.attn.Attention.backward.2", "Module.a.B.forward.", "Functional.x.0.forward",
+            deep.join('.') + ".Linear.forward.0", deep.join('.'), "Module.Ω.Ümlaut.forward.0"};
+        for (const QString &n : names) {
+            const ModuleName a = moduleNameOf(n), b = bySplit(n);
+            QVERIFY2(a.path == b.path && a.className == b.className, qPrintable(n + ": " + a.path + " / " + a.className));
+        }
+        QCOMPARE(moduleNameOf(deep.join('.') + ".Linear.forward.0").className, QString("Linear"));
+    }
+
     // The statistics-mode Result facts read from the records must be the ones read from the
     // cells, on every row of the real msprobe samples (forced into statistics mode).
     void summaryFactsFromRecordsOnSamples()
