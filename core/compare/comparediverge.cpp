@@ -4,6 +4,7 @@
 #include "compare.h"
 
 #include "msprobenames.h"
+#include "formats/readers.h"
 
 #include <QHash>
 #include <QRegularExpression>
@@ -249,6 +250,14 @@ QString stackParameter(const DumpIndex &index, const OpRecord &op, int argument)
     return {};
 }
 
+/// What findDivergences needs to know of an operator's reader.
+struct SourceFlags
+{
+    bool known = false, msprobe = false, opsAreFiles = false;
+};
+
+SourceFlags flagsOf(const OpRecord &op) { return {true, isMsprobeOp(op), formatReader(op.source).opsAreFiles()}; }
+
 struct OpSpan
 {
     int op;
@@ -294,33 +303,60 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         it->push_back({op, begin, i});
     }
     const Verdict statsLevel = std::min(level, Verdict::Warning);
+    std::array<SourceFlags, 256> sourceFlags{};
     std::vector<RowInfo> info(result.rows.size());
 
     for (const QString &scope : order) {
         const std::vector<OpSpan> &spans = scopes.value(scope);
-        std::vector<QString> entries(spans.size()); // entry names, once per operator
-        std::vector<ModuleName> moduleNames(spans.size());
+        // per operator: msprobe entry or not, forward or not, and its module name (module
+        // entries only: the other entries' names are not needed as text)
+        struct OpInfo
+        {
+            bool framework = false, forward = false;
+            int module = -1; ///< index into modules
+        };
+        std::vector<OpInfo> opInfo(spans.size());
+        std::vector<ModuleName> modules;
         QHash<QString, int> moduleByName; // module entries of the scope by entry name
-        QHash<QString, std::pair<size_t, size_t>> spanOf;
-        for (size_t k = 0; k < spans.size(); ++k) {
-            const OpSpan &s = spans[k];
-            entries[k] = entryOf(npu.ops[size_t(s.op)]);
-            moduleNames[k] = moduleNameOf(entries[k]);
-            if (moduleNames[k].isModule())
-                moduleByName.insert(entries[k], s.op);
-        }
-        for (size_t k = 0; k < spans.size(); ++k) // looked up by module entry names only
-            if (moduleNames[k].isModule())
-                spanOf.insert(entries[k], {spans[k].begin, spans[k].end});
-
-        // Pass 1, in execution order: the role of every row and whether it disagrees.
-        SignatureSet seen;
+        QHash<QString, std::pair<size_t, size_t>> spanOf; // their rows
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];
-            const QString &entry = entries[k];
-            const bool framework = isMsprobeOp(op), forward = framework && isForwardEntry(entry);
-            const ModuleName &module = moduleNames[k];
+            const SourceFlags &src = sourceFlags[size_t(op.source)].known ? sourceFlags[size_t(op.source)]
+                                                                           : (sourceFlags[size_t(op.source)] = flagsOf(op));
+            OpInfo &oi = opInfo[k];
+            oi.framework = src.msprobe;
+            QString entry;
+            if (src.msprobe && !src.opsAreFiles) { // the entry is the path's last part (opMatchKey): read its bytes
+                const std::string_view path = op.relPath.utf8();
+                const size_t slash = path.rfind('/');
+                const std::string_view e = slash == std::string_view::npos ? path : path.substr(slash + 1);
+                // isForwardEntry on the bytes (ASCII never occurs inside a UTF-8 sequence)
+                oi.forward = e.ends_with(".forward") || e.find(".forward.") != std::string_view::npos;
+                if (!e.starts_with("Module.") && !e.starts_with("Cell.")) // moduleNameOf: not a module
+                    continue;
+                entry = QString::fromUtf8(e.data(), qsizetype(e.size()));
+            } else {
+                entry = entryOf(op);
+                oi.forward = src.msprobe && isForwardEntry(entry);
+            }
+            ModuleName m = moduleNameOf(entry);
+            if (!m.isModule())
+                continue;
+            oi.module = int(modules.size());
+            modules.push_back(std::move(m));
+            moduleByName.insert(entry, s.op);
+            spanOf.insert(entry, {s.begin, s.end});
+        }
+
+        // Pass 1, in execution order: the role of every row and whether it disagrees.
+        SignatureSet seen;
+        const ModuleName noModule;
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const OpSpan &s = spans[k];
+            const OpRecord &op = npu.ops[size_t(s.op)];
+            const bool framework = opInfo[k].framework, forward = opInfo[k].forward;
+            const ModuleName &module = opInfo[k].module >= 0 ? modules[size_t(opInfo[k].module)] : noModule;
             for (size_t r = s.begin; r < s.end; ++r) {
                 const CompareRow &row = result.rows[r];
                 const TensorRecord &t = npu.tensor(row.npu);

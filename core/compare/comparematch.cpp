@@ -164,6 +164,7 @@ public:
     }
     int intern(const QString &s) { return intern(s.toStdString(), true); }
     size_t size() const { return m_ids.size(); }
+    void reserve(size_t n) { m_ids.reserve(n); }
     /// -1 when the name is not in the table.
     int find(const QString &s) const
     {
@@ -372,6 +373,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     }
 
     NameTable nameTable;
+    nameTable.reserve(npu.ops.size() + bench.ops.size() + 1024); // mostly operator keys, a few hundred tensor keys
     QHash<QString, int> scopes;
     IndexKeys benchKeys(bench, nameTable, useScope, scopes);
     IndexKeys npuKeys(npu, nameTable, useScope, scopes);
