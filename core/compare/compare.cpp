@@ -376,7 +376,9 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         row.source = m.source;
         row.io = npu.tensor(m.npu).io();
         row.npuName = npuNames.name(m.npu);
-        if (m.bench.op >= 0)
+        if (m.source == MatchSource::Exact) // equal operator and tensor keys: the same name (shared text)
+            row.benchName = row.npuName;
+        else if (m.bench.op >= 0)
             row.benchName = benchNames.name(m.bench);
         if (m.hasReason)
             row.reasons.push_back(m.reason);

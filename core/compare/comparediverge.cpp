@@ -317,8 +317,12 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         };
         std::vector<OpInfo> opInfo(spans.size());
         std::vector<ModuleName> modules;
-        QHash<QString, int> moduleByName; // module entries of the scope by entry name
-        QHash<QString, std::pair<size_t, size_t>> spanOf; // their rows
+        struct ModuleEntry
+        {
+            int op = -1;
+            size_t begin = 0, end = 0; ///< its rows
+        };
+        QHash<QString, ModuleEntry> moduleByName; // module entries of the scope by entry name (the last)
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];
@@ -345,8 +349,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                 continue;
             oi.module = int(modules.size());
             modules.push_back(std::move(m));
-            moduleByName.insert(entry, s.op);
-            spanOf.insert(entry, {s.begin, s.end});
+            moduleByName.insert(entry, {s.op, s.begin, s.end});
         }
 
         // Pass 1, in execution order: the role of every row and whether it disagrees.
@@ -375,10 +378,11 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     if (!module.isModule()) {
                         // an API input equal to a parameter row of an enclosing module entry is that parameter
                         for (QString parent = op.parent; !parent.isEmpty() && ri.role == Role::Data;) {
-                            const int m = moduleByName.value(parent, -1);
+                            const auto found = moduleByName.constFind(parent);
+                            const int m = found == moduleByName.cend() ? -1 : found->op;
                             if (m < 0)
                                 break;
-                            const auto span = spanOf.value(parent);
+                            const std::pair<size_t, size_t> span{found->begin, found->end};
                             for (size_t k = span.first; k < span.second; ++k) {
                                 const TensorRecord &p = npu.tensor(result.rows[k].npu);
                                 const QString pk = tensorMatchKey(npu.ops[size_t(m)], p);
@@ -434,7 +438,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         auto enclosing = [&](int op) {
             std::vector<int> chain;
             for (QString p = npu.ops[size_t(op)].parent; !p.isEmpty() && chain.size() < 256;) {
-                const int m = moduleByName.value(p, -1);
+                const auto found = moduleByName.constFind(p);
+                const int m = found == moduleByName.cend() ? -1 : found->op;
                 if (m < 0 || std::find(chain.begin(), chain.end(), m) != chain.end())
                     break;
                 chain.push_back(m);

@@ -510,6 +510,18 @@ bool plainStats(const TensorRecord &t, const std::array<MetricValue, kStatCount>
     return true;
 }
 
+/// name.contains(".output."), without QString's general search.
+bool hasOutputToken(QStringView name)
+{
+    static constexpr char16_t token[] = u".output.";
+    constexpr qsizetype n = 8;
+    const char16_t *d = name.utf16();
+    for (qsizetype i = 0; i + n <= name.size(); ++i)
+        if (d[i] == u'.' && d[i + 7] == u'.' && std::equal(token + 1, token + 7, d + i + 1))
+            return true;
+    return false;
+}
+
 bool infOrNan(const MsCell &plain) { return plain.kind == MsCell::Kind::Float && !std::isfinite(plain.number); }
 
 } // namespace
@@ -538,7 +550,7 @@ std::optional<MsprobeCheckFacts> MsprobeSummaryFacts::facts(const CompareRow &ro
     if (!nl.usable || !plainStats(nt, row.npuStats, nl.kind, ns))
         return std::nullopt;
     MsprobeCheckFacts f;
-    f.output = row.npuName.contains(QLatin1String(".output."));
+    f.output = hasOutputToken(row.npuName);
     const bool npuInfNan = infOrNan(ns[0]) || infOrNan(ns[1]);
     if (row.bench.op < 0) { // the bench cells are "N/A"
         f.infNanError = npuInfNan;
