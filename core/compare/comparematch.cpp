@@ -69,13 +69,19 @@ std::vector<int> rowTensors(const OpRecord &op)
             out.push_back(int(t));
     if (out.size() < 2 || !isMsprobeOp(op))
         return out;
-    // the sections once per tensor; most entries hold their leaves in section order already
-    std::vector<std::pair<int, int>> sections(out.size());
+    // most entries hold their leaves in section order already
+    bool sorted = true;
+    for (size_t i = 1, last = size_t(msprobeSection(op.tensors[size_t(out[0])])); i < out.size() && sorted; ++i) {
+        const size_t section = size_t(msprobeSection(op.tensors[size_t(out[i])]));
+        sorted = section >= last;
+        last = section;
+    }
+    if (sorted)
+        return out;
+    std::vector<std::pair<int, int>> sections(out.size()); // the sections once per tensor
     for (size_t i = 0; i < out.size(); ++i)
         sections[i] = {msprobeSection(op.tensors[size_t(out[i])]), out[i]};
     const auto bySection = [](const std::pair<int, int> &a, const std::pair<int, int> &b) { return a.first < b.first; };
-    if (std::is_sorted(sections.begin(), sections.end(), bySection))
-        return out;
     std::stable_sort(sections.begin(), sections.end(), bySection);
     for (size_t i = 0; i < out.size(); ++i)
         out[i] = sections[i].second;
