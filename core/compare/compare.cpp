@@ -9,6 +9,7 @@
 
 #include <QHash>
 #include <atomic>
+#include <utility>
 #include <cmath>
 
 namespace ds {
@@ -33,7 +34,7 @@ bool floatFamily(int dt)
     return dt == int(DataType::Float16) || dt == int(DataType::Float32) || dt == int(DataType::BFloat16);
 }
 
-void fillAll(std::array<MetricValue, kMetricCount> &m, State s) { m.fill(cell(s)); }
+void fillAll(TensorCells &m, State s) { m.fill(cell(s)); }
 
 void addReason(CompareRow &row, ReasonCode r)
 {
@@ -87,13 +88,13 @@ void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, 
     PairMetricOptions po;
     po.genBCompat = options.genBCompat;
     po.threads = threads;
-    const bool ok = computePairMetrics(a.view, b.view, row.raw, po, job);
+    const bool ok = computePairMetrics(a.view, b.view, row.metrics.raw(), po, job);
     // The metrics read both tensors whole: hand their mapped pages back (io/pagerelease.h).
     for (const LoadedTensor *t : {&a, &b})
         releaseMappedPages(t->view.data, t->view.count * elemBytes(t->view.elem));
     if (!ok)
         return;
-    const PairMetrics &r = row.raw;
+    const PairMetrics &r = row.metrics.raw();
     row.npuStats = sideStats(r.npu.max, r.npu.min, r.npu.mean, r.npu.l2norm);
     row.benchStats = sideStats(r.bench.max, r.bench.min, r.bench.mean, r.bench.l2norm);
     auto &m = row.metrics;
@@ -241,8 +242,8 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
     const bool sameShape = nt.shape() == bt.shape() && !row.dtypeDiffers;
     if (mode == CompareMode::Tensor) {
         compareTensors(row, w, threads);
-        row.identical = sameShape && row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.raw.infNanMismatch
-                        && row.raw.maxAbsErr == 0;
+        const PairMetrics &raw = std::as_const(row.metrics).raw();
+        row.identical = sameShape && row.mode == CompareMode::Tensor && raw.count > 0 && !raw.infNanMismatch && raw.maxAbsErr == 0;
     } else if (mode == CompareMode::Summary) {
         compareSummary(row, w);
         const RecordedStats &a = nt.recorded(), &b = bt.recorded();
@@ -301,6 +302,12 @@ void compareLoadedTensors(CompareRow &row, const LoadedTensor &a, const LoadedTe
     tensorCells(row, a, b, options, threads, job);
 }
 
+const TensorCells::Block &TensorCells::empty()
+{
+    static const Block none;
+    return none;
+}
+
 QString metricColumn(Metric m)
 {
     static const char *names[kMetricCount] = {
@@ -355,6 +362,7 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
     result.warnings = std::move(matched.warnings);
     result.rows.resize(matched.rows.size());
     std::vector<size_t> todo;
+    RowNamer npuNames(npu), benchNames(bench);
     for (size_t i = 0; i < matched.rows.size(); ++i) {
         const MatchedRow &m = matched.rows[i];
         CompareRow &row = result.rows[i];
@@ -367,9 +375,11 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         row.bench = m.bench;
         row.source = m.source;
         row.io = npu.tensor(m.npu).io();
-        row.npuName = rowName(npu.op(m.npu), npu.tensor(m.npu));
-        if (m.bench.op >= 0)
-            row.benchName = rowName(bench.op(m.bench), bench.tensor(m.bench));
+        row.npuName = npuNames.name(m.npu);
+        if (m.source == MatchSource::Exact) // equal operator and tensor keys: the same name (shared text)
+            row.benchName = row.npuName;
+        else if (m.bench.op >= 0)
+            row.benchName = benchNames.name(m.bench);
         if (m.hasReason)
             row.reasons.push_back(m.reason);
         row.messages = m.notes;

@@ -25,6 +25,45 @@ QString metricKey(Metric m);
 /// Max, Min, Mean, L2norm (msprobe statistics order).
 inline constexpr size_t kStatCount = 4;
 
+/// The metric cells of a tensor-mode row and the raw results of its pass, kept out of line:
+/// only rows given a cell allocate them, so that statistics, md5 and value rows stay small.
+/// Reads like a std::array of the cells; a row without them reads as default cells (N/A).
+class TensorCells
+{
+public:
+    struct Block
+    {
+        std::array<MetricValue, kMetricCount> cells{};
+        PairMetrics raw; ///< the unformatted pass results
+    };
+    TensorCells() = default;
+    TensorCells(const TensorCells &o) : m_d(o.m_d ? std::make_unique<Block>(*o.m_d) : nullptr) {}
+    TensorCells(TensorCells &&) noexcept = default;
+    TensorCells &operator=(const TensorCells &o)
+    {
+        if (this != &o)
+            m_d = o.m_d ? std::make_unique<Block>(*o.m_d) : nullptr;
+        return *this;
+    }
+    TensorCells &operator=(TensorCells &&) noexcept = default;
+    const MetricValue &operator[](size_t m) const { return (m_d ? *m_d : empty()).cells[m]; }
+    MetricValue &operator[](size_t m) { return block().cells[m]; }
+    void fill(const MetricValue &v) { block().cells.fill(v); }
+    static constexpr size_t size() { return kMetricCount; }
+    const PairMetrics &raw() const { return (m_d ? *m_d : empty()).raw; }
+    PairMetrics &raw() { return block().raw; }
+
+private:
+    static const Block &empty();
+    Block &block()
+    {
+        if (!m_d)
+            m_d = std::make_unique<Block>();
+        return *m_d;
+    }
+    std::unique_ptr<Block> m_d;
+};
+
 struct CompareRow
 {
     DumpIndex::TensorRef npu;
@@ -34,8 +73,7 @@ struct CompareRow
     MatchSource source = MatchSource::None;
     CompareMode mode = CompareMode::None;
 
-    std::array<MetricValue, kMetricCount> metrics{}; ///< tensor mode
-    PairMetrics raw;                                  ///< tensor mode: the unformatted pass results
+    TensorCells metrics; ///< tensor mode; metrics.raw(): the unformatted pass results
     /// NPU / bench max, min, mean, l2norm: computed from the data (finite values), else recorded.
     std::array<MetricValue, kStatCount> npuStats{}, benchStats{};
     /// Summary mode (§5): N − B and |diff / B| in percent per statistic.

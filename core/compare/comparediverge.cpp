@@ -4,6 +4,7 @@
 #include "compare.h"
 
 #include "msprobenames.h"
+#include "formats/readers.h"
 
 #include <QHash>
 #include <QRegularExpression>
@@ -36,11 +37,17 @@ struct Signature
     std::uint8_t present = 0;
     std::uint64_t count = 0;
     std::array<std::uint64_t, 4> bits{};
-    QString typeName, checksum; ///< checksum lower-cased
+    const QString *typeName = nullptr; ///< the record's (its shared leaf outlives the signature)
+    QString checksum;                  ///< lower-cased; only without statistics
     bool operator==(const Signature &o) const
     {
         return valid == o.valid && stats == o.stats && dataType == o.dataType && present == o.present && count == o.count
-               && bits == o.bits && typeName == o.typeName && checksum == o.checksum;
+               && bits == o.bits && (typeName == o.typeName || type() == o.type()) && checksum == o.checksum;
+    }
+    const QString &type() const
+    {
+        static const QString none;
+        return typeName ? *typeName : none;
     }
 };
 
@@ -48,6 +55,57 @@ size_t qHash(const Signature &s, size_t seed = 0)
 {
     return qHashMulti(seed, s.count, s.bits[0], s.bits[1], s.bits[2], s.bits[3], s.dataType, s.checksum);
 }
+
+/// The signatures seen so far: an open-addressing table of (hash, index) over the distinct
+/// signatures in one vector (no node per signature; a scope inserts one per row).
+class SignatureSet
+{
+public:
+    SignatureSet() : m_slots(1024) {}
+    bool contains(const Signature &s) const { return m_slots[find(s, qHash(s))].index >= 0; }
+    void insert(const Signature &s)
+    {
+        const size_t h = qHash(s);
+        Slot &slot = m_slots[find(s, h)];
+        if (slot.index >= 0)
+            return;
+        slot = {h, std::int64_t(m_sigs.size())};
+        m_sigs.push_back(s);
+        if (m_sigs.size() * 2 > m_slots.size())
+            grow();
+    }
+
+private:
+    struct Slot
+    {
+        size_t hash = 0;
+        std::int64_t index = -1;
+    };
+    size_t find(const Signature &s, size_t h) const
+    {
+        const size_t mask = m_slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            const Slot &slot = m_slots[i];
+            if (slot.index < 0 || (slot.hash == h && m_sigs[size_t(slot.index)] == s))
+                return i;
+        }
+    }
+    void grow()
+    {
+        std::vector<Slot> old(m_slots.size() * 2);
+        old.swap(m_slots);
+        const size_t mask = m_slots.size() - 1;
+        for (const Slot &slot : old)
+            if (slot.index >= 0) {
+                size_t i = slot.hash & mask;
+                while (m_slots[i].index >= 0)
+                    i = (i + 1) & mask;
+                m_slots[i] = slot;
+            }
+    }
+    std::vector<Slot> m_slots;
+    std::vector<Signature> m_sigs;
+};
 
 Signature signature(const TensorRecord &t)
 {
@@ -57,7 +115,7 @@ Signature signature(const TensorRecord &t)
     std::uint64_t n = 1;
     for (auto d : t.shape())
         n *= d;
-    s.typeName = t.typeName();
+    s.typeName = &t.typeName();
     s.dataType = t.dataType();
     s.count = n;
     const RecordedStats r = t.recorded();
@@ -192,6 +250,14 @@ QString stackParameter(const DumpIndex &index, const OpRecord &op, int argument)
     return {};
 }
 
+/// What findDivergences needs to know of an operator's reader.
+struct SourceFlags
+{
+    bool known = false, msprobe = false, opsAreFiles = false;
+};
+
+SourceFlags flagsOf(const OpRecord &op) { return {true, isMsprobeOp(op), formatReader(op.source).opsAreFiles()}; }
+
 struct OpSpan
 {
     int op;
@@ -237,32 +303,63 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         it->push_back({op, begin, i});
     }
     const Verdict statsLevel = std::min(level, Verdict::Warning);
+    std::array<SourceFlags, 256> sourceFlags{};
     std::vector<RowInfo> info(result.rows.size());
 
     for (const QString &scope : order) {
         const std::vector<OpSpan> &spans = scopes.value(scope);
-        std::vector<QString> entries(spans.size()); // entry names, once per operator
-        std::vector<ModuleName> moduleNames(spans.size());
-        QHash<QString, int> moduleByName; // module entries of the scope by entry name
-        QHash<QString, std::pair<size_t, size_t>> spanOf;
-        for (size_t k = 0; k < spans.size(); ++k) {
-            const OpSpan &s = spans[k];
-            entries[k] = entryOf(npu.ops[size_t(s.op)]);
-            moduleNames[k] = moduleNameOf(entries[k]);
-            if (moduleNames[k].isModule())
-                moduleByName.insert(entries[k], s.op);
-        }
-        for (size_t k = 0; k < spans.size(); ++k)
-            spanOf.insert(entries[k], {spans[k].begin, spans[k].end});
-
-        // Pass 1, in execution order: the role of every row and whether it disagrees.
-        QSet<Signature> seen;
+        // per operator: msprobe entry or not, forward or not, and its module name (module
+        // entries only: the other entries' names are not needed as text)
+        struct OpInfo
+        {
+            bool framework = false, forward = false;
+            int module = -1; ///< index into modules
+        };
+        std::vector<OpInfo> opInfo(spans.size());
+        std::vector<ModuleName> modules;
+        struct ModuleEntry
+        {
+            int op = -1;
+            size_t begin = 0, end = 0; ///< its rows
+        };
+        QHash<QString, ModuleEntry> moduleByName; // module entries of the scope by entry name (the last)
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];
-            const QString &entry = entries[k];
-            const bool framework = isMsprobeOp(op), forward = framework && isForwardEntry(entry);
-            const ModuleName &module = moduleNames[k];
+            const SourceFlags &src = sourceFlags[size_t(op.source)].known ? sourceFlags[size_t(op.source)]
+                                                                           : (sourceFlags[size_t(op.source)] = flagsOf(op));
+            OpInfo &oi = opInfo[k];
+            oi.framework = src.msprobe;
+            QString entry;
+            if (src.msprobe && !src.opsAreFiles) { // the entry is the path's last part (opMatchKey): read its bytes
+                const std::string_view path = op.relPath.utf8();
+                const size_t slash = path.rfind('/');
+                const std::string_view e = slash == std::string_view::npos ? path : path.substr(slash + 1);
+                // isForwardEntry on the bytes (ASCII never occurs inside a UTF-8 sequence)
+                oi.forward = e.ends_with(".forward") || e.find(".forward.") != std::string_view::npos;
+                if (!e.starts_with("Module.") && !e.starts_with("Cell.")) // moduleNameOf: not a module
+                    continue;
+                entry = QString::fromUtf8(e.data(), qsizetype(e.size()));
+            } else {
+                entry = entryOf(op);
+                oi.forward = src.msprobe && isForwardEntry(entry);
+            }
+            ModuleName m = moduleNameOf(entry);
+            if (!m.isModule())
+                continue;
+            oi.module = int(modules.size());
+            modules.push_back(std::move(m));
+            moduleByName.insert(entry, {s.op, s.begin, s.end});
+        }
+
+        // Pass 1, in execution order: the role of every row and whether it disagrees.
+        SignatureSet seen;
+        const ModuleName noModule;
+        for (size_t k = 0; k < spans.size(); ++k) {
+            const OpSpan &s = spans[k];
+            const OpRecord &op = npu.ops[size_t(s.op)];
+            const bool framework = opInfo[k].framework, forward = opInfo[k].forward;
+            const ModuleName &module = opInfo[k].module >= 0 ? modules[size_t(opInfo[k].module)] : noModule;
             for (size_t r = s.begin; r < s.end; ++r) {
                 const CompareRow &row = result.rows[r];
                 const TensorRecord &t = npu.tensor(row.npu);
@@ -281,10 +378,11 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     if (!module.isModule()) {
                         // an API input equal to a parameter row of an enclosing module entry is that parameter
                         for (QString parent = op.parent; !parent.isEmpty() && ri.role == Role::Data;) {
-                            const int m = moduleByName.value(parent, -1);
+                            const auto found = moduleByName.constFind(parent);
+                            const int m = found == moduleByName.cend() ? -1 : found->op;
                             if (m < 0)
                                 break;
-                            const auto span = spanOf.value(parent);
+                            const std::pair<size_t, size_t> span{found->begin, found->end};
                             for (size_t k = span.first; k < span.second; ++k) {
                                 const TensorRecord &p = npu.tensor(result.rows[k].npu);
                                 const QString pk = tensorMatchKey(npu.ops[size_t(m)], p);
@@ -340,7 +438,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         auto enclosing = [&](int op) {
             std::vector<int> chain;
             for (QString p = npu.ops[size_t(op)].parent; !p.isEmpty() && chain.size() < 256;) {
-                const int m = moduleByName.value(p, -1);
+                const auto found = moduleByName.constFind(p);
+                const int m = found == moduleByName.cend() ? -1 : found->op;
                 if (m < 0 || std::find(chain.begin(), chain.end(), m) != chain.end())
                     break;
                 chain.push_back(m);

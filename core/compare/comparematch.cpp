@@ -34,8 +34,12 @@ QString join(const QString &scope, const QString &a, const QString &b = {})
 
 QString opMatchKey(const OpRecord &op)
 {
-    if (!formatReader(op.source).opsAreFiles())
-        return op.relPath.mid(op.relPath.lastIndexOf(QLatin1Char('/')) + 1);
+    if (!formatReader(op.source).opsAreFiles()) { // the bytes after the last '/' ('/' is never inside a UTF-8 sequence)
+        const std::string_view path = op.relPath.utf8();
+        const size_t slash = path.rfind('/');
+        const std::string_view entry = slash == std::string_view::npos ? path : path.substr(slash + 1);
+        return QString::fromUtf8(entry.data(), qsizetype(entry.size()));
+    }
     return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
 }
 
@@ -59,14 +63,57 @@ QString rowName(const OpRecord &op, const TensorRecord &t)
 std::vector<int> rowTensors(const OpRecord &op)
 {
     std::vector<int> out;
+    out.reserve(op.tensors.size());
     for (size_t t = 0; t < op.tensors.size(); ++t)
         if (isRowTensor(op.tensors[t]))
             out.push_back(int(t));
-    if (isMsprobeOp(op))
-        std::stable_sort(out.begin(), out.end(), [&](int a, int b) {
-            return msprobeSection(op.tensors[size_t(a)]) < msprobeSection(op.tensors[size_t(b)]);
-        });
+    if (out.size() < 2 || !isMsprobeOp(op))
+        return out;
+    // most entries hold their leaves in section order already
+    bool sorted = true;
+    for (size_t i = 1, last = size_t(msprobeSection(op.tensors[size_t(out[0])])); i < out.size() && sorted; ++i) {
+        const size_t section = size_t(msprobeSection(op.tensors[size_t(out[i])]));
+        sorted = section >= last;
+        last = section;
+    }
+    if (sorted)
+        return out;
+    std::vector<std::pair<int, int>> sections(out.size()); // the sections once per tensor
+    for (size_t i = 0; i < out.size(); ++i)
+        sections[i] = {msprobeSection(op.tensors[size_t(out[i])]), out[i]};
+    const auto bySection = [](const std::pair<int, int> &a, const std::pair<int, int> &b) { return a.first < b.first; };
+    std::stable_sort(sections.begin(), sections.end(), bySection);
+    for (size_t i = 0; i < out.size(); ++i)
+        out[i] = sections[i].second;
     return out;
+}
+
+RowNamer::RowNamer(const DumpIndex &index) : m_index(index) {}
+
+RowNamer::~RowNamer() = default;
+
+QString RowNamer::name(const DumpIndex::TensorRef &ref)
+{
+    const OpRecord &op = m_index.ops[size_t(ref.op)];
+    if (ref.op != m_op) {
+        m_op = ref.op;
+        m_opKey = opMatchKey(op);
+        std::int8_t &ms = m_msprobe[size_t(op.source)];
+        if (ms < 0)
+            ms = isMsprobeOp(op) ? 1 : 0;
+        m_opMsprobe = ms == 1;
+    }
+    const TensorRecord &t = op.tensors[size_t(ref.tensor)];
+    const LeafInfo *leaf = t.leafInfo();
+    // the key depends on the leaf alone, except msprobe leaves named after their data file
+    const bool cacheable = leaf && !(m_opMsprobe && (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile));
+    if (!cacheable)
+        return m_opKey + QLatin1Char('.') + tensorMatchKey(op, t);
+    const auto key = std::make_pair(leaf, m_opMsprobe);
+    auto it = m_keys.find(key);
+    if (it == m_keys.end())
+        it = m_keys.emplace(key, tensorMatchKey(op, t)).first;
+    return m_opKey + QLatin1Char('.') + it->second;
 }
 
 QString fuzzyOpName(const QString &name)
@@ -122,6 +169,8 @@ public:
         return id;
     }
     int intern(const QString &s) { return intern(s.toStdString(), true); }
+    size_t size() const { return m_ids.size(); }
+    void reserve(size_t n) { m_ids.reserve(n); }
     /// -1 when the name is not in the table.
     int find(const QString &s) const
     {
@@ -141,39 +190,62 @@ struct Key
     bool valid() const { return op >= 0 && tensor >= 0; }
 };
 
-size_t qHash(const Key &k, size_t seed = 0) { return qHashMulti(seed, k.scope, k.op, k.tensor); }
-
 /// Bench rows grouped by key, each group in bench row order; take() hands out the first unused.
+/// The groups are sorted by (operator, scope, tensor) and found through their operator key (a
+/// small int): no hash table.
 class KeyedRows
 {
 public:
-    void build(const std::vector<Key> &keys)
+    /// `names`: the number of interned names (operator keys are below it).
+    void build(const std::vector<Key> &keys, size_t names)
     {
         m_order.resize(keys.size());
         for (size_t i = 0; i < keys.size(); ++i)
             m_order[i] = int(i);
         std::stable_sort(m_order.begin(), m_order.end(), [&](int a, int b) {
             const Key &x = keys[size_t(a)], &y = keys[size_t(b)];
-            return std::tie(x.scope, x.op, x.tensor) < std::tie(y.scope, y.op, y.tensor);
+            return std::tie(x.op, x.scope, x.tensor) < std::tie(y.op, y.scope, y.tensor);
         });
-        m_groups.reserve(qsizetype(keys.size()));
+        m_opFirst.assign(names + 1, 0);
         for (size_t i = 0; i < m_order.size();) {
             const Key &k = keys[size_t(m_order[i])];
             size_t e = i + 1;
             while (e < m_order.size() && keys[size_t(m_order[e])] == k)
                 ++e;
-            m_groups.insert(k, {int(i), int(e)});
+            if (k.op >= 0)
+                ++m_opFirst[size_t(k.op) + 1];
+            m_ranges.push_back({k, int(i), int(e), int(e - i)});
             i = e;
         }
+        // keys without an operator sort first (op -1): the offsets start after them
+        m_skip = 0;
+        while (m_skip < m_ranges.size() && m_ranges[m_skip].key.op < 0)
+            ++m_skip;
+        for (size_t o = 1; o < m_opFirst.size(); ++o)
+            m_opFirst[o] += m_opFirst[o - 1];
     }
+    /// The group of a key, -1 when no bench row has it.
+    int group(const Key &key) const
+    {
+        if (!key.valid() || size_t(key.op) + 1 >= m_opFirst.size())
+            return -1;
+        const auto begin = m_ranges.begin() + qsizetype(m_skip + size_t(m_opFirst[size_t(key.op)]));
+        const auto end = m_ranges.begin() + qsizetype(m_skip + size_t(m_opFirst[size_t(key.op) + 1]));
+        const auto it = std::lower_bound(begin, end, key, [](const Range &r, const Key &k) {
+            return std::tie(r.key.scope, r.key.tensor) < std::tie(k.scope, k.tensor);
+        });
+        return it != end && it->key == key ? int(it - m_ranges.begin()) : -1;
+    }
+    size_t groups() const { return m_ranges.size(); }
     int take(const Key &key, std::vector<char> &used, const std::function<bool(int)> &accept = {})
     {
-        if (!key.valid())
+        return take(group(key), used, accept);
+    }
+    int take(int group, std::vector<char> &used, const std::function<bool(int)> &accept = {})
+    {
+        if (group < 0)
             return -1;
-        const auto it = m_groups.find(key);
-        if (it == m_groups.end())
-            return -1;
-        Range &g = *it;
+        Range &g = m_ranges[size_t(group)];
         while (g.begin < g.end && used[size_t(m_order[size_t(g.begin)])]) // skip the used head
             ++g.begin;
         for (int i = g.begin; i < g.end; ++i) {
@@ -185,21 +257,18 @@ public:
         }
         return -1;
     }
-    qsizetype candidates(const Key &key) const
-    {
-        const auto it = m_groups.constFind(key);
-        return it == m_groups.cend() ? 0 : qsizetype(it->size);
-    }
+    qsizetype candidates(int group) const { return group < 0 ? 0 : qsizetype(m_ranges[size_t(group)].size); }
 
 private:
     struct Range
     {
+        Key key;
         int begin = 0, end = 0, size = 0;
-        Range() = default;
-        Range(int b, int e) : begin(b), end(e), size(e - b) {}
     };
     std::vector<int> m_order;
-    QHash<Key, Range> m_groups;
+    std::vector<Range> m_ranges;
+    std::vector<int> m_opFirst; ///< per operator key: its first group (counted after m_skip), then the end
+    size_t m_skip = 0;
 };
 
 /// Per index: the interned keys of its operators and rows, computed once.
@@ -310,6 +379,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     }
 
     NameTable nameTable;
+    nameTable.reserve(npu.ops.size() + bench.ops.size() + 1024); // mostly operator keys, a few hundred tensor keys
     QHash<QString, int> scopes;
     IndexKeys benchKeys(bench, nameTable, useScope, scopes);
     IndexKeys npuKeys(npu, nameTable, useScope, scopes);
@@ -346,9 +416,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         }
     }
     KeyedRows exact, fuzzy;
-    exact.build(exactKeys);
+    exact.build(exactKeys, nameTable.size());
     if (options.fuzzy)
-        fuzzy.build(fuzzyKeys);
+        fuzzy.build(fuzzyKeys, nameTable.size());
     std::vector<char> used(refs.size(), 0);
     auto takeByName = [&](const QString &key) {
         const auto it = byRowName.constFind(key);
@@ -379,17 +449,24 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         }
     QSet<QString> seenNames;
 
-    // The NPU rows' keys, and how often each occurs (ambiguous matches are noted).
+    // The NPU rows' keys, their bench groups, and how often each group's key occurs among the
+    // NPU rows (ambiguous matches are noted).
     std::vector<Key> npuRowKeys;
-    QHash<Key, int> npuOccurrences;
+    std::vector<int> npuRowGroups, npuOccurrences(exact.groups(), 0);
+    std::vector<std::vector<int>> npuRows(npu.ops.size());
     for (size_t o = 0; o < npu.ops.size(); ++o) {
         const OpRecord &op = npu.ops[o];
-        for (const int t : rowTensors(op)) {
+        npuRows[o] = rowTensors(op);
+        for (const int t : npuRows[o]) {
             const Key k{npuKeys.scope(o), npuKeys.opKey(o), npuKeys.tensorKey(o, op.tensors[size_t(t)])};
+            const int g = exact.group(k);
             npuRowKeys.push_back(k);
-            ++npuOccurrences[k];
+            npuRowGroups.push_back(g);
+            if (g >= 0)
+                ++npuOccurrences[size_t(g)];
         }
     }
+    result.rows.reserve(npuRowKeys.size());
 
     const bool mapped = options.mapping != nullptr;
     size_t rowIndex = 0;
@@ -398,8 +475,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         const int scope = npuKeys.scope(o);
         const QString key = mapped || options.fuzzy ? opMatchKey(op) : QString();
         const auto group = mapped ? groupOf.constFind(key) : groupOf.cend();
-        for (const int t : rowTensors(op)) {
+        for (const int t : npuRows[o]) {
             const TensorRecord &tr = op.tensors[size_t(t)];
+            const int exactGroup = npuRowGroups[rowIndex];
             const Key exactKey = npuRowKeys[rowIndex++];
             MatchedRow row;
             row.npu = {int(o), t};
@@ -437,9 +515,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                     found(exact.take(keyOf(names.value(key), tk), used), MatchSource::User);
                 }
             }
-            if (row.source == MatchSource::None && found(exact.take(exactKey, used), MatchSource::Exact)) {
-                const qsizetype k = exact.candidates(exactKey);
-                if (k != npuOccurrences.value(exactKey))
+            if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
+                const qsizetype k = exact.candidates(exactGroup);
+                if (k != npuOccurrences[size_t(exactGroup)])
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
             }
             if (row.source == MatchSource::None && npuKeys.opsAreFiles(o) && tr.io() == IoKind::Output

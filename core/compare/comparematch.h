@@ -4,6 +4,10 @@
 #include "dump/dumpindex.h"
 #include "usermapping.h"
 
+#include <array>
+#include <unordered_map>
+#include <utility>
+
 namespace ds {
 
 /// The name an operator is matched by: the entry name (last '/' component of relPath) for
@@ -19,6 +23,38 @@ QString tensorMatchKey(const OpRecord &op, const TensorRecord &t);
 QString tensorMatchKey(const TensorRecord &t);
 /// `<opMatchKey>.<tensorMatchKey>`: the row name shown in reports.
 QString rowName(const OpRecord &op, const TensorRecord &t);
+/// rowName() of many rows of one index, faster: the operator key once per run of rows of the
+/// same operator, the tensor key once per shared leaf. Not thread-safe.
+class RowNamer
+{
+public:
+    explicit RowNamer(const DumpIndex &index);
+    ~RowNamer();
+    RowNamer(const RowNamer &) = delete;
+    RowNamer &operator=(const RowNamer &) = delete;
+    QString name(const DumpIndex::TensorRef &ref);
+
+private:
+    struct KeyHash
+    {
+        size_t operator()(const std::pair<const LeafInfo *, bool> &k) const
+        {
+            return std::hash<const void *>()(k.first) ^ size_t(k.second);
+        }
+    };
+    const DumpIndex &m_index;
+    int m_op = -1;
+    QString m_opKey;
+    bool m_opMsprobe = false;
+    std::array<std::int8_t, 256> m_msprobe = filledMinusOne();
+    std::unordered_map<std::pair<const LeafInfo *, bool>, QString, KeyHash> m_keys;
+    static std::array<std::int8_t, 256> filledMinusOne()
+    {
+        std::array<std::int8_t, 256> a;
+        a.fill(-1);
+        return a;
+    }
+};
 /// The row tensors of an operator (inputs, outputs, parameters) in report order: msprobe's for
 /// msprobe entries (inputs, kwargs, parameters, outputs), the record order otherwise.
 std::vector<int> rowTensors(const OpRecord &op);

@@ -138,11 +138,11 @@ void forEachReportRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
             c.push_back(MsCell::str(m.dataName));
         if (style == ReportStyle::DumpScope) {
             if (mode != CompareMode::Summary && mode != CompareMode::Md5) {
-                const bool computed = row.mode == CompareMode::Tensor && row.raw.count > 0 && !row.hasReason(ReasonCode::InfNanPos);
+                const bool computed = row.mode == CompareMode::Tensor && row.metrics.raw().count > 0 && !row.hasReason(ReasonCode::InfNanPos);
                 for (size_t k = size_t(Metric::RelativeEuclideanDistance); k < kMetricCount; ++k) {
                     c.push_back(MsCell::str(msaccucmpText(row.metrics[k])));
                     if (Metric(k) == Metric::KullbackLeiblerDivergence)
-                        c.push_back(MsCell::str(computed ? stdText(row.raw.npu, row.raw.bench) : QStringLiteral("NaN")));
+                        c.push_back(MsCell::str(computed ? stdText(row.metrics.raw().npu, row.metrics.raw().bench) : QStringLiteral("NaN")));
                 }
             }
             c.push_back(MsCell::str(verdictCell(row)));
@@ -291,12 +291,12 @@ json rowJson(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row
                {"metrics", metrics},
                {"npu_stats", statsJson(row.npuStats)},
                {"bench_stats", x.b ? statsJson(row.benchStats) : json(nullptr)}};
-        if (row.mode == CompareMode::Tensor && row.raw.count > 0) {
-            r["standard_deviation"] = {{"npu_mean", row.raw.npu.comparedMean}, {"npu_std", row.raw.npu.comparedStd},
-                                       {"bench_mean", row.raw.bench.comparedMean}, {"bench_std", row.raw.bench.comparedStd}};
-            r["nan_inf"] = {{"npu_nan", row.raw.npu.nan}, {"npu_posinf", row.raw.npu.posinf}, {"npu_neginf", row.raw.npu.neginf},
-                            {"bench_nan", row.raw.bench.nan}, {"bench_posinf", row.raw.bench.posinf},
-                            {"bench_neginf", row.raw.bench.neginf}, {"mismatched_positions", row.raw.infNanMismatch}};
+        if (row.mode == CompareMode::Tensor && row.metrics.raw().count > 0) {
+            r["standard_deviation"] = {{"npu_mean", row.metrics.raw().npu.comparedMean}, {"npu_std", row.metrics.raw().npu.comparedStd},
+                                       {"bench_mean", row.metrics.raw().bench.comparedMean}, {"bench_std", row.metrics.raw().bench.comparedStd}};
+            r["nan_inf"] = {{"npu_nan", row.metrics.raw().npu.nan}, {"npu_posinf", row.metrics.raw().npu.posinf}, {"npu_neginf", row.metrics.raw().npu.neginf},
+                            {"bench_nan", row.metrics.raw().bench.nan}, {"bench_posinf", row.metrics.raw().bench.posinf},
+                            {"bench_neginf", row.metrics.raw().bench.neginf}, {"mismatched_positions", row.metrics.raw().infNanMismatch}};
         }
         if (row.mode == CompareMode::Summary) {
             r["stat_diff"] = statsJson(row.statDiff);

@@ -4,6 +4,8 @@
 #include "tensor/dtype.h"
 
 #include <QRegularExpression>
+#include <algorithm>
+#include <unordered_map>
 #include <cmath>
 
 namespace ds {
@@ -252,9 +254,19 @@ bool plainNumber(const MsCell &c)
     return c.kind == MsCell::Kind::Float || (c.kind == MsCell::Kind::Int && std::fabs(c.number) < 9.0e18);
 }
 
-/// statDiff of two plain numbers, without their texts: the same answers (see plainNumber).
-std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b)
+/// statDiff of two plain numbers as numbers: the texts are "0" (Same), "Nan", "inf", "-inf",
+/// else repr(diff) and repr(rel) + "%" (or "inf" when the bench is 0).
+struct NumberDiff
 {
+    enum class Kind : std::uint8_t { Same, Nan, Inf, NegInf, Value };
+    Kind kind = Kind::Same;
+    double diff = 0, rel = 0; ///< Kind::Value
+    bool benchZero = false;   ///< Kind::Value: the relative error's text is "inf"
+};
+
+NumberDiff numberDiffOf(const MsCell &n, const MsCell &b)
+{
+    using Kind = NumberDiff::Kind;
     const double x = n.number, y = b.number;
     bool sameText;
     if (n.kind != b.kind) // an int's digits never equal a float's repr ("1" vs "1.0")
@@ -264,17 +276,32 @@ std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b)
     else
         sameText = (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
     if (sameText)
-        return {QStringLiteral("0"), QStringLiteral("0")};
-    auto both = [](const QString &t) { return std::pair<QString, QString>{t, t}; };
+        return {Kind::Same};
     if (std::isnan(x) || std::isnan(y))
-        return both(QStringLiteral("Nan"));
+        return {Kind::Nan};
     const bool xInf = std::isinf(x), yInf = std::isinf(y);
     if ((xInf && x > 0) || (!xInf && yInf && y < 0))
-        return both(QStringLiteral("inf"));
+        return {Kind::Inf};
     if ((xInf && x < 0) || (!xInf && yInf && y > 0))
-        return both(QStringLiteral("-inf"));
+        return {Kind::NegInf};
     const double d = x - y;
-    return {pythonFloatRepr(d), y != 0 ? pythonFloatRepr(std::fabs(d / y * 100)) + QLatin1Char('%') : QStringLiteral("inf")};
+    return {Kind::Value, d, y != 0 ? std::fabs(d / y * 100) : 0.0, y == 0};
+}
+
+/// statDiff of two plain numbers, without their texts: the same answers (see plainNumber).
+std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b)
+{
+    using Kind = NumberDiff::Kind;
+    const NumberDiff d = numberDiffOf(n, b);
+    auto both = [](const QString &t) { return std::pair<QString, QString>{t, t}; };
+    switch (d.kind) {
+    case Kind::Same: return {QStringLiteral("0"), QStringLiteral("0")};
+    case Kind::Nan: return both(QStringLiteral("Nan"));
+    case Kind::Inf: return both(QStringLiteral("inf"));
+    case Kind::NegInf: return both(QStringLiteral("-inf"));
+    case Kind::Value: break;
+    }
+    return {pythonFloatRepr(d.diff), d.benchZero ? QStringLiteral("inf") : pythonFloatRepr(d.rel) + QLatin1Char('%')};
 }
 
 std::pair<QString, QString> statDiff(const MsCell &n, const MsCell &b)
@@ -404,6 +431,168 @@ MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
     }
     }
     return r;
+}
+
+// ---- statistics-mode check facts from the records (msproberesult.cpp) -----------------------
+
+struct MsprobeSummaryFacts::Impl
+{
+    const DumpIndex &npu, &bench;
+    /// What a row's checks read of one side that depends on the shared leaf alone.
+    struct Leaf
+    {
+        QString dtype, reqGrad;
+        NumKind kind = NumKind::Float;
+        bool usable = false; ///< a tensor whose dtype has no "class" and whose shape prints exactly
+    };
+    std::unordered_map<const LeafInfo *, Leaf> leaves;
+    Leaf scratch[2];
+    /// Rows of values: the cells of the first row of each (NPU leaf, bench leaf or none).
+    struct PairHash
+    {
+        size_t operator()(const std::pair<const LeafInfo *, const LeafInfo *> &p) const
+        {
+            return std::hash<const void *>()(p.first) * 31 ^ std::hash<const void *>()(p.second);
+        }
+    };
+    std::unordered_map<std::pair<const LeafInfo *, const LeafInfo *>, MsprobeRow, PairHash> values;
+
+    static Leaf make(const TensorRecord &t)
+    {
+        Leaf l;
+        if (!t.isTensor())
+            return l;
+        l.dtype = dtypeText(t);
+        l.reqGrad = msprobeRequiresGrad(t);
+        l.kind = numKindOf(t);
+        l.usable = !l.dtype.contains(QLatin1String("class"))
+                   && std::all_of(t.shape().begin(), t.shape().end(), [](std::uint64_t d) {
+                          return d <= std::uint64_t(std::numeric_limits<std::int64_t>::max());
+                      });
+        return l;
+    }
+    const Leaf &leaf(const TensorRecord &t, int side)
+    {
+        const LeafInfo *info = t.leafInfo();
+        if (!info)
+            return scratch[side] = make(t);
+        const auto it = leaves.find(info);
+        if (it != leaves.end())
+            return it->second;
+        return leaves.emplace(info, make(t)).first->second;
+    }
+};
+
+namespace {
+
+/// The four statistic cells of a side as sideOf makes them, when all are plain numbers.
+bool plainStats(const TensorRecord &t, const std::array<MetricValue, kStatCount> &computed, NumKind kind,
+                std::array<MsCell, kStatCount> &out)
+{
+    const RecordedStats r = t.recorded();
+    const std::pair<RecordedStats::Field, double> fields[] = {
+        {RecordedStats::Max, r.max}, {RecordedStats::Min, r.min}, {RecordedStats::Mean, r.mean}, {RecordedStats::Norm, r.norm}};
+    for (size_t i = 0; i < kStatCount; ++i) {
+        double v;
+        if (r.present) {
+            if (!r.has(fields[i].first))
+                return false; // "None"
+            v = fields[i].second;
+        } else {
+            if (computed[i].state != State::Value)
+                return false; // "Nan" or "None"
+            v = computed[i].value;
+        }
+        out[i] = statCell(v, kind);
+        if (!plainNumber(out[i]))
+            return false; // "Nan", a bool or a huge int
+    }
+    return true;
+}
+
+/// name.contains(".output."), without QString's general search.
+bool hasOutputToken(QStringView name)
+{
+    static constexpr char16_t token[] = u".output.";
+    constexpr qsizetype n = 8;
+    const char16_t *d = name.utf16();
+    for (qsizetype i = 0; i + n <= name.size(); ++i)
+        if (d[i] == u'.' && d[i + 7] == u'.' && std::equal(token + 1, token + 7, d + i + 1))
+            return true;
+    return false;
+}
+
+bool infOrNan(const MsCell &plain) { return plain.kind == MsCell::Kind::Float && !std::isfinite(plain.number); }
+
+} // namespace
+
+MsprobeSummaryFacts::MsprobeSummaryFacts(const DumpIndex &npu, const DumpIndex &bench) : d(new Impl{npu, bench, {}, {}, {}}) {}
+
+MsprobeSummaryFacts::~MsprobeSummaryFacts() = default;
+
+std::optional<MsprobeCheckFacts> MsprobeSummaryFacts::facts(const CompareRow &row)
+{
+    using Kind = NumberDiff::Kind;
+    const TensorRecord &nt = d->npu.tensor(row.npu);
+    if (!nt.isTensor()) { // valueInfo reads the leaf alone
+        const TensorRecord *bt = row.bench.op >= 0 ? &d->bench.tensor(row.bench) : nullptr;
+        if (!nt.leafInfo() || (bt && (bt->isTensor() || !bt->leafInfo())))
+            return std::nullopt;
+        const auto key = std::make_pair(nt.leafInfo(), bt ? bt->leafInfo() : nullptr);
+        auto it = d->values.find(key);
+        if (it == d->values.end())
+            it = d->values.emplace(key, msprobeRow(d->npu, d->bench, row, CompareMode::Summary)).first;
+        const MsprobeRow &cells = it->second;
+        return msprobeCheckFacts(cells, CompareMode::Summary, row.npuName, cells.matched ? row.benchName : kNA);
+    }
+    const Impl::Leaf &nl = d->leaf(nt, 0);
+    std::array<MsCell, kStatCount> ns, bs;
+    if (!nl.usable || !plainStats(nt, row.npuStats, nl.kind, ns))
+        return std::nullopt;
+    MsprobeCheckFacts f;
+    f.output = hasOutputToken(row.npuName);
+    const bool npuInfNan = infOrNan(ns[0]) || infOrNan(ns[1]);
+    if (row.bench.op < 0) { // the bench cells are "N/A"
+        f.infNanError = npuInfNan;
+        return f;
+    }
+    const TensorRecord &bt = d->bench.tensor(row.bench);
+    const Impl::Leaf &bl = d->leaf(bt, 1);
+    if (!bl.usable)
+        return std::nullopt;
+    if (!msprobeDtypesMatch(nl.dtype, bl.dtype)) { // msprobe drops the bench side
+        f.infNanError = npuInfNan;
+        return f;
+    }
+    if (!plainStats(bt, row.benchStats, bl.kind, bs))
+        return std::nullopt;
+    f.infNanError = npuInfNan && !infOrNan(bs[0]) && !infOrNan(bs[1]);
+    // NormRelativeErr: its text read back by get_min_or_max_value and str2float
+    const NumberDiff norm = numberDiffOf(ns[kStatCount - 1], bs[kStatCount - 1]);
+    switch (norm.kind) {
+    case Kind::Same: f.percent = 0; break;                      // "0"
+    case Kind::Nan: f.percent = std::nan(""); break;            // "Nan"
+    case Kind::Inf: f.percent = HUGE_VAL; break;                // "inf"
+    case Kind::NegInf: f.percent = -HUGE_VAL; break;            // "-inf"
+    case Kind::Value:
+        if (norm.benchZero) { // "inf"
+            f.percent = HUGE_VAL;
+        } else { // "<repr>%": the shortest repr reads back as the same double
+            if (!std::isfinite(norm.rel))
+                return std::nullopt; // "inf%"
+            f.indicator[0] = norm.rel / 100;
+            f.percent = norm.rel / 100;
+        }
+        break;
+    }
+    const bool named = !row.benchName.isEmpty() && row.benchName != kNA;
+    if (!named)
+        return f;
+    f.reqGradError = !nl.reqGrad.isEmpty() && !bl.reqGrad.isEmpty() && nl.reqGrad != bl.reqGrad;
+    f.dtypeError = nl.dtype != bl.dtype && !nl.dtype.isEmpty() && !bl.dtype.isEmpty() && row.npuName != kNA
+                   && !row.benchName.contains(QLatin1String("qkv")) && !row.benchName.contains(QLatin1String("gate_up"));
+    f.shapeError = nt.shape() != bt.shape();
+    return f;
 }
 
 QStringList msprobeHeader(CompareMode mode, bool stack)

@@ -9,6 +9,8 @@
 #include <QString>
 #include <QStringList>
 #include <array>
+#include <memory>
+#include <optional>
 #include <vector>
 
 namespace ds {
@@ -68,8 +70,56 @@ QString msprobeStackText(const DumpIndex &index, const OpRecord &op);
 /// Err_message as msprobe writes it: a JSON list of the messages ("[]" when none).
 QString msprobeErrMessage(const QStringList &messages);
 
+/// What msprobe 26's Result checkers read from one row of its table (msproberesult.cpp): the
+/// per-row checks already decided, and the cells the per-operator checks compare.
+struct MsprobeCheckFacts
+{
+    enum class Md5 : std::uint8_t { Equal, Missing, Differ }; ///< md5 mode: NPU MD5 vs BENCH MD5
+    bool output = false;       ///< an output row (".output." in the NPU name)
+    bool infNanError = false;  ///< InfNanErrChecker: NPU max/min inf or nan, bench max/min not
+    bool reqGradError = false; ///< RequiresGradErrChecker
+    bool scalarError = false;  ///< ParametersErrChecker (an input row's scalar argument differs)
+    bool dtypeError = false;   ///< DTypeErrChecker
+    bool shapeError = false;   ///< ShapeErrChecker
+    /// get_min_or_max_value's reading of the indicator cells: tensor mode One Thousandth Err
+    /// Ratio and Cosine; statistics mode NormRelativeErr (nullopt: the cell is skipped).
+    std::optional<double> indicator[2];
+    double percent = 0;        ///< statistics mode: str2float of NormRelativeErr
+    Md5 md5 = Md5::Equal;
+    bool operator==(const MsprobeCheckFacts &o) const; ///< a NaN percent equals a NaN percent
+};
+
+/// The facts of a row from its cells (any mode, any row).
+MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &cells, CompareMode mode);
+/// The same with the row names given apart (cells of another row with the same leaves; the
+/// bench name "N/A" when msprobe dropped the bench side).
+MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &cells, CompareMode mode, const QString &npuName,
+                                    const QString &benchName);
+
+/// The facts of statistics-mode rows straight from the records, without building the cells:
+/// the same answers as msprobeCheckFacts(msprobeRow(npu, bench, row, Summary), Summary) for the
+/// rows it decides: tensors with plain-number statistics, and rows of values (non-tensor leaves
+/// on both sides, or an NPU value without a bench row), whose cells depend on the leaves alone
+/// and are built once per pair of leaves. nullopt for the others ("class" dtypes of tensors,
+/// NaN, missing or boolean statistics, overflowing differences, a value against a tensor).
+class MsprobeSummaryFacts
+{
+public:
+    MsprobeSummaryFacts(const DumpIndex &npu, const DumpIndex &bench);
+    ~MsprobeSummaryFacts();
+    MsprobeSummaryFacts(const MsprobeSummaryFacts &) = delete;
+    MsprobeSummaryFacts &operator=(const MsprobeSummaryFacts &) = delete;
+    std::optional<MsprobeCheckFacts> facts(const CompareRow &row);
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> d;
+};
+
 /// The Gen C Result (pass / warning / error) and its messages of every row, per operator with
-/// msprobe's rules for the report mode (compare.md §8; msprobe 26's checkers).
-void applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result);
+/// msprobe's rules for the report mode (compare.md §8; msprobe 26's checkers). In statistics
+/// mode the facts come from MsprobeSummaryFacts where it decides them (`fastPath`; false: from
+/// the cells for every row). Returns the number of rows whose facts came from the records.
+size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result, bool fastPath = true);
 
 } // namespace ds

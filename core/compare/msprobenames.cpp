@@ -328,12 +328,39 @@ QString crc32Hex(const QString &text)
 
 ModuleName moduleNameOf(const QString &entry)
 {
-    const QStringList t = entry.split(QLatin1Char('.'));
-    if (t.size() < 4 || (t[0] != QLatin1String("Module") && t[0] != QLatin1String("Cell")))
+    if (!entry.startsWith(QLatin1String("Module.")) && !entry.startsWith(QLatin1String("Cell.")))
         return {};
-    for (qsizetype d = 3; d < t.size(); ++d)
-        if (t[d] == QLatin1String("forward") || t[d] == QLatin1String("backward") || t[d] == QLatin1String("parameters_grad"))
-            return {t.mid(1, d - 2).join(QLatin1Char('.')), t[d - 1]};
+    // the '.'-separated tokens: the first d >= 3 that is a direction ends path (1 .. d-2) and class (d-1)
+    const QStringView e(entry);
+    qsizetype starts[64];
+    qsizetype n = 0;
+    for (qsizetype at = 0; n < qsizetype(std::size(starts));) {
+        starts[n++] = at;
+        const qsizetype dot = e.indexOf(QLatin1Char('.'), at);
+        if (dot < 0)
+            break;
+        at = dot + 1;
+    }
+    if (n == qsizetype(std::size(starts))) { // very deep names: the general way
+        const QStringList t = entry.split(QLatin1Char('.'));
+        if (t.size() < 4)
+            return {};
+        for (qsizetype d = 3; d < t.size(); ++d)
+            if (t[d] == QLatin1String("forward") || t[d] == QLatin1String("backward") || t[d] == QLatin1String("parameters_grad"))
+                return {t.mid(1, d - 2).join(QLatin1Char('.')), t[d - 1]};
+        return {};
+    }
+    auto token = [&](qsizetype i) { // without its '.'
+        const qsizetype end = i + 1 < n ? starts[i + 1] - 1 : e.size();
+        return e.mid(starts[i], end - starts[i]);
+    };
+    if (n < 4)
+        return {};
+    for (qsizetype d = 3; d < n; ++d) {
+        const QStringView t = token(d);
+        if (t == QLatin1String("forward") || t == QLatin1String("backward") || t == QLatin1String("parameters_grad"))
+            return {e.mid(starts[1], starts[d - 1] - 1 - starts[1]).toString(), token(d - 1).toString()};
+    }
     return {};
 }
 

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <optional>
+#include <memory>
 
 namespace ds {
 
@@ -18,7 +19,7 @@ const QString kNA = QStringLiteral("N/A");
 
 struct Item
 {
-    MsprobeRow cells;
+    MsprobeCheckFacts facts;
     Level level = Level::Pass;
     QStringList messages;
     void raise(Level l, const QString &message)
@@ -104,118 +105,97 @@ double percentValue(const MsCell &c)
     return ok ? v / 100 : 0.0;
 }
 
-/// min (or max) of a column over the input or the output rows, starting from 1.0 (or 0.0).
-double extreme(const std::vector<Item *> &rows, size_t column, bool isMin)
+/// min (or max) of an indicator over the input or the output rows, starting from 1.0 (or 0.0).
+double extreme(const std::vector<Item *> &rows, size_t indicator, bool isMin)
 {
     double v = isMin ? 1.0 : 0.0;
     for (const Item *r : rows)
-        if (const auto x = indicator(r->cells.compare[column]))
+        if (const auto &x = r->facts.indicator[indicator])
             v = isMin ? std::min(v, *x) : std::max(v, *x);
     return v;
 }
 
 enum class Ignore { None, All, Input };
 
-Ignore ignoreOf(const std::vector<Item *> &inputs)
+/// Which checks an operator skips, from its first input row's name: the token after the
+/// first '.' (the API name of "Torch.empty.0.forward.input.0").
+Ignore ignoreOf(const QString *firstInputName)
 {
-    if (inputs.empty())
+    if (!firstInputName)
         return Ignore::None;
-    const QStringList parts = inputs.front()->cells.npuName.split(QLatin1Char('.'));
-    if (parts.size() < 2)
+    const QStringView name(*firstInputName);
+    const qsizetype dot = name.indexOf(QLatin1Char('.'));
+    if (dot < 0)
         return Ignore::None;
-    static const QStringList all{QStringLiteral("empty"), QStringLiteral("empty_like"), QStringLiteral("numpy"),
-                                 QStringLiteral("to"), QStringLiteral("__setitem__"), QStringLiteral("empty_with_format"),
-                                 QStringLiteral("new_empty_strided"), QStringLiteral("new_empty"), QStringLiteral("empty_strided")};
-    static const QStringList input{QStringLiteral("_reduce_scatter_base"), QStringLiteral("_all_gather_base"),
-                                   QStringLiteral("all_to_all_single"), QStringLiteral("batch_isend_irecv")};
-    if (all.contains(parts[1]))
-        return Ignore::All;
-    if (input.contains(parts[1]))
-        return Ignore::Input;
+    const qsizetype next = name.indexOf(QLatin1Char('.'), dot + 1);
+    const QStringView api = name.mid(dot + 1, next < 0 ? -1 : next - dot - 1);
+    static const char *const all[] = {"empty", "empty_like", "numpy", "to", "__setitem__", "empty_with_format",
+                                      "new_empty_strided", "new_empty", "empty_strided"};
+    static const char *const input[] = {"_reduce_scatter_base", "_all_gather_base", "all_to_all_single",
+                                        "batch_isend_irecv"};
+    for (const char *a : all)
+        if (api == QLatin1String(a))
+            return Ignore::All;
+    for (const char *a : input)
+        if (api == QLatin1String(a))
+            return Ignore::Input;
     return Ignore::None;
 }
 
-void runCheckers(std::vector<Item> &items, CompareMode mode)
+void runCheckers(std::vector<Item> &items, const QString *firstInputName, CompareMode mode)
 {
     std::vector<Item *> in, out, both;
     for (Item &i : items)
-        (i.cells.isOutput() ? out : in).push_back(&i);
+        (i.facts.output ? out : in).push_back(&i);
     both = in;
     both.insert(both.end(), out.begin(), out.end());
-    const Ignore ignore = ignoreOf(in);
+    const Ignore ignore = ignoreOf(firstInputName);
     const std::vector<Item *> &checked = ignore == Ignore::All ? std::vector<Item *>{} : ignore == Ignore::Input ? out : both;
     const bool inputRules = ignore == Ignore::None;
     const QString err = QStringLiteral("error: "), warn = QStringLiteral("warning: ");
 
     if (mode == CompareMode::Md5) {
         for (Item *r : checked) {
-            const QString n = r->cells.compare[0].pyStr(), b = r->cells.compare[1].pyStr();
-            if (n == b)
-                continue;
-            const auto null = [](const QString &s) { return s == kNA || s == QLatin1String("Nan") || s.isEmpty(); };
-            if (null(n) || null(b))
+            if (r->facts.md5 == MsprobeCheckFacts::Md5::Missing)
                 r->raise(Level::Warning, warn + QStringLiteral("The parameter of NPU does not match the bench."));
-            else
+            else if (r->facts.md5 == MsprobeCheckFacts::Md5::Differ)
                 r->raise(Level::Error, err + QStringLiteral("The CRC-32 value of NPU differs from that of the bench."));
         }
         return;
     }
     const bool tensor = mode != CompareMode::Summary;
-    const size_t oneThousandth = size_t(Metric::OneThousandthErrRatio), cosine = size_t(Metric::Cosine);
-    const size_t normRel = 2 * kStatCount - 1; // NormRelativeErr
+    const size_t oneThousandth = 0, cosine = 1, normRel = 0; // MsprobeCheckFacts::indicator
 
     // InfNanErrChecker
-    for (Item *r : checked) {
-        const auto &s = r->cells.stats;
-        if (isInfOrNan(s[4]) || isInfOrNan(s[5]))
-            continue;
-        if (isInfOrNan(s[0]) || isInfOrNan(s[1]))
+    for (Item *r : checked)
+        if (r->facts.infNanError)
             r->raise(Level::Error, err + QStringLiteral("There is nan/inf/-inf in the maximum or minimum value of NPU."));
-    }
     if (tensor) { // OneThousandthErrChecker
         if (inputRules && !out.empty() && extreme(in, oneThousandth, true) > 0.9 && extreme(out, oneThousandth, true) < 0.1)
             out.front()->raise(Level::Error, err + QStringLiteral("The input/parameters of One Thousandth Err Ratio > 0.9 "
                                                                   "while the output < 0.6."));
     } else if (inputRules && std::fabs(extreme(in, normRel, false)) < 0.1) { // RelativeErrChecker
         for (Item *r : out)
-            if (std::fabs(percentValue(r->cells.compare[normRel])) > 0.5)
+            if (std::fabs(r->facts.percent) > 0.5)
                 r->raise(Level::Error, err + QStringLiteral("The NormRelativeErr of output is greater than 0.5."));
     }
     // RequiresGradErrChecker
-    for (Item *r : checked) {
-        const MsprobeRow &c = r->cells;
-        if (c.benchName.isEmpty() || c.benchName == kNA || c.npuReqGrad.isEmpty() || c.benchReqGrad.isEmpty())
-            continue;
-        if (c.npuReqGrad != c.benchReqGrad)
+    for (Item *r : checked)
+        if (r->facts.reqGradError)
             r->raise(Level::Error, err + QStringLiteral("The Required_Grad of NPU and Bench are inconsistent"));
-    }
     // ParametersErrChecker: scalar (non-tensor) arguments
     if (inputRules)
-        for (Item *r : in) {
-            const MsprobeRow &c = r->cells;
-            if (c.benchName.isEmpty() || c.benchName == kNA || !c.npuDtype.contains(QLatin1String("class"))
-                || !c.benchDtype.contains(QLatin1String("class")) || c.npuShape != QLatin1String("[]"))
-                continue;
-            if (!(c.stats[0] == c.stats[4]))
+        for (Item *r : in)
+            if (r->facts.scalarError)
                 r->raise(Level::Error, err + QStringLiteral("The scalar parameters of NPU and Bench are inconsistent."));
-        }
     // DTypeErrChecker
-    for (Item *r : checked) {
-        const MsprobeRow &c = r->cells;
-        if (c.benchName.isEmpty() || c.benchName == kNA || c.npuName == kNA || c.benchName.contains(QLatin1String("qkv"))
-            || c.benchName.contains(QLatin1String("gate_up")) || c.npuDtype.isEmpty() || c.benchDtype.isEmpty())
-            continue;
-        if (c.npuDtype != c.benchDtype)
+    for (Item *r : checked)
+        if (r->facts.dtypeError)
             r->raise(Level::Error, err + QStringLiteral("The dtype of NPU and Bench are inconsistent."));
-    }
     // ShapeErrChecker
-    for (Item *r : checked) {
-        const MsprobeRow &c = r->cells;
-        if (c.benchName.isEmpty() || c.benchName == kNA)
-            continue;
-        if (c.npuShape != c.benchShape)
+    for (Item *r : checked)
+        if (r->facts.shapeError)
             r->raise(Level::Error, err + QStringLiteral("The shape of NPU and Bench are inconsistent."));
-    }
     if (!inputRules || out.empty())
         return;
     if (tensor) { // CosineWarnChecker
@@ -232,23 +212,84 @@ void runCheckers(std::vector<Item> &items, CompareMode mode)
 
 } // namespace
 
-void applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result)
+bool MsprobeCheckFacts::operator==(const MsprobeCheckFacts &o) const
+{
+    auto same = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+    return output == o.output && infNanError == o.infNanError && reqGradError == o.reqGradError
+           && scalarError == o.scalarError && dtypeError == o.dtypeError && shapeError == o.shapeError
+           && indicator[0] == o.indicator[0] && indicator[1] == o.indicator[1] && same(percent, o.percent) && md5 == o.md5;
+}
+
+MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode)
+{
+    return msprobeCheckFacts(c, mode, c.npuName, c.benchName);
+}
+
+MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode, const QString &npuName, const QString &benchName)
+{
+    MsprobeCheckFacts f;
+    f.output = npuName.contains(QLatin1String(".output.")); // MsprobeRow::isOutput
+    if (mode == CompareMode::Md5) {
+        const QString n = c.compare[0].pyStr(), b = c.compare[1].pyStr();
+        const auto null = [](const QString &s) { return s == kNA || s == QLatin1String("Nan") || s.isEmpty(); };
+        f.md5 = n == b ? MsprobeCheckFacts::Md5::Equal
+                : null(n) || null(b) ? MsprobeCheckFacts::Md5::Missing
+                                     : MsprobeCheckFacts::Md5::Differ;
+        return f;
+    }
+    const auto &s = c.stats;
+    f.infNanError = !isInfOrNan(s[4]) && !isInfOrNan(s[5]) && (isInfOrNan(s[0]) || isInfOrNan(s[1]));
+    if (mode == CompareMode::Summary) {
+        const MsCell &normRel = c.compare[2 * kStatCount - 1];
+        f.indicator[0] = indicator(normRel);
+        f.percent = percentValue(normRel);
+    } else {
+        f.indicator[0] = indicator(c.compare[size_t(Metric::OneThousandthErrRatio)]);
+        f.indicator[1] = indicator(c.compare[size_t(Metric::Cosine)]);
+    }
+    const bool named = !benchName.isEmpty() && benchName != kNA;
+    f.reqGradError = named && !c.npuReqGrad.isEmpty() && !c.benchReqGrad.isEmpty() && c.npuReqGrad != c.benchReqGrad;
+    f.scalarError = named && c.npuDtype.contains(QLatin1String("class")) && c.benchDtype.contains(QLatin1String("class"))
+                    && c.npuShape == QLatin1String("[]") && !(c.stats[0] == c.stats[4]);
+    f.dtypeError = named && npuName != kNA && !benchName.contains(QLatin1String("qkv"))
+                   && !benchName.contains(QLatin1String("gate_up")) && !c.npuDtype.isEmpty() && !c.benchDtype.isEmpty()
+                   && c.npuDtype != c.benchDtype;
+    f.shapeError = named && c.npuShape != c.benchShape;
+    return f;
+}
+
+size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result, bool fastPath)
 {
     static const QString names[] = {QStringLiteral("pass"), QStringLiteral("warning"), QStringLiteral("error")};
+    std::unique_ptr<MsprobeSummaryFacts> fast;
+    if (fastPath && result.mode == CompareMode::Summary)
+        fast = std::make_unique<MsprobeSummaryFacts>(npu, bench);
+    size_t fastRows = 0;
     std::vector<Item> items;
     for (size_t i = 0; i < result.rows.size();) {
         const int op = result.rows[i].npu.op;
         const size_t begin = i;
         items.clear();
-        for (; i < result.rows.size() && result.rows[i].npu.op == op; ++i)
-            items.push_back({msprobeRow(npu, bench, result.rows[i], result.mode), Level::Pass, {}});
-        runCheckers(items, result.mode);
+        const QString *firstInput = nullptr;
+        for (; i < result.rows.size() && result.rows[i].npu.op == op; ++i) {
+            const CompareRow &row = result.rows[i];
+            std::optional<MsprobeCheckFacts> f;
+            if (fast && (f = fast->facts(row)))
+                ++fastRows;
+            else
+                f = msprobeCheckFacts(msprobeRow(npu, bench, row, result.mode), result.mode);
+            if (!f->output && !firstInput)
+                firstInput = &row.npuName;
+            items.push_back({*f, Level::Pass, {}});
+        }
+        runCheckers(items, firstInput, result.mode);
         for (size_t k = 0; k < items.size(); ++k) {
             CompareRow &row = result.rows[begin + k];
             row.result = names[size_t(items[k].level)];
-            row.resultMessages = items[k].messages;
+            row.resultMessages = std::move(items[k].messages);
         }
     }
+    return fastRows;
 }
 
 } // namespace ds

@@ -8,6 +8,9 @@
 #include "compare/msprobecells.h"
 #include "compare/msprobenames.h"
 #include "formats/readers.h"
+#include "index/buildindex.h"
+
+#include <QDir>
 
 #include <QTest>
 #include <cmath>
@@ -67,6 +70,72 @@ DumpIndex index(std::vector<OpRecord> ops, std::vector<QStringList> stacks = {})
 
 const std::array<double, 4> kX{1, -1, 0.25, 3}, kW{0.5, -0.5, 0.01, 2}, kWp{0.75, -0.5, 0.04, 2.2}, kY{2, -2, 0.5, 6},
     kY2{2.5, -2, 0.7, 7};
+
+/// A tensor leaf with any dtype, statistics (NaN: the field is absent) and requires_grad.
+TensorRecord tensor(IoKind io, const QString &name, const QString &dtype, DataType dt, std::array<double, 4> stats,
+                    const QString &grad = QStringLiteral("true"), Shape shape = {4, 4})
+{
+    TensorFields t;
+    t.io = io;
+    t.name = name;
+    t.shape = std::move(shape);
+    t.dataType = int(dt);
+    t.typeName = dtype;
+    t.storage = TensorStorage::Absent;
+    t.value = QStringLiteral("{\"type\": \"torch.Tensor\", \"requires_grad\": %1}").arg(grad);
+    const std::uint8_t bits[] = {RecordedStats::Max, RecordedStats::Min, RecordedStats::Mean, RecordedStats::Norm};
+    double *fields[] = {&t.recorded.max, &t.recorded.min, &t.recorded.mean, &t.recorded.norm};
+    for (size_t i = 0; i < 4; ++i)
+        if (!std::isnan(stats[i])) {
+            *fields[i] = stats[i];
+            t.recorded.present |= bits[i];
+        }
+    return TensorRecord(t);
+}
+
+/// Compares the statistics-mode Result facts of every row both ways (from the cells, from the
+/// records where MsprobeSummaryFacts decides) and the Results of both paths; returns the rows
+/// the records decided.
+size_t checkSummaryFastPath(const DumpIndex &npu, const DumpIndex &bench, const QString &label)
+{
+    CompareOptions o;
+    o.mode = CompareMode::Summary;
+    const CompareResult fast = compareIndexes(npu, bench, o);
+    if (fast.mode != CompareMode::Summary)
+        return 0;
+    MsprobeSummaryFacts facts(npu, bench);
+    size_t decided = 0;
+    for (const CompareRow &row : fast.rows) {
+        const MsprobeCheckFacts cells = msprobeCheckFacts(msprobeRow(npu, bench, row, CompareMode::Summary), CompareMode::Summary);
+        if (const auto f = facts.facts(row)) {
+            ++decided;
+            const QString what = QStringLiteral("%1 %2: records say infNan %3 reqGrad %4 dtype %5 shape %6 indicator %7 percent %8, cells %9 %10 %11 %12 %13 %14")
+                                     .arg(label, row.npuName)
+                                     .arg(f->infNanError).arg(f->reqGradError).arg(f->dtypeError).arg(f->shapeError)
+                                     .arg(f->indicator[0] ? QString::number(*f->indicator[0], 'g', 17) : QStringLiteral("-"))
+                                     .arg(f->percent, 0, 'g', 17)
+                                     .arg(cells.infNanError).arg(cells.reqGradError).arg(cells.dtypeError).arg(cells.shapeError)
+                                     .arg(cells.indicator[0] ? QString::number(*cells.indicator[0], 'g', 17) : QStringLiteral("-"))
+                                     .arg(cells.percent, 0, 'g', 17);
+            if (!(*f == cells))
+                qWarning("%s", qPrintable(what));
+            if (!(*f == cells))
+                return size_t(-1);
+        }
+    }
+    CompareResult slow = fast;
+    const size_t slowDecided = applyMsprobeResults(npu, bench, slow, false);
+    if (slowDecided != 0)
+        return size_t(-1);
+    for (size_t i = 0; i < fast.rows.size(); ++i)
+        if (fast.rows[i].result != slow.rows[i].result || fast.rows[i].resultMessages != slow.rows[i].resultMessages) {
+            qWarning("%s %s: Result %s %s vs cells %s %s", qPrintable(label), qPrintable(fast.rows[i].npuName),
+                     qPrintable(fast.rows[i].result), qPrintable(fast.rows[i].resultMessages.join('|')),
+                     qPrintable(slow.rows[i].result), qPrintable(slow.rows[i].resultMessages.join('|')));
+            return size_t(-1);
+        }
+    return decided;
+}
 
 } // namespace
 
@@ -141,6 +210,171 @@ private slots:
         QCOMPARE(mn.path, QString("layers.0.attn"));
         QCOMPARE(mn.className, QString("Attention"));
         QVERIFY(!moduleNameOf("Functional.linear.0.forward").isModule());
+    }
+
+    // moduleNameOf scans the name without splitting it: the answers of the split (the rule
+    // written plainly here) on names of every shape.
+    void moduleNamesAsSplit()
+    {
+        auto bySplit = [](const QString &entry) {
+            const QStringList t = entry.split('.');
+            if (t.size() < 4 || (t[0] != "Module" && t[0] != "Cell"))
+                return ModuleName{};
+            for (qsizetype d = 3; d < t.size(); ++d)
+                if (t[d] == "forward" || t[d] == "backward" || t[d] == "parameters_grad")
+                    return ModuleName{t.mid(1, d - 2).join('.'), t[d - 1]};
+            return ModuleName{};
+        };
+        QStringList deep{"Module"};
+        for (int i = 0; i < 70; ++i)
+            deep << QString::number(i);
+        const QStringList names{
+            "Module.fc1.Linear.forward.0", "Cell.a.B.backward.1", "Module.a.b.c.D.parameters_grad", "Module.x.forward",
+            "Module.x.Y.forward", "Module..X.forward.0", "Module.a.B.forwardx.0", "Module.a.B.C.forward.forward.1", "Module",
+            "Module.", "Modules.a.B.forward.0", "Cell.l.0.attn.Attention.backward.2", "Module.a.B.forward.", "Functional.x.0.forward",
+            deep.join('.') + ".Linear.forward.0", deep.join('.'), "Module.Ω.Ümlaut.forward.0"};
+        for (const QString &n : names) {
+            const ModuleName a = moduleNameOf(n), b = bySplit(n);
+            QVERIFY2(a.path == b.path && a.className == b.className, qPrintable(n + ": " + a.path + " / " + a.className));
+        }
+        QCOMPARE(moduleNameOf(deep.join('.') + ".Linear.forward.0").className, QString("Linear"));
+    }
+
+    // The statistics-mode Result facts read from the records must be the ones read from the
+    // cells, on every row of the real msprobe samples (forced into statistics mode).
+    void summaryFactsFromRecordsOnSamples()
+    {
+        const QDir dumps(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps"));
+        const QStringList npus = dumps.entryList({QStringLiteral("npu_*"), QStringLiteral("overflow_*")}, QDir::Dirs);
+        QVERIFY(npus.size() >= 10);
+        size_t decided = 0, rows = 0;
+        for (const QString &n : npus) {
+            const QString mode = n.contains("_md5_")      ? QStringLiteral("md5")
+                                 : n.contains("_tensor_") ? QStringLiteral("tensor")
+                                                          : QStringLiteral("statistics");
+            const QString level = n.section('_', -1);
+            const QString b = QStringLiteral("base_%1_%2").arg(mode, level);
+            for (const QString step : {"step0", "step1"})
+                for (const QString rank : {"rank0", "rank1"}) {
+                    const QString np = dumps.filePath(n + '/' + step + '/' + rank), bp = dumps.filePath(b + '/' + step + '/' + rank);
+                    if (!QDir(np).exists() || !QDir(bp).exists())
+                        continue;
+                    auto a = buildIndex(np), c = buildIndex(bp);
+                    QVERIFY2(a && c, qPrintable(np));
+                    const size_t k = checkSummaryFastPath(**a, **c, n + ' ' + step + ' ' + rank);
+                    QVERIFY2(k != size_t(-1), qPrintable(np));
+                    decided += k;
+                    rows += compareIndexes(**a, **c).rows.size();
+                }
+        }
+        // most rows are tensors with plain statistics: the records decide them
+        QVERIFY2(decided * 2 > rows, qPrintable(QStringLiteral("%1 of %2").arg(decided).arg(rows)));
+    }
+
+    // The same on rows made for the edges: zero, signed-zero, NaN, infinite, overflowing,
+    // integer and boolean statistics, absent fields, dtype and shape and requires_grad
+    // mismatches, unmatched rows, values, and output rows that trip the relative checkers.
+    void summaryFactsFromRecordsOnEdges()
+    {
+        const double nan = std::nan(""), inf = HUGE_VAL;
+        const QString f32 = QStringLiteral("torch.float32"), f16 = QStringLiteral("torch.float16"),
+                      i64 = QStringLiteral("torch.int64"), b8 = QStringLiteral("torch.bool");
+        struct Side
+        {
+            QString dtype;
+            DataType dt;
+            std::array<double, 4> stats;
+            QString grad = QStringLiteral("true");
+            Shape shape = {4, 4};
+        };
+        struct Case
+        {
+            Side npu, bench;
+        };
+        const std::vector<Case> cases{
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {1, -1, 0.5, 3}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {1.5, -1, 0.25, 2.5}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {1, -1, 0.5, 0}}},
+            {{f32, DataType::Float32, {0, 0, 0, 0}}, {f32, DataType::Float32, {0, -0.0, 0, -0.0}}},
+            {{f32, DataType::Float32, {inf, -1, 0.5, inf}}, {f32, DataType::Float32, {1, -1, 0.5, 3}}},
+            {{f32, DataType::Float32, {1, -inf, 0.5, 3}}, {f32, DataType::Float32, {inf, -inf, 0.5, -inf}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 1e308}}, {f32, DataType::Float32, {1, -1, 0.5, -1e308}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 1e-300}}, {f32, DataType::Float32, {1, -1, 0.5, 1e-310}}},
+            {{f32, DataType::Float32, {nan, -1, 0.5, nan}}, {f32, DataType::Float32, {1, -1, 0.5, 3}}},
+            {{f32, DataType::Float32, {1, -1, nan, 3}}, {f32, DataType::Float32, {1, -1, 0.5, 3}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {1, -1, 0.5, nan}}},
+            {{i64, DataType::Int64, {7, -3, 1.5, 12}}, {i64, DataType::Int64, {7, -3, 1.5, 13}}},
+            {{i64, DataType::Int64, {7, -3, 1.5, 12}}, {f32, DataType::Float32, {7, -3, 1.5, 12}}},
+            {{i64, DataType::Int64, {1e19, -3, 1.5, 12}}, {i64, DataType::Int64, {1e19, -3, 1.5, 12}}},
+            {{b8, DataType::Bool, {1, 0, 0.5, 2}}, {b8, DataType::Bool, {1, 0, 0.5, 2}}},
+            {{f16, DataType::Float16, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {1, -1, 0.5, 4}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}, QStringLiteral("false")}, {f32, DataType::Float32, {1, -1, 0.5, 3}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}, QStringLiteral("true"), {2, 8}}, {f32, DataType::Float32, {1, -1, 0.5, 3}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {1, -1, 0.5, 3}, QStringLiteral("true"), {}}},
+            {{f32, DataType::Float32, {1, -1, 0.5, 3}}, {f32, DataType::Float32, {nan, nan, nan, nan}}},
+        };
+        std::vector<OpRecord> npuOps, benchOps;
+        for (size_t i = 0; i < cases.size(); ++i) {
+            const Case &c = cases[i];
+            const QString op = QStringLiteral("Functional.op%1.0.forward").arg(i);
+            // the same pair as input and as output, and an output 1000 times further off
+            auto rows = [&](const Side &s, double scale) {
+                std::array<double, 4> far = s.stats;
+                far[3] *= scale;
+                return std::vector<TensorRecord>{tensor(IoKind::Input, "input_args.0", s.dtype, s.dt, s.stats, s.grad, s.shape),
+                                                 tensor(IoKind::Output, "output.0", s.dtype, s.dt, s.stats, s.grad, s.shape),
+                                                 tensor(IoKind::Output, "output.1", s.dtype, s.dt, far, s.grad, s.shape)};
+            };
+            npuOps.push_back(entry(op, rows(c.npu, 1000)));
+            benchOps.push_back(entry(op, rows(c.bench, 1)));
+        }
+        // an entry the bench lacks, a value row, and bench names msprobe's dtype check skips
+        npuOps.push_back(entry("Functional.lonely.0.forward", {leaf(IoKind::Input, "input_args.0", kX), leaf(IoKind::Output, "output.0", kY)}));
+        npuOps.push_back(entry("Functional.scaled.0.forward",
+                               {leaf(IoKind::Input, "input_args.0", kX), value(IoKind::Input, "input_kwargs.eps", "float", "1e-05"),
+                                leaf(IoKind::Output, "output.0", kY)}));
+        benchOps.push_back(entry("Functional.scaled.0.forward",
+                                 {leaf(IoKind::Input, "input_args.0", kW), value(IoKind::Input, "input_kwargs.eps", "float", "1e-06"),
+                                  leaf(IoKind::Output, "output.0", kY2)}));
+        // values: the same leaves (one pool) in several rows, a dtype msprobe does not pair, and
+        // a value without a bench row
+        LeafPool pool;
+        auto pooled = [&](const QString &name, const QString &type, const QString &text) {
+            TensorFields t;
+            t.io = IoKind::Input;
+            t.name = name;
+            t.storage = TensorStorage::Value;
+            t.typeName = type;
+            t.value = text;
+            return pool.make(t);
+        };
+        for (const char *op : {"Functional.pooled.0.forward", "Functional.pooled.1.forward", "Functional.qkv_pooled.0.forward"}) {
+            npuOps.push_back(entry(op, {pooled("input_kwargs.dim", "int", "1"), pooled("input_kwargs.eps", "float", "1e-05"),
+                                        pooled("input_kwargs.flag", "bool", "true"), leaf(IoKind::Output, "output.0", kY)}));
+            benchOps.push_back(entry(op, {pooled("input_kwargs.dim", "float", "1.0"), pooled("input_kwargs.eps", "float", "1e-06"),
+                                          pooled("input_kwargs.flag", "bool", "true"), leaf(IoKind::Output, "output.0", kY)}));
+        }
+        npuOps.push_back(entry("Functional.pooled_alone.0.forward", {pooled("input_kwargs.dim", "int", "1"), leaf(IoKind::Output, "output.0", kY)}));
+        npuOps.push_back(entry("Functional.qkv_proj.0.forward", {tensor(IoKind::Input, "input_args.0", f16, DataType::Float16, kX),
+                                                                  leaf(IoKind::Output, "output.0", kY)}));
+        benchOps.push_back(entry("Functional.qkv_proj.0.forward", {tensor(IoKind::Input, "input_args.0", f32, DataType::Float32, kX),
+                                                                    leaf(IoKind::Output, "output.0", kY2)}));
+        const DumpIndex npu = index(std::move(npuOps)), bench = index(std::move(benchOps));
+        const size_t decided = checkSummaryFastPath(npu, bench, QStringLiteral("edges"));
+        QVERIFY(decided != size_t(-1));
+        // the records decide the plain rows and leave the NaN, boolean, huge-int, absent-field,
+        // value and overflowing rows to the cells
+        QVERIFY2(decided >= 40 && decided < compareIndexes(npu, bench).rows.size(), qPrintable(QString::number(decided)));
+        CompareOptions o;
+        o.mode = CompareMode::Summary;
+        const CompareResult r = compareIndexes(npu, bench, o);
+        QStringList messages;
+        for (const CompareRow &row : r.rows)
+            messages << row.resultMessages;
+        // the cases reach every per-row checker and both relative checkers
+        for (const char *m : {"nan/inf/-inf in the maximum", "Required_Grad", "dtype of NPU", "shape of NPU", "NormRelativeErr of output",
+                              "10 times", "scalar parameters"})
+            QVERIFY2(messages.join('|').contains(QLatin1String(m)), m);
     }
 
     void valueRowsAsMsprobe()
