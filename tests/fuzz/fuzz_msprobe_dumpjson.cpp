@@ -1,5 +1,7 @@
 // libFuzzer harness: msprobe dump.json / debug.json content (readDumpJsonText over the streaming
-// JSON tokenizer), plus the small-document parser and its Python-style serializer.
+// JSON tokenizer), plus the small-document parser and its Python-style serializer. The reading
+// is done twice, with simdjson windows (the default) and with RapidJSON alone: every record,
+// warning and error must be the same (a differential check of EntryWindow).
 #include "formats/msprobe/jsonstream.h"
 #include "formats/msprobe/msprobereader.h"
 
@@ -8,6 +10,34 @@
 #include <string>
 
 using namespace ds;
+
+namespace {
+
+/// Every field of every record, warning and error of a reading, as one text.
+QString fingerprint(const IndexPart &part, bool complete)
+{
+    QString out = QStringLiteral("%1|%2|%3|%4|%5\n").arg(complete).arg(part.task, part.level, part.framework, part.dumpDataDir);
+    for (const OpRecord &op : part.ops) {
+        out += QStringLiteral("%1|%2|%3|%4\n").arg(op.relPath.toString(), op.opType.toString()).arg(op.timestamp)
+                   .arg(op.warnings().join(QLatin1Char('/')));
+        for (const TensorRecord &t : op.tensors) {
+            const RecordedStats st = t.recorded();
+            QString shape;
+            for (std::uint64_t d : t.shape())
+                shape += QString::number(d) + QLatin1Char(',');
+            out += QStringLiteral(" %1|%2|%3|%4|%5|%6|%7|%8|%9").arg(t.name(), t.typeName(), t.value(), shape)
+                       .arg(int(t.io())).arg(t.index()).arg(t.dataType()).arg(int(t.storage())).arg(int(st.present));
+            for (double v : {st.max, st.min, st.mean, st.norm})
+                out += QLatin1Char('|') + QString::number(v, 'g', 17);
+            out += QLatin1Char('|') + t.checksum() + QLatin1Char('|') + t.location() + QLatin1Char('\n');
+        }
+    }
+    for (const FileError &e : part.errors)
+        out += QStringLiteral("error %1|%2|%3\n").arg(e.file, e.message).arg(e.offset);
+    return out;
+}
+
+} // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
 {
@@ -32,6 +62,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
                 __builtin_trap();
         }
     }
+    IndexPart viaRapidJson;
+    const bool completeRapidJson = msprobe::readDumpJsonText(text, QStringLiteral("step0/rank0"),
+                                                             QStringLiteral("step0/rank0/dump.json"), levels, viaRapidJson,
+                                                             msprobe::JsonEngine::RapidJson);
+    if (fingerprint(part, complete) != fingerprint(viaRapidJson, completeRapidJson))
+        __builtin_trap(); // simdjson windows read something RapidJSON reads differently
 
     // The same bytes as one small document: what parses must serialize to JSON that parses
     // again and serializes identically (Python json.dumps spelling is a fixed point).

@@ -771,12 +771,26 @@ bool memberName(od::field &f, std::string_view &name)
 }
 
 /// One value as RapidJSON's events (in-situ spellings: numbers as written, strings decoded).
+/// On Demand does not check everything between values: a missing ',' can end an array or
+/// object early without an error, and values that are not read are skipped without looking at
+/// them. So after every value the next structural byte must be a ',' or the `closer` of the
+/// container holding it; anything else refuses the value.
 template<typename Handler>
-bool events(od::value &v, Handler &h)
+bool events(od::document &doc, od::value &v, Handler &h, char closer)
 {
     const std::string_view raw = v.raw_json_token();
     if (raw.empty())
         return false;
+    // A scalar's raw token runs up to the next structural byte.
+    auto followedWell = [&] {
+        const char next = raw.data()[raw.size()];
+        return next == ',' || next == closer;
+    };
+    // A container's: where the iteration stands after its closing bracket.
+    auto endedWell = [&] {
+        const char *at = nullptr;
+        return !doc.current_location().get(at) && (*at == ',' || *at == closer);
+    };
     switch (raw[0]) {
     case '{': {
         od::object o;
@@ -788,11 +802,11 @@ bool events(od::value &v, Handler &h)
             std::string_view key;
             if (std::move(member).get(f) || !memberName(f, key))
                 return false;
-            if (!h.Key(key.data(), rapidjson::SizeType(key.size()), false) || !events(f.value(), h))
+            if (!h.Key(key.data(), rapidjson::SizeType(key.size()), false) || !events(doc, f.value(), h, '}'))
                 return false;
             ++n;
         }
-        return h.EndObject(n);
+        return endedWell() && h.EndObject(n);
     }
     case '[': {
         od::array a;
@@ -801,17 +815,17 @@ bool events(od::value &v, Handler &h)
         rapidjson::SizeType n = 0;
         for (auto element : a) {
             od::value e;
-            if (std::move(element).get(e) || !events(e, h))
+            if (std::move(element).get(e) || !events(doc, e, h, ']'))
                 return false;
             ++n;
         }
-        return h.EndArray(n);
+        return endedWell() && h.EndArray(n);
     }
     case '"': {
         // Without escapes the text is the bytes between the quotes (stage 1 refused raw
         // control characters and bad UTF-8).
         const std::string_view quoted = trimmedToken(raw);
-        if (quoted.size() < 2 || quoted.back() != '"')
+        if (quoted.size() < 2 || quoted.back() != '"' || !followedWell())
             return false;
         const std::string_view inner = quoted.substr(1, quoted.size() - 2);
         if (std::none_of(inner.begin(), inner.end(), [](char c) { return c == '"' || c == '\\'; }))
@@ -825,13 +839,15 @@ bool events(od::value &v, Handler &h)
     case 'f':
     case 'n': {
         const std::string_view t = trimmedToken(raw);
+        if (!followedWell())
+            return false;
         if (t == "true" || t == "false")
             return h.Bool(t[0] == 't');
         return t == "null" && h.Null();
     }
     default: {
         const std::string_view t = trimmedToken(raw);
-        return plainNumber(t) && h.RawNumber(t.data(), rapidjson::SizeType(t.size()), false);
+        return followedWell() && plainNumber(t) && h.RawNumber(t.data(), rapidjson::SizeType(t.size()), false);
     }
     }
 }
@@ -889,7 +905,7 @@ bool EntryWindow::parse(EntryRecords &records, bool parametersGrad, OpRecord &op
     EntryRecords::Sax &sax = *records.d;
     sax.start(parametersGrad, op, tree);
     sax.reset();
-    const bool ok = events(d->member.value(), sax);
+    const bool ok = events(d->doc, d->member.value(), sax, '}');
     inTree = ok && sax.wholeEntry();
     if (!ok)
         sax.reset();
