@@ -759,14 +759,19 @@ bool memberName(od::field &f, std::string_view &name)
 {
     const char *raw = f.key().raw();
     const char *q = raw;
-    while (*q != '"' && *q != '\\')
+    while (*q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20)
         ++q;
     if (*q == '"') {
         name = std::string_view(raw, size_t(q - raw));
         return true;
     }
-    while (*q != '"')
+    if (*q != '\\')
+        return false; // a raw control character
+    while (*q != '"') {
+        if (static_cast<unsigned char>(*q) < 0x20)
+            return false;
         q += *q == '\\' ? 2 : 1;
+    }
     return sameEscapes(std::string_view(raw, size_t(q - raw))) && !f.unescaped_key().get(name);
 }
 
@@ -822,13 +827,19 @@ bool events(od::document &doc, od::value &v, Handler &h, char closer)
         return endedWell() && h.EndArray(n);
     }
     case '"': {
-        // Without escapes the text is the bytes between the quotes (stage 1 refused raw
-        // control characters and bad UTF-8).
+        // Without escapes the text is the bytes between the quotes (stage 1 refused bad UTF-8;
+        // raw control characters are checked here: not every simdjson kernel refuses them).
         const std::string_view quoted = trimmedToken(raw);
         if (quoted.size() < 2 || quoted.back() != '"' || !followedWell())
             return false;
         const std::string_view inner = quoted.substr(1, quoted.size() - 2);
-        if (std::none_of(inner.begin(), inner.end(), [](char c) { return c == '"' || c == '\\'; }))
+        bool plain = true;
+        for (const char c : inner) {
+            if (static_cast<unsigned char>(c) < 0x20)
+                return false; // raw control characters: the tokenizer's error to report
+            plain = plain && c != '"' && c != '\\';
+        }
+        if (plain)
             return h.String(inner.data(), rapidjson::SizeType(inner.size()), false);
         std::string_view text;
         if (!sameEscapes(quoted) || v.get_string().get(text))
@@ -891,7 +902,7 @@ int EntryWindow::next(std::string_view &name, const char *&nameAt)
     // Names with escapes are the tokenizer's (FastJsonReader::nextMember): not taken here.
     const char *raw = d->member.key().raw();
     const char *q = raw;
-    while (*q != '"' && *q != '\\')
+    while (*q != '"' && *q != '\\' && static_cast<unsigned char>(*q) >= 0x20)
         ++q;
     if (*q != '"')
         return -1;

@@ -13,7 +13,7 @@ namespace ds::msprobe {
 
 namespace {
 using fastjson_detail::kBlock;
-constexpr size_t kSimdPadding = 1 + 16; ///< the NUL and one 16-byte SSE2 block
+constexpr size_t kSimdPadding = 1 + 16; ///< the NUL and 16 zeroed bytes
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -62,9 +62,8 @@ void FastJsonReader::load(std::uint64_t at, size_t want)
     cap = size_t(std::min<std::uint64_t>(cap, std::max<std::uint64_t>(left, 1)));
     if (cap > m_cap || !m_buf) {
         // Grown buffers stay: one entry larger than a block is likely followed by others.
-        // The terminating NUL, then padding: RapidJSON's SSE2 scanners load aligned 16-byte blocks
-        // and may read up to 15 bytes past the NUL (AddressSanitizer reports that as a heap
-        // overflow); the zeroed padding keeps every such load inside the allocation.
+        // The terminating NUL RapidJSON's in-situ parse stops at, then zeroed padding (kept from
+        // when RapidJSON's SSE2 scanners, which read up to 15 bytes past the NUL, were used).
         m_buf = std::make_unique<char[]>(cap + kSimdPadding);
         m_cap = cap;
     }
@@ -96,9 +95,9 @@ void FastJsonReader::slide()
     m_pos = 0;
     m_len = keep;
     size_t n = 0;
+    const std::uint64_t at = m_base + keep;
     if (m_file) {
         const int fd = m_file->handle();
-        const std::uint64_t at = m_base + keep;
         while (keep + n < m_cap && at + n < m_size) {
             const ssize_t got = ::pread(fd, m_buf.get() + keep + n, std::min<std::uint64_t>(m_cap - keep - n, m_size - at - n),
                                         off_t(at + n));
@@ -106,6 +105,9 @@ void FastJsonReader::slide()
                 break;
             n += size_t(got);
         }
+    } else if (at < m_data.size()) {
+        n = size_t(std::min<std::uint64_t>(m_cap - keep, m_data.size() - at));
+        std::memcpy(m_buf.get() + keep, m_data.data() + at, n);
     }
     m_len = keep + n;
     m_buf[m_len] = 0;
@@ -206,7 +208,7 @@ std::string FastJsonReader::memberIndent()
 bool FastJsonReader::openMemberWindow(bool first, std::string_view closing, size_t maxBytes, MemberWindow &w)
 {
     constexpr size_t kPadding = 64; // SIMDJSON_PADDING: readable bytes after the document
-    if (closing.empty())
+    if (closing.empty() || peekToken() < 0)
         return false;
     if (!m_eof && m_len - m_pos < std::min(m_cap, kBlock) / 4)
         slide();
