@@ -306,16 +306,19 @@ struct LeafPool::Impl
     std::string key; // reused
     static constexpr size_t kMaxEntries = size_t(1) << 20;
 
-    void putText(std::string_view s)
+    // The key's parts, written at `at` (sized beforehand): texts with their lengths.
+    static void put(char *&at, std::string_view s)
     {
-        const auto n = std::uint32_t(s.size());
-        key.append(reinterpret_cast<const char *>(&n), sizeof n);
-        key.append(s);
+        put(at, std::uint32_t(s.size()));
+        if (!s.empty())
+            std::memcpy(at, s.data(), s.size());
+        at += s.size();
     }
     template<typename T>
-    void putValue(T v)
+    static void put(char *&at, T v)
     {
-        key.append(reinterpret_cast<const char *>(&v), sizeof v);
+        std::memcpy(at, &v, sizeof v);
+        at += sizeof v;
     }
     Slot *find(std::uint64_t h)
     {
@@ -356,17 +359,20 @@ LeafRef LeafPool::leaf(std::string_view name, std::string_view typeName, std::st
                        std::uint32_t index, int dataType, IoKind io, TensorStorage storage)
 {
     std::string &key = d->key;
-    key.clear();
-    d->putText(name);
-    d->putText(typeName);
-    d->putText(value);
-    d->putValue(std::uint32_t(shape.size()));
-    for (std::uint64_t dim : shape)
-        d->putValue(dim);
-    d->putValue(index);
-    d->putValue(dataType);
-    d->putValue(std::uint8_t(io));
-    d->putValue(std::uint8_t(storage));
+    const auto dims = std::uint32_t(shape.size());
+    key.resize(3 * sizeof(std::uint32_t) + name.size() + typeName.size() + value.size() + sizeof dims
+               + dims * sizeof(std::uint64_t) + sizeof index + sizeof dataType + 2);
+    char *at = key.data();
+    Impl::put(at, name);
+    Impl::put(at, typeName);
+    Impl::put(at, value);
+    Impl::put(at, dims);
+    if (dims)
+        at = static_cast<char *>(std::memcpy(at, shape.data(), dims * sizeof(std::uint64_t))) + dims * sizeof(std::uint64_t);
+    Impl::put(at, index);
+    Impl::put(at, dataType);
+    Impl::put(at, std::uint8_t(io));
+    Impl::put(at, std::uint8_t(storage));
     const std::uint64_t h = hashBytes(key);
     Impl::Slot *slot = d->find(h);
     if (slot->info)

@@ -129,15 +129,18 @@ public:
     bool Bool(bool b) { return scalar(b ? JsonNode::True : JsonNode::False, nullptr, 0); }
     bool RawNumber(const char *s, rapidjson::SizeType n, bool)
     {
-        return pythonNumberToken(std::string_view(s, n)) && scalar(JsonNode::Number, s, n);
+        const std::string_view t(s, n);
+        return pythonNumberToken(t) && scalar(JsonNode::Number, s, n, integerToken(t));
     }
+    /// A number token already checked (EntryWindow: plainNumber), `integer` as integerToken.
+    bool PlainNumber(const char *s, rapidjson::SizeType n, bool integer) { return scalar(JsonNode::Number, s, n, integer); }
     bool String(const char *s, rapidjson::SizeType n, bool) { return scalar(JsonNode::String, s, n); }
     bool Key(const char *s, rapidjson::SizeType n, bool)
     {
         if (m_capture != Capture::None)
             return m_tb.Key(s, n, false);
         if (!m_frames.empty() && m_frames.back().type == FrameType::Leaf)
-            m_members.push_back({s, n, kPending, fieldOf(s, n), nullptr, 0, 0, 0});
+            m_members.push_back({s, n, kPending, fieldOf(s, n), false, nullptr, 0, 0, 0});
         else
             m_key = std::string_view(s, n);
         return true;
@@ -168,6 +171,7 @@ private:
         std::uint32_t keyLen;
         std::uint8_t kind; ///< JsonNode::Kind, or kPending
         Field field;
+        bool integer; ///< a number without fraction or exponent
         const char *text;
         std::uint32_t len;
         std::uint32_t elemBegin, elemEnd; ///< Array: its elements in m_elems
@@ -175,6 +179,7 @@ private:
     struct Elem
     {
         std::uint8_t kind;
+        bool integer; ///< a number without fraction or exponent
         const char *text;
         std::uint32_t len;
     };
@@ -184,7 +189,7 @@ private:
 
     // --- records of scalars (LeafBuilder::walk on a scalar node) -------------------------
 
-    void scalarRecord(std::uint8_t kind, const char *s, size_t n, IoKind io)
+    void scalarRecord(std::uint8_t kind, const char *s, size_t n, bool integer, IoKind io)
     {
         switch (kind) {
         case JsonNode::Null: m_lb.addValue(*m_op, io, m_path, "None", "null"); return;
@@ -192,14 +197,14 @@ private:
         case JsonNode::False: m_lb.addValue(*m_op, io, m_path, "bool", "false"); return;
         case JsonNode::Number: {
             const std::string_view t(s, n);
-            m_lb.addValue(*m_op, io, m_path, integerToken(t) ? "int" : "float", t);
+            m_lb.addValue(*m_op, io, m_path, integer ? "int" : "float", t);
             return;
         }
         default: m_lb.addValue(*m_op, io, m_path, "str", std::string_view(s, n)); return;
         }
     }
 
-    bool scalar(std::uint8_t kind, const char *s, size_t n)
+    bool scalar(std::uint8_t kind, const char *s, size_t n, bool integer = false)
     {
         if (m_capture != Capture::None)
             return replayScalar(kind, s, n) && (!m_tb.done() || finishCapture());
@@ -208,38 +213,39 @@ private:
             return false;
         if (m_frames.empty()) { // the body is a scalar
             startCapture(Capture::WholeEntry, 0);
-            return scalar(kind, s, n);
+            return scalar(kind, s, n, integer);
         }
         Frame &f = m_frames.back();
         switch (f.type) {
         case FrameType::Entry: {
             m_path.assign(m_key);
             if (m_parametersGrad) {
-                scalarRecord(kind, s, n, IoKind::Parameter);
+                scalarRecord(kind, s, n, integer, IoKind::Parameter);
                 return true;
             }
             bool known = false;
             const IoKind io = categoryIo(m_key, known);
             if (known) // unknown scalars are per-entry flags (is_recompute, is_nan)
-                scalarRecord(kind, s, n, io);
+                scalarRecord(kind, s, n, integer, io);
             return true;
         }
         case FrameType::Container:
             appendIndex(m_path, m_key);
-            scalarRecord(kind, s, n, f.io);
+            scalarRecord(kind, s, n, integer, f.io);
             m_path.resize(f.pathLen);
             return true;
         case FrameType::Array:
             appendIndex(m_path, f.next++);
-            scalarRecord(kind, s, n, f.io);
+            scalarRecord(kind, s, n, integer, f.io);
             m_path.resize(f.pathLen);
             return true;
         case FrameType::Leaf:
             if (m_inArray) {
-                m_elems.push_back({kind, s, std::uint32_t(n)});
+                m_elems.push_back({kind, integer, s, std::uint32_t(n)});
             } else {
                 Member &m = m_members.back();
                 m.kind = kind;
+                m.integer = integer;
                 m.text = s;
                 m.len = std::uint32_t(n);
             }
@@ -519,7 +525,7 @@ private:
             return 0;
         const Member &m = m_members[size_t(i)];
         switch (m.kind) {
-        case JsonNode::Number: v = numberFromText(text(m), integerToken(text(m))); return 1;
+        case JsonNode::Number: v = numberFromText(text(m), m.integer); return 1;
         case JsonNode::True: v = 1; return 1;
         case JsonNode::False: v = 0; return 1;
         case JsonNode::String: return -1;
@@ -531,21 +537,10 @@ private:
     {
         std::array<int, kTensorKeys> at;
         at.fill(-1);
-        m_scratch.clear();
-        // The members that are not statistics or file names, as JSON text in `value`.
-        for (size_t i = 0; i < m_members.size(); ++i) {
-            const Member &m = m_members[i];
-            if (size_t(m.field) < kTensorKeys) {
-                at[size_t(m.field)] = int(i);
-                continue;
-            }
-            m_scratch += m_scratch.empty() ? "{" : ", ";
-            appendPythonJsonString(std::string_view(m.key, m.keyLen), m_scratch);
-            m_scratch += ": ";
-            serialize(m, m_scratch);
-        }
-        if (!m_scratch.empty())
-            m_scratch += '}';
+        for (size_t i = 0; i < m_members.size(); ++i)
+            if (size_t(m_members[i].field) < kTensorKeys)
+                at[size_t(m_members[i].field)] = int(i);
+        const std::string &value = otherMembers();
         auto member = [&](Field f) -> const Member * {
             const int i = at[size_t(f)];
             return i >= 0 ? &m_members[size_t(i)] : nullptr;
@@ -560,7 +555,7 @@ private:
                 const Elem &d = m_elems[e];
                 const std::string_view t(d.text, d.len);
                 const bool neg = !t.empty() && t[0] == '-';
-                if (d.kind != JsonNode::Number || !integerToken(t) || t.size() - neg > 15)
+                if (d.kind != JsonNode::Number || !d.integer || t.size() - neg > 15)
                     return viaTree(count);
                 std::uint64_t v = 0;
                 for (size_t k = neg; k < t.size(); ++k)
@@ -604,10 +599,47 @@ private:
             dtypeText = text(*dt);
             dataType = dataTypeOf(dtypeText);
         }
-        m_lb.addRecord(m_path, dtypeText, m_scratch, m_shape, m_frames.back().io, storage, dataType, stats, checksum,
+        m_lb.addRecord(m_path, dtypeText, value, m_shape, m_frames.back().io, storage, dataType, stats, checksum,
                        location);
         pop();
         return true;
+    }
+
+    /// The members of the tensor leaf that are not statistics or file names, as JSON text
+    /// (`{"type": "torch.Tensor", "requires_grad": true}`). Consecutive tensors mostly have the
+    /// same ones: the last text is kept with the scalar members it was made of and reused.
+    const std::string &otherMembers()
+    {
+        size_t n = 0;
+        bool same = m_lastOthersValid;
+        for (const Member &m : m_members) {
+            if (size_t(m.field) < kTensorKeys)
+                continue;
+            same = same && n < m_lastOthers.size() && m.kind != JsonNode::Array && m_lastOthers[n].kind == m.kind
+                   && m_lastOthers[n].key == std::string_view(m.key, m.keyLen) && m_lastOthers[n].text == text(m);
+            ++n;
+        }
+        if (same && n == m_lastOthers.size())
+            return m_lastValue;
+        m_lastValue.clear();
+        m_lastOthers.resize(n);
+        m_lastOthersValid = true;
+        n = 0;
+        for (const Member &m : m_members) {
+            if (size_t(m.field) < kTensorKeys)
+                continue;
+            m_lastValue += m_lastValue.empty() ? "{" : ", ";
+            appendPythonJsonString(std::string_view(m.key, m.keyLen), m_lastValue);
+            m_lastValue += ": ";
+            serialize(m, m_lastValue);
+            m_lastOthersValid = m_lastOthersValid && m.kind != JsonNode::Array;
+            m_lastOthers[n].kind = m.kind;
+            m_lastOthers[n].key.assign(m.key, m.keyLen);
+            m_lastOthers[n++].text.assign(text(m));
+        }
+        if (!m_lastValue.empty())
+            m_lastValue += '}';
+        return m_lastValue;
     }
 
     /// StringPool::dataType behind a few most recent texts (a file uses a handful of dtypes).
@@ -638,6 +670,14 @@ private:
     std::vector<Member> m_members;
     std::vector<Elem> m_elems;
     std::string m_scratch;
+    struct ScalarMember
+    {
+        std::uint8_t kind;
+        std::string key, text;
+    };
+    std::vector<ScalarMember> m_lastOthers; ///< otherMembers(): what m_lastValue was made of
+    bool m_lastOthersValid = false;         ///< all scalars (a list is not kept)
+    std::string m_lastValue;
     Shape m_shape;
     TreeBuilder m_tb;
     JsonTree m_tree;
@@ -674,11 +714,13 @@ bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 /// A number token RapidJSON and the tokenizer read alike: JSON's grammar with at most two
 /// exponent digits and 64 characters (RapidJSON calls some longer ones too big), or NaN,
-/// Infinity, -Infinity.
-bool plainNumber(std::string_view t)
+/// Infinity, -Infinity. `integer`: without fraction or exponent (integerToken).
+bool plainNumber(std::string_view t, bool &integer)
 {
-    if (t == "NaN" || t == "Infinity" || t == "-Infinity")
-        return true;
+    integer = false;
+    const char lead = t.empty() ? 0 : t[0];
+    if (lead == 'N' || lead == 'I' || (lead == '-' && t.size() > 1 && t[1] == 'I'))
+        return t == "NaN" || t == "Infinity" || t == "-Infinity";
     if (t.empty() || t.size() > 64)
         return false;
     size_t i = t[0] == '-' ? 1 : 0;
@@ -691,7 +733,9 @@ bool plainNumber(std::string_view t)
         if (i == from || t[from] == '0')
             return false;
     }
+    bool fraction = false; // or an exponent
     if (i < t.size() && t[i] == '.') {
+        fraction = true;
         const size_t from = ++i;
         while (i < t.size() && isDigit(t[i]))
             ++i;
@@ -699,6 +743,7 @@ bool plainNumber(std::string_view t)
             return false;
     }
     if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+        fraction = true;
         ++i;
         if (i < t.size() && (t[i] == '+' || t[i] == '-'))
             ++i;
@@ -708,6 +753,7 @@ bool plainNumber(std::string_view t)
         if (i == from || i - from > 2)
             return false;
     }
+    integer = !fraction;
     return i == t.size();
 }
 
@@ -858,7 +904,8 @@ bool events(od::document &doc, od::value &v, Handler &h, char closer)
     }
     default: {
         const std::string_view t = trimmedToken(raw);
-        return followedWell() && plainNumber(t) && h.RawNumber(t.data(), rapidjson::SizeType(t.size()), false);
+        bool integer = false;
+        return followedWell() && plainNumber(t, integer) && h.PlainNumber(t.data(), rapidjson::SizeType(t.size()), integer);
     }
     }
 }
