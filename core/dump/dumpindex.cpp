@@ -2,6 +2,7 @@
 
 #include "levels.h"
 #include "util/parallel.h"
+#include "util/prefault.h"
 
 #include <QHash>
 
@@ -23,7 +24,9 @@ namespace {
 std::vector<std::uint32_t> executionOrder(const std::vector<OpRecord> &ops)
 {
     // Distinct level tuples; consecutive ops usually come from the same directory.
-    std::vector<std::uint32_t> levelId(ops.size());
+    std::vector<std::uint32_t> levelId;
+    reservePrefaulted(levelId, ops.size());
+    levelId.resize(ops.size());
     std::vector<const DumpLevels *> distinct;
     QHash<QString, std::uint32_t> idByKey;
     for (size_t i = 0; i < ops.size(); ++i) {
@@ -56,7 +59,9 @@ std::vector<std::uint32_t> executionOrder(const std::vector<OpRecord> &ops)
         std::uint32_t rank;
         std::uint32_t op;
     };
-    std::vector<Key> keys(ops.size());
+    std::vector<Key> keys;
+    reservePrefaulted(keys, ops.size());
+    keys.resize(ops.size());
     for (size_t i = 0; i < ops.size(); ++i)
         keys[i] = {ops[i].timestamp, rank[levelId[i]], std::uint32_t(i)};
     levelId = {};
@@ -93,7 +98,9 @@ std::vector<std::uint32_t> executionOrder(const std::vector<OpRecord> &ops)
                       [&](const Key &a, const Key &b) { return ops[a.op].relPath < ops[b.op].relPath; });
         i = j;
     }
-    std::vector<std::uint32_t> order(ops.size());
+    std::vector<std::uint32_t> order;
+    reservePrefaulted(order, ops.size());
+    order.resize(ops.size());
     for (size_t i = 0; i < keys.size(); ++i)
         order[i] = keys[i].op;
     return order;
@@ -116,7 +123,9 @@ void sortByHash(std::vector<std::pair<std::uint64_t, int>> &v)
         start[b] += start[b - 1];
     std::array<size_t, 256> next;
     std::copy(start.begin(), start.end() - 1, next.begin());
-    std::vector<std::pair<std::uint64_t, int>> out(v.size());
+    std::vector<std::pair<std::uint64_t, int>> out;
+    reservePrefaulted(out, v.size());
+    out.resize(v.size());
     for (const auto &p : v)
         out[next[bucket(p)]++] = p;
     v.swap(out);
@@ -150,7 +159,9 @@ void DumpIndex::finalize()
     }
     order = {};
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
-    m_byPath.assign(ops.size(), {});
+    m_byPath.clear();
+    reservePrefaulted(m_byPath, ops.size());
+    m_byPath.resize(ops.size());
     parallelChunks(ops.size(), 1 << 16, [&](size_t, size_t from, size_t to) {
         for (size_t i = from; i < to; ++i)
             m_byPath[i] = {std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i)};

@@ -3,6 +3,7 @@
 #include "dump/levels.h"
 #include "formats/readers.h"
 #include "util/parallel.h"
+#include "util/prefault.h"
 
 #include <QDir>
 #include <QFile>
@@ -253,21 +254,24 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     size_t total = 0;
     for (const PartOps &p : partOps)
         total += p.ops.size();
+    // A folder holding several runs shows each under its own node, named by its folder
+    // relative to the opened one ("." for the opened folder itself).
+    const bool severalRuns = labels == IndexLabels::Always
+                             || std::any_of(partOps.begin(), partOps.end(), [&](const PartOps &p) { return *p.run != *partOps.front().run; });
     std::vector<const QString *> opRuns; // the run of every op, in index->ops order
-    opRuns.reserve(total);
-    for (const PartOps &p : partOps)
-        opRuns.insert(opRuns.end(), p.ops.size(), p.run);
+    if (severalRuns) {
+        opRuns.reserve(total);
+        for (const PartOps &p : partOps)
+            opRuns.insert(opRuns.end(), p.ops.size(), p.run);
+    }
     if (partOps.size() == 1) {
         index->ops = std::move(partOps.front().ops);
     } else {
-        index->ops.reserve(total);
+        reservePrefaulted(index->ops, total);
         for (PartOps &p : partOps)
             std::move(p.ops.begin(), p.ops.end(), std::back_inserter(index->ops));
     }
     partOps.clear();
-    // A folder holding several runs shows each under its own node, named by its folder
-    // relative to the opened one ("." for the opened folder itself).
-    const bool severalRuns = labels == IndexLabels::Always || std::any_of(opRuns.begin(), opRuns.end(), [&](const QString *r) { return *r != *opRuns.front(); });
     if (severalRuns) {
         std::unordered_map<const DumpLevels *, SharedLevels> withRun;
         for (size_t i = 0; i < index->ops.size(); ++i) {
