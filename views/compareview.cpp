@@ -354,6 +354,7 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
             return out;
         }
         out.bench = *bench;
+        out.bench->buildPathIndex();
         job.progress = [progress](int permille) { progress->store(200 + permille * 4 / 5); };
         out.result = std::make_shared<const CompareResult>(compareIndexes(*npu, *out.bench, options, &job));
         return out;

@@ -74,7 +74,8 @@ void DocumentContext::openDump(const QString &path)
             std::lock_guard lock(job->mutex);
             job->batches.push_back(std::move(batch));
         });
-        if (result) { // the final tree and the problems are plain data: made here, not on the GUI thread
+        if (result) { // the final tree, the problems and the path lookup: made here, not on the GUI thread
+            (*result)->buildPathIndex();
             job->tree = DumpTreeModel::buildTree(**result, job->dump);
             job->problems = indexProblems(**result);
         }

@@ -159,15 +159,23 @@ void DumpIndex::finalize()
     }
     order = {};
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
-    m_byPath.clear();
-    reservePrefaulted(m_byPath, ops.size());
-    m_byPath.resize(ops.size());
-    parallelChunks(ops.size(), 1 << 16, [&](size_t, size_t from, size_t to) {
-        for (size_t i = from; i < to; ++i)
-            m_byPath[i] = {std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i)};
-        return true;
+    m_paths.reset();
+}
+
+const DumpIndex::PathTable::Entries &DumpIndex::PathTable::get(const std::vector<OpRecord> &ops) const
+{
+    std::call_once(d->built, [&] {
+        Entries &byPath = d->entries;
+        reservePrefaulted(byPath, ops.size());
+        byPath.resize(ops.size());
+        parallelChunks(ops.size(), 1 << 16, [&](size_t, size_t from, size_t to) {
+            for (size_t i = from; i < to; ++i)
+                byPath[i] = {std::hash<std::string_view>{}(ops[i].relPath.utf8()), int(i)};
+            return true;
+        });
+        sortByHash(byPath);
     });
-    sortByHash(m_byPath);
+    return d->entries;
 }
 
 QString DumpIndex::absolutePath(const OpRecord &op) const { return absolute(op.dataFile.isEmpty() ? op.relPath : op.dataFile); }
@@ -183,8 +191,9 @@ int DumpIndex::opIndex(const QString &relPath) const
 int DumpIndex::opIndex(std::string_view relPathUtf8) const
 {
     const std::uint64_t h = std::hash<std::string_view>{}(relPathUtf8);
-    auto it = std::lower_bound(m_byPath.begin(), m_byPath.end(), std::pair<std::uint64_t, int>{h, -1});
-    for (; it != m_byPath.end() && it->first == h; ++it)
+    const auto &byPath = m_paths.get(ops);
+    auto it = std::lower_bound(byPath.begin(), byPath.end(), std::pair<std::uint64_t, int>{h, -1});
+    for (; it != byPath.end() && it->first == h; ++it)
         if (ops[size_t(it->second)].relPath.utf8() == relPathUtf8)
             return it->second;
     return -1;

@@ -2,6 +2,8 @@
 
 #include "records.h"
 
+#include <memory>
+#include <mutex>
 #include <optional>
 #include <string_view>
 #include <utility>
@@ -29,8 +31,10 @@ public:
         bool operator==(const TensorRef &) const = default;
     };
 
-    /// Sorts operators into execution order and builds the lookup tables.
+    /// Sorts operators into execution order (the path lookup is built on first use).
     void finalize();
+    /// Builds the lookup of opIndex() now (a worker thread does, before the GUI thread asks).
+    void buildPathIndex() const { (void)m_paths.get(ops); }
 
     /// The file holding the operator's record (its dump file, dump.json, the .h5 file).
     QString absolutePath(const OpRecord &op) const;
@@ -55,7 +59,38 @@ public:
 
 private:
     /// (hash of relPath's UTF-8, op) sorted: 16 bytes per operator, and no copy of the paths.
-    std::vector<std::pair<std::uint64_t, int>> m_byPath;
+    /// Built once, on first use (thread-safe): opening a run for a listing never needs it. A
+    /// copy or a finalize() starts a new one.
+    class PathTable
+    {
+    public:
+        using Entries = std::vector<std::pair<std::uint64_t, int>>;
+        PathTable() : d(std::make_unique<State>()) {}
+        PathTable(const PathTable &) : PathTable() {}
+        PathTable(PathTable &&o) : d(std::exchange(o.d, std::make_unique<State>())) {}
+        PathTable &operator=(const PathTable &o)
+        {
+            if (this != &o)
+                reset();
+            return *this;
+        }
+        PathTable &operator=(PathTable &&o)
+        {
+            d = std::exchange(o.d, std::make_unique<State>());
+            return *this;
+        }
+        void reset() { d = std::make_unique<State>(); }
+        const Entries &get(const std::vector<OpRecord> &ops) const;
+
+    private:
+        struct State
+        {
+            std::once_flag built;
+            Entries entries;
+        };
+        std::unique_ptr<State> d;
+    };
+    PathTable m_paths;
 };
 
 } // namespace ds

@@ -267,9 +267,17 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
     if (partOps.size() == 1) {
         index->ops = std::move(partOps.front().ops);
     } else {
+        // Moved and freed part by part on all cores, into ops made in prefaulted memory.
         reservePrefaulted(index->ops, total);
-        for (PartOps &p : partOps)
-            std::move(p.ops.begin(), p.ops.end(), std::back_inserter(index->ops));
+        index->ops.resize(total);
+        std::vector<size_t> offset{0};
+        for (const PartOps &p : partOps)
+            offset.push_back(offset.back() + p.ops.size());
+        parallelChunks(partOps.size(), 1, [&](size_t i, size_t, size_t) {
+            std::move(partOps[i].ops.begin(), partOps[i].ops.end(), index->ops.begin() + std::ptrdiff_t(offset[i]));
+            partOps[i].ops = {};
+            return true;
+        });
     }
     partOps.clear();
     if (severalRuns) {
