@@ -19,7 +19,7 @@ enum class Field : std::uint8_t {
     // tensorLeaf's own keys, in the order of its `at` slots
     Dtype, Shape, Max, Min, Mean, Norm, MaxOrigin, MinOrigin, Md5, DataName, DataPath,
     // the others
-    Type, ClassType, Value, Other
+    Type, ClassType, Value, RequiresGrad, Other
 };
 constexpr size_t kTensorKeys = size_t(Field::DataPath) + 1;
 
@@ -58,6 +58,10 @@ Field fieldOf(const char *s, size_t n)
     case 9:
         if (is("data_name"))
             return Field::DataName;
+        break;
+    case 13:
+        if (is("requires_grad"))
+            return Field::RequiresGrad;
         break;
     case 10:
         if (is("class_type"))
@@ -615,8 +619,11 @@ private:
         for (const Member &m : m_members) {
             if (size_t(m.field) < kTensorKeys)
                 continue;
+            // Known names compare as their Field; texts of literals are empty.
             same = same && n < m_lastOthers.size() && m.kind != JsonNode::Array && m_lastOthers[n].kind == m.kind
-                   && m_lastOthers[n].key == std::string_view(m.key, m.keyLen) && m_lastOthers[n].text == text(m);
+                   && m_lastOthers[n].field == m.field
+                   && (m.field != Field::Other || m_lastOthers[n].key == std::string_view(m.key, m.keyLen))
+                   && (m.len == 0 ? m_lastOthers[n].text.empty() : m_lastOthers[n].text == text(m));
             ++n;
         }
         if (same && n == m_lastOthers.size())
@@ -634,6 +641,7 @@ private:
             serialize(m, m_lastValue);
             m_lastOthersValid = m_lastOthersValid && m.kind != JsonNode::Array;
             m_lastOthers[n].kind = m.kind;
+            m_lastOthers[n].field = m.field;
             m_lastOthers[n].key.assign(m.key, m.keyLen);
             m_lastOthers[n++].text.assign(text(m));
         }
@@ -673,6 +681,7 @@ private:
     struct ScalarMember
     {
         std::uint8_t kind;
+        Field field;
         std::string key, text;
     };
     std::vector<ScalarMember> m_lastOthers; ///< otherMembers(): what m_lastValue was made of

@@ -210,7 +210,8 @@ bool FastJsonReader::openMemberWindow(bool first, std::string_view closing, size
     constexpr size_t kPadding = 64; // SIMDJSON_PADDING: readable bytes after the document
     if (closing.empty() || peekToken() < 0)
         return false;
-    if (!m_eof && m_len - m_pos < std::min(m_cap, kBlock) / 4)
+    // Slid (the rest moved to the front, refilled) only when a window of maxBytes might not fit.
+    if (!m_eof && m_len - m_pos < std::min(std::min(m_cap, kBlock) / 4, 2 * maxBytes + kPadding))
         slide();
     const int c = peekToken();
     if (c != (first ? '"' : ',') || (first && m_pos == 0))

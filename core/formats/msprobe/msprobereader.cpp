@@ -74,30 +74,38 @@ bool isNumber(std::string_view s)
 // "Conv2d"; "Module.fc.Linear.parameters_grad.1" -> "Linear"; "x_grad.0.debug" -> "x_grad".
 std::string_view opTypeOf(std::string_view name)
 {
-    std::array<std::string_view, 64> tok;
-    size_t count = 0, start = 0;
-    for (;;) {
-        const size_t dot = name.find('.', start);
-        if (count == tok.size())
-            return name;
-        tok[count++] = name.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start);
-        if (dot == std::string_view::npos)
-            break;
-        start = dot + 1;
-    }
-    size_t d = count;
-    for (size_t i = 0; i < count; ++i)
-        if (tok[i] == "forward" || tok[i] == "backward" || tok[i] == "parameters_grad" || tok[i] == "debug") {
-            d = i;
+    // Tokens between dots, up to the first forward / backward / parameters_grad / debug; a name
+    // of more than 64 tokens is its own type.
+    constexpr size_t kMaxTokens = 64;
+    std::string_view first, before, last; // tokens 0, d - 2 and d - 1 (d: the keyword's)
+    size_t d = 0, start = 0;
+    bool found = false;
+    while (start <= name.size()) {
+        size_t dot = start;
+        while (dot < name.size() && name[dot] != '.')
+            ++dot;
+        const std::string_view tok = name.substr(start, dot - start);
+        if (tok == "forward" || tok == "backward" || tok == "parameters_grad" || tok == "debug") {
+            found = true;
+            const size_t rest = size_t(std::count(name.begin() + std::ptrdiff_t(dot), name.end(), '.'));
+            if (d + 1 + rest > kMaxTokens)
+                return name;
             break;
         }
-    if (d == count || d == 0)
+        if (d == 0)
+            first = tok;
+        before = last;
+        last = tok;
+        if (++d > kMaxTokens)
+            return name;
+        start = dot + 1;
+    }
+    if (!found || d == 0)
         return name;
-    if (tok[0] == "Module" || tok[0] == "Cell")
-        return tok[d - 1];
-    const size_t end = isNumber(tok[d - 1]) && d >= 2 ? d - 1 : d;
-    const size_t len = size_t(tok[end - 1].data() + tok[end - 1].size() - name.data());
-    return name.substr(0, len);
+    if (first == "Module" || first == "Cell")
+        return last;
+    const std::string_view end = isNumber(last) && d >= 2 ? before : last;
+    return name.substr(0, size_t(end.data() + end.size() - name.data()));
 }
 
 struct DumpJsonContext
