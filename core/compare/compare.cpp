@@ -351,6 +351,9 @@ bool samePairing(const CompareRow &old, const MatchedRow &m)
     return old.messages.mid(0, m.notes.size()) == m.notes;
 }
 
+/// recycleRows(): storage for the rows of the next comparison on this thread.
+thread_local std::vector<CompareRow> t_rowStorage;
+
 /// compareIndexes after matching; rows paired as in `previous` are copied from it.
 CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, MatchResult matched,
                              const CompareOptions &options, const JobControl *job, const CompareResult *previous,
@@ -360,6 +363,8 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
     result.thresholds = options.thresholds;
     result.benchOnly = std::move(matched.benchOnly);
     result.warnings = std::move(matched.warnings);
+    if (t_rowStorage.capacity() >= matched.rows.size())
+        result.rows.swap(t_rowStorage);
     result.rows.resize(matched.rows.size());
     std::vector<size_t> todo;
     RowNamer npuNames(npu), benchNames(bench);
@@ -447,6 +452,15 @@ MatchResult match(const DumpIndex &npu, const DumpIndex &bench, const CompareOpt
 }
 
 } // namespace
+
+void recycleRows(std::vector<CompareRow> &&rows)
+{
+    rows.clear();
+    if (rows.capacity() > t_rowStorage.capacity())
+        t_rowStorage = std::move(rows);
+}
+
+void releaseRowStorage() { t_rowStorage = {}; }
 
 CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options, const JobControl *job)
 {

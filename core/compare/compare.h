@@ -154,6 +154,12 @@ struct CompareResult
 CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options = {},
                              const JobControl *job = nullptr);
 
+/// Takes the rows of a result that is no longer needed and keeps their storage (the rows
+/// themselves are destroyed) for the next comparison on this thread: comparing scope after
+/// scope, the rows of the next reuse memory already faulted in. releaseRowStorage() frees it.
+void recycleRows(std::vector<CompareRow> &&rows);
+void releaseRowStorage();
+
 /// compareIndexes after an edit of options.mapping (or another matching option): matches
 /// again, compares only the rows whose pairing changed (bench tensor, match source, unmatched
 /// reason, matching notes) and copies every other row from `previous` (a result of the same

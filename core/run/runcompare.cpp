@@ -255,10 +255,12 @@ void compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benc
         };
         ScopeCompare scope = compareScope(npuTree, benchTree, pairs[i], options, &sub);
         sink(i, pairs[i], scope);
+        recycleRows(std::move(scope.result.rows)); // what the sink kept is not the rows vector
         done[i] = 1000;
         report();
         return !(job && job->cancelled());
     });
+    releaseRowStorage(); // the calling thread's (the workers' went with them)
 }
 
 std::vector<ScopeCompare> compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benchTree,
