@@ -56,57 +56,6 @@ size_t qHash(const Signature &s, size_t seed = 0)
     return qHashMulti(seed, s.count, s.bits[0], s.bits[1], s.bits[2], s.bits[3], s.dataType, s.checksum);
 }
 
-/// The signatures seen so far: an open-addressing table of (hash, index) over the distinct
-/// signatures in one vector (no node per signature; a scope inserts one per row).
-class SignatureSet
-{
-public:
-    SignatureSet() : m_slots(1024) {}
-    bool contains(const Signature &s) const { return m_slots[find(s, qHash(s))].index >= 0; }
-    void insert(const Signature &s)
-    {
-        const size_t h = qHash(s);
-        Slot &slot = m_slots[find(s, h)];
-        if (slot.index >= 0)
-            return;
-        slot = {h, std::int64_t(m_sigs.size())};
-        m_sigs.push_back(s);
-        if (m_sigs.size() * 2 > m_slots.size())
-            grow();
-    }
-
-private:
-    struct Slot
-    {
-        size_t hash = 0;
-        std::int64_t index = -1;
-    };
-    size_t find(const Signature &s, size_t h) const
-    {
-        const size_t mask = m_slots.size() - 1;
-        for (size_t i = h & mask;; i = (i + 1) & mask) {
-            const Slot &slot = m_slots[i];
-            if (slot.index < 0 || (slot.hash == h && m_sigs[size_t(slot.index)] == s))
-                return i;
-        }
-    }
-    void grow()
-    {
-        std::vector<Slot> old(m_slots.size() * 2);
-        old.swap(m_slots);
-        const size_t mask = m_slots.size() - 1;
-        for (const Slot &slot : old)
-            if (slot.index >= 0) {
-                size_t i = slot.hash & mask;
-                while (m_slots[i].index >= 0)
-                    i = (i + 1) & mask;
-                m_slots[i] = slot;
-            }
-    }
-    std::vector<Slot> m_slots;
-    std::vector<Signature> m_sigs;
-};
-
 Signature signature(const TensorRecord &t)
 {
     Signature s;
@@ -137,6 +86,66 @@ Signature signature(const TensorRecord &t)
     }
     return s;
 }
+
+/// The signatures seen so far: an open-addressing table of (hash, record) over the records
+/// that brought each distinct signature (compared by recomputing theirs on a hash hit). Sized
+/// for a scope's rows up front: no copies of signatures, no regrowth.
+class SignatureSet
+{
+public:
+    explicit SignatureSet(size_t expected)
+    {
+        size_t size = 1024;
+        while (size < 2 * expected)
+            size *= 2;
+        m_slots.resize(size);
+        m_records.reserve(expected);
+    }
+    /// Adds `s`, the signature of `t`; false if an equal one was there already.
+    bool insert(const Signature &s, const TensorRecord &t)
+    {
+        const size_t h = qHash(s);
+        Slot &slot = m_slots[find(s, h)];
+        if (slot.index >= 0)
+            return false;
+        slot = {h, std::int64_t(m_records.size())};
+        m_records.push_back(&t);
+        if (m_records.size() * 2 > m_slots.size())
+            grow();
+        return true;
+    }
+
+private:
+    struct Slot
+    {
+        size_t hash = 0;
+        std::int64_t index = -1;
+    };
+    size_t find(const Signature &s, size_t h) const
+    {
+        const size_t mask = m_slots.size() - 1;
+        for (size_t i = h & mask;; i = (i + 1) & mask) {
+            const Slot &slot = m_slots[i];
+            if (slot.index < 0 || (slot.hash == h && signature(*m_records[size_t(slot.index)]) == s))
+                return i;
+        }
+    }
+    void grow()
+    {
+        std::vector<Slot> old(m_slots.size() * 2);
+        old.swap(m_slots);
+        const size_t mask = m_slots.size() - 1;
+        for (const Slot &slot : old)
+            if (slot.index >= 0) {
+                size_t i = slot.hash & mask;
+                while (m_slots[i].index >= 0)
+                    i = (i + 1) & mask;
+                m_slots[i] = slot;
+            }
+    }
+    std::vector<Slot> m_slots;
+    std::vector<const TensorRecord *> m_records; ///< of the index being read (outlives the set)
+};
 
 QString entryOf(const OpRecord &op) { return opMatchKey(op); }
 
@@ -353,7 +362,10 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         }
 
         // Pass 1, in execution order: the role of every row and whether it disagrees.
-        SignatureSet seen;
+        size_t scopeRows = 0;
+        for (const OpSpan &sp : spans)
+            scopeRows += sp.end - sp.begin;
+        SignatureSet seen(scopeRows);
         const ModuleName noModule;
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
@@ -366,6 +378,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                 RowInfo &ri = info[r];
                 ri = {};
                 const Signature sig = signature(t);
+                bool added = false; // to `seen`
                 const bool parameterKey = framework && module.isModule(); // the key is needed
                 const QString key = parameterKey ? tensorMatchKey(op, t) : QString();
                 if (parameterKey && key.startsWith(QLatin1String("parameters."))) {
@@ -373,7 +386,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
                     ri.module = s.op;
                 } else if (forward && t.io() == IoKind::Input && sig.valid) {
-                    const bool first = !seen.contains(sig);
+                    const bool first = seen.insert(sig, t); // its first use
+                    added = true;
                     const QString grad = first ? msprobeRequiresGrad(t) : QString(); // read only for a first use
                     if (!module.isModule()) {
                         // an API input equal to a parameter row of an enclosing module entry is that parameter
@@ -409,8 +423,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     if (ri.role == Role::Data && first && grad == QLatin1String("False"))
                         ri.role = Role::ModelInput;
                 }
-                if (sig.valid)
-                    seen.insert(sig);
+                if (sig.valid && !added)
+                    seen.insert(sig, t);
                 if (!row.compared())
                     continue;
                 const bool byVerdict = row.verdict >= (row.mode == CompareMode::Tensor ? level : statsLevel);
