@@ -25,7 +25,6 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
-#include <malloc.h>
 
 using namespace ds;
 
@@ -242,13 +241,6 @@ int mainCommand(int argc, char **argv, int processes);
 
 int main(int argc, char **argv)
 {
-    // A batch command frees and allocates the same large blocks again and again (a run
-    // compare: the indexes and rows of one scope pair after another). Kept by malloc instead
-    // of going back to the system, they are not faulted in and zeroed again for the next
-    // pair: blocks up to 32 MiB come from the heap, and the heap is not trimmed. (The GUI,
-    // which runs for hours, keeps the defaults.) docs/PERFORMANCE.md has the measurement.
-    mallopt(M_MMAP_THRESHOLD, 32 << 20);
-    mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #ifdef DUMPSCOPE_MPI
     // Under mpirun / srun (docs/DISTRIBUTED.md); without a launcher MPI is not initialised.
     const int processes = distributedInit(&argc, &argv);

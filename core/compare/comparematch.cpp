@@ -2,6 +2,7 @@
 
 #include "msprobenames.h"
 #include "formats/readers.h"
+#include "util/flatmap.h"
 
 #include <QHash>
 #include <QRegularExpression>
@@ -159,14 +160,12 @@ public:
     /// The id of `utf8`, added when new; the bytes must outlive the table unless `copy`.
     int intern(std::string_view utf8, bool copy)
     {
-        const auto it = m_ids.find(utf8);
-        if (it != m_ids.end())
-            return it->second;
+        if (const int *id = m_ids.find(utf8))
+            return *id;
         if (copy)
             utf8 = m_owned.emplace_back(utf8);
-        const int id = int(m_ids.size());
-        m_ids.emplace(utf8, id);
-        return id;
+        bool added = false;
+        return m_ids.emplace(utf8, int(m_ids.size()), added);
     }
     int intern(const QString &s) { return intern(s.toStdString(), true); }
     size_t size() const { return m_ids.size(); }
@@ -174,12 +173,13 @@ public:
     /// -1 when the name is not in the table.
     int find(const QString &s) const
     {
-        const auto it = m_ids.find(s.toStdString());
-        return it == m_ids.end() ? -1 : it->second;
+        const std::string utf8 = s.toStdString();
+        const int *id = m_ids.find(utf8);
+        return id ? *id : -1;
     }
 
 private:
-    std::unordered_map<std::string_view, int> m_ids;
+    FlatMap<std::string_view, int, std::hash<std::string_view>> m_ids;
     std::deque<std::string> m_owned;
 };
 
@@ -317,14 +317,13 @@ public:
         const LeafInfo *leaf = t.leafInfo();
         // the key depends on the leaf alone, except msprobe leaves named after their data file
         const bool cacheable = leaf && !(ms && (t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile));
-        if (cacheable) {
-            const auto it = m_leafKey.find({leaf, ms});
-            if (it != m_leafKey.end())
-                return it->second;
-        }
-        const int id = m_names.intern(tensorMatchKey(op, t));
         if (cacheable)
-            m_leafKey.emplace(std::pair{leaf, ms}, id);
+            if (const int *id = m_leafKey.find({leaf, ms}))
+                return *id;
+        const int id = m_names.intern(tensorMatchKey(op, t));
+        bool added = false;
+        if (cacheable)
+            m_leafKey.emplace(std::pair{leaf, ms}, id, added);
         return id;
     }
 
@@ -344,14 +343,19 @@ private:
     {
         size_t operator()(const std::pair<const LeafInfo *, bool> &p) const
         {
-            return std::hash<const void *>()(p.first) ^ size_t(p.second);
+            // the pointer's bits mixed (linear probing needs the low bits to vary)
+            std::uint64_t k = reinterpret_cast<std::uintptr_t>(p.first) ^ std::uint64_t(p.second);
+            k ^= k >> 33;
+            k *= 0xff51afd7ed558ccdULL;
+            k ^= k >> 33;
+            return size_t(k);
         }
     };
     const DumpIndex &m_index;
     NameTable &m_names;
     std::vector<int> m_opKey, m_scope;
     mutable std::array<SourceInfo, 256> m_sources{};
-    std::unordered_map<std::pair<const LeafInfo *, bool>, int, PairHash> m_leafKey;
+    FlatMap<std::pair<const LeafInfo *, bool>, int, PairHash> m_leafKey;
 };
 
 } // namespace
