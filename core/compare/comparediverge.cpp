@@ -101,10 +101,11 @@ public:
         m_slots.resize(size);
         m_records.reserve(expected);
     }
-    /// Adds `s`, the signature of `t`; false if an equal one was there already.
-    bool insert(const Signature &s, const TensorRecord &t)
+    /// Asks the cache for the slot where a signature of hash `h` (qHash) starts its probe.
+    void prefetch(size_t h) const { __builtin_prefetch(&m_slots[h & (m_slots.size() - 1)]); }
+    /// Adds `s` (of hash `h`), the signature of `t`; false if an equal one was there already.
+    bool insert(const Signature &s, size_t h, const TensorRecord &t)
     {
-        const size_t h = qHash(s);
         Slot &slot = m_slots[find(s, h)];
         if (slot.index >= 0)
             return false;
@@ -366,13 +367,26 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         for (const OpSpan &sp : spans)
             scopeRows += sp.end - sp.begin;
         SignatureSet seen(scopeRows);
+        // The rows' signature hashes first: the table is far larger than the cache, so each
+        // row's slot is prefetched a few rows ahead of its probe.
+        std::vector<size_t> sigHash;
+        sigHash.reserve(scopeRows);
+        for (const OpSpan &sp : spans)
+            for (size_t r = sp.begin; r < sp.end; ++r)
+                sigHash.push_back(qHash(signature(npu.tensor(result.rows[r].npu))));
+        constexpr size_t kAhead = 16;
+        for (size_t q = 0; q < std::min(kAhead, sigHash.size()); ++q)
+            seen.prefetch(sigHash[q]);
+        size_t q = 0; // the row's place in sigHash
         const ModuleName noModule;
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];
             const bool framework = opInfo[k].framework, forward = opInfo[k].forward;
             const ModuleName &module = opInfo[k].module >= 0 ? modules[size_t(opInfo[k].module)] : noModule;
-            for (size_t r = s.begin; r < s.end; ++r) {
+            for (size_t r = s.begin; r < s.end; ++r, ++q) {
+                if (q + kAhead < sigHash.size())
+                    seen.prefetch(sigHash[q + kAhead]);
                 const CompareRow &row = result.rows[r];
                 const TensorRecord &t = npu.tensor(row.npu);
                 RowInfo &ri = info[r];
@@ -386,7 +400,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
                     ri.module = s.op;
                 } else if (forward && t.io() == IoKind::Input && sig.valid) {
-                    const bool first = seen.insert(sig, t); // its first use
+                    const bool first = seen.insert(sig, sigHash[q], t); // its first use
                     added = true;
                     const QString grad = first ? msprobeRequiresGrad(t) : QString(); // read only for a first use
                     if (!module.isModule()) {
@@ -424,7 +438,7 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                         ri.role = Role::ModelInput;
                 }
                 if (sig.valid && !added)
-                    seen.insert(sig, t);
+                    seen.insert(sig, sigHash[q], t);
                 if (!row.compared())
                     continue;
                 const bool byVerdict = row.verdict >= (row.mode == CompareMode::Tensor ? level : statsLevel);

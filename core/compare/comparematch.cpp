@@ -158,15 +158,19 @@ class NameTable
 {
 public:
     /// The id of `utf8`, added when new; the bytes must outlive the table unless `copy`.
-    int intern(std::string_view utf8, bool copy)
+    int intern(std::string_view utf8, bool copy) { return intern(utf8, hash(utf8), copy); }
+    /// The same with hash(utf8) known.
+    int intern(std::string_view utf8, size_t h, bool copy)
     {
-        if (const int *id = m_ids.find(utf8))
+        if (const int *id = m_ids.find(utf8, h))
             return *id;
         if (copy)
             utf8 = m_owned.emplace_back(utf8);
         bool added = false;
-        return m_ids.emplace(utf8, int(m_ids.size()), added);
+        return m_ids.emplace(utf8, h, int(m_ids.size()), added);
     }
+    static size_t hash(std::string_view utf8) { return std::hash<std::string_view>()(utf8); }
+    void prefetch(size_t h) const { m_ids.prefetch(h); }
     int intern(const QString &s) { return intern(s.toStdString(), true); }
     size_t size() const { return m_ids.size(); }
     void reserve(size_t n) { m_ids.reserve(n); }
@@ -281,13 +285,24 @@ public:
         m_opKey.resize(index.ops.size());
         m_scope.resize(index.ops.size(), 0);
         std::unordered_map<const DumpLevels *, int> levelScope;
+        // Entry names (the bytes after the last '/' of relPath) with their hashes first: each
+        // one's slot is prefetched a few operators ahead of its lookup.
+        std::vector<std::pair<std::string_view, size_t>> entries(index.ops.size());
+        for (size_t o = 0; o < index.ops.size(); ++o)
+            if (!source(index.ops[o]).opsAreFiles) {
+                const std::string_view path = index.ops[o].relPath.utf8();
+                const size_t slash = path.rfind('/');
+                const std::string_view e = slash == std::string_view::npos ? path : path.substr(slash + 1);
+                entries[o] = {e, NameTable::hash(e)};
+            }
+        constexpr size_t kAhead = 16;
         for (size_t o = 0; o < index.ops.size(); ++o) {
             const OpRecord &op = index.ops[o];
             const SourceInfo &src = source(op);
-            if (!src.opsAreFiles) { // the entry name: the bytes after the last '/' of relPath
-                const std::string_view path = op.relPath.utf8();
-                const size_t slash = path.rfind('/');
-                m_opKey[o] = names.intern(slash == std::string_view::npos ? path : path.substr(slash + 1), false);
+            if (o + kAhead < entries.size() && !entries[o + kAhead].first.empty())
+                names.prefetch(entries[o + kAhead].second);
+            if (!src.opsAreFiles) {
+                m_opKey[o] = names.intern(entries[o].first, entries[o].second, false);
             } else {
                 m_opKey[o] = names.intern(opMatchKey(op));
             }

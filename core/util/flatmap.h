@@ -27,19 +27,29 @@ public:
     size_t size() const { return m_size; }
 
     /// The value of `key`, or null.
-    const Value *find(const Key &key) const
+    const Value *find(const Key &key) const { return find(key, Hash()(key)); }
+    /// The same with the key's hash known (Hash()(key)).
+    const Value *find(const Key &key, size_t h) const
     {
         if (m_slots.empty())
             return nullptr;
-        const Slot &s = m_slots[probe(key, Hash()(key))];
+        const Slot &s = m_slots[probe(key, h)];
         return s.used ? &s.value : nullptr;
     }
+    /// Asks the cache for the slot a key of hash `h` starts its probe at: a loop over many
+    /// keys prefetches a few keys ahead of its lookups (the table is larger than the cache).
+    void prefetch(size_t h) const
+    {
+        if (!m_slots.empty())
+            __builtin_prefetch(&m_slots[h & (m_slots.size() - 1)]);
+    }
     /// The value of `key`; `value` is stored when the key is new (`added`).
-    Value &emplace(const Key &key, const Value &value, bool &added)
+    Value &emplace(const Key &key, const Value &value, bool &added) { return emplace(key, Hash()(key), value, added); }
+    /// The same with the key's hash known.
+    Value &emplace(const Key &key, size_t h, const Value &value, bool &added)
     {
         if (2 * (m_size + 1) > m_slots.size())
             rehash(m_slots.empty() ? 16 : 2 * m_slots.size());
-        const size_t h = Hash()(key);
         Slot &s = m_slots[probe(key, h)];
         added = !s.used;
         if (added) {
