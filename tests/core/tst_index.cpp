@@ -5,7 +5,9 @@
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 #include <random>
+#include <thread>
 
 using namespace ds;
 
@@ -83,6 +85,51 @@ private slots:
         for (size_t i = 0; i < index.ops.size(); i += 7)
             QCOMPARE(index.opIndex(index.ops[i].relPath.toString()), int(i));
         QCOMPARE(index.opIndex(QStringLiteral("step0/rank0/none")), -1);
+    }
+
+    void pathLookupOnFirstUse()
+    {
+        // opIndex builds its table on first use: asked from two threads at once, after a copy
+        // whose paths then change, after a move and after finalize() on changed paths. The
+        // oracle is a plain scan of the ops' paths.
+        DumpIndex index;
+        for (int i = 0; i < 50000; ++i) {
+            OpRecord op;
+            op.timestamp = std::uint64_t(i);
+            op.relPath = QStringLiteral("step0/rank0/dump.json/op%1").arg(i * 7919 % 50000);
+            index.ops.push_back(std::move(op));
+        }
+        index.finalize();
+        auto scan = [](const DumpIndex &x, const QString &path) {
+            for (size_t i = 0; i < x.ops.size(); ++i)
+                if (x.ops[i].relPath.toString() == path)
+                    return int(i);
+            return -1;
+        };
+        std::atomic<int> wrong{0};
+        auto ask = [&](size_t from) {
+            for (size_t i = from; i < index.ops.size(); i += 2)
+                wrong += index.opIndex(index.ops[i].relPath.toString()) != int(i);
+        };
+        std::thread other(ask, 1);
+        ask(0);
+        other.join();
+        QCOMPARE(wrong.load(), 0);
+
+        DumpIndex copy = index;
+        QCOMPARE(copy.opIndex(copy.ops[10].relPath.toString()), 10); // its table built before the change
+        std::swap(copy.ops[10].relPath, copy.ops[20].relPath);
+        copy.ops[30].relPath = QStringLiteral("step0/rank0/dump.json/renamed");
+        copy.finalize(); // same timestamps: the order stays, the paths changed
+        for (const QString &p : {copy.ops[10].relPath.toString(), copy.ops[20].relPath.toString(),
+                                 QStringLiteral("step0/rank0/dump.json/renamed"), copy.ops[40].relPath.toString()})
+            QCOMPARE(copy.opIndex(p), scan(copy, p));
+        QCOMPARE(index.opIndex(QStringLiteral("step0/rank0/dump.json/renamed")), -1);
+        QCOMPARE(index.opIndex(index.ops[10].relPath.toString()), 10);
+
+        DumpIndex moved = std::move(copy);
+        QCOMPARE(moved.opIndex(QStringLiteral("step0/rank0/dump.json/renamed")), 30);
+        QCOMPARE(copy.opIndex(QStringLiteral("step0/rank0/dump.json/renamed")), scan(copy, QStringLiteral("step0/rank0/dump.json/renamed")));
     }
 
     void classify_data()
