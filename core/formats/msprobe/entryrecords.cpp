@@ -858,9 +858,13 @@ bool events(od::document &doc, od::value &v, Handler &h, char closer)
             return false;
         rapidjson::SizeType n = 0;
         for (auto member : o) {
-            od::field f;
+            // The field is used where the iterator built it: copying it out (get) reloads
+            // 16 bytes just stored in two parts, a store-forwarding stall on every member.
+            if (member.error())
+                return false;
+            od::field &&f = std::move(member).value_unsafe();
             std::string_view key;
-            if (std::move(member).get(f) || !memberName(f, key))
+            if (!memberName(f, key))
                 return false;
             if (!h.Key(key.data(), rapidjson::SizeType(key.size()), false) || !events(doc, f.value(), h, '}'))
                 return false;
@@ -874,8 +878,10 @@ bool events(od::document &doc, od::value &v, Handler &h, char closer)
             return false;
         rapidjson::SizeType n = 0;
         for (auto element : a) {
-            od::value e;
-            if (std::move(element).get(e) || !events(doc, e, h, ']'))
+            if (element.error())
+                return false;
+            od::value &&e = std::move(element).value_unsafe();
+            if (!events(doc, e, h, ']'))
                 return false;
             ++n;
         }
