@@ -262,9 +262,11 @@ std::uint64_t fmix(std::uint64_t k)
     return k;
 }
 
-/// A seeded 64-bit hash of bytes: two multiply-rotate lanes over 8-byte words (short
-/// dependency chains), mixed at the end. The seed differs per process, so a file cannot be
-/// made of keys that all collide.
+/// A seeded 64-bit hash of bytes: four multiply-rotate lanes over 8-byte words (four short
+/// dependency chains side by side), mixed at the end. The last words are read as whole words
+/// ending at the last byte (overlapping words already read): copying a short tail into a
+/// zeroed word and reading it back stalls on store forwarding. The seed differs per process,
+/// so a file cannot be made of keys that all collide.
 std::uint64_t hashBytes(std::string_view b)
 {
     static const std::uint64_t seed = [] {
@@ -274,20 +276,38 @@ std::uint64_t hashBytes(std::string_view b)
     }();
     constexpr std::uint64_t kP1 = 0x9e3779b97f4a7c15ULL, kP2 = 0xc2b2ae3d27d4eb4fULL;
     auto rotl = [](std::uint64_t v, int r) { return (v << r) | (v >> (64 - r)); };
-    std::uint64_t a = seed, c = seed ^ kP2;
-    size_t i = 0;
-    for (; i + 16 <= b.size(); i += 16) {
-        std::uint64_t w0, w1;
-        std::memcpy(&w0, b.data() + i, 8);
-        std::memcpy(&w1, b.data() + i + 8, 8);
-        a = rotl(a + w0 * kP2, 31) * kP1;
-        c = rotl(c + w1 * kP2, 31) * kP1;
+    auto word = [&](size_t at) {
+        std::uint64_t w;
+        std::memcpy(&w, b.data() + at, 8);
+        return w;
+    };
+    auto lane = [&](std::uint64_t &h, std::uint64_t w) { h = rotl(h + w * kP2, 31) * kP1; };
+    std::uint64_t h0 = seed, h1 = seed ^ kP2, h2 = seed ^ kP1, h3 = rotl(seed, 29); // in registers
+    const size_t n = b.size();
+    if (n < 16) {
+        std::uint64_t tail[2] = {0, 0};
+        std::memcpy(tail, b.data(), n);
+        lane(h0, tail[0]);
+        lane(h1, tail[1]);
+    } else {
+        size_t i = 0;
+        for (; i + 32 <= n; i += 32) {
+            lane(h0, word(i));
+            lane(h1, word(i + 8));
+            lane(h2, word(i + 16));
+            lane(h3, word(i + 24));
+        }
+        // 0 to 31 bytes left: up to four words, the last ending at the last byte.
+        if (i < n)
+            lane(h0, word(std::min(i, n - 8)));
+        if (i + 8 < n)
+            lane(h1, word(std::min(i + 8, n - 8)));
+        if (i + 16 < n)
+            lane(h2, word(std::min(i + 16, n - 8)));
+        if (i + 24 < n)
+            lane(h3, word(n - 8));
     }
-    std::uint64_t tail[2] = {0, 0};
-    std::memcpy(tail, b.data() + i, b.size() - i);
-    a = rotl(a + tail[0] * kP2, 31) * kP1;
-    c = rotl(c + tail[1] * kP2, 31) * kP1;
-    return fmix(a ^ rotl(c, 17) ^ b.size());
+    return fmix(h0 ^ rotl(h1, 17) ^ rotl(h2, 34) ^ rotl(h3, 51) ^ n);
 }
 } // namespace
 
