@@ -249,11 +249,11 @@ MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode, const
     }
     const bool named = !benchName.isEmpty() && benchName != kNA;
     f.reqGradError = named && !c.npuReqGrad.isEmpty() && !c.benchReqGrad.isEmpty() && c.npuReqGrad != c.benchReqGrad;
-    f.scalarError = named && c.npuDtype.contains(QLatin1String("class")) && c.benchDtype.contains(QLatin1String("class"))
-                    && c.npuShape == QLatin1String("[]") && !(c.stats[0] == c.stats[4]);
-    f.dtypeError = named && npuName != kNA && !benchName.contains(QLatin1String("qkv"))
-                   && !benchName.contains(QLatin1String("gate_up")) && !c.npuDtype.isEmpty() && !c.benchDtype.isEmpty()
-                   && c.npuDtype != c.benchDtype;
+    f.scalarError = named && c.npuShape == QLatin1String("[]") && c.npuDtype.contains(QLatin1String("class"))
+                    && c.benchDtype.contains(QLatin1String("class")) && !(c.stats[0] == c.stats[4]);
+    // The rare dtype difference first: the name searches then run only for the rows it concerns.
+    f.dtypeError = named && c.npuDtype != c.benchDtype && !c.npuDtype.isEmpty() && !c.benchDtype.isEmpty()
+                   && npuName != kNA && !benchName.contains(QLatin1String("qkv")) && !benchName.contains(QLatin1String("gate_up"));
     f.shapeError = named && c.npuShape != c.benchShape;
     return f;
 }
