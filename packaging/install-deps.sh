@@ -8,7 +8,7 @@ packages=(
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6sql6-sqlite   # the SQLite driver Qt SQL opens msprobe graph databases (.vis.db) with
   libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
-  libhdf5-dev nlohmann-json3-dev rapidjson-dev libsimdjson-dev zlib1g-dev libprotobuf-dev protobuf-compiler libxlsxwriter-dev
+  libhdf5-dev nlohmann-json3-dev rapidjson-dev libsimdjson-dev libfast-float-dev zlib1g-dev libprotobuf-dev protobuf-compiler libxlsxwriter-dev
   # python3-openpyxl: the compare tests open DumpScope's .xlsx with a real reader
   python3 python3-numpy python3-h5py python3-torch python3-openpyxl
   xvfb xauth fonts-noto-cjk

@@ -3,6 +3,8 @@
 #include <QBuffer>
 #include <QFile>
 
+#include <fast_float/fast_float.h>
+
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -547,9 +549,11 @@ double numberFromText(std::string_view text, bool integer)
     const char *b = text.data();
     const char *e = text.data() + text.size();
     double v = 0;
-    const auto r = std::from_chars(b + (neg ? 1 : 0), e, v);
+    // fast_float (Debian libfast-float-dev): the algorithm of libstdc++'s from_chars, inlined
+    // here (18 ns against 22 ns per msprobe statistic, bench in docs/PERFORMANCE.md).
+    const auto r = fast_float::from_chars(b + (neg ? 1 : 0), e, v);
     if (r.ec == std::errc::result_out_of_range) {
-        // from_chars reports overflow without a value: follow Python (inf / 0).
+        // Overflow reported without a value: follow Python (inf / 0).
         bool bigExp = false;
         for (const char *q = b; q < e; ++q)
             if (*q == 'e' || *q == 'E') {
