@@ -219,13 +219,31 @@ std::optional<DumpIndex::TensorRef> DumpIndex::find(const TensorId &id) const
 
 std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const { return tensorCount(0, ops.size(), inputsAndOutputsOnly); }
 
+namespace {
+bool inputOrOutputTensor(const TensorRecord &t)
+{
+    return t.isTensor() && t.io() != IoKind::Buffer && t.io() != IoKind::Workspace;
+}
+} // namespace
+
 std::uint64_t DumpIndex::tensorCount(size_t begin, size_t end, bool inputsAndOutputsOnly) const
 {
     std::uint64_t n = 0;
     for (size_t o = begin; o < end; ++o)
         for (const auto &t : ops[o].tensors)
-            n += !inputsAndOutputsOnly || (t.isTensor() && t.io() != IoKind::Buffer && t.io() != IoKind::Workspace);
+            n += !inputsAndOutputsOnly || inputOrOutputTensor(t);
     return n;
+}
+
+std::pair<std::uint64_t, std::uint64_t> DumpIndex::tensorCountAndBytes(size_t begin, size_t end) const
+{
+    std::uint64_t n = 0, bytes = 0;
+    for (size_t o = begin; o < end; ++o)
+        for (const auto &t : ops[o].tensors) {
+            n += inputOrOutputTensor(t);
+            bytes += t.dataBytes();
+        }
+    return {n, bytes};
 }
 
 std::vector<FormatId> DumpIndex::sourceFormats() const

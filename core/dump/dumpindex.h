@@ -52,6 +52,8 @@ public:
     /// The same over ops [begin, end).
     std::uint64_t tensorCount(size_t begin, size_t end, bool inputsAndOutputsOnly = true) const;
     std::uint64_t payloadBytes(size_t begin, size_t end) const;
+    /// tensorCount(begin, end) and payloadBytes(begin, end) in one pass over the tensors.
+    std::pair<std::uint64_t, std::uint64_t> tensorCountAndBytes(size_t begin, size_t end) const;
     /// The readers that indexed the operators, in reader-list order.
     std::vector<FormatId> sourceFormats() const;
 

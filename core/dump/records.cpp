@@ -73,7 +73,7 @@ LeafRef::~LeafRef()
         delete m_p;
 }
 
-const LeafInfo &LeafRef::operator*() const { return m_p ? *m_p : defaultLeaf(); }
+const LeafInfo &LeafRef::empty() { return defaultLeaf(); }
 
 TensorRecord::TensorRecord() = default;
 

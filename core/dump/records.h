@@ -92,10 +92,11 @@ public:
     }
     ~LeafRef();
     const LeafInfo *get() const { return m_p; }
-    const LeafInfo &operator*() const;
+    const LeafInfo &operator*() const { return m_p ? *m_p : empty(); } // inline: read per tensor field
     const LeafInfo *operator->() const { return &**this; }
 
 private:
+    static const LeafInfo &empty();
     void retain() const
     {
         if (m_p)

@@ -8,6 +8,7 @@
 #include <QIODevice>
 #include <QSet>
 #include <algorithm>
+#include <tuple>
 #include <nlohmann/json.hpp>
 
 namespace ds {
@@ -181,8 +182,7 @@ InfoPart infoPart(const DumpIndex &index)
             if (std::find(c.formats.begin(), c.formats.end(), op.source) == c.formats.end())
                 c.formats.push_back(op.source);
         }
-        c.tensors = index.tensorCount(o, e);
-        c.bytes = index.payloadBytes(o, e);
+        std::tie(c.tensors, c.bytes) = index.tensorCountAndBytes(o, e);
         return true;
     });
     std::vector<FormatId> formats;
