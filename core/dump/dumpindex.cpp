@@ -137,9 +137,25 @@ void sortByHash(std::vector<std::pair<std::uint64_t, int>> &v)
     });
 }
 
-} // namespace
+/// True when the ops already are in execution order with no ties: each op's (levels, timestamp)
+/// strictly after its predecessor's (levels strictly before by levelsBefore, or the same levels
+/// and a later timestamp). The parts of a whole run usually arrive so (one dump.json's entries,
+/// the parts in level order); checked on all cores, where executionOrder is one thread's work.
+bool inExecutionOrder(const std::vector<OpRecord> &ops)
+{
+    if (ops.size() < 2)
+        return true;
+    return parallelChunks(ops.size() - 1, size_t(1) << 16, [&](size_t, size_t from, size_t to) {
+        for (size_t i = from + 1; i <= to; ++i) {
+            const OpRecord &a = ops[i - 1], &b = ops[i];
+            if (sameLevels(*a.levels, *b.levels) ? !(a.timestamp < b.timestamp) : !levelsBefore(*a.levels, *b.levels))
+                return false;
+        }
+        return true;
+    });
+}
 
-void DumpIndex::finalize()
+void applyExecutionOrder(std::vector<OpRecord> &ops)
 {
     // Apply the order in place, cycle by cycle: a sorted copy would hold every operator twice.
     std::vector<std::uint32_t> order = executionOrder(ops);
@@ -157,10 +173,18 @@ void DumpIndex::finalize()
         ops[j] = std::move(held);
         order[j] = std::uint32_t(j);
     }
-    order = {};
+}
+
+} // namespace
+
+void DumpIndex::finalize()
+{
+    if (!inExecutionOrder(ops))
+        applyExecutionOrder(ops);
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
     m_paths.reset();
 }
+
 
 const DumpIndex::PathTable::Entries &DumpIndex::PathTable::get(const std::vector<OpRecord> &ops) const
 {

@@ -25,10 +25,17 @@ private slots:
     {
         QTest::addColumn<int>("ops");
         QTest::addColumn<int>("runs"); // parts appended in this many shuffled runs
-        QTest::addRow("one run") << 5000 << 1;
-        QTest::addRow("parts merged") << 20000 << 9;
-        QTest::addRow("many runs") << 3000 << 400;
-        QTest::addRow("path index buckets") << 140000 << 8;
+        QTest::addColumn<bool>("unique"); // every timestamp once: no ties
+        QTest::addColumn<int>("swapAt");  // >= 0: the op there and the next swapped after the runs are sorted
+        QTest::addRow("one run") << 5000 << 1 << false << -1;
+        QTest::addRow("parts merged") << 20000 << 9 << false << -1;
+        QTest::addRow("many runs") << 3000 << 400 << false << -1;
+        QTest::addRow("path index buckets") << 140000 << 8 << false << -1;
+        // Already in order (finalize only checks it, on all cores), and the same with one pair
+        // out of order inside a check chunk and across the boundary of two (65536 ops each).
+        QTest::addRow("in order") << 140000 << 1 << true << -1;
+        QTest::addRow("one pair swapped") << 140000 << 1 << true << 1000;
+        QTest::addRow("pair swapped across chunks") << 140000 << 1 << true << 65535;
     }
     void finalizeOrder()
     {
@@ -36,6 +43,8 @@ private slots:
         // against a plain sort with that comparison (paths unique, timestamps repeat).
         QFETCH(int, ops);
         QFETCH(int, runs);
+        QFETCH(bool, unique);
+        QFETCH(int, swapAt);
         std::mt19937 rng(11);
         std::vector<SharedLevels> levels;
         for (const char *rank : {"rank10", "rank2", "rank0", "rank1"})
@@ -49,7 +58,7 @@ private slots:
         for (int i = 0; i < ops; ++i) {
             OpRecord op;
             op.levels = levels[rng() % levels.size()];
-            op.timestamp = rng() % std::max(2, ops / 50);
+            op.timestamp = unique ? std::uint64_t(i) : rng() % std::max(2, ops / 50);
             op.relPath = QStringLiteral("%1/%2/op%3").arg(op.levels->step, op.levels->rank).arg(rng() % 1000000 * 1000 + i);
             index.ops.push_back(std::move(op));
         }
@@ -68,6 +77,8 @@ private slots:
         std::sort(cut.begin(), cut.end());
         for (int r = 0; r < runs; ++r)
             std::sort(index.ops.begin() + cut[size_t(r)], index.ops.begin() + cut[size_t(r) + 1], before);
+        if (swapAt >= 0)
+            std::swap(index.ops[size_t(swapAt)], index.ops[size_t(swapAt) + 1]);
         QStringList expected;
         {
             std::vector<const OpRecord *> sorted;
