@@ -9,8 +9,10 @@
 #include <QHash>
 #include <QRegularExpression>
 #include <QSet>
+#include <algorithm>
 #include <array>
 #include <cstring>
+#include <unordered_map>
 
 namespace ds {
 
@@ -379,10 +381,48 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
             seen.prefetch(sigHash[q]);
         size_t q = 0; // the row's place in sigHash
         const ModuleName noModule;
+        // The module entries enclosing a parent name, innermost first (as `enclosing` below,
+        // with their names), and the parameter rows of a module entry in row order ("weight"
+        // for "parameters.weight"): found once per operator and per module entry, not per row.
+        struct EnclosingModule
+        {
+            QString name;
+            const ModuleEntry *entry;
+        };
+        auto enclosingModules = [&](QString parent) {
+            std::vector<EnclosingModule> chain;
+            while (!parent.isEmpty() && chain.size() < 256) {
+                const auto found = moduleByName.constFind(parent);
+                if (found == moduleByName.cend() || found->op < 0
+                    || std::any_of(chain.begin(), chain.end(), [&](const EnclosingModule &e) { return e.entry == &*found; }))
+                    break;
+                chain.push_back({parent, &*found});
+                parent = npu.ops[size_t(found->op)].parent;
+            }
+            return chain;
+        };
+        struct ParameterRow
+        {
+            size_t row;
+            QString name;
+        };
+        std::unordered_map<const ModuleEntry *, std::vector<ParameterRow>> parameterRowsOf;
+        auto parameterRows = [&](const ModuleEntry *e) -> const std::vector<ParameterRow> & {
+            auto [it, added] = parameterRowsOf.try_emplace(e);
+            if (added)
+                for (size_t k = e->begin; k < e->end; ++k) {
+                    const QString pk = tensorMatchKey(npu.ops[size_t(e->op)], npu.tensor(result.rows[k].npu));
+                    if (pk.startsWith(QLatin1String("parameters.")))
+                        it->second.push_back({k, pk.mid(11)});
+                }
+            return it->second;
+        };
         for (size_t k = 0; k < spans.size(); ++k) {
             const OpSpan &s = spans[k];
             const OpRecord &op = npu.ops[size_t(s.op)];
             const bool framework = opInfo[k].framework, forward = opInfo[k].forward;
+            std::vector<EnclosingModule> parents; // of op.parent, found at the first row that asks
+            bool parentsKnown = false;
             const ModuleName &module = opInfo[k].module >= 0 ? modules[size_t(opInfo[k].module)] : noModule;
             for (size_t r = s.begin; r < s.end; ++r, ++q) {
                 if (q + kAhead < sigHash.size())
@@ -405,24 +445,23 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                     const QString grad = first ? msprobeRequiresGrad(t) : QString(); // read only for a first use
                     if (!module.isModule()) {
                         // an API input equal to a parameter row of an enclosing module entry is that parameter
-                        for (QString parent = op.parent; !parent.isEmpty() && ri.role == Role::Data;) {
-                            const auto found = moduleByName.constFind(parent);
-                            const int m = found == moduleByName.cend() ? -1 : found->op;
-                            if (m < 0)
-                                break;
-                            const std::pair<size_t, size_t> span{found->begin, found->end};
-                            for (size_t k = span.first; k < span.second; ++k) {
-                                const TensorRecord &p = npu.tensor(result.rows[k].npu);
-                                const QString pk = tensorMatchKey(npu.ops[size_t(m)], p);
-                                if (pk.startsWith(QLatin1String("parameters.")) && p.shape() == t.shape() && signature(p) == sig) {
-                                    const ModuleName mn = moduleNameOf(parent);
+                        if (!parentsKnown) {
+                            parents = enclosingModules(op.parent);
+                            parentsKnown = true;
+                        }
+                        for (const EnclosingModule &em : parents) {
+                            for (const ParameterRow &pr : parameterRows(em.entry)) {
+                                const TensorRecord &p = npu.tensor(result.rows[pr.row].npu);
+                                if (p.shape() == t.shape() && signature(p) == sig) {
+                                    const ModuleName mn = moduleNameOf(em.name);
                                     ri.role = Role::Parameter;
-                                    ri.parameter = (mn.path.isEmpty() ? QString() : mn.path + QLatin1Char('.')) + pk.mid(11);
-                                    ri.module = m;
+                                    ri.parameter = (mn.path.isEmpty() ? QString() : mn.path + QLatin1Char('.')) + pr.name;
+                                    ri.module = em.entry->op;
                                     break;
                                 }
                             }
-                            parent = npu.ops[size_t(m)].parent;
+                            if (ri.role != Role::Data)
+                                break;
                         }
                         // no module entries (level L1): a first-seen requires_grad input the call stack names
                         if (ri.role == Role::Data && first && grad == QLatin1String("True") && moduleByName.isEmpty()) {
