@@ -2,6 +2,7 @@
 // their own rule), the origin (innermost operator, its cause and enclosing modules) and the
 // chain after it. The rule is written down in docs/COMPARE.md "First divergence".
 #include "compare.h"
+#include "comparematch.h"
 
 #include "msprobenames.h"
 #include "formats/readers.h"
@@ -410,11 +411,9 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
         auto parameterRows = [&](const ModuleEntry *e) -> const std::vector<ParameterRow> & {
             auto [it, added] = parameterRowsOf.try_emplace(e);
             if (added)
-                for (size_t k = e->begin; k < e->end; ++k) {
-                    const QString pk = tensorMatchKey(npu.ops[size_t(e->op)], npu.tensor(result.rows[k].npu));
-                    if (pk.startsWith(QLatin1String("parameters.")))
-                        it->second.push_back({k, pk.mid(11)});
-                }
+                for (size_t k = e->begin; k < e->end; ++k)
+                    if (auto name = parameterOfKey(npu.ops[size_t(e->op)], npu.tensor(result.rows[k].npu)))
+                        it->second.push_back({k, std::move(*name)});
             return it->second;
         };
         for (size_t k = 0; k < spans.size(); ++k) {
@@ -434,10 +433,10 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                 const Signature sig = signature(t);
                 bool added = false; // to `seen`
                 const bool parameterKey = framework && module.isModule(); // the key is needed
-                const QString key = parameterKey ? tensorMatchKey(op, t) : QString();
-                if (parameterKey && key.startsWith(QLatin1String("parameters."))) {
+                const std::optional<QString> parameter = parameterKey ? parameterOfKey(op, t) : std::nullopt;
+                if (parameter) {
                     ri.role = Role::Parameter;
-                    ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + key.mid(11);
+                    ri.parameter = (module.path.isEmpty() ? QString() : module.path + QLatin1Char('.')) + *parameter;
                     ri.module = s.op;
                 } else if (forward && t.io() == IoKind::Input && sig.valid) {
                     const bool first = seen.insert(sig, sigHash[q], t); // its first use

@@ -51,6 +51,20 @@ QString tensorMatchKey(const OpRecord &op, const TensorRecord &t)
     return isMsprobeOp(op) ? msprobeTensorKey(opMatchKey(op), t) : t.name();
 }
 
+std::optional<QString> parameterOfKey(const OpRecord &op, const TensorRecord &t)
+{
+    static const QLatin1String prefix("parameters.");
+    // Other keys are t.name(), "input…" (input_args / input_kwargs) or "<io>.<index>"
+    // ("parameter.0", singular): "parameters." only when the leaf's own name starts so.
+    const bool file = t.storage() == TensorStorage::PtFile || t.storage() == TensorStorage::NpyFile;
+    if (!file && !t.name().startsWith(prefix))
+        return std::nullopt;
+    const QString key = tensorMatchKey(op, t);
+    if (!key.startsWith(prefix))
+        return std::nullopt;
+    return key.mid(prefix.size());
+}
+
 QString tensorMatchKey(const TensorRecord &t)
 {
     return t.name().isEmpty() ? ioKindName(t.io()) + QLatin1Char('.') + QString::number(t.index()) : t.name();

@@ -5,6 +5,7 @@
 #include "usermapping.h"
 
 #include <array>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -18,6 +19,10 @@ QString opMatchKey(const OpRecord &op);
 /// "parameters.weight"; msprobenames.h), the reader's `name` for other framework dumps, else
 /// "<input|output|parameter>.<index>".
 QString tensorMatchKey(const OpRecord &op, const TensorRecord &t);
+/// The parameter named by tensorMatchKey(op, t) = "parameters.<name>": `name` ("weight"), or
+/// nothing for any other key. Builds the key only when it can be a parameter's (a leaf named
+/// "parameters.…" or a leaf with a file), not for every row.
+std::optional<QString> parameterOfKey(const OpRecord &op, const TensorRecord &t);
 /// Without the operator: the reader's name ("input_args.0"), else "<io>.<index>". Kept for
 /// callers written before msprobe 26's names; reports use the two-argument form.
 QString tensorMatchKey(const TensorRecord &t);
