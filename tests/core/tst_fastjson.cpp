@@ -256,6 +256,7 @@ private slots:
     void recordsOnEveryCut();
     void windowMisledByLayout();
     void numbersAsFromChars();
+    void numbersOutOfRangeAsPython();
     void recordsAcrossBlocks();
 };
 
@@ -515,6 +516,36 @@ void TestFastJson::numbersAsFromChars()
         ++checked;
     }
     QVERIFY(checked > 200000);
+}
+
+void TestFastJson::numbersOutOfRangeAsPython()
+{
+    // Numbers past a double's range read as Python's json module reads them (inf, -inf, 0 or
+    // the nearest subnormal), whichever way they are written: Python itself is the oracle.
+    const std::vector<std::string> texts{"1e400", "-1e400", "1E+400", "1e-400", "-1e-400", "2.4e-324", "2.5e-324",
+                                         "4.9e-324", "1.7976931348623159e308", "1.7976931348623157e308",
+                                         "1" + std::string(400, '0') + ".0", "0." + std::string(400, '0') + "1",
+                                         "-1" + std::string(400, '0') + ".5"};
+    QStringList args{QStringLiteral("-c"), QStringLiteral("import json,sys\nfor t in sys.argv[1:]: print(float.hex(float(json.loads(t))))")};
+    for (const std::string &t : texts)
+        args << QString::fromStdString(t);
+    QProcess py;
+    py.start(QStringLiteral("/usr/bin/python3"), args);
+    QVERIFY(py.waitForFinished(60000));
+    QCOMPARE(py.exitCode(), 0);
+    const QStringList expected = QString::fromUtf8(py.readAllStandardOutput()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    QCOMPARE(size_t(expected.size()), texts.size());
+    for (size_t i = 0; i < texts.size(); ++i) {
+        const std::string &t = texts[i];
+        const double got = ds::msprobe::numberFromText(t, false);
+        char hex[64];
+        std::snprintf(hex, sizeof hex, "%a", got);
+        // Python's float.hex ("0x1.8p+1", "-0x0.0p+0", "0x0.0000000000001p-1022") read back
+        const double want = expected[int(i)].startsWith(QLatin1String("inf")) ? HUGE_VAL
+                            : expected[int(i)].startsWith(QLatin1String("-inf")) ? -HUGE_VAL
+                                                                                : std::strtod(expected[int(i)].toLatin1().constData(), nullptr);
+        QVERIFY2(std::memcmp(&got, &want, sizeof got) == 0, qPrintable(QString::fromStdString(t.substr(0, 40)) + " -> " + QString::fromLatin1(hex) + ", Python " + expected[int(i)]));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestFastJson)
