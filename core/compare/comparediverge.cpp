@@ -382,8 +382,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
             seen.prefetch(sigHash[q]);
         size_t q = 0; // the row's place in sigHash
         const ModuleName noModule;
-        // The module entries enclosing a parent name, innermost first (as `enclosing` below,
-        // with their names), and the parameter rows of a module entry in row order ("weight"
+        // The module entries enclosing a parent name, innermost first, with their names (a
+        // repeated one ends the chain), and the parameter rows of a module entry in row order ("weight"
         // for "parameters.weight"): found once per operator and per module entry, not per row.
         struct EnclosingModule
         {
@@ -503,14 +503,8 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
             continue;
         auto enclosing = [&](int op) {
             std::vector<int> chain;
-            for (QString p = npu.ops[size_t(op)].parent; !p.isEmpty() && chain.size() < 256;) {
-                const auto found = moduleByName.constFind(p);
-                const int m = found == moduleByName.cend() ? -1 : found->op;
-                if (m < 0 || std::find(chain.begin(), chain.end(), m) != chain.end())
-                    break;
-                chain.push_back(m);
-                p = npu.ops[size_t(m)].parent;
-            }
+            for (const EnclosingModule &m : enclosingModules(npu.ops[size_t(op)].parent))
+                chain.push_back(m.entry->op);
             return chain;
         };
         size_t origin = first;

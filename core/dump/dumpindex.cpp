@@ -137,6 +137,11 @@ void sortByHash(std::vector<std::pair<std::uint64_t, int>> &v)
     });
 }
 
+bool inputOrOutputTensor(const TensorRecord &t)
+{
+    return t.isTensor() && t.io() != IoKind::Buffer && t.io() != IoKind::Workspace;
+}
+
 /// True when the ops already are in execution order with no ties: each op's (levels, timestamp)
 /// strictly after its predecessor's (levels strictly before by levelsBefore, or the same levels
 /// and a later timestamp). The parts of a whole run usually arrive so (one dump.json's entries,
@@ -184,7 +189,6 @@ void DumpIndex::finalize()
     std::sort(errors.begin(), errors.end(), [](const FileError &a, const FileError &b) { return a.file < b.file; });
     m_paths.reset();
 }
-
 
 const DumpIndex::PathTable::Entries &DumpIndex::PathTable::get(const std::vector<OpRecord> &ops) const
 {
@@ -242,13 +246,6 @@ std::optional<DumpIndex::TensorRef> DumpIndex::find(const TensorId &id) const
 }
 
 std::uint64_t DumpIndex::tensorCount(bool inputsAndOutputsOnly) const { return tensorCount(0, ops.size(), inputsAndOutputsOnly); }
-
-namespace {
-bool inputOrOutputTensor(const TensorRecord &t)
-{
-    return t.isTensor() && t.io() != IoKind::Buffer && t.io() != IoKind::Workspace;
-}
-} // namespace
 
 std::uint64_t DumpIndex::tensorCount(size_t begin, size_t end, bool inputsAndOutputsOnly) const
 {
