@@ -198,6 +198,36 @@ QStringList readRecords(const std::string &text, JsonEngine engine)
     return describe(part, complete);
 }
 
+/// A dump.json of ten entries, each holding `number` as a value leaf, a list element, a shape
+/// dimension and a recorded statistic: number tokens of every digit count on both sides of the
+/// 8-byte steps of the window's digit scan, and spellings JSON or RapidJSON refuse.
+std::string numberDocument(const std::string &number)
+{
+    std::string s = R"({"task": "statistics", "level": "mix", "data": {)";
+    for (int i = 0; i < 10; ++i) {
+        s += i ? ", " : "";
+        s += "\"Torch.n." + std::to_string(i) + R"(.forward": {"input_args": [{"type": "float", "value": )" + number
+             + "}, [" + number + R"(, 1], {"type": "torch.Tensor", "dtype": "torch.float32", "shape": [)" + number
+             + R"(, 2], "Max": )" + number + R"(, "Min": -1.5, "Mean": )" + number + R"(, "Norm": 2, "requires_grad": false}]})";
+    }
+    return s + "}}";
+}
+
+/// Number spellings of every digit count: integers, fractions, exponents.
+std::vector<std::string> numberSpellings()
+{
+    std::vector<std::string> out = {"0", "-0", "0.0", "-0.5e-3", "1E+05", "1e-7", "2e01", "NaN", "Infinity", "-Infinity"};
+    const std::string digits = "1234567890123456789012345";
+    for (size_t n = 1; n <= 24; ++n) {
+        out.push_back(digits.substr(0, n));
+        out.push_back("-" + digits.substr(0, n));
+        out.push_back("0." + digits.substr(0, n));
+        out.push_back(digits.substr(0, n) + "." + digits.substr(0, 25 - n));
+        out.push_back("-" + digits.substr(0, n) + "e-" + std::to_string(n % 10));
+    }
+    return out;
+}
+
 /// dump.json documents of the leaves the streaming reader must treat like the walk, common
 /// and odd (each entry a case; the comments say what it exercises).
 std::string oddLeaves()
@@ -373,6 +403,13 @@ void TestFastJson::recordsSameAsTree_data()
     QTest::newRow("lone surrogate in a leaf") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "str", "value": "\ud800"}]}}})") << 1;
     QTest::newRow("number past double in stats") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "torch.Tensor", "dtype": "torch.float32", "shape": [1], "Max": 1e400, "Min": -1e999}]}}})") << 1;
     QTest::newRow("syntax error in a leaf") << QByteArray(R"({"data": {"a.0.forward": {"input_args": [{"type": "int" "value": 1}]}}})") << 0;
+    int row = 0;
+    for (const std::string &n : numberSpellings())
+        QTest::newRow(qPrintable(QStringLiteral("number %1: %2").arg(++row).arg(QString::fromStdString(n)))) << QByteArray::fromStdString(numberDocument(n)) << 10;
+    // Refused by JSON or read differently by RapidJSON: a window must not take them.
+    for (const char *bad : {"01", "-01", "00", "1.", ".5", "-.5", "1e", "1e+", "1e-", "1e123", "1E+123", "1.5x", "-", "--1", "+1", "1.5.5",
+                            "0x10", "1e5e5", "1e400", "-1e999", "1e-400", "1e0000001", "NaNx", "Infinityy", "-NaN", "nan", "inf", "-Inf", "1.0e", "12345678901234567890123456789012345678901234567890123456789012345"})
+        QTest::newRow(qPrintable(QStringLiteral("bad number %1").arg(QLatin1String(bad)))) << QByteArray::fromStdString(numberDocument(bad)) << 0;
     // Every dump.json / debug.json of samples/ (real msprobe outputs and the oracle's).
     QDirIterator it(QStringLiteral(DUMPSCOPE_SAMPLES), {QStringLiteral("dump.json"), QStringLiteral("debug.json")},
                     QDir::Files, QDirIterator::Subdirectories);

@@ -163,7 +163,7 @@ namespace fastjson_detail {
 /// start of a cut escape sequence): errors this close to the end of the buffer may only mean
 /// that the value continues in the next block.
 constexpr size_t kEndMargin = 16;
-constexpr size_t kBlock = size_t(4) << 20;
+constexpr size_t kBlock = size_t(512) << 10;
 } // namespace fastjson_detail
 
 template<typename Op>

@@ -81,9 +81,7 @@ std::string_view opTypeOf(std::string_view name)
     size_t d = 0, start = 0;
     bool found = false;
     while (start <= name.size()) {
-        size_t dot = start;
-        while (dot < name.size() && name[dot] != '.')
-            ++dot;
+        const size_t dot = std::min(name.find('.', start), name.size());
         const std::string_view tok = name.substr(start, dot - start);
         if (tok == "forward" || tok == "backward" || tok == "parameters_grad" || tok == "debug") {
             found = true;

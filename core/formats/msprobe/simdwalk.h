@@ -9,6 +9,10 @@
 #include <rapidjson/rapidjson.h>
 #include <simdjson.h>
 
+#include <algorithm>
+#include <bit>
+#include <cstdint>
+#include <cstring>
 #include <string_view>
 
 namespace ds::msprobe::simdwalk {
@@ -24,49 +28,88 @@ inline std::string_view trimmedToken(std::string_view t)
 
 inline bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
-/// A number token RapidJSON and the tokenizer read alike: JSON's grammar with at most two
-/// exponent digits and 64 characters (RapidJSON calls some longer ones too big), or NaN,
-/// Infinity, -Infinity. `integer`: without fraction or exponent (integerToken).
-inline bool plainNumber(std::string_view t, bool &integer)
+/// Whether a scalar's own text, `end` bytes long, is all of its raw token but whitespace.
+/// Stage 1 ends a raw token at the next structural byte, and a byte other than whitespace
+/// that follows whitespace starts a new one: so when the byte after the text is whitespace,
+/// so is the rest (the trailing indentation of pretty-printed JSON is not scanned).
+inline bool endsToken(std::string_view raw, size_t end)
+{
+    if (end == raw.size())
+        return true;
+    const char c = raw[end];
+    return c == ' ' || c == '\n' || c == '\r' || c == '\t';
+}
+
+/// The length of the number word (NaN, Infinity, -Infinity) that `raw` starts with, or 0.
+inline size_t numberWord(std::string_view raw)
+{
+    for (const std::string_view word : {std::string_view("NaN"), std::string_view("Infinity"), std::string_view("-Infinity")})
+        if (raw.substr(0, word.size()) == word && endsToken(raw, word.size()))
+            return word.size();
+    return 0;
+}
+
+/// How many ASCII digits `p` starts with, at most `max`. Eight bytes at a time: a byte is a
+/// digit when its high nibble is 3 and its low nibble, plus 6, stays below 16. Reads up to 7
+/// bytes past the digits: a window's padding (SIMDJSON_PADDING) keeps them readable.
+inline size_t digitRun(const char *p, size_t max)
+{
+    size_t i = 0;
+    if constexpr (std::endian::native == std::endian::little) {
+        for (; i < max; i += 8) {
+            std::uint64_t x;
+            std::memcpy(&x, p + i, 8);
+            constexpr std::uint64_t kHigh = 0xF0F0F0F0F0F0F0F0ull;
+            const std::uint64_t notDigit = ((x & kHigh) ^ 0x3030303030303030ull)
+                | (((x & ~kHigh) + 0x0606060606060606ull) & kHigh);
+            if (notDigit)
+                return std::min(max, i + size_t(std::countr_zero(notDigit)) / 8);
+        }
+        return max;
+    }
+    while (i < max && isDigit(p[i]))
+        ++i;
+    return i;
+}
+
+/// The length of the number token at the start of `raw` that RapidJSON and the tokenizer read
+/// alike, or 0: JSON's grammar with at most two exponent digits and 64 characters (RapidJSON
+/// calls some longer ones too big), or NaN, Infinity, -Infinity. `integer`: without fraction or
+/// exponent (integerToken).
+inline size_t plainNumber(std::string_view raw, bool &integer)
 {
     integer = false;
-    const char lead = t.empty() ? 0 : t[0];
-    if (lead == 'N' || lead == 'I' || (lead == '-' && t.size() > 1 && t[1] == 'I'))
-        return t == "NaN" || t == "Infinity" || t == "-Infinity";
-    if (t.empty() || t.size() > 64)
-        return false;
-    size_t i = t[0] == '-' ? 1 : 0;
-    if (i < t.size() && t[i] == '0') {
+    const size_t n = raw.size();
+    const char *p = raw.data();
+    size_t i = n && p[0] == '-' ? 1 : 0;
+    if (i < n && p[i] == '0') {
         ++i;
     } else {
-        const size_t from = i;
-        while (i < t.size() && isDigit(t[i]))
-            ++i;
-        if (i == from || t[from] == '0')
-            return false;
+        const size_t digits = digitRun(p + i, n - i);
+        if (!digits)
+            return numberWord(raw);
+        i += digits;
     }
     bool fraction = false; // or an exponent
-    if (i < t.size() && t[i] == '.') {
+    if (i < n && p[i] == '.') {
         fraction = true;
-        const size_t from = ++i;
-        while (i < t.size() && isDigit(t[i]))
-            ++i;
-        if (i == from)
-            return false;
+        const size_t digits = digitRun(p + i + 1, n - i - 1);
+        if (!digits)
+            return 0;
+        i += 1 + digits;
     }
-    if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+    if (i < n && (p[i] == 'e' || p[i] == 'E')) {
         fraction = true;
         ++i;
-        if (i < t.size() && (t[i] == '+' || t[i] == '-'))
+        if (i < n && (p[i] == '+' || p[i] == '-'))
             ++i;
-        const size_t from = i;
-        while (i < t.size() && isDigit(t[i]))
-            ++i;
-        if (i == from || i - from > 2)
-            return false;
+        const size_t digits = digitRun(p + i, n - i);
+        if (!digits || digits > 2)
+            return 0;
+        i += digits;
     }
     integer = !fraction;
-    return i == t.size();
+    return i <= 64 && endsToken(raw, i) ? i : 0;
 }
 
 inline bool hex4(std::string_view t, size_t at, unsigned &v)
@@ -191,20 +234,21 @@ bool events(od::document &doc, od::value &v, Handler &h, char closer)
         return endedWell() && h.EndArray(n);
     }
     case '"': {
-        // Without escapes the text is the bytes between the quotes (stage 1 refused bad UTF-8;
-        // raw control characters are checked here: not every simdjson kernel refuses them).
+        // Without escapes the text is the bytes up to the next quote (stage 1 refused bad
+        // UTF-8; raw control characters are checked here: not every simdjson kernel refuses them).
+        size_t q = 1;
+        while (q < raw.size() && raw[q] != '"' && raw[q] != '\\' && static_cast<unsigned char>(raw[q]) >= 0x20)
+            ++q;
+        if (q < raw.size() && raw[q] == '"')
+            return endsToken(raw, q + 1) && followedWell() && h.String(raw.data() + 1, rapidjson::SizeType(q - 1), false);
+        if (q == raw.size() || raw[q] != '\\')
+            return false; // unclosed, or a raw control character: the tokenizer's error to report
         const std::string_view quoted = trimmedToken(raw);
         if (quoted.size() < 2 || quoted.back() != '"' || !followedWell())
             return false;
-        const std::string_view inner = quoted.substr(1, quoted.size() - 2);
-        bool plain = true;
-        for (const char c : inner) {
+        for (const char c : quoted)
             if (static_cast<unsigned char>(c) < 0x20)
-                return false; // raw control characters: the tokenizer's error to report
-            plain = plain && c != '"' && c != '\\';
-        }
-        if (plain)
-            return h.String(inner.data(), rapidjson::SizeType(inner.size()), false);
+                return false;
         std::string_view text;
         if (!sameEscapes(quoted) || v.get_string().get(text))
             return false;
@@ -213,17 +257,17 @@ bool events(od::document &doc, od::value &v, Handler &h, char closer)
     case 't':
     case 'f':
     case 'n': {
-        const std::string_view t = trimmedToken(raw);
         if (!followedWell())
             return false;
-        if (t == "true" || t == "false")
-            return h.Bool(t[0] == 't');
-        return t == "null" && h.Null();
+        for (const std::string_view word : {std::string_view("true"), std::string_view("false"), std::string_view("null")})
+            if (raw.substr(0, word.size()) == word && endsToken(raw, word.size()))
+                return word[0] == 'n' ? h.Null() : h.Bool(word[0] == 't');
+        return false;
     }
     default: {
-        const std::string_view t = trimmedToken(raw);
         bool integer = false;
-        return followedWell() && plainNumber(t, integer) && h.PlainNumber(t.data(), rapidjson::SizeType(t.size()), integer);
+        const size_t n = plainNumber(raw, integer);
+        return n && followedWell() && h.PlainNumber(raw.data(), rapidjson::SizeType(n), integer);
     }
     }
 }
