@@ -4,6 +4,7 @@
 #include "compare/comparexlsx.h"
 #include "run/runcompare.h"
 #include "dump/dumpindex.h"
+#include "util/keepfreed.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -244,6 +245,7 @@ QString reportInsideDump(const CompareCommand &c, const QString &dumpRoot)
 
 int runCompareCommand(const CompareCommand &c)
 {
+    keepFreedMemory(); // scope after scope: each scope's indexes and rows reuse the last one's pages
     CompareOptions options;
     Verdict failOn = Verdict::None;
     ReportStyle style = ReportStyle::DumpScope;

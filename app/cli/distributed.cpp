@@ -4,6 +4,7 @@
 
 #include "compare/comparereport.h"
 #include "index/buildindex.h"
+#include "util/keepfreed.h"
 #include "util/parallel.h"
 
 #include <mpi.h>
@@ -541,6 +542,7 @@ void rootStarts(Root &rootState)
 
 int runDistributedCompare(const CompareCommand &c, double timeout)
 {
+    keepFreedMemory(); // scope after scope, as runCompareCommand
     Link link(timeout);
     const QString host = hostName();
     const bool root = g_rank == 0;
