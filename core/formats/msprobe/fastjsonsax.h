@@ -163,6 +163,8 @@ namespace fastjson_detail {
 /// start of a cut escape sequence): errors this close to the end of the buffer may only mean
 /// that the value continues in the next block.
 constexpr size_t kEndMargin = 16;
+/// Bytes read at a time: the block the kernel copies into stays in a core's L2 cache until
+/// stage 1 and the walk read it (docs/PERFORMANCE.md, sixth round).
 constexpr size_t kBlock = size_t(512) << 10;
 } // namespace fastjson_detail
 
