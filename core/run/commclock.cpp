@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <map>
 #include <set>
+#include <string_view>
 
 namespace ds {
 
@@ -127,6 +128,12 @@ bool isClockOp(const OpRecord &op)
 {
     if (formatReader(op.source).opsAreFiles())
         return isCannComm(op);
+    // Most entries are not communication ones: ruled out on the path's bytes, without making
+    // the entry name a QString (entryName's last part, '/' being ASCII).
+    const std::string_view path = op.relPath.utf8();
+    const std::string_view entry = path.substr(path.rfind('/') + 1); // npos + 1 == 0: the whole path
+    if (std::none_of(std::begin(kPrefixes), std::end(kPrefixes), [&](const char *p) { return entry.starts_with(p); }))
+        return false;
     return !frameworkApi(entryName(op)).isEmpty();
 }
 
