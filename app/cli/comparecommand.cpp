@@ -232,6 +232,9 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
         }
         options.thresholds = *t;
     }
+    // The text report shows msprobe's Result only beside the rows that are not a pass.
+    if (!c.json && c.csvFile.isEmpty() && c.xlsxFile.isEmpty())
+        options.msprobeResults = CompareOptions::MsprobeResults::NotPassOps;
     return Ok;
 }
 

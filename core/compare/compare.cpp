@@ -438,8 +438,9 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
     if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
         mode = options.mode; // a forced mode keeps its columns even when no row could use it
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
-    applyMsprobeResults(npu, bench, result);
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
+    // after the verdicts: msprobe's checkers can be limited to the operators that are not a pass
+    applyMsprobeResults(npu, bench, result, true, options.msprobeResults == CompareOptions::MsprobeResults::NotPassOps);
     if (recompared)
         *recompared = std::move(todo);
     return result;

@@ -131,6 +131,11 @@ struct CompareOptions
     /// Tensor rows at or above this verdict "disagree"; statistics, md5 and value rows at
     /// min(this, Warning) (the levels those modes can give).
     Verdict divergenceLevel = Verdict::Error;
+    /// The rows given msprobe's Result and Err_message (its checkers run per operator): all, or
+    /// only those of operators holding a row that is not a pass, the rows the CLI's text report
+    /// lists. The checkers cost about a tenth of a statistics compare of a large run.
+    enum class MsprobeResults : std::uint8_t { All, NotPassOps };
+    MsprobeResults msprobeResults = MsprobeResults::All;
 };
 
 struct CompareResult

@@ -119,7 +119,11 @@ private:
 /// The Gen C Result (pass / warning / error) and its messages of every row, per operator with
 /// msprobe's rules for the report mode (compare.md §8; msprobe 26's checkers). In statistics
 /// mode the facts come from MsprobeSummaryFacts where it decides them (`fastPath`; false: from
-/// the cells for every row). Returns the number of rows whose facts came from the records.
-size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result, bool fastPath = true);
+/// the cells for every row). `notPassOps`: only the operators holding a row whose verdict is
+/// not Pass (applyVerdicts first); the other rows' Result stays as it was: empty in a new row,
+/// its own in a row copied from an earlier comparison (the same pairing gives the same one).
+/// Returns the number of rows whose facts came from the records.
+size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result, bool fastPath = true,
+                           bool notPassOps = false);
 
 } // namespace ds

@@ -258,7 +258,8 @@ MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode, const
     return f;
 }
 
-size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result, bool fastPath)
+size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, CompareResult &result, bool fastPath,
+                           bool notPassOps)
 {
     static const QString names[] = {QStringLiteral("pass"), QStringLiteral("warning"), QStringLiteral("error")};
     std::unique_ptr<MsprobeSummaryFacts> fast;
@@ -269,6 +270,16 @@ size_t applyMsprobeResults(const DumpIndex &npu, const DumpIndex &bench, Compare
     for (size_t i = 0; i < result.rows.size();) {
         const int op = result.rows[i].npu.op;
         const size_t begin = i;
+        if (notPassOps) {
+            size_t end = i;
+            bool allPass = true;
+            for (; end < result.rows.size() && result.rows[end].npu.op == op; ++end)
+                allPass = allPass && result.rows[end].verdict == Verdict::Pass;
+            if (allPass) {
+                i = end;
+                continue;
+            }
+        }
         items.clear();
         const QString *firstInput = nullptr;
         for (; i < result.rows.size() && result.rows[i].npu.op == op; ++i) {

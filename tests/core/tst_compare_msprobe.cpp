@@ -271,6 +271,53 @@ private slots:
         QVERIFY2(decided * 2 > rows, qPrintable(QStringLiteral("%1 of %2").arg(decided).arg(rows)));
     }
 
+    // CompareOptions::MsprobeResults::NotPassOps (the CLI's text report): on the real msprobe
+    // samples, the operators holding a row that is not a pass get the Result and Err_message of
+    // a full comparison, the others none; verdicts and first divergences are the same.
+    void msprobeResultsOfNotPassOpsOnSamples()
+    {
+        const QDir dumps(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps"));
+        const QStringList npus = dumps.entryList({QStringLiteral("npu_*"), QStringLiteral("overflow_*")}, QDir::Dirs);
+        QVERIFY(npus.size() >= 10);
+        size_t kept = 0, skipped = 0;
+        for (const QString &n : npus) {
+            const QString mode = n.contains("_md5_")      ? QStringLiteral("md5")
+                                 : n.contains("_tensor_") ? QStringLiteral("tensor")
+                                                          : QStringLiteral("statistics");
+            const QString b = QStringLiteral("base_%1_%2").arg(mode, n.section('_', -1));
+            const QString np = dumps.filePath(n + QStringLiteral("/step0/rank0")), bp = dumps.filePath(b + QStringLiteral("/step0/rank0"));
+            if (!QDir(np).exists() || !QDir(bp).exists())
+                continue;
+            auto a = buildIndex(np), c = buildIndex(bp);
+            QVERIFY2(a && c, qPrintable(np));
+            CompareOptions some;
+            some.msprobeResults = CompareOptions::MsprobeResults::NotPassOps;
+            const CompareResult all = compareIndexes(**a, **c), part = compareIndexes(**a, **c, some);
+            QCOMPARE(part.rows.size(), all.rows.size());
+            QCOMPARE(part.divergences.size(), all.divergences.size());
+            for (size_t i = 0; i < all.divergences.size(); ++i)
+                QCOMPARE(part.divergences[i].originRow, all.divergences[i].originRow);
+            for (size_t i = 0; i < all.rows.size();) {
+                const int op = all.rows[i].npu.op;
+                size_t end = i;
+                bool notPass = false;
+                for (; end < all.rows.size() && all.rows[end].npu.op == op; ++end)
+                    notPass = notPass || all.rows[end].verdict != Verdict::Pass;
+                for (; i < end; ++i) {
+                    const CompareRow &x = all.rows[i], &y = part.rows[i];
+                    const QString what = n + QLatin1Char(' ') + x.npuName;
+                    QVERIFY2(x.verdict == y.verdict, qPrintable(what));
+                    QVERIFY2(!x.result.isEmpty(), qPrintable(what)); // a full comparison gives every row one
+                    QCOMPARE(y.result, notPass ? x.result : QString());
+                    QCOMPARE(y.resultMessages, notPass ? x.resultMessages : QStringList());
+                    ++(notPass ? kept : skipped);
+                }
+            }
+        }
+        // both kinds occur in the samples: operators with a disagreeing row, and passing ones
+        QVERIFY2(kept > 0 && skipped > 0, qPrintable(QStringLiteral("%1 kept, %2 skipped").arg(kept).arg(skipped)));
+    }
+
     // parameterOfKey skips building the key for leaves that cannot name a parameter: on every
     // leaf of the real msprobe samples (statistics, md5 and tensor mode with .pt files, and
     // parameters_grad entries) it must say what the key itself says.
