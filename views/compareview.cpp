@@ -1,5 +1,6 @@
 #include "compareview.h"
 
+#include "background.h"
 #include "index/buildindex.h"
 
 #include "benchoperatorspanel.h"
@@ -342,7 +343,8 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
     CompareOptions options;
     options.thresholds = m_thresholds;
     options.mapping = m_mapping;
-    m_run.setFuture(QtConcurrent::run([npu = m_npu, benchPath, options, cancel = m_cancelRun, progress = m_runProgress] {
+    m_run.setFuture(QtConcurrent::run(backgroundPool(), [npu = m_npu, benchPath, options, cancel = m_cancelRun, progress = m_runProgress] {
+        const BackgroundPriority background;
         RunResult out;
         JobControl job;
         job.cancelFlag = cancel.get();
@@ -590,7 +592,8 @@ void CompareView::onRowSelected()
     }
     m_detailStatus->setText(tr("Loading %1 and %2\u2026").arg(row.npuName, row.benchName));
     m_cancelDetail = std::make_shared<std::atomic<bool>>(false);
-    m_detailJob.setFuture(QtConcurrent::run([npu = m_npu, bench = m_bench, row, r = current.row(), cancel = m_cancelDetail] {
+    m_detailJob.setFuture(QtConcurrent::run(backgroundPool(), [npu = m_npu, bench = m_bench, row, r = current.row(), cancel = m_cancelDetail] {
+        const BackgroundPriority background;
         auto out = std::make_shared<DetailJob>();
         out->row = r;
         JobControl job;
@@ -824,8 +827,9 @@ void CompareView::remap()
     CompareOptions options;
     options.thresholds = m_thresholds;
     options.mapping = m_mapping;
-    m_run.setFuture(QtConcurrent::run([npu = m_npu, bench = m_bench, previous, options, cancel = m_cancelRun,
+    m_run.setFuture(QtConcurrent::run(backgroundPool(), [npu = m_npu, bench = m_bench, previous, options, cancel = m_cancelRun,
                                        progress = m_runProgress] {
+        const BackgroundPriority background;
         RunResult out;
         out.remap = true;
         out.bench = bench;

@@ -1,12 +1,12 @@
 #include "documentcontext.h"
 
+#include "background.h"
 #include "index/buildindex.h"
 
 #include <QElapsedTimer>
 #include <QPointer>
 
 #include <deque>
-#include <sys/resource.h>
 #include <mutex>
 #include <QtConcurrent>
 
@@ -55,12 +55,8 @@ void DocumentContext::openDump(const QString &path)
     connect(&job->watcher, &QFutureWatcherBase::finished, this, &DocumentContext::onFinished);
     QPointer<DocumentContext> self(this);
     m_drain->start();
-    job->watcher.setFuture(QtConcurrent::run([job, self, path]() {
-        // Background priority: the indexing threads (which inherit it) must never starve the
-        // GUI thread on a machine with few cores.
-        const int oldNice = ::getpriority(PRIO_PROCESS, 0);
-        ::setpriority(PRIO_PROCESS, 0, std::max(oldNice, 10));
-        struct Restore { int nice; ~Restore() { ::setpriority(PRIO_PROCESS, 0, nice); } } restore{oldNice};
+    job->watcher.setFuture(QtConcurrent::run(backgroundPool(), [job, self, path]() {
+        const BackgroundPriority background; // inherited by the indexing threads
         JobControl control;
         control.cancelFlag = &job->cancel;
         control.progress = [job, self](int permille) {

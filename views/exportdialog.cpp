@@ -1,5 +1,7 @@
 #include "exportdialog.h"
 
+#include "background.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -169,7 +171,8 @@ void ExportDialog::start()
     m_run->setEnabled(false);
     m_buttons->button(QDialogButtonBox::Close)->setText(tr("Cancel"));
     m_summary->setPlainText(tr("Exporting\u2026"));
-    m_watcher.setFuture(QtConcurrent::run([items, req, cancel](QPromise<std::vector<ExportResult>> &promise) {
+    m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [items, req, cancel](QPromise<std::vector<ExportResult>> &promise) {
+        const BackgroundPriority background;
         promise.setProgressRange(0, int(items.size()));
         std::vector<ExportResult> results;
         JobControl job;
@@ -219,7 +222,8 @@ void ExportDialog::startH5()
     m_buttons->button(QDialogButtonBox::Close)->setText(tr("Cancel"));
     m_progress->setRange(0, 0); // busy: the copy reports no progress
     m_summary->setPlainText(tr("Writing %1\u2026").arg(file));
-    m_h5Watcher.setFuture(QtConcurrent::run([index = m_h5Index, ops = m_h5Ops, file, force, cancel = m_cancel] {
+    m_h5Watcher.setFuture(QtConcurrent::run(backgroundPool(), [index = m_h5Index, ops = m_h5Ops, file, force, cancel = m_cancel] {
+        const BackgroundPriority background;
         JobControl job;
         job.cancelFlag = cancel.get();
         const auto r = exportOps(*index, ops, file, force, &job);

@@ -1,5 +1,6 @@
 #include "graphpanel.h"
 
+#include "background.h"
 #include "compare/compare.h"
 #include "dumpgraph/graphdiscovery.h"
 #include "dumpgraph/modulegraph.h"
@@ -271,7 +272,8 @@ void GraphPanel::loadBenchGraph()
             showCompareSides();
         emit benchGraphReady();
     });
-    watcher->setFuture(QtConcurrent::run([bench = m_bench, npuName] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [bench = m_bench, npuName] {
+        const BackgroundPriority background;
         BenchGraph out;
         DiscoveredGraphs found = discoverGraphs(bench->openedPath, {}, bench.get());
         if (found.models.empty())
@@ -370,7 +372,8 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
         }
         setGraphs(loaded.models, index, dump);
     });
-    watcher->setFuture(QtConcurrent::run([dumpPath, index, paths = m_graphPaths, moduleFallback] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [dumpPath, index, paths = m_graphPaths, moduleFallback] {
+        const BackgroundPriority background;
         DiscoveryOptions options;
         options.moduleFallback = moduleFallback;
         DiscoveredGraphs found = discoverGraphs(dumpPath, paths, index.get(), options);
@@ -515,7 +518,8 @@ void GraphPanel::showModel(int model)
             loadBenchGraph();
         emit graphShown();
     });
-    watcher->setFuture(QtConcurrent::run([models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
+        const BackgroundPriority background;
         const GraphModel &m = (*models)[size_t(model)];
         if (!index || isVisDbGraph(m)) // a database carries its own node state
             return nullptr;

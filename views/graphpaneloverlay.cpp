@@ -2,6 +2,7 @@
 // roles of core (nodestatus.h), and the background statistics job.
 #include "graphpanel.h"
 
+#include "background.h"
 #include "dumpgraph/nodestatus.h"
 #include "dumpgraph/visdbgraph.h"
 #include "graphcompareview.h"
@@ -98,7 +99,8 @@ void GraphPanel::startStats()
             self->applyOverlay();
         }, Qt::QueuedConnection);
     };
-    (void)QtConcurrent::run([index = m_index, ops = std::move(ops), cancel, deliver] {
+    (void)QtConcurrent::run(backgroundPool(), [index = m_index, ops = std::move(ops), cancel, deliver] {
+        const BackgroundPriority background;
         JobControl control;
         control.cancelFlag = cancel.get();
         std::vector<std::pair<int, OpStats>> batch;

@@ -1,5 +1,6 @@
 #include "graphview.h"
 
+#include "background.h"
 #include "dumpgraph/visdbgraph.h"
 
 #include "dumpgraph/graphstart.h"
@@ -93,7 +94,7 @@ void GraphView::setGraph(std::shared_ptr<const Graph> graph, NodeId start)
     // The previous graph's hierarchy, layouts and graph (plain data, hundreds of thousands of
     // strings for a big one) are freed on a worker: dropping them here would stall the GUI.
     if (m_engine || m_layout || m_graph)
-        (void)QtConcurrent::run([old = std::make_tuple(std::move(m_engine), std::move(m_layout), std::move(m_graph))]() mutable {
+        (void)QtConcurrent::run(backgroundPool(), [old = std::make_tuple(std::move(m_engine), std::move(m_layout), std::move(m_graph))]() mutable {
             old = {};
         });
     m_graph = std::move(graph);
@@ -141,7 +142,8 @@ void GraphView::setGraph(std::shared_ptr<const Graph> graph, NodeId start)
         else
             requestLayout({});
     });
-    watcher->setFuture(QtConcurrent::run([graph = m_graph, options = layoutOptions(), folds, start] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [graph = m_graph, options = layoutOptions(), folds, start] {
+        const BackgroundPriority background;
         auto first = std::make_shared<FirstView>();
         first->engine = std::make_shared<GraphLayoutEngine>(graph, options, folds);
         first->start = start.isValid() && start.index() < graph->nodes.size() ? start : entryNode(*graph);
@@ -249,7 +251,10 @@ void GraphView::requestLayout(GroupId anchor)
         m_pendingJob = 0;
         applyLayout(watcher->result(), anchor);
     });
-    watcher->setFuture(QtConcurrent::run([engine = m_engine, expansion = m_expanded] { return engine->layout(expansion); }));
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [engine = m_engine, expansion = m_expanded] {
+        const BackgroundPriority background;
+        return engine->layout(expansion);
+    }));
     update();
 }
 

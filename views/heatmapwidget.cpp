@@ -1,5 +1,6 @@
 #include "heatmapwidget.h"
 
+#include "background.h"
 #include "sliceselector.h"
 #include "valuegridwidget.h"
 
@@ -218,7 +219,8 @@ void HeatmapWidget::start()
     m_cancel = cancel;
     const quint64 job = ++m_job;
     m_status->setText(tr("Computing the heatmap\u2026"));
-    m_watcher.setFuture(QtConcurrent::run([tensor = m_tensor, slice = m_slice, maxSide = m_maxSide, cancel, job](QPromise<JobResult> &promise) {
+    m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [tensor = m_tensor, slice = m_slice, maxSide = m_maxSide, cancel, job](QPromise<JobResult> &promise) {
+        const BackgroundPriority background;
         promise.setProgressRange(0, 1000);
         JobControl control;
         control.cancelFlag = cancel.get();

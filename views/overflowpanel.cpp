@@ -1,5 +1,6 @@
 #include "overflowpanel.h"
 
+#include "background.h"
 #include "run/runcompare.h"
 #include "runspanel.h"
 
@@ -10,11 +11,10 @@
 #include <QPushButton>
 #include <QSplitter>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-
-#include <sys/resource.h>
 
 namespace ds {
 
@@ -184,11 +184,8 @@ void OverflowPanel::startNext()
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
-    m_watcher.setFuture(QtConcurrent::run([index, cancel, scan = scan, scanIfSmall = scanIfSmall](QPromise<std::shared_ptr<Result>> &promise) {
-        // Background priority (inherited by nothing else: restored below), like indexing.
-        const int oldNice = ::getpriority(PRIO_PROCESS, 0);
-        ::setpriority(PRIO_PROCESS, 0, std::max(oldNice, 10));
-        struct Restore { int nice; ~Restore() { ::setpriority(PRIO_PROCESS, 0, nice); } } restore{oldNice};
+    m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [index, cancel, scan = scan, scanIfSmall = scanIfSmall](QPromise<std::shared_ptr<Result>> &promise) {
+        const BackgroundPriority background;
         promise.setProgressRange(0, 1000);
         JobControl job;
         job.cancelFlag = cancel.get();

@@ -1,5 +1,6 @@
 #include "runspanel.h"
 
+#include "background.h"
 #include "dump/dumpindex.h"
 #include "run/runtree.h"
 #include "run/scopeprobe.h"
@@ -184,7 +185,8 @@ void RunsPanel::openDump(int dump, const QString &path)
     d.probing = true;
     m_status->setText(tr("Looking for runs in %1\u2026").arg(path));
     auto cancel = d.cancel;
-    d.job = QtConcurrent::run([this, dump, path, cancel] {
+    d.job = QtConcurrent::run(backgroundPool(), [this, dump, path, cancel] {
+        const BackgroundPriority background;
         JobControl job;
         job.cancelFlag = cancel.get();
         auto found = discoverRuns(path, &job);
@@ -349,7 +351,8 @@ void RunsPanel::setIndex(int dump, const std::shared_ptr<const DumpIndex> &index
         if (dump == m_dump)
             refresh();
     });
-    watcher->setFuture(QtConcurrent::run([index] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [index] {
+        const BackgroundPriority background;
         std::unordered_map<const DumpLevels *, size_t> slot;
         Counts counts;
         const DumpLevels *last = nullptr;

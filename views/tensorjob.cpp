@@ -1,5 +1,7 @@
 #include "tensorjob.h"
 
+#include "background.h"
+
 #include <QtConcurrent>
 
 namespace ds {
@@ -7,7 +9,8 @@ namespace ds {
 QFuture<std::shared_ptr<TensorReport>> runLoadJob(std::shared_ptr<const DumpIndex> index, DumpIndex::TensorRef ref,
                                                   LayoutChoice layout, std::shared_ptr<std::atomic<bool>> cancel)
 {
-    return QtConcurrent::run([=]() {
+    return QtConcurrent::run(backgroundPool(), [=]() {
+        const BackgroundPriority background;
         JobControl job;
         job.cancelFlag = cancel.get();
         MeasureOptions options;
@@ -23,7 +26,8 @@ QFuture<std::shared_ptr<TensorReport>> runLoadJob(std::shared_ptr<const DumpInde
 QFuture<std::shared_ptr<TensorReport>> runStatsJob(std::shared_ptr<const TensorReport> loaded, int bins, double lo, double hi,
                                                    std::shared_ptr<std::atomic<bool>> cancel)
 {
-    return QtConcurrent::run([=]() {
+    return QtConcurrent::run(backgroundPool(), [=]() {
+        const BackgroundPriority background;
         auto r = std::make_shared<TensorReport>(*loaded);
         JobControl job;
         job.cancelFlag = cancel.get();

@@ -1,5 +1,7 @@
 #include "trendspanel.h"
 
+#include "background.h"
+
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -247,8 +249,9 @@ void TrendsPanel::rebuild()
     m_title->setText(compare ? m_compareTitle : m_statsTitle);
     m_status->setText(tr("Building the trend\u2026"));
     m_building = true;
-    m_watcher.setFuture(QtConcurrent::run([compare, metric, group, npu = m_npu, result = m_result, stats = m_statsIndex,
+    m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [compare, metric, group, npu = m_npu, result = m_result, stats = m_statsIndex,
                                            agree = m_agreeUpTo]() -> std::shared_ptr<const TrendTable> {
+        const BackgroundPriority background;
         if (compare)
             return std::make_shared<const TrendTable>(compareTrend(*npu, *result, metric, group, agree));
         return std::make_shared<const TrendTable>(statisticsTrend(*stats, metric, group));

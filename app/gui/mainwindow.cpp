@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "background.h"
 #include "compareview.h"
 #include "documentcontext.h"
 #include "exportdialog.h"
@@ -454,7 +455,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
                 m_context->treeModel()->removeDump(dump);
             addGraphFolder(path);
         });
-        watcher->setFuture(QtConcurrent::run([path] { return holdsGraphFiles(path); }));
+        watcher->setFuture(QtConcurrent::run(backgroundPool(), [path] { return holdsGraphFiles(path); }));
         return;
     }
     if (const auto index = m_context->index(dump); index && !cancelled) {
