@@ -150,6 +150,12 @@ const OverflowReport *OverflowPanel::report(int dump) const
     return it == m_results.end() ? nullptr : &it->second->report;
 }
 
+const std::unordered_map<int, int> *OverflowPanel::marks(int dump) const
+{
+    const auto it = m_results.find(dump);
+    return it == m_results.end() ? nullptr : &it->second->marks;
+}
+
 const std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> *OverflowPanel::runAnswers(int dump) const
 {
     const auto it = m_results.find(dump);
@@ -196,6 +202,14 @@ void OverflowPanel::startNext()
         options.softwareScan = scan || (scanIfSmall && index->payloadBytes() <= kAutoScanBytes);
         r->report = analyzeOverflow(*index, options, &job);
         r->runs = RunsPanel::overflowByRun(summarizeOverflow(*index, r->report));
+        for (const auto &f : r->report.findings) {
+            int &mark = r->marks[f.op];
+            mark = std::max(mark, int(f.level));
+        }
+        for (const auto &e : r->report.records)
+            for (const auto &l : e.links)
+                if (l.op >= 0)
+                    r->marks[l.op] = 4;
         promise.addResult(std::move(r));
     }));
 }
@@ -216,7 +230,9 @@ void OverflowPanel::onFinished()
         for (const auto &[dump, res] : m_results)
             unscanned |= !res->report.scanned;
         m_scan->setEnabled(unscanned);
-        emit analysisFinished(m_running);
+        // Announced on the next turn of the event loop: the tree, table and graph take the
+        // marks then, the list above being a turn's work of its own on a large run.
+        QTimer::singleShot(0, this, [this, dump = m_running] { emit analysisFinished(dump); });
     }
     m_running = -1;
     startNext();
@@ -287,7 +303,7 @@ void OverflowPanel::rebuildList()
             }
             // A scope of a large run can have hundreds of thousands of findings: the list shows
             // the first ones (and the scope's first anomaly), the report keeps them all.
-            constexpr size_t kMaxShown = 200;
+            constexpr size_t kMaxShown = 100;
             for (size_t i = 0; i < scope.findings.size(); ++i) {
                 if (i >= kMaxShown && int(i) != scope.first)
                     continue;

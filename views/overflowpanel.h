@@ -7,6 +7,7 @@
 #include <QWidget>
 #include <atomic>
 #include <map>
+#include <unordered_map>
 
 class QLabel;
 class QProgressBar;
@@ -42,6 +43,10 @@ public:
     /// RunsPanel::overflowByRun, made on the worker with the report: they walk every
     /// operator), or null before the analysis.
     const std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> *runAnswers(int dump) const;
+    /// The mark of every operator the report names (DumpTreeModel::OverflowRole: the worst
+    /// finding's level, 4 for an operator an OpDebug record names; made on the worker), or
+    /// null before the analysis.
+    const std::unordered_map<int, int> *marks(int dump) const;
     QTreeWidget *list() const { return m_list; }
     QTextBrowser *details() const { return m_details; }
     /// Selects the first overflow record of the dump (or its first producer) and shows it.
@@ -60,6 +65,7 @@ private:
         std::shared_ptr<const DumpIndex> index;
         OverflowReport report;
         std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> runs; ///< RunsPanel::RunOverflow
+        std::unordered_map<int, int> marks;
     };
     void startNext();
     void onFinished();

@@ -142,8 +142,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_opTable, &OpTablePanel::opActivated, m_graph, &GraphPanel::selectOp);   // table -> graph
     connect(m_overflow, &OverflowPanel::showOperator, m_graph, &GraphPanel::selectOp); // overflow -> graph
     connect(m_graph, &GraphPanel::graphShown, this, [this] { // marks may arrive before the graph
-        if (const auto it = m_overflowMarks.find(m_graph->dump()); it != m_overflowMarks.end())
-            m_graph->setOpMarks(it->second);
+        if (const auto *marks = m_overflow->marks(m_graph->dump()))
+            m_graph->setOpMarks(*marks);
         if (const auto it = m_firstOverflow.find(m_graph->dump()); it != m_firstOverflow.end())
             m_graph->setFirstOverflowOp(it->second);
     });
@@ -374,8 +374,8 @@ void MainWindow::onCurrentChanged()
     if (index && i.isValid() && kind != DumpTreeModel::Kind::Error && kind != DumpTreeModel::Kind::ErrorGroup) {
         const QString opPath = i.data(DumpTreeModel::OpPathRole).toString();
         m_opTable->showOps(dump, index, model->opsUnder(i), opPath.isEmpty() ? -1 : index->opIndex(opPath));
-        const auto marks = m_overflowMarks.find(dump);
-        m_opTable->model()->setOverflowMarks(marks != m_overflowMarks.end() ? marks->second : std::unordered_map<int, int>{});
+        const auto *marks = m_overflow->marks(dump);
+        m_opTable->model()->setOverflowMarks(marks ? *marks : std::unordered_map<int, int>{});
     }
     if (kind == DumpTreeModel::Kind::Op && model->rowCount(i) > 0) {
         // An operator shows its first output (or its first tensor) in the inspector.
@@ -525,13 +525,7 @@ void MainWindow::onOverflowAnalyzed(int dump)
     const OverflowReport *report = m_overflow->report(dump);
     if (!report)
         return;
-    std::unordered_map<int, int> marks;
-    for (const auto &f : report->findings)
-        marks[f.op] = std::max(marks[f.op], int(f.level));
-    for (const auto &e : report->records)
-        for (const auto &l : e.links)
-            if (l.op >= 0)
-                marks[l.op] = 4;
+    const std::unordered_map<int, int> &marks = *m_overflow->marks(dump);
     m_context->treeModel()->setOverflowMarks(dump, marks);
     if (m_opTable->model()->dump() == dump)
         m_opTable->model()->setOverflowMarks(marks);
@@ -545,7 +539,6 @@ void MainWindow::onOverflowAnalyzed(int dump)
         m_graph->setOpMarks(marks);
         m_graph->setFirstOverflowOp(first);
     }
-    m_overflowMarks[dump] = std::move(marks);
     const auto index = m_context->index(dump);
     // The first anomaly across the steps and ranks of each run (communication-op clock).
     if (const auto *runs = m_overflow->runAnswers(dump); index && runs)

@@ -6,7 +6,6 @@
 #include <QMainWindow>
 #include <memory>
 #include <map>
-#include <unordered_map>
 
 class QLabel;
 class QListWidget;
@@ -101,7 +100,6 @@ private:
     QWidget *m_problemsDock;
     QTabWidget *m_tabs;
     QMenu *m_recentMenu = nullptr;
-    std::map<int, std::unordered_map<int, int>> m_overflowMarks; ///< dump -> op -> mark
     std::map<int, int> m_firstOverflow; ///< dump -> op of the first overflow (-1: none)
     QProgressBar *m_progress;
     QToolButton *m_cancel;

@@ -4,6 +4,7 @@
 #include "tensor/dtype.h"
 #include "tensor/format.h"
 
+#include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLocale>
 #include <functional>
@@ -187,7 +188,12 @@ void addTotals(Node *n, qulonglong bytes, int ops)
 
 } // namespace
 
-DumpTreeModel::DumpTreeModel(QObject *parent) : QAbstractItemModel(parent) {}
+DumpTreeModel::DumpTreeModel(QObject *parent) : QAbstractItemModel(parent), m_markTimer(new QTimer(this))
+{
+    m_markTimer->setInterval(0);
+    connect(m_markTimer, &QTimer::timeout, this, &DumpTreeModel::announceMarks);
+}
+
 DumpTreeModel::~DumpTreeModel() = default;
 
 int DumpTreeModel::beginDump(const QString &path)
@@ -422,14 +428,48 @@ void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> mark
     applyMarks(d, true);
     if (!d.index)
         return;
-    // Operator items whose mark changed (old and new), one by one: a notification over a
-    // row range makes QTreeView visit every row of the range (a level can hold 175,000).
-    for (const auto *list : {&marks, &d.marks})
-        for (const auto &[op, mark] : *list)
-            if (op >= 0 && size_t(op) < d.opParent.size()) {
-                const QModelIndex i = opIndex(d, op);
-                emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
-            }
+    // Operator items whose mark changed, announced one by one (a notification over a row
+    // range makes QTreeView visit every row of the range, and a level can hold 175,000) in
+    // the time slices of announceMarks.
+    auto markOf = [](const std::unordered_map<int, int> &m, int op) {
+        const auto it = m.find(op);
+        return it == m.end() ? 0 : it->second;
+    };
+    auto announce = [&](int op) {
+        if (op >= 0 && size_t(op) < d.opParent.size())
+            m_markNotices.emplace_back(d.serial, op);
+    };
+    for (const auto &[op, mark] : marks) // the old ones: changed or gone
+        if (markOf(d.marks, op) != mark)
+            announce(op);
+    for (const auto &[op, mark] : d.marks) // the new ones not among the old
+        if (mark != 0 && !marks.count(op))
+            announce(op);
+    if (pendingMarkNotices())
+        m_markTimer->start();
+}
+
+void DumpTreeModel::announceMarks()
+{
+    constexpr qint64 kSliceNs = 4'000'000; // of the event loop's turn, at most
+    QElapsedTimer slice;
+    slice.start();
+    while (m_markNoticesDone < m_markNotices.size() && slice.nsecsElapsed() < kSliceNs) {
+        const size_t end = std::min(m_markNotices.size(), m_markNoticesDone + 64);
+        for (; m_markNoticesDone < end; ++m_markNoticesDone) {
+            const auto [serial, op] = m_markNotices[m_markNoticesDone];
+            const Dump *d = dumpOf(serial); // gone when the dump was closed meanwhile
+            if (!d || !d->index || size_t(op) >= d->opParent.size())
+                continue;
+            const QModelIndex i = opIndex(*d, op);
+            emit dataChanged(i, i.siblingAtColumn(ColumnCount - 1), {OverflowRole});
+        }
+    }
+    if (m_markNoticesDone == m_markNotices.size()) {
+        m_markNotices.clear();
+        m_markNoticesDone = 0;
+        m_markTimer->stop();
+    }
 }
 
 void DumpTreeModel::removeDump(int dump)

@@ -3,6 +3,7 @@
 #include "dump/dumpindex.h"
 
 #include <QAbstractItemModel>
+#include <QTimer>
 #include <unordered_map>
 #include <memory>
 #include <vector>
@@ -68,7 +69,13 @@ public:
     void finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree = {});
     void removeDump(int dump);
     /// Overflow marks per operator (see OverflowRole); level items show their worst child.
+    /// data() gives the new marks at once and the level items are announced at once; the
+    /// operator items whose mark changed are announced (dataChanged) in time slices of the
+    /// event loops that follow: a scan can mark thousands of operators, and one notification
+    /// each at once stalled the GUI thread for tens of milliseconds.
     void setOverflowMarks(int dump, std::unordered_map<int, int> marks);
+    /// Operator items whose changed mark is still to be announced.
+    size_t pendingMarkNotices() const { return m_markNotices.size() - m_markNoticesDone; }
     std::shared_ptr<const DumpIndex> index(int dump) const;
     int dumpCount() const;
 
@@ -115,7 +122,13 @@ private:
     /// `notify` when it is a live model) as needed.
     static Node *levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels);
 
+    /// Announces the next operator items of m_markNotices for at most a time slice.
+    void announceMarks();
+
     std::vector<std::unique_ptr<Dump>> m_dumps;
+    std::vector<std::pair<quintptr, int>> m_markNotices; ///< (dump serial, operator), in order
+    size_t m_markNoticesDone = 0;
+    QTimer *m_markTimer;
 };
 
 } // namespace ds

@@ -14,6 +14,7 @@
 #include <QTest>
 
 #include <map>
+#include <unordered_map>
 
 using namespace ds;
 
@@ -224,6 +225,66 @@ private slots:
         model.setOverflowMarks(dump, {});
         QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 0);
         QCOMPARE(model.index(dump, 0).data(DumpTreeModel::OverflowRole).toInt(), 0);
+    }
+
+    /// Operator items whose mark changed are announced after the call, in the event loop's
+    /// time slices, each once; unchanged ones are not (a run scan marks thousands of operators:
+    /// announcing them all at once stalled the GUI thread). Level items are announced at once.
+    void markChangesAnnouncedInSlices()
+    {
+        const QString path = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/npu_bf16_statistics_mix");
+        const auto index = indexOf(path);
+        QVERIFY(index);
+        const int n = int(index->ops.size());
+        QVERIFY(n >= 100);
+        DumpTreeModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const int dump = model.beginDump(path);
+        model.finishDump(dump, index);
+        std::map<int, int> announced; // operator -> dataChanged count
+        connect(&model, &QAbstractItemModel::dataChanged, &model, [&](const QModelIndex &top, const QModelIndex &bottom) {
+            QCOMPARE(top.row(), bottom.row());
+            if (kindOf(top) == Kind::Op)
+                ++announced[index->opIndex(top.data(DumpTreeModel::OpPathRole).toString())];
+        });
+        std::unordered_map<int, int> first;
+        for (int op = 0; op < n; op += 3)
+            first[op] = 1 + op % 4;
+        model.setOverflowMarks(dump, first);
+        QCOMPARE(announced.size(), size_t(0)); // operators: not during the call
+        QCOMPARE(model.pendingMarkNotices(), first.size());
+        QCOMPARE(model.findOp(dump, 3).data(DumpTreeModel::OverflowRole).toInt(), 4); // the data is new at once
+        QTRY_COMPARE(model.pendingMarkNotices(), size_t(0));
+        QCOMPARE(announced.size(), first.size());
+        for (const auto &[op, count] : announced) {
+            QVERIFY2(first.count(op), qPrintable(QString::number(op)));
+            QCOMPARE(count, 1);
+        }
+        // Second marks: every third operator keeps its mark, some change, some go, some come.
+        std::unordered_map<int, int> second, changed;
+        for (int op = 0; op < n; ++op) {
+            const int was = first.count(op) ? first[op] : 0;
+            const int now = op % 6 == 0 ? was : op % 6 == 3 ? 0 : op % 5 == 0 ? 2 : was;
+            if (now)
+                second[op] = now;
+            if (now != was)
+                changed[op] = now;
+        }
+        QVERIFY(!changed.empty() && changed.size() < second.size() + first.size());
+        announced.clear();
+        model.setOverflowMarks(dump, second);
+        QTRY_COMPARE(model.pendingMarkNotices(), size_t(0));
+        QCOMPARE(announced.size(), changed.size());
+        for (const auto &[op, count] : announced) {
+            QVERIFY2(changed.count(op), qPrintable(QString::number(op)));
+            QCOMPARE(count, 1);
+            QCOMPARE(model.findOp(dump, op).data(DumpTreeModel::OverflowRole).toInt(), changed[op]);
+        }
+        // A dump closed while its notices wait: they are dropped, nothing is touched.
+        model.setOverflowMarks(dump, first);
+        QVERIFY(model.pendingMarkNotices() > 0);
+        model.removeDump(dump);
+        QTRY_COMPARE(model.pendingMarkNotices(), size_t(0));
     }
 
     /// Items of a later dump stay valid when an earlier dump is removed.
