@@ -1,9 +1,12 @@
 #include "optablepanel.h"
 
+#include "background.h"
+
 #include <QApplication>
 #include <QCheckBox>
 #include <QClipboard>
 #include <QComboBox>
+#include <QElapsedTimer>
 #include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -17,15 +20,16 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 #include <set>
+#include <string_view>
+#include <unordered_set>
 
 namespace ds {
 
 OpTablePanel::OpTablePanel(QWidget *parent)
-    : QWidget(parent), m_model(new OpTableModel(this)), m_proxy(new OpFilterProxy(this))
+    : QWidget(parent), m_model(new OpTableModel(this))
 {
-    m_proxy->setSourceModel(m_model);
     m_view = new QTableView(this);
-    m_view->setModel(m_proxy);
+    m_view->setModel(m_model);
     m_view->setSortingEnabled(true);
     m_view->horizontalHeader()->setSortIndicator(-1, Qt::AscendingOrder); // execution order until a header is clicked
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -34,6 +38,9 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     m_view->verticalHeader()->hide();
     m_view->horizontalHeader()->setStretchLastSection(true);
     m_view->setWordWrap(false);
+    // Column widths come from the first rows only (Qt's default reads 1,000 rows of every
+    // column, and a row's text is made when asked: tens of milliseconds on a large level).
+    m_view->horizontalHeader()->setResizeContentsPrecision(kSizedRows);
 
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by op name or type"));
@@ -80,25 +87,30 @@ OpTablePanel::OpTablePanel(QWidget *parent)
 
 OpTablePanel::~OpTablePanel() { stopStats(); }
 
-void OpTablePanel::showOps(int dump, std::shared_ptr<const DumpIndex> index, std::vector<int> ops, int currentOp)
+void OpTablePanel::showOps(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<const std::vector<int>> ops, int currentOp)
 {
-    if (dump == m_model->dump() && index == m_model->dumpIndex() && ops == m_model->ops()) {
+    if (dump == m_model->dump() && index == m_model->dumpIndex() && ops && (ops == m_model->sharedOps() || *ops == m_model->ops())) {
         selectOp(currentOp);
         return;
     }
     stopStats();
-    m_model->setOps(dump, std::move(index), std::move(ops));
-    // Op types present at this level, for the type filter.
-    std::set<QString> types;
+    // A new level starts with all op types, and keeps the text filter.
+    m_model->setOps(dump, std::move(index), std::move(ops), OpFilter{{}, m_filter->text(), m_regex->isChecked()});
+    // Op types present at this level, for the type filter (distinct ones first: a level can
+    // hold 175,000 operators and a few dozen types).
+    std::unordered_set<std::string_view> distinct;
     for (int o : m_model->ops())
-        types.insert(m_model->dumpIndex()->ops[size_t(o)].opType);
+        distinct.insert(m_model->dumpIndex()->ops[size_t(o)].opType.utf8());
+    std::set<QString> types;
+    for (std::string_view t : distinct)
+        types.insert(QString::fromUtf8(t.data(), qsizetype(t.size())));
     const QSignalBlocker block(m_type);
     m_type->clear();
     m_type->addItem(tr("All op types"));
     for (const auto &t : types)
         m_type->addItem(t, t);
-    applyFilter();
-    m_view->resizeColumnsToContents();
+    showCount();
+    m_view->resizeColumnsToContents(); // from the first kSizedRows rows (set in the constructor)
     m_view->setColumnWidth(OpTableModel::Name, std::min(m_view->columnWidth(OpTableModel::Name), 320));
     m_view->setColumnWidth(OpTableModel::Shapes, std::min(m_view->columnWidth(OpTableModel::Shapes), 220));
     selectOp(currentOp);
@@ -110,7 +122,7 @@ void OpTablePanel::selectOp(int op)
     const int row = op < 0 ? -1 : m_model->rowOf(op);
     if (row < 0)
         return;
-    const QModelIndex i = m_proxy->mapFromSource(m_model->index(row, 0));
+    const QModelIndex i = m_model->index(row, 0);
     if (!i.isValid() || i == m_view->currentIndex())
         return;
     const QSignalBlocker block(m_view->selectionModel());
@@ -120,10 +132,14 @@ void OpTablePanel::selectOp(int op)
 
 void OpTablePanel::applyFilter()
 {
-    m_proxy->setOpType(m_type->currentData().toString());
-    m_proxy->setPattern(m_filter->text(), m_regex->isChecked());
-    m_filter->setStyleSheet(m_proxy->isValidPattern() ? QString() : QStringLiteral("color: red"));
-    m_count->setText(tr("%1 of %2 operators").arg(m_proxy->rowCount()).arg(m_model->rowCount()));
+    m_model->setFilter(OpFilter{m_type->currentData().toString(), m_filter->text(), m_regex->isChecked()});
+    showCount();
+}
+
+void OpTablePanel::showCount()
+{
+    m_filter->setStyleSheet(m_model->isValidPattern() ? QString() : QStringLiteral("color: red"));
+    m_count->setText(tr("%1 of %2 operators").arg(m_model->rowCount()).arg(m_model->ops().size()));
 }
 
 void OpTablePanel::startStats()
@@ -131,22 +147,39 @@ void OpTablePanel::startStats()
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancel = m_cancel;
     auto index = m_model->dumpIndex();
-    const std::vector<int> ops = m_model->ops();
+    const auto ops = m_model->sharedOps(); // no copy: 175,000 operators are 700 KB of fresh pages
     QPointer<OpTablePanel> self(this);
-    m_statsJob = QtConcurrent::run([=] {
+    // Results reach the table in batches of consecutive operators, about ten a second: one queued
+    // call and one notification per batch, not per operator (a level can hold 175,000, and
+    // recorded statistics come in a microsecond each).
+    m_statsJob = QtConcurrent::run(backgroundPool(), [=] {
+        const BackgroundPriority background;
         JobControl job;
         job.cancelFlag = cancel.get();
-        for (int op : ops) {
-            if (*cancel)
-                return;
-            const OpStats stats = computeOpStats(*index, op, &job);
-            if (*cancel)
-                return;
-            QMetaObject::invokeMethod(qApp, [self, cancel, op, stats] {
+        std::vector<OpStats> batch;
+        size_t first = 0; // the batch's first position in the level
+        QElapsedTimer sent;
+        sent.start();
+        auto deliver = [&] {
+            QMetaObject::invokeMethod(qApp, [self, cancel, first = int(first), batch = std::exchange(batch, {})]() mutable {
                 if (self && !*cancel)
-                    self->m_model->setStats(op, stats);
+                    self->m_model->setStats(first, std::move(batch));
             }, Qt::QueuedConnection);
+            sent.restart();
+        };
+        for (size_t pos = 0; pos < ops->size(); ++pos) {
+            if (*cancel)
+                return;
+            if (batch.empty())
+                first = pos;
+            batch.push_back(computeOpStats(*index, (*ops)[pos], &job));
+            if (*cancel)
+                return;
+            if (sent.elapsed() >= kStatsBatchMs)
+                deliver();
         }
+        if (!batch.empty())
+            deliver();
     });
 }
 
@@ -161,7 +194,7 @@ void OpTablePanel::copySelection() const
 {
     QList<int> rows;
     for (const QModelIndex &i : m_view->selectionModel()->selectedRows())
-        rows << m_proxy->mapToSource(i).row();
+        rows << i.row();
     std::sort(rows.begin(), rows.end());
     if (!rows.isEmpty())
         QGuiApplication::clipboard()->setText(m_model->rowsText(rows));
@@ -170,8 +203,8 @@ void OpTablePanel::copySelection() const
 bool OpTablePanel::exportCsv(const QString &path) const
 {
     QList<int> rows;
-    for (int r = 0; r < m_proxy->rowCount(); ++r)
-        rows << m_proxy->mapToSource(m_proxy->index(r, 0)).row();
+    for (int r = 0; r < m_model->rowCount(); ++r)
+        rows << r;
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return false;

@@ -24,10 +24,9 @@ public:
     ~OpTablePanel() override;
 
     /// Shows `ops` of dump `dump` and selects `currentOp` (-1: none).
-    void showOps(int dump, std::shared_ptr<const DumpIndex> index, std::vector<int> ops, int currentOp);
+    void showOps(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<const std::vector<int>> ops, int currentOp);
     void selectOp(int op);
     OpTableModel *model() const { return m_model; }
-    OpFilterProxy *proxy() const { return m_proxy; }
     QTableView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
     bool statsRunning() const { return m_statsJob.isRunning(); }
@@ -39,12 +38,14 @@ signals:
     void opActivated(int dump, int op);
 
 private:
+    static constexpr int kSizedRows = 30;      ///< rows the column widths are computed from (a screenful)
+    static constexpr qint64 kStatsBatchMs = 100; ///< statistics delivered at most this often
     void applyFilter();
+    void showCount();
     void startStats();
     void stopStats();
 
     OpTableModel *m_model;
-    OpFilterProxy *m_proxy;
     QTableView *m_view;
     QLineEdit *m_filter;
     QCheckBox *m_regex;

@@ -439,8 +439,12 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     }
     if (model->rowCount(i) <= 1000) // expanding tens of thousands of rows would stall the view
         m_tree->expand(i);
-    if (i.isValid() && !m_tree->currentIndex().isValid())
-        m_tree->setCurrentIndex(i);
+    // Selected on the next turn of the event loop: listing a level of 175,000 operators in the
+    // table and starting the runs overview and trends is a turn's work of its own.
+    QTimer::singleShot(0, this, [this, i = QPersistentModelIndex(i)] {
+        if (i.isValid() && !m_tree->currentIndex().isValid())
+            m_tree->setCurrentIndex(i);
+    });
     if (const auto index = m_context->index(dump); index && !cancelled && ops == 0 && errors == 0) {
         // Nothing to index: a folder holding graph files among other files (a job's working
         // directory) opened as another path? (checked off the GUI thread)

@@ -18,7 +18,9 @@ struct DumpTreeModel::Node
     Node *parent = nullptr;
     Dump *owner = nullptr; ///< set when the node belongs to a live dump
     std::vector<std::unique_ptr<Node>> children; ///< sub-levels and unreadable files, sorted by sortKey
-    std::vector<int> ops; ///< operators directly in this directory (rows after children), execution order
+    /// Operators directly in this directory (rows after children), execution order; shared with
+    /// the operator table when it lists this level (opsUnder: no copy of 175,000 numbers).
+    std::shared_ptr<std::vector<int>> ops = std::make_shared<std::vector<int>>();
     int row = 0;
     qulonglong bytes = 0; ///< payload below
     int opCount = 0;      ///< operators below
@@ -296,8 +298,8 @@ std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpInd
             parent = levelNode(nullptr, root, *op.levels);
         }
         tree->opParent[o] = parent;
-        tree->opPos[o] = int(parent->ops.size());
-        parent->ops.push_back(int(o));
+        tree->opPos[o] = int(parent->ops->size());
+        parent->ops->push_back(int(o));
         parent->bytes += opBytes(op);
         parent->opCount += 1;
     }
@@ -382,12 +384,12 @@ void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index,
     }
     d.root.bytes = tree->root.bytes;
     d.root.opCount = tree->root.opCount;
-    const int rows = int(built.size() + tree->root.ops.size());
+    const int rows = int(built.size() + tree->root.ops->size());
     if (rows > 0) {
         beginInsertRows(root, 0, rows - 1);
         d.root.children = std::move(built);
-        d.root.ops = std::move(tree->root.ops);
-        for (int o : d.root.ops)
+        d.root.ops = tree->root.ops;
+        for (int o : *d.root.ops)
             d.opParent[size_t(o)] = &d.root;
         d.root.renumber();
         endInsertRows();
@@ -525,19 +527,22 @@ QModelIndex DumpTreeModel::findTensor(int dump, const TensorId &tensorId) const
     return tensorIndex(d, ref->op, ref->tensor);
 }
 
-std::vector<int> DumpTreeModel::opsUnder(const QModelIndex &index) const
+std::shared_ptr<const std::vector<int>> DumpTreeModel::opsUnder(const QModelIndex &index) const
 {
-    std::vector<int> ops;
     const Item it = item(index);
     const Node *n = it.node;
     if (!n && it.dump && it.op >= 0)
         n = it.dump->opParent[size_t(it.op)];
     if (!n)
-        return ops;
+        return std::make_shared<const std::vector<int>>();
+    if (n->children.empty())
+        return n->ops; // a level of operators only: its own list
+    auto ops = std::make_shared<std::vector<int>>();
+    ops->reserve(size_t(std::max(0, n->opCount)));
     std::function<void(const Node *)> collect = [&](const Node *x) {
         for (const auto &c : x->children)
             collect(c.get());
-        ops.insert(ops.end(), x->ops.begin(), x->ops.end());
+        ops->insert(ops->end(), x->ops->begin(), x->ops->end());
     };
     collect(n);
     return ops;
@@ -594,7 +599,7 @@ QModelIndex DumpTreeModel::index(int row, int column, const QModelIndex &parent)
         if (row < int(children.size()))
             return indexOf(children[size_t(row)].get(), column);
         const size_t pos = size_t(row) - children.size();
-        return pos < p.node->ops.size() && p.dump && p.dump->index ? opIndex(*p.dump, p.node->ops[pos], column) : QModelIndex();
+        return pos < p.node->ops->size() && p.dump && p.dump->index ? opIndex(*p.dump, (*p.node->ops)[pos], column) : QModelIndex();
     }
     if (p.dump && p.tensor < 0 && p.op >= 0 && row < rowCount(parent))
         return tensorIndex(*p.dump, p.op, row, column);
@@ -621,7 +626,7 @@ int DumpTreeModel::rowCount(const QModelIndex &parent) const
         return 0;
     const Item p = item(parent);
     if (p.node)
-        return int(p.node->children.size() + (p.dump && p.dump->index ? p.node->ops.size() : 0));
+        return int(p.node->children.size() + (p.dump && p.dump->index ? p.node->ops->size() : 0));
     if (p.dump && p.op >= 0 && p.tensor < 0)
         return int(std::min(p.dump->op(p.op).tensors.size(), size_t(kMaxTensorRows)));
     return 0;

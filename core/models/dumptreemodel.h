@@ -88,7 +88,7 @@ public:
     QModelIndex findLevels(int dump, const DumpLevels &levels) const;
     /// Operator numbers (into index(dump)->ops) below an item, in tree order; for an op or
     /// tensor item, the operators of its parent level.
-    std::vector<int> opsUnder(const QModelIndex &item) const;
+    std::shared_ptr<const std::vector<int>> opsUnder(const QModelIndex &item) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

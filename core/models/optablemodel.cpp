@@ -3,56 +3,255 @@
 #include "index/tensorloader.h"
 #include "tensor/dtype.h"
 
-#include <QSet>
+#include <algorithm>
+#include <cmath>
+#include <limits>
 
 namespace ds {
 
 namespace {
 QString num(double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QString(); }
+
+/// The stats batch holding position `pos`, found among batches sorted by first position.
+template<typename Batches>
+auto batchAt(Batches &batches, int pos)
+{
+    return std::upper_bound(batches.begin(), batches.end(), pos, [](int p, const auto &b) { return p < b.first; });
+}
 } // namespace
 
 OpTableModel::OpTableModel(QObject *parent) : QAbstractTableModel(parent) {}
 
-void OpTableModel::setOps(int dump, std::shared_ptr<const DumpIndex> index, std::vector<int> ops)
+void OpTableModel::setOps(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<const std::vector<int>> ops, OpFilter filter)
 {
     beginResetModel();
     m_dump = dump;
     m_index = std::move(index);
-    m_ops = std::move(ops);
+    m_ops = ops ? std::move(ops) : std::make_shared<const std::vector<int>>();
+    const std::vector<int> &level = *m_ops;
     m_stats.clear();
-    m_rowOfOp.clear();
-    for (size_t r = 0; r < m_ops.size(); ++r)
-        m_rowOfOp[m_ops[r]] = int(r);
+    m_posOfOp.clear();
+    if (!std::is_sorted(level.begin(), level.end())) {
+        m_posOfOp.reserve(level.size());
+        for (size_t p = 0; p < level.size(); ++p)
+            m_posOfOp.emplace_back(level[p], int(p));
+        std::sort(m_posOfOp.begin(), m_posOfOp.end());
+    }
+    m_filter = std::move(filter);
+    m_regex = QRegularExpression(m_filter.text, QRegularExpression::CaseInsensitiveOption);
+    m_validPattern = !m_filter.regex || m_regex.isValid();
+    arrange();
     endResetModel();
+}
+
+void OpTableModel::setFilter(OpFilter filter)
+{
+    if (filter == m_filter)
+        return;
+    m_filter = std::move(filter);
+    m_regex = QRegularExpression(m_filter.text, QRegularExpression::CaseInsensitiveOption);
+    m_validPattern = !m_filter.regex || m_regex.isValid();
+    rearrange();
+}
+
+void OpTableModel::sort(int column, Qt::SortOrder order)
+{
+    if (column < 0 || column >= ColumnCount)
+        column = -1;
+    if (column == m_sortColumn && (column < 0 || order == m_sortOrder))
+        return;
+    m_sortColumn = column;
+    m_sortOrder = order;
+    rearrange();
+}
+
+bool OpTableModel::accepts(const OpRecord &op) const
+{
+    if (!m_filter.type.isEmpty() && op.opType != m_filter.type)
+        return false;
+    if (m_filter.text.isEmpty())
+        return true;
+    const QString name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
+    if (m_filter.regex)
+        return m_validPattern && (m_regex.match(name).hasMatch() || m_regex.match(op.opType).hasMatch());
+    return name.contains(m_filter.text, Qt::CaseInsensitive) || op.opType.contains(m_filter.text, Qt::CaseInsensitive);
+}
+
+void OpTableModel::arrange()
+{
+    const std::vector<int> &level = *m_ops;
+    const bool filtered = !m_filter.type.isEmpty() || !m_filter.text.isEmpty();
+    m_whole = !filtered && m_sortColumn < 0;
+    m_shown.clear();
+    m_rowOfPos.clear();
+    if (m_whole)
+        return;
+    m_shown.reserve(level.size());
+    for (size_t p = 0; p < level.size(); ++p)
+        if (!filtered || accepts(m_index->ops[size_t(level[p])]))
+            m_shown.push_back(int(p));
+    if (m_sortColumn >= 0) {
+        // One key per shown operator, then a stable sort: ties keep execution order, and
+        // operators without a value (statistics not computed yet) go last either way.
+        const bool text = m_sortColumn == Type || m_sortColumn == Name || m_sortColumn == DTypes || m_sortColumn == Shapes;
+        std::vector<QString> words;
+        std::vector<double> numbers;
+        if (text)
+            words.reserve(m_shown.size());
+        else
+            numbers.reserve(m_shown.size());
+        for (int p : m_shown) {
+            if (text)
+                words.push_back(cellText(p, m_sortColumn));
+            else
+                numbers.push_back(sortNumber(p, m_sortColumn));
+        }
+        std::vector<int> order(m_shown.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            order[i] = int(i);
+        const bool descending = m_sortOrder == Qt::DescendingOrder;
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+            if (text) {
+                const int c = words[size_t(a)].compare(words[size_t(b)]);
+                return descending ? c > 0 : c < 0;
+            }
+            const double x = numbers[size_t(a)], y = numbers[size_t(b)];
+            if (std::isnan(x) || std::isnan(y))
+                return !std::isnan(x) && std::isnan(y);
+            return descending ? x > y : x < y;
+        });
+        std::vector<int> sorted(order.size());
+        for (size_t i = 0; i < order.size(); ++i)
+            sorted[i] = m_shown[size_t(order[i])];
+        m_shown = std::move(sorted);
+    }
+    m_rowOfPos.assign(level.size(), -1);
+    for (size_t r = 0; r < m_shown.size(); ++r)
+        m_rowOfPos[size_t(m_shown[r])] = int(r);
+}
+
+void OpTableModel::rearrange()
+{
+    emit layoutAboutToBeChanged();
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> ops;
+    ops.reserve(size_t(before.size()));
+    for (const QModelIndex &i : before)
+        ops.push_back(i.row() < rowCount() ? opAt(i.row()) : -1);
+    arrange();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype k = 0; k < before.size(); ++k) {
+        const int row = ops[size_t(k)] < 0 ? -1 : rowOf(ops[size_t(k)]);
+        after << (row < 0 ? QModelIndex() : index(row, before[k].column()));
+    }
+    changePersistentIndexList(before, after);
+    emit layoutChanged();
+}
+
+int OpTableModel::posOf(int op) const
+{
+    if (m_posOfOp.empty()) {
+        const std::vector<int> &level = *m_ops;
+        const auto it = std::lower_bound(level.begin(), level.end(), op);
+        return it != level.end() && *it == op ? int(it - level.begin()) : -1;
+    }
+    const auto it = std::lower_bound(m_posOfOp.begin(), m_posOfOp.end(), std::pair{op, 0});
+    return it != m_posOfOp.end() && it->first == op ? it->second : -1;
 }
 
 int OpTableModel::rowOf(int op) const
 {
-    const auto it = m_rowOfOp.find(op);
-    return it == m_rowOfOp.end() ? -1 : it->second;
+    const int pos = posOf(op);
+    return pos < 0 || m_whole ? pos : m_rowOfPos[size_t(pos)];
 }
 
-void OpTableModel::setStats(int op, const OpStats &stats)
+const OpStats *OpTableModel::statsAt(int pos) const
 {
-    m_stats[op] = stats;
-    const int row = rowOf(op);
-    if (row >= 0)
-        emit dataChanged(index(row, Min), index(row, Inf));
+    const auto after = batchAt(m_stats, pos);
+    if (after == m_stats.begin())
+        return nullptr;
+    const StatsBatch &b = *std::prev(after);
+    const size_t k = size_t(pos - b.first);
+    return k < b.stats.size() ? &b.stats[k] : nullptr;
+}
+
+bool OpTableModel::hasStats(int op) const
+{
+    const int pos = posOf(op);
+    return pos >= 0 && statsAt(pos);
+}
+
+void OpTableModel::setStats(int first, std::vector<OpStats> stats)
+{
+    if (first < 0 || stats.empty() || size_t(first) + stats.size() > m_ops->size())
+        return;
+    const int last = first + int(stats.size()) - 1;
+    m_stats.insert(batchAt(m_stats, first), StatsBatch{first, std::move(stats)});
+    int top = first, bottom = last; // rows of the positions
+    if (!m_whole) {
+        top = std::numeric_limits<int>::max(), bottom = -1;
+        for (int p = first; p <= last; ++p)
+            if (const int row = m_rowOfPos[size_t(p)]; row >= 0) {
+                top = std::min(top, row);
+                bottom = std::max(bottom, row);
+            }
+    }
+    if (bottom >= 0)
+        emit dataChanged(index(top, Min), index(bottom, Inf));
 }
 
 void OpTableModel::setOverflowMarks(std::unordered_map<int, int> marks)
 {
-    m_marks = std::move(marks);
-    if (!m_ops.empty())
-        emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+    std::swap(m_marks, marks); // `marks` now holds the old ones
+    // One notification over the rows whose mark changed, none for a level without marks.
+    int top = std::numeric_limits<int>::max(), bottom = -1;
+    auto changed = [&](int op) {
+        if (const int row = rowOf(op); row >= 0) {
+            top = std::min(top, row);
+            bottom = std::max(bottom, row);
+        }
+    };
+    for (const auto &[op, mark] : marks)
+        if (const auto it = m_marks.find(op); it == m_marks.end() || it->second != mark)
+            changed(op);
+    for (const auto &[op, mark] : m_marks)
+        if (const auto it = marks.find(op); it == marks.end() || it->second != mark)
+            changed(op);
+    if (bottom >= 0)
+        emit dataChanged(index(top, 0), index(bottom, ColumnCount - 1));
 }
 
-int OpTableModel::rowCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : int(m_ops.size()); }
+int OpTableModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_whole ? m_ops->size() : m_shown.size());
+}
+
 int OpTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
-QString OpTableModel::cellText(int row, int column) const
+double OpTableModel::sortNumber(int pos, int column) const
 {
-    const OpRecord &op = m_index->ops[size_t(m_ops[size_t(row)])];
+    constexpr double kNone = std::numeric_limits<double>::quiet_NaN();
+    const OpRecord &op = m_index->ops[size_t((*m_ops)[size_t(pos)])];
+    const OpStats *st = statsAt(pos);
+    switch (column) {
+    case Task: return op.taskId() < 0 ? kNone : double(op.taskId());
+    case Stream: return op.streamId() < 0 ? kNone : double(op.streamId());
+    case Timestamp: return double(op.timestamp);
+    case Inputs: return double(op.count(IoKind::Input));
+    case Outputs: return double(op.count(IoKind::Output));
+    case Min: return st ? st->min : kNone;
+    case Max: return st ? st->max : kNone;
+    case Mean: return st ? st->mean : kNone;
+    case NaN: return st ? double(st->nan) : kNone;
+    case Inf: return st ? double(st->inf) : kNone;
+    }
+    return kNone;
+}
+
+QString OpTableModel::cellText(int pos, int column) const
+{
+    const OpRecord &op = m_index->ops[size_t((*m_ops)[size_t(pos)])];
     auto join = [&](auto fn) {
         QStringList parts;
         for (const auto &t : op.tensors)
@@ -60,8 +259,7 @@ QString OpTableModel::cellText(int row, int column) const
                 parts << fn(t);
         return parts.join(QStringLiteral(", "));
     };
-    const auto it = m_stats.find(m_ops[size_t(row)]);
-    const OpStats *st = it == m_stats.end() ? nullptr : &it->second;
+    const OpStats *st = statsAt(pos);
     switch (column) {
     case Type: return op.opType;
     case Name: return op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
@@ -89,36 +287,33 @@ QString OpTableModel::cellText(int row, int column) const
 
 QVariant OpTableModel::data(const QModelIndex &index, int role) const
 {
-    if (!index.isValid() || !m_index)
+    if (!index.isValid() || !m_index || index.row() >= rowCount())
         return {};
-    const int row = index.row(), col = index.column();
-    const int opIdx = m_ops[size_t(row)];
+    const int pos = posAt(index.row()), col = index.column();
+    const int opIdx = (*m_ops)[size_t(pos)];
     const OpRecord &op = m_index->ops[size_t(opIdx)];
-    const auto it = m_stats.find(opIdx);
+    const OpStats *st = statsAt(pos);
     switch (role) {
     case Qt::DisplayRole:
-        return cellText(row, col);
+        return cellText(pos, col);
     case Qt::ToolTipRole:
         if (col == Name || col == Type)
             return op.relPath.toString();
-        if (it != m_stats.end() && !it->second.error.isEmpty())
-            return it->second.error;
+        if (st && !st->error.isEmpty())
+            return st->error;
         return {};
     case Qt::TextAlignmentRole:
         return col >= Task && col != DTypes && col != Shapes ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     case SortRole:
         switch (col) {
-        case Task: return qlonglong(op.taskId());
-        case Stream: return qlonglong(op.streamId());
-        case Timestamp: return qulonglong(op.timestamp);
-        case Inputs: return op.count(IoKind::Input);
-        case Outputs: return op.count(IoKind::Output);
-        case Min: return it == m_stats.end() ? QVariant() : QVariant(it->second.min);
-        case Max: return it == m_stats.end() ? QVariant() : QVariant(it->second.max);
-        case Mean: return it == m_stats.end() ? QVariant() : QVariant(it->second.mean);
-        case NaN: return it == m_stats.end() ? QVariant() : QVariant(qulonglong(it->second.nan));
-        case Inf: return it == m_stats.end() ? QVariant() : QVariant(qulonglong(it->second.inf));
-        default: return cellText(row, col);
+        case Type:
+        case Name:
+        case DTypes:
+        case Shapes: return cellText(pos, col);
+        default: {
+            const double v = sortNumber(pos, col);
+            return std::isnan(v) && !st ? QVariant() : QVariant(v);
+        }
         }
     case OpRole: return opIdx;
     case OverflowRole: {
@@ -126,7 +321,7 @@ QVariant OpTableModel::data(const QModelIndex &index, int role) const
         return m == m_marks.end() ? 0 : m->second;
     }
     case ProblemRole:
-        return it != m_stats.end() && (it->second.nan || it->second.inf || !it->second.error.isEmpty());
+        return st && (st->nan || st->inf || !st->error.isEmpty());
     }
     return {};
 }
@@ -164,7 +359,7 @@ QString OpTableModel::rowsText(const QList<int> &rows, QChar separator) const
     for (int r : rows) {
         QStringList cells;
         for (int c = 0; c < ColumnCount; ++c) {
-            QString t = cellText(r, c);
+            QString t = cellText(posAt(r), c);
             if (csv && (t.contains(QLatin1Char(',')) || t.contains(QLatin1Char('"'))))
                 t = QLatin1Char('"') + t.replace(QLatin1Char('"'), QStringLiteral("\"\"")) + QLatin1Char('"');
             cells << t;
@@ -172,41 +367,6 @@ QString OpTableModel::rowsText(const QList<int> &rows, QChar separator) const
         lines << cells.join(separator);
     }
     return lines.join(QLatin1Char('\n')) + QLatin1Char('\n');
-}
-
-OpFilterProxy::OpFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)
-{
-    setSortRole(OpTableModel::SortRole);
-    setDynamicSortFilter(false);
-}
-
-void OpFilterProxy::setPattern(const QString &text, bool regex)
-{
-    m_text = text;
-    m_useRegex = regex;
-    m_regex = QRegularExpression(text, QRegularExpression::CaseInsensitiveOption);
-    m_valid = !regex || m_regex.isValid();
-    invalidateFilter();
-}
-
-void OpFilterProxy::setOpType(const QString &type)
-{
-    m_type = type;
-    invalidateFilter();
-}
-
-bool OpFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &) const
-{
-    const auto *m = static_cast<const OpTableModel *>(sourceModel());
-    const OpRecord &op = m->dumpIndex()->ops[size_t(m->opAt(sourceRow))];
-    if (!m_type.isEmpty() && op.opType != m_type)
-        return false;
-    if (m_text.isEmpty())
-        return true;
-    const QString name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
-    if (m_useRegex)
-        return m_valid && (m_regex.match(name).hasMatch() || m_regex.match(op.opType).hasMatch());
-    return name.contains(m_text, Qt::CaseInsensitive) || op.opType.contains(m_text, Qt::CaseInsensitive);
 }
 
 OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)

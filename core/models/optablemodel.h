@@ -4,7 +4,6 @@
 #include "tensor/stats.h"
 
 #include <QAbstractTableModel>
-#include <QSortFilterProxyModel>
 #include <QRegularExpression>
 #include <memory>
 #include <unordered_map>
@@ -19,8 +18,23 @@ struct OpStats
     QString error;
 };
 
-/// Operators of one tree level as a table. Statistics columns stay empty until setStats()
-/// fills them (a background job does). Roles give numbers; views give colours.
+/// Which operators of a level the table shows: of type `type` (empty: all) whose name or type
+/// holds `text`, case-insensitively (a regular expression when `regex`).
+struct OpFilter
+{
+    QString type, text;
+    bool regex = false;
+    bool operator==(const OpFilter &) const = default;
+};
+
+/// The operators of one tree level as a table, filtered and ordered in place. No proxy model:
+/// QSortFilterProxyModel maps every row of a level whenever the level changes (10-20 ms on
+/// the GUI thread for 175,000 operators); here a level shown whole in execution order costs
+/// nothing per row. Statistics columns stay empty until setStats() fills them (a background
+/// job does). Roles give numbers; views give colours.
+///
+/// Rows are what the table shows; positions are places in the level (ops()), which the
+/// statistics are given by.
 class OpTableModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -30,15 +44,32 @@ public:
 
     explicit OpTableModel(QObject *parent = nullptr);
 
-    void setOps(int dump, std::shared_ptr<const DumpIndex> index, std::vector<int> ops);
-    void setStats(int opIndex, const OpStats &stats);
+    /// A new level (its operators in execution order) shown through `filter`, in the order
+    /// chosen last (sort()).
+    void setOps(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<const std::vector<int>> ops, OpFilter filter = {});
+    /// Filters the level again (only when `filter` changed: a pass reads every operator).
+    void setFilter(OpFilter filter);
+    const OpFilter &filter() const { return m_filter; }
+    bool isValidPattern() const { return m_validPattern; }
+    /// Orders the rows by a column (-1: execution order), operators without a value last;
+    /// QTableView calls it when a header is clicked. Rows keep their place when statistics
+    /// arrive later.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    /// Statistics of the operators at positions `first`, `first` + 1, ... of the level (a
+    /// background job's batch: one notification for all). Batches do not overlap.
+    void setStats(int first, std::vector<OpStats> stats);
     void setOverflowMarks(std::unordered_map<int, int> marks);
+
     int dump() const { return m_dump; }
     const std::shared_ptr<const DumpIndex> &dumpIndex() const { return m_index; }
-    int opAt(int row) const { return m_ops[size_t(row)]; }
+    /// The level's operators, shown or not, in execution order.
+    const std::vector<int> &ops() const { return *m_ops; }
+    /// The same list, shared (a background job reads it without a copy).
+    std::shared_ptr<const std::vector<int>> sharedOps() const { return m_ops; }
+    int opAt(int row) const { return (*m_ops)[size_t(posAt(row))]; }
+    /// The row showing operator `op`, or -1 (not in the level, or filtered out).
     int rowOf(int op) const;
-    const std::vector<int> &ops() const { return m_ops; }
-    bool hasStats(int op) const { return m_stats.count(op) != 0; }
+    bool hasStats(int op) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -49,33 +80,41 @@ public:
     QString rowsText(const QList<int> &rows, QChar separator = QLatin1Char('\t')) const;
 
 private:
-    QString cellText(int row, int column) const;
+    int posAt(int row) const { return m_shown.empty() && m_whole ? row : m_shown[size_t(row)]; }
+    int posOf(int op) const;
+    const OpStats *statsAt(int pos) const;
+    bool accepts(const OpRecord &op) const;
+    QString cellText(int pos, int column) const;
+    /// The value a numeric column sorts by (NaN: none, sorted last).
+    double sortNumber(int pos, int column) const;
+    /// m_shown (and m_rowOfPos) from the filter and the order.
+    void arrange();
+    /// arrange() with the persistent indexes (selection, current row) moved along.
+    void rearrange();
 
     int m_dump = -1;
     std::shared_ptr<const DumpIndex> m_index;
-    std::vector<int> m_ops;
-    std::unordered_map<int, OpStats> m_stats;
-    std::unordered_map<int, int> m_rowOfOp;
-    std::unordered_map<int, int> m_marks;
-};
-
-/// Filter by substring or regular expression over type and name, and by op type.
-class OpFilterProxy : public QSortFilterProxyModel
-{
-    Q_OBJECT
-public:
-    explicit OpFilterProxy(QObject *parent = nullptr);
-    void setPattern(const QString &text, bool regex);
-    void setOpType(const QString &type); ///< empty = all
-    bool isValidPattern() const { return m_valid; }
-
-protected:
-    bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
-
-private:
-    QString m_text, m_type;
+    std::shared_ptr<const std::vector<int>> m_ops = std::make_shared<const std::vector<int>>();
+    /// (operator, position) sorted by operator, for posOf(); empty when the level itself is
+    /// sorted (it usually is), which posOf() then searches.
+    std::vector<std::pair<int, int>> m_posOfOp;
+    OpFilter m_filter;
     QRegularExpression m_regex;
-    bool m_useRegex = false, m_valid = true;
+    bool m_validPattern = true;
+    int m_sortColumn = -1;
+    Qt::SortOrder m_sortOrder = Qt::AscendingOrder;
+    bool m_whole = true;         ///< every operator shown in execution order: m_shown unused
+    std::vector<int> m_shown;    ///< positions, in row order (unless m_whole)
+    std::vector<int> m_rowOfPos; ///< row of every position, -1 when filtered out (unless m_whole)
+    /// The statistics as their batches arrived (kept as they are: storing them per position
+    /// would touch megabytes of fresh memory on the GUI thread), by first position.
+    struct StatsBatch
+    {
+        int first;
+        std::vector<OpStats> stats;
+    };
+    std::vector<StatsBatch> m_stats;
+    std::unordered_map<int, int> m_marks;
 };
 
 /// Computes OpStats for an operator (loads each output tensor).

@@ -209,7 +209,7 @@ private slots:
             // the run's own index, built alone, is the oracle for what the node holds
             auto alone = buildIndex(experiments + QLatin1Char('/') + name);
             QVERIFY(alone);
-            QCOMPARE(model.opsUnder(run).size(), (*alone)->ops.size());
+            QCOMPARE(model.opsUnder(run)->size(), (*alone)->ops.size());
             QCOMPARE(model.rowCount(run), 2); // step0, step1
             const QModelIndex step0 = model.index(0, 0, run);
             QCOMPARE(step0.data().toString(), QStringLiteral("step0"));
@@ -225,7 +225,7 @@ private slots:
             // each entry once per scope: a run's step0/rank0 is not the union of both runs
             auto scopeAlone = buildIndex(experiments + QLatin1Char('/') + name + QStringLiteral("/step1/rank1"));
             QVERIFY(scopeAlone);
-            QCOMPARE(model.opsUnder(scope).size(), (*scopeAlone)->ops.size());
+            QCOMPARE(model.opsUnder(scope)->size(), (*scopeAlone)->ops.size());
             // and a run can be cut out of the folder's index for comparing
             auto sub = runSubIndex(**index, name);
             QCOMPARE(sub->ops.size(), (*alone)->ops.size());
