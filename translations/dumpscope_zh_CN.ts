@@ -3038,6 +3038,14 @@ out of range: %5</source>
         <source> (first %1 ranks)</source>
         <translation>（前 %1 个 rank）</translation>
     </message>
+    <message>
+        <source>%1 (worst of rows %2–%3)</source>
+        <translation>%1（第 %2–%3 行中最差的一行）</translation>
+    </message>
+    <message>
+        <source>%1 rows in bands of %2, each showing its largest value (click a band to chart its worst row)</source>
+        <translation>共 %1 行，每 %2 行合为一条带，显示其中的最大值（点击一条带，绘制其中最差的一行）</translation>
+    </message>
 </context>
 <context>
     <name>ds::ValueGridWidget</name>

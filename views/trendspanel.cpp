@@ -167,22 +167,26 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
         if (!m_table || m_table->empty())
             return;
         const int step = int(std::lround(m_heat->xAxis->pixelToCoord(e->position().x())));
-        const int row = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
-        if (step < 0 || row < 0 || size_t(step) >= m_table->steps.size() || row >= m_table->rows.size()) {
+        const int band = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
+        if (step < 0 || band < 0 || size_t(step) >= m_table->steps.size() || band >= m_bands.count) {
             m_hover->clear();
             return;
         }
+        // A band of several rows names its worst row, the one a click charts.
+        const int row = worstRowOfBand(*m_table, m_bands, band, m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1);
         QStringList ranks;
         for (size_t r = 0; r < m_table->ranks.size() && r < 8; ++r)
             ranks << QStringLiteral("%1 %2").arg(m_table->rankLabels[qsizetype(r)], num(m_table->value(row, step, int(r))));
-        m_hover->setText(tr("%1, %2: %3").arg(m_table->stepLabels[step], m_table->rows[row], ranks.join(QStringLiteral(", "))));
+        const QString where = m_bands.rowsPerBand == 1 ? m_table->rows[row]
+                                                       : tr("%1 (worst of rows %2–%3)").arg(m_table->rows[row]).arg(m_bands.firstRow(band) + 1).arg(m_bands.endRow(band));
+        m_hover->setText(tr("%1, %2: %3").arg(m_table->stepLabels[step], where, ranks.join(QStringLiteral(", "))));
     });
     connect(m_heat, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
         if (!m_table)
             return;
-        const int row = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
-        if (row >= 0 && row < m_table->rows.size())
-            selectRow(row);
+        const int band = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
+        if (band >= 0 && band < m_bands.count)
+            selectRow(worstRowOfBand(*m_table, m_bands, band, m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1));
     });
     fillMetrics();
     m_status->setText(tr("Open a run, or compare it with a bench run, to see its trends."));
@@ -241,6 +245,7 @@ void TrendsPanel::rebuild()
     if ((compare && !m_result) || (!compare && !m_statsIndex)) {
         m_building = false;
         m_table.reset();
+        m_bands = {};
         m_status->setText(compare ? tr("Compare the run with a bench run (Analysis \u2192 Compare with\u2026) to see how far they are apart.")
                                   : tr("Open a run to see its recorded statistics."));
         drawHeatmap();
@@ -261,6 +266,7 @@ void TrendsPanel::rebuild()
 void TrendsPanel::onBuilt()
 {
     m_table = m_watcher.result();
+    m_bands = trendBands(*m_table, kMaxBands);
     if (m_pending) {
         m_pending = false;
         rebuild();
@@ -329,8 +335,13 @@ void TrendsPanel::drawHeatmap()
         return;
     }
     const TrendTable &t = *m_table;
-    const int nSteps = int(t.steps.size()), nRows = int(t.rows.size());
+    const int nSteps = int(t.steps.size()), nRows = m_bands.count; // heatmap rows: bands of table rows
     const int rank = m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1;
+    std::vector<double> cells(size_t(nRows) * size_t(nSteps)); // band-major
+    for (int r = 0; r < nRows; ++r)
+        for (int s = 0; s < nSteps; ++s)
+            cells[size_t(r) * size_t(nSteps) + size_t(s)] = bandValue(t, m_bands, r, s, rank);
+    auto cell = [&](int r, int s) { return cells[size_t(r) * size_t(nSteps) + size_t(s)]; };
     for (QCPColorMap *map : {m_map, m_marks}) {
         map->data()->setSize(nSteps, nRows);
         // a single column or row still needs a range
@@ -340,7 +351,7 @@ void TrendsPanel::drawHeatmap()
     bool nonFinite = false, missingAny = false;
     for (int r = 0; r < nRows; ++r)
         for (int s = 0; s < nSteps; ++s) {
-            const double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
+            const double v = cell(r, s);
             if (std::isfinite(v)) {
                 lo = std::min(lo, v);
                 hi = std::max(hi, v);
@@ -358,7 +369,7 @@ void TrendsPanel::drawHeatmap()
     const double floor = logScale ? minPositive : lo;
     for (int r = 0; r < nRows; ++r)
         for (int s = 0; s < nSteps; ++s) {
-            const double v = rank < 0 ? t.maxOverRanks(r, s) : t.value(r, s, rank);
+            const double v = cell(r, s);
             const bool shown = std::isfinite(v);
             m_map->data()->setCell(s, r, shown ? std::max(v, floor) : floor);
             m_map->data()->setAlpha(s, r, shown ? 255 : 0);
@@ -380,6 +391,10 @@ void TrendsPanel::drawHeatmap()
         notes << tr("<span style=\"color:%1\">\u25a0</span> Inf (or NaN) value").arg(kNonFinite.name());
     if (missingAny)
         notes << tr("blank: no value (not recorded or not compared)");
+    if (m_bands.rowsPerBand > 1)
+        notes << tr("%1 rows in bands of %2, each showing its largest value (click a band to chart its worst row)")
+                     .arg(t.rows.size())
+                     .arg(m_bands.rowsPerBand);
     m_heatNote->setText(notes.join(QStringLiteral(" \u00b7 ")));
     m_scale->axis()->setLabel(trendMetricName(t.metric));
     auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
@@ -389,7 +404,7 @@ void TrendsPanel::drawHeatmap()
     auto yTicks = QSharedPointer<QCPAxisTickerText>::create();
     const int every = std::max(1, nRows / 40); // room for about 40 names
     for (int r = 0; r < nRows; r += every)
-        yTicks->addTick(r, shortName(t.rows[r]));
+        yTicks->addTick(r, shortName(t.rows[m_bands.firstRow(r)]) + (m_bands.rowsPerBand > 1 ? QStringLiteral(" …") : QString()));
     m_heat->yAxis->setTicker(yTicks);
     m_heat->yAxis->setTickLabelFont(QFont(font().family(), std::max(6, font().pointSize() - 2)));
     m_heat->xAxis->setRange(-0.5, nSteps - 0.5);
@@ -401,10 +416,11 @@ void TrendsPanel::drawHeatmap()
             markAgreement(m_heat, i + 0.5);
         }
     }
-    if (m_row >= 0 && m_row < nRows) { // the row charted below
+    if (m_row >= 0 && m_row < t.rows.size()) { // the row charted below (its band)
+        const int band = m_bands.bandOf(m_row);
         auto *outline = new QCPItemRect(m_heat);
-        outline->topLeft->setCoords(-0.5, m_row - 0.5);
-        outline->bottomRight->setCoords(nSteps - 0.5, m_row + 0.5);
+        outline->topLeft->setCoords(-0.5, band - 0.5);
+        outline->bottomRight->setCoords(nSteps - 0.5, band + 0.5);
         outline->setPen(QPen(QColor(0x20, 0x4a, 0x87), 2));
         outline->setBrush(Qt::NoBrush);
     }

@@ -70,6 +70,8 @@ private:
     std::optional<qint64> m_agreeUpTo;
     QString m_statsTitle, m_compareTitle, m_agreeText;
     std::shared_ptr<const TrendTable> m_table;
+    static constexpr int kMaxBands = 600; ///< heatmap rows at most (a tall plot has about as many pixels)
+    TrendBands m_bands;                   ///< of m_table
     QFutureWatcher<std::shared_ptr<const TrendTable>> m_watcher;
     int m_row = -1;
     bool m_pending = false;

@@ -154,6 +154,38 @@ double TrendTable::maxOverRanks(int row, int step) const
     return v;
 }
 
+TrendBands trendBands(const TrendTable &t, int maxBands)
+{
+    TrendBands b;
+    b.rows = int(t.rows.size());
+    b.rowsPerBand = std::max(1, (b.rows + std::max(1, maxBands) - 1) / std::max(1, maxBands));
+    b.count = (b.rows + b.rowsPerBand - 1) / b.rowsPerBand;
+    return b;
+}
+
+double bandValue(const TrendTable &t, const TrendBands &b, int band, int step, int rank)
+{
+    double v = kNaN;
+    for (int row = b.firstRow(band); row < b.endRow(band); ++row)
+        v = maxOf(v, rank < 0 ? t.maxOverRanks(row, step) : t.value(row, step, rank));
+    return v;
+}
+
+int worstRowOfBand(const TrendTable &t, const TrendBands &b, int band, int rank)
+{
+    int worst = b.firstRow(band);
+    double worstValue = kNaN;
+    for (int row = b.firstRow(band); row < b.endRow(band); ++row)
+        for (size_t s = 0; s < t.steps.size(); ++s) {
+            const double v = rank < 0 ? t.maxOverRanks(row, int(s)) : t.value(row, int(s), rank);
+            if (!std::isnan(v) && (std::isnan(worstValue) || v > worstValue)) {
+                worstValue = v;
+                worst = row;
+            }
+        }
+    return worst;
+}
+
 int TrendTable::stepIndex(qint64 step) const
 {
     for (size_t i = 0; i < steps.size(); ++i)

@@ -7,6 +7,7 @@
 
 #include "compare/compare.h"
 
+#include <algorithm>
 #include <optional>
 
 namespace ds {
@@ -51,6 +52,28 @@ struct TrendTable
     double maxOverRanks(int row, int step) const;
     int stepIndex(qint64 step) const;
 };
+
+/// The rows of a table as bands of consecutive rows, for drawing: a rank of 175,000
+/// operators has more rows than a heatmap has pixels, and drawing every one stalled the GUI
+/// for seconds. Band b holds rows [firstRow(b), firstRow(b + 1)); with `maxBands` or fewer
+/// rows, every band is one row.
+struct TrendBands
+{
+    int rowsPerBand = 1;
+    int count = 0; ///< bands
+    int rows = 0;  ///< rows of the table
+    int firstRow(int band) const { return band * rowsPerBand; }
+    int endRow(int band) const { return std::min(rows, (band + 1) * rowsPerBand); }
+    int bandOf(int row) const { return row / rowsPerBand; }
+};
+TrendBands trendBands(const TrendTable &t, int maxBands);
+/// A band's value at a step: the largest of its rows' (every metric grows with the problem),
+/// each row's the largest over the ranks (`rank` < 0) or the value of rank index `rank`; NaN
+/// when no row has one.
+double bandValue(const TrendTable &t, const TrendBands &b, int band, int step, int rank);
+/// The row of a band with the largest value at any step (the one a click on the band
+/// charts): the band's first row when none has a value.
+int worstRowOfBand(const TrendTable &t, const TrendBands &b, int band, int rank);
 
 /// Trend of a comparison. `agreeUpTo` is copied into the table.
 TrendTable compareTrend(const DumpIndex &npu, const CompareResult &result, TrendMetric metric, TrendGroup group,

@@ -9,12 +9,15 @@
 #include "index/buildindex.h"
 #include "models/dumptreemodel.h"
 #include "run/runcompare.h"
+#include "run/trend.h"
 
 #include <QAbstractItemModelTester>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <random>
 
 using namespace ds;
@@ -492,6 +495,75 @@ private slots:
         sortScopes(fromScopes);
         QCOMPARE(fromScopes, fromWhole);
         QVERIFY(std::any_of(fromWhole.begin(), fromWhole.end(), [](const ScopeSummary &s) { return s.first.has_value(); }));
+    }
+
+    /// A trend's rows drawn as bands (trendBands, bandValue, worstRowOfBand) against a brute
+    /// force over a table of random values with NaN (no value) and Inf in it.
+    void trendBandsAsBruteForce_data()
+    {
+        QTest::addColumn<int>("rows");
+        QTest::addColumn<int>("maxBands");
+        QTest::newRow("fewer rows than bands") << 37 << 600;
+        QTest::newRow("as many") << 600 << 600;
+        QTest::newRow("one more") << 601 << 600;
+        QTest::newRow("a rank of a large run") << 17472 << 600;
+    }
+    void trendBandsAsBruteForce()
+    {
+        QFETCH(int, rows);
+        QFETCH(int, maxBands);
+        TrendTable t;
+        t.steps = {0, 1, 2};
+        t.ranks = {0, 1};
+        for (int r = 0; r < rows; ++r)
+            t.rows << QStringLiteral("op%1").arg(r);
+        std::mt19937 rng{uint32_t(rows)};
+        std::uniform_real_distribution<double> u(0, 1);
+        t.values.resize(size_t(rows) * 3 * 2);
+        for (double &v : t.values) {
+            const double x = u(rng);
+            v = x < 0.3 ? std::numeric_limits<double>::quiet_NaN() : x > 0.999 ? std::numeric_limits<double>::infinity() : x;
+        }
+        const TrendBands b = trendBands(t, maxBands);
+        QCOMPARE(b.rows, rows);
+        QVERIFY(b.count <= maxBands);
+        QCOMPARE(b.rowsPerBand == 1, rows <= maxBands);
+        // the bands cover every row once, in order
+        int covered = 0;
+        for (int band = 0; band < b.count; ++band) {
+            QCOMPARE(b.firstRow(band), covered);
+            QVERIFY(b.endRow(band) > b.firstRow(band));
+            for (int r = b.firstRow(band); r < b.endRow(band); ++r)
+                QCOMPARE(b.bandOf(r), band);
+            covered = b.endRow(band);
+        }
+        QCOMPARE(covered, rows);
+        for (int band = 0; band < b.count; ++band) {
+            for (int rank = -1; rank < 2; ++rank)
+                for (int s = 0; s < 3; ++s) {
+                    double want = std::numeric_limits<double>::quiet_NaN();
+                    for (int r = b.firstRow(band); r < b.endRow(band); ++r)
+                        for (int k = 0; k < 2; ++k) {
+                            if (rank >= 0 && k != rank)
+                                continue;
+                            const double v = t.values[(size_t(r) * 3 + size_t(s)) * 2 + size_t(k)];
+                            if (!std::isnan(v) && (std::isnan(want) || v > want))
+                                want = v;
+                        }
+                    const double got = bandValue(t, b, band, s, rank);
+                    QVERIFY2(std::isnan(want) ? std::isnan(got) : got == want, qPrintable(QStringLiteral("band %1 step %2 rank %3").arg(band).arg(s).arg(rank)));
+                }
+            // the worst row: the first row holding the band's largest value over steps and ranks
+            int worst = b.firstRow(band);
+            double worstValue = std::numeric_limits<double>::quiet_NaN();
+            for (int r = b.firstRow(band); r < b.endRow(band); ++r)
+                for (int s = 0; s < 3; ++s) {
+                    const double v = t.maxOverRanks(r, s);
+                    if (!std::isnan(v) && (std::isnan(worstValue) || v > worstValue))
+                        worstValue = v, worst = r;
+                }
+            QCOMPARE(worstRowOfBand(t, b, band, -1), worst);
+        }
     }
 
     /// Communication ops of the corpus: the two all_reduce of every scope, the gradient one with
