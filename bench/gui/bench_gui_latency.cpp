@@ -2,7 +2,11 @@
 // gap between ticks of a 2 ms timer on the GUI thread (event-loop latency) while the tree
 // indexes and fills; then selects the largest tensor and times its first value page and
 // histogram. Probing goes on until what opening starts after the index (overflow analysis,
-// runs overview) is done, plus 1.5 s. Prints JSON. Usage: bench_gui_latency PATH [TENSOR_ID]
+// runs overview) is done, plus 1.5 s. Prints JSON.
+// Usage: bench_gui_latency [--after-shown] PATH [TENSOR_ID]
+// The path opens as on the command line (right after the window is shown), or with
+// --after-shown as from File > Open (once the window is up: the tree then has no current item
+// yet when indexing ends, and the first level with operators is selected and listed).
 // With DS_STALL_TRACE=MS set, a watchdog thread prints the GUI thread's stack (raw frames,
 // for addr2line) to stderr whenever the GUI thread has not ticked for MS milliseconds.
 #include "documentcontext.h"
@@ -21,6 +25,7 @@
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <execinfo.h>
 #include <pthread.h>
 #include <thread>
@@ -67,8 +72,13 @@ int main(int argc, char **argv)
 {
     QApplication app(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("DumpScopeBench"));
+    const bool afterShown = argc > 1 && std::strcmp(argv[1], "--after-shown") == 0;
+    if (afterShown) {
+        --argc;
+        ++argv;
+    }
     if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_gui_latency PATH [TENSOR_ID]\n");
+        std::fprintf(stderr, "usage: bench_gui_latency [--after-shown] PATH [TENSOR_ID]\n");
         return 2;
     }
     std::thread tracer;
@@ -113,7 +123,11 @@ int main(int argc, char **argv)
     clock.start();
     sinceTick.start();
     probe.start();
-    w.openPath(QString::fromLocal8Bit(argv[1]));
+    const QString path = QString::fromLocal8Bit(argv[1]);
+    if (afterShown)
+        QTimer::singleShot(200, &w, [&] { w.openPath(path); });
+    else
+        w.openPath(path);
     app.exec();
     const qint64 indexGap = worstGap, indexGapAt = worstAt;
     g_lastTickNs = 0;
