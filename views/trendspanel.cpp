@@ -344,8 +344,11 @@ void TrendsPanel::drawHeatmap()
     auto cell = [&](int r, int s) { return cells[size_t(r) * size_t(nSteps) + size_t(s)]; };
     for (QCPColorMap *map : {m_map, m_marks}) {
         map->data()->setSize(nSteps, nRows);
-        // a single column or row still needs a range
-        map->data()->setRange(QCPRange(0, nSteps == 1 ? 0.0001 : nSteps - 1), QCPRange(0, nRows == 1 ? 0.0001 : nRows - 1));
+        // The range runs from the first cell's centre to the last one's; a single column or row
+        // is drawn across the whole range, so it spans its cell (a range of 0.0001 drew a
+        // one-step run as a hairline: an empty heatmap).
+        map->data()->setRange(nSteps == 1 ? QCPRange(-0.5, 0.5) : QCPRange(0, nSteps - 1),
+                              nRows == 1 ? QCPRange(-0.5, 0.5) : QCPRange(0, nRows - 1));
     }
     double lo = INFINITY, hi = -INFINITY, minPositive = INFINITY;
     bool nonFinite = false, missingAny = false;
