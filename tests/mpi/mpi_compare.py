@@ -6,7 +6,7 @@
 The oracle is the CLI without mpirun: for every case (real msprobe runs of several steps and
 ranks, CANN trees) its JSON report, its CSV and .xlsx in both styles (dumpscope and
 --style msprobe), its text report, and its exit code with --fail-on. Each case then runs under mpirun with 2 processes and with 4
-(--oversubscribe) in two layouts:
+(--oversubscribe) in two layouts (with --sanitized, an ASan build: three of the cases, 2 processes):
 
 - shared: every process is given the same paths (as on shared storage; scopes are split
   between the processes);
@@ -48,6 +48,9 @@ CASES = [
     ("cann_compare", "compare/npu", "compare/bench", "*/*/*/*/*", ["--fail-on", "warning"]),
 ]
 PROCESSES = [2, 4]
+# --sanitized (an ASan build, where one mpirun takes seconds): two processes, and one case per
+# kind of input (msprobe statistics, msprobe tensors with --fail-on, CANN)
+SANITIZED_CASES = {"msprobe_rank1_statistics", "msprobe_weight_tensor", "cann_compare"}
 TIMEOUT = 180  # seconds for one mpirun: a hang fails the check instead of the test run
 
 
@@ -193,26 +196,29 @@ def first_cell_difference(a, b):
 
 
 def setup():
-    """--cli, --samples and --tmp of the mpi test scripts: (cli, samples, a fresh tmp, the
-    own-root wrapper in it, this host's name)."""
+    """--cli, --samples, --tmp and --sanitized of the mpi test scripts: (cli, samples, a fresh
+    tmp, the own-root wrapper in it, this host's name, whether the CLI is a sanitizer build)."""
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
     ap.add_argument("--samples", required=True)
     ap.add_argument("--tmp", required=True)
+    ap.add_argument("--sanitized", action="store_true", help="the CLI is a sanitizer build: a smaller matrix")
     a = ap.parse_args()
     cli = Path(a.cli).resolve()
     tmp = Path(a.tmp).resolve()
     if tmp.exists():
         shutil.rmtree(tmp)
     tmp.mkdir(parents=True)
-    return cli, Path(a.samples).resolve(), tmp, write_wrapper(tmp / "own_root.sh", cli), socket.gethostname()
+    return cli, Path(a.samples).resolve(), tmp, write_wrapper(tmp / "own_root.sh", cli), socket.gethostname(), a.sanitized
 
 
 def main():
-    cli, samples, tmp, wrapper, host = setup()
+    cli, samples, tmp, wrapper, host, sanitized = setup()
     c = Checker()
+    cases = [case for case in CASES if case[0] in SANITIZED_CASES] if sanitized else CASES
+    processes = [2] if sanitized else PROCESSES
 
-    for name, npu_rel, bench_rel, pattern, extra in CASES:
+    for name, npu_rel, bench_rel, pattern, extra in cases:
         npu, bench = samples / npu_rel, samples / bench_rel
         ref = Reports([cli], npu, bench, extra, tmp, f"{name}_ref")
         c.check(ref.codes[0] in (0, 4) and ref.json.startswith(b"{"), name, f"one process failed: {ref.raw['json'][2][-300:]!r}")
@@ -223,7 +229,7 @@ def main():
                     and book[0][1][0] == [("str", h) for h in lines[0]], name,
                     f"{what} style: the one-process .xlsx does not hold the CSV's rows and header")
         c.check(ref.msprobe_csv.split(b"\n")[0] != ref.csv.split(b"\n")[0], name, "--style msprobe gave the same header")
-        for n in PROCESSES:
+        for n in processes:
             where = f"{name} shared -n {n}"
             got = Reports([cli], npu, bench, extra, tmp, f"{name}_shared{n}", n=n)
             for (what, mine), (_, theirs) in zip(got.byte_reports(), ref.byte_reports()):
