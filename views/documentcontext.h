@@ -25,6 +25,8 @@ public:
     DumpTreeModel *treeModel() const { return m_tree; }
     std::shared_ptr<const DumpIndex> index(int dump) const { return m_tree->index(dump); }
     bool isIndexing() const { return m_job != nullptr; }
+    /// Paths opened while another was indexing, not started yet.
+    bool hasQueued() const { return !m_queue.isEmpty(); }
 
     /// Indexes `path` in the background; the tree fills as batches arrive.
     void openDump(const QString &path);

@@ -21,6 +21,8 @@
 #include <QTimer>
 #include <QTranslator>
 
+#include <memory>
+
 using namespace ds;
 
 namespace {
@@ -191,13 +193,21 @@ int main(int argc, char **argv)
             window.resize(wh[0].toInt(), wh[1].toInt());
     }
     window.show();
-    for (const QString &path : parser.positionalArguments())
-        window.openPath(path);
-    if (parser.isSet(shot))
+    if (parser.isSet(shot)) {
+        for (const QString &path : parser.positionalArguments())
+            window.openPath(path);
         return screenshot(window, parser.value(shot), parser.value(select), parser.value(tab), parser.value(compare));
-    if (parser.isSet(compare)) {
-        window.context()->waitForIndexing();
-        window.compareWith(parser.value(compare));
     }
+    if (parser.isSet(compare)) { // once every path is indexed
+        DocumentContext *context = window.context();
+        auto once = std::make_shared<QMetaObject::Connection>();
+        *once = QObject::connect(context, &DocumentContext::indexingFinished, &window, [&window, context, once, bench = parser.value(compare)] {
+            if (!context->isIndexing() && !context->hasQueued()) {
+                QObject::disconnect(*once);
+                window.compareWith(bench);
+            }
+        });
+    }
+    window.openAfterFirstPaint(parser.positionalArguments());
     return app.exec();
 }

@@ -38,6 +38,7 @@
 #include <QStyle>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTreeView>
@@ -266,6 +267,28 @@ void MainWindow::openPath(const QString &path)
         return;
     }
     m_context->openDump(path);
+}
+
+void MainWindow::openAfterFirstPaint(const QStringList &paths)
+{
+    m_pendingOpen += paths;
+    QTimer::singleShot(1000, this, &MainWindow::openPending); // never shown (or never painted)
+}
+
+void MainWindow::paintEvent(QPaintEvent *event)
+{
+    QMainWindow::paintEvent(event);
+    // The children paint after this, in the same event: the open starts once the frame is out,
+    // after what waited for the paint (a timer due earlier fires first; a zero timer, a posted
+    // event, would go before it).
+    if (!m_pendingOpen.isEmpty())
+        QTimer::singleShot(1, this, &MainWindow::openPending);
+}
+
+void MainWindow::openPending()
+{
+    for (const QString &path : std::exchange(m_pendingOpen, {}))
+        openPath(path);
 }
 
 void MainWindow::addRecent(const QString &path)
