@@ -23,7 +23,8 @@ public:
     explicit OpTablePanel(QWidget *parent = nullptr);
     ~OpTablePanel() override;
 
-    /// Shows `ops` of dump `dump` and selects `currentOp` (-1: none).
+    /// Shows `ops` of dump `dump` and selects `currentOp` (-1: none). The op types of the type
+    /// filter follow from the background, ahead of the statistics.
     void showOps(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<const std::vector<int>> ops, int currentOp);
     void selectOp(int op);
     OpTableModel *model() const { return m_model; }
@@ -42,6 +43,8 @@ private:
     static constexpr qint64 kStatsBatchMs = 100; ///< statistics delivered at most this often
     void applyFilter();
     void showCount();
+    /// The type filter's choices: all types, then `types`.
+    void setTypes(const QStringList &types);
     void startStats();
     void stopStats();
 

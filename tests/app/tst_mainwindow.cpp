@@ -37,6 +37,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 using namespace ds;
 
@@ -112,6 +113,22 @@ private slots:
                        && std::isfinite(r.max) && std::isfinite(r.min);
             });
         QCOMPARE(withMax, expected);
+        // The type filter lists the level's op types (found in the background), sorted, and
+        // shows one type's operators.
+        std::set<QString> types;
+        for (const OpRecord &op : index->ops)
+            types.insert(op.opType.toString());
+        auto *typeFilter = w.opTable()->findChild<QComboBox *>();
+        QVERIFY(typeFilter && types.size() >= 2);
+        QCOMPARE(typeFilter->count(), int(types.size()) + 1);
+        QStringList listed;
+        for (int i = 1; i < typeFilter->count(); ++i)
+            listed << typeFilter->itemData(i).toString();
+        QCOMPARE(listed, QStringList(types.begin(), types.end()));
+        const QString picked = listed.last();
+        typeFilter->setCurrentIndex(typeFilter->count() - 1);
+        const auto ofType = std::count_if(index->ops.begin(), index->ops.end(), [&](const OpRecord &op) { return op.opType == picked; });
+        QCOMPARE(m->rowCount(), int(ofType));
     }
 
     void opTableFiltersAndFillsStatistics()
