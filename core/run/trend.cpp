@@ -61,6 +61,7 @@ public:
             double &cell = m_table.values[(size_t(e.row) * nSteps + size_t(m_steps[e.step])) * nRanks + size_t(m_ranks[e.rank])];
             cell = std::isnan(cell) ? e.value : std::max(cell, e.value);
         }
+        m_table.cacheRankMax();
         return std::move(m_table);
     }
 
@@ -148,10 +149,23 @@ double TrendTable::value(int row, int step, int rank) const
 
 double TrendTable::maxOverRanks(int row, int step) const
 {
+    const size_t cell = size_t(row) * steps.size() + size_t(step);
+    if (rankMax.size() == size_t(rows.size()) * steps.size())
+        return cell < rankMax.size() ? rankMax[cell] : kNaN;
     double v = kNaN;
     for (size_t r = 0; r < ranks.size(); ++r)
         v = maxOf(v, value(row, step, int(r)));
     return v;
+}
+
+void TrendTable::cacheRankMax()
+{
+    rankMax.clear(); // maxOverRanks reads the values
+    std::vector<double> cache(size_t(rows.size()) * steps.size());
+    for (int row = 0; row < rows.size(); ++row)
+        for (size_t s = 0; s < steps.size(); ++s)
+            cache[size_t(row) * steps.size() + s] = maxOverRanks(row, int(s));
+    rankMax = std::move(cache);
 }
 
 TrendBands trendBands(const TrendTable &t, int maxBands)

@@ -45,11 +45,16 @@ struct TrendTable
     QStringList rows;           ///< operator or module names, in execution order of first appearance
     std::vector<double> values; ///< rows x steps x ranks; NaN where there is no value
     std::optional<qint64> agreeUpTo; ///< marked in the views ("agrees until step N")
+    std::vector<double> rankMax; ///< rows x steps: maxOverRanks, when cacheRankMax filled it
 
     bool empty() const { return rows.isEmpty() || steps.empty(); }
     double value(int row, int step, int rank) const;
     /// The largest value over the ranks (NaN when no rank has one).
     double maxOverRanks(int row, int step) const;
+    /// Fills rankMax, from which maxOverRanks then reads one value instead of every rank's:
+    /// the views ask for it per cell on the GUI thread, and a run has up to 1,024 ranks. The
+    /// builders below call it; call it again after changing `values`.
+    void cacheRankMax();
     int stepIndex(qint64 step) const;
 };
 

@@ -538,31 +538,38 @@ private slots:
             covered = b.endRow(band);
         }
         QCOMPARE(covered, rows);
-        for (int band = 0; band < b.count; ++band) {
-            for (int rank = -1; rank < 2; ++rank)
-                for (int s = 0; s < 3; ++s) {
-                    double want = std::numeric_limits<double>::quiet_NaN();
-                    for (int r = b.firstRow(band); r < b.endRow(band); ++r)
+        // from the values, then from the cache of the largest value over the ranks
+        for (const bool cached : {false, true}) {
+            if (cached)
+                t.cacheRankMax();
+            QCOMPARE(t.rankMax.size(), cached ? t.values.size() / 2 : 0);
+            for (int band = 0; band < b.count; ++band) {
+                for (int rank = -1; rank < 2; ++rank)
+                    for (int s = 0; s < 3; ++s) {
+                        double want = std::numeric_limits<double>::quiet_NaN();
+                        for (int r = b.firstRow(band); r < b.endRow(band); ++r)
+                            for (int k = 0; k < 2; ++k) {
+                                if (rank >= 0 && k != rank)
+                                    continue;
+                                const double v = t.values[(size_t(r) * 3 + size_t(s)) * 2 + size_t(k)];
+                                if (!std::isnan(v) && (std::isnan(want) || v > want))
+                                    want = v;
+                            }
+                        const double got = bandValue(t, b, band, s, rank);
+                        QVERIFY2(std::isnan(want) ? std::isnan(got) : got == want, qPrintable(QStringLiteral("band %1 step %2 rank %3").arg(band).arg(s).arg(rank)));
+                    }
+                // the worst row: the first row holding the band's largest value over steps and ranks
+                int worst = b.firstRow(band);
+                double worstValue = std::numeric_limits<double>::quiet_NaN();
+                for (int r = b.firstRow(band); r < b.endRow(band); ++r)
+                    for (int s = 0; s < 3; ++s)
                         for (int k = 0; k < 2; ++k) {
-                            if (rank >= 0 && k != rank)
-                                continue;
                             const double v = t.values[(size_t(r) * 3 + size_t(s)) * 2 + size_t(k)];
-                            if (!std::isnan(v) && (std::isnan(want) || v > want))
-                                want = v;
+                            if (!std::isnan(v) && (std::isnan(worstValue) || v > worstValue))
+                                worstValue = v, worst = r;
                         }
-                    const double got = bandValue(t, b, band, s, rank);
-                    QVERIFY2(std::isnan(want) ? std::isnan(got) : got == want, qPrintable(QStringLiteral("band %1 step %2 rank %3").arg(band).arg(s).arg(rank)));
-                }
-            // the worst row: the first row holding the band's largest value over steps and ranks
-            int worst = b.firstRow(band);
-            double worstValue = std::numeric_limits<double>::quiet_NaN();
-            for (int r = b.firstRow(band); r < b.endRow(band); ++r)
-                for (int s = 0; s < 3; ++s) {
-                    const double v = t.maxOverRanks(r, s);
-                    if (!std::isnan(v) && (std::isnan(worstValue) || v > worstValue))
-                        worstValue = v, worst = r;
-                }
-            QCOMPARE(worstRowOfBand(t, b, band, -1), worst);
+                QCOMPARE(worstRowOfBand(t, b, band, -1), worst);
+            }
         }
     }
 
