@@ -405,9 +405,13 @@ void DumpTreeModel::applyMarks(Dump &d, bool notify)
         for (const auto &[op, mark] : d.marks) {
             if (op < 0 || size_t(op) >= d.opParent.size() || mark <= 0)
                 continue;
+            // Up to the first level already this bad: the ones above it are too (8,860 marks
+            // of a 175,000-operator level cost a lookup or two each, not one per level).
             for (const Node *n = d.opParent[size_t(op)]; n; n = n->parent) {
                 int &worst = levels[n];
-                worst = std::max(worst, mark);
+                if (worst >= mark)
+                    break;
+                worst = mark;
             }
         }
     std::swap(d.levelMarks, levels);
