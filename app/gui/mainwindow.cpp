@@ -133,7 +133,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         m_progress->setVisible(false);
         m_cancel->setVisible(false);
         m_statusText->setText(message);
-        QMessageBox::warning(this, tr("Cannot open"), message);
+        // Not a nested event loop: the paths opened after this one load while it is shown.
+        auto *box = new QMessageBox(QMessageBox::Warning, tr("Cannot open"), message, QMessageBox::Ok, this);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
     });
     connect(m_tree->selectionModel(), &QItemSelectionModel::currentChanged, this, &MainWindow::onCurrentChanged);
     connect(m_opTable, &OpTablePanel::opActivated, this, &MainWindow::onOpActivated);

@@ -10,12 +10,15 @@
 #include "tensorinspector.h"
 
 #include <QAbstractItemModelTester>
+#include <QApplication>
 #include <QComboBox>
 #include <QCryptographicHash>
 #include <QDialogButtonBox>
+#include <QDir>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMessageBox>
 #include <QStatusBar>
 #include <QTableView>
 #include <QTextBrowser>
@@ -33,6 +36,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <QTimer>
 #include <QTreeView>
 
 #include <algorithm>
@@ -76,6 +80,28 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(w.context()->treeModel()->rowCount(), 2, 10000);
         QTRY_VERIFY_WITH_TIMEOUT(!w.context()->isIndexing(), 10000);
         QVERIFY(w.context()->index(0) && w.context()->index(1));
+    }
+
+    /// A path that cannot be opened is named in a message box that does not hold up the paths
+    /// opened after it: they index while the box is shown.
+    void openFailureDoesNotBlockTheNextPath()
+    {
+        MainWindow w;
+        w.show();
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        QTimer::singleShot(15000, &w, [] { // a box with an event loop of its own would hang the test
+            if (QWidget *modal = QApplication::activeModalWidget())
+                modal->close();
+        });
+        const QString missing = QDir::temp().filePath(QStringLiteral("dumpscope_no_such_dump_%1").arg(QCoreApplication::applicationPid()));
+        w.openPath(missing);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QVERIFY(finished.first().at(2).toInt() > 0);
+        auto *box = w.findChild<QMessageBox *>();
+        QVERIFY(box && box->isVisible());
+        QVERIFY2(box->text().contains(missing), qPrintable(box->text()));
+        box->accept();
     }
 
     /// Statistics reach the table in batches, not one notification per operator (a level of
