@@ -280,8 +280,8 @@ void TrendsPanel::onBuilt()
         m_rank->addItem(m_table->rankLabels[r].isEmpty() ? tr("(no rank)") : m_table->rankLabels[r], int(r));
     if (const int i = m_rank->findText(previousRank); i >= 0)
         m_rank->setCurrentIndex(i);
-    const bool values = std::any_of(m_table->values.begin(), m_table->values.end(), [](double v) { return !std::isnan(v); });
-    m_status->setText(!values ? tr("No values: %1 is not recorded or not comparable in this run.").arg(trendMetricName(m_table->metric))
+    const bool hasValue = std::any_of(m_table->values.begin(), m_table->values.end(), [](double v) { return !std::isnan(v); });
+    m_status->setText(!hasValue ? tr("No values: %1 is not recorded or not comparable in this run.").arg(trendMetricName(m_table->metric))
                                   : tr("%1 rows \u00d7 %2 \u00d7 %3 \u2014 click a row of the heatmap to chart it over the steps.")
                                         .arg(m_table->rows.size())
                                         .arg(tr("%n step(s)", nullptr, int(m_table->steps.size())), tr("%n rank(s)", nullptr, int(m_table->ranks.size()))));
