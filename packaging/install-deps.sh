@@ -5,6 +5,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake ninja-build pkg-config git
+  ccache   # the compiler cache every clone shares (CMakeLists.txt: DUMPSCOPE_CCACHE)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
   libqt6sql6-sqlite   # the SQLite driver Qt SQL opens msprobe graph databases (.vis.db) with
   libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
