@@ -29,10 +29,11 @@ namespace {
 
 bool copyTree(const QString &from, const QString &to)
 {
-    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs absolute paths
+    QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString f = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(f);
+        const QString target = to + QLatin1Char('/') + root.relativeFilePath(f);
         if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
             return false;
     }

@@ -32,7 +32,7 @@ using namespace ds;
 
 namespace {
 
-const QString kBad = QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/data/bad");
+const QString kBad = QDir(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/data/bad")).absolutePath();
 
 QJsonObject manifest()
 {

@@ -22,7 +22,7 @@ using namespace ds;
 
 namespace {
 
-const QString kRoot = QStringLiteral(DUMPSCOPE_SAMPLES "/graph");
+const QString kRoot = QDir(QStringLiteral(DUMPSCOPE_SAMPLES "/graph")).absolutePath();
 const QString kBuild = kRoot + QStringLiteral("/dump_graph/12345_0/ge_proto_00000292_Build.txt");
 const QString kOnnx = kRoot + QStringLiteral("/dump_graph/12345_0/ge_onnx_00000292_graph_1_Build.pbtxt");
 
@@ -521,10 +521,11 @@ private:
 
 bool TestGeGraph::copyTree(const QString &from, const QString &to)
 {
-    QDirIterator it(from, QDir::Files, QDirIterator::Subdirectories);
+    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs absolute paths
+    QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
     while (it.hasNext()) {
         const QString f = it.next();
-        const QString target = to + QLatin1Char('/') + QDir(from).relativeFilePath(f);
+        const QString target = to + QLatin1Char('/') + root.relativeFilePath(f);
         if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
             return false;
     }
