@@ -2,10 +2,13 @@
 // layout that is checked before it is kept (a broken one falls back to the default).
 #include "mainwindow.h"
 
+#include "models/dumptreemodel.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QDockWidget>
 #include <QGuiApplication>
+#include <QHeaderView>
 #include <QListWidget>
 #include <QMenu>
 #include <QMenuBar>
@@ -16,6 +19,7 @@
 #include <QTabBar>
 #include <QTabWidget>
 #include <QToolBar>
+#include <QTreeView>
 
 #include <algorithm>
 
@@ -63,12 +67,15 @@ void MainWindow::restoreLayout()
 
 void MainWindow::applyDefaultDockSizes()
 {
-    // Centre first: at 1280 px the tree takes 256, the inspector 460 and the tabs ~550.
+    // Centre first: at 1280 px the tree takes 281, the inspector 460 and the tabs ~530.
     const int w = width();
-    const int tree = std::clamp(int(w * 0.2), 200, 360);
+    const int tree = std::clamp(int(w * 0.22), 220, 380);
     const int inspector = std::clamp(int(w * 0.36), 320, 700);
     resizeDocks({m_treeDock, m_inspectorDock}, {tree, inspector}, Qt::Horizontal);
     resizeDocks({m_problemsDock}, {110}, Qt::Vertical);
+    // The names take the tree's width (operator names are long; the counts, sizes and notes
+    // are a scroll away, and the Operators tab counts the operators of the level too).
+    m_tree->header()->resizeSection(DumpTreeModel::NameColumn, std::max(140, tree - 24));
 }
 
 void MainWindow::showEvent(QShowEvent *event)
