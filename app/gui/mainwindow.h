@@ -24,6 +24,7 @@ class DocumentContext;
 class DumpIndex;
 class CompareView;
 class GraphPanel;
+struct MenuTarget;
 class OpTablePanel;
 class OverflowPanel;
 class RunsPanel;
@@ -146,7 +147,7 @@ private:
     QMenu *treeMenu(const QModelIndex &item);
     QMenu *opTableMenu(const QModelIndex &row);
     QMenu *graphMenu(QPoint pos);
-    QMenu *targetMenu(const struct MenuTarget &target);
+    QMenu *targetMenu(const MenuTarget &target);
 
     DocumentContext *m_context;
     QStringList m_pendingOpen; ///< openAfterFirstPaint's paths, until the first paint

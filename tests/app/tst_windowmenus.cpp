@@ -424,6 +424,8 @@ private slots:
             QCOMPARE(markdown, dialogSteps[i].first + QStringLiteral(": ") + dialogSteps[i].second);
             QVERIFY2(shown.contains(dialogSteps[i].second.simplified()), qPrintable(dialogSteps[i].first));
         }
+        if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
+            dialog->grab().save(dir + QStringLiteral("/first_steps.png"));
         // One dialog at a time.
         steps->trigger();
         QCOMPARE(w->findChildren<FirstStepsDialog *>().size(), 1);
