@@ -13,6 +13,7 @@ packages=(
   # python3-openpyxl: the compare tests open DumpScope's .xlsx with a real reader
   python3 python3-numpy python3-h5py python3-torch python3-openpyxl
   xvfb xauth fonts-noto-cjk
+  qt6-translations-l10n   # qtbase_zh_CN.qm: Qt's own dialogs and buttons in Chinese (app/gui/translations.cpp)
   # dumpscope-cli compare under mpirun (DUMPSCOPE_MPI, docs/DISTRIBUTED.md) and its tests
   libopenmpi-dev openmpi-bin
   # the .deb test: dpkg-shlibdeps for Depends, desktop and AppStream metadata validators

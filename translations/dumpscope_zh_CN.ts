@@ -864,6 +864,73 @@
     </message>
 </context>
 <context>
+    <name>ds::FirstStepsDialog</name>
+    <message>
+        <source>First Steps</source>
+        <translation>入门</translation>
+    </message>
+    <message>
+        <source>These steps are also in README.md (The GUI → First steps); the command line is described there too.</source>
+        <translation>这些步骤也写在 README.md（The GUI → First steps）中；命令行的用法也在那里说明。</translation>
+    </message>
+    <message>
+        <source>Open a dump</source>
+        <translation>打开 dump</translation>
+    </message>
+    <message>
+        <source>File → Open Dump Folder… (Ctrl+O), Open Dump File… or Open Recent, drop a folder on the window, or start dumpscope PATH. To try it, open the bundled sample samples/cann/model_dump.</source>
+        <translation>文件 → 打开 Dump 目录…（Ctrl+O）、打开 Dump 文件…或最近打开，把文件夹拖到窗口上，或运行 dumpscope PATH。想先试一试，可打开自带的样例 samples/cann/model_dump。</translation>
+    </message>
+    <message>
+        <source>Browse</source>
+        <translation>浏览</translation>
+    </message>
+    <message>
+        <source>The dump tree (left) fills while the folder is indexed in the background, and the window opens on the first operator. Files that could not be read are listed under &quot;Files that could not be read&quot; and in the Problems dock.</source>
+        <translation>文件夹在后台建立索引时，左侧的 Dump 树随之填充，窗口打开后选中第一个算子。无法读取的文件列在“无法读取的文件”下和“问题”面板中。</translation>
+    </message>
+    <message>
+        <source>Look at a tensor</source>
+        <translation>查看张量</translation>
+    </message>
+    <message>
+        <source>Click an operator or a tensor: the Operators tab lists the operators of its level, the tensor inspector (right) shows its metadata, statistics and histogram, and its Values and Heatmap tabs show the elements.</source>
+        <translation>单击算子或张量：“算子”标签页列出其所在层级的算子，右侧的张量检查器显示其元数据、统计量和直方图，其“数值”和“热力图”标签页显示各个元素。</translation>
+    </message>
+    <message>
+        <source>Find overflows</source>
+        <translation>查找溢出</translation>
+    </message>
+    <message>
+        <source>Analysis → Go to First Overflow (Ctrl+F1) selects the first overflow of the open dumps; the Overflow tab lists every record and finding.</source>
+        <translation>分析 → 转到首个溢出（Ctrl+F1）选中已打开 dump 中的首个溢出；“溢出”标签页列出所有记录和发现。</translation>
+    </message>
+    <message>
+        <source>Compare with a bench run</source>
+        <translation>与标杆运行比对</translation>
+    </message>
+    <message>
+        <source>Analysis → Compare with… (Ctrl+Shift+C) compares the selected NPU dump with a GPU/CPU dump; the Compare tab pins the first divergence on top.</source>
+        <translation>分析 → 与…比对（Ctrl+Shift+C）将选中的 NPU dump 与 GPU/CPU dump 比对；“比对”标签页把第一个分歧固定在顶部。</translation>
+    </message>
+    <message>
+        <source>Export and copy</source>
+        <translation>导出与复制</translation>
+    </message>
+    <message>
+        <source>File → Export Tensors… (Ctrl+E) writes the selected tensors to .npy or .txt; right-click an item in the tree, the operator table or the graph to copy its name or path, export it, compare it or show it in the graph.</source>
+        <translation>文件 → 导出张量…（Ctrl+E）把选中的张量写成 .npy 或 .txt；在 Dump 树、算子表或图中右键单击某一项，可复制其名称或路径、导出、比对或在图中显示。</translation>
+    </message>
+    <message>
+        <source>Find your way</source>
+        <translation>快速定位</translation>
+    </message>
+    <message>
+        <source>Ctrl+F goes to the search box of the current view; the View menu lists every panel and tab (Ctrl+1 to Ctrl+6), and View → Reset Layout brings back the default layout.</source>
+        <translation>Ctrl+F 跳到当前视图的搜索框；“视图”菜单列出所有面板和标签页（Ctrl+1 到 Ctrl+6），视图 → 重置布局可恢复默认布局。</translation>
+    </message>
+</context>
+<context>
     <name>ds::GraphCompareView</name>
     <message>
         <source>pass</source>
@@ -1873,6 +1940,64 @@ out of range: %5</source>
     <message>
         <source>Run: %1</source>
         <translation>运行：%1</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Name</source>
+        <translation>复制名称(&amp;N)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Tensor ID</source>
+        <translation>复制张量 ID(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Copy &amp;Path</source>
+        <translation>复制路径(&amp;P)</translation>
+    </message>
+    <message numerus="yes">
+        <source>&amp;Export %n Tensor(s)…</source>
+        <translation>
+            <numerusform>导出 %n 个张量(&amp;E)…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Compare this dump (NPU) with a bench dump (GPU/CPU)</source>
+        <translation>将此 dump（NPU）与标杆 dump（GPU/CPU）比对</translation>
+    </message>
+    <message>
+        <source>Show in &amp;Operators</source>
+        <translation>在算子表中显示(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Show in &amp;Graph</source>
+        <translation>在图中显示(&amp;G)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Find…</source>
+        <translation>查找(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Go to the search box of the current view (the graph&apos;s search on the Graph tab, else the operator filter)</source>
+        <translation>跳到当前视图的搜索框（在“图”标签页为图的搜索框，否则为算子过滤框）</translation>
+    </message>
+    <message>
+        <source>&amp;Reset Layout</source>
+        <translation>重置布局(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Bring back the default docks, toolbar and sizes</source>
+        <translation>恢复默认的停靠面板、工具栏和尺寸</translation>
+    </message>
+    <message>
+        <source>&amp;First Steps</source>
+        <translation>入门(&amp;F)</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
     </message>
 </context>
 <context>

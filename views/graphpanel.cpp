@@ -643,6 +643,26 @@ std::vector<int> GraphPanel::opsOfNode(NodeId node) const
     return m_mapping->nodeOps[size_t(m_graph)][node.index()];
 }
 
+bool GraphPanel::canShowOp(int dump, int op) const
+{
+    if (m_deferred.index && m_deferred.dump == dump)
+        return op >= 0;
+    return dump == m_dump && m_mapping && op >= 0 && size_t(op) < m_mapping->opNode.size() && m_mapping->opNode[size_t(op)].isValid();
+}
+
+void GraphPanel::showOp(int dump, int op)
+{
+    if (dump == m_dump && m_mapping) {
+        selectOp(dump, op);
+        return;
+    }
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(this, &GraphPanel::graphShown, this, [this, once, dump, op] {
+        disconnect(*once);
+        selectOp(dump, op); // nothing when another dump's graph came first
+    });
+}
+
 void GraphPanel::selectOp(int dump, int op)
 {
     if (dump != m_dump)

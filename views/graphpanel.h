@@ -91,6 +91,11 @@ public:
     NodeId nodeOfOp(int op) const;
     /// The dump ops of a root-graph node (empty without dump data).
     std::vector<int> opsOfNode(NodeId node) const;
+    /// "Show in graph": operator `op` of `dump` has a node in the shown graphs, or the dump's
+    /// module graph is still to be drawn (when this tab is shown).
+    bool canShowOp(int dump, int op) const;
+    /// Selects the node of `op` now, or once the dump's graph is shown (show this tab first).
+    void showOp(int dump, int op);
     /// Operators of the dump linked to nodes of the shown model, and the operators considered.
     int linkedOps() const { return m_linked; }
 

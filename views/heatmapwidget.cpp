@@ -1,6 +1,7 @@
 #include "heatmapwidget.h"
 
 #include "background.h"
+#include "flowlayout.h"
 #include "sliceselector.h"
 #include "valuegridwidget.h"
 
@@ -90,20 +91,28 @@ HeatmapWidget::HeatmapWidget(QWidget *parent) : QWidget(parent), m_plot(new QCus
     m_hover = new QLabel(this);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto *controls = new QHBoxLayout;
-    controls->addWidget(m_selector, 1);
-    controls->addWidget(new QLabel(tr("Gradient:"), this));
-    controls->addWidget(m_gradient);
+    // The controls wrap in a narrow dock instead of widening it (FlowLayout); so do the legend
+    // and the read-out.
+    m_legend->setWordWrap(true);
+    m_hover->setWordWrap(true);
+    auto *gradient = new QWidget(this);
+    auto *gradientLayout = new QHBoxLayout(gradient);
+    gradientLayout->setContentsMargins(0, 0, 0, 0);
+    auto *gradientLabel = new QLabel(tr("Gradient:"), gradient);
+    gradientLabel->setBuddy(m_gradient);
+    m_gradient->setParent(gradient);
+    gradientLayout->addWidget(gradientLabel);
+    gradientLayout->addWidget(m_gradient);
+    auto *controls = new FlowLayout;
+    controls->addWidget(m_selector);
+    controls->addWidget(gradient);
     controls->addWidget(save);
-    auto *bottom = new QHBoxLayout;
-    bottom->addWidget(m_legend);
-    bottom->addStretch();
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
     layout->addWidget(m_plot, 1);
     layout->addWidget(m_hover);
-    layout->addLayout(bottom);
+    layout->addWidget(m_legend);
     layout->addWidget(m_status);
 
     connect(m_selector, &SliceSelector::sliceChanged, this, [this](const TensorSlice &s) {

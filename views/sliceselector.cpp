@@ -1,5 +1,7 @@
 #include "sliceselector.h"
 
+#include "flowlayout.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -18,24 +20,30 @@ SliceSelector::SliceSelector(QWidget *parent) : QWidget(parent)
     m_row->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_col->setSizeAdjustPolicy(QComboBox::AdjustToContents);
     m_fixedLabel = new QLabel(tr("Fixed indices:"), this);
-    m_spinBox = new QWidget(this);
-    auto *spins = new QHBoxLayout(m_spinBox);
-    spins->setContentsMargins(0, 0, 0, 0);
 
-    auto *layout = new QHBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(new QLabel(tr("Rows:"), this));
-    layout->addWidget(m_row);
-    layout->addWidget(new QLabel(tr("Columns:"), this));
-    layout->addWidget(m_col);
-    layout->addSpacing(12);
-    layout->addWidget(m_fixedLabel);
-    layout->addWidget(m_spinBox);
-    layout->addStretch();
+    // The controls wrap onto more lines in a narrow dock instead of widening it: each label
+    // stays with its control.
+    m_layout = new FlowLayout(this);
+    m_layout->setContentsMargins(0, 0, 0, 0);
+    m_layout->addWidget(labelled(new QLabel(tr("Rows:"), this), m_row));
+    m_layout->addWidget(labelled(new QLabel(tr("Columns:"), this), m_col));
 
     connect(m_row, &QComboBox::currentIndexChanged, this, [this] { onDimChosen(true); });
     connect(m_col, &QComboBox::currentIndexChanged, this, [this] { onDimChosen(false); });
     setShape({});
+}
+
+QWidget *SliceSelector::labelled(QLabel *label, QWidget *control)
+{
+    auto *pair = new QWidget(this);
+    auto *layout = new QHBoxLayout(pair);
+    layout->setContentsMargins(0, 0, 0, 0);
+    label->setParent(pair);
+    control->setParent(pair);
+    label->setBuddy(control);
+    layout->addWidget(label);
+    layout->addWidget(control);
+    return pair;
 }
 
 void SliceSelector::setShape(const Shape &shape)
@@ -44,11 +52,12 @@ void SliceSelector::setShape(const Shape &shape)
     const QSignalBlocker b1(m_row), b2(m_col);
     m_row->clear();
     m_col->clear();
-    for (QLabel *l : m_labels)
-        delete l;
-    for (QSpinBox *s : m_spins)
-        delete s;
-    m_labels.clear();
+    if (QLayout *old = m_fixedLabel->parentWidget()->layout()) // out of the group it was shown in
+        old->removeWidget(m_fixedLabel);
+    m_fixedLabel->setParent(this);
+    for (QWidget *g : m_groups)
+        delete g;
+    m_groups.clear();
     m_spins.clear();
 
     const int rank = int(shape.size());
@@ -57,18 +66,17 @@ void SliceSelector::setShape(const Shape &shape)
         m_row->addItem(text, d);
         if (rank >= 2)
             m_col->addItem(text, d);
-        auto *label = new QLabel(tr("dim %1 (size %2):").arg(d).arg(shape[size_t(d)]), m_spinBox);
-        auto *spin = new QSpinBox(m_spinBox);
+        auto *label = new QLabel(tr("dim %1 (size %2):").arg(d).arg(shape[size_t(d)]), this);
+        auto *spin = new QSpinBox(this);
         const auto n = shape[size_t(d)];
         spin->setRange(0, n == 0 ? 0 : int(std::min<std::uint64_t>(n - 1, INT_MAX)));
         spin->setToolTip(tr("Index along dim %1: 0 to %2").arg(d).arg(n == 0 ? 0 : n - 1));
         spin->setEnabled(n > 1);
         spin->setKeyboardTracking(false);
         spin->setAccelerated(true);
-        label->setBuddy(spin);
-        m_spinBox->layout()->addWidget(label);
-        m_spinBox->layout()->addWidget(spin);
-        m_labels.push_back(label);
+        QWidget *group = labelled(label, spin);
+        m_layout->addWidget(group);
+        m_groups.push_back(group);
         m_spins.push_back(spin);
         connect(spin, &QSpinBox::valueChanged, this, &SliceSelector::emitSlice);
     }
@@ -131,12 +139,15 @@ void SliceSelector::updateSpins()
     bool any = false;
     for (size_t d = 0; d < m_spins.size(); ++d) {
         const bool shown = int(d) != m_lastRow && int(d) != m_lastCol;
-        m_spins[d]->setVisible(shown);
-        m_labels[d]->setVisible(shown);
+        m_groups[d]->setVisible(shown);
+        if (shown && !any) { // "Fixed indices:" wraps with the first index it introduces
+            if (QLayout *old = m_fixedLabel->parentWidget()->layout())
+                old->removeWidget(m_fixedLabel);
+            static_cast<QHBoxLayout *>(m_groups[d]->layout())->insertWidget(0, m_fixedLabel);
+        }
         any = any || shown;
     }
     m_fixedLabel->setVisible(any);
-    m_spinBox->setVisible(any);
 }
 
 void SliceSelector::emitSlice()

@@ -11,8 +11,11 @@ class QSpinBox;
 
 namespace ds {
 
+class FlowLayout;
+
 /// Picks a 2-D slice of a tensor: the dim shown as rows, the dim shown as columns, and one
-/// index spin box for every other dim. Shared by the value grid and the heatmap.
+/// index spin box for every other dim. Shared by the value grid and the heatmap. The controls
+/// wrap onto several lines when the widget is narrow (FlowLayout).
 class SliceSelector : public QWidget
 {
     Q_OBJECT
@@ -38,12 +41,14 @@ private:
     void onDimChosen(bool rowCombo);
     void updateSpins();
     void emitSlice();
+    /// A label and its control as one widget (they wrap together).
+    QWidget *labelled(QLabel *label, QWidget *control);
 
     Shape m_shape;
     QComboBox *m_row, *m_col;
     QLabel *m_fixedLabel;
-    QWidget *m_spinBox;
-    std::vector<QLabel *> m_labels;
+    FlowLayout *m_layout;
+    std::vector<QWidget *> m_groups; ///< per dim: its label and index spin box
     std::vector<QSpinBox *> m_spins;
     int m_lastRow = -1, m_lastCol = -1;
 };

@@ -54,6 +54,9 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
     QFont bold = m_title->font();
     bold.setBold(true);
     m_title->setFont(bold);
+    // A long tensor id wraps at its slashes; in a very narrow dock its last part is clipped
+    // rather than widen the dock (the full id is in the tooltip and copied by "Copy statistics").
+    m_title->setMinimumWidth(m_title->fontMetrics().averageCharWidth() * 12);
     m_status = new QLabel(this);
     m_status->setWordWrap(true);
     m_raw = new QCheckBox(tr("Raw device layout"), this);
@@ -92,13 +95,15 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
         if (m_report && !m_report->error)
             QGuiApplication::clipboard()->setText(m_report->id.toString() + QLatin1Char('\n') + statsText(m_report->stats));
     });
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_title, 1);
-    top->addWidget(m_raw);
-    top->addWidget(copy);
+    // The id has a line of its own (it is long and breaks only at its slashes); the status
+    // and the buttons share the next.
+    auto *second = new QHBoxLayout;
+    second->addWidget(m_status, 1);
+    second->addWidget(m_raw);
+    second->addWidget(copy);
     auto *layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addWidget(m_status);
+    layout->addWidget(m_title);
+    layout->addLayout(second);
     layout->addWidget(m_tabs, 1);
 
     connect(context, &DocumentContext::selectionChanged, this, &TensorInspector::onSelectionChanged);
@@ -130,6 +135,7 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
         m_index.reset();
         dropJobs();
         m_title->setText(tr("Select a tensor in the dump tree."));
+        m_title->setToolTip(QString());
         m_status->clear();
         m_raw->setEnabled(false);
         m_hist->clear();
@@ -139,6 +145,7 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
     }
     m_ref = *ref;
     m_title->setText(tensorId.toString());
+    m_title->setToolTip(tensorId.toString());
     const auto &t = m_index->tensor(m_ref);
     const QSignalBlocker block(m_raw);
     m_raw->setChecked(false);

@@ -1,5 +1,6 @@
 #include "valuegridwidget.h"
 
+#include "flowlayout.h"
 #include "sliceselector.h"
 
 #include <QAction>
@@ -123,30 +124,33 @@ ValueGridWidget::ValueGridWidget(QWidget *parent) : QWidget(parent), m_model(new
     m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_message->setWordWrap(true);
 
-    auto *nav = new QHBoxLayout;
-    nav->addWidget(m_prevRows);
-    nav->addWidget(m_rowsLabel);
-    nav->addWidget(m_nextRows);
-    nav->addSpacing(12);
-    nav->addWidget(m_prevCols);
-    nav->addWidget(m_colsLabel);
-    nav->addWidget(m_nextCols);
-    nav->addStretch();
+    // Page and go-to controls wrap in a narrow dock instead of widening it (FlowLayout); the
+    // legend and the read-out wrap too.
+    auto group = [this](std::initializer_list<QWidget *> widgets) {
+        auto *g = new QWidget(this);
+        auto *l = new QHBoxLayout(g);
+        l->setContentsMargins(0, 0, 0, 0);
+        for (QWidget *w : widgets) {
+            w->setParent(g);
+            l->addWidget(w);
+        }
+        return g;
+    };
     auto *goLabel = new QLabel(tr("&Go to:"), this);
     goLabel->setBuddy(m_goTo);
-    nav->addWidget(goLabel);
-    nav->addWidget(m_goTo);
-    nav->addWidget(m_digits);
-    auto *bottom = new QHBoxLayout;
-    bottom->addWidget(m_legend);
-    bottom->addStretch();
-    bottom->addWidget(m_info);
+    auto *nav = new FlowLayout;
+    nav->addWidget(group({m_prevRows, m_rowsLabel, m_nextRows}));
+    nav->addWidget(group({m_prevCols, m_colsLabel, m_nextCols}));
+    nav->addWidget(group({goLabel, m_goTo, m_digits}));
+    m_legend->setWordWrap(true);
+    m_info->setWordWrap(true);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(m_selector);
     layout->addLayout(nav);
     layout->addWidget(m_view, 1);
-    layout->addLayout(bottom);
+    layout->addWidget(m_info);
+    layout->addWidget(m_legend);
     layout->addWidget(m_message);
 
     connect(m_selector, &SliceSelector::sliceChanged, m_model, qOverload<const TensorSlice &>(&TensorValuesModel::setSlice));

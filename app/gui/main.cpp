@@ -10,16 +10,15 @@
 #include "runspanel.h"
 #include "tensorinspector.h"
 #include "trendspanel.h"
+#include "translations.h"
 
 #include <QApplication>
 #include <QDockWidget>
 #include <QIcon>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
 #include <QTabWidget>
 #include <QThread>
 #include <QTimer>
-#include <QTranslator>
 
 #include <memory>
 
@@ -133,25 +132,11 @@ int main(int argc, char **argv)
     QApplication::setWindowIcon(icon);
     QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
 
-    // Translations: ours from an installed tree (<prefix>/share/dumpscope/translations, so they
-    // can be updated without a rebuild), next to the binary (build tree), else the embedded copy;
-    // Qt's own come from the system.
-    QTranslator ours, qtBase;
+    // Translations (ours and Qt's own dialogs): the setting, or --language for this run.
     QString lang = SettingsDialog::effectiveLanguage();
     if (const qsizetype i = app.arguments().indexOf(QStringLiteral("--language")); i > 0 && i + 1 < app.arguments().size())
         lang = app.arguments().at(i + 1);
-    if (lang != QLatin1String("en")) {
-        const QString appDir = QCoreApplication::applicationDirPath();
-        const QStringList dirs{appDir + QLatin1String("/../share/dumpscope/translations"), appDir, QStringLiteral(":/i18n")};
-        for (const QString &dir : dirs) {
-            if (ours.load(QStringLiteral("dumpscope_") + lang, dir)) {
-                app.installTranslator(&ours);
-                break;
-            }
-        }
-        if (qtBase.load(QStringLiteral("qtbase_") + lang, QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-            app.installTranslator(&qtBase);
-    }
+    installTranslations(lang);
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QCoreApplication::translate("main", "Workbench for Ascend NPU dump data."));

@@ -61,11 +61,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     treeDock->setObjectName(QStringLiteral("dumpTreeDock"));
     treeDock->setWidget(m_tree);
     addDockWidget(Qt::LeftDockWidgetArea, treeDock);
-    resizeDocks({treeDock}, {330}, Qt::Horizontal);
+    m_treeDock = treeDock;
 
     m_opTable = new OpTablePanel(this);
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
+    // Every tab stays in view (no scroll arrows hiding Compare and Trends): a narrow centre
+    // elides the labels instead (the View menu and the tooltips name them in full).
+    m_tabs->setUsesScrollButtons(false);
+    m_tabs->setElideMode(Qt::ElideRight);
     m_tabs->addTab(m_opTable, tr("Operators"));
     m_runs = new RunsPanel(this);
     m_tabs->addTab(m_runs, tr("Runs"));
@@ -84,8 +88,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_inspector = new TensorInspector(m_context, this);
     auto *inspectorDock = new QDockWidget(tr("Tensor inspector"), this);
     inspectorDock->setObjectName(QStringLiteral("inspectorDock"));
-    inspectorDock->setWidget(m_inspector);
+    inspectorDock->setWidget(boundedDockContent(m_inspector));
     addDockWidget(Qt::RightDockWidgetArea, inspectorDock);
+    m_inspectorDock = inspectorDock;
 
     m_problems = new QListWidget(this);
     m_problems->setAlternatingRowColors(true);
@@ -95,8 +100,6 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     addDockWidget(Qt::BottomDockWidgetArea, problemsDock);
     problemsDock->hide(); // shown when a dump has unreadable files or files read with warnings
     m_problemsDock = problemsDock;
-    resizeDocks({inspectorDock}, {600}, Qt::Horizontal);
-    resizeDocks({problemsDock}, {110}, Qt::Vertical);
 
     m_statusText = new QLabel(tr("Open a dump directory to begin (File \u2192 Open, or drop a folder here)."), this);
     m_progress = new QProgressBar(this);
@@ -196,11 +199,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         }
     });
 
-    QSettings settings;
-    restoreGeometry(settings.value(QStringLiteral("window/geometry")).toByteArray());
-    restoreState(settings.value(QStringLiteral("window/state")).toByteArray());
-    if (!settings.contains(QStringLiteral("window/geometry")))
-        resize(1280, 800);
+    setupContextMenus();
+    restoreLayout();
 }
 
 MainWindow::~MainWindow() = default;
@@ -209,20 +209,22 @@ void MainWindow::createActions()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
     QAction *openDir = file->addAction(tr("&Open Dump Folder\u2026"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open dump folder"));
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open dump folder"), dialogFolder());
         if (!dir.isEmpty())
             openPath(dir);
     });
     openDir->setShortcut(QKeySequence::Open);
     file->addAction(tr("Open Dump &File\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open dump file"));
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open dump file"), dialogFolder());
         if (!path.isEmpty())
             openPath(path);
     });
     QAction *addGraphs = file->addAction(tr("Add &Graph Folder\u2026"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with GE graph files (ge_proto_*.txt)"));
-        if (!dir.isEmpty())
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder with GE graph files (ge_proto_*.txt)"), dialogFolder());
+        if (!dir.isEmpty()) {
+            rememberDialogFolder(dir);
             addGraphFolder(dir);
+        }
     });
     addGraphs->setToolTip(tr("GE writes its graph files into the training job's working directory: add that folder "
                              "to link its graphs to the open dumps"));
@@ -244,12 +246,6 @@ void MainWindow::createActions()
     QAction *compare = analysis->addAction(tr("&Compare with\u2026"), this, [this] { compareWith(); });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     compare->setToolTip(tr("Compare the selected (NPU) dump with a bench dump (GPU/CPU) and find the first divergence"));
-    QMenu *help = menuBar()->addMenu(tr("&Help"));
-    help->addAction(tr("&About DumpScope"), this, [this] {
-        QMessageBox::about(this, tr("About DumpScope"),
-                           tr("<b>DumpScope %1</b><p>A workbench for Ascend NPU dump data: operator tensors, "
-                              "layouts, statistics and overflow records.</p>").arg(QStringLiteral(DUMPSCOPE_VERSION)));
-    });
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
     openDir->setIconText(tr("Open Dump Folder"));
@@ -258,6 +254,8 @@ void MainWindow::createActions()
     tools->addAction(exportAction);
     firstOverflow->setIconText(tr("First Overflow"));
     tools->addAction(firstOverflow);
+    createViewMenu();
+    createHelpMenu();
 }
 
 void MainWindow::openPath(const QString &path)
@@ -302,6 +300,7 @@ void MainWindow::addRecent(const QString &path)
     recent.removeAll(abs);
     recent.prepend(abs);
     settings.setValue(QStringLiteral("recent"), recent.mid(0, 10));
+    rememberDialogFolder(abs); // the next Open dialog starts beside it
     updateRecentMenu();
 }
 
@@ -429,9 +428,10 @@ void MainWindow::compareWith(QString benchPath)
         return;
     }
     if (benchPath.isEmpty())
-        benchPath = QFileDialog::getExistingDirectory(this, tr("Bench dump (GPU/CPU) to compare %1 with").arg(npu->openedPath));
+        benchPath = QFileDialog::getExistingDirectory(this, tr("Bench dump (GPU/CPU) to compare %1 with").arg(npu->openedPath), dialogFolder());
     if (benchPath.isEmpty())
         return;
+    rememberDialogFolder(benchPath);
     m_tabs->setCurrentWidget(m_compare);
     m_compare->start(npu, dump, benchPath);
 }
@@ -455,22 +455,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     m_cancel->setVisible(false);
     const QString what = tr("%1, %2").arg(tr("%n operator(s)", nullptr, ops), tr("%n unreadable file(s)", nullptr, errors));
     m_statusText->setText(cancelled ? tr("Indexing cancelled: %1 indexed so far.").arg(what) : tr("Indexed %1.").arg(what));
-    auto *model = m_context->treeModel();
-    // Expand down to the first level with operators and show them in the table.
-    QModelIndex i = model->index(dump, 0);
-    while (i.isValid() && model->rowCount(i) > 0
-           && DumpTreeModel::Kind(model->index(0, 0, i).data(DumpTreeModel::KindRole).toInt()) != DumpTreeModel::Kind::Op) {
-        m_tree->expand(i);
-        i = model->index(0, 0, i);
-    }
-    if (model->rowCount(i) <= 1000) // expanding tens of thousands of rows would stall the view
-        m_tree->expand(i);
-    // Selected on the next turn of the event loop: listing a level of 175,000 operators in the
-    // table and starting the runs overview and trends is a turn's work of its own.
-    QTimer::singleShot(0, this, [this, i = QPersistentModelIndex(i)] {
-        if (i.isValid() && !m_tree->currentIndex().isValid())
-            m_tree->setCurrentIndex(i);
-    });
+    selectInitialItem(dump);
     if (const auto index = m_context->index(dump); index && !cancelled && ops == 0 && errors == 0) {
         // Nothing to index: a folder holding graph files among other files (a job's working
         // directory) opened as another path? (checked off the GUI thread)
@@ -651,9 +636,7 @@ void MainWindow::onCompareFinished()
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
-    QSettings settings;
-    settings.setValue(QStringLiteral("window/geometry"), saveGeometry());
-    settings.setValue(QStringLiteral("window/state"), saveState());
+    saveLayout();
     event->accept();
 }
 

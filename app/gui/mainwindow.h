@@ -4,9 +4,12 @@
 #include "index/problems.h"
 
 #include <QMainWindow>
+#include <QPointer>
 #include <memory>
 #include <map>
 
+class QDialog;
+class QDockWidget;
 class QLabel;
 class QListWidget;
 class QMenu;
@@ -21,6 +24,7 @@ class DocumentContext;
 class DumpIndex;
 class CompareView;
 class GraphPanel;
+struct MenuTarget;
 class OpTablePanel;
 class OverflowPanel;
 class RunsPanel;
@@ -66,7 +70,35 @@ public:
     /// Selects a tensor by id in the first dump that has it; false if none does.
     bool selectTensor(const TensorId &tensorId);
 
+    // Layout (mainwindowlayout.cpp). The saved layout carries this version: a layout saved by
+    // another version (or none) is not restored.
+    static constexpr int kLayoutVersion = 1;
+    /// QSettings keys of the saved window geometry and dock state.
+    static QString geometryKey();
+    static QString stateKey();
+    QDockWidget *treeDock() const { return m_treeDock; }
+    QDockWidget *inspectorDock() const { return m_inspectorDock; }
+    QDockWidget *problemsDock() const { return m_problemsDock; }
+    QMenu *viewMenu() const { return m_viewMenu; }
+    /// View -> Reset Layout: the docks and toolbars as at construction, sized for the window.
+    void resetLayout();
+    /// Why the current layout is unusable (a dock wider than the window allows, the central
+    /// tabs squeezed, a floating dock off every screen), or empty when it is fine.
+    QString layoutProblem() const;
+
+    // Conveniences (mainwindowmenus.cpp, contextmenus.cpp).
+    /// Ctrl+F: focuses the search box of the current view (the graph's search when the Graph
+    /// tab is shown, else the operator table's filter).
+    void focusSearch();
+    /// The folder the file dialogs start in: the last folder used (QSettings).
+    static QString dialogFolder();
+    /// Remembers the folder of `path` (a file's folder, a chosen folder's parent) for dialogFolder().
+    static void rememberDialogFolder(const QString &path);
+    /// Help -> First Steps (non-modal; one at a time).
+    void showFirstSteps();
+
 protected:
+    void showEvent(QShowEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
@@ -91,6 +123,32 @@ private:
     void addRecent(const QString &path);
     void updateRecentMenu();
 
+    // mainwindowlayout.cpp
+    /// A dock's content in a scroll area: the content's minimum size (a plot, a row of
+    /// controls) can no longer set the dock's; below it the content scrolls.
+    static QWidget *boundedDockContent(QWidget *content);
+    /// Keeps the default layout (View -> Reset Layout), then restores the saved one.
+    void restoreLayout();
+    /// The default widths of the side docks for the window's width, applied.
+    void applyDefaultDockSizes();
+    /// On the first show: the saved layout (restored in the constructor) is checked against the
+    /// laid-out window; a broken one is replaced by the default.
+    void checkRestoredLayout();
+    void saveLayout();
+    void createViewMenu();
+    // mainwindowmenus.cpp
+    void createHelpMenu();
+    /// After a dump indexes: unless the user chose an item, selects its first operator (in
+    /// execution order, skipping "Files that could not be read") so the inspector shows a tensor.
+    void selectInitialItem(int dump);
+    // contextmenus.cpp
+    void setupContextMenus();
+    /// The context menus (shown with popup(), deleted on close); null where there is none.
+    QMenu *treeMenu(const QModelIndex &item);
+    QMenu *opTableMenu(const QModelIndex &row);
+    QMenu *graphMenu(QPoint pos);
+    QMenu *targetMenu(const MenuTarget &target);
+
     DocumentContext *m_context;
     QStringList m_pendingOpen; ///< openAfterFirstPaint's paths, until the first paint
     QTreeView *m_tree;
@@ -104,7 +162,14 @@ private:
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
     std::pair<int, QString> m_trendRun{-1, QString()}; ///< the run whose statistics the trends show
     QListWidget *m_problems;
-    QWidget *m_problemsDock;
+    QDockWidget *m_problemsDock;
+    QDockWidget *m_treeDock = nullptr;
+    QDockWidget *m_inspectorDock = nullptr;
+    QMenu *m_viewMenu = nullptr;
+    QByteArray m_defaultState; ///< saveState() at construction: View -> Reset Layout
+    bool m_stateRestored = false; ///< a saved layout of kLayoutVersion was restored
+    bool m_layoutChecked = false; ///< checkRestoredLayout ran (first show)
+    QPointer<QDialog> m_firstSteps;
     QTabWidget *m_tabs;
     QMenu *m_recentMenu = nullptr;
     std::map<int, int> m_firstOverflow; ///< dump -> op of the first overflow (-1: none)

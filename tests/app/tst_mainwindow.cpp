@@ -240,7 +240,10 @@ private slots:
         QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
         w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
-        // Multi-select: one tensor and a whole operator (its 3 tensors) in the tree.
+        // Multi-select: one tensor and a whole operator (its 3 tensors) in the tree, instead of
+        // the first operator the window opens on.
+        QTRY_VERIFY(w.tree()->currentIndex().isValid());
+        w.tree()->selectionModel()->clearSelection();
         auto *model = w.context()->treeModel();
         const QModelIndex tensor = model->findTensor(0, kTensor);
         const QModelIndex op = model->findOp(0, QStringLiteral("20240315101500/0/ge_default_20240315101512_1/1/0/MatMulV2.fc_MatMul.14.3.1710490512000003"));
@@ -290,7 +293,10 @@ private slots:
         QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
         w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/h5"));
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
-        // Two operators of model_npu.h5, selected in the tree.
+        // Two operators of model_npu.h5, selected in the tree (instead of the first operator
+        // the window opens on).
+        QTRY_VERIFY(w.tree()->currentIndex().isValid());
+        w.tree()->selectionModel()->clearSelection();
         const auto index = w.context()->index(0);
         QVERIFY(index);
         QStringList groups;
