@@ -4,6 +4,7 @@
 #include "heatmapwidget.h"
 #include "histogramwidget.h"
 #include "valuegridwidget.h"
+#include "compare/msprobenames.h"
 #include "formats/readers.h"
 #include "index/jsonreport.h"
 #include "tensor/dtype.h"
@@ -149,7 +150,14 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
         const QString why = t.isTensor() ? tr("No tensor data was saved for this leaf; the details show the statistics the dump recorded.")
                                          : tr("This leaf is a %1 value, not a tensor.").arg(t.typeName());
         m_status->setText(why);
-        m_hist->clear(why);
+        if (t.isTensor()) { // what is known instead of an empty plot: the recorded statistics
+            m_hist->showRecorded(t.recorded(), isMsprobeOp(m_index->op(m_ref))
+                                                   ? tr("No values were dumped for this tensor (msprobe task: statistics): no histogram.")
+                                                   : tr("No values were dumped for this tensor: no histogram."));
+            showRecordedStats();
+        } else {
+            m_hist->clear(why);
+        }
         m_values->clear(why);
         m_heatmap->clear(why);
         return;
@@ -315,6 +323,28 @@ void TensorInspector::showFrameworkMetadata()
         for (qsizetype i = 0; i < lines.size(); ++i)
             addRow(m_meta, i == 0 ? tr("Call stack") : QString(), QString(lines[i]).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")));
     }
+}
+
+/// The statistics a statistics-only leaf recorded, in the statistics table.
+void TensorInspector::showRecordedStats()
+{
+    const auto &t = m_index->tensor(m_ref);
+    const RecordedStats r = t.recorded();
+    m_stats->clear();
+    addRow(m_stats, tr("Source"), tr("recorded by the dump (no values)"));
+    if (const auto n = elementCount(t.shape()))
+        addRow(m_stats, tr("Elements"), QString::number(*n));
+    const std::pair<RecordedStats::Field, std::pair<QString, double>> fields[] = {
+        {RecordedStats::Min, {tr("Min"), r.min}},
+        {RecordedStats::Max, {tr("Max"), r.max}},
+        {RecordedStats::Mean, {tr("Mean"), r.mean}},
+        {RecordedStats::Norm, {tr("L2 norm"), r.norm}},
+    };
+    for (const auto &[field, row] : fields)
+        if (r.has(field))
+            addRow(m_stats, row.first, std::isnan(row.second) ? QStringLiteral("NaN")
+                                       : std::isinf(row.second) ? QString::fromLatin1(row.second > 0 ? "+Inf" : "-Inf")
+                                                                : QString::number(row.second, 'g', 8));
 }
 
 void TensorInspector::showStats()

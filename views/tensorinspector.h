@@ -55,6 +55,7 @@ private:
     void showMetadata();
     void showFrameworkMetadata();
     void showStats();
+    void showRecordedStats();
 
     DocumentContext *m_context;
     QLabel *m_title, *m_status;

@@ -229,6 +229,23 @@ void MainWindow::createActions()
     QAction *exportAction = file->addAction(tr("&Export Tensors…"), this, &MainWindow::exportSelected);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setToolTip(tr("Export the selected tensors to .npy or .txt"));
+    // Enabled while the selection holds a leaf with values (a statistics-only dump has none).
+    // A selection of more than 2,000 rows is not walked here: the dialog counts it.
+    auto updateExport = [this, exportAction] {
+        const qsizetype rows = m_tree->selectionModel()->selectedRows().size() + m_opTable->view()->selectionModel()->selectedRows().size();
+        bool any = rows > 2000;
+        ExportCounts counts;
+        if (!any)
+            for (const ExportItem &item : selectedTensors())
+                counts.add(exportBlock(item.index->tensor(item.ref)));
+        any = any || counts.exportable > 0;
+        exportAction->setEnabled(any);
+        exportAction->setToolTip(any || counts.total() == 0 ? tr("Export the selected tensors to .npy or .txt")
+                                                            : tr("Nothing to export: %1").arg(counts.text()));
+    };
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, updateExport);
+    connect(m_opTable->view()->selectionModel(), &QItemSelectionModel::selectionChanged, this, updateExport);
+    connect(m_context, &DocumentContext::selectionChanged, this, updateExport);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
     file->addSeparator();
