@@ -143,6 +143,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_overflow, &OverflowPanel::showOperator, this, &MainWindow::onOpActivated);
     connect(m_overflow, &OverflowPanel::analysisFinished, this, &MainWindow::onOverflowAnalyzed);
     connect(m_graph, &GraphPanel::opActivated, this, &MainWindow::onOpActivated);     // graph -> tree, table, inspector
+    connect(m_graph, &GraphPanel::recordedNodeActivated, m_inspector, &TensorInspector::showGraphNode); // a database node without dump
     connect(m_opTable, &OpTablePanel::opActivated, m_graph, &GraphPanel::selectOp);   // table -> graph
     connect(m_overflow, &OverflowPanel::showOperator, m_graph, &GraphPanel::selectOp); // overflow -> graph
     connect(m_graph, &GraphPanel::graphShown, this, [this] { // marks may arrive before the graph
