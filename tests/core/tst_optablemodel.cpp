@@ -1,6 +1,8 @@
 // models/optablemodel: a level's operators filtered and ordered in place (no proxy model). The
 // oracle is the index of a real msprobe dump: the expected rows are computed here from its
 // records with plain loops and std::stable_sort, not through the model's code.
+#include "runcorpus.h"
+
 #include "index/buildindex.h"
 #include "models/optablemodel.h"
 
@@ -35,34 +37,19 @@ std::vector<int> shownOps(const OpTableModel &m)
     return out;
 }
 
-
 /// The output statistics of every entry of an msprobe dump.json, read with QJsonDocument (not
-/// DumpScope's reader): the smallest finite Min and largest finite Max of the output tensors,
-/// and the mean of all their elements (each recorded Mean weighted by its
-/// tensor's element count). Bare NaN / Infinity tokens, which QJsonDocument refuses, become
-/// strings first.
+/// DumpScope's reader; runcorpus.h): the smallest finite Min and largest finite Max of the
+/// output tensors, and the mean of all their elements (each recorded Mean weighted by its
+/// tensor's element count).
 struct RecordedOutputs
 {
     double min = NAN, max = NAN, mean = NAN;
 };
 QHash<QString, RecordedOutputs> recordedOutputs(const QString &dumpJson)
 {
-    QFile f(dumpJson);
-    if (!f.open(QIODevice::ReadOnly))
-        qFatal("cannot read %s", qPrintable(dumpJson));
-    QString text = QString::fromUtf8(f.readAll());
-    text.replace(QRegularExpression(QStringLiteral(":\\s*(-?Infinity|NaN)\\b")), QStringLiteral(": \"\\1\""));
-    QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
-    if (doc.isNull())
-        qFatal("%s: %s", qPrintable(dumpJson), qPrintable(error.errorString()));
-    auto number = [](const QJsonValue &v) {
-        if (v.isString()) // "NaN", "Infinity", "-Infinity"
-            return v.toString() == QLatin1String("NaN") ? double(NAN) : v.toString().startsWith(QLatin1Char('-')) ? -INFINITY : INFINITY;
-        return v.isDouble() ? v.toDouble() : double(NAN);
-    };
+    auto number = [](const QJsonObject &leaf, const char *key) { return runcorpus::statistic(leaf, QLatin1String(key)); };
     QHash<QString, RecordedOutputs> out;
-    const QJsonObject data = doc.object().value(QStringLiteral("data")).toObject();
+    const QJsonObject data = runcorpus::readDumpJson(dumpJson).value(QStringLiteral("data")).toObject();
     for (auto e = data.begin(); e != data.end(); ++e) {
         RecordedOutputs r;
         double sum = 0, count = 0;
@@ -75,8 +62,7 @@ QHash<QString, RecordedOutputs> recordedOutputs(const QString &dumpJson)
             const QJsonObject leaf = v.toObject();
             if (leaf.value(QStringLiteral("type")).toString() != QLatin1String("torch.Tensor"))
                 return;
-            const double mx = number(leaf.value(QStringLiteral("Max"))), mn = number(leaf.value(QStringLiteral("Min")));
-            const double mean = number(leaf.value(QStringLiteral("Mean")));
+            const double mx = number(leaf, "Max"), mn = number(leaf, "Min"), mean = number(leaf, "Mean");
             double n = 1;
             for (const QJsonValue &d : leaf.value(QStringLiteral("shape")).toArray())
                 n *= d.toDouble();
