@@ -21,6 +21,27 @@
     </message>
 </context>
 <context>
+    <name>Export</name>
+    <message numerus="yes">
+        <source>%1 of %n selected can be exported</source>
+        <translation>
+            <numerusform>所选 %n 项中有 %1 项可以导出</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n statistics only (no values were dumped)</source>
+        <translation>
+            <numerusform>%n 项仅有统计量（未 dump 数值）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n not a tensor (int, float, None, ... arguments)</source>
+        <translation>
+            <numerusform>%n 项不是张量（int、float、None 等参数）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>H5Isolate</name>
     <message>
         <source>the HDF5 reader process sent an incomplete or garbled result</source>
@@ -237,6 +258,42 @@
     <message>
         <source>cannot read tb_nodes: %1</source>
         <translation>无法读取 tb_nodes：%1</translation>
+    </message>
+    <message>
+        <source>statistics</source>
+        <translation>统计量</translation>
+    </message>
+    <message>
+        <source>tensors</source>
+        <translation>张量</translation>
+    </message>
+    <message>
+        <source>compare (%1)</source>
+        <translation>比对（%1）</translation>
+    </message>
+    <message>
+        <source>build with overflow check</source>
+        <translation>构图（含溢出检测）</translation>
+    </message>
+    <message>
+        <source>build</source>
+        <translation>构图</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n node(s)</source>
+        <translation>
+            <numerusform>%n 个节点</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>critical: %1</source>
+        <translation>严重：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n error node(s)</source>
+        <translation>
+            <numerusform>%n 个错误节点</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -776,12 +833,6 @@
         <source>Overwrite existing files</source>
         <translation>覆盖已有文件</translation>
     </message>
-    <message numerus="yes">
-        <source>%n tensor(s) selected.</source>
-        <translation>
-            <numerusform>已选择 %n 个张量。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>Format:</source>
         <translation>文件格式：</translation>
@@ -860,6 +911,16 @@
         <source>wrote %1: %n operator(s)</source>
         <translation>
             <numerusform>已写入 %1：%n 个算子</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Nothing to export: no selected leaf has values. Select tensors of a dump that saved them (msprobe task tensor, CANN, .npy, .pt, .h5).</source>
+        <translation>没有可导出的内容：所选叶节点均无数值。请选择保存了数值的 dump 中的张量（msprobe task tensor、CANN、.npy、.pt、.h5）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n tensor(s) will be exported.</source>
+        <translation>
+            <numerusform>将导出 %n 个张量。</numerusform>
         </translation>
     </message>
 </context>
@@ -1305,10 +1366,6 @@
         <translation>msprobe 图数据库 %1：%2</translation>
     </message>
     <message>
-        <source>msprobe graph database: the colours are the levels msprobe stored; select a node to see its inputs and outputs.</source>
-        <translation>msprobe 图数据库：颜色是 msprobe 存储的级别；选择一个节点可查看其输入和输出。</translation>
-    </message>
-    <message>
         <source>The overflow levels msprobe&apos;s graph_visualize stored (-oc). Groups show their worst member.</source>
         <translation>msprobe 的 graph_visualize 存储的溢出级别（-oc）。分组显示其最差的成员。</translation>
     </message>
@@ -1319,6 +1376,26 @@
     <message>
         <source>The module hierarchy of %1 is drawn when this tab is shown.</source>
         <translation>%1 的模块层级在显示此标签页时绘制。</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1（位于 %2）</translation>
+    </message>
+    <message>
+        <source>msprobe graph database: the colours are the levels msprobe stored.</source>
+        <translation>msprobe 图数据库：颜色是 msprobe 存储的级别。</translation>
+    </message>
+    <message>
+        <source>%1 of %2 nodes are operators of the open dump: click one to show its tensors.</source>
+        <translation>%2 个节点中有 %1 个是已打开 dump 的算子：点击节点可显示其张量。</translation>
+    </message>
+    <message>
+        <source>Click a node to see the statistics msprobe recorded for its inputs and outputs.</source>
+        <translation>点击节点可查看 msprobe 为其输入和输出记录的统计量。</translation>
+    </message>
+    <message>
+        <source>%1 (%2): the statistics msprobe recorded are shown in the inspector.</source>
+        <translation>%1（%2）：msprobe 记录的统计量显示在检查器中。</translation>
     </message>
 </context>
 <context>
@@ -1584,6 +1661,30 @@ out of range: %5</source>
     <message>
         <source>Could not write %1</source>
         <translation>无法写入 %1</translation>
+    </message>
+    <message>
+        <source>Select a tensor to see the histogram of its values.</source>
+        <translation>选择一个张量以查看其数值直方图。</translation>
+    </message>
+    <message>
+        <source>max</source>
+        <translation>最大值</translation>
+    </message>
+    <message>
+        <source>min</source>
+        <translation>最小值</translation>
+    </message>
+    <message>
+        <source>mean</source>
+        <translation>均值</translation>
+    </message>
+    <message>
+        <source>L2 norm</source>
+        <translation>L2 范数</translation>
+    </message>
+    <message>
+        <source>Recorded statistics:</source>
+        <translation>记录的统计量：</translation>
     </message>
 </context>
 <context>
@@ -1873,6 +1974,10 @@ out of range: %5</source>
     <message>
         <source>Run: %1</source>
         <translation>运行：%1</translation>
+    </message>
+    <message>
+        <source>Nothing to export: %1</source>
+        <translation>没有可导出的内容：%1</translation>
     </message>
 </context>
 <context>
@@ -2887,6 +2992,74 @@ out of range: %5</source>
     <message>
         <source>Call stack</source>
         <translation>调用栈</translation>
+    </message>
+    <message>
+        <source>No values were dumped for this tensor (msprobe task: statistics): no histogram.</source>
+        <translation>此张量未 dump 数值（msprobe task: statistics）：无直方图。</translation>
+    </message>
+    <message>
+        <source>No values were dumped for this tensor: no histogram.</source>
+        <translation>此张量未 dump 数值：无直方图。</translation>
+    </message>
+    <message>
+        <source>recorded by the dump (no values)</source>
+        <translation>dump 记录的值（无数值）</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>来源</translation>
+    </message>
+    <message>
+        <source>An msprobe graph database node: the statistics msprobe recorded (open its dump for the tensors).</source>
+        <translation>msprobe 图数据库节点：msprobe 记录的统计量（打开其 dump 可查看张量）。</translation>
+    </message>
+    <message>
+        <source>Node</source>
+        <translation>节点</translation>
+    </message>
+    <message>
+        <source>Node type</source>
+        <translation>节点类型</translation>
+    </message>
+    <message>
+        <source>Graph</source>
+        <translation>图</translation>
+    </message>
+    <message>
+        <source>Overflow level</source>
+        <translation>溢出级别</translation>
+    </message>
+    <message>
+        <source>Precision level</source>
+        <translation>精度级别</translation>
+    </message>
+    <message>
+        <source>Precision index</source>
+        <translation>精度指标</translation>
+    </message>
+    <message>
+        <source>Matched node</source>
+        <translation>匹配节点</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Input</source>
+        <translation>输入</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>A graph database node holds no values: no histogram.</source>
+        <translation>图数据库节点不含数值：无直方图。</translation>
+    </message>
+    <message>
+        <source>recorded in the graph database: %1</source>
+        <translation>记录于图数据库：%1</translation>
     </message>
 </context>
 <context>

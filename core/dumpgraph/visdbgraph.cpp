@@ -189,26 +189,29 @@ bool isVisDbCompare(const GraphModel &model) { return visDbAttr(model, kVisGraph
 
 QString visDbModelTitle(const GraphModel &model)
 {
-    auto tr = [](const char *text, int n = -1) { return QCoreApplication::translate("VisDb", text, nullptr, n); };
     QString kind;
     if (isVisDbCompare(model)) {
         const QString task = visDbAttr(model, kVisTaskAttr);
-        kind = tr("compare (%1)").arg(task == QLatin1String("summary") ? tr("statistics") : task == QLatin1String("all") ? tr("tensors") : task);
+        const QString what = task == QLatin1String("summary") ? QCoreApplication::translate("VisDb", "statistics")
+                           : task == QLatin1String("all")     ? QCoreApplication::translate("VisDb", "tensors")
+                                                              : task;
+        kind = QCoreApplication::translate("VisDb", "compare (%1)").arg(what);
     } else {
-        kind = visDbAttr(model, kVisOverflowCheckAttr) == QLatin1String("true") ? tr("build with overflow check") : tr("build");
+        kind = visDbAttr(model, kVisOverflowCheckAttr) == QLatin1String("true") ? QCoreApplication::translate("VisDb", "build with overflow check")
+                                                                                : QCoreApplication::translate("VisDb", "build");
     }
     const QString runs = visDbAttr(model, kVisRunsAttr);
     QStringList parts{kind, runs.isEmpty() ? QFileInfo(model.file).dir().dirName() : runs, model.modelName,
-                      tr("%n node(s)", model.nodeCount())};
+                      QCoreApplication::translate("VisDb", "%n node(s)", nullptr, model.nodeCount())};
     if (const Graph *g = model.root()) {
         const NodeId start = visDbStartNode(*g);
         if (!isVisDbCompare(model) && start.isValid()) {
-            parts << tr("critical: %1").arg(g->node(start).attr(QString::fromLatin1(kVisNodeAttr))->value);
+            parts << QCoreApplication::translate("VisDb", "critical: %1").arg(g->node(start).attr(QString::fromLatin1(kVisNodeAttr))->value);
         } else if (isVisDbCompare(model)) {
             const NodeStatusColumn c = visDbStatus(*g, NodeStatusRole::CompareVerdict);
             const auto errors = std::count(c.values.begin(), c.values.end(), 3.0);
             if (errors)
-                parts << tr("%n error node(s)", int(errors));
+                parts << QCoreApplication::translate("VisDb", "%n error node(s)", nullptr, int(errors));
         }
     }
     static const QRegularExpression stamp(QStringLiteral("_(\\d{4})(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})\\.vis\\.db$"));
