@@ -48,6 +48,14 @@ ExportDialog::ExportDialog(std::vector<ExportItem> items, QWidget *parent) : QDi
         m_h5Index = m_items.front().index;
         m_h5Ops = ops;
     }
+    for (const ExportItem &item : m_items) {
+        const ExportBlock block = exportBlock(item.index->tensor(item.ref));
+        m_counts.add(block);
+        if (block == ExportBlock::None)
+            m_exportable.push_back(item);
+    }
+    m_selection = new QLabel(m_counts.text(), this);
+    m_selection->setWordWrap(true);
     m_format = new QComboBox(this);
     m_format->addItem(tr("NumPy array (.npy)"), int(ExportFormat::Npy));
     m_format->addItem(tr("Text, one value per line (.txt)"), int(ExportFormat::Txt));
@@ -84,6 +92,7 @@ ExportDialog::ExportDialog(std::vector<ExportItem> items, QWidget *parent) : QDi
     m_buttons = new QDialogButtonBox(QDialogButtonBox::Close, this);
     m_run = m_buttons->addButton(tr("Export"), QDialogButtonBox::AcceptRole);
     auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_selection);
     layout->addLayout(m_form);
     layout->addWidget(m_progress);
     layout->addWidget(m_summary, 1);
@@ -126,10 +135,15 @@ void ExportDialog::updateFormatRows()
     m_form->setRowVisible(m_layout, !h5);
     m_form->setRowVisible(m_precision, !h5);
     m_form->setRowVisible(m_h5Name, h5);
-    m_progress->setRange(0, h5 ? 1 : int(m_items.size()));
+    m_progress->setRange(0, h5 ? 1 : std::max(1, int(m_exportable.size())));
     m_progress->setValue(0);
     m_summary->setPlaceholderText(h5 ? tr("%n operator(s) selected.", nullptr, int(m_h5Ops.size()))
-                                     : tr("%n tensor(s) selected.", nullptr, int(m_items.size())));
+                                     : m_exportable.empty() ? tr("Nothing to export: no selected leaf has values. Select tensors of a "
+                                                                 "dump that saved them (msprobe task tensor, CANN, .npy, .pt, .h5).")
+                                                            : tr("%n tensor(s) will be exported.", nullptr, int(m_exportable.size())));
+    const bool can = h5 || !m_exportable.empty();
+    m_run->setEnabled(can && !m_watcher.isRunning() && !m_h5Watcher.isRunning());
+    m_run->setToolTip(can ? QString() : m_counts.text());
 }
 
 void ExportDialog::chooseH5(const QString &fileName)
@@ -161,13 +175,15 @@ void ExportDialog::start()
         startH5();
         return;
     }
+    if (m_exportable.empty()) // nothing has values: no job, no folder
+        return;
     const ExportRequest req = request();
     QSettings settings;
     settings.setValue(QStringLiteral("export/dir"), req.outDir);
     settings.setValue(QStringLiteral("export/precision"), req.write.txtPrecision);
     m_cancel = std::make_shared<std::atomic<bool>>(false);
     auto cancel = m_cancel;
-    const auto items = m_items;
+    const auto items = m_exportable;
     m_run->setEnabled(false);
     m_buttons->button(QDialogButtonBox::Close)->setText(tr("Cancel"));
     m_summary->setPlainText(tr("Exporting\u2026"));
@@ -199,7 +215,9 @@ void ExportDialog::onFinished()
         }
     }
     const bool cancelled = m_cancel && *m_cancel;
-    lines.prepend(tr("%1 of %2 tensor(s) written%3.").arg(ok).arg(m_items.size()).arg(cancelled ? tr(" (cancelled)") : QString()));
+    lines.prepend(tr("%1 of %2 tensor(s) written%3.").arg(ok).arg(m_exportable.size()).arg(cancelled ? tr(" (cancelled)") : QString()));
+    if (m_exportable.size() < m_items.size())
+        lines.insert(1, m_counts.text());
     m_summary->setPlainText(lines.join(QLatin1Char('\n')));
     m_run->setEnabled(true);
     m_buttons->button(QDialogButtonBox::Close)->setText(tr("Close"));

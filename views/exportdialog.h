@@ -27,7 +27,9 @@ struct ExportItem
 };
 
 /// Exports the selected tensors to .npy or .txt in a background job with progress and cancel,
-/// then lists what was written and what failed. When every selected tensor belongs to a
+/// then lists what was written and what failed. Only leaves with values are exported: the
+/// dialog says how many of the selection can be and why the others cannot (statistics only,
+/// not a tensor), and Export is disabled when none can. When every selected tensor belongs to a
 /// torch.utils.dumper .h5 dump, their operators can also be written whole into a new .h5 file
 /// with the dumper layout (what `h5copy -s /op/seqid/` does).
 class ExportDialog : public QDialog
@@ -42,6 +44,10 @@ public:
     void start();
     bool isRunning() const { return m_watcher.isRunning(); }
     const std::vector<ExportResult> &results() const { return m_results; }
+    /// What the selection holds: tensors with values, statistics only, other leaves.
+    const ExportCounts &counts() const { return m_counts; }
+    QPushButton *exportButton() const { return m_run; }
+    QLabel *selectionLabel() const { return m_selection; }
 
     /// The outcome of an .h5 export: operators written, or why nothing was.
     struct H5Outcome
@@ -67,6 +73,9 @@ private:
     ExportRequest request() const;
 
     std::vector<ExportItem> m_items;
+    std::vector<ExportItem> m_exportable; ///< the items with values, in order
+    ExportCounts m_counts;
+    QLabel *m_selection;
     QComboBox *m_format, *m_layout;
     QSpinBox *m_precision;
     QLineEdit *m_dir, *m_h5Name;

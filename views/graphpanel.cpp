@@ -173,8 +173,14 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     });
     connect(m_view, &GraphView::nodeActivated, this, [this](NodeId node) {
         const auto ops = describe(node);
-        if (!ops.empty())
+        if (!ops.empty()) {
             emit opActivated(m_dump, ops.front());
+        } else if (m_models && m_shown >= 0 && isVisDbGraph((*m_models)[size_t(m_shown)]) && m_view->graph()) {
+            // No operator of an open dump: the statistics the database recorded for the node.
+            const GraphModel &m = (*m_models)[size_t(m_shown)];
+            emit recordedNodeActivated(m_view->graph()->node(node),
+                                       tr("%1 in %2").arg(m.modelName, QDir::toNativeSeparators(m.file)));
+        }
     });
     connect(m_compareView, &GraphCompareView::pairRequested, this, &GraphPanel::pairRequested);
     connect(m_compareView, &GraphCompareView::npuOpActivated, this, [this](int op) { emit opActivated(m_dump, op); });
@@ -338,6 +344,8 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
 {
     const int job = ++m_job;
     m_dumpPath = dumpPath;
+    m_loadIndex = index; // a graph folder added before this load ends is read with this dump
+    m_loadDump = dump;
     m_deferred = {};
     // Graph files are read at once. The module hierarchy of a framework dump is built from
     // the index only once this panel is shown: it holds a node per operator (1.4 GB for a
@@ -408,8 +416,8 @@ void GraphPanel::addGraphPaths(const QStringList &paths)
             added = true;
         }
     }
-    if (added)
-        loadForDump(m_dumpPath, m_index, m_dump);
+    if (added) // the dump of the last load, which may not have ended yet (m_index is set when it does)
+        loadForDump(m_dumpPath, m_loadIndex, m_loadDump);
 }
 
 void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models, std::shared_ptr<const DumpIndex> index, int dump)
@@ -436,6 +444,8 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
     m_models = std::move(models);
     m_index = std::move(index);
     m_dump = dump;
+    m_loadIndex = m_index;
+    m_loadDump = dump;
     m_shown = -1;
     m_mapping.reset();
     m_linked = 0;
@@ -450,26 +460,25 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
         return;
     }
     const bool visDb = isVisDbGraph(m_models->front());
+    m_visDbKind.clear();
     if (isModuleGraph(m_models->front()) || visDb) { // one per step/rank (and side), in their order
-        bool compareDb = false;
         for (size_t i = 0; i < m_models->size(); ++i) {
             const GraphModel &m = (*m_models)[i];
-            m_selector->addItem(tr("%1 \u2014 %2 (%n op(s))", nullptr, m.nodeCount()).arg(QFileInfo(m.file).fileName(), m.modelName), int(i));
+            // A database by what it is (build or compare, its runs, step and rank, its finding),
+            // its time stamp last; a module hierarchy by its rank directory.
+            m_selector->addItem(isVisDbGraph(m) ? visDbModelTitle(m)
+                                                : tr("%1 \u2014 %2 (%n op(s))", nullptr, m.nodeCount()).arg(QFileInfo(m.file).fileName(), m.modelName),
+                                int(i));
             m_selector->setItemData(int(i), isVisDbGraph(m)
-                                                ? tr("msprobe graph database %1: %2").arg(QDir::toNativeSeparators(m.file), m.modelName)
+                                                ? tr("msprobe graph database %1: %2").arg(QDir::toNativeSeparators(m.file), visDbModelTitle(m))
                                                 : tr("Module hierarchy of the framework dump in %1 (construct.json)").arg(m.modelName),
                                     Qt::ToolTipRole);
-            compareDb |= isVisDbGraph(m) && m.root() && std::any_of(m.root()->nodes.begin(), m.root()->nodes.end(), [](const GraphNode &n) {
-                             return n.attr(QString::fromLatin1(kVisPrecisionLevelAttr)) != nullptr;
-                         });
         }
-        if (compareDb) { // msprobe's precision colours: the verdict overlay
-            if (m_overlay->findData(int(Overlay::Compare)) < 0)
-                m_overlay->addItem(tr("Compare verdict"), int(Overlay::Compare));
-            setOverlayKind(Overlay::Compare);
-        }
-        m_selector->setCurrentIndex(0);
-        showModel(0);
+        // A database opens on its first graph with a finding (the first overflow, an error):
+        // step 0 of an overflow run has none, and showed every node white.
+        const int first = visDb ? visDbFirstModel(*m_models) : 0;
+        m_selector->setCurrentIndex(first);
+        showModel(first);
         return;
     }
     const auto ranked = rankComputationGraphs(*m_models, m_index ? dumpModelNames(*m_index) : QStringList());
@@ -501,6 +510,8 @@ void GraphPanel::showModel(int model)
         m_status->setText(tr("%1 holds no graph.").arg(m.file));
         return;
     }
+    if (isVisDbGraph(m))
+        followDatabaseColours(m);
     m_status->setText(tr("Mapping dump files onto %1\u2026").arg(m.root()->name));
     auto *watcher = new QFutureWatcher<std::shared_ptr<const DumpMapping>>(this);
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, job, model] {
@@ -521,10 +532,29 @@ void GraphPanel::showModel(int model)
     watcher->setFuture(QtConcurrent::run(backgroundPool(), [models = m_models, index = m_index, model]() -> std::shared_ptr<const DumpMapping> {
         const BackgroundPriority background;
         const GraphModel &m = (*models)[size_t(model)];
-        if (!index || isVisDbGraph(m)) // a database carries its own node state
+        if (!index)
             return nullptr;
+        if (isVisDbGraph(m)) { // a database carries its own node state; its nodes link to the dump's operators
+            DumpMapping mapping = mapVisDbGraph(m, *index);
+            return mapping.nodeOps.empty() ? nullptr : std::make_shared<const DumpMapping>(std::move(mapping));
+        }
         return std::make_shared<const DumpMapping>(isModuleGraph(m) ? mapModuleGraph(m, *index) : mapDumpToGraph(m, *index));
     }));
+}
+
+void GraphPanel::followDatabaseColours(const GraphModel &model)
+{
+    const QString kind = isVisDbCompare(model) ? QStringLiteral("compare") : QStringLiteral("build");
+    if (kind == m_visDbKind)
+        return; // another step or rank of the same kind keeps the user's choice
+    m_visDbKind = kind;
+    if (kind == QLatin1String("compare")) {
+        if (m_overlay->findData(int(Overlay::Compare)) < 0)
+            m_overlay->addItem(tr("Compare verdict"), int(Overlay::Compare));
+        setOverlayKind(Overlay::Compare);
+    } else {
+        setOverlayKind(Overlay::Overflow);
+    }
 }
 
 NodeId GraphPanel::startNode() const
@@ -593,7 +623,18 @@ void GraphPanel::updateLinks()
     const GraphModel &m = (*m_models)[size_t(m_shown)];
     QString text;
     if (isVisDbGraph(m)) {
-        text = tr("msprobe graph database: the colours are the levels msprobe stored; select a node to see its inputs and outputs.");
+        text = tr("msprobe graph database: the colours are the levels msprobe stored.");
+        if (m_mapping && size_t(m_graph) < m_mapping->nodeOps.size()) {
+            int nodes = 0;
+            for (const auto &ops : m_mapping->nodeOps[size_t(m_graph)])
+                nodes += ops.empty() ? 0 : 1;
+            m_linked = int(m_mapping->consideredOps.size() - m_mapping->unmappedOps.size());
+            text += QLatin1Char(' ') + tr("%1 of %2 nodes are operators of the open dump: click one to show its tensors.")
+                                           .arg(nodes)
+                                           .arg(m_mapping->nodeOps[size_t(m_graph)].size());
+        } else {
+            text += QLatin1Char(' ') + tr("Click a node to see the statistics msprobe recorded for its inputs and outputs.");
+        }
     } else if (!m_index || m_index->ops.empty()) {
         text = tr("No dump is open: the graph is shown without dump data. Open the dump to link its operators.");
     } else if (m_mapping) {
@@ -717,7 +758,10 @@ std::vector<int> GraphPanel::describe(NodeId node)
 {
     const auto ops = opsOfNode(node);
     const GraphNode &n = m_view->graph()->node(node);
-    if (!m_mapping)
+    const bool visDb = m_models && m_shown >= 0 && isVisDbGraph((*m_models)[size_t(m_shown)]);
+    if (visDb && ops.empty())
+        m_status->setText(tr("%1 (%2): the statistics msprobe recorded are shown in the inspector.").arg(n.name, n.type));
+    else if (!m_mapping)
         m_status->setText(tr("%1 (%2)").arg(n.name, n.type));
     else if (ops.empty())
         m_status->setText(tr("%1 (%2): no dump data for this node.").arg(n.name, n.type));

@@ -117,6 +117,9 @@ public slots:
 
 signals:
     void opActivated(int dump, int op);
+    /// A node of an msprobe graph database without an operator of the open dump was clicked:
+    /// show its own recorded data (the inspector's showGraphNode). `where` names the graph.
+    void recordedNodeActivated(const ds::GraphNode &node, const QString &where);
     /// A graph (and its mapping) is shown; also after switching in the selector.
     void graphShown();
     /// The bench graph of the comparison is ready (hasBenchGraph()).
@@ -138,6 +141,9 @@ private:
     };
     Deferred m_deferred;
     void showModel(int model);
+    /// The colouring an msprobe graph database asks for (build: overflow, compare: its
+    /// precision levels), chosen when the kind of database shown changes.
+    void followDatabaseColours(const GraphModel &model);
     void applyOverlay();
     void startStats();
     void stopStats();
@@ -164,6 +170,9 @@ private:
     std::shared_ptr<const DumpIndex> m_index;
     std::shared_ptr<const DumpMapping> m_mapping;
     QString m_dumpPath;
+    std::shared_ptr<const DumpIndex> m_loadIndex; ///< of the last loadForDump (m_index: of the graphs shown)
+    int m_loadDump = -1;
+    QString m_visDbKind; ///< the kind of database whose colouring was chosen last ("" none)
     QStringList m_graphPaths;
     QStringList m_readErrors; ///< graph files that could not be read
     std::unordered_map<int, int> m_opMarks;

@@ -11,8 +11,11 @@
 #include <QMouseEvent>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStackedWidget>
 #include <QVBoxLayout>
 #include <qcustomplot.h>
+
+#include <cmath>
 
 namespace ds {
 
@@ -47,7 +50,7 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
         e->setMaximumWidth(90);
         e->setEnabled(false);
     }
-    auto *save = new QPushButton(tr("Export plot..."), this);
+    auto *save = m_save = new QPushButton(tr("Export plot..."), this);
     m_counts = new QLabel(this);
     m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The counts are a few short lines; a message (no data) wraps instead of squeezing the plot.
@@ -64,13 +67,25 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
     controls->addWidget(m_hi);
     controls->addStretch();
     controls->addWidget(save);
-    auto *side = new QHBoxLayout;
+    m_plotPage = new QWidget(this);
+    auto *side = new QHBoxLayout(m_plotPage);
+    side->setContentsMargins(0, 0, 0, 0);
     side->addWidget(m_plot, 1);
     side->addWidget(m_counts, 0, Qt::AlignTop);
+    // Without a histogram a message takes the plot's place: an empty plot with 0-5 axes
+    // looked like a histogram of nothing.
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_message->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_message->setMargin(8);
+    m_pages = new QStackedWidget(this);
+    m_pages->addWidget(m_plotPage);
+    m_pages->addWidget(m_message);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
-    layout->addLayout(side, 1);
+    layout->addWidget(m_pages, 1);
     layout->addWidget(m_hover);
 
     connect(m_bins, &QSpinBox::editingFinished, this, &HistogramWidget::parametersChanged);
@@ -101,17 +116,58 @@ std::pair<double, double> HistogramWidget::range() const
     return {lo, hi};
 }
 
+void HistogramWidget::showPlot(bool on)
+{
+    m_pages->setCurrentWidget(on ? m_plotPage : static_cast<QWidget *>(m_message));
+    for (QWidget *w : std::initializer_list<QWidget *>{m_bins, m_log, m_customRange, m_save})
+        w->setEnabled(on);
+    m_lo->setEnabled(on && m_customRange->isChecked());
+    m_hi->setEnabled(on && m_customRange->isChecked());
+    if (!on)
+        m_hover->clear();
+}
+
+bool HistogramWidget::hasPlot() const { return m_pages->currentWidget() == m_plotPage; }
+
+QString HistogramWidget::messageText() const { return hasPlot() ? QString() : m_message->text(); }
+
 void HistogramWidget::clear(const QString &message)
 {
     m_hist = Histogram{};
     m_bars->data()->clear();
-    m_counts->setText(message);
-    m_hover->clear();
+    m_counts->clear();
+    m_message->setTextFormat(Qt::PlainText);
+    m_message->setText(message.isEmpty() ? tr("Select a tensor to see the histogram of its values.") : message);
+    showPlot(false);
     m_plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void HistogramWidget::showRecorded(const RecordedStats &recorded, const QString &message)
+{
+    clear();
+    auto text = [](double v) {
+        return std::isnan(v) ? QStringLiteral("NaN") : std::isinf(v) ? QString::fromLatin1(v > 0 ? "+Inf" : "-Inf") : QString::number(v, 'g', 8);
+    };
+    QString html = QStringLiteral("<p>%1</p>").arg(message.toHtmlEscaped());
+    const std::pair<RecordedStats::Field, std::pair<QString, double>> fields[] = {
+        {RecordedStats::Max, {tr("max"), recorded.max}},
+        {RecordedStats::Min, {tr("min"), recorded.min}},
+        {RecordedStats::Mean, {tr("mean"), recorded.mean}},
+        {RecordedStats::Norm, {tr("L2 norm"), recorded.norm}},
+    };
+    QString rows;
+    for (const auto &[field, row] : fields)
+        if (recorded.has(field))
+            rows += QStringLiteral("<tr><td>%1</td><td align=\"right\">&nbsp;&nbsp;%2</td></tr>").arg(row.first.toHtmlEscaped(), text(row.second));
+    if (!rows.isEmpty())
+        html += QStringLiteral("<p>%1</p><table>%2</table>").arg(tr("Recorded statistics:").toHtmlEscaped(), rows);
+    m_message->setTextFormat(Qt::RichText);
+    m_message->setText(html);
 }
 
 void HistogramWidget::setHistogram(const Histogram &h, const TensorStats &stats)
 {
+    showPlot(true);
     m_hist = h;
     const auto edges = h.edges();
     QVector<double> keys, values;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dump/records.h"
 #include "tensor/stats.h"
 
 #include <QWidget>
@@ -9,7 +10,9 @@ class QCPBars;
 class QCheckBox;
 class QLabel;
 class QSpinBox;
+class QStackedWidget;
 class QLineEdit;
+class QPushButton;
 
 namespace ds {
 
@@ -22,7 +25,16 @@ public:
     explicit HistogramWidget(QWidget *parent = nullptr);
 
     void setHistogram(const Histogram &h, const TensorStats &stats);
+    /// No histogram: the message (or "Select a tensor…") in place of the plot, never an empty
+    /// plot with made-up axes; the bin and range controls are disabled.
     void clear(const QString &message = {});
+    /// A tensor whose values were not dumped: says so and shows what the producer recorded
+    /// instead (its max, min, mean and L2 norm, the fields it has).
+    void showRecorded(const RecordedStats &recorded, const QString &message);
+    /// True while a histogram is drawn (false: the message page shows).
+    bool hasPlot() const;
+    /// The text shown in place of the plot (empty while a histogram is drawn).
+    QString messageText() const;
     int bins() const;
     /// User range; lo > hi when "from data".
     std::pair<double, double> range() const;
@@ -45,7 +57,12 @@ private:
     QSpinBox *m_bins;
     QCheckBox *m_log, *m_customRange;
     QLineEdit *m_lo, *m_hi;
-    QLabel *m_counts, *m_hover;
+    void showPlot(bool on);
+
+    QLabel *m_counts, *m_hover, *m_message;
+    QStackedWidget *m_pages;
+    QWidget *m_plotPage;
+    QPushButton *m_save;
     Histogram m_hist;
 };
 

@@ -4,6 +4,8 @@
 #include "heatmapwidget.h"
 #include "histogramwidget.h"
 #include "valuegridwidget.h"
+#include "compare/msprobenames.h"
+#include "dumpgraph/visdbgraph.h"
 #include "formats/readers.h"
 #include "index/jsonreport.h"
 #include "tensor/dtype.h"
@@ -156,7 +158,14 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
         const QString why = t.isTensor() ? tr("No tensor data was saved for this leaf; the details show the statistics the dump recorded.")
                                          : tr("This leaf is a %1 value, not a tensor.").arg(t.typeName());
         m_status->setText(why);
-        m_hist->clear(why);
+        if (t.isTensor()) { // what is known instead of an empty plot: the recorded statistics
+            m_hist->showRecorded(t.recorded(), isMsprobeOp(m_index->op(m_ref))
+                                                   ? tr("No values were dumped for this tensor (msprobe task: statistics): no histogram.")
+                                                   : tr("No values were dumped for this tensor: no histogram."));
+            showRecordedStats();
+        } else {
+            m_hist->clear(why);
+        }
         m_values->clear(why);
         m_heatmap->clear(why);
         return;
@@ -322,6 +331,77 @@ void TensorInspector::showFrameworkMetadata()
         for (qsizetype i = 0; i < lines.size(); ++i)
             addRow(m_meta, i == 0 ? tr("Call stack") : QString(), QString(lines[i]).replace(QLatin1Char('\n'), QStringLiteral(" \u2014 ")));
     }
+}
+
+/// The statistics a statistics-only leaf recorded, in the statistics table.
+void TensorInspector::showRecordedStats()
+{
+    const auto &t = m_index->tensor(m_ref);
+    showRecordedStats(t.recorded(), elementCount(t.shape()), tr("recorded by the dump (no values)"));
+}
+
+void TensorInspector::showRecordedStats(const RecordedStats &r, std::optional<std::uint64_t> elements, const QString &source)
+{
+    m_stats->clear();
+    addRow(m_stats, tr("Source"), source);
+    if (elements)
+        addRow(m_stats, tr("Elements"), QString::number(*elements));
+    const std::pair<RecordedStats::Field, std::pair<QString, double>> fields[] = {
+        {RecordedStats::Min, {tr("Min"), r.min}},
+        {RecordedStats::Max, {tr("Max"), r.max}},
+        {RecordedStats::Mean, {tr("Mean"), r.mean}},
+        {RecordedStats::Norm, {tr("L2 norm"), r.norm}},
+    };
+    for (const auto &[field, row] : fields)
+        if (r.has(field))
+            addRow(m_stats, row.first, std::isnan(row.second) ? QStringLiteral("NaN")
+                                       : std::isinf(row.second) ? QString::fromLatin1(row.second > 0 ? "+Inf" : "-Inf")
+                                                                : QString::number(row.second, 'g', 8));
+}
+
+void TensorInspector::showGraphNode(const GraphNode &node, const QString &where)
+{
+    dropJobs();
+    m_index.reset();
+    m_report.reset();
+    m_loaded.reset();
+    m_raw->setEnabled(false);
+    const GraphAttr *entry = node.attr(QString::fromLatin1(kVisNodeAttr));
+    const QString name = entry ? entry->value : node.name;
+    m_title->setText(name);
+    m_status->setText(tr("An msprobe graph database node: the statistics msprobe recorded (open its dump for the tensors)."));
+    m_meta->clear();
+    addRow(m_meta, tr("Node"), name);
+    addRow(m_meta, tr("Node type"), node.type);
+    addRow(m_meta, tr("Graph"), where);
+    const std::pair<const char *, QString> states[] = {{kVisOverflowAttr, tr("Overflow level")},
+                                                       {kVisPrecisionLevelAttr, tr("Precision level")},
+                                                       {kVisPrecisionAttr, tr("Precision index")},
+                                                       {kVisMatchedAttr, tr("Matched node")}};
+    for (const auto &[key, label] : states)
+        if (const GraphAttr *a = node.attr(QString::fromLatin1(key)))
+            addRow(m_meta, label, a->value.isEmpty() ? tr("(none)") : a->value);
+    for (const GraphTensorDesc &row : node.inputDescs)
+        addRow(m_meta, tr("Input"), visDbRowSummary(row));
+    for (const GraphTensorDesc &row : node.outputDescs)
+        addRow(m_meta, tr("Output"), visDbRowSummary(row));
+    // The first output that recorded statistics stands for the node in the statistics table.
+    const GraphTensorDesc *shown = nullptr;
+    for (const GraphTensorDesc &row : node.outputDescs)
+        if (visDbRowStats(row).present) {
+            shown = &row;
+            break;
+        }
+    const QString none = tr("A graph database node holds no values: no histogram.");
+    if (shown) {
+        showRecordedStats(visDbRowStats(*shown), std::nullopt, tr("recorded in the graph database: %1").arg(shown->name));
+        m_hist->showRecorded(visDbRowStats(*shown), none + QLatin1Char(' ') + shown->name + QLatin1Char(':'));
+    } else {
+        m_stats->clear();
+        m_hist->clear(none);
+    }
+    m_values->clear(none);
+    m_heatmap->clear(none);
 }
 
 void TensorInspector::showStats()

@@ -1,6 +1,9 @@
 #pragma once
 
 #include "tensorjob.h"
+#include "graph/graph.h"
+
+#include <optional>
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -39,6 +42,11 @@ public:
     /// Milliseconds from the last selection until its tensor was ready for the value views.
     double firstPageMs() const { return m_firstPageMs; }
 
+public slots:
+    /// A node of an msprobe graph database (no operator of an open dump behind it): its rows
+    /// and the statistics msprobe recorded for them, instead of a tensor. `where` names the graph.
+    void showGraphNode(const ds::GraphNode &node, const QString &where);
+
 signals:
     /// Stage 1 done: the tensor is mapped/converted and can be paged.
     void tensorLoaded();
@@ -55,6 +63,8 @@ private:
     void showMetadata();
     void showFrameworkMetadata();
     void showStats();
+    void showRecordedStats();
+    void showRecordedStats(const RecordedStats &r, std::optional<std::uint64_t> elements, const QString &source);
 
     DocumentContext *m_context;
     QLabel *m_title, *m_status;

@@ -20,11 +20,6 @@ namespace {
 
 enum Source { FromComparison, FromStatistics };
 
-QString shortName(const QString &s, int max = 48)
-{
-    return s.size() <= max ? s : s.left(max / 2 - 1) + QStringLiteral("\u2026") + s.right(max / 2 - 1);
-}
-
 QString num(double v)
 {
     if (std::isnan(v))
@@ -181,6 +176,7 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
                                                        : tr("%1 (worst of rows %2–%3)").arg(m_table->rows[row]).arg(m_bands.firstRow(band) + 1).arg(m_bands.endRow(band));
         m_hover->setText(tr("%1, %2: %3").arg(m_table->stepLabels[step], where, ranks.join(QStringLiteral(", "))));
     });
+    connect(m_heat, &QCustomPlot::afterLayout, this, &TrendsPanel::updateRowLabels);
     connect(m_heat, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
         if (!m_table)
             return;
@@ -402,12 +398,9 @@ void TrendsPanel::drawHeatmap()
     for (int s = 0; s < nSteps; ++s)
         xTicks->addTick(s, t.steps[size_t(s)] >= 0 ? QString::number(t.steps[size_t(s)]) : t.stepLabels[s]);
     m_heat->xAxis->setTicker(xTicks);
-    auto yTicks = QSharedPointer<QCPAxisTickerText>::create();
-    const int every = std::max(1, nRows / 40); // room for about 40 names
-    for (int r = 0; r < nRows; r += every)
-        yTicks->addTick(r, shortName(t.rows[m_bands.firstRow(r)]) + (m_bands.rowsPerBand > 1 ? QStringLiteral(" …") : QString()));
-    m_heat->yAxis->setTicker(yTicks);
-    m_heat->yAxis->setTickLabelFont(QFont(font().family(), std::max(6, font().pointSize() - 2)));
+    m_heat->yAxis->setTickLabelFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
+    m_labelEvery = m_labelWidth = 0;
+    updateRowLabels();
     m_heat->xAxis->setRange(-0.5, nSteps - 0.5);
     m_heat->yAxis->setRange(-0.5, nRows - 0.5);
     if (t.agreeUpTo) {
@@ -426,6 +419,49 @@ void TrendsPanel::drawHeatmap()
         outline->setBrush(Qt::NoBrush);
     }
     m_heat->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void TrendsPanel::updateRowLabels()
+{
+    const int nRows = m_bands.count;
+    if (!m_table || m_table->empty() || nRows <= 0)
+        return;
+    // As many names as fit one above the other at the heatmap's height (every k-th row), each
+    // elided to a share of its width: 31 names drawn over 230 pixels overlapped. Elided on the
+    // left: the end of "Functional.linear.0.forward" tells rows apart, the prefix repeats.
+    const QFontMetrics fm(m_heat->yAxis->tickLabelFont());
+    const double rowPixels = double(std::max(1, m_heat->axisRect()->height())) / nRows;
+    const int every = std::max(1, int(std::ceil((fm.height() + 1) / rowPixels)));
+    const int width = std::max(fm.horizontalAdvance(QStringLiteral("\u2026linear.0.forward")), m_heat->width() * 2 / 5);
+    if (every == m_labelEvery && width == m_labelWidth)
+        return;
+    m_labelEvery = every;
+    m_labelWidth = width;
+    auto ticks = QSharedPointer<QCPAxisTickerText>::create();
+    const QString bandMark = m_bands.rowsPerBand > 1 ? QStringLiteral(" …") : QString();
+    for (int r = 0; r < nRows; r += every)
+        ticks->addTick(r, fm.elidedText(m_table->rows[m_bands.firstRow(r)], Qt::ElideLeft, width - fm.horizontalAdvance(bandMark)) + bandMark);
+    m_heat->yAxis->setTicker(ticks);
+    m_heat->replot(QCustomPlot::rpQueuedReplot); // the ticks are laid out before afterLayout
+}
+
+QList<QPair<QRectF, QString>> TrendsPanel::rowLabelRects() const
+{
+    QList<QPair<QRectF, QString>> out;
+    const auto ticker = m_heat->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    if (!ticker)
+        return out;
+    const QFontMetrics fm(m_heat->yAxis->tickLabelFont());
+    const QCPRange range = m_heat->yAxis->range();
+    const double right = m_heat->axisRect()->left() - m_heat->yAxis->tickLengthOut() - m_heat->yAxis->tickLabelPadding();
+    for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+        if (!range.contains(it.key()))
+            continue;
+        const double y = m_heat->yAxis->coordToPixel(it.key());
+        const QSizeF size(fm.horizontalAdvance(it.value()), fm.height());
+        out.append({QRectF(QPointF(right - size.width(), y - size.height() / 2), size), it.value()});
+    }
+    return out;
 }
 
 void TrendsPanel::selectRow(int row)

@@ -3,6 +3,8 @@
 #include "run/trend.h"
 
 #include <QFutureWatcher>
+#include <QPair>
+#include <QRectF>
 #include <QWidget>
 #include <memory>
 
@@ -47,6 +49,8 @@ public:
     QCustomPlot *lines() const { return m_lines; }
     /// The "agrees until step N" label shown on the plots (empty when none).
     QString agreeMarkText() const { return m_agreeText; }
+    /// The heatmap's row names as drawn (in widget pixels) with their text, top to bottom.
+    QList<QPair<QRectF, QString>> rowLabelRects() const;
 
 signals:
     void tableReady();
@@ -58,6 +62,8 @@ private:
     void drawHeatmap();
     void drawLines();
     void markAgreement(QCustomPlot *plot, double x);
+    /// The row names of the heatmap for its present size (after every layout).
+    void updateRowLabels();
 
     QComboBox *m_source, *m_metric, *m_group, *m_rank;
     QLabel *m_title, *m_status, *m_hover, *m_heatNote;
@@ -74,6 +80,7 @@ private:
     TrendBands m_bands;                   ///< of m_table
     QFutureWatcher<std::shared_ptr<const TrendTable>> m_watcher;
     int m_row = -1;
+    int m_labelEvery = 0, m_labelWidth = 0; ///< of the row names shown
     bool m_pending = false;
     bool m_building = false;
 };

@@ -146,6 +146,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_overflow, &OverflowPanel::showOperator, this, &MainWindow::onOpActivated);
     connect(m_overflow, &OverflowPanel::analysisFinished, this, &MainWindow::onOverflowAnalyzed);
     connect(m_graph, &GraphPanel::opActivated, this, &MainWindow::onOpActivated);     // graph -> tree, table, inspector
+    connect(m_graph, &GraphPanel::recordedNodeActivated, m_inspector, &TensorInspector::showGraphNode); // a database node without dump
     connect(m_opTable, &OpTablePanel::opActivated, m_graph, &GraphPanel::selectOp);   // table -> graph
     connect(m_overflow, &OverflowPanel::showOperator, m_graph, &GraphPanel::selectOp); // overflow -> graph
     connect(m_graph, &GraphPanel::graphShown, this, [this] { // marks may arrive before the graph
@@ -231,6 +232,23 @@ void MainWindow::createActions()
     QAction *exportAction = file->addAction(tr("&Export Tensors…"), this, &MainWindow::exportSelected);
     exportAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
     exportAction->setToolTip(tr("Export the selected tensors to .npy or .txt"));
+    // Enabled while the selection holds a leaf with values (a statistics-only dump has none).
+    // A selection of more than 2,000 rows is not walked here: the dialog counts it.
+    auto updateExport = [this, exportAction] {
+        const qsizetype rows = m_tree->selectionModel()->selectedRows().size() + m_opTable->view()->selectionModel()->selectedRows().size();
+        bool any = rows > 2000;
+        ExportCounts counts;
+        if (!any)
+            for (const ExportItem &item : selectedTensors())
+                counts.add(exportBlock(item.index->tensor(item.ref)));
+        any = any || counts.exportable > 0;
+        exportAction->setEnabled(any);
+        exportAction->setToolTip(any || counts.total() == 0 ? tr("Export the selected tensors to .npy or .txt")
+                                                            : tr("Nothing to export: %1").arg(counts.text()));
+    };
+    connect(m_tree->selectionModel(), &QItemSelectionModel::selectionChanged, this, updateExport);
+    connect(m_opTable->view()->selectionModel(), &QItemSelectionModel::selectionChanged, this, updateExport);
+    connect(m_context, &DocumentContext::selectionChanged, this, updateExport);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
     file->addSeparator();

@@ -1,8 +1,15 @@
 #include "visdbgraph.h"
 
+#include "dump/dumpindex.h"
+#include "formats/readers.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 
 #include <algorithm>
 #include <cmath>
@@ -33,7 +40,19 @@ std::vector<GraphTensorDesc> descs(const QString &json)
     return out;
 }
 
-GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg)
+/// The run folder of a dump_data_dir ("…/dumps/npu_weight_tensor_mix/step0/rank0/dump_tensor_data"
+/// -> "npu_weight_tensor_mix"): the component before the step level, else "".
+QString runOfDumpDir(const QString &dir)
+{
+    static const QRegularExpression step(QStringLiteral("^step\\d+$"));
+    const QStringList parts = QDir::fromNativeSeparators(dir).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    for (qsizetype i = 1; i < parts.size(); ++i)
+        if (step.match(parts[i]).hasMatch())
+            return parts[i - 1];
+    return {};
+}
+
+GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, const QString &runs)
 {
     GraphModel model;
     model.file = db.file;
@@ -61,6 +80,13 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg)
     };
     Graph g;
     g.name = model.modelName;
+    g.attrs = {{QString::fromLatin1(kVisGraphTypeAttr), QStringLiteral("s"), db.graphType},
+               {QString::fromLatin1(kVisOverflowCheckAttr), QStringLiteral("b"), db.overflowCheck ? QStringLiteral("true") : QStringLiteral("false")},
+               {QString::fromLatin1(kVisRankAttr), QStringLiteral("i"), QString::number(vg.rank)},
+               {QString::fromLatin1(kVisRunsAttr), QStringLiteral("s"), runs},
+               {QString::fromLatin1(kVisSourceAttr), QStringLiteral("s"), vg.source},
+               {QString::fromLatin1(kVisStepAttr), QStringLiteral("i"), QString::number(vg.step)},
+               {QString::fromLatin1(kVisTaskAttr), QStringLiteral("s"), db.task}};
     std::vector<int> nodeOf(vg.nodes.size(), -1); // database node -> graph node (-1: a group only)
     for (size_t i = 0; i < vg.nodes.size(); ++i) {
         const visdb::VisNode &vn = vg.nodes[i];
@@ -135,13 +161,144 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg)
 
 std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db)
 {
+    QString npu, bench; // the runs the database was made from (tensor dumps record them)
+    for (const visdb::VisGraph &g : db.graphs) {
+        QString &run = g.source == QLatin1String("Bench") ? bench : npu;
+        if (run.isEmpty())
+            run = runOfDumpDir(g.dumpDataDir);
+    }
+    const QString runs = npu.isEmpty() ? QString() : bench.isEmpty() ? npu : npu + QStringLiteral(" vs ") + bench;
     std::vector<GraphModel> out;
     for (const visdb::VisGraph &g : db.graphs)
-        out.push_back(convert(db, g));
+        out.push_back(convert(db, g, runs));
     return out;
 }
 
 bool isVisDbGraph(const GraphModel &model) { return model.stage == QLatin1String(kVisDbStage); }
+
+QString visDbAttr(const GraphModel &model, const char *key)
+{
+    if (const Graph *g = model.root())
+        for (const GraphAttr &a : g->attrs)
+            if (a.key == QLatin1String(key))
+                return a.value;
+    return {};
+}
+
+bool isVisDbCompare(const GraphModel &model) { return visDbAttr(model, kVisGraphTypeAttr) == QLatin1String("compare"); }
+
+QString visDbModelTitle(const GraphModel &model)
+{
+    QString kind;
+    if (isVisDbCompare(model)) {
+        const QString task = visDbAttr(model, kVisTaskAttr);
+        const QString what = task == QLatin1String("summary") ? QCoreApplication::translate("VisDb", "statistics")
+                           : task == QLatin1String("all")     ? QCoreApplication::translate("VisDb", "tensors")
+                                                              : task;
+        kind = QCoreApplication::translate("VisDb", "compare (%1)").arg(what);
+    } else {
+        kind = visDbAttr(model, kVisOverflowCheckAttr) == QLatin1String("true") ? QCoreApplication::translate("VisDb", "build with overflow check")
+                                                                                : QCoreApplication::translate("VisDb", "build");
+    }
+    const QString runs = visDbAttr(model, kVisRunsAttr);
+    QStringList parts{kind, runs.isEmpty() ? QFileInfo(model.file).dir().dirName() : runs, model.modelName,
+                      QCoreApplication::translate("VisDb", "%n node(s)", nullptr, model.nodeCount())};
+    if (const Graph *g = model.root()) {
+        const NodeId start = visDbStartNode(*g);
+        if (!isVisDbCompare(model) && start.isValid()) {
+            parts << QCoreApplication::translate("VisDb", "critical: %1").arg(g->node(start).attr(QString::fromLatin1(kVisNodeAttr))->value);
+        } else if (isVisDbCompare(model)) {
+            const NodeStatusColumn c = visDbStatus(*g, NodeStatusRole::CompareVerdict);
+            const auto errors = std::count(c.values.begin(), c.values.end(), 3.0);
+            if (errors)
+                parts << QCoreApplication::translate("VisDb", "%n error node(s)", nullptr, int(errors));
+        }
+    }
+    static const QRegularExpression stamp(QStringLiteral("_(\\d{4})(\\d{2})(\\d{2})(\\d{2})(\\d{2})(\\d{2})\\.vis\\.db$"));
+    const QRegularExpressionMatch m = stamp.match(model.file);
+    const QString when = m.hasMatch() ? QStringLiteral("%1-%2-%3 %4:%5:%6").arg(m.captured(1), m.captured(2), m.captured(3), m.captured(4),
+                                                                             m.captured(5), m.captured(6))
+                                      : QFileInfo(model.file).fileName();
+    return parts.join(QStringLiteral(" \u00b7 ")) + QStringLiteral(" \u2014 ") + when;
+}
+
+int visDbFirstModel(const std::vector<GraphModel> &models)
+{
+    // The earliest finding: the lowest step, then the lowest node_order (the ranks of a step run
+    // side by side; the NaN a collective spreads comes after the operator that made it).
+    int best = -1;
+    std::pair<int, std::int64_t> bestAt;
+    for (size_t i = 0; i < models.size(); ++i) {
+        if (!isVisDbGraph(models[i]) || !models[i].root())
+            continue;
+        const NodeId start = visDbStartNode(*models[i].root());
+        if (!start.isValid())
+            continue;
+        const std::pair<int, std::int64_t> at{visDbAttr(models[i], kVisStepAttr).toInt(), models[i].root()->node(start).id};
+        if (best < 0 || at < bestAt)
+            best = int(i), bestAt = at;
+    }
+    return std::max(best, 0);
+}
+
+namespace {
+
+/// The number of a "step3" / "rank1" level, -1 when it has none.
+int levelValue(const QString &level, QLatin1String prefix)
+{
+    bool ok = false;
+    const int v = level.startsWith(prefix) ? level.mid(prefix.size()).toInt(&ok) : -1;
+    return ok ? v : -1;
+}
+
+} // namespace
+
+DumpMapping mapVisDbGraph(const GraphModel &model, const DumpIndex &index)
+{
+    if (!model.root() || visDbAttr(model, kVisSourceAttr) != QLatin1String("NPU"))
+        return {};
+    DumpMapping m;
+    m.modelFolders = QStringList{model.modelName};
+    m.nodeOps.resize(model.graphs.size());
+    m.nodeState.resize(model.graphs.size());
+    for (size_t g = 0; g < model.graphs.size(); ++g) {
+        m.nodeOps[g].resize(model.graphs[g].nodes.size());
+        m.nodeState[g].resize(model.graphs[g].nodes.size(), NodeDumpState::Missing);
+    }
+    m.opNode.resize(index.ops.size());
+    m.opLink.resize(index.ops.size(), OpLink::None);
+    const Graph &graph = *model.root();
+    const int step = visDbAttr(model, kVisStepAttr).toInt(), rank = visDbAttr(model, kVisRankAttr).toInt();
+    QHash<QString, int> nodeOf;
+    for (size_t n = 0; n < graph.nodes.size(); ++n)
+        if (const GraphAttr *a = graph.nodes[n].attr(QString::fromLatin1(kVisNodeAttr)))
+            nodeOf.insert(a->value, int(n));
+    for (size_t o = 0; o < index.ops.size(); ++o) {
+        const OpRecord &op = index.ops[o];
+        if (!formatReader(op.source).hasModules())
+            continue;
+        const int s = levelValue(op.levels->step, QLatin1String("step")), r = levelValue(op.levels->rank, QLatin1String("rank"));
+        if ((s >= 0 && s != step) || (r >= 0 && r != rank))
+            continue;
+        m.consideredOps.push_back(int(o));
+        const int n = nodeOf.value(op.opName.toString(), -1);
+        if (n < 0 || !m.nodeOps[0][size_t(n)].empty()) {
+            m.unmappedOps.push_back(int(o));
+            continue;
+        }
+        m.nodeOps[0][size_t(n)].push_back(int(o));
+        m.nodeState[0][size_t(n)] = NodeDumpState::Dumped;
+        m.opNode[o] = GraphNodeRef{0, NodeId{n}};
+        m.opLink[o] = OpLink::ByEntryName;
+    }
+    if (m.consideredOps.size() == m.unmappedOps.size()) { // nothing linked: no mapping
+        DumpMapping none;
+        none.consideredOps = std::move(m.consideredOps);
+        none.unmappedOps = std::move(m.unmappedOps);
+        return none;
+    }
+    return m;
+}
 
 namespace {
 
@@ -199,6 +356,31 @@ QString visDbRowSummary(const GraphTensorDesc &row)
     }
     parts.removeAll(QString());
     return parts.join(QLatin1Char(' '));
+}
+
+RecordedStats visDbRowStats(const GraphTensorDesc &row)
+{
+    RecordedStats r;
+    const std::pair<const char *, std::pair<RecordedStats::Field, double RecordedStats::*>> fields[] = {
+        {"Max", {RecordedStats::Max, &RecordedStats::max}},
+        {"Min", {RecordedStats::Min, &RecordedStats::min}},
+        {"Mean", {RecordedStats::Mean, &RecordedStats::mean}},
+        {"Norm", {RecordedStats::Norm, &RecordedStats::norm}},
+    };
+    for (const auto &[key, field] : fields)
+        for (const GraphAttr &a : row.attrs)
+            if (a.key == QLatin1String(key)) {
+                bool ok = false;
+                QString text = a.value.trimmed().toLower();
+                double v = text.toDouble(&ok); // "inf", "-inf", "nan" are read too
+                if (!ok && (text == QLatin1String("infinity") || text == QLatin1String("-infinity")))
+                    v = text.startsWith(QLatin1Char('-')) ? -INFINITY : INFINITY, ok = true;
+                if (ok) {
+                    r.*field.second = v;
+                    r.present |= field.first;
+                }
+            }
+    return r;
 }
 
 NodeId visDbStartNode(const Graph &graph)

@@ -4,6 +4,7 @@
 #include "io/pathguard.h"
 #include "tensorloader.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 
@@ -20,6 +21,28 @@ QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, 
     return QString(id).replace(QLatin1Char('/'), QLatin1Char('_')) + ext;
 }
 
+ExportBlock exportBlock(const TensorRecord &t)
+{
+    switch (t.storage()) {
+    case TensorStorage::Absent: return ExportBlock::StatisticsOnly;
+    case TensorStorage::Value: return ExportBlock::NotATensor;
+    default: return ExportBlock::None;
+    }
+}
+
+QString ExportCounts::text() const
+{
+    QString s = QCoreApplication::translate("Export", "%1 of %n selected can be exported", nullptr, total()).arg(exportable);
+    QStringList why;
+    if (statisticsOnly)
+        why << QCoreApplication::translate("Export", "%n statistics only (no values were dumped)", nullptr, statisticsOnly);
+    if (notTensors)
+        why << QCoreApplication::translate("Export", "%n not a tensor (int, float, None, ... arguments)", nullptr, notTensors);
+    if (!why.isEmpty())
+        s += QStringLiteral("; ") + why.join(QStringLiteral(", "));
+    return s + QLatin1Char('.');
+}
+
 ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref, const ExportRequest &req,
                           const JobControl *job)
 {
@@ -30,14 +53,16 @@ ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &re
         r.error = Error(ErrorKind::Usage, req.outDir, QStringLiteral("refusing to write into the opened dump directory %1").arg(index.rootDir));
         return r;
     }
-    if (!QDir().mkpath(req.outDir)) {
-        r.error = Error(ErrorKind::Access, req.outDir, QStringLiteral("cannot create the directory"));
-        return r;
-    }
     r.file = QDir(req.outDir).filePath(exportFileName(index, ref, req.format));
+    // Loaded first: a leaf without values (statistics only, not a tensor) or an unreadable one
+    // leaves no empty folder behind.
     auto loaded = loadTensor(index, ref, req.layout, job);
     if (!loaded) {
         r.error = loaded.error();
+        return r;
+    }
+    if (!QDir().mkpath(req.outDir)) {
+        r.error = Error(ErrorKind::Access, req.outDir, QStringLiteral("cannot create the directory"));
         return r;
     }
     const auto &t = **loaded;

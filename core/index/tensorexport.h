@@ -28,10 +28,31 @@ struct ExportResult
     Shape shape;
 };
 
+/// Why a leaf cannot be exported as an array (None: it can).
+enum class ExportBlock : std::uint8_t {
+    None,
+    StatisticsOnly, ///< a tensor whose values were not dumped (msprobe task statistics, md5)
+    NotATensor,     ///< an int, float, None, string ... argument
+};
+ExportBlock exportBlock(const TensorRecord &t);
+
+/// How many of a selection can be exported, and why the others cannot.
+struct ExportCounts
+{
+    int exportable = 0, statisticsOnly = 0, notTensors = 0;
+    void add(ExportBlock b) { (b == ExportBlock::None ? exportable : b == ExportBlock::StatisticsOnly ? statisticsOnly : notTensors)++; }
+    int total() const { return exportable + statisticsOnly + notTensors; }
+    /// "3 of 11 can be exported; 4 are statistics only (no values were dumped), 4 are not
+    /// tensors (int, None, ...)." (translated)
+    QString text() const;
+};
+
 /// `<dump file base name>.<input|output>.<index>.npy|txt` (msaccucmp's convert names).
 QString exportFileName(const DumpIndex &index, const DumpIndex::TensorRef &ref, ExportFormat format);
 
-/// Loads and writes one tensor. Refuses to write inside the opened dump directory.
+/// Loads and writes one tensor. Refuses to write inside the opened dump directory, and a leaf
+/// without values (exportBlock) without touching the file system: the output directory is
+/// made only once there is an array to write into it.
 ExportResult exportTensor(const DumpIndex &index, const DumpIndex::TensorRef &ref, const ExportRequest &req,
                           const JobControl *job = nullptr);
 

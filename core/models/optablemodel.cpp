@@ -2,6 +2,7 @@
 
 #include "index/tensorloader.h"
 #include "tensor/dtype.h"
+#include "tensor/shape.h"
 
 #include <algorithm>
 #include <cmath>
@@ -375,7 +376,6 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
     const auto &tensors = index.ops[size_t(op)].tensors;
     double sum = 0;
     std::uint64_t finite = 0;
-    bool any = false;
     for (size_t t = 0; t < tensors.size(); ++t) {
         if (tensors[t].io() != IoKind::Output || !tensors[t].isTensor())
             continue;
@@ -390,10 +390,17 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
                 out.nan += std::isnan(v);
                 out.inf += std::isinf(v);
             }
-            if (std::isfinite(r.max) && std::isfinite(r.min)) {
-                out.min = any ? std::min(out.min, r.min) : r.min;
-                out.max = any ? std::max(out.max, r.max) : r.max;
-                any = true;
+            // Each recorded statistic that is finite is a fact about all the elements (Min 0
+            // stays the minimum when Max is Inf); a loaded tensor's are over its finite values.
+            if (std::isfinite(r.min))
+                out.min = std::isnan(out.min) ? r.min : std::min(out.min, r.min);
+            if (std::isfinite(r.max))
+                out.max = std::isnan(out.max) ? r.max : std::max(out.max, r.max);
+            // The recorded Mean is over all the output's elements: weighted by their count, as
+            // the means of loaded outputs are by their finite values.
+            if (const auto n = elementCount(tensors[t].shape()); r.has(RecordedStats::Mean) && std::isfinite(r.mean) && n && *n) {
+                sum += r.mean * double(*n);
+                finite += *n;
             }
             continue;
         }
@@ -408,9 +415,8 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
         out.nan += s.nan;
         out.inf += s.posinf + s.neginf;
         if (s.finite) {
-            out.min = any ? std::min(out.min, s.min) : s.min;
-            out.max = any ? std::max(out.max, s.max) : s.max;
-            any = true;
+            out.min = std::isnan(out.min) ? s.min : std::min(out.min, s.min);
+            out.max = std::isnan(out.max) ? s.max : std::max(out.max, s.max);
             sum += s.mean * double(s.finite);
             finite += s.finite;
         }

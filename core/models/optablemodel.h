@@ -117,7 +117,9 @@ private:
     std::unordered_map<int, int> m_marks;
 };
 
-/// Computes OpStats for an operator (loads each output tensor).
+/// Computes OpStats for an operator: loads each output tensor, or takes what the producer
+/// recorded for one without data (msprobe statistics: Min, Max, and Mean weighted by the
+/// tensor's element count).
 OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job = nullptr);
 
 } // namespace ds

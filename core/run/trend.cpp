@@ -79,20 +79,38 @@ private:
     std::vector<Entry> m_entries;
 };
 
-QString rowOf(const OpRecord &op, TrendGroup g)
+/// `name`: opMatchKey(op).
+QString rowOf(const OpRecord &op, const QString &name, TrendGroup g)
 {
-    const QString name = opMatchKey(op);
     if (g == TrendGroup::Operator || name.startsWith(QLatin1String("Module.")) || name.startsWith(QLatin1String("Cell.")))
         return name;
     return op.parent.isEmpty() ? name : op.parent.toString();
+}
+
+/// The rows of the parameters of a parameters_grad entry: "<entry without its counter>.<name>".
+/// msprobe names these entries "Module.fc1.Linear.parameters_grad" or, since 2025-12,
+/// "….parameters_grad.<k>" with k the trigger count, which is not the same in every step (it
+/// counts micro-steps, and restarts only where the dumper resets it): a row per counter split
+/// one parameter over as many rows.
+QString gradientRow(const QString &base, const OpRecord &op, const TensorRecord &t)
+{
+    return base + QLatin1Char('.') + (t.name().isEmpty() ? tensorMatchKey(op, t) : t.name());
+}
+
+/// Is a tensor one the trend of an operator looks at: its outputs, and for a parameters_grad
+/// entry (which has no outputs) its gradients.
+bool trendTensor(const TensorRecord &t, bool gradients)
+{
+    return t.isTensor() && (t.io() == IoKind::Output || (gradients && t.io() == IoKind::Parameter));
 }
 
 double num(const MetricValue &v) { return v.isNumber() ? v.value : kNaN; }
 
 double maxOf(double a, double b) { return std::isnan(a) ? b : std::isnan(b) ? a : std::max(a, b); }
 
-/// One compare row's value of a metric (NaN: the row says nothing about it).
-double rowValue(const CompareRow &row, TrendMetric m)
+/// One compare row's value of a metric (NaN: the row says nothing about it). `gradients`: the
+/// row is of a parameters_grad entry, whose gradients count as outputs.
+double rowValue(const CompareRow &row, TrendMetric m, bool gradients)
 {
     if (!row.compared())
         return kNaN;
@@ -101,7 +119,7 @@ double rowValue(const CompareRow &row, TrendMetric m)
     if (m == TrendMetric::Result) // msprobe's Result column ("pass", "warning", "error"; empty: not judged)
         return row.result == QLatin1String("error") ? 2 : row.result == QLatin1String("warning") ? 1
              : row.result == QLatin1String("pass")  ? 0 : kNaN;
-    if (row.io != IoKind::Output)
+    if (row.io != IoKind::Output && !(gradients && row.io == IoKind::Parameter))
         return kNaN;
     switch (m) {
     case TrendMetric::NormRelativeError: {
@@ -140,6 +158,23 @@ QString trendMetricName(TrendMetric m)
 }
 
 bool isCompareMetric(TrendMetric m) { return m <= TrendMetric::CosineDistance; }
+
+QString parametersGradBase(const QString &entry)
+{
+    static const QLatin1String kGrad(".parameters_grad");
+    const qsizetype at = entry.lastIndexOf(kGrad);
+    if (at <= 0)
+        return {};
+    const qsizetype end = at + kGrad.size();
+    if (end == entry.size())
+        return entry;
+    if (entry[end] != QLatin1Char('.') || end + 1 == entry.size())
+        return {};
+    for (qsizetype i = end + 1; i < entry.size(); ++i)
+        if (!entry[i].isDigit())
+            return {};
+    return entry.left(end);
+}
 
 double TrendTable::value(int row, int step, int rank) const
 {
@@ -214,11 +249,26 @@ TrendTable compareTrend(const DumpIndex &npu, const CompareResult &result, Trend
     Builder b(metric, group);
     for (size_t i = 0; i < result.rows.size();) {
         const int op = result.rows[i].npu.op;
+        const size_t first = i;
+        while (i < result.rows.size() && result.rows[i].npu.op == op)
+            ++i;
+        if (op < 0 || size_t(op) >= npu.ops.size())
+            continue;
+        const OpRecord &record = npu.ops[size_t(op)];
+        const QString name = opMatchKey(record);
+        if (const QString grad = parametersGradBase(name); !grad.isEmpty()) {
+            // one row per parameter (the order of first appearance is the entry's)
+            for (size_t k = first; k < i; ++k) {
+                const int t = result.rows[k].npu.tensor;
+                if (t >= 0 && size_t(t) < record.tensors.size() && trendTensor(record.tensors[size_t(t)], true))
+                    b.add(gradientRow(grad, record, record.tensors[size_t(t)]), *record.levels, rowValue(result.rows[k], metric, true));
+            }
+            continue;
+        }
         double v = kNaN;
-        for (; i < result.rows.size() && result.rows[i].npu.op == op; ++i)
-            v = maxOf(v, rowValue(result.rows[i], metric));
-        if (op >= 0 && size_t(op) < npu.ops.size())
-            b.add(rowOf(npu.ops[size_t(op)], group), *npu.ops[size_t(op)].levels, v);
+        for (size_t k = first; k < i; ++k)
+            v = maxOf(v, rowValue(result.rows[k], metric, false));
+        b.add(rowOf(record, name, group), *record.levels, v);
     }
     TrendTable t = b.take();
     t.agreeUpTo = agreeUpTo;
@@ -228,15 +278,16 @@ TrendTable compareTrend(const DumpIndex &npu, const CompareResult &result, Trend
 TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGroup group)
 {
     Builder b(metric, group);
-    for (const OpRecord &op : index.ops) {
+    /// The value of the recorded statistics of some tensors (NaN: none recorded).
+    struct Value
+    {
+        TrendMetric metric;
         double v = kNaN;
         bool any = false;
         int nonFinite = 0;
-        for (const TensorRecord &t : op.tensors) {
-            if (t.io() != IoKind::Output || !t.isTensor() || !t.recorded().present)
-                continue;
+        void add(const RecordedStats &r)
+        {
             any = true;
-            const RecordedStats &r = t.recorded();
             auto take = [&](double x) { v = maxOf(v, std::isnan(x) ? INFINITY : x); }; // a NaN statistic is not "no value"
             if (metric == TrendMetric::Norm && r.has(RecordedStats::Norm))
                 take(r.norm);
@@ -246,9 +297,25 @@ TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGrou
                              || (r.has(RecordedStats::Mean) && !std::isfinite(r.mean)) || (r.has(RecordedStats::Norm) && !std::isfinite(r.norm));
             nonFinite += bad;
         }
-        if (metric == TrendMetric::NonFinite && any)
-            v = nonFinite;
-        b.add(rowOf(op, group), *op.levels, v);
+        double value() const { return metric == TrendMetric::NonFinite && any ? double(nonFinite) : v; }
+    };
+    for (const OpRecord &op : index.ops) {
+        const QString name = opMatchKey(op);
+        if (const QString grad = parametersGradBase(name); !grad.isEmpty()) {
+            for (const TensorRecord &t : op.tensors) // one row per parameter
+                if (trendTensor(t, true)) {
+                    Value v{metric};
+                    if (t.recorded().present)
+                        v.add(t.recorded());
+                    b.add(gradientRow(grad, op, t), *op.levels, v.value());
+                }
+            continue;
+        }
+        Value v{metric};
+        for (const TensorRecord &t : op.tensors)
+            if (trendTensor(t, false) && t.recorded().present)
+                v.add(t.recorded());
+        b.add(rowOf(op, name, group), *op.levels, v.value());
     }
     return b.take();
 }

@@ -29,9 +29,14 @@ inline constexpr TrendMetric kCompareMetrics[] = {TrendMetric::Verdict, TrendMet
 inline constexpr TrendMetric kStatisticsMetrics[] = {TrendMetric::Norm, TrendMetric::Max, TrendMetric::NonFinite};
 QString trendMetricName(TrendMetric m); ///< for people ("Norm relative error")
 bool isCompareMetric(TrendMetric m);
+/// "Module.fc1.Linear.parameters_grad" for the msprobe entries "Module.fc1.Linear.parameters_grad"
+/// and "Module.fc1.Linear.parameters_grad.<k>" (k: the trigger count); empty for other names.
+QString parametersGradBase(const QString &entry);
 
 /// Rows of the heatmap: operators, or the modules they run in (msprobe construct.json parents;
-/// a module's own entries count for it).
+/// a module's own entries count for it). Either way a parameters_grad entry gives one row per
+/// parameter, "Module.fc1.Linear.parameters_grad.weight", the same in every step whatever the
+/// entry's trigger counter, valued by the gradient's statistics (it has no outputs).
 enum class TrendGroup : std::uint8_t { Operator, Module };
 
 struct TrendTable

@@ -15,9 +15,11 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QMap>
+#include <QRegularExpression>
 #include <QString>
 #include <QStringList>
 
+#include <limits>
 #include <optional>
 
 namespace runcorpus {
@@ -245,6 +247,93 @@ inline QString assembleExperiments(const QString &root)
                     qFatal("cannot assemble experiments");
     }
     return root + QStringLiteral("/experiments");
+}
+
+/// A dump.json read with QJsonDocument (not DumpScope's reader); the bare NaN / Infinity /
+/// -Infinity tokens msprobe writes, which QJsonDocument refuses, become strings first.
+inline QJsonObject readDumpJson(const QString &file)
+{
+    QFile f(file);
+    if (!f.open(QIODevice::ReadOnly))
+        qFatal("cannot read %s", qPrintable(file));
+    QString text = QString::fromUtf8(f.readAll());
+    text.replace(QRegularExpression(QStringLiteral(":\\s*(-?Infinity|NaN)\\b")), QStringLiteral(": \"\\1\""));
+    QJsonParseError error;
+    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8(), &error);
+    if (doc.isNull())
+        qFatal("%s: %s", qPrintable(file), qPrintable(error.errorString()));
+    return doc.object();
+}
+
+/// A statistic of a dump.json leaf (a number, or one of the strings readDumpJson made), NaN
+/// when absent.
+inline double statistic(const QJsonObject &leaf, const QString &key)
+{
+    const QJsonValue v = leaf.value(key);
+    if (v.isString())
+        return v.toString() == QLatin1String("NaN") ? std::numeric_limits<double>::quiet_NaN()
+             : v.toString().startsWith(QLatin1Char('-')) ? -std::numeric_limits<double>::infinity()
+                                                         : std::numeric_limits<double>::infinity();
+    return v.isDouble() ? v.toDouble() : std::numeric_limits<double>::quiet_NaN();
+}
+
+/// One parameter gradient a parameters_grad entry of a dump.json records.
+struct RecordedGradient
+{
+    QString entry; ///< "Module.fc1.Linear.parameters_grad.0"
+    QString base;  ///< "Module.fc1.Linear.parameters_grad" (the entry without its counter)
+    QString parameter;
+    QJsonObject leaf;
+};
+
+/// The parameter gradients of a dump.json, in its order.
+inline std::vector<RecordedGradient> recordedGradients(const QString &dumpJson)
+{
+    static const QRegularExpression name(QStringLiteral("^(.+\\.parameters_grad)(\\.\\d+)?$"));
+    std::vector<RecordedGradient> out;
+    const QJsonObject data = readDumpJson(dumpJson).value(QStringLiteral("data")).toObject();
+    for (auto e = data.begin(); e != data.end(); ++e) {
+        const QRegularExpressionMatch m = name.match(e.key());
+        if (!m.hasMatch() || !e.value().isObject())
+            continue;
+        const QJsonObject params = e.value().toObject();
+        for (auto p = params.begin(); p != params.end(); ++p) {
+            const QJsonValue leaf = p.value().isArray() ? p.value().toArray().first() : p.value();
+            if (leaf.isObject())
+                out.push_back({e.key(), m.captured(1), p.key(), leaf.toObject()});
+        }
+    }
+    return out;
+}
+
+/// A copy of a run under `root`/`target` whose parameters_grad entries carry a trigger counter
+/// that differs per step ("….parameters_grad.<2 * step + 1>", as msprobe writes it where the
+/// counter is not reset every step): dump.json rewritten, the other files linked.
+inline QString assembleCountedGradients(const QString &root, const QString &target, const QString &run)
+{
+    const QString dir = runDir(run);
+    for (const QString &step : QDir(dir).entryList({QStringLiteral("step*")}, QDir::Dirs))
+        for (const QString &rank : QDir(dir + QLatin1Char('/') + step).entryList({QStringLiteral("rank*")}, QDir::Dirs)) {
+            const QString source = dir + QLatin1Char('/') + step + QLatin1Char('/') + rank;
+            const QString to = root + QLatin1Char('/') + target + QLatin1Char('/') + step + QLatin1Char('/') + rank;
+            if (!QDir().mkpath(to))
+                qFatal("cannot make %s", qPrintable(to));
+            for (const QFileInfo &e : QDir(source).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+                if (e.fileName() != QLatin1String("dump.json")) {
+                    if (!QFile::link(e.absoluteFilePath(), to + QLatin1Char('/') + e.fileName()))
+                        qFatal("cannot link %s", qPrintable(e.absoluteFilePath()));
+                    continue;
+                }
+                QFile in(e.absoluteFilePath()), out(to + QStringLiteral("/dump.json"));
+                if (!in.open(QIODevice::ReadOnly) || !out.open(QIODevice::WriteOnly))
+                    qFatal("cannot copy %s", qPrintable(e.absoluteFilePath()));
+                QByteArray text = in.readAll();
+                const QByteArray counter = QByteArray::number(2 * step.mid(4).toInt() + 1);
+                text.replace(QByteArrayLiteral(".parameters_grad.0\""), QByteArray(QByteArrayLiteral(".parameters_grad.") + counter + QByteArrayLiteral("\"")));
+                out.write(text);
+            }
+        }
+    return root + QLatin1Char('/') + target;
 }
 
 } // namespace runcorpus

@@ -1,14 +1,26 @@
 // models/optablemodel: a level's operators filtered and ordered in place (no proxy model). The
 // oracle is the index of a real msprobe dump: the expected rows are computed here from its
 // records with plain loops and std::stable_sort, not through the model's code.
+#include "runcorpus.h"
+
 #include "index/buildindex.h"
 #include "models/optablemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QDirIterator>
+#include <QFile>
+#include <QFileInfo>
+#include <QHash>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
+#include <functional>
 #include <numeric>
 
 using namespace ds;
@@ -22,6 +34,52 @@ std::vector<int> shownOps(const OpTableModel &m)
     std::vector<int> out;
     for (int r = 0; r < m.rowCount(); ++r)
         out.push_back(m.index(r, 0).data(OpTableModel::OpRole).toInt());
+    return out;
+}
+
+/// The output statistics of every entry of an msprobe dump.json, read with QJsonDocument (not
+/// DumpScope's reader; runcorpus.h): the smallest finite Min and largest finite Max of the
+/// output tensors, and the mean of all their elements (each recorded Mean weighted by its
+/// tensor's element count).
+struct RecordedOutputs
+{
+    double min = NAN, max = NAN, mean = NAN;
+};
+QHash<QString, RecordedOutputs> recordedOutputs(const QString &dumpJson)
+{
+    auto number = [](const QJsonObject &leaf, const char *key) { return runcorpus::statistic(leaf, QLatin1String(key)); };
+    QHash<QString, RecordedOutputs> out;
+    const QJsonObject data = runcorpus::readDumpJson(dumpJson).value(QStringLiteral("data")).toObject();
+    for (auto e = data.begin(); e != data.end(); ++e) {
+        RecordedOutputs r;
+        double sum = 0, count = 0;
+        std::function<void(const QJsonValue &)> walk = [&](const QJsonValue &v) {
+            if (v.isArray()) {
+                for (const QJsonValue &x : v.toArray())
+                    walk(x);
+                return;
+            }
+            const QJsonObject leaf = v.toObject();
+            if (leaf.value(QStringLiteral("type")).toString() != QLatin1String("torch.Tensor"))
+                return;
+            const double mx = number(leaf, "Max"), mn = number(leaf, "Min"), mean = number(leaf, "Mean");
+            double n = 1;
+            for (const QJsonValue &d : leaf.value(QStringLiteral("shape")).toArray())
+                n *= d.toDouble();
+            if (std::isfinite(mn))
+                r.min = std::isnan(r.min) ? mn : std::min(r.min, mn);
+            if (std::isfinite(mx))
+                r.max = std::isnan(r.max) ? mx : std::max(r.max, mx);
+            if (std::isfinite(mean) && n > 0) {
+                sum += mean * n;
+                count += n;
+            }
+        };
+        walk(e.value().toObject().value(QStringLiteral("output")));
+        if (count > 0)
+            r.mean = sum / count;
+        out.insert(e.key(), r);
+    }
     return out;
 }
 
@@ -182,6 +240,70 @@ private slots:
         QCOMPARE(item.column(), int(OpTableModel::Type));
         m.setFilter(OpFilter{QStringLiteral("no such type"), {}, false});
         QVERIFY(!item.isValid()); // filtered out
+    }
+
+    /// Statistics-only msprobe dumps: the Out min / max / mean columns show what dump.json
+    /// records for the outputs ("Out mean" was always empty: the recorded Mean was not read).
+    void recordedStatisticsOfMsprobeDumps_data()
+    {
+        QTest::addColumn<QString>("scope");
+        QDirIterator it(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps"), {QStringLiteral("dump.json")}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        QStringList scopes;
+        while (it.hasNext()) {
+            const QString dir = QFileInfo(it.next()).path();
+            if (dir.contains(QLatin1String("statistics")) || dir.contains(QLatin1String("md5")))
+                scopes << dir;
+        }
+        scopes.sort();
+        QVERIFY(scopes.size() >= 60);
+        for (const QString &dir : std::as_const(scopes))
+            QTest::newRow(qPrintable(dir.section(QLatin1Char('/'), -3))) << dir;
+    }
+    void recordedStatisticsOfMsprobeDumps()
+    {
+        QFETCH(QString, scope);
+        const QHash<QString, RecordedOutputs> want = recordedOutputs(scope + QStringLiteral("/dump.json"));
+        auto built = buildIndex(scope);
+        QVERIFY(built);
+        const DumpIndex &index = **built;
+        auto level = std::make_shared<std::vector<int>>(index.ops.size());
+        std::iota(level->begin(), level->end(), 0);
+        OpTableModel m;
+        QAbstractItemModelTester tester(&m, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        m.setOps(0, *built, level);
+        std::vector<OpStats> stats;
+        for (int op : *level)
+            stats.push_back(computeOpStats(index, op));
+        m.setStats(0, std::move(stats));
+        int means = 0, recordedMeans = 0;
+        for (const RecordedOutputs &w : want)
+            recordedMeans += !std::isnan(w.mean);
+        QVERIFY(recordedMeans > 0);
+        for (int r = 0; r < m.rowCount(); ++r) {
+            const QString name = m.index(r, OpTableModel::Name).data().toString();
+            QVERIFY2(want.contains(name), qPrintable(name));
+            const RecordedOutputs &w = want[name];
+            const struct
+            {
+                int column;
+                double value;
+            } cells[] = {{OpTableModel::Min, w.min}, {OpTableModel::Max, w.max}, {OpTableModel::Mean, w.mean}};
+            for (const auto &[column, value] : cells) {
+                const QModelIndex cell = m.index(r, column);
+                const QString what = name + QLatin1Char(' ') + m.headerData(column, Qt::Horizontal).toString();
+                if (std::isnan(value)) {
+                    QVERIFY2(cell.data().toString().isEmpty(), qPrintable(what));
+                    continue;
+                }
+                const double got = cell.data(OpTableModel::SortRole).toDouble();
+                QVERIFY2(std::fabs(got - value) <= 1e-12 * std::max(1.0, std::fabs(value)),
+                         qPrintable(QStringLiteral("%1: %2, dump.json %3").arg(what).arg(got, 0, 'g', 17).arg(value, 0, 'g', 17)));
+                QCOMPARE(cell.data().toString(), QString::number(value, 'g', 6));
+                means += column == OpTableModel::Mean;
+            }
+        }
+        QCOMPARE(means, recordedMeans); // every entry of dump.json has its row
     }
 
     void marksNotifyOnlyChangedRows()

@@ -497,6 +497,104 @@ private slots:
         QVERIFY(std::any_of(fromWhole.begin(), fromWhole.end(), [](const ScopeSummary &s) { return s.first.has_value(); }));
     }
 
+    /// Trends of recorded statistics over the real runs: a parameters_grad entry gives one row
+    /// per parameter ("Module.fc1.Linear.parameters_grad.weight"), the same row in every step,
+    /// valued by the gradient's recorded Norm / Max from dump.json (the rows were blank: only
+    /// outputs were read, and a parameters_grad entry has none). "counted" is a real run whose
+    /// entries carry a per-step trigger counter (….parameters_grad.1 in step 0, .3 in step 1):
+    /// it was split into a row per step.
+    void statisticsTrendOfParameterGradients_data()
+    {
+        QTest::addColumn<QString>("run");
+        QTest::addColumn<int>("metric");
+        QTest::addColumn<int>("group");
+        for (const QString &run : {QStringLiteral("base_statistics_mix"), QStringLiteral("npu_weight_statistics_L0"),
+                                  QStringLiteral("overflow_statistics_mix"), QStringLiteral("npu_bf16_md5_mix")}) {
+            QTest::addRow("%s norm", qPrintable(run)) << runcorpus::runDir(run) << int(TrendMetric::Norm) << int(TrendGroup::Operator);
+            QTest::addRow("%s max modules", qPrintable(run)) << runcorpus::runDir(run) << int(TrendMetric::Max) << int(TrendGroup::Module);
+        }
+        const QString counted = runcorpus::assembleCountedGradients(m_tmp.path(), QStringLiteral("counted_gradients"),
+                                                                    QStringLiteral("npu_weight_statistics_mix"));
+        QTest::newRow("counted norm") << counted << int(TrendMetric::Norm) << int(TrendGroup::Operator);
+        QTest::newRow("counted max modules") << counted << int(TrendMetric::Max) << int(TrendGroup::Module);
+    }
+    void statisticsTrendOfParameterGradients()
+    {
+        QFETCH(QString, run);
+        QFETCH(int, metric);
+        QFETCH(int, group);
+        auto index = buildIndex(run);
+        QVERIFY(index);
+        const TrendTable t = statisticsTrend(**index, TrendMetric(metric), TrendGroup(group));
+        const QString key = TrendMetric(metric) == TrendMetric::Norm ? QStringLiteral("Norm") : QStringLiteral("Max");
+        QMap<QString, int> rowsWanted; // row -> scopes recording it
+        int cells = 0;
+        for (const QString &step : QDir(run).entryList({QStringLiteral("step*")}, QDir::Dirs))
+            for (const QString &rank : QDir(run + QLatin1Char('/') + step).entryList({QStringLiteral("rank*")}, QDir::Dirs)) {
+                const int s = t.stepIndex(step.mid(4).toLongLong());
+                const auto r = std::find(t.ranks.begin(), t.ranks.end(), rank.mid(4).toLongLong());
+                QVERIFY(s >= 0 && r != t.ranks.end());
+                for (const auto &g : runcorpus::recordedGradients(run + QLatin1Char('/') + step + QLatin1Char('/') + rank + QStringLiteral("/dump.json"))) {
+                    const QString row = g.base + QLatin1Char('.') + g.parameter;
+                    ++rowsWanted[row];
+                    const int at = int(t.rows.indexOf(row));
+                    QVERIFY2(at >= 0, qPrintable(row));
+                    double want = runcorpus::statistic(g.leaf, key);
+                    if (std::isnan(want) && g.leaf.contains(key))
+                        want = std::numeric_limits<double>::infinity(); // a NaN statistic counts as +Inf
+                    const double got = t.value(at, s, int(r - t.ranks.begin()));
+                    QVERIFY2(got == want, qPrintable(QStringLiteral("%1 %2/%3: %4, dump.json %5").arg(row, step, rank).arg(got).arg(want)));
+                    ++cells;
+                }
+            }
+        QVERIFY(cells >= 8);
+        // one row per parameter, whatever the entry's counter: no other row names a gradient
+        QStringList gradientRows;
+        for (const QString &row : t.rows)
+            if (row.contains(QLatin1String(".parameters_grad")))
+                gradientRows << row;
+        QStringList wanted = rowsWanted.keys();
+        gradientRows.sort();
+        QCOMPARE(gradientRows, wanted);
+        for (const QString &row : std::as_const(wanted))
+            QCOMPARE(t.rows.count(row), 1);
+        QCOMPARE(parametersGradBase(QStringLiteral("Module.fc1.Linear.parameters_grad.12")), QStringLiteral("Module.fc1.Linear.parameters_grad"));
+        QCOMPARE(parametersGradBase(QStringLiteral("Module.fc1.Linear.parameters_grad")), QStringLiteral("Module.fc1.Linear.parameters_grad"));
+        QCOMPARE(parametersGradBase(QStringLiteral("Module.fc1.Linear.parameters_grad.0.weight")), QString());
+        QCOMPARE(parametersGradBase(QStringLiteral("Module.fc1.Linear.forward.0")), QString());
+    }
+
+    /// A run compare's trend: the parameters_grad rows are per parameter too, valued by the
+    /// gradients' norm relative error (they were blank: only outputs counted).
+    void compareTrendOfParameterGradients()
+    {
+        const QJsonObject c = runcorpus::caseById(QStringLiteral("weight_statistics_mix"));
+        auto npu = buildIndex(runcorpus::runDir(c.value(QStringLiteral("npu")).toString()));
+        auto bench = buildIndex(runcorpus::runDir(c.value(QStringLiteral("bench")).toString()));
+        QVERIFY(npu && bench);
+        const CompareResult result = compareIndexes(**npu, **bench, {});
+        const TrendTable t = compareTrend(**npu, result, TrendMetric::NormRelativeError, TrendGroup::Operator);
+        const QString run = runcorpus::runDir(c.value(QStringLiteral("npu")).toString());
+        const QString benchRun = runcorpus::runDir(c.value(QStringLiteral("bench")).toString());
+        int checked = 0;
+        for (const QString &step : {QStringLiteral("step0"), QStringLiteral("step1")})
+            for (const QString &rank : {QStringLiteral("rank0"), QStringLiteral("rank1")}) {
+                const auto n = runcorpus::recordedGradients(run + QLatin1Char('/') + step + QLatin1Char('/') + rank + QStringLiteral("/dump.json"));
+                const auto b = runcorpus::recordedGradients(benchRun + QLatin1Char('/') + step + QLatin1Char('/') + rank + QStringLiteral("/dump.json"));
+                QCOMPARE(n.size(), b.size());
+                for (size_t k = 0; k < n.size(); ++k) {
+                    const double x = runcorpus::statistic(n[k].leaf, QStringLiteral("Norm")), y = runcorpus::statistic(b[k].leaf, QStringLiteral("Norm"));
+                    const double want = x == y ? 0 : std::fabs(x - y) / std::max(std::fabs(y), 1e-30);
+                    const int at = int(t.rows.indexOf(n[k].base + QLatin1Char('.') + n[k].parameter));
+                    QVERIFY2(at >= 0, qPrintable(n[k].entry));
+                    const double got = t.value(at, t.stepIndex(step.mid(4).toLongLong()), rank.mid(4).toInt());
+                    QVERIFY2(std::fabs(got - want) <= 1e-12 * std::max(1.0, want), qPrintable(QStringLiteral("%1.%2 %3/%4: %5, dump.json %6").arg(n[k].entry, n[k].parameter, step, rank).arg(got).arg(want)));
+                    checked += want > 0;
+                }
+            }
+        QVERIFY(checked >= 8); // the changed weight's gradients differ
+    }
+
     /// A trend's rows drawn as bands (trendBands, bandValue, worstRowOfBand) against a brute
     /// force over a table of random values with NaN (no value) and Inf in it.
     void trendBandsAsBruteForce_data()

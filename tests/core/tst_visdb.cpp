@@ -2,8 +2,11 @@
 // (samples/msprobe_real/graph): read through Qt SQL, checked against what Python's sqlite3
 // read from the same files (samples/msprobe_real/expected.json "graphs", written by the corpus
 // tools, not by DumpScope).
+#include "runcorpus.h"
+
 #include "dumpgraph/visdbgraph.h"
 #include "formats/visdb/visdb.h"
+#include "index/buildindex.h"
 #include "visdbcommand.h"
 
 #include <QCryptographicHash>
@@ -59,6 +62,21 @@ QByteArray folderState(const QString &dir)
             h.addData(file.readAll());
     }
     return h.result();
+}
+
+/// The graph_visualize command that wrote a database of the corpus (expected.json
+/// producer.commands): its -tp and -gp runs ("dumps/npu_weight_tensor_mix"), by -o folder.
+std::pair<QString, QString> producerRuns(const QString &key)
+{
+    for (const QJsonValue &c : runcorpus::expected().value(QStringLiteral("producer")).toObject().value(QStringLiteral("commands")).toArray()) {
+        const QStringList args = c.toString().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        if (!args.contains(QStringLiteral("graph_visualize")) || !args.contains(QStringLiteral("graph/") + key))
+            continue;
+        const qsizetype tp = args.indexOf(QStringLiteral("-tp")), gp = args.indexOf(QStringLiteral("-gp"));
+        return {tp >= 0 ? args.value(tp + 1) : QString(), gp >= 0 ? args.value(gp + 1) : QString()};
+    }
+    qFatal("no graph_visualize command for %s", qPrintable(key));
+    return {};
 }
 
 } // namespace
@@ -220,6 +238,172 @@ private slots:
                 wantNodes += n.toInt();
             QCOMPARE(nodes, wantNodes);
         }
+    }
+
+    /// A database is listed by what it is: build (with overflow check) or compare (statistics or
+    /// tensors), the runs it was made from (tensor dumps record them) or its folder, side, step
+    /// and rank, node count, its finding; the time stamp of msprobe's file name last. The oracle
+    /// is expected.json (the config Python's sqlite3 read, the producer's command line).
+    void modelsListedByWhatTheyAre_data()
+    {
+        QTest::addColumn<QString>("key");
+        for (const QString &key : expectedGraphs().keys())
+            QTest::addRow("%s", qPrintable(key)) << key;
+    }
+    void modelsListedByWhatTheyAre()
+    {
+        QFETCH(QString, key);
+        const QJsonObject want = expectedGraphs().value(key).toObject();
+        const QJsonObject config = want.value(QStringLiteral("config")).toObject();
+        const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/') + want.value(QStringLiteral("file")).toString());
+        QVERIFY(db.ok());
+        const auto models = visDbGraphModels(*db);
+        QString kind;
+        if (config.value(QStringLiteral("graph_type")).toString() == QLatin1String("compare"))
+            kind = config.value(QStringLiteral("task")).toString() == QLatin1String("summary") ? QStringLiteral("compare (statistics)")
+                                                                                            : QStringLiteral("compare (tensors)");
+        else
+            kind = config.value(QStringLiteral("overflow_check")).toInt() ? QStringLiteral("build with overflow check") : QStringLiteral("build");
+        const auto [npu, bench] = producerRuns(key);
+        // dump_data_dir names the runs only where tensors were dumped
+        const QString name = key.contains(QLatin1String("tensor")) ? npu.section(QLatin1Char('/'), -1) + QStringLiteral(" vs ") + bench.section(QLatin1Char('/'), -1)
+                                                                   : key;
+        const QString file = QFileInfo(want.value(QStringLiteral("file")).toString()).fileName(); // build_20261124152127.vis.db
+        const QString digits = file.section(QLatin1Char('_'), 1).section(QLatin1Char('.'), 0, 0);
+        const QString when = QStringLiteral("%1-%2-%3 %4:%5:%6").arg(digits.mid(0, 4), digits.mid(4, 2), digits.mid(6, 2), digits.mid(8, 2),
+                                                                     digits.mid(10, 2), digits.mid(12, 2));
+        // error band of a compare database (tb_config.node_colors)
+        double errorLo = 2, errorHi = 2;
+        for (const QJsonValue &band : config.value(QStringLiteral("node_colors")).toObject())
+            if (band.toObject().value(QStringLiteral("accuracy_level")).toString() == QLatin1String("error")) {
+                errorLo = band.toObject().value(QStringLiteral("value")).toArray().at(0).toDouble();
+                errorHi = band.toObject().value(QStringLiteral("value")).toArray().at(1).toDouble();
+            }
+        int allErrors = 0;
+        for (const GraphModel &m : models) {
+            const QString title = visDbModelTitle(m);
+            QVERIFY2(title.startsWith(kind + QStringLiteral(" \u00b7 ") + name + QStringLiteral(" \u00b7 ") + m.modelName + QStringLiteral(" \u00b7 ")
+                                      + QStringLiteral("%1 node(s)").arg(m.nodeCount())),
+                     qPrintable(title));
+            QVERIFY2(title.endsWith(QStringLiteral(" \u2014 ") + when), qPrintable(title));
+            const int step = m.modelName.section(QLatin1Char(' '), 1, 1).mid(4).toInt(), rank = m.modelName.section(QLatin1Char(' '), 2, 2).mid(4).toInt();
+            QString critical;
+            for (const QJsonValue &v : want.value(QStringLiteral("overflow_nodes")).toArray()) {
+                const QJsonObject o = v.toObject();
+                if (o.value(QStringLiteral("step")).toInt() == step && o.value(QStringLiteral("rank")).toInt() == rank
+                    && o.value(QStringLiteral("level")).toString() == QLatin1String("critical"))
+                    critical = o.value(QStringLiteral("node")).toString();
+            }
+            QCOMPARE(title.contains(QStringLiteral("critical: ") + critical), !critical.isEmpty());
+            if (kind.startsWith(QLatin1String("compare")) && m.modelName.startsWith(QLatin1String("NPU"))) {
+                int errors = 0; // of the nodes drawn (the Apis_Between_Modules groups are groups only)
+                const QJsonObject perNode = want.value(QStringLiteral("npu_precision_index")).toObject().value(QStringLiteral("step%1/rank%2").arg(step).arg(rank)).toObject();
+                for (auto it = perNode.begin(); it != perNode.end(); ++it)
+                    errors += !it.key().startsWith(QLatin1String("Apis_Between_Modules.")) && it.value().toDouble() >= errorLo && it.value().toDouble() <= errorHi;
+                QVERIFY2(errors ? title.contains(QStringLiteral(" \u00b7 %1 error node(s)").arg(errors)) : !title.contains(QLatin1String("error node")),
+                         qPrintable(title));
+                allErrors += errors;
+            }
+        }
+    }
+
+    /// A database opens on its earliest finding: the overflow database on the designed first
+    /// anomaly (expected.json: step 1, rank 1, Torch.exp; rank 0's all_reduce is marked critical
+    /// too, later in the step); step 0 has none and showed every node white.
+    void opensOnTheEarliestFinding()
+    {
+        const QJsonObject c = runcorpus::caseById(QStringLiteral("overflow_statistics_mix"));
+        const QJsonObject first = c.value(QStringLiteral("designed")).toObject().value(QStringLiteral("run_first_anomaly")).toObject();
+        const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/')
+                                         + expectedGraphs().value(QStringLiteral("build_overflow_statistics_mix")).toObject().value(QStringLiteral("file")).toString());
+        QVERIFY(db.ok());
+        const auto models = visDbGraphModels(*db);
+        const GraphModel &m = models[size_t(visDbFirstModel(models))];
+        QCOMPARE(m.modelName, QStringLiteral("NPU step%1 rank%2").arg(first.value(QStringLiteral("step")).toInt()).arg(first.value(QStringLiteral("rank")).toInt()));
+        const NodeId start = visDbStartNode(*m.root());
+        QCOMPARE(m.root()->node(start).attr(QString::fromLatin1(kVisNodeAttr))->value, first.value(QStringLiteral("op")).toString());
+        QVERIFY(!isVisDbCompare(m));
+    }
+
+    /// The nodes of a database link to the operators of the open NPU run (the -tp run of the
+    /// producer's command): in every NPU graph, exactly the nodes whose node_name is an entry of
+    /// that step and rank's dump.json, each to that entry; the Bench side links nothing.
+    void nodesLinkToTheOpenDump_data()
+    {
+        QTest::addColumn<QString>("key");
+        for (const QString &key : expectedGraphs().keys())
+            QTest::addRow("%s", qPrintable(key)) << key;
+    }
+    void nodesLinkToTheOpenDump()
+    {
+        QFETCH(QString, key);
+        const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/') + expectedGraphs().value(key).toObject().value(QStringLiteral("file")).toString());
+        QVERIFY(db.ok());
+        const QString run = kCorpus + QLatin1Char('/') + producerRuns(key).first;
+        auto index = buildIndex(run);
+        QVERIFY(index);
+        int linked = 0;
+        for (const GraphModel &m : visDbGraphModels(*db)) {
+            const DumpMapping mapping = mapVisDbGraph(m, **index);
+            if (!m.modelName.startsWith(QLatin1String("NPU"))) {
+                QVERIFY(mapping.nodeOps.empty());
+                continue;
+            }
+            QVERIFY(!mapping.nodeOps.empty());
+            const QString scope = QStringLiteral("%1/%2").arg(m.modelName.section(QLatin1Char(' '), 1, 1), m.modelName.section(QLatin1Char(' '), 2, 2));
+            const QJsonObject entries = runcorpus::readDumpJson(run + QLatin1Char('/') + scope + QStringLiteral("/dump.json")).value(QStringLiteral("data")).toObject();
+            const Graph &g = *m.root();
+            for (size_t n = 0; n < g.nodes.size(); ++n) {
+                const QString name = g.nodes[n].attr(QString::fromLatin1(kVisNodeAttr))->value;
+                const auto &ops = mapping.nodeOps[0][n];
+                QCOMPARE(ops.size(), size_t(entries.contains(name) ? 1 : 0));
+                if (ops.empty())
+                    continue;
+                const OpRecord &op = (*index)->ops[size_t(ops.front())];
+                QCOMPARE(op.relPath.toString(), scope + QLatin1Char('/') + name);
+                QCOMPARE(mapping.opNode[size_t(ops.front())].node, NodeId{int(n)});
+                ++linked;
+            }
+        }
+        QVERIFY(linked >= 4 * 15);
+    }
+
+    /// The statistics a node's row holds are the ones dump.json recorded (msprobe copies them as
+    /// strings, "inf" included): Torch.exp's output on the overflowing rank.
+    void rowStatisticsAreTheDumps()
+    {
+        const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/')
+                                         + expectedGraphs().value(QStringLiteral("build_overflow_statistics_mix")).toObject().value(QStringLiteral("file")).toString());
+        QVERIFY(db.ok());
+        const QJsonObject data = runcorpus::readDumpJson(runcorpus::runDir(QStringLiteral("overflow_statistics_mix")) + QStringLiteral("/step1/rank1/dump.json"))
+                                     .value(QStringLiteral("data")).toObject();
+        int checked = 0;
+        for (const GraphModel &m : visDbGraphModels(*db)) {
+            if (m.modelName != QLatin1String("NPU step1 rank1"))
+                continue;
+            for (const GraphNode &n : m.root()->nodes) {
+                const QString name = n.attr(QString::fromLatin1(kVisNodeAttr))->value;
+                const QJsonArray outputs = data.value(name).toObject().value(QStringLiteral("output")).toArray();
+                for (const GraphTensorDesc &row : n.outputDescs) {
+                    const int i = row.name.section(QLatin1Char('.'), -1).toInt();
+                    if (!row.name.startsWith(name + QStringLiteral(".output.")) || i >= outputs.size() || !outputs[i].isObject())
+                        continue;
+                    const RecordedStats r = visDbRowStats(row);
+                    const QJsonObject leaf = outputs[i].toObject();
+                    if (leaf.value(QStringLiteral("type")).toString() != QLatin1String("torch.Tensor"))
+                        continue;
+                    const std::pair<const char *, double> want[] = {{"Max", r.max}, {"Min", r.min}, {"Mean", r.mean}, {"Norm", r.norm}};
+                    QCOMPARE(int(r.present), 15);
+                    for (const auto &[key, got] : want) {
+                        const double w = runcorpus::statistic(leaf, QLatin1String(key));
+                        QVERIFY2(std::isnan(w) ? std::isnan(got) : got == w, qPrintable(row.name + QLatin1Char(' ') + QLatin1String(key)));
+                    }
+                    checked += name == QLatin1String("Torch.exp.0.forward") && std::isinf(r.max);
+                    ++checked;
+                }
+            }
+        }
+        QVERIFY(checked >= 10);
     }
 
     void badDatabases()

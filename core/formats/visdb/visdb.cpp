@@ -104,6 +104,12 @@ std::vector<VisColor> colorBands(const QString &text)
 
 bool hasTable(const QSqlDatabase &db, const QString &table) { return db.tables().contains(table); }
 
+/// True when `table` has `column` (dump_data_dir is not in every msprobe version's schema).
+bool hasColumn(const QSqlDatabase &db, const QString &table, const QString &column)
+{
+    return db.record(table).contains(column);
+}
+
 } // namespace
 
 bool looksLikeVisDb(const QString &path)
@@ -187,8 +193,10 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job)
     nodes.setForwardOnly(true);
     if (!nodes.exec(QStringLiteral(
             "SELECT data_source, step, rank, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
-            "overflow_level, micro_step_id, matched_node_link, stack_id, is_distributed, input_data, output_data "
-            "FROM tb_nodes ORDER BY data_source DESC, step, rank, node_order")))
+            "overflow_level, micro_step_id, matched_node_link, stack_id, is_distributed, input_data, output_data, %1 "
+            "FROM tb_nodes ORDER BY data_source DESC, step, rank, node_order")
+                        .arg(hasColumn(db, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
+                                                                                                        : QStringLiteral("''"))))
         return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(nodes.lastError().text()));
     std::map<std::tuple<int, int, int>, size_t> graphOf; // (NPU first, step, rank) -> graphs index
     std::vector<VisGraph> graphs;
@@ -201,7 +209,7 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job)
         const auto key = std::make_tuple(source == QLatin1String("NPU") ? 0 : 1, step, rank);
         auto [it, added] = graphOf.try_emplace(key, graphs.size());
         if (added)
-            graphs.push_back(VisGraph{source, step, rank, {}, {}});
+            graphs.push_back(VisGraph{source, step, rank, {}, {}, {}});
         VisGraph &g = graphs[it->second];
         VisNode n;
         n.order = nodes.value(3).toInt();
@@ -218,6 +226,8 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job)
         n.distributed = nodes.value(13).toInt() != 0;
         n.inputData = nodes.value(14).toString();
         n.outputData = nodes.value(15).toString();
+        if (g.dumpDataDir.isEmpty())
+            g.dumpDataDir = nodes.value(16).toString();
         if (n.parent.isEmpty())
             g.root = n.name;
         g.nodes.push_back(std::move(n));

@@ -34,6 +34,7 @@ struct VisGraph
     int step = 0, rank = 0;
     std::vector<VisNode> nodes; ///< by node_order
     QString root;   ///< the node without a parent ("DefaultModel")
+    QString dumpDataDir; ///< the first non-empty dump_data_dir of its nodes (tensor dumps only)
 };
 
 /// A colour band of a compare graph (tb_config.node_colors).
