@@ -588,6 +588,10 @@
         <source>Why the verdicts differ</source>
         <translation>结论为何不同</translation>
     </message>
+    <message>
+        <source>a recorded statistic differs by more than %1 % of the larger value</source>
+        <translation>某个记录的统计量相差超过较大值的 %1 %</translation>
+    </message>
 </context>
 <context>
     <name>ds::CompareView</name>

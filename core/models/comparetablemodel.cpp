@@ -240,6 +240,18 @@ QString msprobeRule(const QString &message, const MsprobeRow &cells)
     return CompareTableModel::tr("msprobe: %1").arg(text);
 }
 
+/// DumpScope's reasons of a row in words: §5's warning keeps msprobe Gen B's phrase in the
+/// reports ("Need double check api accuracy."); here it says what it tests.
+QString dumpscopeReasons(const CompareRow &row, const CompareThresholds &t)
+{
+    QStringList out;
+    for (const QString &h : row.highlights)
+        out << (h == QLatin1String("Need double check api accuracy.")
+                    ? CompareTableModel::tr("a recorded statistic differs by more than %1 % of the larger value").arg(t.summaryWarning * 100)
+                    : h);
+    return out.join(QStringLiteral("; "));
+}
+
 /// Why msprobe's checkers let a row pass that DumpScope's rules do not, per report mode.
 QString msprobeLeniency(CompareMode mode)
 {
@@ -284,10 +296,10 @@ QString CompareTableModel::verdictDifference(int r) const
                         ? tr("DumpScope judges float16/bfloat16 against float32 by the values, which pass its thresholds")
                         : tr("DumpScope: the values pass its thresholds"));
         } else {
-            why << tr("DumpScope: %1 (%2)").arg(verdictText(mine), row.highlights.join(QStringLiteral("; ")));
+            why << tr("DumpScope: %1 (%2)").arg(verdictText(mine), dumpscopeReasons(row, m_result->thresholds));
         }
     } else { // DumpScope's rules that raised its verdict, then why msprobe's did not
-        why << tr("DumpScope: %1").arg(row.highlights.join(QStringLiteral("; ")));
+        why << tr("DumpScope: %1").arg(dumpscopeReasons(row, m_result->thresholds));
         if (theirs == ds::Verdict::Pass)
             why << msprobeLeniency(row.mode);
         else
