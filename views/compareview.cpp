@@ -210,6 +210,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_side->addTab(m_mappingPanel, tr("Mapping"));
     m_side->setMinimumWidth(100);
     m_side->tabBar()->setChangeCurrentOnDrag(true); // rows dragged over "Bench operators" open it
+    m_side->tabBar()->setAcceptDrops(true);         // (drag events reach only widgets that accept drops)
     m_table->setMinimumWidth(120);
     m_top = new QSplitter(Qt::Horizontal, this);
     m_top->addWidget(m_table);

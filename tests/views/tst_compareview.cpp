@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTableWidget>
@@ -614,6 +615,40 @@ private slots:
             if (plot->legend->visible())
                 QVERIFY(!plot->legend->outerRect().intersects(plot->axisRect()->rect()));
         }
+    }
+
+    /// Beside the docks the bench operators are a tab below the rows: dragging rows over that
+    /// tab opens it, so a drop on a bench operator stays one gesture.
+    void narrowDragOpensBenchOperators()
+    {
+        auto npu = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/compare_mapping/npu"));
+        QVERIFY(npu);
+        CompareView view;
+        view.resize(500, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QSignalSpy finished(&view, &CompareView::finished);
+        view.start(*npu, 0, QStringLiteral(DUMPSCOPE_SAMPLES "/compare_mapping/bench"));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY(view.isNarrow());
+        QTabWidget *tabs = view.sideTabs();
+        QVERIFY(tabs->currentWidget() != view.benchPanel()); // the selected row's detail first
+        auto mime = dragOperator(view, QStringLiteral("npu_gelu_fast"));
+        QVERIFY(mime);
+        QTabBar *bar = tabs->tabBar();
+        const QPoint pos = bar->tabRect(tabs->indexOf(view.benchPanel())).center();
+        QDragEnterEvent enter(pos, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(bar, &enter);
+        QDragMoveEvent move(pos, Qt::CopyAction, mime.get(), Qt::LeftButton, Qt::NoModifier);
+        QCoreApplication::sendEvent(bar, &move);
+        QTRY_VERIFY_WITH_TIMEOUT(tabs->currentWidget() == view.benchPanel(), 5000);
+        QDragLeaveEvent leave;
+        QCoreApplication::sendEvent(bar, &leave);
+        // Wide again: the panels beside the rows, the detail below them.
+        view.resize(1300, 800);
+        QTRY_VERIFY(!view.isNarrow());
+        QCOMPARE(tabs->count(), 2);
+        QVERIFY(view.histograms()->isVisible() || view.histograms()->parentWidget()->isVisible());
     }
 
     /// Issue 30: the verdict words and the summary are translated (expectations from the .ts).
