@@ -425,6 +425,202 @@
             <source>msprobe Result</source>
             <translation>msprobe 结果</translation>
         </message>
+        <message>
+            <source>pass</source>
+            <translation>通过</translation>
+        </message>
+        <message>
+            <source>warning</source>
+            <translation>警告</translation>
+        </message>
+        <message>
+            <source>error</source>
+            <translation>错误</translation>
+        </message>
+        <message>
+            <source>not compared</source>
+            <translation>未比对</translation>
+        </message>
+        <message>
+            <source>msprobe: the dtypes differ (%1 vs %2), an error on every such row</source>
+            <translation>msprobe：数据类型不同（%1 对 %2），msprobe 把每个这样的行都判为 error</translation>
+        </message>
+        <message>
+            <source>msprobe: requires_grad differs (%1 vs %2)</source>
+            <translation>msprobe：requires_grad 不同（%1 对 %2）</translation>
+        </message>
+        <message>
+            <source>msprobe: the shapes differ (%1 vs %2)</source>
+            <translation>msprobe：形状不同（%1 对 %2）</translation>
+        </message>
+        <message>
+            <source>msprobe: the NPU max or min is NaN/Inf while the bench's are finite</source>
+            <translation>msprobe：NPU 的最大值或最小值为 NaN/Inf，而标杆的为有限值</translation>
+        </message>
+        <message>
+            <source>msprobe's operator rule: the inputs' One Thousandth Err Ratio is above 0.9 and this first output's below 0.1</source>
+            <translation>msprobe 的算子规则：输入的千分之一误差比例高于 0.9，而第一个输出的低于 0.1</translation>
+        </message>
+        <message>
+            <source>msprobe: a non-tensor argument differs</source>
+            <translation>msprobe：某个非张量参数不同</translation>
+        </message>
+        <message>
+            <source>msprobe's operator rule: the inputs' cosine is above 0.9 and this first output's more than 0.1 lower</source>
+            <translation>msprobe 的算子规则：输入的余弦相似度高于 0.9，而第一个输出的低 0.1 以上</translation>
+        </message>
+        <message>
+            <source>msprobe's statistics rule: the inputs' NormRelativeErr is below 10 % and this output's above 50 %</source>
+            <translation>msprobe 的统计量规则：输入的 NormRelativeErr 低于 10 %，而此输出的高于 50 %</translation>
+        </message>
+        <message>
+            <source>msprobe's statistics rule: this output's NormRelativeErr is over 10 times the inputs' (over 10 % when theirs is 0)</source>
+            <translation>msprobe 的统计量规则：此输出的 NormRelativeErr 超过输入的 10 倍（输入的为 0 时超过 10 %）</translation>
+        </message>
+        <message>
+            <source>msprobe: the CRC-32 values differ</source>
+            <translation>msprobe：CRC-32 值不同</translation>
+        </message>
+        <message>
+            <source>msprobe: one side has no CRC-32</source>
+            <translation>msprobe：一侧没有 CRC-32</translation>
+        </message>
+        <message>
+            <source>msprobe does not check a row's values against thresholds (only dtype, shape, requires_grad, NaN/Inf and its input-vs-output rules)</source>
+            <translation>msprobe 不按阈值检查每一行的数值（只检查数据类型、形状、requires_grad、NaN/Inf 以及输入与输出之间的规则）</translation>
+        </message>
+        <message>
+            <source>msprobe's statistics rules flag only a NormRelativeErr growing from the inputs to an output</source>
+            <translation>msprobe 的统计量规则只标记从输入到输出增大的 NormRelativeErr</translation>
+        </message>
+        <message>
+            <source>msprobe's checkers find nothing on this row</source>
+            <translation>msprobe 的检查器在此行没有发现问题</translation>
+        </message>
+        <message>
+            <source>DumpScope did not compare the row (%1)</source>
+            <translation>DumpScope 未比对此行（%1）</translation>
+        </message>
+        <message>
+            <source>no comparable data</source>
+            <translation>没有可比对的数据</translation>
+        </message>
+        <message>
+            <source>DumpScope judges float16/bfloat16 against float32 by the values, which pass its thresholds</source>
+            <translation>DumpScope 按数值判断 float16/bfloat16 与 float32 的比对，数值在其阈值之内</translation>
+        </message>
+        <message>
+            <source>DumpScope: the values pass its thresholds</source>
+            <translation>DumpScope：数值在其阈值之内</translation>
+        </message>
+        <message>
+            <source>DumpScope: %1 (%2)</source>
+            <translation>DumpScope：%1（%2）</translation>
+        </message>
+        <message>
+            <source>DumpScope: %1</source>
+            <translation>DumpScope：%1</translation>
+        </message>
+        <message>
+            <source>(a %1 for msprobe)</source>
+            <translation>（msprobe 判为 %1）</translation>
+        </message>
+        <message>
+            <source>parameter differs</source>
+            <translation>参数不一致</translation>
+        </message>
+        <message>
+            <source>input dtype differs</source>
+            <translation>输入数据类型不同</translation>
+        </message>
+        <message>
+            <source>input differs</source>
+            <translation>输入不一致</translation>
+        </message>
+        <message>
+            <source>output differs</source>
+            <translation>输出不一致</translation>
+        </message>
+        <message>
+            <source>a parameter</source>
+            <translation>某个参数</translation>
+        </message>
+        <message>
+            <source>parameter %1</source>
+            <translation>参数 %1</translation>
+        </message>
+        <message>
+            <source>%1 differs at its first use: its values are not identical (MaxAbsErr %2)</source>
+            <translation>%1 在首次使用时已不一致：数值不完全相同（MaxAbsErr %2）</translation>
+        </message>
+        <message>
+            <source>%1 differs at its first use: its CRC-32 differs</source>
+            <translation>%1 在首次使用时已不一致：CRC-32 不同</translation>
+        </message>
+        <message>
+            <source>%1 differs at its first use: its recorded statistics differ</source>
+            <translation>%1 在首次使用时已不一致：记录的统计量不同</translation>
+        </message>
+        <message>
+            <source>the input's dtype already differs (%1 vs %2)</source>
+            <translation>输入的数据类型已经不同（%1 对 %2）</translation>
+        </message>
+        <message>
+            <source>an input already differs</source>
+            <translation>输入已不一致</translation>
+        </message>
+        <message>
+            <source>its inputs agree, this output differs</source>
+            <translation>其输入一致，此输出不一致</translation>
+        </message>
+        <message>
+            <source>%1 · first divergence: %2</source>
+            <translation>%1 · 首个分歧：%2</translation>
+        </message>
+        <message>
+            <source>DumpScope's verdict: %1</source>
+            <translation>DumpScope 结论：%1</translation>
+        </message>
+        <message>
+            <source>First divergence: %1</source>
+            <translation>首个分歧：%1</translation>
+        </message>
+        <message>
+            <source>msprobe's Result: %1</source>
+            <translation>msprobe 结果：%1</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>DumpScope's own verdict: every row judged by its values against the thresholds (Thresholds…) and the rules between an operator's inputs and outputs (docs/COMPARE.md)</source>
+            <translation>DumpScope 自己的结论：每一行按其数值对照阈值（阈值…）以及算子输入与输出之间的规则判断（docs/COMPARE.md）</translation>
+        </message>
+        <message>
+            <source>msprobe 26's Result, as msprobe's CSV has it: each API judged by dtype, shape, requires_grad, NaN/Inf and its rules between inputs and outputs; the Err_message is in the cell's tooltip</source>
+            <translation>msprobe 26 的 Result，与 msprobe 的 CSV 相同：每个 API 按数据类型、形状、requires_grad、NaN/Inf 以及输入与输出之间的规则判断；Err_message 见单元格的提示</translation>
+        </message>
+        <message>
+            <source>Where DumpScope's verdict and msprobe's Result disagree: the rule of each side that decided it</source>
+            <translation>DumpScope 结论与 msprobe 结果不一致时：双方各自起决定作用的规则</translation>
+        </message>
+        <message>
+            <source>Why DumpScope did not compare the row (or compared only part of it)</source>
+            <translation>DumpScope 未比对此行（或只比对了一部分）的原因</translation>
+        </message>
+        <message>
+            <source>DumpScope verdict</source>
+            <translation>DumpScope 结论</translation>
+        </message>
+        <message>
+            <source>Why the verdicts differ</source>
+            <translation>结论为何不同</translation>
+        </message>
+        <message>
+            <source>a recorded statistic differs by more than %1 % of the larger value</source>
+            <translation>某个记录的统计量相差超过较大值的 %1 %</translation>
+        </message>
     </context>
     <context>
         <name>ds::CompareView</name>
@@ -719,6 +915,90 @@
         <message>
             <source>Run: %1</source>
             <translation>运行：%1</translation>
+        </message>
+        <message>
+            <source>Rows where the verdicts differ</source>
+            <translation>两个结论不同的行</translation>
+        </message>
+        <message>
+            <source>Selected row</source>
+            <translation>选中的行</translation>
+        </message>
+        <message>
+            <source>Statistics</source>
+            <translation>统计量</translation>
+        </message>
+        <message>
+            <source>DumpScope verdict: %1 pass, %2 warning, %3 error, %4 not compared.</source>
+            <translation>DumpScope 结论：%1 通过，%2 警告，%3 错误，%4 未比对。</translation>
+        </message>
+        <message>
+            <source>msprobe Result: %1 pass, %2 warning, %3 error</source>
+            <translation>msprobe 结果：%1 pass，%2 warning，%3 error</translation>
+        </message>
+        <message>
+            <source>%1 without a Result</source>
+            <translation>%1 行没有结果</translation>
+        </message>
+        <message numerus="yes">
+            <source>differs from DumpScope's verdict on %n row(s).</source>
+            <translation>
+                <numerusform>与 DumpScope 结论不同的有 %n 行。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n row(s) of %1 vs %2</source>
+            <translation>
+                <numerusform>%1 对 %2 的 %n 行</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n bench tensor(s) without an NPU row</source>
+            <translation>
+                <numerusform>%n 个标杆张量没有对应的 NPU 行</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>NPU: %1
+Bench: %2</source>
+            <translation>NPU：%1
+标杆：%2</translation>
+        </message>
+        <message>
+            <source>%1 (no bench tensor)</source>
+            <translation>%1（无标杆张量）</translation>
+        </message>
+        <message>
+            <source>%1 vs %2</source>
+            <translation>%1 对 %2</translation>
+        </message>
+        <message>
+            <source>DumpScope verdict: %1 · msprobe Result: %2</source>
+            <translation>DumpScope 结论：%1 · msprobe 结果：%2</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>first divergence: %1</source>
+            <translation>首个分歧：%1</translation>
+        </message>
+        <message>
+            <source>They differ: %1</source>
+            <translation>二者不同：%1</translation>
+        </message>
+        <message>
+            <source>No element-wise detail: %1</source>
+            <translation>没有逐元素细节：%1</translation>
+        </message>
+        <message>
+            <source>%1 of %2 elements exactly equal, %3 NaN/Inf mismatches.</source>
+            <translation>%2 个元素中 %1 个完全相等，%3 处 NaN/Inf 不一致。</translation>
+        </message>
+        <message>
+            <source>Cosine %1, MaxAbsErr %2, MaxRelativeErr %3; </source>
+            <translation>余弦相似度 %1，MaxAbsErr %2，MaxRelativeErr %3；</translation>
         </message>
     </context>
     <context>
@@ -3477,6 +3757,29 @@ out of range: %5</source>
             <translation>
                 <numerusform>%n 项不是张量（int、float、None 等参数）</numerusform>
             </translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::CompareHistograms</name>
+        <message>
+            <source>count</source>
+            <translation>计数</translation>
+        </message>
+        <message>
+            <source>value</source>
+            <translation>值</translation>
+        </message>
+        <message>
+            <source>|NPU − bench|</source>
+            <translation>|NPU − 标杆|</translation>
+        </message>
+        <message>
+            <source>NPU</source>
+            <translation>NPU</translation>
+        </message>
+        <message>
+            <source>bench</source>
+            <translation>标杆</translation>
         </message>
     </context>
 </TS>

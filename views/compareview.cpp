@@ -5,12 +5,12 @@
 
 #include "benchoperatorspanel.h"
 #include "compare/comparereport.h"
+#include "comparehistograms.h"
 #include "heatmapwidget.h"
-#include "index/tensorloader.h"
 #include "io/pathguard.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
-#include "run/runcompare.h"
+#include "wrappedtextarea.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -27,8 +27,8 @@
 #include <QLineEdit>
 #include <QMenu>
 #include <QMessageBox>
-#include <QPainter>
 #include <QProgressBar>
+#include <QPushButton>
 #include <QResizeEvent>
 #include <QSaveFile>
 #include <QSettings>
@@ -42,16 +42,14 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent>
-#include <cmath>
 #include <functional>
-#include <qcustomplot.h>
 
 namespace ds {
 
 namespace {
 
-constexpr int kBins = 64;
-constexpr std::uint64_t kMaxHeatmapElements = 32ull << 20; ///< error tensors for the heatmap: at most 2 x 128 MiB
+/// Below this width the detail, the bench operators and the mapping are tabs below the rows.
+constexpr int kWideWidth = 1000;
 
 QColor verdictColor(Verdict v)
 {
@@ -64,7 +62,8 @@ QColor verdictColor(Verdict v)
     return {};
 }
 
-/// Paints the verdict column (and the pinned first divergence in bold).
+/// Paints both verdict columns in the same colours (DumpScope's and msprobe's side by side, so
+/// that a difference shows at a glance), and the pinned first divergence in bold.
 class VerdictDelegate : public QStyledItemDelegate
 {
 public:
@@ -72,9 +71,12 @@ public:
     void initStyleOption(QStyleOptionViewItem *option, const QModelIndex &index) const override
     {
         QStyledItemDelegate::initStyleOption(option, index);
-        const QColor c = verdictColor(Verdict(index.data(CompareTableModel::VerdictRole).toInt()));
-        if (c.isValid() && index.column() == CompareTableModel::Verdict)
-            option->backgroundBrush = c;
+        const int role = index.column() == CompareTableModel::Verdict          ? int(CompareTableModel::VerdictRole)
+                         : index.column() == CompareTableModel::MsprobeResult ? int(CompareTableModel::MsprobeVerdictRole)
+                                                                              : -1;
+        if (role >= 0)
+            if (const QColor c = verdictColor(Verdict(index.data(role).toInt())); c.isValid())
+                option->backgroundBrush = c;
         if (index.data(CompareTableModel::PinnedRole).toBool())
             option->font.setBold(true);
         if (index.column() == CompareTableModel::BenchName) {
@@ -89,29 +91,7 @@ public:
     }
 };
 
-QString number(double v) { return std::isnan(v) ? QStringLiteral("NaN") : std::isinf(v) ? (v > 0 ? QStringLiteral("+Inf") : QStringLiteral("-Inf")) : QString::number(v, 'g', 8); }
-
-QTableWidgetItem *item(const QString &text)
-{
-    auto *i = new QTableWidgetItem(text);
-    i->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-    return i;
-}
-
 } // namespace
-
-/// Everything the detail pane shows for one row, computed off the GUI thread.
-struct CompareView::DetailJob
-{
-    int row = -1;
-    QString error;
-    TensorStats npuStats, benchStats;
-    Histogram npuHist, benchHist; ///< same bins over both ranges
-    PairDetail detail;
-    std::shared_ptr<const LoadedTensor> errorTensor;    ///< |NPU - bench| as float32, for the heatmap
-    std::shared_ptr<const LoadedTensor> relErrorTensor; ///< |NPU - bench| / |bench| (0 where both are 0, Inf where only bench is)
-    QString heatmapNote;
-};
 
 CompareView::CompareView(QWidget *parent) : QWidget(parent)
 {
@@ -136,8 +116,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
 
-    m_summary = new QLabel(tr("Use Analysis \u2192 Compare with\u2026 to compare the selected dump with a bench dump."), this);
-    m_summary->setWordWrap(true);
+    m_summary = new WrappedTextArea(7, this);
+    m_summary->setText(tr("Use Analysis \u2192 Compare with\u2026 to compare the selected dump with a bench dump."));
     m_filter = new QLineEdit(this);
     m_filter->setPlaceholderText(tr("Filter by tensor name\u2026"));
     m_filter->setClearButtonEnabled(true);
@@ -146,6 +126,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_verdictFilter->addItem(tr("Warnings and errors"), int(Verdict::Warning));
     m_verdictFilter->addItem(tr("Errors"), int(Verdict::Error));
     m_verdictFilter->addItem(tr("Rows without bench tensor"), -1);
+    m_verdictFilter->addItem(tr("Rows where the verdicts differ"), -2);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setVisible(false);
@@ -165,24 +146,23 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     bar->addWidget(m_verdictFilter);
     bar->addWidget(m_progress, 1);
     bar->addWidget(m_cancel);
-    auto *head = new QHBoxLayout; // two short rows keep the tab narrow beside the docks
+    auto *buttons = new QVBoxLayout; // one above the other: the summary keeps the width
+    buttons->addWidget(m_thresholdsButton);
+    buttons->addWidget(m_csv);
+    buttons->addStretch();
+    for (QToolButton *b : {m_thresholdsButton, m_csv})
+        b->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);
+    auto *head = new QHBoxLayout;
     head->addWidget(m_summary, 1);
-    head->addWidget(m_thresholdsButton);
-    head->addWidget(m_csv);
+    head->addLayout(buttons);
 
-    // Detail: statistics side by side, then histograms, worst elements, error heatmap.
+    // Detail: the row's verdicts and numbers, statistics beside histograms, worst elements, error heatmap.
     m_stats = new QTableWidget(5, 3, this);
     m_stats->setHorizontalHeaderLabels({tr("NPU"), tr("Bench"), tr("NPU \u2212 bench")});
     m_stats->setVerticalHeaderLabels({tr("Max"), tr("Min"), tr("Mean"), tr("L2 norm"), tr("NaN / Inf")});
     m_stats->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     m_stats->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_hist = new QCustomPlot(this);
-    m_hist->legend->setVisible(true);
-    m_hist->xAxis->setLabel(tr("value"));
-    m_hist->yAxis->setLabel(tr("count"));
-    m_errHist = new QCustomPlot(this);
-    m_errHist->xAxis->setLabel(tr("|NPU \u2212 bench|"));
-    m_errHist->yAxis->setLabel(tr("count"));
+    m_histograms = new CompareHistograms(this);
     m_worst = new QTableWidget(0, 5, this);
     m_worst->setHorizontalHeaderLabels({tr("Index"), tr("NPU"), tr("Bench"), tr("Abs error"), tr("Rel error")});
     m_worst->horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
@@ -198,32 +178,30 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     heatmapLayout->addWidget(m_heatmapKind);
     heatmapLayout->addWidget(m_heatmap, 1);
     connect(m_heatmapKind, &QComboBox::currentIndexChanged, this, &CompareView::showHeatmap);
-    auto *tabs = new QTabWidget(this);
-    auto *plots = new QSplitter(Qt::Horizontal, tabs);
-    plots->addWidget(m_hist);
-    plots->addWidget(m_errHist);
-    tabs->addTab(plots, tr("Histograms"));
-    tabs->addTab(m_worst, tr("Worst elements"));
-    tabs->addTab(heatmapPane, tr("Error heatmap"));
-    m_detailStatus = new QLabel(tr("Select a row to see both tensors."), this);
-    m_detailStatus->setWordWrap(true);
+    m_detailTabs = new QTabWidget(this);
+    m_detailTabs->setDocumentMode(true);
+    m_detailTabs->setUsesScrollButtons(false); // narrow: the tab titles shrink, none hides behind arrows
+    m_detailTabs->setElideMode(Qt::ElideRight);
+    m_detailTabs->addTab(m_histograms, tr("Histograms"));
+    m_detailTabs->addTab(m_worst, tr("Worst elements"));
+    m_detailTabs->addTab(heatmapPane, tr("Error heatmap"));
+    m_detailStatus = new WrappedTextArea(5, this);
+    m_detailStatus->setText(tr("Select a row to see both tensors."));
     m_stats->setMinimumWidth(120);
     // The detail tabs (heatmap controls) must not widen the main window: they shrink instead.
-    // Nor heighten the view: with the side panels stacked below the rows (narrow tab) the detail
-    // is the pane that gives way.
-    tabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
-    tabs->setMinimumWidth(120);
-    tabs->setMinimumHeight(120);
-    auto *sides = m_sides = new QSplitter(Qt::Horizontal, this);
-    sides->addWidget(m_stats);
-    sides->addWidget(tabs);
-    sides->setStretchFactor(0, 1);
-    sides->setStretchFactor(1, 2);
-    auto *detail = new QWidget(this);
-    auto *detailLayout = new QVBoxLayout(detail);
+    m_detailTabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
+    m_detailTabs->setMinimumSize(120, 120);
+    m_sides = new QSplitter(Qt::Horizontal, this);
+    m_sides->addWidget(m_stats);
+    m_sides->addWidget(m_detailTabs);
+    m_sides->setStretchFactor(0, 1);
+    m_sides->setStretchFactor(1, 2);
+    m_sides->setChildrenCollapsible(false);
+    m_detailPane = new QWidget(this);
+    auto *detailLayout = new QVBoxLayout(m_detailPane);
     detailLayout->setContentsMargins(0, 0, 0, 0);
     detailLayout->addWidget(m_detailStatus);
-    detailLayout->addWidget(sides, 1);
+    detailLayout->addWidget(m_sides, 1);
     // Beside the rows: the bench operators and the user mapping.
     m_benchPanel = new BenchOperatorsPanel(this);
     m_mappingPanel = new MappingPanel(this);
@@ -231,6 +209,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_side->addTab(m_benchPanel, tr("Bench operators"));
     m_side->addTab(m_mappingPanel, tr("Mapping"));
     m_side->setMinimumWidth(100);
+    m_side->tabBar()->setChangeCurrentOnDrag(true); // rows dragged over "Bench operators" open it
+    m_side->tabBar()->setAcceptDrops(true);         // (drag events reach only widgets that accept drops)
     m_table->setMinimumWidth(120);
     m_top = new QSplitter(Qt::Horizontal, this);
     m_top->addWidget(m_table);
@@ -240,9 +220,10 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_top->setChildrenCollapsible(false);
     m_split = new QSplitter(Qt::Vertical, this);
     m_split->addWidget(m_top);
-    m_split->addWidget(detail);
+    m_split->addWidget(m_detailPane);
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 2);
+    m_split->setChildrenCollapsible(false);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(head);
@@ -256,7 +237,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &CompareFilterProxy::setText);
     connect(m_verdictFilter, qOverload<int>(&QComboBox::activated), this, [this] {
         const int v = m_verdictFilter->currentData().toInt();
-        m_proxy->setUnmatchedOnly(v < 0);
+        m_proxy->setUnmatchedOnly(v == -1);
+        m_proxy->setDifferingOnly(v == -2);
         m_proxy->setMinimumVerdict(v < 0 ? Verdict::None : Verdict(v));
     });
     connect(m_cancel, &QToolButton::clicked, this, [this] {
@@ -294,13 +276,8 @@ CompareView::~CompareView()
 void CompareView::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    // Beside the docks the tab is narrow: the side panels then go below the rows.
-    const Qt::Orientation o = width() < 760 ? Qt::Vertical : Qt::Horizontal;
-    if (m_top->orientation() != o) {
-        m_top->setOrientation(o);
-        if (isVisible())
-            QTimer::singleShot(0, this, &CompareView::sizeSplitters); // once the splitter has its new geometry
-    }
+    // Beside the docks the tab is narrow: the detail and the side panels become tabs below the rows.
+    arrange(width() < kWideWidth);
 }
 
 void CompareView::showEvent(QShowEvent *event)
@@ -312,12 +289,44 @@ void CompareView::showEvent(QShowEvent *event)
     }
 }
 
+void CompareView::arrange(bool narrow)
+{
+    if (narrow == m_narrow)
+        return;
+    m_narrow = narrow;
+    if (narrow) {
+        m_side->insertTab(0, m_detailPane, tr("Selected row"));
+        m_side->setCurrentIndex(0);
+        m_split->addWidget(m_side);
+        m_detailTabs->insertTab(1, m_stats, tr("Statistics"));
+    } else {
+        const bool detailShown = m_side->currentWidget() == m_detailPane;
+        m_side->removeTab(m_side->indexOf(m_detailPane));
+        if (detailShown)
+            m_side->setCurrentWidget(m_benchPanel);
+        m_detailTabs->removeTab(m_detailTabs->indexOf(m_stats));
+        m_top->addWidget(m_side);
+        m_top->setStretchFactor(1, 1);
+        m_split->addWidget(m_detailPane);
+        m_sides->insertWidget(0, m_stats);
+        for (QWidget *w : {static_cast<QWidget *>(m_side), m_detailPane, static_cast<QWidget *>(m_stats)})
+            w->show();
+    }
+    if (isVisible())
+        QTimer::singleShot(0, this, &CompareView::sizeSplitters); // once the splitters have their new children
+}
+
 void CompareView::sizeSplitters()
 {
-    const bool stacked = m_top->orientation() == Qt::Vertical;
-    const int height = m_split->height(), top = height * (stacked ? 70 : 60) / 100;
-    m_split->setSizes({top, height - top}); // three panes stacked: the detail gets less
-    const int total = stacked ? top : m_top->width(), rows = total * (stacked ? 55 : 70) / 100;
+    const int height = m_split->height();
+    if (m_narrow) { // rows over the tabs of the detail (a row's histograms need the height)
+        const int rows = height * 42 / 100;
+        m_split->setSizes({rows, height - rows});
+        return;
+    }
+    const int top = height * 55 / 100;
+    m_split->setSizes({top, height - top});
+    const int total = m_top->width(), rows = total * 70 / 100;
     m_top->setSizes({rows, total - rows});
     // The statistics table needs room for three numbers side by side.
     const int detailWidth = m_sides->width(), stats = std::min(detailWidth / 2, std::max(300, detailWidth * 2 / 5));
@@ -325,6 +334,10 @@ void CompareView::sizeSplitters()
 }
 
 bool CompareView::isRunning() const { return m_run.isRunning(); }
+
+QLabel *CompareView::detailStatus() const { return m_detailStatus->label(); }
+
+QLabel *CompareView::summary() const { return m_summary->label(); }
 
 void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const QString &benchPath)
 {
@@ -429,6 +442,12 @@ void CompareView::onFinished()
     m_table->resizeColumnsToContents();
     m_table->horizontalHeader()->resizeSection(CompareTableModel::NpuName, std::min(m_table->columnWidth(CompareTableModel::NpuName), 320));
     m_table->horizontalHeader()->resizeSection(CompareTableModel::BenchName, std::min(m_table->columnWidth(CompareTableModel::BenchName), 320));
+    // Both verdicts narrow enough to leave the names in view beside the docks (the pinned row's
+    // cause is in its tooltip and the detail).
+    const int verdictWidth = std::max(m_table->horizontalHeader()->sectionSizeHint(CompareTableModel::Verdict),
+                                      std::clamp(m_table->viewport()->width() * 3 / 10, 110, 190));
+    m_table->horizontalHeader()->resizeSection(CompareTableModel::Verdict, std::min(m_table->columnWidth(CompareTableModel::Verdict), verdictWidth));
+    m_table->horizontalHeader()->resizeSection(CompareTableModel::VerdictsDiffer, std::min(m_table->columnWidth(CompareTableModel::VerdictsDiffer), 360));
     updateSummary();
     if (m_model->pinnedRow() >= 0)
         m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(m_model->pinnedRow(), 0)));
@@ -439,48 +458,54 @@ void CompareView::onFinished()
     }
 }
 
+const RunAnswer *CompareView::runAnswer() const { return m_model->result() ? &m_model->runAnswer() : nullptr; }
+
+const std::vector<ScopeSummary> &CompareView::runScopes() const { return m_model->runScopes(); }
+
 void CompareView::updateSummary()
 {
     const auto result = m_model->result();
     if (!result)
         return;
-    // The run-level answer: per scope (step/rank), then across the steps and ranks (core/run).
-    m_runScopes = summarizeCompare(*m_npu, *m_bench, *result);
-    m_runAnswer = std::make_shared<const RunAnswer>(combineRun(m_runScopes, RunAnswerKind::Compare));
-    QString text = tr("%1 vs %2: %3 rows \u2014 %4 pass, %5 warning, %6 error, %7 not compared; %8 bench tensors without an NPU row.")
-                       .arg(m_npu->openedPath, m_bench->openedPath)
-                       .arg(result->rows.size())
-                       .arg(result->count(Verdict::Pass))
-                       .arg(result->count(Verdict::Warning))
-                       .arg(result->count(Verdict::Error))
-                       .arg(result->count(Verdict::None))
-                       .arg(result->benchOnly.size());
-    if (result->cancelled)
-        text = tr("Cancelled. ") + text;
-    if (!result->divergences.empty()) {
-        const Divergence &d = result->divergences.front();
-        const OpRecord &op = m_npu->ops[size_t(d.originOp)];
+    // The run-level answer (per scope, then across the steps and ranks: core/run), both
+    // verdicts counted from the rows, and the first divergence the run-level answer names.
+    const VerdictCounts mine = m_model->dumpscopeCounts(), theirs = m_model->msprobeCounts();
+    QString text = tr("DumpScope verdict: %1 pass, %2 warning, %3 error, %4 not compared.")
+                       .arg(mine.pass).arg(mine.warning).arg(mine.error).arg(mine.none);
+    QString msprobe = tr("msprobe Result: %1 pass, %2 warning, %3 error").arg(theirs.pass).arg(theirs.warning).arg(theirs.error);
+    if (theirs.none > 0)
+        msprobe += QStringLiteral(", ") + tr("%1 without a Result").arg(theirs.none);
+    text += QLatin1Char('\n') + msprobe + QStringLiteral(" \u2014 ")
+            + tr("differs from DumpScope's verdict on %n row(s).", nullptr, int(m_model->differingRows()));
+    if (const Divergence *d = m_model->firstDivergence()) {
+        const OpRecord &op = m_npu->ops[size_t(d->originOp)];
         QString why;
-        switch (d.cause) {
+        switch (d->cause) {
         case DivergenceCause::Output: why = tr("its inputs agree, an output differs"); break;
         case DivergenceCause::Input: why = tr("an input already differs"); break;
         case DivergenceCause::Parameter:
-            why = d.parameter.isEmpty() ? tr("a parameter differs at its first use")
-                  : d.parameterFromStack ? tr("parameter %1 (named from the call stack) differs at its first use").arg(d.parameter)
-                                         : tr("parameter %1 differs at its first use").arg(d.parameter);
+            why = d->parameter.isEmpty() ? tr("a parameter differs at its first use")
+                  : d->parameterFromStack ? tr("parameter %1 (named from the call stack) differs at its first use").arg(d->parameter)
+                                          : tr("parameter %1 differs at its first use").arg(d->parameter);
             break;
         }
         QStringList modules;
-        for (int m : d.modules)
+        for (int m : d->modules)
             modules << opMatchKey(m_npu->ops[size_t(m)]);
         const QString where = modules.isEmpty() ? opMatchKey(op) : tr("%1 in %2").arg(opMatchKey(op), modules.join(QStringLiteral(" < ")));
-        text += QLatin1Char(' ')
-                + tr("First divergence: %1: %2 (%n operator(s) after it disagree too).", nullptr, int(d.chain.size()))
+        text += QLatin1Char('\n')
+                + tr("First divergence: %1: %2 (%n operator(s) after it disagree too).", nullptr, int(d->chain.size()))
                       .arg(where, why);
     } else if (!result->cancelled) {
-        text += QLatin1Char(' ') + tr("No operator diverges.");
+        text += QLatin1Char('\n') + tr("No operator diverges.");
     }
-    m_summary->setText(tr("Run: %1").arg(m_runAnswer->line()) + QLatin1Char('\n') + text);
+    text += QLatin1Char('\n') + tr("%n row(s) of %1 vs %2", nullptr, int(result->rows.size()))
+                                    .arg(QFileInfo(m_npu->openedPath).fileName(), QFileInfo(m_bench->openedPath).fileName())
+            + QStringLiteral(" (") + tr("%n bench tensor(s) without an NPU row", nullptr, int(result->benchOnly.size())) + QStringLiteral(").");
+    if (result->cancelled)
+        text = tr("Cancelled. ") + text;
+    m_summary->setText(tr("Run: %1").arg(m_model->runAnswer().line()) + QLatin1Char('\n') + text);
+    m_summary->setToolTip(tr("NPU: %1\nBench: %2").arg(m_npu->openedPath, m_bench->openedPath));
 }
 
 std::unordered_map<int, int> CompareView::opVerdicts() const
@@ -565,191 +590,6 @@ void CompareView::exportCsv()
     QSaveFile out(file);
     if (!out.open(QIODevice::WriteOnly) || out.write(compareCsv(*m_npu, *m_bench, *result)) < 0 || !out.commit())
         QMessageBox::warning(this, tr("Export comparison"), tr("Cannot write %1: %2").arg(file, out.errorString()));
-}
-
-void CompareView::onRowSelected()
-{
-    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
-    if (m_cancelDetail)
-        *m_cancelDetail = true;
-    m_detail.reset();
-    m_shown.reset();
-    m_stats->clearContents();
-    m_worst->setRowCount(0);
-    m_hist->clearPlottables();
-    m_errHist->clearPlottables();
-    m_hist->replot();
-    m_errHist->replot();
-    m_heatmap->clear();
-    const auto result = m_model->result();
-    if (!current.isValid() || !result)
-        return;
-    const CompareRow &row = result->rows[size_t(current.row())];
-    emit npuTensorSelected(m_npuDump, m_npu->tensorId(row.npu));
-    if (row.bench.op < 0) {
-        m_detailStatus->setText(tr("No bench tensor for %1.").arg(row.npuName));
-        return;
-    }
-    m_detailStatus->setText(tr("Loading %1 and %2\u2026").arg(row.npuName, row.benchName));
-    m_cancelDetail = std::make_shared<std::atomic<bool>>(false);
-    m_detailJob.setFuture(QtConcurrent::run(backgroundPool(), [npu = m_npu, bench = m_bench, row, r = current.row(), cancel = m_cancelDetail] {
-        const BackgroundPriority background;
-        auto out = std::make_shared<DetailJob>();
-        out->row = r;
-        JobControl job;
-        job.cancelFlag = cancel.get();
-        auto a = loadTensor(*npu, row.npu, LayoutChoice::Logical, &job);
-        auto b = loadTensor(*bench, row.bench, LayoutChoice::Logical, &job);
-        if (!a || !b) {
-            out->error = !a ? a.errorText() : b.errorText();
-            return std::shared_ptr<const DetailJob>(out);
-        }
-        const TensorView &va = (*a)->view, &vb = (*b)->view;
-        if (!computeStats(va, out->npuStats, &job) || !computeStats(vb, out->benchStats, &job))
-            return std::shared_ptr<const DetailJob>(out);
-        double lo = std::fmin(out->npuStats.min, out->benchStats.min), hi = std::fmax(out->npuStats.max, out->benchStats.max);
-        if (std::isnan(lo))
-            lo = hi = 0;
-        computeHistogram(va, kBins, lo, hi, out->npuHist, &job);
-        computeHistogram(vb, kBins, lo, hi, out->benchHist, &job);
-        if (va.count != vb.count) {
-            out->error = QObject::tr("element counts differ (%1 vs %2): no element-wise detail").arg(va.count).arg(vb.count);
-            return std::shared_ptr<const DetailJob>(out);
-        }
-        PairDetailOptions options;
-        options.bins = kBins;
-        computePairDetail(va, vb, options, out->detail, &job);
-        if (va.count <= kMaxHeatmapElements) {
-            auto tensor = [&] {
-                auto t = std::make_shared<LoadedTensor>();
-                t->owned.resize(va.count * sizeof(float));
-                t->view = TensorView{Elem::F32, t->owned.data(), va.count};
-                t->shape = (*a)->shape;
-                t->dataType = int(DataType::Float32);
-                return t;
-            };
-            auto abs = tensor(), rel = tensor();
-            auto *e = reinterpret_cast<float *>(abs->owned.data());
-            auto *r = reinterpret_cast<float *>(rel->owned.data());
-            for (size_t i = 0; i < va.count && !job.cancelled(); ++i) {
-                const double x = elemToDouble(va.elem, va.data, i), y = elemToDouble(vb.elem, vb.data, i);
-                const double d = std::fabs(x - y);
-                e[i] = float(d);
-                r[i] = float(y != 0 ? d / std::fabs(y) : d == 0 ? 0.0 : std::numeric_limits<double>::infinity());
-            }
-            out->errorTensor = abs;
-            out->relErrorTensor = rel;
-        } else {
-            out->heatmapNote = QObject::tr("The tensors are too large for the error heatmap.");
-        }
-        return std::shared_ptr<const DetailJob>(out);
-    }));
-}
-
-void CompareView::onDetailDone()
-{
-    const auto d = m_detailJob.result();
-    const QModelIndex current = m_proxy->mapToSource(m_table->currentIndex());
-    if (!d || current.row() != d->row)
-        return; // another row was chosen meanwhile
-    m_shown = d;
-    const CompareRow &row = m_model->result()->rows[size_t(d->row)];
-    const TensorStats &a = d->npuStats, &b = d->benchStats;
-    const double values[4][2] = {{a.max, b.max}, {a.min, b.min}, {a.mean, b.mean}, {a.l2norm, b.l2norm}};
-    for (int r = 0; r < 4; ++r) {
-        m_stats->setItem(r, 0, item(number(values[r][0])));
-        m_stats->setItem(r, 1, item(number(values[r][1])));
-        m_stats->setItem(r, 2, item(number(values[r][0] - values[r][1])));
-    }
-    m_stats->setItem(4, 0, item(QStringLiteral("%1 / %2").arg(a.nan).arg(a.posinf + a.neginf)));
-    m_stats->setItem(4, 1, item(QStringLiteral("%1 / %2").arg(b.nan).arg(b.posinf + b.neginf)));
-    if (!d->error.isEmpty()) { // no data (a statistics or md5 dump): the statistics the dumps recorded
-        for (int r = 0; r < 4; ++r) {
-            const MetricValue &n = row.npuStats[size_t(r)], &bv = row.benchStats[size_t(r)];
-            m_stats->setItem(r, 0, item(n.isNumber() ? number(n.value) : formatMetric(n)));
-            m_stats->setItem(r, 1, item(bv.isNumber() ? number(bv.value) : formatMetric(bv)));
-            m_stats->setItem(r, 2, item(n.isNumber() && bv.isNumber() ? number(n.value - bv.value) : QStringLiteral("\u2014")));
-        }
-        m_stats->setItem(4, 0, item(QStringLiteral("\u2014")));
-        m_stats->setItem(4, 1, item(QStringLiteral("\u2014")));
-    }
-
-    // Overlaid histograms over the same bins (steps), the error histogram as bars.
-    auto steps = [](QCustomPlot *plot, const Histogram &h, const QColor &c, const QString &name) {
-        QVector<double> x, y;
-        const auto edges = h.edges();
-        for (size_t i = 0; i < h.counts.size(); ++i) {
-            x << edges[i] << edges[i + 1];
-            y << double(h.counts[i]) << double(h.counts[i]);
-        }
-        QCPGraph *g = plot->addGraph();
-        g->setName(name);
-        g->setPen(QPen(c, 1.6));
-        QColor fill = c;
-        fill.setAlpha(50);
-        g->setBrush(fill);
-        g->setData(x, y, true);
-    };
-    if (!d->npuHist.counts.empty()) {
-        steps(m_hist, d->npuHist, QColor(0x15, 0x65, 0xc0), tr("NPU"));
-        steps(m_hist, d->benchHist, QColor(0xef, 0x6c, 0x00), tr("bench"));
-        m_hist->rescaleAxes();
-    }
-    const Histogram &e = d->detail.absErrHistogram;
-    if (!e.counts.empty()) {
-        auto *bars = new QCPBars(m_errHist->xAxis, m_errHist->yAxis);
-        const auto edges = e.edges();
-        QVector<double> x, y;
-        for (size_t i = 0; i < e.counts.size(); ++i) {
-            x << (edges[i] + edges[i + 1]) / 2;
-            y << double(e.counts[i]);
-        }
-        bars->setWidth(e.counts.size() ? (e.hi - e.lo) / double(e.counts.size()) : 1);
-        bars->setData(x, y, true);
-        bars->setBrush(QColor(0xd3, 0x2f, 0x2f, 160));
-        bars->setPen(Qt::NoPen);
-        m_errHist->rescaleAxes();
-    }
-    m_hist->replot(QCustomPlot::rpQueuedReplot);
-    m_errHist->replot(QCustomPlot::rpQueuedReplot);
-
-    m_worst->setRowCount(int(d->detail.worst.size()));
-    for (int r = 0; r < int(d->detail.worst.size()); ++r) {
-        const ElementDiff &w = d->detail.worst[size_t(r)];
-        QStringList pos;
-        for (auto i : w.position)
-            pos << QString::number(i);
-        m_worst->setItem(r, 0, item(pos.isEmpty() ? QString::number(w.index) : QLatin1Char('[') + pos.join(QStringLiteral(", ")) + QLatin1Char(']')));
-        m_worst->setItem(r, 1, item(number(w.npu)));
-        m_worst->setItem(r, 2, item(number(w.bench)));
-        m_worst->setItem(r, 3, item(number(w.absErr)));
-        m_worst->setItem(r, 4, item(number(w.relErr)));
-    }
-    showHeatmap();
-    m_detail = std::shared_ptr<const PairDetail>(d, &d->detail);
-    QString status = tr("%1 vs %2: %3, %4 elements equal, %5 NaN/Inf mismatches.")
-                         .arg(row.npuName, row.benchName, verdictName(row.verdict))
-                         .arg(d->detail.exactlyEqual)
-                         .arg(d->detail.nonFiniteMismatch);
-    if (!d->error.isEmpty())
-        status = tr("%1 vs %2: %3").arg(row.npuName, row.benchName, d->error);
-    m_detailStatus->setText(status);
-    emit detailReady();
-}
-
-std::shared_ptr<const LoadedTensor> CompareView::heatmapTensor() const
-{
-    if (!m_shown)
-        return nullptr;
-    return m_heatmapKind->currentIndex() == 1 ? m_shown->relErrorTensor : m_shown->errorTensor;
-}
-
-void CompareView::showHeatmap()
-{
-    if (const auto t = heatmapTensor())
-        m_heatmap->setTensor(t, int(DataType::Float32));
-    else if (m_shown)
-        m_heatmap->clear(m_shown->heatmapNote.isEmpty() ? m_shown->error : m_shown->heatmapNote);
 }
 
 bool CompareView::insideOpenedDump(const QString &file) const

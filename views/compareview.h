@@ -11,7 +11,6 @@
 #include <unordered_map>
 
 class QComboBox;
-class QCustomPlot;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -25,17 +24,25 @@ namespace ds {
 
 class BenchOperatorsPanel;
 class CompareFilterProxy;
+class CompareHistograms;
 class CompareTableModel;
 class HeatmapWidget;
 class MappingPanel;
+class WrappedTextArea;
 struct LoadedTensor;
 
 /// NPU vs bench comparison: runs compareIndexes in the background (progress, cancel), shows the
-/// rows with coloured verdicts (first divergence pinned on top, sort, filter by text and
-/// verdict), and for the selected row both tensors side by side: statistics, overlaid
-/// histograms over the same bins, the histogram of |NPU - bench|, the worst elements and a
-/// heatmap of the element-wise absolute error. Thresholds are edited in a dialog and kept in
-/// the settings.
+/// rows with DumpScope's verdict next to msprobe's Result, both coloured, and why they differ
+/// where they do (the run's first divergence pinned on top, sort, filter by text and verdict);
+/// the summary counts both. For the selected row: both verdicts and its numbers, both tensors'
+/// statistics, overlaid histograms over the same bins, the histogram of |NPU - bench|, the
+/// worst elements and a heatmap of the element-wise absolute error. Thresholds are edited in a
+/// dialog and kept in the settings.
+///
+/// The layout follows the room the tab gets: wide, the bench operators and the mapping sit
+/// beside the rows and the selected row's detail below both; narrow (beside the docks at
+/// 1280 or 1600 px), the detail, the bench operators and the mapping are tabs below the rows
+/// (dragging rows over a tab opens it) and the statistics a tab beside the histograms.
 ///
 /// Beside the rows: the bench operators (unmatched ones highlighted) and the user mapping.
 /// Dragging NPU rows onto a bench operator (in that list or a row of the table), or "Map to
@@ -61,6 +68,13 @@ public:
     QTableView *table() const { return m_table; }
     QTableWidget *worstTable() const { return m_worst; }
     QTableWidget *statsTable() const { return m_stats; }
+    CompareHistograms *histograms() const { return m_histograms; }
+    /// The selected row's verdicts and numbers (above its statistics and histograms).
+    QLabel *detailStatus() const;
+    /// The summary above the rows: the run-level answer, both verdicts counted, the first divergence.
+    QLabel *summary() const;
+    /// True when the detail, the bench operators and the mapping are tabs below the rows.
+    bool isNarrow() const { return m_narrow; }
     /// Detail of the selected row (null while loading or when the row has no pair).
     const PairDetail *detail() const { return m_detail.get(); }
     /// The selected row's element-wise error shown by the heatmap (absolute or relative, as
@@ -71,8 +85,8 @@ public:
     void setThresholds(const CompareThresholds &t);
     /// The run-level answer of the current result (steps x ranks, core/run) and its per-scope
     /// summaries; null before a comparison finished.
-    const RunAnswer *runAnswer() const { return m_runAnswer.get(); }
-    const std::vector<ScopeSummary> &runScopes() const { return m_runScopes; }
+    const RunAnswer *runAnswer() const;
+    const std::vector<ScopeSummary> &runScopes() const;
     /// Worst verdict per NPU operator (int(Verdict)), for the graph overlay.
     std::unordered_map<int, int> opVerdicts() const;
 
@@ -120,6 +134,9 @@ private:
     };
     void watchProgress();
     void sizeSplitters();
+    /// Narrow or wide arrangement (see the class comment).
+    void arrange(bool narrow);
+    QString detailText(const CompareRow &row, int sourceRow) const;
     void remap();
     void mappingChanged();
     void updateMappingPanel();
@@ -137,16 +154,18 @@ private:
     CompareTableModel *m_model;
     CompareFilterProxy *m_proxy;
     QTableView *m_table;
-    QLabel *m_summary, *m_detailStatus;
+    WrappedTextArea *m_summary, *m_detailStatus;
     QLineEdit *m_filter;
     QComboBox *m_verdictFilter;
     QProgressBar *m_progress;
     QToolButton *m_cancel, *m_thresholdsButton, *m_csv;
-    QTabWidget *m_side;
-    QSplitter *m_top; ///< rows | side panels; stacked when the view is narrow
-    QSplitter *m_split; ///< m_top over the detail
-    QSplitter *m_sides; ///< statistics | histograms, worst elements, heatmap
-    bool m_splittersSized = false;
+    QTabWidget *m_side; ///< bench operators, mapping (narrow: the detail first)
+    QSplitter *m_top; ///< rows | side panels (narrow: the rows alone)
+    QSplitter *m_split; ///< m_top over the detail (narrow: over the side tabs)
+    QSplitter *m_sides; ///< statistics | detail tabs (narrow: the detail tabs alone)
+    QWidget *m_detailPane;
+    QTabWidget *m_detailTabs; ///< histograms, worst elements, heatmap (narrow: statistics second)
+    bool m_splittersSized = false, m_narrow = false;
     BenchOperatorsPanel *m_benchPanel;
     MappingPanel *m_mappingPanel;
     UserMapping m_mapping;
@@ -155,7 +174,7 @@ private:
     bool m_remapping = false, m_remapPending = false;
     QStringList m_focusOps; ///< NPU operators of the last mapping edit: selected when it is applied
     QTableWidget *m_stats, *m_worst;
-    QCustomPlot *m_hist, *m_errHist;
+    CompareHistograms *m_histograms;
     HeatmapWidget *m_heatmap;
     QComboBox *m_heatmapKind;
     CompareThresholds m_thresholds;
@@ -167,8 +186,6 @@ private:
     QFutureWatcher<std::shared_ptr<const DetailJob>> m_detailJob;
     std::shared_ptr<const DetailJob> m_shown;
     std::shared_ptr<const PairDetail> m_detail;
-    std::vector<ScopeSummary> m_runScopes;
-    std::shared_ptr<const RunAnswer> m_runAnswer;
 };
 
 } // namespace ds

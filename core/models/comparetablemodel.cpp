@@ -1,6 +1,9 @@
 #include "comparetablemodel.h"
 
 #include "compare/comparereport.h"
+#include "compare/msprobecells.h"
+#include "run/runcompare.h"
+#include "run/runtree.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -48,8 +51,7 @@ void CompareTableModel::setResult(std::shared_ptr<const CompareResult> result, s
     m_result = std::move(result);
     m_npu = std::move(npu);
     m_bench = std::move(bench);
-    m_pinned = m_result && !m_result->divergences.empty() ? m_result->divergences.front().originRow : -1;
-    m_pinnedCause = m_pinned >= 0 ? m_result->divergences.front().cause : DivergenceCause::Output;
+    derive();
     endResetModel();
 }
 
@@ -60,10 +62,53 @@ void CompareTableModel::updateResult(std::shared_ptr<const CompareResult> result
         return;
     }
     m_result = std::move(result);
-    m_pinned = !m_result->divergences.empty() ? m_result->divergences.front().originRow : -1;
-    m_pinnedCause = m_pinned >= 0 ? m_result->divergences.front().cause : DivergenceCause::Output;
+    derive();
     if (!m_result->rows.empty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+void CompareTableModel::derive()
+{
+    m_dumpscope = m_msprobe = {};
+    m_differing = 0;
+    m_pinned = m_first = -1;
+    m_runScopes.clear();
+    m_runAnswer = {};
+    m_why.clear();
+    m_whyDone.clear();
+    if (!m_result || !m_npu || !m_bench)
+        return;
+    for (const CompareRow &row : m_result->rows) {
+        const ds::Verdict m = msprobeVerdict(row);
+        ++m_dumpscope[row.verdict];
+        ++m_msprobe[m];
+        if (!row.result.isEmpty() && m != row.verdict)
+            ++m_differing;
+    }
+    m_why.resize(m_result->rows.size());
+    m_whyDone.assign(m_result->rows.size(), 0);
+    // The run-level answer names one scope's divergence: that one is pinned (the first scope
+    // in step/rank order is not it when another rank diverges earlier on the clock).
+    m_runScopes = summarizeCompare(*m_npu, *m_bench, *m_result);
+    m_runAnswer = combineRun(m_runScopes, RunAnswerKind::Compare);
+    const auto &divergences = m_result->divergences;
+    if (m_runAnswer.first) {
+        const RunAnswer::RankFinding &at = m_runAnswer.first->at;
+        for (size_t i = 0; i < divergences.size() && m_first < 0; ++i) {
+            const Divergence &d = divergences[i];
+            if (d.originOp >= 0 && d.originRow >= 0 && scopeIdOf(*m_npu->ops[size_t(d.originOp)].levels) == at.scope
+                && m_result->rows[size_t(d.originRow)].npuName == at.finding.row)
+                m_first = int(i);
+        }
+    }
+    if (m_first < 0 && !divergences.empty())
+        m_first = 0;
+    m_pinned = m_first >= 0 ? divergences[size_t(m_first)].originRow : -1;
+}
+
+const Divergence *CompareTableModel::firstDivergence() const
+{
+    return m_first >= 0 ? &m_result->divergences[size_t(m_first)] : nullptr;
 }
 
 QString CompareTableModel::npuOperator(int row) const
@@ -142,6 +187,175 @@ int CompareTableModel::rowCount(const QModelIndex &parent) const
 
 int CompareTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
+Verdict msprobeVerdict(const CompareRow &row)
+{
+    ds::Verdict v = ds::Verdict::None;
+    return parseVerdict(row.result, v) ? v : ds::Verdict::None;
+}
+
+QString CompareTableModel::verdictText(ds::Verdict v)
+{
+    switch (v) {
+    case ds::Verdict::Pass: return tr("pass");
+    case ds::Verdict::Warning: return tr("warning");
+    case ds::Verdict::Error: return tr("error");
+    case ds::Verdict::None: break;
+    }
+    return tr("not compared");
+}
+
+namespace {
+
+/// One msprobe Err_message item ("error: The dtype of NPU and Bench are inconsistent.") as the
+/// rule behind it, with the row's own cells where the rule compares them.
+QString msprobeRule(const QString &message, const MsprobeRow &cells)
+{
+    QString text = message;
+    for (const char *prefix : {"error: ", "warning: "})
+        if (text.startsWith(QLatin1String(prefix)))
+            text.remove(0, qsizetype(qstrlen(prefix)));
+    auto has = [&](const char *s) { return text.contains(QLatin1String(s)); };
+    if (has("dtype of NPU and Bench"))
+        return CompareTableModel::tr("msprobe: the dtypes differ (%1 vs %2), an error on every such row").arg(cells.npuDtype, cells.benchDtype);
+    if (has("Required_Grad"))
+        return CompareTableModel::tr("msprobe: requires_grad differs (%1 vs %2)").arg(cells.npuReqGrad, cells.benchReqGrad);
+    if (has("shape of NPU and Bench"))
+        return CompareTableModel::tr("msprobe: the shapes differ (%1 vs %2)").arg(cells.npuShape, cells.benchShape);
+    if (has("nan/inf/-inf"))
+        return CompareTableModel::tr("msprobe: the NPU max or min is NaN/Inf while the bench's are finite");
+    if (has("One Thousandth Err Ratio"))
+        return CompareTableModel::tr("msprobe's operator rule: the inputs' One Thousandth Err Ratio is above 0.9 and this first output's below 0.1");
+    if (has("scalar parameters"))
+        return CompareTableModel::tr("msprobe: a non-tensor argument differs");
+    if (has("Cosine > 0.9"))
+        return CompareTableModel::tr("msprobe's operator rule: the inputs' cosine is above 0.9 and this first output's more than 0.1 lower");
+    if (has("NormRelativeErr of output is greater than 0.5"))
+        return CompareTableModel::tr("msprobe's statistics rule: the inputs' NormRelativeErr is below 10 % and this output's above 50 %");
+    if (has("10 times that of input"))
+        return CompareTableModel::tr("msprobe's statistics rule: this output's NormRelativeErr is over 10 times the inputs' (over 10 % when theirs is 0)");
+    if (has("CRC-32 value"))
+        return CompareTableModel::tr("msprobe: the CRC-32 values differ");
+    if (has("does not match the bench"))
+        return CompareTableModel::tr("msprobe: one side has no CRC-32");
+    return CompareTableModel::tr("msprobe: %1").arg(text);
+}
+
+/// DumpScope's reasons of a row in words: §5's warning keeps msprobe Gen B's phrase in the
+/// reports ("Need double check api accuracy."); here it says what it tests.
+QString dumpscopeReasons(const CompareRow &row, const CompareThresholds &t)
+{
+    QStringList out;
+    for (const QString &h : row.highlights)
+        out << (h == QLatin1String("Need double check api accuracy.")
+                    ? CompareTableModel::tr("a recorded statistic differs by more than %1 % of the larger value").arg(t.summaryWarning * 100)
+                    : h);
+    return out.join(QStringLiteral("; "));
+}
+
+/// Why msprobe's checkers let a row pass that DumpScope's rules do not, per report mode.
+QString msprobeLeniency(CompareMode mode)
+{
+    switch (mode) {
+    case CompareMode::Tensor:
+        return CompareTableModel::tr("msprobe does not check a row's values against thresholds (only dtype, shape, requires_grad, "
+                                     "NaN/Inf and its input-vs-output rules)");
+    case CompareMode::Summary:
+        return CompareTableModel::tr("msprobe's statistics rules flag only a NormRelativeErr growing from the inputs to an output");
+    case CompareMode::Md5:
+    case CompareMode::Value:
+    case CompareMode::None: break;
+    }
+    return CompareTableModel::tr("msprobe's checkers find nothing on this row");
+}
+
+} // namespace
+
+QString CompareTableModel::verdictDifference(int r) const
+{
+    if (!m_result || r < 0 || size_t(r) >= m_result->rows.size())
+        return {};
+    if (m_whyDone[size_t(r)])
+        return m_why[size_t(r)];
+    m_whyDone[size_t(r)] = 1;
+    const CompareRow &row = m_result->rows[size_t(r)];
+    const ds::Verdict mine = row.verdict, theirs = msprobeVerdict(row);
+    if (row.result.isEmpty() || mine == theirs)
+        return {};
+    QStringList why;
+    const MsprobeRow cells = msprobeRow(*m_npu, *m_bench, row, m_result->mode);
+    if (theirs > mine) { // msprobe's rules that raised its Result, then why DumpScope's did not
+        for (const QString &m : row.resultMessages)
+            why << msprobeRule(m, cells);
+        if (mine == ds::Verdict::None) {
+            QStringList reasons;
+            for (ReasonCode c : row.reasons)
+                reasons << reasonCodeText(c);
+            why << tr("DumpScope did not compare the row (%1)").arg(reasons.isEmpty() ? tr("no comparable data") : reasons.join(QStringLiteral(", ")));
+        } else if (mine == ds::Verdict::Pass) {
+            why << (row.dtypeDiffers && !row.hasReason(ReasonCode::DtypeMismatch)
+                        ? tr("DumpScope judges float16/bfloat16 against float32 by the values, which pass its thresholds")
+                        : tr("DumpScope: the values pass its thresholds"));
+        } else {
+            why << tr("DumpScope: %1 (%2)").arg(verdictText(mine), dumpscopeReasons(row, m_result->thresholds));
+        }
+    } else { // DumpScope's rules that raised its verdict, then why msprobe's did not
+        why << tr("DumpScope: %1").arg(dumpscopeReasons(row, m_result->thresholds));
+        if (theirs == ds::Verdict::Pass)
+            why << msprobeLeniency(row.mode);
+        else
+            for (const QString &m : row.resultMessages)
+                why << msprobeRule(m, cells) + QLatin1Char(' ') + tr("(a %1 for msprobe)").arg(row.result);
+    }
+    m_why[size_t(r)] = why.join(QStringLiteral("; ")) + QLatin1Char('.');
+    return m_why[size_t(r)];
+}
+
+QString CompareTableModel::pinnedCause() const
+{
+    const Divergence *d = firstDivergence();
+    if (!d)
+        return {};
+    const CompareRow &row = m_result->rows[size_t(d->originRow)];
+    switch (d->cause) {
+    case DivergenceCause::Parameter: return tr("parameter differs");
+    case DivergenceCause::Input: return row.dtypeDiffers ? tr("input dtype differs") : tr("input differs");
+    case DivergenceCause::Output: break;
+    }
+    return tr("output differs");
+}
+
+QString CompareTableModel::firstDivergenceReason() const
+{
+    const Divergence *d = firstDivergence();
+    if (!d)
+        return {};
+    const CompareRow &row = m_result->rows[size_t(d->originRow)];
+    QString why;
+    switch (d->cause) {
+    case DivergenceCause::Parameter: {
+        const QString name = d->parameter.isEmpty() ? tr("a parameter") : tr("parameter %1").arg(d->parameter);
+        switch (row.mode) {
+        case CompareMode::Tensor:
+            why = tr("%1 differs at its first use: its values are not identical (MaxAbsErr %2)")
+                      .arg(name, QString::number(row.metrics[size_t(Metric::MaxAbsErr)].value, 'g', 6));
+            break;
+        case CompareMode::Md5: why = tr("%1 differs at its first use: its CRC-32 differs").arg(name); break;
+        default: why = tr("%1 differs at its first use: its recorded statistics differ").arg(name); break;
+        }
+        return why;
+    }
+    case DivergenceCause::Input:
+        if (row.dtypeDiffers) {
+            const MsprobeRow cells = msprobeRow(*m_npu, *m_bench, row, m_result->mode);
+            return tr("the input's dtype already differs (%1 vs %2)").arg(cells.npuDtype, cells.benchDtype);
+        }
+        why = tr("an input already differs");
+        break;
+    case DivergenceCause::Output: why = tr("its inputs agree, this output differs"); break;
+    }
+    return why; // the verdict's own reasons are in the row's tooltip and "Why the verdicts differ"
+}
+
 QVariant CompareTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || !m_result)
@@ -152,19 +366,13 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (c) {
         case Verdict:
-            if (index.row() == m_pinned) {
-                // a parameter or a model input starts it even where its own verdict is a pass
-                switch (m_pinnedCause) {
-                case DivergenceCause::Parameter: return tr("first divergence: parameter differs");
-                case DivergenceCause::Input: return tr("first divergence: input differs");
-                case DivergenceCause::Output: break;
-                }
-                return tr("%1 (first divergence)").arg(verdictName(row.verdict));
-            }
-            return row.compared() ? verdictName(row.verdict) : QStringLiteral("\u2014");
+            if (index.row() == m_pinned) // the row's own verdict, and why it starts the divergence
+                return tr("%1 \u00b7 first divergence: %2").arg(verdictText(row.verdict), pinnedCause());
+            return verdictText(row.verdict);
+        case MsprobeResult: return row.result; // msprobe's own word, as in its CSV
         case NpuName: return row.npuName;
         case BenchName: return row.benchName;
-        case MsprobeResult: return row.result;
+        case VerdictsDiffer: return verdictDifference(index.row());
         case Reasons: {
             QStringList names;
             for (ReasonCode r : row.reasons)
@@ -178,12 +386,29 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
         }
     case Qt::ToolTipRole: {
         QStringList lines;
-        for (ReasonCode r : row.reasons)
-            lines << reasonCodeText(r);
-        lines << row.highlights << row.messages;
-        if (!row.resultMessages.isEmpty())
-            lines << tr("msprobe: %1").arg(row.resultMessages.join(QStringLiteral("; ")));
-        if (row.source == MatchSource::User)
+        if (c == Verdict) {
+            lines << tr("DumpScope's verdict: %1").arg(verdictText(row.verdict));
+            if (index.row() == m_pinned)
+                lines << tr("First divergence: %1").arg(firstDivergenceReason());
+            lines << row.highlights;
+            for (ReasonCode r : row.reasons)
+                lines << reasonCodeText(r);
+        } else if (c == MsprobeResult) {
+            lines << tr("msprobe's Result: %1").arg(row.result.isEmpty() ? tr("none") : row.result);
+            for (const QString &m : row.resultMessages)
+                lines << m;
+        } else if (c == VerdictsDiffer) {
+            const QString why = verdictDifference(index.row());
+            if (!why.isEmpty())
+                lines << why.split(QStringLiteral("; "));
+        } else {
+            for (ReasonCode r : row.reasons)
+                lines << reasonCodeText(r);
+            lines << row.highlights << row.messages;
+            if (!row.resultMessages.isEmpty())
+                lines << tr("msprobe: %1").arg(row.resultMessages.join(QStringLiteral("; ")));
+        }
+        if (row.source == MatchSource::User && (c == NpuName || c == BenchName))
             lines.prepend(tr("Paired by the user mapping."));
         return lines.join(QLatin1Char('\n'));
     }
@@ -194,8 +419,12 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
             return v->isNumber() ? QVariant(v->value) : QVariant();
         if (c == Verdict)
             return int(row.verdict);
+        if (c == MsprobeResult)
+            return int(msprobeVerdict(row));
         return data(index, Qt::DisplayRole);
     case VerdictRole: return int(row.verdict);
+    case MsprobeVerdictRole: return int(msprobeVerdict(row));
+    case DiffersRole: return !row.result.isEmpty() && msprobeVerdict(row) != row.verdict;
     case RowRole: return index.row();
     case PinnedRole: return index.row() == m_pinned;
     case SourceRole: return int(row.source);
@@ -205,13 +434,29 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
 
 QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+    if (orientation != Qt::Horizontal)
+        return {};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Verdict:
+            return tr("DumpScope's own verdict: every row judged by its values against the thresholds (Thresholds\u2026) "
+                      "and the rules between an operator's inputs and outputs (docs/COMPARE.md)");
+        case MsprobeResult:
+            return tr("msprobe 26's Result, as msprobe's CSV has it: each API judged by dtype, shape, requires_grad, NaN/Inf "
+                      "and its rules between inputs and outputs; the Err_message is in the cell's tooltip");
+        case VerdictsDiffer: return tr("Where DumpScope's verdict and msprobe's Result disagree: the rule of each side that decided it");
+        case Reasons: return tr("Why DumpScope did not compare the row (or compared only part of it)");
+        default: return {};
+        }
+    }
+    if (role != Qt::DisplayRole)
         return {};
     switch (section) {
-    case Verdict: return tr("Verdict");
+    case Verdict: return tr("DumpScope verdict");
     case NpuName: return tr("NPU tensor");
     case BenchName: return tr("Bench tensor");
     case MsprobeResult: return tr("msprobe Result");
+    case VerdictsDiffer: return tr("Why the verdicts differ");
     case Reasons: return tr("Not compared because");
     default:
         if (section >= Cosine && section <= EucDist)
@@ -243,6 +488,12 @@ void CompareFilterProxy::setUnmatchedOnly(bool on)
     invalidateFilter();
 }
 
+void CompareFilterProxy::setDifferingOnly(bool on)
+{
+    m_differingOnly = on;
+    invalidateFilter();
+}
+
 bool CompareFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &) const
 {
     const auto *m = static_cast<const CompareTableModel *>(sourceModel());
@@ -250,6 +501,8 @@ bool CompareFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &) co
     if (sourceRow == m->pinnedRow())
         return true; // the first divergence stays visible whatever the filter
     if (int(row.verdict) < int(m_minimum) || (m_unmatchedOnly && row.bench.op >= 0))
+        return false;
+    if (m_differingOnly && (row.result.isEmpty() || msprobeVerdict(row) == row.verdict))
         return false;
     return m_text.isEmpty() || row.npuName.contains(m_text, Qt::CaseInsensitive)
            || row.benchName.contains(m_text, Qt::CaseInsensitive);

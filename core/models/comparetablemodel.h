@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compare/compare.h"
+#include "run/runsummary.h"
 
 #include <QAbstractTableModel>
 #include <QSortFilterProxyModel>
@@ -16,9 +17,25 @@ inline constexpr char kNpuOperatorsMime[] = "application/x-dumpscope-npu-operato
 /// The NPU operator names of a drag (empty when it holds none).
 QStringList npuOperatorsFromMime(const QMimeData *data);
 
-/// The rows of an NPU vs bench comparison as a table: verdict, both names, the msprobe metric
-/// cells, msprobe 26's Result (its Err_message in the tooltip) and the reasons. Numbers through
-/// SortRole, verdicts through VerdictRole; the view colours them.
+/// Rows counted by a verdict: DumpScope's (Verdict::None = not compared) or msprobe's Result
+/// (Verdict::None = the row has no Result).
+struct VerdictCounts
+{
+    qint64 pass = 0, warning = 0, error = 0, none = 0;
+    qint64 &operator[](Verdict v) { return v == Verdict::Pass ? pass : v == Verdict::Warning ? warning : v == Verdict::Error ? error : none; }
+    bool operator==(const VerdictCounts &) const = default;
+};
+
+/// msprobe's Result of a row as a level ("pass" -> Pass, ...); None when the row has none.
+Verdict msprobeVerdict(const CompareRow &row);
+
+/// The rows of an NPU vs bench comparison as a table: DumpScope's verdict next to msprobe 26's
+/// Result (its Err_message in the tooltip), both names, the msprobe metric cells, why the two
+/// verdicts differ where they do, and the reasons a row was not compared. Numbers through
+/// SortRole, verdicts through VerdictRole and MsprobeVerdictRole; the view colours them.
+///
+/// The pinned row is the run's first divergence: the origin row of the scope the run-level
+/// answer (combineRun) names, so the table, the summary and the status bar name one row.
 ///
 /// Rows drag as their NPU operators (kNpuOperatorsMime); dropping NPU operators on a row that
 /// has a bench tensor asks to map them to that row's bench operator (mappingRequested).
@@ -26,10 +43,11 @@ class CompareTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
-    enum Column { Verdict, NpuName, BenchName, Cosine, MaxAbsErr, MaxRelErr, OneThousandth, FiveThousandths,
-                  EucDist, MsprobeResult, Reasons, ColumnCount };
+    enum Column { Verdict, MsprobeResult, NpuName, VerdictsDiffer, BenchName, Cosine, MaxAbsErr, MaxRelErr, OneThousandth,
+                  FiveThousandths, EucDist, Reasons, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, VerdictRole /* int(ds::Verdict) */, RowRole, PinnedRole,
-                SourceRole /* int(ds::MatchSource) */ };
+                SourceRole /* int(ds::MatchSource) */, MsprobeVerdictRole /* int(ds::Verdict) of msprobe's Result */,
+                DiffersRole /* bool: DumpScope's verdict and msprobe's Result differ */ };
 
     explicit CompareTableModel(QObject *parent = nullptr);
 
@@ -41,8 +59,27 @@ public:
     /// Replaces the result by one of the same two indexes with the same rows (a re-match after
     /// a mapping edit): the cells change in place, selections and the sort survive.
     void updateResult(std::shared_ptr<const CompareResult> result);
-    /// The row of the first divergence (origin output row of the first scope), or -1.
+    /// The row of the run's first divergence (firstDivergence()->originRow), or -1.
     int pinnedRow() const { return m_pinned; }
+    /// The divergence the run-level answer names (the earliest step, then the earliest on the
+    /// communication-op clock), or null when no scope diverges.
+    const Divergence *firstDivergence() const;
+    /// The run-level answer of the result and its per-scope summaries (core/run).
+    const RunAnswer &runAnswer() const { return m_runAnswer; }
+    const std::vector<ScopeSummary> &runScopes() const { return m_runScopes; }
+    /// The rows counted by DumpScope's verdict and by msprobe's Result, and the rows where the
+    /// two differ (a row without a Result is not counted as differing).
+    VerdictCounts dumpscopeCounts() const { return m_dumpscope; }
+    VerdictCounts msprobeCounts() const { return m_msprobe; }
+    qint64 differingRows() const { return m_differing; }
+    /// Why DumpScope's verdict and msprobe's Result of a row differ: the rule of each side that
+    /// decided it (empty when they agree).
+    QString verdictDifference(int row) const;
+    /// Why the pinned row starts the first divergence, in words ("the input's dtype already
+    /// differs (torch.bfloat16 vs torch.float32)"); empty without one.
+    QString firstDivergenceReason() const;
+    /// A verdict in words, translated: "pass", "warning", "error", "not compared".
+    static QString verdictText(ds::Verdict v);
     /// The matching name of a row's NPU operator / bench operator (empty without a bench row).
     QString npuOperator(int row) const;
     QString benchOperator(int row) const;
@@ -67,10 +104,20 @@ signals:
     void mappingRequested(const QStringList &npu, const QStringList &bench);
 
 private:
+    /// Counts, the run-level answer and the pinned row of m_result.
+    void derive();
+    QString pinnedCause() const;
+
     std::shared_ptr<const CompareResult> m_result;
     std::shared_ptr<const DumpIndex> m_npu, m_bench;
     int m_pinned = -1;
-    DivergenceCause m_pinnedCause = DivergenceCause::Output;
+    int m_first = -1; ///< index of the first divergence in m_result->divergences
+    std::vector<ScopeSummary> m_runScopes;
+    RunAnswer m_runAnswer;
+    VerdictCounts m_dumpscope, m_msprobe;
+    qint64 m_differing = 0;
+    mutable std::vector<QString> m_why; ///< verdictDifference, filled when first asked
+    mutable std::vector<char> m_whyDone;
 };
 
 /// Sorting and filtering that keeps the first divergence on top: by text (either name) and by
@@ -85,6 +132,8 @@ public:
     void setMinimumVerdict(ds::Verdict v);
     /// Only the rows without a bench tensor.
     void setUnmatchedOnly(bool on);
+    /// Only the rows where DumpScope's verdict and msprobe's Result differ.
+    void setDifferingOnly(bool on);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -93,7 +142,7 @@ protected:
 private:
     QString m_text;
     ds::Verdict m_minimum = ds::Verdict::None;
-    bool m_unmatchedOnly = false;
+    bool m_unmatchedOnly = false, m_differingOnly = false;
 };
 
 /// The operators of the bench dump with how the comparison used them: matched (every row
