@@ -335,6 +335,7 @@ QString nothingRecognisedMessage(const QString &openedPath, bool singleFile, std
     for (const DumpReader *reader : dumpReaders())
         formats << reader->description();
     QString what;
+    const int count = otherFiles ? int(std::min<std::uint64_t>(*otherFiles, INT_MAX)) : 0;
     if (singleFile)
         what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: %1 is no file DumpScope reads.").arg(openedPath);
     else if (!otherFiles)
@@ -343,11 +344,11 @@ QString nothingRecognisedMessage(const QString &openedPath, bool singleFile, std
         what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: %1 holds no files.").arg(openedPath);
     else
         what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: none of the %n file(s) in %1 is one DumpScope reads.",
-                                           nullptr, int(std::min<std::uint64_t>(*otherFiles, INT_MAX)))
+                                           nullptr, count)
                    .arg(openedPath);
     return what + QLatin1Char(' ')
            + QCoreApplication::translate("ds::DumpIndex", "Looked for: %1; and graph files (GE ge_proto_*/ge_onnx_*, msprobe *.vis.db), "
-                                                  "which the Graph tab and `dumpscope-cli graph` open.")
+                                                          "which the Graph tab and `dumpscope-cli graph` open.")
                  .arg(formats.join(QStringLiteral("; ")));
 }
 
