@@ -21,9 +21,9 @@ Each run has a timeout (a hang fails). A run fails on a signal (negative return 
 stderr of every failure is printed.
 
 The targets are dealt round-robin into `--shard K/N` so that several ctest entries share the
-work. `--sanitized` (ASan/UBSan build, 10-50x slower) keeps every folder's `info` but gives the
-other commands (each in one form) only to the folders at most two levels below the root and to
-one file per sample group and file kind.
+work. `--sanitized` (ASan/UBSan build, 10-50x slower) takes the folders at most two levels below
+the root, below that the first folder of each sample group at each depth (a run, a step, a rank
+folder ...), and one file per sample group and file kind; the commands run in one form each.
 
     cli_matrix.py --cli dumpscope-cli --samples DIR --tmp DIR [--shard K/N] [--sanitized]
                   [--self-check]
@@ -242,7 +242,9 @@ def main():
         return 1
 
     dirs, files = targets(samples)
-    if args.sanitized:  # one file per sample group and kind
+    if args.sanitized:
+        # One file per sample group and kind; the folders at most two levels down, and below
+        # that the first folder of each sample group at each depth (a run, a step, a rank ...).
         seen, kept = set(), []
         for f in files:
             key = (os.path.relpath(f, samples).split(os.sep)[0], kind_of(f))
@@ -250,6 +252,14 @@ def main():
                 seen.add(key)
                 kept.append(f)
         files = kept
+        seen, kept = set(), []
+        for d in dirs:
+            rel = os.path.relpath(d, samples).split(os.sep) if d != samples else []
+            key = (rel[0], len(rel)) if len(rel) > 2 else None
+            if key is None or key not in seen:
+                seen.add(key)
+                kept.append(d)
+        dirs = kept
     # A file no reader takes is only named and listed (never read): every command runs on the
     # first of each kind in its folder, `info` on all (graph discovery looks at the folder).
     first_of_kind, seen = set(), set()
@@ -272,8 +282,6 @@ def main():
             if not recognised and depth > 1:
                 if not args.sanitized:
                     m.run("list", path)  # the same message from another command, exit 1
-                continue
-            if args.sanitized and depth > 2:
                 continue
             sample_folders += 1
             m.every_command(path, flip=i % 2 == 0, both_forms=not args.sanitized)
