@@ -3782,4 +3782,29 @@ out of range: %5</source>
             <translation>标杆</translation>
         </message>
     </context>
+    <context>
+        <name>ds::DumpIndex</name>
+        <message>
+            <source>Nothing recognised here: %1 is no file DumpScope reads.</source>
+            <translation>此处未识别到任何内容：%1 不是 DumpScope 能读取的文件。</translation>
+        </message>
+        <message>
+            <source>Nothing recognised here: %1 holds no file DumpScope reads.</source>
+            <translation>此处未识别到任何内容：%1 中没有 DumpScope 能读取的文件。</translation>
+        </message>
+        <message>
+            <source>Nothing recognised here: %1 holds no files.</source>
+            <translation>此处未识别到任何内容：%1 中没有文件。</translation>
+        </message>
+        <message numerus="yes">
+            <source>Nothing recognised here: none of the %n file(s) in %1 is one DumpScope reads.</source>
+            <translation>
+                <numerusform>此处未识别到任何内容：%1 中的 %n 个文件都不是 DumpScope 能读取的文件。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Looked for: %1; and graph files (GE ge_proto_*/ge_onnx_*, msprobe *.vis.db), which the Graph tab and `dumpscope-cli graph` open.</source>
+            <translation>查找了：%1；以及图文件（GE ge_proto_*/ge_onnx_*、msprobe *.vis.db），可在“图”标签页或用 `dumpscope-cli graph` 打开。</translation>
+        </message>
+    </context>
 </TS>

@@ -4,6 +4,7 @@
 
 #include "dumpgraph/dumpmapping.h"
 #include "dumpgraph/graphdiscovery.h"
+#include "dumpgraph/modulegraph.h"
 #include "index/buildindex.h"
 
 #include <QDir>
@@ -11,6 +12,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
+#include <utility>
 
 #include <cstdio>
 
@@ -50,6 +54,65 @@ QString nodeLine(const GraphModel &model, const GraphNodeRef &r)
     return QStringLiteral("    %1 [%2]%3\n").arg(n.name, n.type, r.graph > 0 ? QStringLiteral(" in sub-graph ") + g.name : QString());
 }
 
+/// The counts of one module graph (modulegraph.h) and of the dump's ops linked to it: what the
+/// GUI's Graph tab shows for a framework dump ("N operator(s)", "Linked: ...").
+struct ModuleGraphCounts
+{
+    int nodes = 0, parameters = 0, modules = 0, groups = 0, edges = 0;
+    int ops = 0, mappedOps = 0, nodesWithData = 0;
+};
+
+ModuleGraphCounts moduleGraphCounts(const GraphModel &model, const DumpIndex &index)
+{
+    ModuleGraphCounts c;
+    const Graph *g = model.root();
+    if (!g)
+        return c;
+    c.nodes = int(g->nodes.size());
+    c.edges = int(g->edges.size());
+    c.groups = int(g->groups.size());
+    for (const GraphNode &n : g->nodes)
+        c.parameters += n.attr(QString::fromLatin1(kModuleTensorAttr)) ? 1 : 0;
+    for (const NameGroup &group : g->groups) // module calls; not the phases, prefixes or "optimizer"
+        c.modules += group.label.startsWith(QLatin1String("Module.")) || group.label.startsWith(QLatin1String("Cell.")) ? 1 : 0;
+    const DumpMapping mapping = mapModuleGraph(model, index);
+    c.ops = int(mapping.consideredOps.size());
+    c.mappedOps = c.ops - int(mapping.unmappedOps.size());
+    if (!mapping.nodeOps.empty())
+        for (const auto &ops : mapping.nodeOps.front())
+            c.nodesWithData += ops.empty() ? 0 : 1;
+    return c;
+}
+
+/// The module graphs of a framework dump: JSON entries and text lines.
+void moduleGraphSection(const std::vector<GraphModel> &models, const DumpIndex &index, const QString &root, QJsonArray *json,
+                        QString *text)
+{
+    if (models.empty())
+        return;
+    *text += QStringLiteral("module graphs of the framework dump (as the GUI's Graph tab draws them): %1\n")
+                 .arg(models.size());
+    for (const GraphModel &m : models) {
+        const ModuleGraphCounts c = moduleGraphCounts(m, index);
+        json->append(QJsonObject{{QStringLiteral("graph"), m.modelName}, {QStringLiteral("file"), shown(root, m.file)},
+                                 {QStringLiteral("nodes"), c.nodes}, {QStringLiteral("parameters"), c.parameters},
+                                 {QStringLiteral("modules"), c.modules}, {QStringLiteral("groups"), c.groups},
+                                 {QStringLiteral("edges"), c.edges}, {QStringLiteral("ops"), c.ops},
+                                 {QStringLiteral("mapped_ops"), c.mappedOps}, {QStringLiteral("nodes_with_data"), c.nodesWithData}});
+        *text += QStringLiteral("  %1 (%2): %3 nodes (%4 parameters), %5 modules in %6 groups, %7 edges (call order)\n"
+                                "    %8 of %9 operators mapped to nodes; %10 of %3 nodes have dump data\n")
+                     .arg(m.modelName, shown(root, m.file))
+                     .arg(c.nodes)
+                     .arg(c.parameters)
+                     .arg(c.modules)
+                     .arg(c.groups)
+                     .arg(c.edges)
+                     .arg(c.mappedOps)
+                     .arg(c.ops)
+                     .arg(c.nodesWithData);
+    }
+}
+
 } // namespace
 
 QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool asJson, int *exitCode)
@@ -75,10 +138,15 @@ QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool 
     }
     const QStringList dumpModels = index ? dumpModelNames(*index) : QStringList();
 
-    // The graph files of the dump and of the extra graph paths (GE only: no module graphs here).
-    DiscoveryOptions discovery;
-    discovery.moduleFallback = false;
-    const DiscoveredGraphs found = discoverGraphs(path, graphPaths, index.get(), discovery);
+    // The graph files of the dump and of the extra graph paths, else (as the GUI's Graph tab
+    // shows them) msprobe's graph databases, else the module graphs of a framework dump.
+    DiscoveredGraphs found = discoverGraphs(path, graphPaths, index.get());
+    std::vector<GraphModel> moduleModels;
+    if (found.moduleGraphs)
+        moduleModels = std::exchange(found.models, {});
+    // The graphs of msprobe's databases have their own section (visDbSection): only the models
+    // read from GE files are ranked. Those come first, in file order.
+    found.models.resize(size_t(std::count_if(found.files.begin(), found.files.end(), [](const GraphFileRead &f) { return f.model >= 0; })));
     const std::vector<GraphModel> &models = found.models;
     std::vector<size_t> fileOfModel(models.size());
     for (size_t i = 0; i < found.files.size(); ++i)
@@ -91,7 +159,11 @@ QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool 
     if (chosen && index)
         mapping = mapDumpToGraph(*chosen, *index);
     const VisDbSection msprobeGraphs = visDbSection(path, root);
-    *exitCode = models.empty() && msprobeGraphs.readable == 0 ? 1 : 0;
+    QJsonArray moduleJson;
+    QString moduleText;
+    if (index)
+        moduleGraphSection(moduleModels, *index, root, &moduleJson, &moduleText);
+    *exitCode = models.empty() && msprobeGraphs.readable == 0 && moduleModels.empty() ? 1 : 0;
 
     if (asJson) {
         QJsonObject doc;
@@ -154,10 +226,11 @@ QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool 
             doc.insert(QStringLiteral("dump"), QJsonValue::Null);
         }
         doc.insert(QStringLiteral("msprobe_graphs"), msprobeGraphs.json);
+        doc.insert(QStringLiteral("module_graphs"), moduleJson);
         return QJsonDocument(doc).toJson(QJsonDocument::Indented);
     }
 
-    QString text = QStringLiteral("graph files: %1\n").arg(found.files.size());
+    QString text = QStringLiteral("GE graph files: %1\n").arg(found.files.size());
     for (const auto &f : found.files) {
         if (f.model < 0) {
             text += QStringLiteral("  [%1] %2  %3\n    error: %4\n").arg(f.name.index).arg(f.name.suffix, shownPath(f), f.error);
@@ -176,7 +249,7 @@ QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool 
                     .arg(m.reducedFidelity ? QStringLiteral(", reduced fidelity (ONNX)") : QString());
     }
     if (!chosen) {
-        text += QStringLiteral("computation graph: none (no readable graph file)\n");
+        text += QStringLiteral("computation graph: none (no readable GE graph file)\n");
     } else {
         text += QStringLiteral("computation graph: %1 (%2)\n  %3\n")
                     .arg(shownPath(found.files[fileOfModel[size_t(candidates.front().model)]]),
@@ -205,6 +278,7 @@ QByteArray graphReport(const QString &path, const QStringList &graphPaths, bool 
     }
     if (!msprobeGraphs.json.isEmpty())
         text += QStringLiteral("msprobe graph databases: %1\n").arg(msprobeGraphs.json.size()) + msprobeGraphs.text;
+    text += moduleText;
     return text.toUtf8();
 }
 

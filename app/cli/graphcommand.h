@@ -11,8 +11,12 @@
 // (discoverGraphs, the function the GUI's Graph tab uses). The dump part indexes PATH like
 // `info` does.
 //
-// Exit codes: 0 at least one graph file was read; 1 no graph file found or none readable;
-// 3 PATH or a GRAPH_PATH does not exist.
+// Without a readable GE graph file, what the GUI's Graph tab shows instead: msprobe's graph
+// databases (*.vis.db, visdbcommand.h), else the module graphs of a framework dump
+// (dumpgraph/modulegraph.h: one per rank folder).
+//
+// Exit codes: 0 at least one graph (GE file, graph database or module graph) was read; 1 none
+// found or none readable; 3 PATH or a GRAPH_PATH does not exist.
 //
 // JSON (--json), one object:
 // {
@@ -46,7 +50,15 @@
 //     "dumps_without_node": ["20240613143502/0/ge_default_.../1/0/Add.extra_Add.30.0.1718260502000030"],
 //     "ambiguous": ["<rel path>"],           // files matching several nodes
 //     "stream_mismatch": ["<rel path>"]      // OpDef.stream_id differs from the file name's
-//   }
+//   },
+//   "msprobe_graphs": [...],                 // visdbcommand.h
+//   "module_graphs": [                       // empty unless the Graph tab would show them
+//     {"graph": "step0/rank0", "file": "step0/rank0/construct.json",
+//      "nodes": 37, "parameters": 6,         // entries + one node per module parameter
+//      "modules": 9, "groups": 11,           // groups that are module calls; all groups
+//      "edges": 35,                          // call order (msprobe records no data flow)
+//      "ops": 31, "mapped_ops": 31, "nodes_with_data": 37} // the Graph tab's "Linked" line
+//   ]
 // }
 
 #include <QByteArray>

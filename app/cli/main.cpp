@@ -320,7 +320,12 @@ int mainCommand(int argc, char **argv, int processes)
 #endif
     parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph or compare"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
-    parser.process(app);
+    // A bad option is a usage error (exit 2, README "Exit codes"), not process()'s exit 1.
+    if (!parser.parse(QCoreApplication::arguments())) {
+        err(QStringLiteral("dumpscope-cli: %1 (see --help)").arg(parser.errorText()));
+        return Usage;
+    }
+    parser.process(app); // --help, --help-all and --version print and exit here
 
     const QStringList args = parser.positionalArguments();
     if (args.size() < 2) {
@@ -405,9 +410,16 @@ int mainCommand(int argc, char **argv, int processes)
     const bool asJson = parser.isSet(json);
     if (command == QLatin1String("export") && parser.value(format) == QLatin1String("h5"))
         return cmdExportOps(*index, ids, QFileInfo(parser.value(outDir)).absoluteFilePath(), parser.isSet(force), asJson);
+    int code = Ok;
     if (command == QLatin1String("list"))
-        return cmdList(*index, asJson);
-    if (command == QLatin1String("stats"))
-        return cmdStats(*index, ids, asJson, parser.value(bins).toInt(), req.layout);
-    return cmdExport(*index, ids, req, asJson);
+        code = cmdList(*index, asJson);
+    else if (command == QLatin1String("stats"))
+        code = cmdStats(*index, ids, asJson, parser.value(bins).toInt(), req.layout);
+    else
+        code = cmdExport(*index, ids, req, asJson);
+    if (recognisedNothing(*index)) { // what was looked for, after the (empty) output
+        err(nothingRecognisedMessage(*index));
+        return Failed;
+    }
+    return code;
 }

@@ -4,6 +4,7 @@
 #include "index/buildindex.h"
 #include "run/runcompare.h"
 
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSet>
 #include <nlohmann/json.hpp>
@@ -32,7 +33,8 @@ void keepUntilExit(DumpIndex &&index)
 #endif
 }
 
-enum Exit { Ok = 0, NoPath = 3 };
+// Exit codes (README "Exit codes").
+enum Exit { Ok = 0, Failed = 1, NoPath = 3 };
 
 void out(const QByteArray &text) { std::fwrite(text.constData(), 1, size_t(text.size()), stdout); }
 void out(const QString &text) { out(text.toUtf8()); }
@@ -103,7 +105,9 @@ int writeInfo(const ScanCommand &c, std::vector<ScanPart> &parts, const QString 
         formats << formatReader(FormatId(f)).description();
     auto joined = [](const QStringList &l) { return l.isEmpty() ? QStringLiteral("-") : l.join(QStringLiteral(", ")); };
     out(QStringLiteral("path:      %1\nformat:    %2\noperators: %3\ntensors:   %4\npayload:   %5 bytes\n")
-            .arg(doc.path, formats.isEmpty() ? QStringLiteral("no dump files found") : formats.join(QStringLiteral("; ")))
+            .arg(doc.path, !formats.isEmpty()                      ? formats.join(QStringLiteral("; "))
+                           : recognisedNothing(doc.ops, doc.errors) ? QStringLiteral("nothing recognised here (see below)")
+                                                                    : QStringLiteral("no readable dump file"))
             .arg(doc.ops).arg(doc.tensors).arg(doc.bytes));
     if (!steps.isEmpty() || !ranks.isEmpty())
         out(QStringLiteral("steps:     %1\nranks:     %2\n").arg(joined(steps), joined(ranks)));
@@ -283,7 +287,24 @@ std::optional<ScanPart> decodeScanPart(const ScanCommand &c, const QByteArray &b
 
 int writeScanReport(const ScanCommand &c, std::vector<ScanPart> parts, const QString &openedPath)
 {
-    return c.kind == ScanCommand::Kind::Info ? writeInfo(c, parts, openedPath) : writeOverflow(c, parts, openedPath);
+    // Nothing recognised at PATH: the report (empty) and, on stderr, what was looked for; exit 1.
+    std::uint64_t ops = 0, otherFiles = 0;
+    std::vector<FileError> errors;
+    for (const ScanPart &p : parts) {
+        const bool info = c.kind == ScanCommand::Kind::Info;
+        ops += info ? p.info.ops : p.overflow.formats.size();
+        otherFiles += p.info.otherFiles;
+        const std::vector<FileError> &e = info ? p.info.errors : p.overflow.errors;
+        errors.insert(errors.end(), e.begin(), e.end());
+    }
+    const bool nothing = recognisedNothing(ops, mergedErrors(std::move(errors)));
+    const int code = c.kind == ScanCommand::Kind::Info ? writeInfo(c, parts, openedPath) : writeOverflow(c, parts, openedPath);
+    if (!nothing || code != Ok)
+        return code;
+    const QFileInfo opened(openedPath);
+    err(nothingRecognisedMessage(openedPath, !opened.isDir(),
+                                 c.kind == ScanCommand::Kind::Info ? std::optional<std::uint64_t>(otherFiles) : std::nullopt));
+    return Failed;
 }
 
 int runScanCommand(const ScanCommand &c)

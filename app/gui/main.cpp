@@ -16,6 +16,7 @@
 #include <QDockWidget>
 #include <QIcon>
 #include <QCommandLineParser>
+#include <QStringList>
 #include <QTabWidget>
 #include <QThread>
 #include <QTimer>
@@ -119,51 +120,79 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     return window.grab().save(file) ? 0 : 1;
 }
 
+/// The options of the command line; their descriptions are translated when made after the
+/// translators are installed.
+struct Options
+{
+    QCommandLineOption shot{QStringLiteral("screenshot"), QCoreApplication::translate("main", "Render the window to FILE (PNG) and exit."),
+                            QStringLiteral("FILE")};
+    QCommandLineOption select{QStringLiteral("select"), QCoreApplication::translate("main", "Select the tensor with this id."),
+                              QStringLiteral("TENSOR_ID")};
+    QCommandLineOption size{QStringLiteral("size"), QCoreApplication::translate("main", "Window size WxH (screenshot mode)."),
+                            QStringLiteral("WxH"), QStringLiteral("1400x860")};
+    QCommandLineOption language{QStringLiteral("language"),
+                                QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
+                                QStringLiteral("LANG")};
+    QCommandLineOption tab{QStringLiteral("tab"),
+                           QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends)."),
+                           QStringLiteral("NAME")};
+    QCommandLineOption compare{QStringLiteral("compare"), QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),
+                               QStringLiteral("BENCH")};
+    QCommandLineOption mapping{QStringLiteral("mapping"),
+                               QCoreApplication::translate("main", "User mapping file (YAML or JSON) of the comparison."),
+                               QStringLiteral("FILE")};
+
+    void addTo(QCommandLineParser &parser) const
+    {
+        parser.setApplicationDescription(QCoreApplication::translate("main", "Workbench for Ascend NPU dump data."));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({shot, select, size, language, tab, compare, mapping});
+        parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));
+    }
+};
+
+/// False for --help, --help-all, --version and a command line that does not parse: those are
+/// answered by a QCoreApplication, without a display (a QApplication aborts without one).
+bool needsDisplay(int argc, char **argv)
+{
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    QCommandLineParser probe;
+    Options().addTo(probe);
+    return probe.parse(args) && !probe.isSet(QStringLiteral("help")) && !probe.isSet(QStringLiteral("help-all"))
+           && !probe.isSet(QStringLiteral("version"));
+}
+
 } // namespace
 
 int main(int argc, char **argv)
 {
-    QApplication app(argc, argv);
+    const std::unique_ptr<QCoreApplication> app =
+        needsDisplay(argc, argv) ? std::make_unique<QApplication>(argc, argv) : std::make_unique<QCoreApplication>(argc, argv);
     QCoreApplication::setOrganizationName(QStringLiteral("DumpScope"));
     QCoreApplication::setApplicationName(QStringLiteral("DumpScope"));
-    QIcon icon;
-    for (int size : {16, 32, 48, 64, 128, 256})
-        icon.addFile(QStringLiteral(":/icons/dumpscope-%1.png").arg(size), QSize(size, size));
-    QApplication::setWindowIcon(icon);
     QCoreApplication::setApplicationVersion(QStringLiteral(DUMPSCOPE_VERSION));
 
     // Translations (ours and Qt's own dialogs): the setting, or --language for this run.
     QString lang = SettingsDialog::effectiveLanguage();
-    if (const qsizetype i = app.arguments().indexOf(QStringLiteral("--language")); i > 0 && i + 1 < app.arguments().size())
-        lang = app.arguments().at(i + 1);
+    if (const qsizetype i = QCoreApplication::arguments().indexOf(QStringLiteral("--language"));
+        i > 0 && i + 1 < QCoreApplication::arguments().size())
+        lang = QCoreApplication::arguments().at(i + 1);
     installTranslations(lang);
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QCoreApplication::translate("main", "Workbench for Ascend NPU dump data."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    const QCommandLineOption shot(QStringLiteral("screenshot"),
-                                  QCoreApplication::translate("main", "Render the window to FILE (PNG) and exit."),
-                                  QStringLiteral("FILE"));
-    const QCommandLineOption select(QStringLiteral("select"), QCoreApplication::translate("main", "Select the tensor with this id."),
-                                    QStringLiteral("TENSOR_ID"));
-    const QCommandLineOption size(QStringLiteral("size"), QCoreApplication::translate("main", "Window size WxH (screenshot mode)."),
-                                  QStringLiteral("WxH"), QStringLiteral("1400x860"));
-    const QCommandLineOption language(QStringLiteral("language"),
-                                      QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
-                                      QStringLiteral("LANG"));
-    const QCommandLineOption tab(QStringLiteral("tab"),
-                                 QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends)."),
-                                 QStringLiteral("NAME"));
-    const QCommandLineOption compare(QStringLiteral("compare"),
-                                     QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),
-                                     QStringLiteral("BENCH"));
-    const QCommandLineOption mapping(QStringLiteral("mapping"),
-                                     QCoreApplication::translate("main", "User mapping file (YAML or JSON) of the comparison."),
-                                     QStringLiteral("FILE"));
-    parser.addOptions({shot, select, size, language, tab, compare, mapping});
-    parser.addPositionalArgument(QStringLiteral("PATH"), QCoreApplication::translate("main", "Dump directories or files to open."));
-    parser.process(app);
+    const Options options;
+    options.addTo(parser);
+    parser.process(*app); // --help, --version and errors print and exit here, before any window
+    const QCommandLineOption &shot = options.shot, &select = options.select, &size = options.size, &tab = options.tab,
+                             &compare = options.compare, &mapping = options.mapping;
+
+    QIcon icon;
+    for (int px : {16, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/dumpscope-%1.png").arg(px), QSize(px, px));
+    QApplication::setWindowIcon(icon);
 
     MainWindow window;
     if (parser.isSet(mapping)) {
@@ -194,5 +223,5 @@ int main(int argc, char **argv)
         });
     }
     window.openAfterFirstPaint(parser.positionalArguments());
-    return app.exec();
+    return QCoreApplication::exec();
 }

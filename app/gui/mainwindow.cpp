@@ -9,6 +9,7 @@
 #include "settingsdialog.h"
 #include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
+#include "index/buildindex.h"
 #include "index/problems.h"
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
@@ -474,15 +475,18 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     const QString what = tr("%1, %2").arg(tr("%n operator(s)", nullptr, ops), tr("%n unreadable file(s)", nullptr, errors));
     m_statusText->setText(cancelled ? tr("Indexing cancelled: %1 indexed so far.").arg(what) : tr("Indexed %1.").arg(what));
     selectInitialItem(dump);
-    if (const auto index = m_context->index(dump); index && !cancelled && ops == 0 && errors == 0) {
+    if (const auto index = m_context->index(dump); index && !cancelled && recognisedNothing(*index)) {
         // Nothing to index: a folder holding graph files among other files (a job's working
-        // directory) opened as another path? (checked off the GUI thread)
+        // directory) opened as another path? (checked off the GUI thread) Else the status bar
+        // says what was looked for (the CLI's message).
         const QString path = index->openedPath;
         auto *watcher = new QFutureWatcher<bool>(this);
-        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, dump] {
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, path, dump, nothing = nothingRecognisedMessage(*index)] {
             watcher->deleteLater();
-            if (!watcher->result())
+            if (!watcher->result()) {
+                m_statusText->setText(nothing);
                 return;
+            }
             // The empty entry goes when it is still the last one (ids of later dumps stay valid).
             if (!m_context->isIndexing() && dump == m_context->treeModel()->dumpCount() - 1)
                 m_context->treeModel()->removeDump(dump);

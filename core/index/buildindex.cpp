@@ -5,12 +5,14 @@
 #include "util/parallel.h"
 #include "util/prefault.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
@@ -23,6 +25,8 @@ namespace ds {
 namespace {
 
 QString join(const QString &a, const QString &b) { return a.isEmpty() ? b : a + QLatin1Char('/') + b; }
+
+QString notDumpFileNameText() { return QStringLiteral("not a dump file name"); }
 
 /// The readers in the order they are asked about a directory (ClaimOrder, then list order).
 std::vector<FormatId> claimOrder()
@@ -309,10 +313,43 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         }
     }
     if (all && walk.singleFile && index->otherFiles == 1)
-        index->errors.push_back(Error(QFileInfo(walk.openedPath).fileName(), QStringLiteral("not a dump file name"), 0,
+        index->errors.push_back(Error(QFileInfo(walk.openedPath).fileName(), notDumpFileNameText(), 0,
                                       ErrorKind::Unsupported));
     index->finalize();
     return index;
+}
+
+bool isNotDumpFileName(const FileError &error)
+{
+    return error.kind == ErrorKind::Unsupported && error.message == notDumpFileNameText();
+}
+
+bool recognisedNothing(std::uint64_t ops, const std::vector<FileError> &errors)
+{
+    return ops == 0 && (errors.empty() || (errors.size() == 1 && isNotDumpFileName(errors.front())));
+}
+
+QString nothingRecognisedMessage(const QString &openedPath, bool singleFile, std::optional<std::uint64_t> otherFiles)
+{
+    QStringList formats;
+    for (const DumpReader *reader : dumpReaders())
+        formats << reader->description();
+    QString what;
+    const int count = otherFiles ? int(std::min<std::uint64_t>(*otherFiles, INT_MAX)) : 0;
+    if (singleFile)
+        what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: %1 is no file DumpScope reads.").arg(openedPath);
+    else if (!otherFiles)
+        what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: %1 holds no file DumpScope reads.").arg(openedPath);
+    else if (*otherFiles == 0)
+        what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: %1 holds no files.").arg(openedPath);
+    else
+        what = QCoreApplication::translate("ds::DumpIndex", "Nothing recognised here: none of the %n file(s) in %1 is one DumpScope reads.",
+                                           nullptr, count)
+                   .arg(openedPath);
+    return what + QLatin1Char(' ')
+           + QCoreApplication::translate("ds::DumpIndex", "Looked for: %1; and graph files (GE ge_proto_*/ge_onnx_*, msprobe *.vis.db), "
+                                                          "which the Graph tab and `dumpscope-cli graph` open.")
+                 .arg(formats.join(QStringLiteral("; ")));
 }
 
 Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink)

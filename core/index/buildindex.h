@@ -6,6 +6,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 
 namespace ds {
 
@@ -43,6 +44,24 @@ enum class IndexLabels : std::uint8_t {
 std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which = {},
                                        const JobControl *job = nullptr, const IndexBatchSink &sink = {},
                                        IndexLabels labels = IndexLabels::Auto);
+
+/// The error of a single file opened alone that no reader takes ("not a dump file name").
+bool isNotDumpFileName(const FileError &error);
+
+/// True when nothing at the opened path was recognised: no operator, and no error other than
+/// that of a lone file no reader takes (a folder of text files, an empty folder, a stray file).
+/// A file a reader took but could not read is recognised: its error says what is wrong.
+bool recognisedNothing(std::uint64_t ops, const std::vector<FileError> &errors);
+inline bool recognisedNothing(const DumpIndex &index) { return recognisedNothing(index.ops.size(), index.errors); }
+
+/// What the CLI prints and the GUI shows (translated: context "ds::DumpIndex") when
+/// recognisedNothing(): "Nothing recognised here: ..." naming `openedPath`, the `otherFiles`
+/// skipped (when known) and every format looked for (formats/readers.h), graph files included.
+QString nothingRecognisedMessage(const QString &openedPath, bool singleFile, std::optional<std::uint64_t> otherFiles);
+inline QString nothingRecognisedMessage(const DumpIndex &index)
+{
+    return nothingRecognisedMessage(index.openedPath, index.openedPath != index.rootDir, index.otherFiles);
+}
 
 /// Indexes a dump at any level (dump_path, a time or data_index directory, or a single file):
 /// walks the tree once, lets every reader of formats/readers.h claim what is its own in each

@@ -2,6 +2,7 @@
 // files beside the bad ones still load, and nothing crashes, hangs or reads outside a file.
 // Cases that cannot be committed (links, names, permissions, files changing) are made here.
 #include "formats/ge/gegraphreader.h"
+#include "formats/readers.h"
 #include "index/buildindex.h"
 #include "index/tensorloader.h"
 #include "overflow/overflowreport.h"
@@ -191,6 +192,8 @@ private slots:
     void unreadableFile();
     void fileShrinksAfterIndexing();
     void filesChangingDuringIndexing();
+    void nothingRecognised_data();
+    void nothingRecognised();
 };
 
 void TestBadInput::corpus_data()
@@ -693,6 +696,53 @@ void TestBadInput::filesChangingDuringIndexing()
                      || e.message.startsWith(QLatin1String("unrecognised dump file")),
                  qPrintable(e.file + QStringLiteral(": ") + e.message));
     QVERIFY(!(*index)->errors.empty());
+}
+
+void TestBadInput::nothingRecognised_data()
+{
+    // files to write (name -> content), the path to open (relative), whether nothing is
+    // recognised there, and what the message must say about the path.
+    QTest::addColumn<QStringList>("files");
+    QTest::addColumn<QString>("open");
+    QTest::addColumn<bool>("nothing");
+    QTest::addColumn<QString>("says");
+    QTest::addRow("empty folder") << QStringList{} << QString() << true << QStringLiteral("holds no files");
+    QTest::addRow("text files") << QStringList{QStringLiteral("notes.txt"), QStringLiteral("sub/readme.md")} << QString() << true
+                                << QStringLiteral("none of the 2 file(s) in");
+    QTest::addRow("a lone file") << QStringList{QStringLiteral("notes.txt")} << QStringLiteral("notes.txt") << true
+                                 << QStringLiteral("is no file DumpScope reads");
+    // Recognised: a file a reader took, even unreadable, says what is wrong with it instead.
+    QTest::addRow("empty dump.json") << QStringList{QStringLiteral("rank0/dump.json")} << QString() << false << QString();
+    QTest::addRow("broken CANN dump") << QStringList{QStringLiteral("Relu.r.1.1.1700000000000001")} << QString() << false << QString();
+}
+
+void TestBadInput::nothingRecognised()
+{
+    QFETCH(QStringList, files);
+    QFETCH(QString, open);
+    QFETCH(bool, nothing);
+    QFETCH(QString, says);
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    for (const QString &f : files) {
+        QVERIFY(QDir(dir.path()).mkpath(QFileInfo(dir.filePath(f)).path()));
+        QVERIFY(writeFile(dir.filePath(f), f.endsWith(QLatin1String(".json")) ? QByteArray("{}") : QByteArray("hello\n")));
+    }
+    const QString path = open.isEmpty() ? dir.path() : dir.filePath(open);
+    auto index = buildIndex(path);
+    QVERIFY(index);
+    QCOMPARE(recognisedNothing(**index), nothing);
+    if (!nothing) {
+        QVERIFY(!(*index)->errors.empty()); // the file that was taken says what is wrong
+        return;
+    }
+    const QString message = nothingRecognisedMessage(**index);
+    QVERIFY2(message.startsWith(QStringLiteral("Nothing recognised here: ")), qPrintable(message));
+    QVERIFY2(message.contains(QFileInfo(path).absoluteFilePath()), qPrintable(message));
+    QVERIFY2(message.contains(says), qPrintable(message));
+    for (const DumpReader *reader : dumpReaders()) // what it looked for: every format
+        QVERIFY2(message.contains(reader->description()), qPrintable(message));
+    QVERIFY2(message.contains(QStringLiteral("ge_proto_*")) && message.contains(QStringLiteral("*.vis.db")), qPrintable(message));
 }
 
 QTEST_GUILESS_MAIN(TestBadInput)

@@ -283,7 +283,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
     OpRecord op; // the entry being streamed
     JsonTree tree;
     std::string key, entry, path, lastEntry;
-    bool first = true;
+    bool first = true, sawData = false;
     const size_t opsBefore = part.ops.size();
     for (;;) {
         const int m = r.nextMember(key, first);
@@ -294,6 +294,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                                        : QStringLiteral("syntax error: %1").arg(r.error()),
                             r.errorOffset());
         if (key == "data") {
+            sawData = true;
             if (!r.beginObject())
                 return addError(QStringLiteral("\"data\" is not an object: %1").arg(r.error()), r.errorOffset());
             const std::uint64_t dataStart = r.offset();
@@ -406,6 +407,11 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
     }
     if (r.peekToken() >= 0)
         return addError(QStringLiteral("unexpected data after the top-level object at offset %1").arg(r.offset()), r.offset());
+    // A file msprobe wrote lists its operators under "data": without any, say which it is.
+    if (!sawData)
+        return addError(QStringLiteral("no \"data\" object: msprobe lists the dumped operators under \"data\""), 0);
+    if (lastEntry.empty())
+        return addError(QStringLiteral("no operators in \"data\""), 0);
     return true;
 }
 

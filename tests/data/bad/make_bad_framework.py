@@ -109,6 +109,11 @@ def main():
     w("json_deep/dump.json", dump_json({}).replace('"data": {}', '"data": {"Functional.deep.0.forward": {"input_args": '
                                                    + "[" * 100000 + "]" * 100000 + "}}"))
     w("json_not_object/dump.json", '[{"task": "tensor"}]\n')
+    # Empty dumps: an empty object, the header without "data", "data" without operators.
+    w("json_empty_object/dump.json", "{}\n")
+    w("json_no_data/dump.json", json.dumps({"task": "statistics", "level": "L1", "framework": "pytorch",
+                                            "dump_data_dir": None}, indent=1))
+    w("json_empty_data/dump.json", dump_json({}))
     # Absurd shapes: 2^62 x 2^62 x 16 elements recorded for a 2 x 3 tensor file, and a dimension
     # that 64 bits cannot hold.
     w("json_absurd_shape/dump.json",
