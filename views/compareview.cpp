@@ -224,6 +224,10 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 2);
     m_split->setChildrenCollapsible(false);
+    // The summary, the filter row and both splitter panes would ask for about 250 x 440 px: as
+    // the centre tab's minimum that made the window taller than a 768-800 px screen once the
+    // Problems dock showed. The view may be smaller; its panes then shrink.
+    setMinimumSize(240, 200);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(head);

@@ -65,6 +65,8 @@ public:
 
     CompareTableModel *model() const { return m_model; }
     CompareFilterProxy *proxy() const { return m_proxy; }
+    /// The rows' name filter (Ctrl+F on the Compare tab).
+    QLineEdit *filterEdit() const { return m_filter; }
     QTableView *table() const { return m_table; }
     QTableWidget *worstTable() const { return m_worst; }
     QTableWidget *statsTable() const { return m_stats; }

@@ -98,11 +98,12 @@ void GraphCompareView::clear()
     m_status->clear();
 }
 
-void GraphCompareView::setSides(Side npu, Side bench, std::shared_ptr<const CompareResult> result)
+void GraphCompareView::setSides(Side npu, Side bench, std::shared_ptr<const CompareResult> result, int firstDivergence)
 {
     m_npuSide = std::move(npu);
     m_benchSide = std::move(bench);
     m_result = std::move(result);
+    m_firstDivergence = firstDivergence;
     m_armed = {};
     m_npuTitle->setText(tr("NPU: %1").arg(m_npuSide.title));
     m_benchTitle->setText(tr("Bench: %1").arg(m_benchSide.title));
@@ -111,8 +112,8 @@ void GraphCompareView::setSides(Side npu, Side bench, std::shared_ptr<const Comp
                   : GraphMatch{};
     // Both sides start at the first divergence when the comparison found one.
     NodeId npuStart, benchStart;
-    if (m_result && !m_result->divergences.empty() && m_npuSide.mapping) {
-        const int op = m_result->divergences.front().originOp;
+    if (m_result && size_t(m_firstDivergence) < m_result->divergences.size() && m_npuSide.mapping) {
+        const int op = m_result->divergences[size_t(m_firstDivergence)].originOp;
         if (op >= 0 && size_t(op) < m_npuSide.mapping->opNode.size() && m_npuSide.mapping->opNode[size_t(op)].graph == m_npuSide.graphIndex)
             npuStart = m_npuSide.mapping->opNode[size_t(op)].node;
         if (npuStart.isValid() && npuStart.index() < m_match.npuPartner.size() && m_match.npuPartner[npuStart.index()] >= 0)
@@ -123,9 +124,10 @@ void GraphCompareView::setSides(Side npu, Side bench, std::shared_ptr<const Comp
     recolour();
 }
 
-void GraphCompareView::updateResult(std::shared_ptr<const CompareResult> result)
+void GraphCompareView::updateResult(std::shared_ptr<const CompareResult> result, int firstDivergence)
 {
     m_result = std::move(result);
+    m_firstDivergence = firstDivergence;
     m_match = m_result && m_npuSide.mapping && m_benchSide.mapping
                   ? matchGraphs(*m_result, *m_npuSide.mapping, m_npuSide.graphIndex, *m_benchSide.mapping, m_benchSide.graphIndex)
                   : GraphMatch{};

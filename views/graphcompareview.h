@@ -40,10 +40,11 @@ public:
     };
     /// Shows both sides (the views start at the first divergence of `result` when it has one,
     /// else at their data entries).
-    void setSides(Side npu, Side bench, std::shared_ptr<const CompareResult> result);
+    /// `firstDivergence`: the index in result->divergences where both sides start (the run's first).
+    void setSides(Side npu, Side bench, std::shared_ptr<const CompareResult> result, int firstDivergence = 0);
     /// A new result of the same two dumps (after a mapping edit): colours and pairs again,
     /// keeps the layouts and the view positions.
-    void updateResult(std::shared_ptr<const CompareResult> result);
+    void updateResult(std::shared_ptr<const CompareResult> result, int firstDivergence = 0);
     void clear();
 
     GraphView *npuView() const { return m_npu; }
@@ -84,6 +85,7 @@ private:
     QSplitter *m_split;
     Side m_npuSide, m_benchSide;
     std::shared_ptr<const CompareResult> m_result;
+    int m_firstDivergence = 0;
     GraphMatch m_match;
     NodeId m_armed;
     bool m_syncing = false;

@@ -202,10 +202,12 @@ void GraphPanel::setCompareResult(const CompareResult &result)
     setCompareResult(std::make_shared<const CompareResult>(result), nullptr);
 }
 
-void GraphPanel::setCompareResult(std::shared_ptr<const CompareResult> result, std::shared_ptr<const DumpIndex> bench)
+void GraphPanel::setCompareResult(std::shared_ptr<const CompareResult> result, std::shared_ptr<const DumpIndex> bench,
+                                  int firstDivergence)
 {
     m_compare.clear();
     m_compareResult = result;
+    m_firstDivergence = result && firstDivergence >= 0 && size_t(firstDivergence) < result->divergences.size() ? firstDivergence : 0;
     if (!result)
         return;
     for (const CompareRow &row : result->rows) {
@@ -238,7 +240,7 @@ void GraphPanel::setCompareResult(std::shared_ptr<const CompareResult> result, s
     if (const NodeId start = startNode(); start.isValid())
         m_view->setStartNode(start);
     if (bench && bench == m_bench && m_benchMapping) { // the same bench after a mapping edit
-        m_compareView->updateResult(m_compareResult);
+        m_compareView->updateResult(m_compareResult, m_firstDivergence);
         return;
     }
     m_bench = std::move(bench);
@@ -337,7 +339,7 @@ void GraphPanel::showCompareSides()
     b.graphIndex = 0;
     b.index = m_bench;
     b.title = bench.graphs.front().name;
-    m_compareView->setSides(std::move(a), std::move(b), m_compareResult);
+    m_compareView->setSides(std::move(a), std::move(b), m_compareResult, m_firstDivergence);
 }
 
 void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const DumpIndex> index, int dump)
@@ -566,8 +568,8 @@ NodeId GraphPanel::startNode() const
     }
     // The first divergence of a comparison, else the first overflow, else (invalid) the entry.
     int op = -1;
-    if (m_compareResult && !m_compareResult->divergences.empty())
-        op = m_compareResult->divergences.front().originOp;
+    if (m_compareResult && size_t(m_firstDivergence) < m_compareResult->divergences.size())
+        op = m_compareResult->divergences[size_t(m_firstDivergence)].originOp;
     if (op < 0 || !nodeOfOp(op).isValid())
         op = m_firstOverflowOp;
     return nodeOfOp(op);

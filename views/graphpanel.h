@@ -70,7 +70,10 @@ public:
     /// shows the verdicts and starts at the first divergence. With the bench index, the bench
     /// dump's graph is found in the background and "Side by side" becomes available.
     void setCompareResult(const CompareResult &result);
-    void setCompareResult(std::shared_ptr<const CompareResult> result, std::shared_ptr<const DumpIndex> bench);
+    /// `firstDivergence` is the index in result->divergences of the run's first divergence
+    /// (CompareTableModel::firstDivergence: the one the run answer names), where both graphs start.
+    void setCompareResult(std::shared_ptr<const CompareResult> result, std::shared_ptr<const DumpIndex> bench,
+                          int firstDivergence = 0);
     void setOverlayKind(Overlay kind);
     Overlay overlayKind() const;
     /// Shows the NPU and bench graphs side by side (when the bench has a graph).
@@ -188,6 +191,7 @@ private:
     };
     std::unordered_map<int, OpCompare> m_compare;
     std::shared_ptr<const CompareResult> m_compareResult;
+    int m_firstDivergence = 0; ///< index in m_compareResult->divergences where the graphs start
     std::shared_ptr<const DumpIndex> m_bench;
     std::shared_ptr<const std::vector<GraphModel>> m_benchModels;
     std::shared_ptr<const DumpMapping> m_benchMapping;

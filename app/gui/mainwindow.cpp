@@ -166,8 +166,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     });
     auto compareToGraph = [this] {
         if (m_compare->npuDump() == m_graph->dump())
-            if (const auto result = m_compare->model()->result())
-                m_graph->setCompareResult(result, m_compare->model()->benchIndex());
+            if (const auto result = m_compare->model()->result()) {
+                // Both graphs start at the run's first divergence: the row the Compare tab pins.
+                const Divergence *first = m_compare->model()->firstDivergence();
+                m_graph->setCompareResult(result, m_compare->model()->benchIndex(),
+                                          first ? int(first - result->divergences.data()) : 0);
+            }
     };
     connect(m_compare, &CompareView::finished, this, compareToGraph);
     connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);

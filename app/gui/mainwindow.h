@@ -88,7 +88,7 @@ public:
 
     // Conveniences (mainwindowmenus.cpp, contextmenus.cpp).
     /// Ctrl+F: focuses the search box of the current view (the graph's search when the Graph
-    /// tab is shown, else the operator table's filter).
+    /// tab is shown, the rows' filter on the Compare tab, else the operator table's filter).
     void focusSearch();
     /// The folder the file dialogs start in: the last folder used (QSettings).
     static QString dialogFolder();

@@ -1,5 +1,6 @@
 // The main window's conveniences: Help menu, Ctrl+F, the file dialogs' folder, the first
 // selection after a dump opens.
+#include "compareview.h"
 #include "mainwindow.h"
 
 #include "documentcontext.h"
@@ -69,6 +70,8 @@ void MainWindow::focusSearch()
     QLineEdit *box = nullptr;
     if (m_tabs->currentWidget() == m_graph) {
         box = m_graph->searchBox();
+    } else if (m_tabs->currentWidget() == m_compare) {
+        box = m_compare->filterEdit();
     } else {
         m_tabs->setCurrentWidget(m_opTable);
         box = m_opTable->filterEdit();

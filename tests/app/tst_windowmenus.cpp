@@ -1,6 +1,7 @@
 // The window's conveniences on real widgets: the first selection after a dump opens, the
 // context menus of the tree, the operator table and the graph, Ctrl+F, the file dialogs'
 // folder, Help -> First Steps (the same steps as README.md), Qt's own dialogs in Chinese.
+#include "compareview.h"
 #include "documentcontext.h"
 #include "exportdialog.h"
 #include "graphpanel.h"
@@ -336,7 +337,8 @@ private slots:
         QTRY_COMPARE(view->selectedNode(), panel->nodeOfOp(other));
     }
 
-    /// Ctrl+F goes to the operator filter, or to the graph's search box on the Graph tab.
+    /// Ctrl+F goes to the operator filter, or to the graph's search box on the Graph tab, or to
+    /// the rows' filter on the Compare tab.
     void ctrlFFocusesTheSearchBox()
     {
         auto w = openWindow(kCannModel);
@@ -352,6 +354,11 @@ private slots:
         w->tree()->setFocus();
         QTest::keyClick(w->tree(), Qt::Key_F, Qt::ControlModifier);
         QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(w->graph()->searchBox()));
+        w->centralTabs()->setCurrentWidget(w->compareView()); // the rows' filter there
+        w->tree()->setFocus();
+        QTest::keyClick(w->tree(), Qt::Key_F, Qt::ControlModifier);
+        QTRY_COMPARE(QApplication::focusWidget(), static_cast<QWidget *>(w->compareView()->filterEdit()));
+        QCOMPARE(w->centralTabs()->currentWidget(), static_cast<QWidget *>(w->compareView()));
     }
 
     /// Every file dialog starts in the folder used last (beside the last dump opened), also
