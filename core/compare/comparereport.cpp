@@ -119,8 +119,9 @@ void forEachReportRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
     const CompareMode mode = result.mode;
     std::vector<MsCell> c;
     int lastOp = -1;
+    const MsprobeColumns columns = msprobeColumns(npu, bench, result.rows);
     for (const CompareRow &row : result.rows) {
-        const MsprobeRow m = msprobeRow(npu, bench, row, mode);
+        const MsprobeRow m = msprobeRow(npu, bench, row, mode, &columns);
         c.clear();
         for (const QString &t : {m.npuName, m.benchName, m.npuDtype, m.benchDtype, m.npuShape, m.benchShape, m.npuReqGrad,
                                  m.benchReqGrad})

@@ -2,7 +2,12 @@
 
 #include "formats/readers.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 #include <cmath>
 #include <zlib.h>
 
@@ -237,14 +242,18 @@ QString msprobeDataName(const TensorRecord &t)
     return t.location().mid(t.location().lastIndexOf(QLatin1Char('/')) + 1);
 }
 
-QString pythonFloatRepr(double v)
+size_t pythonFloatRepr(double v, char *out)
 {
+    auto copy = [out](std::string_view t) {
+        std::memcpy(out, t.data(), t.size());
+        return t.size();
+    };
     if (std::isnan(v))
-        return QStringLiteral("nan");
+        return copy("nan");
     if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+        return copy(v > 0 ? "inf" : "-inf");
     if (v == 0)
-        return std::signbit(v) ? QStringLiteral("-0.0") : QStringLiteral("0.0");
+        return copy(std::signbit(v) ? "-0.0" : "0.0");
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
     const std::string_view sci(buf, size_t(r.ptr - buf)); // "-d.ddde-05"
@@ -258,7 +267,6 @@ QString pythonFloatRepr(double v)
     int exponent = 0;
     std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+' ? 1 : 0), sci.data() + sci.size(), exponent);
     const int decpt = exponent + 1; // value = 0.<digits> * 10^decpt
-    char out[64];
     size_t n = 0;
     auto put = [&](char c) { out[n++] = c; };
     auto putDigits = [&](size_t from, size_t to) {
@@ -273,7 +281,13 @@ QString pythonFloatRepr(double v)
             put('.');
             putDigits(1, nd);
         }
-        n += size_t(std::snprintf(out + n, sizeof out - n, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent)));
+        put('e');
+        put(exponent < 0 ? '-' : '+');
+        const int a = std::abs(exponent);
+        if (a >= 100)
+            put(char('0' + a / 100));
+        put(char('0' + a / 10 % 10));
+        put(char('0' + a % 10));
     } else if (decpt <= 0) {
         put('0');
         put('.');
@@ -291,7 +305,110 @@ QString pythonFloatRepr(double v)
         put('.');
         putDigits(size_t(decpt), nd);
     }
-    return QString::fromLatin1(out, qsizetype(n));
+    return n;
+}
+
+QString pythonFloatRepr(double v)
+{
+    char out[kPythonReprMax];
+    return QString::fromLatin1(out, qsizetype(pythonFloatRepr(v, out)));
+}
+
+std::optional<double> pandasToNumeric(std::string_view text)
+{
+    // pandas/_libs/src/parser/tokenizer.c precise_xstrtod (decimal '.', sci 'E', no thousands
+    // separator, trailing spaces skipped), as floatify calls it, then floatify's inf words
+    static const auto powers = [] {
+        std::array<double, 309> e{};
+        for (int i = 0; i <= 308; ++i) // the C literals 1e0 .. 1e308: correctly rounded
+            e[size_t(i)] = std::strtod(("1e" + std::to_string(i)).c_str(), nullptr);
+        return e;
+    }();
+    constexpr int maxDigits = 17;
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const char *p = text.data(), *end = p + text.size();
+    while (p < end && space(*p))
+        ++p;
+    bool negative = false;
+    if (p < end && (*p == '-' || *p == '+'))
+        negative = *p++ == '-';
+    long exponent = 0, numDigits = 0, numDecimals = 0;
+    double number = 0;
+    for (; p < end && digit(*p); ++p) {
+        if (numDigits < maxDigits) {
+            number = number * 10. + (*p - '0');
+            ++numDigits;
+        } else {
+            ++exponent;
+        }
+    }
+    if (p < end && *p == '.') {
+        ++p;
+        for (; numDigits < maxDigits && p < end && digit(*p); ++p) {
+            number = number * 10. + (*p - '0');
+            ++numDigits;
+            ++numDecimals;
+        }
+        if (numDigits >= maxDigits)
+            while (p < end && digit(*p))
+                ++p;
+        exponent -= numDecimals;
+    }
+    if (numDigits == 0) { // floatify: the whole text, any case
+        auto is = [&](std::string_view w) {
+            return text.size() == w.size()
+                   && std::equal(w.begin(), w.end(), text.begin(), [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+        };
+        if (is("inf") || is("+inf") || is("infinity") || is("+infinity"))
+            return HUGE_VAL;
+        if (is("-inf") || is("-infinity"))
+            return -HUGE_VAL;
+        return std::nullopt;
+    }
+    if (negative)
+        number = -number;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        bool eneg = false;
+        if (q < end && (*q == '-' || *q == '+'))
+            eneg = *q++ == '-';
+        if (q < end && digit(*q)) {
+            long n = 0;
+            for (; q < end && digit(*q); ++q)
+                n = std::min(n * 10 + (*q - '0'), 100000L);
+            exponent += eneg ? -n : n;
+            p = q;
+        }
+    }
+    if (exponent > 308)
+        return std::nullopt; // ERANGE: to_numeric gives NaN (coerce)
+    if (exponent > 0)
+        number *= powers[size_t(exponent)];
+    else if (exponent < -308) {
+        if (exponent < -616) {
+            number = 0.;
+        } else {
+            number /= powers[size_t(-308 - exponent)];
+            number /= powers[308];
+        }
+    } else {
+        number /= powers[size_t(-exponent)];
+    }
+    while (p < end && space(*p))
+        ++p;
+    if (p != end || std::isinf(number))
+        return std::nullopt; // trailing text; an overflow is ERANGE
+    return number;
+}
+
+double pandasReparse(double v)
+{
+    if (!std::isfinite(v))
+        return v;
+    char out[kPythonReprMax];
+    // (a repr near the largest double can overflow in pandas' parser: NaN, as to_numeric gives)
+    return pandasToNumeric(std::string_view(out, pythonFloatRepr(v, out))).value_or(std::nan(""));
 }
 
 QString pythonStrRepr(const QString &s)

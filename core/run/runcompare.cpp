@@ -276,6 +276,8 @@ CompareMode scopeReportMode(const CompareResult &result, const CompareOptions &o
 {
     if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
         return options.mode;
+    if (result.taskMode != CompareMode::None)
+        return result.taskMode; // msprobe's table for the producers' task, whatever the rows
     for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
         if (std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
             return m;
