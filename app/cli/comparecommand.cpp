@@ -187,7 +187,14 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
         divergences += s.divergences;
         notPass += s.notPass;
     }
-    t += divergences.isEmpty() ? QStringLiteral("\nno divergence\n") : divergences;
+    if (!divergences.isEmpty())
+        t += divergences;
+    else if (none == 0)
+        t += QStringLiteral("\nno divergence\n");
+    else if (none == rows) // what was not compared cannot agree
+        t += QStringLiteral("\nnothing was compared (%1 rows not compared)\n").arg(rows);
+    else
+        t += QStringLiteral("\nno divergence in the %1 compared rows (%2 of %3 rows not compared)\n").arg(rows - none).arg(none).arg(rows);
     if (!notPass.isEmpty())
         t += QStringLiteral("\nrows that are not a pass:\n") + notPass;
     return t;

@@ -104,7 +104,10 @@ std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex
         case Verdict::Pass: ++s.pass; break;
         case Verdict::Warning: ++s.warning; break;
         case Verdict::Error: ++s.error; break;
-        case Verdict::None: ++s.notCompared; break;
+        case Verdict::None:
+            ++s.notCompared;
+            ++s.notComparedBy[row.reasons.empty() ? QStringLiteral("NOT_COMPARED") : reasonCodeName(row.reasons.front())];
+            break;
         }
     }
     for (const BenchOnlyRow &b : result.benchOnly) {
