@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -21,8 +22,11 @@ std::string s(const QString &q) { return q.toStdString(); }
 
 QString csvField(const QString &v)
 {
-    if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"')) && !v.contains(QLatin1Char('\n'))
-        && !v.contains(QLatin1Char('\r')))
+    // one pass over the text for the four characters that need quotes
+    if (std::none_of(v.cbegin(), v.cend(), [](QChar c) {
+            const char16_t u = c.unicode();
+            return u == u',' || u == u'"' || u == u'\n' || u == u'\r';
+        }))
         return v;
     return QLatin1Char('"') + QString(v).replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
 }

@@ -20,6 +20,7 @@
 #include <QTest>
 #include <cmath>
 #include <cstring>
+#include <random>
 
 using namespace ds;
 
@@ -103,6 +104,39 @@ private slots:
         }
         QVERIFY(got);
         QVERIFY2(sameBits(*got, pandas), qPrintable(QStringLiteral("%1 vs pandas %2").arg(*got, 0, 'g', 17).arg(pandas, 0, 'g', 17)));
+    }
+
+    // pandasReparse(v) skips writing repr(v): it must read what pandasToNumeric reads from the
+    // text, for values of every form repr writes (positional with leading or trailing zeros,
+    // scientific, 1 to 17 digits, subnormal, near the largest double).
+    void reparseIsToNumericOfRepr()
+    {
+        std::mt19937_64 rng(30);
+        std::vector<double> values{1e-05, 1.5e-05, 0.0001, 0.00012345678901234567, 1e15, 1e16, 123.0, 1234567890123456.0,
+                                   5e-324, 2.2250738585072014e-308, 1.7976931348623157e+308, -0.040657978504896164,
+                                   0.4993983507156372, 967.0, -3.0};
+        std::uniform_real_distribution<double> unit(-1, 1);
+        std::uniform_int_distribution<int> power(-320, 308);
+        for (int i = 0; i < 200000; ++i) {
+            const std::uint64_t bits = rng();
+            double any;
+            std::memcpy(&any, &bits, sizeof any);
+            values.push_back(any);
+            values.push_back(unit(rng) * std::pow(10.0, power(rng)));
+            values.push_back(double(float(unit(rng) * 1000)));
+        }
+        size_t checked = 0;
+        for (double v : values) {
+            if (!std::isfinite(v))
+                continue;
+            const std::optional<double> viaText = ds::pandasToNumeric(pythonFloatRepr(v).toStdString());
+            const double direct = pandasReparse(v);
+            const bool same = viaText ? sameBits(direct, *viaText) : std::isnan(direct);
+            QVERIFY2(same, qPrintable(QStringLiteral("%1: %2 vs %3").arg(pythonFloatRepr(v), pythonFloatRepr(direct),
+                                                                     viaText ? pythonFloatRepr(*viaText) : QStringLiteral("NaN"))));
+            ++checked;
+        }
+        QVERIFY(checked > 500000);
     }
 
     // Every pair of samples/msprobe_fixtures: compareIndexes + compareCsv(Msprobe) is msprobe's file.
