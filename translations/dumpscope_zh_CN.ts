@@ -132,6 +132,30 @@
             <source>first anomaly: %1</source>
             <translation>首个异常：%1</translation>
         </message>
+        <message>
+            <source>not comparable</source>
+            <translation>无法比对</translation>
+        </message>
+        <message>
+            <source>%1 of %2 rows not compared: %3</source>
+            <translation>%2 行中有 %1 行未比对：%3</translation>
+        </message>
+        <message>
+            <source>nothing was compared</source>
+            <translation>没有比对任何行</translation>
+        </message>
+        <message>
+            <source>nothing was compared (%1)</source>
+            <translation>没有比对任何行（%1）</translation>
+        </message>
+        <message>
+            <source>no divergence in the compared rows</source>
+            <translation>已比对的行中没有分歧</translation>
+        </message>
+        <message>
+            <source>runs agree on every compared row (%1)</source>
+            <translation>两次运行在所有已比对的行上一致（%1）</translation>
+        </message>
     </context>
     <context>
         <name>RunCompare</name>

@@ -124,10 +124,13 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
             && std::find(d.modules.begin(), d.modules.end(), d.parameterModule) == d.modules.end())
             o.divergences += QStringLiteral("  parameter row of %1\n").arg(opMatchKey(npu.ops[size_t(d.parameterModule)]));
         if (!d.chain.empty()) {
-            QStringList chain;
-            for (int x : d.chain)
-                chain << opMatchKey(npu.ops[size_t(x)]);
-            o.divergences += QStringLiteral("  then %1 more: %2\n").arg(d.chain.size()).arg(chain.join(QStringLiteral(" -> ")));
+            // one operator per line, the first kChainShown of them (--json lists the whole chain)
+            o.divergences += QStringLiteral("  then %1 more:\n").arg(d.chain.size());
+            const size_t shown = d.chain.size() <= kChainShown + 1 ? d.chain.size() : kChainShown;
+            for (size_t k = 0; k < shown; ++k)
+                o.divergences += QStringLiteral("    %1\n").arg(opMatchKey(npu.ops[size_t(d.chain[k])]));
+            if (shown < d.chain.size())
+                o.divergences += QStringLiteral("    ... and %1 more (--json lists every one)\n").arg(d.chain.size() - shown);
         }
     }
     for (const CompareRow &row : r.rows) {
@@ -187,7 +190,14 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
         divergences += s.divergences;
         notPass += s.notPass;
     }
-    t += divergences.isEmpty() ? QStringLiteral("\nno divergence\n") : divergences;
+    if (!divergences.isEmpty())
+        t += divergences;
+    else if (none == 0)
+        t += QStringLiteral("\nno divergence\n");
+    else if (none == rows) // what was not compared cannot agree
+        t += QStringLiteral("\nnothing was compared (%1 rows not compared)\n").arg(rows);
+    else
+        t += QStringLiteral("\nno divergence in the %1 compared rows (%2 of %3 rows not compared)\n").arg(rows - none).arg(none).arg(rows);
     if (!notPass.isEmpty())
         t += QStringLiteral("\nrows that are not a pass:\n") + notPass;
     return t;

@@ -37,6 +37,10 @@ struct CompareCommand
 
 int runCompareCommand(const CompareCommand &c);
 
+/// Operators of a divergence chain the text lists (one per line); the rest are counted
+/// ("... and K more"): --json lists every one.
+inline constexpr size_t kChainShown = 10;
+
 // The parts below let the distributed compare (distributed.h, issue 17) write exactly what
 // runCompareCommand writes from scopes compared in other processes.
 

@@ -1,6 +1,7 @@
 #include "compare.h"
 
 #include "msprobecells.h"
+#include "msprobenames.h"
 #include "index/tensorloader.h"
 #include "io/pagerelease.h"
 #include "overflow/overflowreport.h"
@@ -8,7 +9,9 @@
 #include "util/parallel.h"
 
 #include <QHash>
+#include <algorithm>
 #include <atomic>
+#include <optional>
 #include <utility>
 #include <cmath>
 
@@ -356,10 +359,20 @@ thread_local std::vector<CompareRow> t_rowStorage;
 
 /// compareIndexes after matching; rows paired as in `previous` are copied from it.
 CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, MatchResult matched,
-                             const CompareOptions &options, const JobControl *job, const CompareResult *previous,
+                             const CompareOptions &requested, const JobControl *job, const CompareResult *previous,
                              std::vector<size_t> *recompared)
 {
+    // msprobe's table follows the producers' task (get_dump_mode); under a statistics task the
+    // rows are compared by their statistics or CRCs, as msprobe compares them
+    const CompareMode task = requested.mode == CompareMode::None ? msprobeTaskMode(npu, bench) : CompareMode::None;
+    std::optional<CompareOptions> taskOptions;
+    if (task == CompareMode::Summary || task == CompareMode::Md5) {
+        taskOptions = requested;
+        taskOptions->mode = task;
+    }
+    const CompareOptions &options = taskOptions ? *taskOptions : requested;
     CompareResult result;
+    result.taskMode = task;
     result.thresholds = options.thresholds;
     result.benchOnly = std::move(matched.benchOnly);
     result.warnings = std::move(matched.warnings);
@@ -437,6 +450,8 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
             mode = m;
     if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
         mode = options.mode; // a forced mode keeps its columns even when no row could use it
+    else if (task != CompareMode::None)
+        mode = task; // msprobe's table: a tensor task's even when no row had data
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
     // after the verdicts: msprobe's checkers can be limited to the operators that are not a pass
@@ -464,6 +479,27 @@ void recycleRows(std::vector<CompareRow> &&rows)
 }
 
 void releaseRowStorage() { t_rowStorage = {}; }
+
+CompareMode msprobeTaskMode(const DumpIndex &npu, const DumpIndex &bench)
+{
+    if (npu.producerTasks.size() != 1 || npu.producerTasks != bench.producerTasks || npu.ops.empty() || bench.ops.empty())
+        return CompareMode::None;
+    auto msprobeOnly = [](const DumpIndex &d) { return std::all_of(d.ops.begin(), d.ops.end(), isMsprobeOp); };
+    if (!msprobeOnly(npu) || !msprobeOnly(bench))
+        return CompareMode::None;
+    const QString &task = npu.producerTasks.front();
+    if (task == QLatin1String("tensor"))
+        return CompareMode::Tensor;
+    if (task != QLatin1String("statistics"))
+        return CompareMode::None;
+    // md5_find: some leaf records an md5 (summary_mode md5)
+    auto md5 = [](const DumpIndex &d) {
+        return std::any_of(d.ops.begin(), d.ops.end(), [](const OpRecord &op) {
+            return std::any_of(op.tensors.begin(), op.tensors.end(), [](const TensorRecord &t) { return !t.checksum().isEmpty(); });
+        });
+    };
+    return md5(npu) && md5(bench) ? CompareMode::Md5 : CompareMode::Summary;
+}
 
 CompareResult compareIndexes(const DumpIndex &npu, const DumpIndex &bench, const CompareOptions &options, const JobControl *job)
 {

@@ -125,7 +125,9 @@ struct CompareOptions
 {
     bool fuzzy = false;
     UserMapping mapping;
-    CompareMode mode = CompareMode::None; ///< None: per row (tensor, else summary, else md5)
+    /// None: per row (tensor, else summary, else md5), the report's columns from msprobe's task
+    /// (msprobeTaskMode) or else the rows
+    CompareMode mode = CompareMode::None;
     CompareThresholds thresholds;
     bool genBCompat = false;              ///< msprobe Gen B float16 relative-error quirk (§3.2)
     /// Tensor rows at or above this verdict "disagree"; statistics, md5 and value rows at
@@ -144,6 +146,9 @@ struct CompareResult
     std::vector<BenchOnlyRow> benchOnly;
     std::vector<Divergence> divergences; ///< one per scope that holds a disagreeing row
     CompareMode mode = CompareMode::Tensor; ///< the report's column set
+    /// The table the producers' task asks for (msprobeTaskMode), None when the rows decided:
+    /// a run's report keeps it even when no row of a scope was compared.
+    CompareMode taskMode = CompareMode::None;
     CompareThresholds thresholds;
     QStringList warnings;
     bool cancelled = false;
@@ -152,6 +157,13 @@ struct CompareResult
     /// True when some row's verdict is v or worse (Warning includes Error).
     bool any(Verdict atLeast) const;
 };
+
+/// The table msprobe writes for two msprobe dumps (get_dump_mode, from dump.json's "task"):
+/// tensor -> Tensor; statistics -> Md5 when both dumps record an md5, else Summary. None when
+/// either index is not msprobe's or holds several tasks (then the rows decide). With a
+/// statistics task the rows are compared by their statistics or CRCs, as msprobe does, even
+/// where a leaf names a data file (which msprobe does not read in that mode).
+CompareMode msprobeTaskMode(const DumpIndex &npu, const DumpIndex &bench);
 
 /// Matches the bench index to the NPU index and compares every row: tensors through one
 /// streaming pass per pair (rows in parallel, big tensors on all cores), statistics or

@@ -481,6 +481,14 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 fusedBench.insert(b);
         }
     QSet<QString> seenNames;
+    // Entries that did not pair a row they name: the rows whose bench side was already paired
+    // with another NPU row, and those whose bench operator has no such row (the row was then
+    // matched as without the entry, and a warning says so).
+    struct Unused
+    {
+        QStringList taken, noRow; ///< NPU row names; "bench row" in taken
+    };
+    QHash<QString, Unused> unused;
 
     // The NPU rows' keys, their bench groups, and how often each group's key occurs among the
     // NPU rows (ambiguous matches are noted).
@@ -542,10 +550,22 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
                 if (names.contains(name)) {
                     seenNames.insert(name);
-                    found(takeByName(join(scopeText, names.value(name))), MatchSource::User);
+                    const QString target = join(scopeText, names.value(name));
+                    if (!found(takeByName(target), MatchSource::User)) {
+                        if (byRowName.contains(target))
+                            unused[name].taken << name + QStringLiteral(" (") + names.value(name) + QLatin1Char(')');
+                        else
+                            unused[name].noRow << name;
+                    }
                 } else if (names.contains(key)) {
                     seenNames.insert(key);
-                    found(exact.take(keyOf(names.value(key), tk), used), MatchSource::User);
+                    const Key target = keyOf(names.value(key), tk);
+                    if (!found(exact.take(target, used), MatchSource::User)) {
+                        if (exact.group(target) >= 0)
+                            unused[key].taken << name + QStringLiteral(" (") + names.value(key) + QLatin1Char('.') + tk + QLatin1Char(')');
+                        else
+                            unused[key].noRow << name;
+                    }
                 }
             }
             if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
@@ -590,12 +610,48 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         result.benchOnly.push_back({refs[r], fused ? ReasonCode::FusedAway : ReasonCode::UnmatchedBench});
     }
     if (options.mapping) {
-        for (const auto &[n, b] : options.mapping->names)
+        // what the bench dump holds, for the entries' bench names
+        QSet<QString> benchOps, benchRows;
+        for (const OpRecord &op : bench.ops)
+            benchOps.insert(opMatchKey(op));
+        for (const Ref &r : refs) {
+            const OpRecord &op = bench.ops[size_t(r.op)];
+            benchRows.insert(opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, op.tensors[size_t(r.tensor)]));
+        }
+        auto rows = [](const QStringList &l) {
+            return l.size() == 1 ? l.front() : QStringLiteral("%1 and %2 more").arg(l.front()).arg(l.size() - 1);
+        };
+        for (const auto &[n, b] : options.mapping->names) {
             if (!seenNames.contains(n))
                 result.warnings << QStringLiteral("mapping: \"%1\" names no operator or row of the NPU dump").arg(n);
+            if (!benchOps.contains(b) && !benchRows.contains(b)) {
+                result.warnings << QStringLiteral("mapping: \"%1\" -> \"%2\": the bench dump has no operator or row \"%2\"; "
+                                                  "not used")
+                                       .arg(n, b);
+                continue;
+            }
+            const auto u = unused.constFind(n);
+            if (u == unused.cend())
+                continue;
+            if (!u->taken.isEmpty())
+                result.warnings << QStringLiteral("mapping: \"%1\" -> \"%2\": %3: the bench row is already paired with another "
+                                                  "NPU row; matched as without the entry")
+                                       .arg(n, b, rows(u->taken));
+            if (!u->noRow.isEmpty())
+                result.warnings << QStringLiteral("mapping: \"%1\" -> \"%2\": %3: \"%2\" has no such row; matched as without "
+                                                  "the entry")
+                                       .arg(n, b, rows(u->noRow));
+        }
         for (auto it = groupOf.cbegin(); it != groupOf.cend(); ++it)
             if (!seenNames.contains(it.key()))
                 result.warnings << QStringLiteral("mapping group: \"%1\" names no operator of the NPU dump").arg(it.key());
+        for (const auto &g : options.mapping->groups)
+            for (const QString &b : g.bench)
+                if (!benchOps.contains(b))
+                    result.warnings << QStringLiteral("mapping group: bench \"%1\" (group %2 -> %3) names no operator of the bench "
+                                                      "dump")
+                                           .arg(b, g.npu.join(QLatin1Char('+')), g.bench.join(QLatin1Char('+')));
+        result.warnings.removeDuplicates();
         result.warnings.sort();
     }
     return result;

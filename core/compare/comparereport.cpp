@@ -6,6 +6,7 @@
 #include <QJsonDocument>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <string>
@@ -21,8 +22,11 @@ std::string s(const QString &q) { return q.toStdString(); }
 
 QString csvField(const QString &v)
 {
-    if (!v.contains(QLatin1Char(',')) && !v.contains(QLatin1Char('"')) && !v.contains(QLatin1Char('\n'))
-        && !v.contains(QLatin1Char('\r')))
+    // one pass over the text for the four characters that need quotes
+    if (std::none_of(v.cbegin(), v.cend(), [](QChar c) {
+            const char16_t u = c.unicode();
+            return u == u',' || u == u'"' || u == u'\n' || u == u'\r';
+        }))
         return v;
     return QLatin1Char('"') + QString(v).replace(QLatin1Char('"'), QLatin1String("\"\"")) + QLatin1Char('"');
 }
@@ -119,8 +123,9 @@ void forEachReportRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
     const CompareMode mode = result.mode;
     std::vector<MsCell> c;
     int lastOp = -1;
+    const MsprobeColumns columns = msprobeColumns(npu, bench, result.rows);
     for (const CompareRow &row : result.rows) {
-        const MsprobeRow m = msprobeRow(npu, bench, row, mode);
+        const MsprobeRow m = msprobeRow(npu, bench, row, mode, &columns);
         c.clear();
         for (const QString &t : {m.npuName, m.benchName, m.npuDtype, m.benchDtype, m.npuShape, m.benchShape, m.npuReqGrad,
                                  m.benchReqGrad})

@@ -55,6 +55,7 @@ NumKind numKindOf(const TensorRecord &t)
 }
 
 /// A statistic as msprobe's table holds it: NaN becomes the string "Nan" (set_summary).
+/// Computed statistics take the dtype's kind (integers of an integer tensor).
 MsCell statCell(double v, NumKind kind)
 {
     if (std::isnan(v))
@@ -62,6 +63,20 @@ MsCell statCell(double v, NumKind kind)
     if (kind == NumKind::Bool)
         return MsCell::boolean(v != 0);
     if (kind == NumKind::Int && std::isfinite(v) && v == std::floor(v))
+        return MsCell::integer(v);
+    return MsCell::real(v);
+}
+
+/// A recorded statistic: what json.load made of it. msprobe keeps the JSON literal's type: a
+/// `967` is an int, a `967.0` a float (torch 2 writes an int64 tensor's Max as a float); bool
+/// tensors record true/false.
+MsCell recordedCell(double v, NumKind kind, bool integral)
+{
+    if (std::isnan(v))
+        return MsCell::str(QStringLiteral("Nan"));
+    if (kind == NumKind::Bool)
+        return MsCell::boolean(v != 0);
+    if (integral && std::isfinite(v))
         return MsCell::integer(v);
     return MsCell::real(v);
 }
@@ -151,6 +166,7 @@ ValueInfo valueInfo(const TensorRecord &t)
 struct Side
 {
     QString name, dtype, shape, reqGrad, md5, dataName;
+    bool md5IsInt = false; ///< the md5 was a JSON number: an int in msprobe's table
     std::array<MsCell, 4> stats;
     bool data = false;
 };
@@ -180,13 +196,15 @@ Side sideOf(const DumpIndex &index, const DumpIndex::TensorRef &ref, const std::
     static const QString emptyCrc = crc32Hex(QString());
     const QString sum = t.checksum();
     s.md5 = sum.isEmpty() ? emptyCrc : sum.toLower();
+    s.md5IsInt = !sum.isEmpty() && t.recorded().numericChecksum;
     const NumKind kind = numKindOf(t);
     const RecordedStats &r = t.recorded();
     const std::pair<RecordedStats::Field, double> fields[] = {
         {RecordedStats::Max, r.max}, {RecordedStats::Min, r.min}, {RecordedStats::Mean, r.mean}, {RecordedStats::Norm, r.norm}};
     for (size_t i = 0; i < kStatCount; ++i) {
         if (r.present)
-            s.stats[i] = r.has(fields[i].first) ? statCell(fields[i].second, kind) : MsCell::str(QStringLiteral("None"));
+            s.stats[i] = r.has(fields[i].first) ? recordedCell(fields[i].second, kind, r.isIntegral(fields[i].first))
+                                                : MsCell::str(QStringLiteral("None"));
         else
             s.stats[i] = computed[i].state == State::Value ? statCell(computed[i].value, kind)
                          : computed[i].state == State::Nan ? MsCell::str(QStringLiteral("Nan"))
@@ -233,12 +251,9 @@ VT classify(const MsCell &c)
         return VT::NegInf;
     if (c.isNumber())
         return VT::Num;
-    if (c.kind == MsCell::Kind::Text && low != QLatin1String("true") && low != QLatin1String("false")) {
-        bool ok = false;
-        s.trimmed().toDouble(&ok);
-        if (ok)
-            return VT::Num;
-    }
+    if (c.kind == MsCell::Kind::Text && low != QLatin1String("true") && low != QLatin1String("false")
+        && pandasToNumeric(s.toStdString()))
+        return VT::Num;
     static const QRegularExpression device(QStringLiteral("npu|cpu|cuda"), QRegularExpression::CaseInsensitiveOption);
     if (device.match(s).hasMatch())
         return VT::Device;
@@ -248,14 +263,25 @@ VT classify(const MsCell &c)
 }
 
 /// Int or Float cells whose number needs no text: pyStr() of an Int is its digits (exact
-/// below 2^63), of a Float its shortest repr (reads back as the same double).
+/// below 2^63), of a Float its shortest repr.
 bool plainNumber(const MsCell &c)
 {
     return c.kind == MsCell::Kind::Float || (c.kind == MsCell::Kind::Int && std::fabs(c.number) < 9.0e18);
 }
 
+/// The number pandas' to_numeric reads from a plain number's text (CalcStatsDiff.get_number):
+/// an int's digits exactly (below 2^53), a float's repr through pandas' parser.
+double pandasNumber(const MsCell &c)
+{
+    if (c.kind == MsCell::Kind::Float)
+        return pandasReparse(c.number);
+    if (std::fabs(c.number) < 0x1p53)
+        return c.number;
+    return pandasToNumeric(QString::number(qlonglong(c.number)).toStdString()).value_or(c.number);
+}
+
 /// statDiff of two plain numbers as numbers: the texts are "0" (Same), "Nan", "inf", "-inf",
-/// else repr(diff) and repr(rel) + "%" (or "inf" when the bench is 0).
+/// else str(diff) and repr(rel) + "%" (or "inf" when the bench is 0).
 struct NumberDiff
 {
     enum class Kind : std::uint8_t { Same, Nan, Inf, NegInf, Value };
@@ -267,16 +293,16 @@ struct NumberDiff
 NumberDiff numberDiffOf(const MsCell &n, const MsCell &b)
 {
     using Kind = NumberDiff::Kind;
-    const double x = n.number, y = b.number;
     bool sameText;
     if (n.kind != b.kind) // an int's digits never equal a float's repr ("1" vs "1.0")
         sameText = false;
     else if (n.kind == MsCell::Kind::Int)
-        sameText = qlonglong(x) == qlonglong(y);
+        sameText = qlonglong(n.number) == qlonglong(b.number);
     else
-        sameText = (std::isnan(x) && std::isnan(y)) || (x == y && std::signbit(x) == std::signbit(y));
+        sameText = (std::isnan(n.number) && std::isnan(b.number)) || (n.number == b.number && std::signbit(n.number) == std::signbit(b.number));
     if (sameText)
         return {Kind::Same};
+    const double x = pandasNumber(n), y = pandasNumber(b);
     if (std::isnan(x) || std::isnan(y))
         return {Kind::Nan};
     const bool xInf = std::isinf(x), yInf = std::isinf(y);
@@ -289,7 +315,8 @@ NumberDiff numberDiffOf(const MsCell &n, const MsCell &b)
 }
 
 /// statDiff of two plain numbers, without their texts: the same answers (see plainNumber).
-std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b)
+/// `intDiff`: both columns hold ints only (pandas subtracts int64 columns: "5", not "5.0").
+std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b, bool intDiff)
 {
     using Kind = NumberDiff::Kind;
     const NumberDiff d = numberDiffOf(n, b);
@@ -301,13 +328,16 @@ std::pair<QString, QString> numberDiff(const MsCell &n, const MsCell &b)
     case Kind::NegInf: return both(QStringLiteral("-inf"));
     case Kind::Value: break;
     }
-    return {pythonFloatRepr(d.diff), d.benchZero ? QStringLiteral("inf") : pythonFloatRepr(d.rel) + QLatin1Char('%')};
+    const QString diff = intDiff && n.kind == MsCell::Kind::Int && b.kind == MsCell::Kind::Int
+                             ? QString::number(qlonglong(n.number) - qlonglong(b.number))
+                             : pythonFloatRepr(d.diff);
+    return {diff, d.benchZero ? QStringLiteral("inf") : pythonFloatRepr(d.rel) + QLatin1Char('%')};
 }
 
-std::pair<QString, QString> statDiff(const MsCell &n, const MsCell &b)
+std::pair<QString, QString> statDiff(const MsCell &n, const MsCell &b, bool intDiff = false)
 {
     if (plainNumber(n) && plainNumber(b))
-        return numberDiff(n, b);
+        return numberDiff(n, b, intDiff);
     if (n.pyStr() == b.pyStr())
         return {QStringLiteral("0"), QStringLiteral("0")};
     const VT a = classify(n), c = classify(b);
@@ -328,7 +358,11 @@ std::pair<QString, QString> statDiff(const MsCell &n, const MsCell &b)
         return both(QStringLiteral("inf"));
     if (a == VT::NegInf || (a == VT::Num && c == VT::Inf))
         return both(QStringLiteral("-inf"));
-    const double x = n.pyStr().toDouble(), y = b.pyStr().toDouble();
+    // a number and a number's text (a str argument "1.5"): both through pandas' parser
+    auto number = [](const MsCell &m) {
+        return plainNumber(m) ? pandasNumber(m) : pandasToNumeric(m.pyStr().toStdString()).value_or(std::nan(""));
+    };
+    const double x = number(n), y = number(b);
     const double d = x - y;
     return {pythonFloatRepr(d), y != 0 ? pythonFloatRepr(std::fabs(d / y * 100)) + QLatin1Char('%') : QStringLiteral("inf")};
 }
@@ -339,7 +373,7 @@ QString MsCell::pyStr() const
 {
     switch (kind) {
     case Kind::Text: return text;
-    case Kind::Int: return QString::number(qlonglong(number));
+    case Kind::Int: return text.isEmpty() ? QString::number(qlonglong(number)) : text;
     case Kind::Float: return pythonFloatRepr(number);
     case Kind::Bool: return number != 0 ? QStringLiteral("True") : QStringLiteral("False");
     }
@@ -361,6 +395,8 @@ bool MsCell::operator==(const MsCell &o) const
 {
     if (kind == Kind::Text || o.kind == Kind::Text)
         return kind == o.kind && text == o.text;
+    if (kind == Kind::Int && o.kind == Kind::Int && (!text.isEmpty() || !o.text.isEmpty()))
+        return pyStr() == o.pyStr(); // ints given by their digits
     return number == o.number;
 }
 
@@ -379,9 +415,97 @@ bool msprobeDtypesMatch(const QString &npu, const QString &bench)
     return false;
 }
 
-MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row, CompareMode mode)
+namespace {
+
+/// The kind of a statistics cell for pandas' type inference: a number (int or float), or not.
+enum class CellKind : std::uint8_t { Int, Float, Other };
+
+CellKind cellKind(const MsCell &c)
 {
-    const Side n = sideOf(npu, row.npu, row.npuStats);
+    return c.kind == MsCell::Kind::Int ? CellKind::Int : c.kind == MsCell::Kind::Float ? CellKind::Float : CellKind::Other;
+}
+
+} // namespace
+
+MsprobeColumns msprobeColumns(const DumpIndex &npu, const DumpIndex &bench, const std::vector<CompareRow> &rows)
+{
+    // per column: seen an int, a float, something else
+    std::array<bool, 8> anyInt{}, anyFloat{}, anyOther{};
+    std::unordered_map<const LeafInfo *, ValueInfo> values; // non-tensor leaves repeat
+    auto side = [&](const DumpIndex &index, const DumpIndex::TensorRef &ref, const std::array<MetricValue, kStatCount> &computed,
+                    QString &dtype, std::array<MsCell, kStatCount> &stats) {
+        const TensorRecord &t = index.tensor(ref);
+        if (!t.isTensor()) {
+            const LeafInfo *key = t.leafInfo();
+            auto it = key ? values.find(key) : values.end();
+            if (it == values.end())
+                it = values.emplace(key, valueInfo(t)).first;
+            if (!key) {
+                const ValueInfo v = it->second;
+                values.erase(it);
+                dtype = v.dtype;
+                stats.fill(v.stat);
+                return;
+            }
+            dtype = it->second.dtype;
+            stats.fill(it->second.stat);
+            return;
+        }
+        dtype = dtypeText(t);
+        const NumKind kind = numKindOf(t);
+        const RecordedStats &r = t.recorded();
+        const std::pair<RecordedStats::Field, double> fields[] = {
+            {RecordedStats::Max, r.max}, {RecordedStats::Min, r.min}, {RecordedStats::Mean, r.mean}, {RecordedStats::Norm, r.norm}};
+        for (size_t i = 0; i < kStatCount; ++i)
+            stats[i] = r.present ? (r.has(fields[i].first) ? recordedCell(fields[i].second, kind, r.isIntegral(fields[i].first))
+                                                           : MsCell::str(QStringLiteral("None")))
+                       : computed[i].state == State::Value ? statCell(computed[i].value, kind)
+                                                           : MsCell::str(QStringLiteral("None"));
+    };
+    QString nd, bd;
+    std::array<MsCell, kStatCount> ns, bs;
+    auto note = [&](size_t column, const MsCell &c) {
+        switch (cellKind(c)) {
+        case CellKind::Int: anyInt[column] = true; break;
+        case CellKind::Float: anyFloat[column] = true; break;
+        case CellKind::Other: anyOther[column] = true; break;
+        }
+    };
+    for (const CompareRow &row : rows) {
+        side(npu, row.npu, row.npuStats, nd, ns);
+        bool matched = row.bench.op >= 0;
+        if (matched) {
+            side(bench, row.bench, row.benchStats, bd, bs);
+            matched = msprobeDtypesMatch(nd, bd);
+        }
+        for (size_t i = 0; i < kStatCount; ++i) {
+            note(i, ns[i]);
+            if (matched)
+                note(kStatCount + i, bs[i]);
+            else
+                anyOther[kStatCount + i] = true; // "N/A"
+        }
+    }
+    MsprobeColumns c;
+    for (size_t s = 0; s < 2; ++s) { // NPU, Bench: one DataFrame(lists).values each
+        bool allNumeric = true, someFloat = false;
+        for (size_t i = s * kStatCount; i < (s + 1) * kStatCount; ++i) {
+            allNumeric = allNumeric && !anyOther[i];
+            someFloat = someFloat || anyFloat[i];
+        }
+        for (size_t i = s * kStatCount; i < (s + 1) * kStatCount; ++i) {
+            const bool numeric = !anyOther[i] && (anyInt[i] || anyFloat[i]);
+            c.intsAsFloat[i] = numeric && (anyFloat[i] || (allNumeric && someFloat));
+            c.allInt[i] = !rows.empty() && numeric && !c.intsAsFloat[i];
+        }
+    }
+    return c;
+}
+
+MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row, CompareMode mode,
+                      const MsprobeColumns *columns)
+{
+    Side n = sideOf(npu, row.npu, row.npuStats);
     Side b;
     bool matched = row.bench.op >= 0;
     if (matched) {
@@ -393,6 +517,13 @@ MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
         b.dtype = b.shape = b.reqGrad = b.md5 = b.dataName = kNA;
         b.stats.fill(MsCell::str(kNA));
     }
+    if (columns)
+        for (size_t i = 0; i < kStatCount; ++i) {
+            if (columns->intsAsFloat[i] && n.stats[i].kind == MsCell::Kind::Int)
+                n.stats[i] = MsCell::real(n.stats[i].number);
+            if (columns->intsAsFloat[kStatCount + i] && b.stats[i].kind == MsCell::Kind::Int)
+                b.stats[i] = MsCell::real(b.stats[i].number);
+        }
     MsprobeRow r;
     r.matched = matched;
     r.npuName = row.npuName;
@@ -411,14 +542,15 @@ MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
     case CompareMode::Summary: {
         r.compare.resize(2 * kStatCount);
         for (size_t i = 0; i < kStatCount; ++i) {
-            const auto [d, rel] = statDiff(n.stats[i], b.stats[i]);
+            const auto [d, rel] = statDiff(n.stats[i], b.stats[i],
+                                           columns && columns->allInt[i] && columns->allInt[kStatCount + i]);
             r.compare[i] = MsCell::str(d);
             r.compare[kStatCount + i] = MsCell::str(rel);
         }
         break;
     }
     case CompareMode::Md5:
-        r.compare = {MsCell::str(n.md5), MsCell::str(b.md5)};
+        r.compare = {n.md5IsInt ? MsCell::digits(n.md5) : MsCell::str(n.md5), b.md5IsInt ? MsCell::digits(b.md5) : MsCell::str(b.md5)};
         break;
     default: {
         // msprobe compares data files only: a leaf without one (values, None, unmatched) is
@@ -493,17 +625,15 @@ bool plainStats(const TensorRecord &t, const std::array<MetricValue, kStatCount>
     const std::pair<RecordedStats::Field, double> fields[] = {
         {RecordedStats::Max, r.max}, {RecordedStats::Min, r.min}, {RecordedStats::Mean, r.mean}, {RecordedStats::Norm, r.norm}};
     for (size_t i = 0; i < kStatCount; ++i) {
-        double v;
         if (r.present) {
             if (!r.has(fields[i].first))
                 return false; // "None"
-            v = fields[i].second;
+            out[i] = recordedCell(fields[i].second, kind, r.isIntegral(fields[i].first));
         } else {
             if (computed[i].state != State::Value)
                 return false; // "Nan" or "None"
-            v = computed[i].value;
+            out[i] = statCell(computed[i].value, kind);
         }
-        out[i] = statCell(v, kind);
         if (!plainNumber(out[i]))
             return false; // "Nan", a bool or a huge int
     }

@@ -21,11 +21,13 @@ struct MsCell
 {
     enum class Kind : std::uint8_t { Text, Int, Float, Bool };
     Kind kind = Kind::Text;
-    QString text;      ///< Kind::Text
+    QString text;      ///< Kind::Text; Kind::Int made by digits(): the digits
     double number = 0; ///< Kind::Int, Float; Bool: 0 or 1
 
     static MsCell str(const QString &s) { return {Kind::Text, s, 0}; }
     static MsCell integer(double v) { return {Kind::Int, {}, v}; }
+    /// An int given by its decimal digits (any size: an md5 written as a JSON number).
+    static MsCell digits(const QString &d) { return {Kind::Int, d, d.toDouble()}; }
     static MsCell real(double v) { return {Kind::Float, {}, v}; }
     static MsCell boolean(bool b) { return {Kind::Bool, {}, b ? 1.0 : 0.0}; }
     bool isNumber() const { return kind == Kind::Int || kind == Kind::Float; }
@@ -52,8 +54,26 @@ struct MsprobeRow
     bool isOutput() const { return npuName.contains(QLatin1String(".output.")); }
 };
 
-/// msprobe's cells of one compared row in a report mode (Tensor, Summary or Md5).
-MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row, CompareMode mode);
+/// How pandas holds the eight statistics columns (NPU max, min, mean, l2norm, Bench max, ...)
+/// of one msprobe table. msprobe builds them from per-row lists (make_result_df:
+/// `df[cols] = lists`, i.e. DataFrame(lists).values): a column of numbers only becomes float64
+/// when it holds a float, and all four do when all four hold numbers only and one holds a
+/// float; to_csv then prints its ints as floats ("967.0", "2.0"). A column with any text
+/// ("None", "Nan", "N/A", a str argument) or bool is object dtype and prints each value as
+/// Python's str() ("2"). Differences of two columns of ints only are ints (int64).
+struct MsprobeColumns
+{
+    std::array<bool, 8> intsAsFloat{}; ///< pandas made the column float64
+    std::array<bool, 8> allInt{};      ///< every cell of the column is an int printed as one
+};
+
+/// The columns of the table `rows` make (one msprobe table: one compare of one rank pair).
+MsprobeColumns msprobeColumns(const DumpIndex &npu, const DumpIndex &bench, const std::vector<CompareRow> &rows);
+
+/// msprobe's cells of one compared row in a report mode (Tensor, Summary or Md5); `columns`:
+/// the row's table (msprobeColumns), without it every column prints ints as ints.
+MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const CompareRow &row, CompareMode mode,
+                      const MsprobeColumns *columns = nullptr);
 
 /// msprobe's header for a mode: the basic columns, the mode's columns, the statistics,
 /// `Requires_grad Consistent, Result, Err_message`, then `NPU_Stack_Info` (when the NPU dump has

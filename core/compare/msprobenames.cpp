@@ -2,7 +2,12 @@
 
 #include "formats/readers.h"
 
+#include <algorithm>
+#include <array>
 #include <charconv>
+#include <cstdlib>
+#include <cstring>
+#include <string>
 #include <cmath>
 #include <zlib.h>
 
@@ -237,14 +242,18 @@ QString msprobeDataName(const TensorRecord &t)
     return t.location().mid(t.location().lastIndexOf(QLatin1Char('/')) + 1);
 }
 
-QString pythonFloatRepr(double v)
+size_t pythonFloatRepr(double v, char *out)
 {
+    auto copy = [out](std::string_view t) {
+        std::memcpy(out, t.data(), t.size());
+        return t.size();
+    };
     if (std::isnan(v))
-        return QStringLiteral("nan");
+        return copy("nan");
     if (std::isinf(v))
-        return v > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+        return copy(v > 0 ? "inf" : "-inf");
     if (v == 0)
-        return std::signbit(v) ? QStringLiteral("-0.0") : QStringLiteral("0.0");
+        return copy(std::signbit(v) ? "-0.0" : "0.0");
     char buf[64];
     const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
     const std::string_view sci(buf, size_t(r.ptr - buf)); // "-d.ddde-05"
@@ -258,7 +267,6 @@ QString pythonFloatRepr(double v)
     int exponent = 0;
     std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+' ? 1 : 0), sci.data() + sci.size(), exponent);
     const int decpt = exponent + 1; // value = 0.<digits> * 10^decpt
-    char out[64];
     size_t n = 0;
     auto put = [&](char c) { out[n++] = c; };
     auto putDigits = [&](size_t from, size_t to) {
@@ -273,7 +281,13 @@ QString pythonFloatRepr(double v)
             put('.');
             putDigits(1, nd);
         }
-        n += size_t(std::snprintf(out + n, sizeof out - n, "e%c%02d", exponent < 0 ? '-' : '+', std::abs(exponent)));
+        put('e');
+        put(exponent < 0 ? '-' : '+');
+        const int a = std::abs(exponent);
+        if (a >= 100)
+            put(char('0' + a / 100));
+        put(char('0' + a / 10 % 10));
+        put(char('0' + a % 10));
     } else if (decpt <= 0) {
         put('0');
         put('.');
@@ -291,7 +305,190 @@ QString pythonFloatRepr(double v)
         put('.');
         putDigits(size_t(decpt), nd);
     }
-    return QString::fromLatin1(out, qsizetype(n));
+    return n;
+}
+
+QString pythonFloatRepr(double v)
+{
+    char out[kPythonReprMax];
+    return QString::fromLatin1(out, qsizetype(pythonFloatRepr(v, out)));
+}
+
+namespace {
+
+/// The powers of ten of precise_xstrtod's table: the C literals 1e0 .. 1e308 (correctly rounded).
+const std::array<double, 309> &powersOfTen()
+{
+    static const auto e = [] {
+        std::array<double, 309> t{};
+        for (int i = 0; i <= 308; ++i)
+            t[size_t(i)] = std::strtod(("1e" + std::to_string(i)).c_str(), nullptr);
+        return t;
+    }();
+    return e;
+}
+
+constexpr int kPandasMaxDigits = 17;
+
+/// precise_xstrtod's last step: the accumulated digits scaled by 10^exponent (nullopt: ERANGE).
+std::optional<double> pandasScale(double number, long exponent)
+{
+    const auto &e = powersOfTen();
+    if (exponent > 308)
+        return std::nullopt; // ERANGE: to_numeric gives NaN (coerce)
+    if (exponent > 0)
+        number *= e[size_t(exponent)];
+    else if (exponent < -308) {
+        if (exponent < -616) {
+            number = 0.;
+        } else {
+            number /= e[size_t(-308 - exponent)];
+            number /= e[308];
+        }
+    } else {
+        number /= e[size_t(-exponent)];
+    }
+    if (std::isinf(number))
+        return std::nullopt; // an overflow is ERANGE too
+    return number;
+}
+
+} // namespace
+
+std::optional<double> pandasToNumeric(std::string_view text)
+{
+    // pandas/_libs/src/parser/tokenizer.c precise_xstrtod (decimal '.', sci 'E', no thousands
+    // separator, trailing spaces skipped), as floatify calls it, then floatify's inf words
+    auto space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\v' || c == '\f' || c == '\r'; };
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const char *p = text.data(), *end = p + text.size();
+    while (p < end && space(*p))
+        ++p;
+    bool negative = false;
+    if (p < end && (*p == '-' || *p == '+'))
+        negative = *p++ == '-';
+    long exponent = 0, numDigits = 0, numDecimals = 0;
+    double number = 0;
+    for (; p < end && digit(*p); ++p) {
+        if (numDigits < kPandasMaxDigits) {
+            number = number * 10. + (*p - '0');
+            ++numDigits;
+        } else {
+            ++exponent;
+        }
+    }
+    if (p < end && *p == '.') {
+        ++p;
+        for (; numDigits < kPandasMaxDigits && p < end && digit(*p); ++p) {
+            number = number * 10. + (*p - '0');
+            ++numDigits;
+            ++numDecimals;
+        }
+        if (numDigits >= kPandasMaxDigits)
+            while (p < end && digit(*p))
+                ++p;
+        exponent -= numDecimals;
+    }
+    if (numDigits == 0) { // floatify: the whole text, any case
+        auto is = [&](std::string_view w) {
+            return text.size() == w.size()
+                   && std::equal(w.begin(), w.end(), text.begin(), [](char a, char b) { return a == std::tolower(static_cast<unsigned char>(b)); });
+        };
+        if (is("inf") || is("+inf") || is("infinity") || is("+infinity"))
+            return HUGE_VAL;
+        if (is("-inf") || is("-infinity"))
+            return -HUGE_VAL;
+        return std::nullopt;
+    }
+    if (negative)
+        number = -number;
+    if (p < end && (*p == 'e' || *p == 'E')) {
+        const char *q = p + 1;
+        bool eneg = false;
+        if (q < end && (*q == '-' || *q == '+'))
+            eneg = *q++ == '-';
+        if (q < end && digit(*q)) {
+            long n = 0;
+            for (; q < end && digit(*q); ++q)
+                n = std::min(n * 10 + (*q - '0'), 100000L);
+            exponent += eneg ? -n : n;
+            p = q;
+        }
+    }
+    while (p < end && space(*p))
+        ++p;
+    if (p != end)
+        return std::nullopt; // trailing text
+    return pandasScale(number, exponent);
+}
+
+double pandasReparse(double v)
+{
+    // pandasToNumeric(repr(v)) without writing the text: the digits repr writes, in its order,
+    // through the same accumulation (leading and trailing zeros count as digits)
+    if (!std::isfinite(v) || v == 0)
+        return v; // "inf", "nan", "0.0", "-0.0" read back as they are
+    char buf[64];
+    const auto r = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    const std::string_view sci(buf, size_t(r.ptr - buf)); // "-d.ddde-05"
+    const bool negative = sci.front() == '-';
+    const size_t e = sci.find('e');
+    char digits[32] = {};
+    int nd = 0;
+    for (char c : sci.substr(negative ? 1 : 0, e - (negative ? 1 : 0)))
+        if (c != '.')
+            digits[nd++] = c;
+    int exp10 = 0;
+    std::from_chars(sci.data() + e + 1 + (sci[e + 1] == '+' ? 1 : 0), sci.data() + sci.size(), exp10);
+    const int decpt = exp10 + 1; // value = 0.<digits> * 10^decpt
+    // repr's digits before and after the point, and its written exponent
+    char stream[48];
+    int intDigits = 0, total = 0;
+    long written = 0;
+    auto put = [&](char c) { stream[total++] = c; };
+    if (decpt <= -4 || decpt > 16) { // "d.ddde-05" / "de+16"
+        put(digits[0]);
+        intDigits = 1;
+        for (int i = 1; i < nd; ++i)
+            put(digits[i]);
+        written = exp10;
+    } else if (decpt <= 0) { // "0.000ddd"
+        put('0');
+        intDigits = 1;
+        for (int i = 0; i < -decpt; ++i)
+            put('0');
+        for (int i = 0; i < nd; ++i)
+            put(digits[i]);
+    } else if (decpt >= nd) { // "ddd00.0"
+        for (int i = 0; i < nd; ++i)
+            put(digits[i]);
+        for (int i = nd; i < decpt; ++i)
+            put('0');
+        intDigits = decpt;
+        put('0');
+    } else { // "ddd.ddd"
+        for (int i = 0; i < nd; ++i)
+            put(digits[i]);
+        intDigits = decpt;
+    }
+    double number = 0;
+    long exponent = written, numDigits = 0, numDecimals = 0;
+    for (int i = 0; i < intDigits; ++i) {
+        if (numDigits < kPandasMaxDigits) {
+            number = number * 10. + (stream[i] - '0');
+            ++numDigits;
+        } else {
+            ++exponent;
+        }
+    }
+    for (int i = intDigits; i < total && numDigits < kPandasMaxDigits; ++i) {
+        number = number * 10. + (stream[i] - '0');
+        ++numDigits;
+        ++numDecimals;
+    }
+    exponent -= numDecimals;
+    // (a repr near the largest double can overflow in pandas' parser: NaN, as to_numeric gives)
+    return pandasScale(negative ? -number : number, exponent).value_or(std::nan(""));
 }
 
 QString pythonStrRepr(const QString &s)

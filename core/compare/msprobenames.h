@@ -6,6 +6,8 @@
 
 #include <QString>
 #include <QStringList>
+#include <optional>
+#include <string_view>
 
 namespace ds {
 
@@ -31,6 +33,17 @@ QString msprobeDataName(const TensorRecord &t);
 
 /// Python's repr() of a float: shortest round trip, "1.0", "1e-05", "1.5e+16", "inf", "nan".
 QString pythonFloatRepr(double v);
+/// The same into `out` (at least kPythonReprMax bytes, not terminated); returns its length.
+inline constexpr size_t kPythonReprMax = 32;
+size_t pythonFloatRepr(double v, char *out);
+/// What pandas' to_numeric makes of a text (pandas 1.2 to 3.0: floatify -> precise_xstrtod,
+/// pandas GH 31364): at most 17 digits, leading zeros included, accumulated in a double, then
+/// one multiplication or division by a power of ten; "inf"/"infinity" words. Not correctly
+/// rounded: `-0.040657978504896164` reads as -0.0406579785048961. msprobe's statistics
+/// differences subtract such values (CalcStatsDiff.get_number). nullopt: not a number.
+std::optional<double> pandasToNumeric(std::string_view text);
+/// pandasToNumeric(repr(v)): the float a float statistic becomes in msprobe's differences.
+double pandasReparse(double v);
 /// Python's repr() of a str: single quotes unless the text holds ' and no ", escapes.
 QString pythonStrRepr(const QString &s);
 /// Python's str() of the value a JSON text holds ("[0, 1]", "True", "None", "'a'" inside lists).

@@ -230,9 +230,10 @@ MsprobeCheckFacts msprobeCheckFacts(const MsprobeRow &c, CompareMode mode, const
     MsprobeCheckFacts f;
     f.output = npuName.contains(QLatin1String(".output.")); // MsprobeRow::isOutput
     if (mode == CompareMode::Md5) {
+        // Python's !=: an md5 written as a number (an int) differs from the same digits as text
         const QString n = c.compare[0].pyStr(), b = c.compare[1].pyStr();
         const auto null = [](const QString &s) { return s == kNA || s == QLatin1String("Nan") || s.isEmpty(); };
-        f.md5 = n == b ? MsprobeCheckFacts::Md5::Equal
+        f.md5 = c.compare[0] == c.compare[1] ? MsprobeCheckFacts::Md5::Equal
                 : null(n) || null(b) ? MsprobeCheckFacts::Md5::Missing
                                      : MsprobeCheckFacts::Md5::Differ;
         return f;

@@ -129,9 +129,58 @@ struct Lanes
         std::memcpy(&e, p + i * sizeof(E), sizeof e);
         return double(e);
     }
+    /// The same values rounded to float32 (exact for float32 data, read as they are).
+    DS_INLINE VF vecF(size_t i) const
+    {
+        if constexpr (std::is_same_v<E, float>) {
+            VF f;
+            std::memcpy(&f, p + i * sizeof(E), sizeof f);
+            return f;
+        } else {
+            return __builtin_convertvector(vec(i), VF);
+        }
+    }
+    DS_INLINE float oneF(size_t i) const
+    {
+        E e;
+        std::memcpy(&e, p + i * sizeof(E), sizeof e);
+        return float(e);
+    }
 };
 
 // ---- first pass: every sum in one loop ----------------------------------------------------
+
+/// How the first pass computes msprobe's relative error (get_relative_err): in the type
+/// numpy.result_type(npu, bench, float32) gives. F64: float64 with its eps; F32: both sides
+/// rounded to float32 (exact for float32/float16/bfloat16/fp8 values) and every operation in
+/// float32, as numpy does on float32 arrays; GenB: the Gen B float16 quirk.
+enum class ReMode { F64, F32, GenB };
+
+using VI32 = std::int32_t __attribute__((vector_size(kLanes * sizeof(float))));
+DS_INLINE VI32 ones32(VI32 mask) { return -mask; }
+DS_INLINE std::int32_t ones32(bool b) { return b; }
+DS_INLINE VI32 bits32(VF v)
+{
+    VI32 b;
+    std::memcpy(&b, &v, sizeof b);
+    return b;
+}
+DS_INLINE std::int32_t bits32(float v) { return std::bit_cast<std::int32_t>(v); }
+DS_INLINE VI32 imax32(VI32 a, VI32 b) { return a > b ? a : b; }
+DS_INLINE std::int32_t imax32(std::int32_t a, std::int32_t b) { return a > b ? a : b; }
+
+/// msprobe's RE in float32 (ReMode::F32): n[b == 0] += eps32; b[b == 0] += eps32;
+/// |(n − b) / b|, each step rounded to float32. F is VF or float.
+template<typename F>
+DS_INLINE F relError32(F xf, F yf)
+{
+    const auto zero = yf == 0.0f;
+    const F e = F{} + float(kEps32);
+    const F xe = xf + e;
+    const F yy = zero ? e : yf, xx = zero ? xe : xf;
+    const F q = (xx - yy) / yy;
+    return q < 0.0f ? -q : q;
+}
 
 /// msprobe RE (eps added where y = 0; Gen B float16 quirk on request) and msaccucmp's
 /// |x/y − 1| for |y| > eps, computed as |x − y| / |y|. Written once for a lane type T (V or
@@ -167,13 +216,17 @@ struct FirstLanes
     T xy{}, xx{}, yy{}, x{}, y{}, dd{}, ad{}, ar{};
     T xlo = T{} + kInf, xhi = T{} - kInf, ylo = T{} + kInf, yhi = T{} - kInf;
     I c1{}, c5{}, maxAd = I{} + INT64_MIN, maxRe = I{} + INT64_MIN, maxAr = I{} + INT64_MIN;
+    /// ReMode::F32: the counts and the largest RE (float bits) in float32 lanes
+    using J = std::conditional_t<std::is_same_v<I, VI>, VI32, std::int32_t>;
+    J c1f{}, c5f{}, maxRef = J{} + INT32_MIN;
 };
 
 /// One element or kLanes elements of the first pass: products, sums, extremes, differences
 /// and relative errors. The extremes compare values (every value is finite here); the error
 /// maxima compare bits (|d| and the relative errors are >= 0, or a positive NaN in Gen B).
-template<bool GenB, typename T, typename I>
-DS_INLINE void firstStep(T xv, T yv, FirstLanes<T, I> &a, double eps)
+/// `xf`, `yf`: the same values as float32 (ReMode::F32 only; F is VF or float).
+template<ReMode RM, typename T, typename I, typename F>
+DS_INLINE void firstStep(T xv, T yv, F xf, F yf, FirstLanes<T, I> &a, double eps)
 {
     a.xy += xv * yv;
     a.xx += xv * xv;
@@ -188,13 +241,26 @@ DS_INLINE void firstStep(T xv, T yv, FirstLanes<T, I> &a, double eps)
     a.dd += d * d;
     a.ad += ad;
     a.maxAd = imax(a.maxAd, bitsOf(ad));
-    const T re = relError<GenB>(xv, yv, eps);
-    const T ar = (yv < 0.0 ? -yv : yv) > kEps64 ? re : T{};
-    a.ar += ar;
-    a.c1 += ones(re < 0.001);
-    a.c5 += ones(re < 0.005);
-    a.maxRe = imax(a.maxRe, bitsOf(re));
-    a.maxAr = imax(a.maxAr, bitsOf(ar));
+    const T ay = yv < 0.0 ? -yv : yv;
+    if constexpr (RM == ReMode::F32) {
+        const T ar = ay > kEps64 ? ad / ay : T{}; // y != 0 there: the float64 |x − y| / |y|
+        a.ar += ar;
+        a.maxAr = imax(a.maxAr, bitsOf(ar));
+        // numpy compares a float32 array with 0.001 in float32 (value-based casting, NEP 50)
+        // (re32 >= 0 and never NaN: its bits order as the values do)
+        const F re32 = relError32(xf, yf);
+        a.c1f += ones32(re32 < 0.001f);
+        a.c5f += ones32(re32 < 0.005f);
+        a.maxRef = imax32(a.maxRef, bits32(re32));
+    } else {
+        const T re = relError<RM == ReMode::GenB>(xv, yv, eps);
+        const T ar = ay > kEps64 ? re : T{};
+        a.ar += ar;
+        a.maxAr = imax(a.maxAr, bitsOf(ar));
+        a.c1 += ones(re < 0.001);
+        a.c5 += ones(re < 0.005);
+        a.maxRe = imax(a.maxRe, bitsOf(re));
+    }
 }
 
 /// The first-pass sums of a block.
@@ -230,16 +296,20 @@ DS_INLINE std::int64_t totalI(VI v)
 /// The first pass over n elements of a block, all sums in one loop (each lane a sequential
 /// float64 sum: the same bits in every clone). With non-finite values in the block the sums
 /// are not finite (dd is then Inf or NaN) and the caller takes the fix-up path.
-template<bool GenB, typename LX, typename LY>
+template<ReMode RM, typename LX, typename LY>
 DS_INLINE FirstSums firstSumsBody(LX x, LY y, size_t n, double eps)
 {
     FirstLanes<V, VI> a;
     const size_t whole = n - n % kLanes;
-    for (size_t i = 0; i < whole; i += kLanes)
-        firstStep<GenB>(x.vec(i), y.vec(i), a, eps);
+    for (size_t i = 0; i < whole; i += kLanes) {
+        if constexpr (RM == ReMode::F32)
+            firstStep<RM>(x.vec(i), y.vec(i), x.vecF(i), y.vecF(i), a, eps);
+        else
+            firstStep<RM>(x.vec(i), y.vec(i), VF{}, VF{}, a, eps);
+    }
     FirstLanes<double, std::int64_t> t;
     for (size_t i = whole; i < n; ++i)
-        firstStep<GenB>(x.one(i), y.one(i), t, eps);
+        firstStep<RM>(x.one(i), y.one(i), x.oneF(i), y.oneF(i), t, eps);
     FirstSums r;
     r.xy = total(a.xy) + t.xy; r.xx = total(a.xx) + t.xx; r.yy = total(a.yy) + t.yy;
     r.x = total(a.x) + t.x; r.y = total(a.y) + t.y;
@@ -250,12 +320,36 @@ DS_INLINE FirstSums firstSumsBody(LX x, LY y, size_t n, double eps)
     r.maxAd = std::max(maxOf(a.maxAd), t.maxAd);
     r.maxRe = std::max(maxOf(a.maxRe), t.maxRe);
     r.maxAr = std::max(maxOf(a.maxAr), t.maxAr);
+    if constexpr (RM == ReMode::F32) {
+        std::int32_t maxRef = t.maxRef;
+        for (size_t j = 0; j < kLanes; ++j) {
+            r.c1 += a.c1f[j];
+            r.c5 += a.c5f[j];
+            maxRef = std::max(maxRef, std::int32_t(a.maxRef[j]));
+        }
+        r.c1 += t.c1f;
+        r.c5 += t.c5f;
+        if (maxRef != INT32_MIN)
+            r.maxRe = bitsOf(double(std::bit_cast<float>(maxRef)));
+    }
     return r;
 }
-template<bool GenB, typename LX, typename LY>
+template<ReMode RM, typename LX, typename LY>
 FirstSums firstSums(LX x, LY y, size_t n, double eps)
 {
-    DS_KERNEL_DISPATCH_V4(firstSumsBody<GenB>(x, y, n, eps));
+    DS_KERNEL_DISPATCH_V4(firstSumsBody<RM>(x, y, n, eps));
+}
+
+/// The first-pass sums in the relative-error mode of the pair.
+template<typename LX, typename LY>
+FirstSums firstSumsIn(ReMode rm, LX x, LY y, size_t n, double eps)
+{
+    switch (rm) {
+    case ReMode::F32: return firstSums<ReMode::F32>(x, y, n, eps);
+    case ReMode::GenB: return firstSums<ReMode::GenB>(x, y, n, eps);
+    case ReMode::F64: break;
+    }
+    return firstSums<ReMode::F64>(x, y, n, eps);
 }
 
 int valueClass(double v) { return std::isfinite(v) ? 0 : std::isnan(v) ? 1 : v > 0 ? 2 : 3; }
@@ -343,11 +437,11 @@ Lanes<double> buffer(const double *b) { return {reinterpret_cast<const std::byte
 /// The first pass over elements [i, i + n): straight from the mapping when both sides are
 /// float32/float64 and the block is finite, else decoded into bx/by with the non-finite
 /// values counted and zeroed.
-void firstBlock(const TensorView &x, const TensorView &y, size_t i, size_t n, bool genB, double eps, Acc &a,
+void firstBlock(const TensorView &x, const TensorView &y, size_t i, size_t n, ReMode rm, double eps, Acc &a,
                 double *bx, double *by)
 {
-    if (!genB && directLanes(x, y, i, [&](auto lx, auto ly) {
-            const FirstSums f = firstSums<false>(lx, ly, n, eps);
+    if (rm != ReMode::GenB && directLanes(x, y, i, [&](auto lx, auto ly) {
+            const FirstSums f = firstSumsIn(rm, lx, ly, n, eps);
             if (!std::isfinite(f.dd))
                 return false; // a non-finite value (or an overflowing difference): fix-up path
             addFirst(f, n, true, a);
@@ -358,8 +452,7 @@ void firstBlock(const TensorView &x, const TensorView &y, size_t i, size_t n, bo
                         & pairkernels::loadBlock(y.elem, y.data, i, n, by);
     if (!finite)
         fixupBlock(bx, by, n, a);
-    addFirst(genB ? firstSums<true>(buffer(bx), buffer(by), n, eps) : firstSums<false>(buffer(bx), buffer(by), n, eps),
-             n, finite, a);
+    addFirst(firstSumsIn(rm, buffer(bx), buffer(by), n, eps), n, finite, a);
 }
 
 // ---- second pass: KL divergence and centred squares ---------------------------------------
@@ -586,12 +679,14 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     out.count = std::min(npu.count, bench.count);
     if (out.count == 0 || npu.count != bench.count)
         return !cancelled(job);
-    const bool genB = options.genBCompat && npu.elem == Elem::F16 && bench.elem == Elem::F16;
     const double eps = relativeErrorEpsilon(npu.elem, bench.elem);
+    const ReMode rm = options.genBCompat && npu.elem == Elem::F16 && bench.elem == Elem::F16 ? ReMode::GenB
+                      : eps == kEps32                                                  ? ReMode::F32
+                                                                                       : ReMode::F64;
     std::vector<Acc> parts;
     const bool releaseFirst = largeSide(npu) || largeSide(bench) || !options.secondPass;
     if (!runTasks(npu, bench, parts, options.threads, job, releaseFirst, [&](size_t i, size_t n, Acc &a, double *bx, double *by) {
-            firstBlock(npu, bench, i, n, genB, eps, a, bx, by);
+            firstBlock(npu, bench, i, n, rm, eps, a, bx, by);
         }))
         return false;
     Acc t;

@@ -35,8 +35,11 @@ struct PairMetrics
     double dot = kNaN, npuNorm = kNaN, benchNorm = kNaN; ///< Σxy, ‖x‖₂, ‖y‖₂ (compared values)
     double eucDist = kNaN;       ///< ‖x − y‖₂
     double maxAbsErr = kNaN;     ///< max |x − y|
-    double maxRelErr = kNaN;     ///< msprobe: max RE, RE = |x − y| / |y| with eps (relativeErrorEpsilon) added where y = 0
-    double oneThousandthRatio = kNaN, fiveThousandthsRatio = kNaN; ///< share with RE < 0.001 / 0.005
+    /// msprobe: max RE, RE = |x − y| / |y| with eps (relativeErrorEpsilon) added where y = 0,
+    /// computed as msprobe's numpy does: in float32 when both sides are at most 32-bit floats
+    /// (each operation rounded to float32), else in float64
+    double maxRelErr = kNaN;
+    double oneThousandthRatio = kNaN, fiveThousandthsRatio = kNaN; ///< share with RE < 0.001 / 0.005 (float32 limits for float32 RE)
     double meanAbsErr = kNaN, rmse = kNaN;
     double relEuclid = kNaN;     ///< msaccucmp: sqrt(Σ(x − y)² / Σy²), 0 when ‖y‖ <= eps
     double accRelErr = kNaN;     ///< msaccucmp: Σ_{|y|>eps} |x/y − 1|

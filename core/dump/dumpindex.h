@@ -22,6 +22,9 @@ public:
     std::vector<FileError> errors;
     std::uint64_t otherFiles = 0; ///< files that are not dump files (skipped)
     std::vector<QStringList> stacks; ///< call stacks (msprobe stack.json), OpRecord::stack indexes them
+    /// The producers' tasks (msprobe dump.json "task": "tensor", "statistics", ...) of the parts
+    /// that recorded one, each once, sorted; empty for formats without one.
+    QStringList producerTasks;
     bool cancelled = false;
 
     /// A tensor's position in this index (ops[op].tensors[tensor]); TensorId names it across indexes.

@@ -81,7 +81,7 @@ void putTensor(QDataStream &s, const TensorRecord &rec)
     putShape(s, t.originalShape);
     s << quint64(t.offset) << quint64(t.size) << quint64(t.address) << t.originalOpName << t.name << t.location
       << t.typeName << t.value << t.checksum;
-    s << t.recorded.max << t.recorded.min << t.recorded.mean << t.recorded.norm << quint8(t.recorded.present);
+    s << t.recorded.max << t.recorded.min << t.recorded.mean << t.recorded.norm << quint8(t.recorded.present | (t.recorded.integral << 4)) << t.recorded.numericChecksum;
     s << quint32(t.index) << qint32(t.dataType) << qint32(t.format) << qint32(t.subFormat) << qint32(t.originalOutputIndex);
     putEnum(s, t.io);
     putEnum(s, t.storage);
@@ -99,8 +99,9 @@ bool getTensor(QDataStream &s, TensorRecord &rec)
     t.size = size;
     t.address = address;
     quint8 present = 0;
-    s >> t.recorded.max >> t.recorded.min >> t.recorded.mean >> t.recorded.norm >> present;
-    t.recorded.present = present;
+    s >> t.recorded.max >> t.recorded.min >> t.recorded.mean >> t.recorded.norm >> present >> t.recorded.numericChecksum;
+    t.recorded.present = present & 0xF;
+    t.recorded.integral = present >> 4;
     quint32 index = 0;
     qint32 dataType = 0, format = 0, subFormat = 0, originalOutputIndex = 0;
     s >> index >> dataType >> format >> subFormat >> originalOutputIndex;

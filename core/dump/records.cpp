@@ -15,6 +15,7 @@ namespace {
 enum Flag : std::uint8_t {
     kCrc = 1,         ///< m_crc holds the checksum, an 8-digit lower-case hex number
     kDoubleStats = 2, ///< the statistics are doubles in the Extra block
+    kNumericChecksum = 4, ///< RecordedStats::numericChecksum
 };
 
 const LeafInfo &defaultLeaf()
@@ -135,7 +136,9 @@ TensorRecord::Extra &TensorRecord::extra()
 void TensorRecord::setStats(const RecordedStats &s)
 {
     const double v[4] = {s.max, s.min, s.mean, s.norm};
-    m_present = s.present;
+    m_present = std::uint8_t((s.present & 0xF) | ((s.integral & s.present & 0xF) << 4));
+    if (s.numericChecksum)
+        m_flags |= kNumericChecksum;
     bool exact = true;
     for (int i = 0; i < 4; ++i)
         exact = exact && ((s.present & (1 << i)) == 0 || exactFloat(v[i]));
@@ -208,7 +211,9 @@ TensorFields TensorRecord::fields() const
 RecordedStats TensorRecord::recorded() const
 {
     RecordedStats s;
-    s.present = m_present;
+    s.present = m_present & 0xF;
+    s.integral = m_present >> 4;
+    s.numericChecksum = m_flags & kNumericChecksum;
     if (m_flags & kDoubleStats) {
         s.max = m_extra->stats[0];
         s.min = m_extra->stats[1];

@@ -33,8 +33,15 @@ struct RecordedStats
 {
     enum Field : std::uint8_t { Max = 1, Min = 2, Mean = 4, Norm = 8 };
     double max = 0, min = 0, mean = 0, norm = 0;
-    std::uint8_t present = 0; ///< Field bits; a null statistic is absent
+    std::uint8_t present = 0;  ///< Field bits; a null statistic is absent
+    /// Field bits of the statistics written as integer literals (JSON `967`, not `967.0`):
+    /// msprobe's table prints what json.load made of them, an int or a float.
+    std::uint8_t integral = 0;
+    /// The checksum next to them was written as a JSON number (an all-digit md5): msprobe's
+    /// table holds an int there, which equals no string.
+    bool numericChecksum = false;
     bool has(Field f) const { return present & f; }
+    bool isIntegral(Field f) const { return integral & f; }
 };
 
 /// Every field of a tensor record as plain data: what readers fill before they turn it into
@@ -172,7 +179,7 @@ private:
     std::unique_ptr<Extra> m_extra;
     float m_stats[4] = {0, 0, 0, 0};
     std::uint32_t m_crc = 0;
-    std::uint8_t m_present = 0;
+    std::uint8_t m_present = 0; ///< RecordedStats::present in bits 0-3, its integral bits in 4-7
     std::uint8_t m_flags = 0;
 };
 

@@ -232,6 +232,10 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
             return !(job && job->cancelled());
         }
         index->otherFiles += part->otherFiles;
+        if (!part->task.isEmpty() && !part->ops.empty() && !index->producerTasks.contains(part->task)) {
+            index->producerTasks.append(part->task);
+            index->producerTasks.sort();
+        }
         const int stackBase = int(index->stacks.size());
         for (OpRecord &op : part->ops) {
             op.source = claim.format;

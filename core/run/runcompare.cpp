@@ -104,7 +104,10 @@ std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex
         case Verdict::Pass: ++s.pass; break;
         case Verdict::Warning: ++s.warning; break;
         case Verdict::Error: ++s.error; break;
-        case Verdict::None: ++s.notCompared; break;
+        case Verdict::None:
+            ++s.notCompared;
+            ++s.notComparedBy[row.reasons.empty() ? QStringLiteral("NOT_COMPARED") : reasonCodeName(row.reasons.front())];
+            break;
         }
     }
     for (const BenchOnlyRow &b : result.benchOnly) {
@@ -276,6 +279,8 @@ CompareMode scopeReportMode(const CompareResult &result, const CompareOptions &o
 {
     if (options.mode == CompareMode::Tensor || options.mode == CompareMode::Summary || options.mode == CompareMode::Md5)
         return options.mode;
+    if (result.taskMode != CompareMode::None)
+        return result.taskMode; // msprobe's table for the producers' task, whatever the rows
     for (CompareMode m : {CompareMode::Tensor, CompareMode::Summary, CompareMode::Md5})
         if (std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) { return r.mode == m; }))
             return m;

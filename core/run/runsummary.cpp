@@ -1,5 +1,6 @@
 #include "runsummary.h"
 
+#include "compare/comparetypes.h"
 #include "dump/levels.h"
 #include "steporder.h"
 
@@ -15,6 +16,26 @@ namespace ds {
 namespace {
 
 QString shown(qint64 number, const QString &label) { return number >= 0 ? QString::number(number) : label; }
+
+/// "No bench data matched 3, Data file missing 1" from reason-code counts (the spec's texts).
+QString reasonCounts(const std::map<QString, qint64> &by)
+{
+    std::vector<std::pair<qint64, QString>> items;
+    for (const auto &[code, n] : by) {
+        QString text = code;
+        for (int r = 0; r <= int(ReasonCode::SizeMismatch); ++r)
+            if (reasonCodeName(ReasonCode(r)) == code)
+                text = reasonCodeText(ReasonCode(r));
+        if (code == QLatin1String("NOT_COMPARED"))
+            text = QCoreApplication::translate("RunAnswer", "not comparable");
+        items.emplace_back(n, text);
+    }
+    std::stable_sort(items.begin(), items.end(), [](const auto &a, const auto &b) { return a.first > b.first; });
+    QStringList parts;
+    for (const auto &[n, text] : items)
+        parts << QStringLiteral("%1 %2").arg(text).arg(n);
+    return parts.join(QStringLiteral(", "));
+}
 
 QJsonObject findingJson(const ScopeFinding &f)
 {
@@ -59,6 +80,10 @@ QJsonObject ScopeSummary::toJson() const
                   {QStringLiteral("not_compared"), notCompared},
                   {QStringLiteral("bench_only"), benchOnly},
                   {QStringLiteral("anomalies"), anomalies}};
+    QJsonObject by;
+    for (const auto &[code, n] : notComparedBy)
+        by.insert(code, n);
+    o.insert(QStringLiteral("not_compared_by"), by);
     o.insert(QStringLiteral("first"), first ? QJsonValue(findingJson(*first)) : QJsonValue());
     QJsonArray c;
     for (const CommOp &op : comm)
@@ -86,6 +111,9 @@ std::optional<ScopeSummary> ScopeSummary::fromJson(const QJsonObject &o)
     s.warning = o.value(QStringLiteral("warning")).toInteger();
     s.error = o.value(QStringLiteral("error")).toInteger();
     s.notCompared = o.value(QStringLiteral("not_compared")).toInteger();
+    const QJsonObject by = o.value(QStringLiteral("not_compared_by")).toObject();
+    for (auto it = by.begin(); it != by.end(); ++it)
+        s.notComparedBy[it.key()] = it.value().toInteger();
     s.benchOnly = o.value(QStringLiteral("bench_only")).toInteger();
     s.anomalies = o.value(QStringLiteral("anomalies")).toInteger();
     s.first = findingFromJson(o.value(QStringLiteral("first")));
@@ -139,6 +167,8 @@ RunAnswer combineRun(std::vector<ScopeSummary> scopes, RunAnswerKind kind)
             st.warning += s.warning;
             st.error += s.error;
             st.notCompared += s.notCompared;
+            for (const auto &[code, n] : s.notComparedBy)
+                st.notComparedBy[code] += n;
             st.anomalies += s.anomalies;
             if (s.first)
                 st.divergedRanks.push_back(s.rankNumber);
@@ -208,13 +238,37 @@ QString RunAnswer::line() const
     const bool compare = kind == RunAnswerKind::Compare;
     if (steps.empty())
         return compare ? QCoreApplication::translate("RunAnswer", "no scope was compared") : QCoreApplication::translate("RunAnswer", "no scope was checked");
+    // what a compare did not compare: said, never counted as agreement
+    qint64 rows = 0, notCompared = 0;
+    std::map<QString, qint64> by;
+    for (const Step &st : steps) {
+        rows += st.pass + st.warning + st.error + st.notCompared;
+        notCompared += st.notCompared;
+        for (const auto &[code, n] : st.notComparedBy)
+            by[code] += n;
+    }
+    const QString uncompared = compare && notCompared > 0
+                                   ? QCoreApplication::translate("RunAnswer", "%1 of %2 rows not compared: %3")
+                                         .arg(notCompared).arg(rows).arg(reasonCounts(by))
+                                   : QString();
     if (!first) {
-        if (steps.size() == 1 && steps.front().number < 0 && steps.front().label.isEmpty())
-            return compare ? QCoreApplication::translate("RunAnswer", "no divergence") : QCoreApplication::translate("RunAnswer", "no anomaly");
-        const QString range = steps.size() == 1 ? QCoreApplication::translate("RunAnswer", "step %1").arg(shown(steps.front().number, steps.front().label))
-                                                : QCoreApplication::translate("RunAnswer", "steps %1 to %2").arg(shown(steps.front().number, steps.front().label),
-                                                                          shown(steps.back().number, steps.back().label));
-        return compare ? QCoreApplication::translate("RunAnswer", "runs agree on every compared step (%1)").arg(range) : QCoreApplication::translate("RunAnswer", "no anomaly in any step (%1)").arg(range);
+        const bool unnamed = steps.size() == 1 && steps.front().number < 0 && steps.front().label.isEmpty();
+        const QString range = unnamed ? QString()
+                              : steps.size() == 1 ? QCoreApplication::translate("RunAnswer", "step %1").arg(shown(steps.front().number, steps.front().label))
+                                                  : QCoreApplication::translate("RunAnswer", "steps %1 to %2").arg(shown(steps.front().number, steps.front().label),
+                                                                                                       shown(steps.back().number, steps.back().label));
+        if (!compare)
+            return unnamed ? QCoreApplication::translate("RunAnswer", "no anomaly") : QCoreApplication::translate("RunAnswer", "no anomaly in any step (%1)").arg(range);
+        if (notCompared == 0)
+            return unnamed ? QCoreApplication::translate("RunAnswer", "no divergence")
+                           : QCoreApplication::translate("RunAnswer", "runs agree on every compared step (%1)").arg(range);
+        if (notCompared == rows)
+            return (unnamed ? QCoreApplication::translate("RunAnswer", "nothing was compared")
+                            : QCoreApplication::translate("RunAnswer", "nothing was compared (%1)").arg(range))
+                   + QStringLiteral("; ") + uncompared;
+        return (unnamed ? QCoreApplication::translate("RunAnswer", "no divergence in the compared rows")
+                        : QCoreApplication::translate("RunAnswer", "runs agree on every compared row (%1)").arg(range))
+               + QStringLiteral("; ") + uncompared;
     }
     QStringList where;
     const QString step = shown(first->step, first->stepLabel);
@@ -233,7 +287,10 @@ QString RunAnswer::line() const
         head = compare ? QCoreApplication::translate("RunAnswer", "runs differ from step %1 on").arg(step) : QCoreApplication::translate("RunAnswer", "anomaly from step %1 on").arg(step);
     }
     const QString tail = compare ? QCoreApplication::translate("RunAnswer", "first divergence: %1").arg(at) : QCoreApplication::translate("RunAnswer", "first anomaly: %1").arg(at);
-    return head.isEmpty() ? tail : head + QStringLiteral("; ") + tail;
+    QString line = head.isEmpty() ? tail : head + QStringLiteral("; ") + tail;
+    if (!uncompared.isEmpty())
+        line += QStringLiteral("; ") + uncompared;
+    return line;
 }
 
 QByteArray RunAnswer::toJson(const std::vector<ScopeSummary> &scopesIn) const
@@ -264,6 +321,10 @@ QByteArray RunAnswer::toJson(const std::vector<ScopeSummary> &scopesIn) const
             o["warning"] = st.warning;
             o["error"] = st.error;
             o["not_compared"] = st.notCompared;
+            json by = json::object();
+            for (const auto &[code, n] : st.notComparedBy)
+                by[code.toStdString()] = n;
+            o["not_compared_by"] = by;
         } else {
             o["anomalies"] = st.anomalies;
         }
@@ -316,6 +377,10 @@ QByteArray RunAnswer::toJson(const std::vector<ScopeSummary> &scopesIn) const
             o["warning"] = sc.warning;
             o["error"] = sc.error;
             o["not_compared"] = sc.notCompared;
+            json by = json::object();
+            for (const auto &[code, n] : sc.notComparedBy)
+                by[code.toStdString()] = n;
+            o["not_compared_by"] = by;
             o["bench_only"] = sc.benchOnly;
         } else {
             o["anomalies"] = sc.anomalies;

@@ -38,6 +38,9 @@ struct ScopeSummary
     int ops = 0;                ///< operators of the (NPU) scope
     // compare rows (overflow: anomalies counts the operators with an anomaly)
     qint64 rows = 0, pass = 0, warning = 0, error = 0, notCompared = 0, benchOnly = 0, anomalies = 0;
+    /// compare: the rows not compared by why (the row's first reason code, "UNMATCHED_BENCH",
+    /// "MISSING_FILE", ...; "NOT_COMPARED" without one)
+    std::map<QString, qint64> notComparedBy;
     std::optional<ScopeFinding> first;
     std::vector<CommOp> comm;   ///< the scope's communication ops in order
 
@@ -60,6 +63,7 @@ struct RunAnswer
         QString label;
         int scopes = 0, missing = 0; ///< scopes; of them present on one side only (compare)
         qint64 pass = 0, warning = 0, error = 0, notCompared = 0, anomalies = 0;
+        std::map<QString, qint64> notComparedBy; ///< ScopeSummary::notComparedBy summed
         std::vector<qint64> divergedRanks; ///< ranks with a finding, ascending
     };
     std::vector<Step> steps; ///< ascending
@@ -90,6 +94,9 @@ struct RunAnswer
 
     /// The answer in one line: "runs agree up to step 0; first divergence: step 1, rank 0, op
     /// Functional.linear.0.forward" (overflow: "no anomaly up to step 0; first anomaly: ...").
+    /// A compare never claims agreement over rows it did not compare: with rows not compared it
+    /// says how many and why ("runs agree on every compared row (step 0); 3 of 4 rows not
+    /// compared: No bench data matched 3"), and "nothing was compared" when no row was.
     QString line() const;
     /// The `run` object of the JSON reports (docs/COMPARE.md "Runs"), compact JSON text.
     QByteArray toJson(const std::vector<ScopeSummary> &scopes) const;

@@ -230,6 +230,7 @@ std::shared_ptr<DumpIndex> runSubIndex(const DumpIndex &index, const QString &ru
     sub->openedPath = index.openedPath;
     sub->rootDir = index.rootDir;
     sub->stacks = index.stacks;
+    sub->producerTasks = index.producerTasks;
     sub->otherFiles = index.otherFiles;
     sub->cancelled = index.cancelled;
     std::unordered_map<const DumpLevels *, SharedLevels> withoutRun;

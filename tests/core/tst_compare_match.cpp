@@ -187,6 +187,47 @@ private slots:
         QVERIFY(m.warnings.isEmpty());
     }
 
+    // An entry that pairs nothing it names is not dropped without a word: a bench name the
+    // bench dump does not hold, a bench row already paired with another NPU row, a bench
+    // operator without the row. Each gets a warning naming the entry and why; the rows are
+    // what they are without the entry.
+    void mappingEntriesThatPairNothingAreNamed()
+    {
+        auto parsed = UserMapping::parse(R"({"map": {"a": "no_such_op", "b": "taken", "c.output.0": "taken.output.0",
+                                                    "d.input.0": "e.input.1"},
+                                             "groups": [{"npu": ["f"], "bench": ["missing_g"]}]})", "m.json");
+        QVERIFY2(parsed, qPrintable(parsed.errorText()));
+        // "taken" is matched exactly by the NPU operator of that name before "b" asks for it
+        auto npuIdx = index({cannOp("taken"), cannOp("a"), cannOp("b"), cannOp("c"), cannOp("d"), cannOp("f")});
+        auto benchIdx = index({cannOp("taken"), cannOp("a"), cannOp("b"), cannOp("e")});
+        MatchOptions o;
+        o.mapping = &*parsed;
+        const MatchResult m = matchIndexes(npuIdx, benchIdx, o);
+        QCOMPARE(m.warnings,
+                 (QStringList{
+                     R"(mapping group: bench "missing_g" (group f -> missing_g) names no operator of the bench dump)",
+                     R"(mapping: "a" -> "no_such_op": the bench dump has no operator or row "no_such_op"; not used)",
+                     R"(mapping: "b" -> "taken": b.input.0 (taken.input.0) and 1 more: the bench row is already paired with another NPU row; matched as without the entry)",
+                     R"(mapping: "c.output.0" -> "taken.output.0": c.output.0 (taken.output.0): the bench row is already paired with another NPU row; matched as without the entry)",
+                     R"(mapping: "d.input.0" -> "e.input.1": the bench dump has no operator or row "e.input.1"; not used)"}));
+        // nothing else changes: the rows are those of a mapping without these entries (the
+        // group still marks f's rows, as before)
+        UserMapping groupOnly;
+        groupOnly.groups = parsed->groups;
+        MatchOptions g;
+        g.mapping = &groupOnly;
+        QCOMPARE(names(npuIdx, benchIdx, m), names(npuIdx, benchIdx, matchIndexes(npuIdx, benchIdx, g)));
+        // a bench operator without the mapped row
+        auto rowMap = UserMapping::parse(R"({"x": "y"})", "r.json");
+        OpRecord x = cannOp("x"), y = cannOp("y");
+        x.tensors.push_back(TensorRecord(tensor(IoKind::Input, 1)));
+        MatchOptions r;
+        r.mapping = &*rowMap;
+        const MatchResult rm = matchIndexes(index({x}), index({y}), r);
+        QCOMPARE(rm.warnings, QStringList{R"(mapping: "x" -> "y": x.input.1: "y" has no such row; matched as without the entry)"});
+        QCOMPARE(rm.rows[0].source, MatchSource::User);
+    }
+
     void mappingFileFormatsAndErrors()
     {
         auto yaml = UserMapping::parse("# comment\nFunctional.a.0.forward: 'Functional.b.0.forward'\nx: y # tail\n", "map.yaml");

@@ -12,6 +12,9 @@
 #include "run/trend.h"
 
 #include <QAbstractItemModelTester>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -368,6 +371,53 @@ private slots:
         QCOMPARE(a.line(), QStringLiteral("runs agree on every compared step (steps 0 to 1)"));
         QCOMPARE(combineRun(s, RunAnswerKind::Overflow).line(), QStringLiteral("no anomaly in any step (steps 0 to 1)"));
         QCOMPARE(combineRun({}).line(), QStringLiteral("no scope was compared"));
+    }
+
+    /// The answer never claims agreement over rows that were not compared: it says how many
+    /// were not and why (the reason codes' texts), and "nothing was compared" when no row was;
+    /// the counts travel in the summaries' JSON and in the run object's steps.
+    void notComparedIsNeverAgreement()
+    {
+        const std::vector<CommOp> ops{comm(QStringLiteral("all_reduce"), 4)};
+        auto uncompared = [&](qint64 step, qint64 unmatched, qint64 missing, std::optional<int> firstAt = {}) {
+            ScopeSummary s = scope(step, 0, ops, firstAt);
+            s.rows = 4;
+            s.error = firstAt ? 1 : 0;
+            s.pass = 4 - unmatched - missing - s.error;
+            s.notCompared = unmatched + missing;
+            if (unmatched)
+                s.notComparedBy[QStringLiteral("UNMATCHED_BENCH")] = unmatched;
+            if (missing)
+                s.notComparedBy[QStringLiteral("MISSING_FILE")] = missing;
+            return s;
+        };
+        // 3 of 4 rows not compared, no divergence among the one that was
+        std::vector<ScopeSummary> s{uncompared(0, 3, 0)};
+        RunAnswer a = combineRun(s);
+        QVERIFY(!a.first);
+        QCOMPARE(a.line(), QStringLiteral("runs agree on every compared row (step 0); 3 of 4 rows not compared: No bench data matched 3"));
+        QVERIFY(!a.line().contains(QLatin1String("every compared step")));
+        // nothing compared
+        s = {uncompared(0, 3, 1)};
+        QCOMPARE(combineRun(s).line(), QStringLiteral("nothing was compared (step 0); 4 of 4 rows not compared: No bench data matched 3, Data file missing 1"));
+        // with a divergence the count follows it
+        s = {uncompared(0, 0, 0), uncompared(1, 1, 1, 2)};
+        a = combineRun(s);
+        QCOMPARE(a.line(), QStringLiteral("runs agree up to step 0; first divergence: step 1, rank 0, op Op.2; 2 of 8 rows not compared: "
+                                          "Data file missing 1, No bench data matched 1"));
+        // everything compared: as before
+        s = {scope(0, 0, ops), scope(1, 0, ops)};
+        QCOMPARE(combineRun(s).line(), QStringLiteral("runs agree on every compared step (steps 0 to 1)"));
+        // JSON: the summaries and the run object's steps
+        s = {uncompared(0, 3, 0)};
+        const auto back = ScopeSummary::fromJson(s[0].toJson());
+        QVERIFY(back);
+        QCOMPARE(back->notComparedBy, s[0].notComparedBy);
+        const QJsonObject run = QJsonDocument::fromJson(combineRun(s).toJson(s)).object();
+        QCOMPARE(run.value("steps").toArray().at(0).toObject().value("not_compared_by").toObject(),
+                 (QJsonObject{{QStringLiteral("UNMATCHED_BENCH"), 3}}));
+        QCOMPARE(run.value("scopes").toArray().at(0).toObject().value("not_compared_by").toObject(),
+                 (QJsonObject{{QStringLiteral("UNMATCHED_BENCH"), 3}}));
     }
 
     /// Summaries travel as JSON and the answer does not depend on the order they arrive in.

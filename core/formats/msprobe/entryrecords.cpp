@@ -575,20 +575,27 @@ private:
         for (const Stat &s : kStats) {
             double v = 0;
             // api_accuracy_checker replaces inf/nan extremes in Max/Min; the originals win.
-            int got = s.origin != Field::Other ? stat(at[size_t(s.origin)], v) : 0;
-            if (got == 0)
-                got = stat(at[size_t(s.key)], v);
+            int used = s.origin != Field::Other ? at[size_t(s.origin)] : -1;
+            int got = stat(used, v);
+            if (got == 0) {
+                used = at[size_t(s.key)];
+                got = stat(used, v);
+            }
             if (got < 0)
                 return viaTree(count);
             if (got > 0) {
                 stats.*(s.member) = v;
                 stats.present |= s.field;
+                if (m_members[size_t(used)].kind == JsonNode::Number && m_members[size_t(used)].integer)
+                    stats.integral |= s.field;
             }
         }
         QString checksum, location;
         TensorStorage storage = TensorStorage::Absent;
-        if (const Member *m = member(Field::Md5); m && m->kind == JsonNode::String)
-            checksum = QString::fromUtf8(m->text, qsizetype(m->len));
+        if (const Member *m = member(Field::Md5)) {
+            checksum = LeafBuilder::checksumText(m->kind, text(*m));
+            stats.numericChecksum = m->kind == JsonNode::Number && !checksum.isEmpty();
+        }
         if (const Member *dn = member(Field::DataName); dn && dn->kind == JsonNode::String) {
             const std::string_view file = text(*dn);
             location = m_lb.tensorDirPrefix + QString::fromUtf8(file.data(), qsizetype(file.size()));

@@ -56,6 +56,15 @@ void appendIndex(std::string &path, std::string_view part)
 }
 } // namespace
 
+QString LeafBuilder::checksumText(std::uint8_t kind, std::string_view text)
+{
+    if (kind == JsonNode::String)
+        return QString::fromUtf8(text.data(), qsizetype(text.size()));
+    if (kind != JsonNode::Number || numberFromText(text, text.find_first_of(".eEIN") == std::string_view::npos) == 0)
+        return {};
+    return QString::fromLatin1(text.data(), qsizetype(text.size()));
+}
+
 bool LeafBuilder::statValue(const JsonTree &t, std::uint32_t n, double &v, bool *pending)
 {
     if (!n)
@@ -313,16 +322,23 @@ void LeafBuilder::tensorLeaf(const JsonTree &t, std::uint32_t node, IoKind io, c
         double v = 0;
         // api_accuracy_checker replaces inf/nan extremes in Max/Min; the originals win.
         const std::uint32_t origin = s.origin >= 0 ? at[size_t(s.origin)] : 0;
-        if ((origin && statValue(t, origin, v, &pending)) || statValue(t, at[size_t(s.key)], v, &pending)) {
+        std::uint32_t used = 0;
+        if (origin && statValue(t, origin, v, &pending))
+            used = origin;
+        else if (statValue(t, at[size_t(s.key)], v, &pending))
+            used = at[size_t(s.key)];
+        if (used) {
             stats.*(s.member) = v;
             stats.present |= s.field;
+            if (t.node(used).kind == JsonNode::Number && t.node(used).integer)
+                stats.integral |= s.field;
         }
     }
     if (pending)
         op.addWarning(QStringLiteral("%1: statistics pending (placeholder written by a crashed dump)").arg(name()));
-    if (const std::uint32_t m = at[Md5]; m && t.node(m).kind == JsonNode::String) {
-        const std::string_view sum = t.text(t.node(m));
-        checksum = QString::fromUtf8(sum.data(), qsizetype(sum.size()));
+    if (const std::uint32_t m = at[Md5]) {
+        checksum = checksumText(t.node(m).kind, t.text(t.node(m)));
+        stats.numericChecksum = t.node(m).kind == JsonNode::Number && !checksum.isEmpty();
     }
     if (const std::uint32_t dn = at[DataName]; dn && t.node(dn).kind == JsonNode::String) {
         const std::string_view file = t.text(t.node(dn));

@@ -70,6 +70,11 @@ public:
               int depth = 0);
     /// Adds one non-tensor record.
     void addValue(OpRecord &op, IoKind io, std::string_view name, std::string_view typeName, std::string_view value);
+    /// The md5 member of a tensor leaf (kind JsonNode::Kind, text the string or the number
+    /// token): a string as written; a number (a writer that stored an all-digit CRC as a JSON
+    /// number) as the digits msprobe prints for what json.load gives, the token as written;
+    /// 0 and anything else empty (msprobe replaces a falsy md5 by the CRC-32 of "", 00000000).
+    static QString checksumText(std::uint8_t kind, std::string_view text);
     /// Parses a statistic (number, bool, "nan"/"inf" strings); false if absent or null.
     static bool statValue(const JsonTree &t, std::uint32_t n, double &v, bool *pending = nullptr);
     std::uint32_t nextIndex(IoKind io) { return m_counters[size_t(io)]++; }
