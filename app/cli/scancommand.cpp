@@ -150,10 +150,10 @@ int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QStr
         reports.push_back(std::move(p.overflow));
         std::move(p.scopes.begin(), p.scopes.end(), std::back_inserter(scopes));
     }
-    const OverflowDocument doc = mergeOverflow(std::move(reports), openedPath, c.scan);
-    if (!doc.severalRuns) // one run: its scopes carry no run name (a part indexed alone names it)
-        for (ScopeSummary &s : scopes)
-            s.run.clear();
+    OverflowDocument doc = mergeOverflow(std::move(reports), openedPath, c.scan);
+    // The one answer of each run (overflow/firstoverflow.h): the JSON's `first`, the text's
+    // "first overflow:" line and the record it marks.
+    scopes = answerOverflow(doc, std::move(scopes));
     // The run-level first anomaly: per scope, then across ranks on the communication-op clock.
     // A folder of several runs gets one answer per run (their steps and ranks are not one clock).
     if (doc.severalRuns) {
@@ -166,6 +166,10 @@ int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QStr
             one["name"] = run.toStdString();
             for (auto it = fields.begin(); it != fields.end(); ++it)
                 one[it.key()] = it.value();
+            one["first_overflow"] = nlohmann::ordered_json();
+            for (const FirstOverflow &f : doc.first)
+                if (f.run == run)
+                    one["first_overflow"] = nlohmann::ordered_json::parse(f.toJson().toStdString());
             answers.push_back(std::move(one));
             head += QStringLiteral("run %1: %2").arg(run, answer.line()) + QLatin1Char('\n') + rankLines(answer);
         }

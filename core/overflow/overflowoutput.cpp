@@ -3,6 +3,7 @@
 
 #include "dump/levels.h"
 #include "formats/readers.h"
+#include "run/runcompare.h"
 
 #include <QSet>
 #include <algorithm>
@@ -494,6 +495,7 @@ QByteArray overflowJson(const OverflowDocument &doc)
     for (const auto &e : doc.errors)
         errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
     json out{{"path", s(doc.path)},
+             {"first", doc.first.empty() ? json() : json::parse(doc.first.front().toJson().toStdString())},
              {"records", records},
              {"first_overflow", first},
              {"first_overflow_overall", overall},
@@ -511,11 +513,29 @@ QByteArray overflowJson(const OverflowDocument &doc)
 QString overflowText(const OverflowDocument &doc)
 {
     QString out;
+    // The answer first (firstoverflow.h); the records and the scan below are what each source says.
+    QSet<QString> answerRecords;
+    for (const FirstOverflow &f : doc.first) {
+        out += QStringLiteral("first overflow: %1\n").arg(f.line());
+        if (!f.finding.file.isEmpty())
+            out += QStringLiteral("  operator file: %1\n").arg(f.finding.file);
+        if (!f.note.isEmpty())
+            out += QStringLiteral("  %1\n").arg(f.note);
+        if (!f.finding.record.isEmpty())
+            answerRecords.insert(f.finding.record);
+    }
+    if (!doc.first.empty())
+        out += QLatin1Char('\n');
     out += QStringLiteral("%1 OpDebug record(s)\n").arg(doc.records.size());
     for (const auto &e : doc.records) {
-        out += QStringLiteral("\n%1%2\n").arg(e.relPath, e.firstOverall ? QStringLiteral("   <== first overflow")
-                                                     : e.firstOnDevice ? QStringLiteral("   <== first on device %1").arg(e.levels.device)
-                                                                       : QString());
+        QString mark;
+        if (answerRecords.contains(e.relPath))
+            mark = QStringLiteral("   <== first overflow");
+        else if (e.firstOverall)
+            mark = QStringLiteral("   <== earliest OpDebug record");
+        else if (e.firstOnDevice)
+            mark = QStringLiteral("   <== earliest OpDebug record on device %1").arg(e.levels.device);
+        out += QStringLiteral("\n%1%2\n").arg(e.relPath, mark);
         out += e.text;
     }
     if (doc.records.empty())
@@ -533,26 +553,34 @@ QString overflowText(const OverflowDocument &doc)
     }
     const OverflowPart::Scan *firstScan = doc.firstScan >= 0 ? &doc.scans[size_t(doc.firstScan)] : nullptr;
     if (firstScan)
-        out += QStringLiteral("\nfirst anomaly: %1%2 [%3]\n")
+        out += QStringLiteral("\nsoftware scan's first anomaly: %1%2 [%3]\n")
                    .arg(firstScan->label.isEmpty() ? QString() : firstScan->label + QStringLiteral(": "), firstScan->firstTitle, firstScan->firstLevel);
-    out += firstScan && !firstScan->producer.isEmpty() ? QStringLiteral("first producing operator: %1\n").arg(firstScan->producer)
-                                                       : QStringLiteral("no operator produced an overflow\n");
+    out += firstScan && !firstScan->producer.isEmpty() ? QStringLiteral("software scan's first producing operator: %1\n").arg(firstScan->producer)
+                                                       : QStringLiteral("the software scan found no operator that produced an overflow\n");
     return out;
 }
 
-QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report)
+std::vector<ScopeSummary> answerOverflow(OverflowDocument &doc, std::vector<ScopeSummary> scopes)
 {
-    std::vector<OverflowPart> parts;
-    parts.push_back(overflowPart(index, report));
-    return overflowJson(mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled));
+    if (!doc.severalRuns)
+        for (ScopeSummary &sc : scopes)
+            sc.run.clear();
+    doc.first = firstOverflows(scopes, doc.scanned);
+    return scopes;
 }
 
-QString overflowText(const DumpIndex &index, const OverflowReport &report)
+OverflowDocument overflowDocument(const DumpIndex &index, const OverflowReport &report)
 {
     std::vector<OverflowPart> parts;
     parts.push_back(overflowPart(index, report));
-    return overflowText(mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled));
+    OverflowDocument doc = mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled);
+    answerOverflow(doc, summarizeOverflow(index, report));
+    return doc;
 }
+
+QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report) { return overflowJson(overflowDocument(index, report)); }
+
+QString overflowText(const DumpIndex &index, const OverflowReport &report) { return overflowText(overflowDocument(index, report)); }
 
 QByteArray encodeOverflowPart(const OverflowPart &p)
 {

@@ -11,6 +11,7 @@
 #include "index/infopart.h"
 #include "index/jsonreport.h"
 #include "overflow/overflowpart.h"
+#include "run/runcompare.h"
 #include "run/runtree.h"
 
 #include <QJsonArray>
@@ -132,9 +133,16 @@ private slots:
         const auto groups = units(*tree, true);
         QVERIFY2(groups.size() > 1, "one unit: nothing to merge");
         std::vector<OverflowPart> parts;
+        std::vector<ScopeSummary> scopes; // what the first-overflow answer is made from (scancommand.cpp)
         for (const auto &claims : groups) {
             const auto index = indexUnit(*tree, claims);
-            const QByteArray bytes = encodeOverflowPart(overflowPart(*index, analyzeOverflow(*index)));
+            const OverflowReport partReport = analyzeOverflow(*index);
+            for (const ScopeSummary &s : summarizeOverflow(*index, partReport)) { // they travel as JSON
+                const auto back = ScopeSummary::fromJson(s.toJson());
+                QVERIFY(back && *back == s);
+                scopes.push_back(*back);
+            }
+            const QByteArray bytes = encodeOverflowPart(overflowPart(*index, partReport));
             auto decoded = decodeOverflowPart(bytes);
             QVERIFY(decoded);
             QCOMPARE(encodeOverflowPart(*decoded), bytes);
@@ -142,10 +150,18 @@ private slots:
             parts.push_back(std::move(*decoded));
         }
         for (const auto &order : orders(parts.size())) {
-            const OverflowDocument merged = mergeOverflow(reordered(parts, order), whole->openedPath, true);
+            OverflowDocument merged = mergeOverflow(reordered(parts, order), whole->openedPath, true);
+            answerOverflow(merged, scopes);
             QCOMPARE(overflowText(merged), text);
             QCOMPARE(overflowJson(merged), json);
         }
+        // the answer itself: the same from the parts as from the whole index
+        const OverflowDocument wholeDoc = overflowDocument(*whole, report);
+        OverflowDocument merged = mergeOverflow(parts, whole->openedPath, true);
+        std::reverse(scopes.begin(), scopes.end()); // in any order
+        answerOverflow(merged, scopes);
+        QCOMPARE(merged.first, wholeDoc.first);
+        QVERIFY(!wholeDoc.first.empty() || minRecords + minFindings == 0);
     }
 
     /// Info: the same for the counts, levels, warnings and errors.
