@@ -3,8 +3,10 @@
 #include "run/trend.h"
 
 #include <QFutureWatcher>
+#include <QPointF>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QCPColorMap;
@@ -47,6 +49,14 @@ public:
     QCustomPlot *lines() const { return m_lines; }
     /// The "agrees until step N" label shown on the plots (empty when none).
     QString agreeMarkText() const { return m_agreeText; }
+    /// The line under the heatmap: the cell under the mouse in the table shown now (empty when
+    /// none), recomputed whenever the table changes.
+    QString hoverText() const;
+    /// Where cell (step, band) is drawn in heatmap() (object name "trendsHeatmap").
+    QPointF cellPosition(int step, int band) const;
+    /// Forgets the run's statistics / the comparison (their dump was closed).
+    void clearStatistics();
+    void clearComparison();
 
 signals:
     void tableReady();
@@ -58,6 +68,7 @@ private:
     void drawHeatmap();
     void drawLines();
     void markAgreement(QCustomPlot *plot, double x);
+    void updateHover();
 
     QComboBox *m_source, *m_metric, *m_group, *m_rank;
     QLabel *m_title, *m_status, *m_hover, *m_heatNote;
@@ -74,6 +85,7 @@ private:
     TrendBands m_bands;                   ///< of m_table
     QFutureWatcher<std::shared_ptr<const TrendTable>> m_watcher;
     int m_row = -1;
+    std::optional<QPointF> m_hoverAt; ///< the mouse over the heatmap (widget coordinates)
     bool m_pending = false;
     bool m_building = false;
 };
