@@ -283,6 +283,17 @@ int OverflowPanel::firstOverflowOp(int dump) const
     return it == m_results.end() ? -1 : it->second->firstOp;
 }
 
+QString OverflowPanel::statusToolTip() const
+{
+    for (const auto &[dump, r] : m_results)
+        if (!r->first.empty()) {
+            const FirstOverflow &f = r->first.front();
+            return statusLine() + QLatin1Char('\n') + tr("Why: %1").arg(f.finding.reason)
+                   + (f.finding.file.isEmpty() ? QString() : QLatin1Char('\n') + tr("Operator file: %1").arg(f.finding.file));
+        }
+    return statusLine();
+}
+
 QString OverflowPanel::statusLine() const
 {
     if (m_results.empty())

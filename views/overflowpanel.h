@@ -1,6 +1,6 @@
 #pragma once
 
-#include "overflow/firstoverflow.h"
+#include "run/firstoverflow.h"
 #include "overflow/overflowreport.h"
 #include "run/runsummary.h"
 
@@ -48,7 +48,7 @@ public:
     /// finding's level, 4 for an operator an OpDebug record names; made on the worker), or
     /// null before the analysis.
     const std::unordered_map<int, int> *marks(int dump) const;
-    /// The dump's first overflow (overflow/firstoverflow.h: its first run's when it holds
+    /// The dump's first overflow (run/firstoverflow.h: its first run's when it holds
     /// several), or null: what the status bar, First Overflow, the list's star and
     /// `dumpscope-cli overflow` name.
     const FirstOverflow *firstOverflow(int dump) const;
@@ -57,6 +57,8 @@ public:
     /// The overflow sentence of the status bar, from every analysed dump: the first overflow
     /// of the first dump that has one (and why the two sources disagree), else that none was found.
     QString statusLine() const;
+    /// statusLine() with why the operator is abnormal and its file (the label's tool tip).
+    QString statusToolTip() const;
     /// The header above the list: records and findings of every analysed dump.
     QString stateText() const;
     /// Forgets a closed dump: its results, its queued or running analysis.

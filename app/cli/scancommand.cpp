@@ -2,6 +2,7 @@
 
 #include "formats/readers.h"
 #include "index/buildindex.h"
+#include "run/firstoverflow.h"
 #include "run/runcompare.h"
 
 #include <QJsonDocument>
@@ -151,7 +152,7 @@ int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QStr
         std::move(p.scopes.begin(), p.scopes.end(), std::back_inserter(scopes));
     }
     OverflowDocument doc = mergeOverflow(std::move(reports), openedPath, c.scan);
-    // The one answer of each run (overflow/firstoverflow.h): the JSON's `first`, the text's
+    // The one answer of each run (run/firstoverflow.h): the JSON's `first`, the text's
     // "first overflow:" line and the record it marks.
     scopes = answerOverflow(doc, std::move(scopes));
     // The run-level first anomaly: per scope, then across ranks on the communication-op clock.
@@ -166,10 +167,6 @@ int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QStr
             one["name"] = run.toStdString();
             for (auto it = fields.begin(); it != fields.end(); ++it)
                 one[it.key()] = it.value();
-            one["first_overflow"] = nlohmann::ordered_json();
-            for (const FirstOverflow &f : doc.first)
-                if (f.run == run)
-                    one["first_overflow"] = nlohmann::ordered_json::parse(f.toJson().toStdString());
             answers.push_back(std::move(one));
             head += QStringLiteral("run %1: %2").arg(run, answer.line()) + QLatin1Char('\n') + rankLines(answer);
         }

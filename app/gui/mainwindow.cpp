@@ -571,7 +571,7 @@ void MainWindow::onOverflowAnalyzed(int dump)
     m_context->treeModel()->setOverflowMarks(dump, *marks);
     if (m_opTable->model()->dump() == dump)
         m_opTable->model()->setOverflowMarks(*marks);
-    // The one first overflow (overflow/firstoverflow.h), as the status bar and the panel's star name it.
+    // The one first overflow (run/firstoverflow.h), as the status bar and the panel's star name it.
     const int first = m_overflow->firstOverflowOp(dump);
     m_firstOverflow[dump] = first;
     if (m_graph->dump() == dump) {
@@ -587,7 +587,7 @@ void MainWindow::updateOverflowStatus()
 {
     const QString line = m_overflow->statusLine(); // from every open dump (One source of truth)
     m_overflowStatus->setText(line);
-    m_overflowStatus->setToolTip(line);
+    m_overflowStatus->setToolTip(m_overflow->statusToolTip());
     m_overflowStatus->setVisible(!line.isEmpty());
 }
 

@@ -3,7 +3,6 @@
 
 #include "dump/levels.h"
 #include "formats/readers.h"
-#include "run/runcompare.h"
 
 #include <QSet>
 #include <algorithm>
@@ -293,6 +292,17 @@ OverflowPart::Scan scanPart(const DumpIndex &index, const OverflowReport &r, con
         fj["level"] = s(overflowLevelName(f.level));
         fj["reason"] = s(f.reason);
         fj["statistic_overflow"] = f.statisticOverflow;
+        if (!f.origins.empty()) { // abnormal inputs no operator of the scope produced (inputorigin.h)
+            json origins = json::array();
+            auto opt = [](const QString &q) { return q.isEmpty() ? json() : json(s(q)); };
+            for (const InputOrigin &o : f.origins)
+                origins.push_back({{"tensor", s(o.tensor)}, {"parameter", opt(o.parameter)}, {"module", opt(o.module)},
+                                   {"previous_scope", opt(o.previousScope)},
+                                   {"written_by", o.writer.isEmpty() ? json() : json{{"op", s(o.writer)}, {"tensor", s(o.writerTensor)}}},
+                                   {"last_seen_normal", o.lastNormal.isEmpty() ? json() : json{{"op", s(o.lastNormal)}, {"tensor", s(o.lastNormalTensor)}}},
+                                   {"text", s(o.text)}});
+            fj["origins"] = std::move(origins);
+        }
         findings.push_back(std::move(fj));
     }
     p.findings = toCbor(findings);
@@ -495,7 +505,7 @@ QByteArray overflowJson(const OverflowDocument &doc)
     for (const auto &e : doc.errors)
         errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
     json out{{"path", s(doc.path)},
-             {"first", doc.first.empty() ? json() : json::parse(doc.first.front().toJson().toStdString())},
+             {"first", doc.firstJson.isEmpty() ? json() : json::parse(doc.firstJson.toStdString())},
              {"records", records},
              {"first_overflow", first},
              {"first_overflow_overall", overall},
@@ -505,6 +515,8 @@ QByteArray overflowJson(const OverflowDocument &doc)
                            {"first_anomaly", firstAnomaly},
                            {"scopes", scopes}}},
              {"errors", errors}};
+    if (doc.severalRuns) // "first" is the first run's; every run's own answer
+        out["first_by_run"] = doc.firstByRunJson.isEmpty() ? json::object() : json::parse(doc.firstByRunJson.toStdString());
     if (doc.records.empty())
         out["note"] = "no overflow records found (if overflow detection was on, this SoC may not emit them)";
     return QByteArray::fromStdString(out.dump(2)) + '\n';
@@ -513,19 +525,9 @@ QByteArray overflowJson(const OverflowDocument &doc)
 QString overflowText(const OverflowDocument &doc)
 {
     QString out;
-    // The answer first (firstoverflow.h); the records and the scan below are what each source says.
-    QSet<QString> answerRecords;
-    for (const FirstOverflow &f : doc.first) {
-        out += QStringLiteral("first overflow: %1\n").arg(f.line());
-        if (!f.finding.file.isEmpty())
-            out += QStringLiteral("  operator file: %1\n").arg(f.finding.file);
-        if (!f.note.isEmpty())
-            out += QStringLiteral("  %1\n").arg(f.note);
-        if (!f.finding.record.isEmpty())
-            answerRecords.insert(f.finding.record);
-    }
-    if (!doc.first.empty())
-        out += QLatin1Char('\n');
+    // The answer first (run/firstoverflow.h); the records and the scan below are what each source says.
+    out += doc.firstText;
+    const QSet<QString> answerRecords(doc.firstRecords.begin(), doc.firstRecords.end());
     out += QStringLiteral("%1 OpDebug record(s)\n").arg(doc.records.size());
     for (const auto &e : doc.records) {
         QString mark;
@@ -559,28 +561,6 @@ QString overflowText(const OverflowDocument &doc)
                                                        : QStringLiteral("the software scan found no operator that produced an overflow\n");
     return out;
 }
-
-std::vector<ScopeSummary> answerOverflow(OverflowDocument &doc, std::vector<ScopeSummary> scopes)
-{
-    if (!doc.severalRuns)
-        for (ScopeSummary &sc : scopes)
-            sc.run.clear();
-    doc.first = firstOverflows(scopes, doc.scanned);
-    return scopes;
-}
-
-OverflowDocument overflowDocument(const DumpIndex &index, const OverflowReport &report)
-{
-    std::vector<OverflowPart> parts;
-    parts.push_back(overflowPart(index, report));
-    OverflowDocument doc = mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled);
-    answerOverflow(doc, summarizeOverflow(index, report));
-    return doc;
-}
-
-QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report) { return overflowJson(overflowDocument(index, report)); }
-
-QString overflowText(const DumpIndex &index, const OverflowReport &report) { return overflowText(overflowDocument(index, report)); }
 
 QByteArray encodeOverflowPart(const OverflowPart &p)
 {

@@ -8,7 +8,6 @@
 // they cannot drift. A part holds no tensor and no index, only rendered text, JSON and levels;
 // encodeOverflowPart() makes it a message.
 
-#include "firstoverflow.h"
 #include "index/infopart.h"
 #include "overflowreport.h"
 
@@ -70,20 +69,18 @@ struct OverflowDocument
     qint64 findings = 0;
     bool scanned = false, cancelled = false;
     bool severalRuns = false; ///< the operators come from several runs (levels.run is kept)
-    /// The answer of every run (firstOverflows over the parts' scope summaries, set by the
-    /// caller): the JSON's `first`, the text's "first overflow:" lines and its record marks.
-    std::vector<FirstOverflow> first;
+    /// The one first overflow of every run (run/firstoverflow.h answerOverflow sets these from
+    /// the parts' scope summaries): the JSON's `first` (the first run's) and `first_by_run`
+    /// (several runs), the text's "first overflow:" block, the records it names ("<== first overflow").
+    QByteArray firstJson, firstByRunJson;
+    QString firstText;
+    QStringList firstRecords;
 };
 OverflowDocument mergeOverflow(std::vector<OverflowPart> parts, const QString &openedPath, bool scanRequested);
 
 QByteArray overflowJson(const OverflowDocument &doc);
 QString overflowText(const OverflowDocument &doc);
-/// Sets doc.first from the scope summaries of the parts (summarizeOverflow of each part's
-/// index), which it returns as the reports use them: without run names when the document holds
-/// one run (a part indexed alone names its run).
-std::vector<ScopeSummary> answerOverflow(OverflowDocument &doc, std::vector<ScopeSummary> scopes);
-/// One index's document with its answer (`first`), as `dumpscope-cli overflow` writes it.
-OverflowDocument overflowDocument(const DumpIndex &index, const OverflowReport &report);
+
 
 QByteArray encodeOverflowPart(const OverflowPart &part);
 std::optional<OverflowPart> decodeOverflowPart(const QByteArray &bytes);

@@ -674,6 +674,53 @@ print(len(want))
     }
 
 
+    /// Step 1 of a run whose step-0 optimizer wrote NaN into fc1.weight (real msprobe runs):
+    /// the first anomaly's row, its details, First Overflow and the CLI name the parameter and the
+    /// step-0 operator that wrote it (or where it was last seen normal), in the same words.
+    void firstAnomalyNamesTheParameter_data()
+    {
+        QTest::addColumn<QString>("run");
+        QTest::addColumn<QString>("words");
+        QTest::addRow("optimizer not dumped") << QStringLiteral("optnan_statistics_mix")
+                                              << QStringLiteral("last seen normal in step0/rank0 at Module.fc1.Linear.forward.0");
+        QTest::addRow("optimizer dumped") << QStringLiteral("optnan_dumped_statistics_mix")
+                                          << QStringLiteral("written in step0/rank0 by Tensor.add_.5.forward");
+    }
+    void firstAnomalyNamesTheParameter()
+    {
+        QFETCH(QString, run);
+        QFETCH(QString, words);
+        const QString path = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/") + run;
+        const QJsonObject doc = cliJson({QStringLiteral("overflow"), path, QStringLiteral("--json")});
+        QJsonObject finding;
+        for (const auto &f : doc[QLatin1String("software")][QLatin1String("findings")].toArray())
+            if (f[QLatin1String("file")].toString() == QLatin1String("step1/rank0/Functional.linear.0.forward"))
+                finding = f.toObject();
+        const QString reason = finding[QLatin1String("reason")].toString();
+        QVERIFY2(reason.contains(QLatin1String("fc1.weight")) && reason.contains(words), qPrintable(reason));
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAll(w, {path}));
+        QTreeWidget *list = w.overflow()->list();
+        QTreeWidgetItem *row = nullptr;
+        for (QTreeWidgetItemIterator it(list); *it; ++it)
+            if ((*it)->text(3) == QLatin1String("Functional.linear.0.forward") && (*it)->parent()
+                && (*it)->parent()->text(0).startsWith(QLatin1String("step1/rank0")))
+                row = *it;
+        QVERIFY(row);
+        QCOMPARE(row->toolTip(0), reason); // the same words as the CLI
+        list->setCurrentItem(row);
+        QVERIFY2(w.overflow()->details()->toPlainText().contains(reason), qPrintable(w.overflow()->details()->toPlainText()));
+        // where the run-level first overflow is step 1's, First Overflow shows the same explanation
+        if (doc[QLatin1String("first")][QLatin1String("scope")].toString() == QLatin1String("step1/rank0")) {
+            QVERIFY(w.goToFirstOverflow());
+            QCOMPARE(list->currentItem(), row);
+            QVERIFY2(overflowStatus(w)->toolTip().contains(reason), qPrintable(overflowStatus(w)->toolTip()));
+        }
+    }
+
     /// Two open dumps, the second without any overflow: the Overflow header counts both (the
     /// CLI's records and findings summed), the status bar keeps the first dump's first overflow,
     /// the Runs footer says every scope was read once both walks are done.

@@ -3,7 +3,7 @@
 // one first-overflow rule (firstoverflow.h) on hand-made scopes and on the samples, against
 // what samples/generate_overflow.py's own decoder computed.
 #include "index/buildindex.h"
-#include "overflow/firstoverflow.h"
+#include "run/firstoverflow.h"
 #include "overflow/opdebug.h"
 #include "overflow/overflowreport.h"
 #include "overflow/statusdecode.h"

@@ -16,7 +16,8 @@
 // Everything here works on ScopeSummary alone, so a distributed `overflow` (parts made by
 // several processes, merged on rank 0) gives the same answer as one process or the GUI.
 
-#include "run/runsummary.h"
+#include "overflow/overflowpart.h"
+#include "runsummary.h"
 
 #include <QByteArray>
 #include <optional>
@@ -61,5 +62,13 @@ std::optional<FirstOverflow> firstOverflowOf(const RunAnswer &answer, const std:
 /// The first overflow of every run among `scopes` (grouped by ScopeSummary::run, in run-name
 /// order); runs without an overflow are left out.
 std::vector<FirstOverflow> firstOverflows(const std::vector<ScopeSummary> &scopes, bool scanned);
+
+/// The answers of `doc` from the scope summaries of its parts (summarizeOverflow of each part's
+/// index): its first* fields, rendered. Returns the summaries as the reports use them: without
+/// run names when the document holds one run (a part indexed alone names its run).
+std::vector<ScopeSummary> answerOverflow(OverflowDocument &doc, std::vector<ScopeSummary> scopes);
+/// One index's document with its answer, as `dumpscope-cli overflow` writes it (overflowJson /
+/// overflowText of it).
+OverflowDocument overflowDocument(const DumpIndex &index, const OverflowReport &report);
 
 } // namespace ds

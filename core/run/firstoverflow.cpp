@@ -1,13 +1,13 @@
 #include "firstoverflow.h"
 
+#include "runcompare.h"
+
 #include <QCoreApplication>
 #include <nlohmann/json.hpp>
 
 namespace ds {
 
 namespace {
-
-QString tr(const char *text) { return QCoreApplication::translate("FirstOverflow", text); }
 
 /// The file name of a record path ("a/b/Opdebug.Node_OpDebug.9.3.17..." -> "Opdebug.Node_OpDebug.9.3.17...").
 QString fileName(const QString &path) { return path.section(QLatin1Char('/'), -1); }
@@ -17,10 +17,10 @@ QString fileName(const QString &path) { return path.section(QLatin1Char('/'), -1
 QString later(const QString &scope, const QString &otherScope, const RunAnswer::First &answer, const RunAnswer::First &other)
 {
     if (otherScope == scope)
-        return otherScope.isEmpty() ? tr("runs later") : tr("runs later in %1").arg(otherScope);
+        return otherScope.isEmpty() ? QCoreApplication::translate("ds::FirstOverflow", "runs later") : QCoreApplication::translate("ds::FirstOverflow", "runs later in %1").arg(otherScope);
     if (other.step != answer.step || other.stepLabel != answer.stepLabel)
-        return tr("is in a later step (%1)").arg(otherScope);
-    return tr("is in %1, later on the communication-op clock").arg(otherScope);
+        return QCoreApplication::translate("ds::FirstOverflow", "is in a later step (%1)").arg(otherScope);
+    return QCoreApplication::translate("ds::FirstOverflow", "is in %1, later on the communication-op clock").arg(otherScope);
 }
 
 /// The answer of one source alone: the run's scopes with `first` replaced by that source's.
@@ -49,14 +49,14 @@ QString FirstOverflow::line() const
 {
     QString what;
     switch (source) {
-    case Source::Hardware: what = tr("%1 (OpDebug record)").arg(finding.op); break;
-    case Source::Software: what = tr("%1 (software scan: %2)").arg(finding.op, finding.level); break;
-    case Source::Both: what = tr("%1 (OpDebug record and software scan: %2)").arg(finding.op, finding.level); break;
+    case Source::Hardware: what = QCoreApplication::translate("ds::FirstOverflow", "%1 (OpDebug record)").arg(finding.op); break;
+    case Source::Software: what = QCoreApplication::translate("ds::FirstOverflow", "%1 (software scan: %2)").arg(finding.op, finding.level); break;
+    case Source::Both: what = QCoreApplication::translate("ds::FirstOverflow", "%1 (OpDebug record and software scan: %2)").arg(finding.op, finding.level); break;
     }
     if (!scope.isEmpty())
-        what = tr("%1 in %2").arg(what, scope);
+        what = QCoreApplication::translate("ds::FirstOverflow", "%1 in %2").arg(what, scope);
     if (!run.isEmpty())
-        what = tr("%1 of run %2").arg(what, run);
+        what = QCoreApplication::translate("ds::FirstOverflow", "%1 of run %2").arg(what, run);
     return what;
 }
 
@@ -122,22 +122,22 @@ std::optional<FirstOverflow> firstOverflowOf(const RunAnswer &answer, const std:
     }
     switch (f.source) {
     case FirstOverflow::Source::Both:
-        f.note = tr("the OpDebug record %1 (hardware) and the software scan (%2) name the same operator")
+        f.note = QCoreApplication::translate("ds::FirstOverflow", "the OpDebug record %1 (hardware) and the software scan (%2) name the same operator")
                      .arg(fileName(f.finding.record), f.finding.level);
         break;
     case FirstOverflow::Source::Software:
         if (hardware) // the records' own first comes later: the software scan saw abnormal values before it
-            f.note = tr("no OpDebug record names %1; the first OpDebug record (hardware), %2, names %3, which %4")
+            f.note = QCoreApplication::translate("ds::FirstOverflow", "no OpDebug record names %1; the first OpDebug record (hardware), %2, names %3, which %4")
                          .arg(f.finding.op, fileName(f.hardware->record), f.hardware->op, later(f.scope, f.hardwareScope, at, *hardware));
         break;
     case FirstOverflow::Source::Hardware:
         if (!scanned)
-            f.note = tr("the software scan was not run: only the OpDebug records were read");
+            f.note = QCoreApplication::translate("ds::FirstOverflow", "the software scan was not run: only the OpDebug records were read");
         else if (software)
-            f.note = tr("the software scan finds no NaN, Inf or saturated value in the tensors of %1; its first anomaly, %2 [%3], %4")
+            f.note = QCoreApplication::translate("ds::FirstOverflow", "the software scan finds no NaN, Inf or saturated value in the tensors of %1; its first anomaly, %2 [%3], %4")
                          .arg(f.finding.op, f.software->op, f.software->level, later(f.scope, f.softwareScope, at, *software));
         else
-            f.note = tr("the software scan finds no NaN, Inf or saturated value in the tensors of %1 (nor anywhere in the run): "
+            f.note = QCoreApplication::translate("ds::FirstOverflow", "the software scan finds no NaN, Inf or saturated value in the tensors of %1 (nor anywhere in the run): "
                         "the overflow stayed inside the operator, or its tensors were not saved")
                          .arg(f.finding.op);
         break;
@@ -152,6 +152,45 @@ std::vector<FirstOverflow> firstOverflows(const std::vector<ScopeSummary> &scope
         if (auto f = firstOverflowOf(combineRun(list, RunAnswerKind::Overflow), list, scanned))
             out.push_back(std::move(*f));
     return out;
+}
+
+std::vector<ScopeSummary> answerOverflow(OverflowDocument &doc, std::vector<ScopeSummary> scopes)
+{
+    if (!doc.severalRuns)
+        for (ScopeSummary &sc : scopes)
+            sc.run.clear();
+    const std::vector<FirstOverflow> first = firstOverflows(scopes, doc.scanned);
+    doc.firstJson = first.empty() ? QByteArray() : first.front().toJson();
+    doc.firstByRunJson = "{";
+    doc.firstText.clear();
+    doc.firstRecords.clear();
+    for (const FirstOverflow &f : first) {
+        if (doc.firstByRunJson.size() > 1)
+            doc.firstByRunJson += ',';
+        doc.firstByRunJson += QByteArray::fromStdString(nlohmann::json(f.run.toStdString()).dump()) + ':' + f.toJson();
+        doc.firstText += QStringLiteral("first overflow: %1\n").arg(f.line());
+        if (!f.finding.file.isEmpty())
+            doc.firstText += QStringLiteral("  operator file: %1\n").arg(f.finding.file);
+        if (!f.finding.reason.isEmpty())
+            doc.firstText += QStringLiteral("  why: %1\n").arg(f.finding.reason);
+        if (!f.note.isEmpty())
+            doc.firstText += QStringLiteral("  %1\n").arg(f.note);
+        if (!f.finding.record.isEmpty())
+            doc.firstRecords << f.finding.record;
+    }
+    doc.firstByRunJson += '}';
+    if (!first.empty())
+        doc.firstText += QLatin1Char('\n');
+    return scopes;
+}
+
+OverflowDocument overflowDocument(const DumpIndex &index, const OverflowReport &report)
+{
+    std::vector<OverflowPart> parts;
+    parts.push_back(overflowPart(index, report));
+    OverflowDocument doc = mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled);
+    answerOverflow(doc, summarizeOverflow(index, report));
+    return doc;
 }
 
 } // namespace ds
