@@ -155,6 +155,14 @@
         <source>overflow record %1</source>
         <translation>溢出记录 %1</translation>
     </message>
+    <message>
+        <source>overflow record %1: %2</source>
+        <translation>溢出记录 %1：%2</translation>
+    </message>
+    <message>
+        <source>overflow record %1: no triggered block</source>
+        <translation>溢出记录 %1：没有被触发的块</translation>
+    </message>
 </context>
 <context>
     <name>ScopeProbe</name>
@@ -684,6 +692,10 @@
         <source>Run: %1</source>
         <translation>运行：%1</translation>
     </message>
+    <message>
+        <source>The NPU dump of the comparison was closed. Analysis → Compare with… compares an open dump.</source>
+        <translation>此比对的 NPU dump 已关闭。“分析 → 与…比对”可比对已打开的 dump。</translation>
+    </message>
 </context>
 <context>
     <name>ds::DumpTreeModel</name>
@@ -861,6 +873,65 @@
         <translation>
             <numerusform>已写入 %1：%n 个算子</numerusform>
         </translation>
+    </message>
+</context>
+<context>
+    <name>ds::FirstOverflow</name>
+    <message>
+        <source>runs later</source>
+        <translation>执行得更晚</translation>
+    </message>
+    <message>
+        <source>runs later in %1</source>
+        <translation>在 %1 中执行得更晚</translation>
+    </message>
+    <message>
+        <source>is in a later step (%1)</source>
+        <translation>位于更晚的 step（%1）</translation>
+    </message>
+    <message>
+        <source>is in %1, later on the communication-op clock</source>
+        <translation>位于 %1，在通信算子时钟上更晚</translation>
+    </message>
+    <message>
+        <source>%1 (OpDebug record)</source>
+        <translation>%1（OpDebug 记录）</translation>
+    </message>
+    <message>
+        <source>%1 (software scan: %2)</source>
+        <translation>%1（软件扫描：%2）</translation>
+    </message>
+    <message>
+        <source>%1 (OpDebug record and software scan: %2)</source>
+        <translation>%1（OpDebug 记录与软件扫描：%2）</translation>
+    </message>
+    <message>
+        <source>%1 in %2</source>
+        <translation>%1，位于 %2</translation>
+    </message>
+    <message>
+        <source>%1 of run %2</source>
+        <translation>%1（运行 %2）</translation>
+    </message>
+    <message>
+        <source>the OpDebug record %1 (hardware) and the software scan (%2) name the same operator</source>
+        <translation>OpDebug 记录 %1（硬件）与软件扫描（%2）指向同一个算子</translation>
+    </message>
+    <message>
+        <source>no OpDebug record names %1; the first OpDebug record (hardware), %2, names %3, which %4</source>
+        <translation>没有 OpDebug 记录指向 %1；最早的 OpDebug 记录（硬件）%2 指向 %3，它%4</translation>
+    </message>
+    <message>
+        <source>the software scan was not run: only the OpDebug records were read</source>
+        <translation>未运行软件扫描：只读取了 OpDebug 记录</translation>
+    </message>
+    <message>
+        <source>the software scan finds no NaN, Inf or saturated value in the tensors of %1; its first anomaly, %2 [%3], %4</source>
+        <translation>软件扫描在 %1 的张量中未发现 NaN、Inf 或饱和值；其首个异常 %2 [%3]%4</translation>
+    </message>
+    <message>
+        <source>the software scan finds no NaN, Inf or saturated value in the tensors of %1 (nor anywhere in the run): the overflow stayed inside the operator, or its tensors were not saved</source>
+        <translation>软件扫描在 %1 的张量中（以及整个运行中）均未发现 NaN、Inf 或饱和值：溢出停留在算子内部，或其张量未被保存</translation>
     </message>
 </context>
 <context>
@@ -1725,10 +1796,6 @@ out of range: %5</source>
         <translation>转到首个溢出(&amp;F)</translation>
     </message>
     <message>
-        <source>Select the earliest overflow record (or the first operator that produced NaN/Inf) and show its operator</source>
-        <translation>选中最早的溢出记录（或首个产生 NaN/Inf 的算子），并显示其对应的算子</translation>
-    </message>
-    <message>
         <source>No overflow found in the open dumps.</source>
         <translation>在已打开的 Dump 数据中未发现溢出。</translation>
     </message>
@@ -1747,12 +1814,6 @@ out of range: %5</source>
     <message>
         <source>%1, %2</source>
         <translation>%1，%2</translation>
-    </message>
-    <message numerus="yes">
-        <source>%n overflow record(s)</source>
-        <translation>
-            <numerusform>%n 条溢出记录</numerusform>
-        </translation>
     </message>
     <message>
         <source>Graph</source>
@@ -1819,38 +1880,6 @@ out of range: %5</source>
         </translation>
     </message>
     <message>
-        <source>critical</source>
-        <translation>严重</translation>
-    </message>
-    <message>
-        <source>high</source>
-        <translation>高</translation>
-    </message>
-    <message>
-        <source>medium</source>
-        <translation>中</translation>
-    </message>
-    <message>
-        <source>%1 (%2)</source>
-        <translation>%1（%2）</translation>
-    </message>
-    <message>
-        <source>%1 (%2) in %3</source>
-        <translation>%1（%2），位于 %3</translation>
-    </message>
-    <message>
-        <source>first overflow produced by %1</source>
-        <translation>首个溢出产生于 %1</translation>
-    </message>
-    <message>
-        <source>first anomaly at %1</source>
-        <translation>首个异常位于 %1</translation>
-    </message>
-    <message>
-        <source>no overflow found</source>
-        <translation>未发现溢出</translation>
-    </message>
-    <message>
         <source>Runs</source>
         <translation>运行</translation>
     </message>
@@ -1873,6 +1902,22 @@ out of range: %5</source>
     <message>
         <source>Run: %1</source>
         <translation>运行：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Close Dump</source>
+        <translation>关闭 Dump(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Close the dump of the selected tree item; the other open dumps stay</source>
+        <translation>关闭所选树节点所属的 dump；其他已打开的 dump 保留</translation>
+    </message>
+    <message>
+        <source>Select the first overflow (the earlier of the OpDebug records and the software scan, as the status bar names it) and show its operator</source>
+        <translation>选中首个溢出（OpDebug 记录与软件扫描中更早的一个，与状态栏所示一致）并显示其算子</translation>
+    </message>
+    <message>
+        <source>Closed %1.</source>
+        <translation>已关闭 %1。</translation>
     </message>
 </context>
 <context>
@@ -2088,6 +2133,34 @@ out of range: %5</source>
         <source>statistic overflow: %1</source>
         <translation>统计量溢出：%1</translation>
     </message>
+    <message>
+        <source>abnormal</source>
+        <translation>异常</translation>
+    </message>
+    <message>
+        <source>%1 (%2, parameter of %3)</source>
+        <translation>%1（%2，%3 的参数）</translation>
+    </message>
+    <message>
+        <source>%1 was already %2 when %3 began (no operator before it in this step produced it)</source>
+        <translation>%1 在 %3 开始时已经是 %2（本 step 中它之前没有算子产生它）</translation>
+    </message>
+    <message>
+        <source>no earlier step of this rank is in the dump</source>
+        <translation>dump 中没有该 rank 更早的 step</translation>
+    </message>
+    <message>
+        <source>written in %1 by %2 (its %3 has the same shape, dtype and statistics)</source>
+        <translation>由 %1 中的 %2 写入（其 %3 的形状、数据类型和统计量相同）</translation>
+    </message>
+    <message>
+        <source>last seen normal in %1 at %2 %3: it changed between the two steps outside the dump (e.g. the optimizer step, when it is not dumped)</source>
+        <translation>最后一次正常出现于 %1 的 %2 %3：它在两个 step 之间、dump 之外发生了变化（例如未被 dump 的优化器更新）</translation>
+    </message>
+    <message>
+        <source>not found in %1 with these values or with finite ones</source>
+        <translation>在 %1 中既未找到相同数值，也未找到有限数值</translation>
+    </message>
 </context>
 <context>
     <name>ds::OverflowPanel</name>
@@ -2155,12 +2228,6 @@ out of range: %5</source>
             <numerusform>%n 条 OpDebug 记录，</numerusform>
         </translation>
     </message>
-    <message numerus="yes">
-        <source>%n software finding(s).</source>
-        <translation>
-            <numerusform>%n 项软件扫描发现。</numerusform>
-        </translation>
-    </message>
     <message>
         <source>OpDebug records (%1)</source>
         <translation>OpDebug 记录（%1）</translation>
@@ -2176,10 +2243,6 @@ out of range: %5</source>
     <message>
         <source>★ first overflow: %1</source>
         <translation>★ 首个溢出：%1</translation>
-    </message>
-    <message>
-        <source>★ first on device %1: %2</source>
-        <translation>★ 设备 %1 上的首个溢出：%2</translation>
     </message>
     <message>
         <source>Software scan (%1 findings)</source>
@@ -2228,10 +2291,6 @@ out of range: %5</source>
     <message>
         <source>legacy 2048-byte</source>
         <translation>旧版 2048 字节</translation>
-    </message>
-    <message>
-        <source>This is the first overflow (smallest step, then earliest timestamp).</source>
-        <translation>这是首个溢出（迭代最小，其次时间戳最早）。</translation>
     </message>
     <message>
         <source>status</source>
@@ -2286,10 +2345,6 @@ out of range: %5</source>
     <message>
         <source>The first anomaly of this scope is a communication operator: its NaN/Inf may have been produced on another rank.</source>
         <translation>该范围的首个异常是通信算子：其 NaN/Inf 可能产生于其他 rank。</translation>
-    </message>
-    <message>
-        <source>★ first anomaly: %1</source>
-        <translation>★ 首个异常：%1</translation>
     </message>
     <message>
         <source>No tensor data was saved: the statistics below are the ones the dump recorded.</source>
@@ -2364,6 +2419,62 @@ out of range: %5</source>
         <translation>
             <numerusform>…… 此范围内还有 %n 个发现</numerusform>
         </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n software finding(s)</source>
+        <translation>
+            <numerusform>%n 个软件扫描发现</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> in %n dump(s).</source>
+        <translation>
+            <numerusform>，共 %n 个 dump。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Why: %1</source>
+        <translation>原因：%1</translation>
+    </message>
+    <message>
+        <source>Operator file: %1</source>
+        <translation>算子文件：%1</translation>
+    </message>
+    <message>
+        <source>First overflow: %1</source>
+        <translation>首个溢出：%1</translation>
+    </message>
+    <message>
+        <source>(in %1)</source>
+        <translation>（位于 %1）</translation>
+    </message>
+    <message>
+        <source>No overflow found in the open dumps.</source>
+        <translation>在已打开的 Dump 数据中未发现溢出。</translation>
+    </message>
+    <message>
+        <source>No OpDebug record in the open dumps; not every dump was scanned for NaN/Inf (Overflow tab: Scan all tensors).</source>
+        <translation>已打开的 dump 中没有 OpDebug 记录；并非每个 dump 都已扫描 NaN/Inf（溢出标签页：扫描全部张量）。</translation>
+    </message>
+    <message>
+        <source>earliest OpDebug record: %1</source>
+        <translation>最早的 OpDebug 记录：%1</translation>
+    </message>
+    <message>
+        <source>earliest on device %1: %2</source>
+        <translation>设备 %1 上最早：%2</translation>
+    </message>
+    <message>
+        <source>This is the first overflow: %1.</source>
+        <translation>这是首个溢出：%1。</translation>
+    </message>
+    <message>
+        <source>The earliest OpDebug record (smallest step, then earliest timestamp).</source>
+        <translation>最早的 OpDebug 记录（先按最小 step，再按最早时间戳）。</translation>
+    </message>
+    <message>
+        <source>The first overflow is %1.</source>
+        <translation>首个溢出是 %1。</translation>
     </message>
 </context>
 <context>
@@ -2586,6 +2697,10 @@ out of range: %5</source>
     <message>
         <source>&lt;b&gt;Overflow:&lt;/b&gt; %1</source>
         <translation>&lt;b&gt;溢出：&lt;/b&gt;%1</translation>
+    </message>
+    <message>
+        <source>No run found in %1.</source>
+        <translation>在 %1 中未找到运行。</translation>
     </message>
 </context>
 <context>
