@@ -60,8 +60,7 @@ void MainWindow::onDumpClosed(int dump)
         m_runStatus->clear();
         m_runStatus->setVisible(false);
     }
-    if (m_graph->dump() == dump)
-        m_graph->setGraphs(nullptr, nullptr, -1);
+    m_graph->closeDump(dump);
     if (m_opTable->model()->dump() == dump)
         m_opTable->showOps(-1, nullptr, nullptr, -1);
     for (int i = m_problems->count() - 1; i >= 0; --i)

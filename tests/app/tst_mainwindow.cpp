@@ -5,6 +5,7 @@
 #include "histogramwidget.h"
 #include "mainwindow.h"
 #include "compareview.h"
+#include "graphpanel.h"
 #include "optablepanel.h"
 #include "overflowpanel.h"
 #include "runspanel.h"
@@ -858,6 +859,7 @@ print(len(want))
         for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
             QVERIFY2(!l->isVisible() || !l->text().startsWith(QLatin1String("Run: ")), qPrintable(l->text()));
         QVERIFY(w.context()->selectedDump() != dumpA);
+        QVERIFY(w.graph()->dump() != dumpA);
 
         // close B: the empty state
         w.closeDump(dumpB);
@@ -873,6 +875,7 @@ print(len(want))
         QVERIFY(!w.trendsPanel()->table() || w.trendsPanel()->table()->empty());
         QCOMPARE(w.trendsPanel()->hoverText(), QString());
         QCOMPARE(w.context()->selectedDump(), -1);
+        QCOMPARE(w.graph()->dump(), -1);
         QVERIFY(!w.closeDumpAction()->isEnabled());
         // a dump opened now gets a new number and its own answer
         QVERIFY(openAll(w, {a}));
