@@ -368,6 +368,71 @@ def exec_key(f):
             num(lv["data_index"]), f["timestamp"], f["rel"])
 
 
+def value_anomaly(d):
+    """NaN, Inf or saturated values among an operator's inputs or outputs (overflow.md §9)."""
+    return any(anomalous(t) for t in d["inputs"] + d["outputs"])
+
+
+def scope_id(lv):
+    """The scope of a CANN file: its device and iteration (data_index), as README "Overflow" names it."""
+    parts = []
+    if lv["device"]:
+        parts.append("device" + lv["device"])
+    if lv["data_index"]:
+        parts.append("iteration" + lv["data_index"])
+    return "/".join(parts)
+
+
+def first_overflow(files, records):
+    """README "Overflow", the one first-overflow rule, from the decoded files:
+
+    per scope (device x iteration) every operator a source names, at its position in the
+    scope's execution order (every file of the scope, OpDebug files included, in exec_key
+    order): the software scan names the operators with NaN/Inf/saturated values, the OpDebug
+    records (in §8 order) the operators their blocks link to (an unlinked record: itself).
+    The first of a source is its earliest step (iteration), then the smallest position (no
+    CANN operator is a communication op: the clock offset is the position), then the lowest
+    device; the answer is that of the two sources together."""
+    scopes = {}
+    for f in sorted(files, key=exec_key):
+        scopes.setdefault(scope_id(f["levels"]), []).append(f)
+    where = {}
+    for sid, fs in scopes.items():
+        for pos, f in enumerate(fs):
+            where[f["rel"]] = (sid, pos, f)
+    record_of = {}
+    hardware = []
+    for r in records:  # already in §8 order
+        named = [b["linked_op"] or r["file"] for b in r["blocks"]] or [r["file"]]
+        for rel in named:
+            record_of.setdefault(rel, r["file"])
+            hardware.append(rel)
+    software = [f["rel"] for f in files if not f["opdebug"] and value_anomaly(f["dump"])]
+
+    def earliest(rels):
+        def key(rel):
+            sid, pos, f = where[rel]
+            return (num(f["levels"]["data_index"]), pos, num(f["levels"]["device"]))
+        return min(rels, key=key) if rels else None
+
+    def describe(rel):
+        if rel is None:
+            return None
+        sid, _pos, f = where[rel]
+        level = software_level(f["dump"]) if rel in software else None
+        return {"file": rel, "op": f["dump"]["op_name"], "scope": sid,
+                "record": record_of.get(rel), "level": level}
+
+    first = earliest(hardware + software)
+    if first is None:
+        return None
+    out = describe(first)
+    out["source"] = ("both" if out["record"] and out["level"] else "opdebug" if out["record"] else "software")
+    out["opdebug_first"] = describe(earliest(hardware))
+    out["software_first"] = describe(earliest(software))
+    return out
+
+
 def analyse(root):
     """The manifest's "overflow" object for one sample tree, from the files on disk."""
     files = index_tree(root)
@@ -395,8 +460,9 @@ def analyse(root):
                 producer = f["rel"]
     for r in records:
         del r["_f"]
+    answer = first_overflow(files, records)
     n_tensors = sum(len(f["dump"]["inputs"]) + len(f["dump"]["outputs"]) for f in files)
-    return {"records": records, "first_overflow": first,
+    return {"records": records, "first_overflow": first, "first": answer,
             "software": {"first_producer": producer, "levels": levels}}, len(files), n_tensors
 
 
@@ -766,7 +832,82 @@ def build_software():
     return s, expect
 
 
+RESNET_DIR = "20240401150000/0/resnet50/1"
+
+
+def op_saturating_conv(ts, task, stream, name, special):
+    """fp16 Conv2D with normal inputs whose output gets `special` (+Inf, or 65504 as saturation
+    mode clamps) in two elements: critical for the software scan."""
+    c = op_conv(ts, task, stream, name)
+    y = c.outputs[0].nd.copy()
+    y[0, 1, 2, 2], y[0, 3, 0, 1] = special, -special
+    c.outputs[0] = t16(f16(y))
+    return c
+
+
+def build_resnet():
+    """Issue 30: the two sources disagree.  Iteration 0: the software scan's first critical
+    operator, resnet/layer2/block0/conv2/Conv2D (outputs clamped to +-65504 from normal
+    inputs), runs before the only operator an OpDebug record names, resnet/layer4/block0/
+    conv3/Conv2D (+Inf outputs, critical too): no record names conv2.  Iteration 1: the
+    hardware comes first: a record names resnet/layer1/block0/conv1/Conv2D, whose outputs are
+    finite (the overflow stayed inside it), and the software scan's first anomaly,
+    resnet/layer3/block0/conv2/Conv2D, runs later."""
+    s = OverflowSample("overflow_resnet", "overflow/resnet")
+    d0, d1 = f"{RESNET_DIR}/0", f"{RESNET_DIR}/1"
+    b0 = 1711954800000000
+    b1 = b0 + 1_000_000
+    S, M = 1, 1
+    conv2 = op_saturating_conv(b0 + 4, 4, S, "resnet/layer2/block0/conv2/Conv2D", FP16_MAX)
+    y2 = conv2.outputs[0].nd
+    relu2 = op("Relu", "resnet/layer2/block0/relu/Relu", 5, S, b0 + 5, [t16(y2)], [t16(np.maximum(y2, f16(0)))])
+    conv3 = op_saturating_conv(b0 + 7, 7, S, "resnet/layer4/block0/conv3/Conv2D", np.inf)
+    ops0 = [op_conv(b0 + 1, 1, S, "resnet/conv1/Conv2D"),
+            op_conv(b0 + 2, 2, S, "resnet/layer1/block0/conv1/Conv2D"),
+            op_conv(b0 + 3, 3, S, "resnet/layer2/block0/conv1/Conv2D"),
+            conv2, relu2,
+            op_conv(b0 + 6, 6, S, "resnet/layer3/block0/conv1/Conv2D"),
+            conv3,
+            op_matmul(b0 + 8, 8, S, "resnet/fc/MatMul", {})]
+    for o in ops0:
+        s.add_op(d0, o)
+    hw1 = op_conv(b1 + 2, 2, S, "resnet/layer1/block0/conv1/Conv2D")  # finite outputs
+    sw1 = op_saturating_conv(b1 + 5, 5, S, "resnet/layer3/block0/conv2/Conv2D", np.inf)
+    ops1 = [op_conv(b1 + 1, 1, S, "resnet/conv1/Conv2D"), hw1,
+            op_conv(b1 + 3, 3, S, "resnet/layer2/block0/conv1/Conv2D"),
+            op_conv(b1 + 4, 4, S, "resnet/layer2/block0/conv2/Conv2D"),
+            sw1, op_matmul(b1 + 6, 6, S, "resnet/fc/MatMul", {})]
+    for o in ops1:
+        s.add_op(d1, o)
+    rec0 = f"Opdebug.Node_OpDebug.7.0.{b0 + 7_500}"  # written after conv3 ran
+    rec1 = f"Opdebug.Node_OpDebug.2.0.{b1 + 2_500}"
+    s.add_opdebug(d0, rec0, legacy_payload(ai_core(M, S, 7, 0x20)), b0 + 7_500)
+    s.add_opdebug(d1, rec1, legacy_payload(ai_core(M, S, 2, 0x10)), b1 + 2_500)
+    r = lambda d, n: f"{d}/{n}"  # noqa: E731
+    expect = {
+        "first": {"0": r(d0, rec0)},
+        "links": {r(d0, rec0): r(d0, conv3.file_name()), r(d1, rec1): r(d1, hw1.file_name())},
+        "producer": r(d0, conv2.file_name()),
+        "levels": {r(d0, conv2.file_name()): "critical", r(d0, relu2.file_name()): "high",
+                   r(d0, conv3.file_name()): "critical", r(d1, sw1.file_name()): "critical"},
+        "answer": {"file": r(d0, conv2.file_name()), "source": "software", "record": None, "level": "critical",
+                   "opdebug_first": r(d0, conv3.file_name()), "software_first": r(d0, conv2.file_name())},
+        # iteration 1 opened alone: the record's operator comes first
+        "answer_in": {d1: {"file": hw1.file_name(), "source": "opdebug", "record": rec1, "level": None,
+                           "opdebug_first": hw1.file_name(), "software_first": sw1.file_name()}},
+    }
+    return s, expect
+
+
 # ============================================================================
+
+
+def check_answer(name, got, want):
+    """The generator's intended first overflow == the rule applied to what was decoded."""
+    for key in ("file", "source", "record", "level"):
+        assert got[key] == want[key], (name, key, got[key], want[key])
+    for key in ("opdebug_first", "software_first"):
+        assert (got[key] or {}).get("file") == want[key], (name, key, got[key], want[key])
 
 
 def check(sample, expect, ov, n_files, n_tensors):
@@ -778,6 +919,8 @@ def check(sample, expect, ov, n_files, n_tensors):
     assert links == {f: [v] for f, v in expect["links"].items()}, (name, links)
     assert ov["software"]["first_producer"] == expect["producer"], (name, ov["software"])
     assert ov["software"]["levels"] == expect["levels"], (name, ov["software"]["levels"])
+    if "answer" in expect:
+        check_answer(name, ov["first"], expect["answer"])
 
 
 def check_coverage(ov_legacy, ov_magic, ov_vector):
@@ -816,11 +959,18 @@ def manifest_entry(sample, ov):
 def main():
     if OVERFLOW_DIR.exists():
         shutil.rmtree(OVERFLOW_DIR)
-    built = [build_legacy(), build_magic(), build_vector(), build_software()]
+    built = [build_legacy(), build_magic(), build_vector(), build_software(), build_resnet()]
     entries, decoded = [], {}
     for sample, expect in built:
         ov, n_files, n_tensors = analyse(sample.root)
         check(sample, expect, ov, n_files, n_tensors)
+        # sub-folders opened on their own (a folder below the sample, its files' paths relative to it)
+        if "answer_in" in expect:
+            ov["first_in"] = {}
+            for sub, want in expect["answer_in"].items():
+                sub_ov, _, _ = analyse(sample.root / sub)
+                check_answer(f"{sample.name}/{sub}", sub_ov["first"], want)
+                ov["first_in"][sub] = sub_ov["first"]
         decoded[sample.name] = ov
         entries.append(manifest_entry(sample, ov))
     check_coverage(decoded["overflow_legacy"], decoded["overflow_magic"], decoded["overflow_vector"])

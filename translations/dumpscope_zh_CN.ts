@@ -179,6 +179,14 @@
             <source>overflow record %1</source>
             <translation>溢出记录 %1</translation>
         </message>
+        <message>
+            <source>overflow record %1: %2</source>
+            <translation>溢出记录 %1：%2</translation>
+        </message>
+        <message>
+            <source>overflow record %1: no triggered block</source>
+            <translation>溢出记录 %1：没有被触发的块</translation>
+        </message>
     </context>
     <context>
         <name>ScopeProbe</name>
@@ -1023,6 +1031,10 @@ Bench: %2</source>
         <message>
             <source>Cosine %1, MaxAbsErr %2, MaxRelativeErr %3; </source>
             <translation>余弦相似度 %1，MaxAbsErr %2，MaxRelativeErr %3；</translation>
+        </message>
+        <message>
+            <source>The NPU dump of the comparison was closed. Analysis → Compare with… compares an open dump.</source>
+            <translation>此比对的 NPU dump 已关闭。“分析 → 与…比对”可比对已打开的 dump。</translation>
         </message>
     </context>
     <context>
@@ -2397,6 +2409,30 @@ out of range: %5</source>
             <source>Nothing to export: %1</source>
             <translation>没有可导出的内容：%1</translation>
         </message>
+        <message>
+            <source>&amp;Close Dump</source>
+            <translation>关闭 Dump(&amp;C)</translation>
+        </message>
+        <message>
+            <source>C&amp;lose Dump</source>
+            <translation>关闭此 Dump(&amp;L)</translation>
+        </message>
+        <message>
+            <source>Close this dump; the other open dumps stay</source>
+            <translation>关闭此 Dump；其他已打开的 Dump 保留</translation>
+        </message>
+        <message>
+            <source>Close the dump of the selected tree item; the other open dumps stay</source>
+            <translation>关闭所选树节点所属的 dump；其他已打开的 dump 保留</translation>
+        </message>
+        <message>
+            <source>Select the first overflow (the earlier of the OpDebug records and the software scan, as the status bar names it) and show its operator</source>
+            <translation>选中首个溢出（OpDebug 记录与软件扫描中更早的一个，与状态栏所示一致）并显示其算子</translation>
+        </message>
+        <message>
+            <source>Closed %1.</source>
+            <translation>已关闭 %1。</translation>
+        </message>
     </context>
     <context>
         <name>ds::MappingPanel</name>
@@ -2610,6 +2646,34 @@ out of range: %5</source>
         <message>
             <source>statistic overflow: %1</source>
             <translation>统计量溢出：%1</translation>
+        </message>
+        <message>
+            <source>abnormal</source>
+            <translation>异常</translation>
+        </message>
+        <message>
+            <source>%1 (%2, parameter of %3)</source>
+            <translation>%1（%2，%3 的参数）</translation>
+        </message>
+        <message>
+            <source>%1 was already %2 when %3 began (no operator before it in this step produced it)</source>
+            <translation>%1 在 %3 开始时已经是 %2（本 step 中它之前没有算子产生它）</translation>
+        </message>
+        <message>
+            <source>no earlier step of this rank is in the dump</source>
+            <translation>dump 中没有该 rank 更早的 step</translation>
+        </message>
+        <message>
+            <source>written in %1 by %2 (its %3 has the same shape, dtype and statistics)</source>
+            <translation>由 %1 中的 %2 写入（其 %3 的形状、数据类型和统计量相同）</translation>
+        </message>
+        <message>
+            <source>last seen normal in %1 at %2 %3: it changed between the two steps outside the dump (e.g. the optimizer step, when it is not dumped)</source>
+            <translation>最后一次正常出现于 %1 的 %2 %3：它在两个 step 之间、dump 之外发生了变化（例如未被 dump 的优化器更新）</translation>
+        </message>
+        <message>
+            <source>not found in %1 with these values or with finite ones</source>
+            <translation>在 %1 中既未找到相同数值，也未找到有限数值</translation>
         </message>
     </context>
     <context>
@@ -2888,6 +2952,62 @@ out of range: %5</source>
                 <numerusform>…… 此范围内还有 %n 个发现</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>%n software finding(s)</source>
+            <translation>
+                <numerusform>%n 个软件扫描发现</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source> in %n dump(s).</source>
+            <translation>
+                <numerusform>，共 %n 个 dump。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Why: %1</source>
+            <translation>原因：%1</translation>
+        </message>
+        <message>
+            <source>Operator file: %1</source>
+            <translation>算子文件：%1</translation>
+        </message>
+        <message>
+            <source>First overflow: %1</source>
+            <translation>首个溢出：%1</translation>
+        </message>
+        <message>
+            <source>(in %1)</source>
+            <translation>（位于 %1）</translation>
+        </message>
+        <message>
+            <source>No overflow found in the open dumps.</source>
+            <translation>在已打开的 Dump 数据中未发现溢出。</translation>
+        </message>
+        <message>
+            <source>No OpDebug record in the open dumps; not every dump was scanned for NaN/Inf (Overflow tab: Scan all tensors).</source>
+            <translation>已打开的 dump 中没有 OpDebug 记录；并非每个 dump 都已扫描 NaN/Inf（溢出标签页：扫描全部张量）。</translation>
+        </message>
+        <message>
+            <source>earliest OpDebug record: %1</source>
+            <translation>最早的 OpDebug 记录：%1</translation>
+        </message>
+        <message>
+            <source>earliest on device %1: %2</source>
+            <translation>设备 %1 上最早：%2</translation>
+        </message>
+        <message>
+            <source>This is the first overflow: %1.</source>
+            <translation>这是首个溢出：%1。</translation>
+        </message>
+        <message>
+            <source>The earliest OpDebug record (smallest step, then earliest timestamp).</source>
+            <translation>最早的 OpDebug 记录（先按最小 step，再按最早时间戳）。</translation>
+        </message>
+        <message>
+            <source>The first overflow is %1.</source>
+            <translation>首个溢出是 %1。</translation>
+        </message>
     </context>
     <context>
         <name>ds::RunGridModel</name>
@@ -3109,6 +3229,10 @@ out of range: %5</source>
         <message>
             <source>&lt;b&gt;Overflow:&lt;/b&gt; %1</source>
             <translation>&lt;b&gt;溢出：&lt;/b&gt;%1</translation>
+        </message>
+        <message>
+            <source>No run found in %1.</source>
+            <translation>在 %1 中未找到运行。</translation>
         </message>
     </context>
     <context>
@@ -3829,6 +3953,65 @@ out of range: %5</source>
         <message>
             <source>Looked for: %1; and graph files (GE ge_proto_*/ge_onnx_*, msprobe *.vis.db), which the Graph tab and `dumpscope-cli graph` open.</source>
             <translation>查找了：%1；以及图文件（GE ge_proto_*/ge_onnx_*、msprobe *.vis.db），可在“图”标签页或用 `dumpscope-cli graph` 打开。</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::FirstOverflow</name>
+        <message>
+            <source>runs later</source>
+            <translation>执行得更晚</translation>
+        </message>
+        <message>
+            <source>runs later in %1</source>
+            <translation>在 %1 中执行得更晚</translation>
+        </message>
+        <message>
+            <source>is in a later step (%1)</source>
+            <translation>位于更晚的 step（%1）</translation>
+        </message>
+        <message>
+            <source>is in %1, later on the communication-op clock</source>
+            <translation>位于 %1，在通信算子时钟上更晚</translation>
+        </message>
+        <message>
+            <source>%1 (OpDebug record)</source>
+            <translation>%1（OpDebug 记录）</translation>
+        </message>
+        <message>
+            <source>%1 (software scan: %2)</source>
+            <translation>%1（软件扫描：%2）</translation>
+        </message>
+        <message>
+            <source>%1 (OpDebug record and software scan: %2)</source>
+            <translation>%1（OpDebug 记录与软件扫描：%2）</translation>
+        </message>
+        <message>
+            <source>%1 in %2</source>
+            <translation>%1，位于 %2</translation>
+        </message>
+        <message>
+            <source>%1 of run %2</source>
+            <translation>%1（运行 %2）</translation>
+        </message>
+        <message>
+            <source>the OpDebug record %1 (hardware) and the software scan (%2) name the same operator</source>
+            <translation>OpDebug 记录 %1（硬件）与软件扫描（%2）指向同一个算子</translation>
+        </message>
+        <message>
+            <source>no OpDebug record names %1; the first OpDebug record (hardware), %2, names %3, which %4</source>
+            <translation>没有 OpDebug 记录指向 %1；最早的 OpDebug 记录（硬件）%2 指向 %3，它%4</translation>
+        </message>
+        <message>
+            <source>the software scan was not run: only the OpDebug records were read</source>
+            <translation>未运行软件扫描：只读取了 OpDebug 记录</translation>
+        </message>
+        <message>
+            <source>the software scan finds no NaN, Inf or saturated value in the tensors of %1; its first anomaly, %2 [%3], %4</source>
+            <translation>软件扫描在 %1 的张量中未发现 NaN、Inf 或饱和值；其首个异常 %2 [%3]%4</translation>
+        </message>
+        <message>
+            <source>the software scan finds no NaN, Inf or saturated value in the tensors of %1 (nor anywhere in the run): the overflow stayed inside the operator, or its tensors were not saved</source>
+            <translation>软件扫描在 %1 的张量中（以及整个运行中）均未发现 NaN、Inf 或饱和值：溢出停留在算子内部，或其张量未被保存</translation>
         </message>
     </context>
 </TS>

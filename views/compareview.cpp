@@ -395,10 +395,34 @@ void CompareView::watchProgress()
     poll->start(100);
 }
 
+void CompareView::clear()
+{
+    for (const auto &c : {m_cancelRun, m_cancelDetail})
+        if (c)
+            *c = true;
+    m_npu.reset();
+    m_bench.reset();
+    m_npuDump = -1;
+    m_runAnswer.reset();
+    m_runScopes.clear();
+    m_remapping = m_remapPending = false;
+    m_model->setResult(nullptr, nullptr, nullptr);
+    m_benchPanel->setResult(nullptr, nullptr, nullptr);
+    updateMappingPanel();
+    m_csv->setEnabled(false);
+    m_progress->setVisible(false);
+    m_cancel->setVisible(false);
+    onRowSelected(); // clears the detail
+    m_detailStatus->clear();
+    m_summary->setText(tr("The NPU dump of the comparison was closed. Analysis \u2192 Compare with\u2026 compares an open dump."));
+}
+
 void CompareView::onFinished()
 {
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
+    if (!m_npu) // cleared meanwhile (its NPU dump was closed)
+        return;
     const RunResult run = m_run.result();
     if (run.remap) {
         m_remapping = false;

@@ -58,6 +58,9 @@ public:
 
     /// Indexes the bench dump at `benchPath` and compares it with `npu`, in the background.
     void start(std::shared_ptr<const DumpIndex> npu, int npuDump, const QString &benchPath);
+    /// Drops the comparison (its NPU dump was closed): rows, detail, answer; a comparison still
+    /// running is cancelled and its result ignored.
+    void clear();
     bool isRunning() const;
     int npuDump() const { return m_npuDump; }
     /// The NPU index of the comparison (the dump's index, or one run of it).

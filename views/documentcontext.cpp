@@ -15,6 +15,7 @@ namespace ds {
 struct DocumentContext::Job
 {
     int dump = -1;
+    bool closed = false; ///< closeDump while it indexed: its result is dropped
     QString path;
     std::atomic<bool> cancel{false};
     std::atomic<int> progress{0};
@@ -105,7 +106,9 @@ void DocumentContext::onFinished()
     m_drain->stop(); // the final index supersedes the batches still queued
     auto result = m_job->watcher.result();
     const int dump = m_job->dump;
-    if (!result) {
+    if (m_job->closed) { // closed while it indexed: the tree item and the panels' state are gone already
+        m_job.reset();
+    } else if (!result) {
         m_tree->removeDump(dump);
         m_job.reset();
         emit openFailed(result.errorText());
@@ -119,6 +122,23 @@ void DocumentContext::onFinished()
     }
     if (!m_queue.isEmpty())
         openDump(m_queue.takeFirst());
+}
+
+int DocumentContext::indexingDump() const { return m_job && !m_job->closed ? m_job->dump : -1; }
+
+void DocumentContext::closeDump(int dump)
+{
+    if (!m_tree->dumpIds().contains(dump))
+        return;
+    if (m_job && m_job->dump == dump) { // stop it; onFinished drops what it made
+        m_job->cancel = true;
+        m_job->closed = true;
+        m_drain->stop();
+    }
+    if (m_selDump == dump)
+        selectTensor(-1, {});
+    m_tree->removeDump(dump);
+    emit dumpClosed(dump);
 }
 
 void DocumentContext::cancelIndexing()

@@ -30,6 +30,12 @@ public:
 
     /// Indexes `path` in the background; the tree fills as batches arrive.
     void openDump(const QString &path);
+    /// Closes an open dump (RenderDoc's OnCaptureClosed): its indexing stops, its tree item goes,
+    /// the selection leaves it, then dumpClosed tells the panels, which forget what they keep of
+    /// it. The other dumps keep their numbers (DumpTreeModel::beginDump).
+    void closeDump(int dump);
+    /// The dump being indexed, -1 none.
+    int indexingDump() const;
     void cancelIndexing();
     /// Blocks until the current indexing job is done (tests, screenshot mode).
     void waitForIndexing();
@@ -48,6 +54,8 @@ signals:
     void indexingProgress(int permille);
     void indexingFinished(int dump, bool cancelled, int ops, int errors);
     void openFailed(const QString &message);
+    /// A dump was closed (closeDump): its number names nothing any more.
+    void dumpClosed(int dump);
     void selectionChanged(int dump, const TensorId &tensorId);
 
 private:

@@ -399,6 +399,14 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
     }));
 }
 
+void GraphPanel::closeDump(int dump)
+{
+    if (m_deferred.dump == dump)
+        m_deferred = {};
+    if (m_dump == dump)
+        setGraphs(nullptr, nullptr, -1);
+}
+
 void GraphPanel::showEvent(QShowEvent *event)
 {
     QWidget::showEvent(event);

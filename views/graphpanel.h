@@ -83,6 +83,8 @@ public:
     bool hasBenchGraph() const { return m_benchMapping != nullptr; }
 
     int dump() const { return m_dump; }
+    /// Forgets a closed dump: its graph (when shown) and a module graph deferred until shown.
+    void closeDump(int dump);
     /// The shown model (index into the models given), or -1.
     int shownModel() const { return m_shown; }
     /// The shown graph of the model (0 = root graph, then its sub-graphs).

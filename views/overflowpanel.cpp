@@ -165,14 +165,14 @@ const std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>> *Overfl
 void OverflowPanel::analyzeOnOpen(int dump, std::shared_ptr<const DumpIndex> index)
 {
     m_queue.push_back({dump, std::move(index), false, true});
-    if (!m_watcher.isRunning())
+    if (m_running < 0) // not the watcher's state: a finished job whose signal is still queued is running until onFinished
         startNext();
 }
 
 void OverflowPanel::analyze(int dump, std::shared_ptr<const DumpIndex> index, bool scan)
 {
     m_queue.push_back({dump, std::move(index), scan});
-    if (!m_watcher.isRunning())
+    if (m_running < 0) // not the watcher's state: a finished job whose signal is still queued is running until onFinished
         startNext();
 }
 
@@ -186,7 +186,8 @@ void OverflowPanel::startNext()
     m_running = dump;
     m_cancelFlag = std::make_shared<std::atomic<bool>>(false);
     auto cancel = m_cancelFlag;
-    m_state->setText(tr("Scanning %1 for overflows\u2026").arg(index->openedPath));
+    m_runningPath = index->openedPath;
+    updateState();
     m_progress->setValue(0);
     m_progress->setVisible(true);
     m_cancel->setVisible(true);
@@ -201,7 +202,11 @@ void OverflowPanel::startNext()
         OverflowOptions options;
         options.softwareScan = scan || (scanIfSmall && index->payloadBytes() <= kAutoScanBytes);
         r->report = analyzeOverflow(*index, options, &job);
-        r->runs = RunsPanel::overflowByRun(summarizeOverflow(*index, r->report));
+        const std::vector<ScopeSummary> scopes = summarizeOverflow(*index, r->report);
+        r->first = firstOverflows(scopes, r->report.scanned); // the rule the CLI applies
+        if (!r->first.empty())
+            r->firstOp = index->opIndex(r->first.front().finding.file);
+        r->runs = RunsPanel::overflowByRun(scopes);
         for (const auto &f : r->report.findings) {
             int &mark = r->marks[f.op];
             mark = std::max(mark, int(f.level));
@@ -218,24 +223,114 @@ void OverflowPanel::onFinished()
 {
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
-    if (m_watcher.future().resultCount()) {
-        auto r = m_watcher.result();
-        m_results[m_running] = r;
-        const auto &rep = r->report;
-        m_state->setText(rep.cancelled ? tr("Scan cancelled: %n OpDebug record(s) decoded; the software scan is incomplete.", nullptr, int(rep.records.size()))
-                                       : tr("%n OpDebug record(s), ", nullptr, int(rep.records.size()))
-                                             + tr("%n software finding(s).", nullptr, int(rep.findings.size())));
+    const int dump = std::exchange(m_running, -1);
+    const bool closed = std::exchange(m_runningClosed, false); // closed meanwhile: its result is dropped
+    if (m_watcher.future().resultCount() && !closed) {
+        m_results[dump] = m_watcher.result();
         rebuildList();
-        bool unscanned = false;
-        for (const auto &[dump, res] : m_results)
-            unscanned |= !res->report.scanned;
-        m_scan->setEnabled(unscanned);
         // Announced on the next turn of the event loop: the tree, table and graph take the
         // marks then, the list above being a turn's work of its own on a large run.
-        QTimer::singleShot(0, this, [this, dump = m_running] { emit analysisFinished(dump); });
+        QTimer::singleShot(0, this, [this, dump] {
+            if (m_results.count(dump))
+                emit analysisFinished(dump);
+        });
     }
-    m_running = -1;
+    updateState();
+    emit summaryChanged();
     startNext();
+}
+
+QString OverflowPanel::stateText() const
+{
+    size_t records = 0, findings = 0;
+    bool cancelled = false;
+    for (const auto &[dump, r] : m_results) {
+        records += r->report.records.size();
+        findings += r->report.findings.size();
+        cancelled |= r->report.cancelled;
+    }
+    QString text;
+    if (m_results.empty())
+        text = tr("Open a dump: its OpDebug records are decoded and every operator is scanned for NaN, Inf and saturated values.");
+    else if (cancelled)
+        text = tr("Scan cancelled: %n OpDebug record(s) decoded; the software scan is incomplete.", nullptr, int(records));
+    else
+        text = tr("%n OpDebug record(s), ", nullptr, int(records)) + tr("%n software finding(s)", nullptr, int(findings))
+               + (m_results.size() > 1 ? tr(" in %n dump(s).", nullptr, int(m_results.size())) : QStringLiteral("."));
+    if (m_running >= 0 && !m_runningClosed)
+        text = tr("Scanning %1 for overflows\u2026").arg(m_runningPath) + (m_results.empty() ? QString() : QLatin1Char(' ') + text);
+    return text;
+}
+
+void OverflowPanel::updateState()
+{
+    m_state->setText(stateText());
+    bool unscanned = false;
+    for (const auto &[dump, res] : m_results)
+        unscanned |= !res->report.scanned;
+    m_scan->setEnabled(unscanned && m_running < 0);
+}
+
+const FirstOverflow *OverflowPanel::firstOverflow(int dump) const
+{
+    const auto it = m_results.find(dump);
+    return it == m_results.end() || it->second->first.empty() ? nullptr : &it->second->first.front();
+}
+
+int OverflowPanel::firstOverflowOp(int dump) const
+{
+    const auto it = m_results.find(dump);
+    return it == m_results.end() ? -1 : it->second->firstOp;
+}
+
+QString OverflowPanel::statusToolTip() const
+{
+    for (const auto &[dump, r] : m_results)
+        if (!r->first.empty()) {
+            const FirstOverflow &f = r->first.front();
+            return statusLine() + QLatin1Char('\n') + tr("Why: %1").arg(f.finding.reason)
+                   + (f.finding.file.isEmpty() ? QString() : QLatin1Char('\n') + tr("Operator file: %1").arg(f.finding.file));
+        }
+    return statusLine();
+}
+
+QString OverflowPanel::statusLine() const
+{
+    if (m_results.empty())
+        return {};
+    for (const auto &[dump, r] : m_results) { // dump order: the dump First Overflow goes to
+        if (r->first.empty())
+            continue;
+        const FirstOverflow &f = r->first.front();
+        QString line = tr("First overflow: %1").arg(f.line());
+        if (m_results.size() > 1)
+            line += QLatin1Char(' ') + tr("(in %1)").arg(r->index->openedPath);
+        if (!f.note.isEmpty() && f.source != FirstOverflow::Source::Both)
+            line += QStringLiteral(" \u2014 ") + f.note;
+        return line + QLatin1Char('.');
+    }
+    const bool scanned = std::all_of(m_results.begin(), m_results.end(), [](const auto &r) { return r.second->report.scanned; });
+    return scanned ? tr("No overflow found in the open dumps.")
+                   : tr("No OpDebug record in the open dumps; not every dump was scanned for NaN/Inf (Overflow tab: Scan all tensors).");
+}
+
+void OverflowPanel::closeDump(int dump)
+{
+    m_queue.erase(std::remove_if(m_queue.begin(), m_queue.end(), [dump](const Request &r) { return r.dump == dump; }), m_queue.end());
+    if (m_running == dump) { // its result is dropped when it arrives (onFinished)
+        if (m_cancelFlag)
+            *m_cancelFlag = true;
+        m_runningClosed = true;
+    }
+    if (m_shownDump == dump) {
+        m_shownDump = m_shownOp = -1;
+        m_details->clear();
+        m_show->setEnabled(false);
+    }
+    if (m_results.erase(dump))
+        rebuildList();
+    updateState();
+    emit summaryChanged();
 }
 
 void OverflowPanel::rebuildList()
@@ -243,6 +338,9 @@ void OverflowPanel::rebuildList()
     m_list->clear();
     for (const auto &[dump, r] : m_results) {
         const auto &rep = r->report;
+        const FirstOverflow *answer = r->first.empty() ? nullptr : &r->first.front();
+        // Its finding row carries the star when the software scan alone names it.
+        const int starredOp = answer && answer->source == FirstOverflow::Source::Software ? r->firstOp : -1;
         auto *top = new QTreeWidgetItem(m_list, {r->index->openedPath});
         QFont bold = top->font(0);
         bold.setBold(true);
@@ -263,17 +361,22 @@ void OverflowPanel::rebuildList()
                           + (l.op >= 0 ? opLabel(r->index->ops[size_t(l.op)]) : tr("not found"));
             }
             QString name = op.relPath.section(QLatin1Char('/'), -1);
-            if (e.firstOverall)
+            // One star per dump: its first overflow (firstoverflow.h), here when a record names it.
+            const bool starred = answer && answer->source != FirstOverflow::Source::Software && answer->finding.record == op.relPath;
+            if (starred)
                 name = tr("\u2605 first overflow: %1").arg(name);
+            else if (e.firstOverall)
+                name = tr("earliest OpDebug record: %1").arg(name);
             else if (e.firstOnDevice)
-                name = tr("\u2605 first on device %1: %2").arg(op.levels->device, name);
+                name = tr("earliest on device %1: %2").arg(op.levels->device, name);
             auto *item = new QTreeWidgetItem(records, {name, kinds, status, linked});
+            item->setData(0, FirstOverflowRole, starred);
             item->setToolTip(0, op.relPath);
             item->setData(0, DumpRole, dump);
             item->setData(0, RecordRole, int(i));
             if (!e.error.isEmpty())
                 item->setForeground(0, QColor(0xd3, 0x2f, 0x2f));
-            if (e.firstOnDevice || e.firstOverall)
+            if (starred || e.firstOnDevice || e.firstOverall)
                 for (int c = 0; c < 4; ++c)
                     item->setFont(c, bold);
         }
@@ -305,26 +408,29 @@ void OverflowPanel::rebuildList()
             // the first ones (and the scope's first anomaly), the report keeps them all.
             constexpr size_t kMaxShown = 100;
             for (size_t i = 0; i < scope.findings.size(); ++i) {
-                if (i >= kMaxShown && int(i) != scope.first)
-                    continue;
                 const auto &f = scope.findings[i];
+                const bool starred = f.op == starredOp;
+                if (i >= kMaxShown && int(i) != scope.first && !starred)
+                    continue;
                 const auto &op = r->index->ops[size_t(f.op)];
                 QString name = opLabel(op);
-                const bool runFirst = int(s) == rep.firstScope && int(i) == scope.first;
-                if (runFirst)
-                    name = tr("\u2605 first anomaly: %1").arg(name);
+                if (starred)
+                    name = tr("\u2605 first overflow: %1").arg(name);
                 auto *item = new QTreeWidgetItem(parent, {name, findingLevelText(f), QString(), op.relPath.section(QLatin1Char('/'), -1)});
+                item->setData(0, FirstOverflowRole, starred);
                 item->setToolTip(0, f.reason);
                 item->setForeground(1, f.level != OverflowLevel::None ? levelColor(f.level) : QColor(0x75, 0x75, 0x75));
                 item->setData(0, DumpRole, dump);
                 item->setData(0, ScopeRole, int(s));
                 item->setData(0, FindingRole, int(i));
-                if (runFirst)
+                if (starred)
                     for (int c = 0; c < 4; ++c)
                         item->setFont(c, bold);
             }
             if (scope.findings.size() > kMaxShown) {
-                const int hidden = int(scope.findings.size() - kMaxShown) - (scope.first >= int(kMaxShown) ? 1 : 0);
+                int hidden = int(scope.findings.size() - kMaxShown) - (scope.first >= int(kMaxShown) ? 1 : 0);
+                for (size_t i = kMaxShown; i < scope.findings.size(); ++i)
+                    hidden -= scope.findings[i].op == starredOp && int(i) != scope.first;
                 new QTreeWidgetItem(parent, {tr("\u2026 and %n more finding(s) in this scope", nullptr, hidden)});
             }
         }
@@ -340,19 +446,11 @@ void OverflowPanel::showLinkedOperator()
 
 bool OverflowPanel::selectFirst(int dump)
 {
-    const auto result = m_results.find(dump);
-    if (result == m_results.end())
+    if (!firstOverflow(dump))
         return false;
-    const auto &rep = result->second->report;
     for (QTreeWidgetItemIterator it(m_list); *it; ++it) {
         QTreeWidgetItem *item = *it;
-        if (item->data(0, DumpRole).toInt() != dump)
-            continue;
-        const bool firstRecord = item->data(0, RecordRole).isValid() && rep.records[size_t(item->data(0, RecordRole).toInt())].firstOverall;
-        const bool firstFinding = rep.records.empty() && item->data(0, FindingRole).isValid()
-                                  && item->data(0, ScopeRole).toInt() == rep.firstScope
-                                  && item->data(0, FindingRole).toInt() == rep.scopes[size_t(rep.firstScope)].first;
-        if (firstRecord || firstFinding) {
+        if (item->data(0, DumpRole).toInt() == dump && item->data(0, FirstOverflowRole).toBool()) {
             m_list->setCurrentItem(item);
             m_list->scrollToItem(item);
             return true;
@@ -449,6 +547,14 @@ QString OverflowPanel::opHtml(const Result &r, int op) const
     return html;
 }
 
+QString OverflowPanel::answerHtml(const FirstOverflow &f) const
+{
+    QString html = QStringLiteral("<p><b>%1</b></p>").arg(tr("This is the first overflow: %1.").arg(esc(f.line())));
+    if (!f.note.isEmpty())
+        html += QStringLiteral("<p>%1</p>").arg(esc(f.note));
+    return html;
+}
+
 QString OverflowPanel::recordHtml(const Result &r, const OverflowEntry &e) const
 {
     const auto &op = r.index->ops[size_t(e.op)];
@@ -456,8 +562,12 @@ QString OverflowPanel::recordHtml(const Result &r, const OverflowEntry &e) const
         tr("device %1, step %2, timestamp %3, %4 layout").arg(esc(op.levels->device), esc(op.levels->dataIndex)).arg(op.timestamp)
             .arg(e.record.layout == OpDebugRecord::Layout::Magic ? tr("0x5A5A5A5A (version %1)").arg(e.record.version.value_or(0))
                                                                  : tr("legacy 2048-byte")));
-    if (e.firstOverall)
-        html += QStringLiteral("<p><b>%1</b></p>").arg(tr("This is the first overflow (smallest step, then earliest timestamp)."));
+    const FirstOverflow *answer = r.first.empty() ? nullptr : &r.first.front();
+    if (answer && answer->source != FirstOverflow::Source::Software && answer->finding.record == op.relPath)
+        html += answerHtml(*answer);
+    else if (e.firstOverall)
+        html += QStringLiteral("<p>%1</p>").arg(tr("The earliest OpDebug record (smallest step, then earliest timestamp)."))
+                + (answer ? QStringLiteral("<p>%1</p>").arg(tr("The first overflow is %1.").arg(esc(answer->line()))) : QString());
     if (!e.error.isEmpty())
         html += QStringLiteral("<p style='color:#d32f2f'>%1</p>").arg(esc(e.error));
     for (const auto &w : e.record.warnings)
@@ -517,6 +627,8 @@ QString OverflowPanel::findingHtml(const Result &r, const ScopeScan &scope, cons
     const QString where = scope.scope.label();
     if (!where.isEmpty())
         html += QStringLiteral("<p>%1</p>").arg(tr("Scope: %1").arg(esc(where)));
+    if (!r.first.empty() && r.first.front().source == FirstOverflow::Source::Software && f.op == r.firstOp)
+        html += answerHtml(r.first.front());
     if (scope.firstAnomaly() == &f) {
         html += QStringLiteral("<p><b>%1</b></p>").arg(tr("The first operator of this scope, in execution order, with NaN, Inf or saturated values."));
         if (scope.firstIsCommunication(*r.index))

@@ -171,6 +171,8 @@ RunsPanel::~RunsPanel()
             *d.cancel = true;
     for (auto &[dump, d] : m_dumps) // they call back into `this`
         d.job.waitForFinished();
+    for (QFuture<void> &job : m_closedJobs)
+        job.waitForFinished();
 }
 
 void RunsPanel::openDump(int dump, const QString &path)
@@ -183,7 +185,7 @@ void RunsPanel::openDump(int dump, const QString &path)
     d.path = path;
     d.cancel = std::make_shared<std::atomic<bool>>(false);
     d.probing = true;
-    m_status->setText(tr("Looking for runs in %1\u2026").arg(path));
+    updateStatus();
     auto cancel = d.cancel;
     d.job = QtConcurrent::run(backgroundPool(), [this, dump, path, cancel] {
         const BackgroundPriority background;
@@ -212,8 +214,7 @@ void RunsPanel::openDump(int dump, const QString &path)
             if (cancel->load())
                 return;
             m_dumps[dump].probing = false;
-            if (dump == m_dump)
-                m_status->setText(tr("All scopes read."));
+            updateStatus();
             emit probed(dump);
         }, Qt::QueuedConnection);
     });
@@ -226,6 +227,7 @@ void RunsPanel::onRunsFound(int dump, std::shared_ptr<const RunTree> tree)
     fillChooser();
     if (m_dump < 0 || m_dump == dump)
         showRun(dump, m_dump == dump ? m_runPath : QString());
+    updateStatus();
     emit runsFound(dump);
 }
 
@@ -235,10 +237,59 @@ void RunsPanel::onProbe(int dump, const QString &run, const QString &scope, cons
     d.probes[key(run, scope)] = probe;
     if (dump == m_dump && run == m_runPath) {
         m_model->setProbe(scope, probe);
-        m_status->setText(tr("Reading scope details\u2026 %1 of %2").arg(
-            QString::number(std::count_if(d.probes.begin(), d.probes.end(), [&](const auto &p) { return p.first.startsWith(run + QLatin1Char('\n')); })),
-            QString::number(m_model->run().scopes.size())));
+        updateStatus();
     }
+}
+
+QString RunsPanel::statusText() const
+{
+    // The shown run's state first, then the dumps whose runs are still being looked for.
+    QString text;
+    const auto shown = m_dumps.find(m_dump);
+    if (shown != m_dumps.end()) {
+        const DumpRuns &d = shown->second;
+        const RunInfo *run = d.tree ? d.tree->run(m_runPath) : nullptr;
+        if (!d.tree) {
+            text = tr("Looking for runs in %1\u2026").arg(d.path);
+        } else if (run) {
+            const auto read = std::count_if(run->scopes.begin(), run->scopes.end(),
+                                            [&](const RunScope &sc) { return d.probes.count(key(run->relPath, sc.id)) > 0; });
+            text = size_t(read) < run->scopes.size() ? tr("Reading scope details\u2026 %1 of %2").arg(read).arg(run->scopes.size())
+                                                     : tr("All scopes read.");
+        } else {
+            text = d.probing ? tr("Looking for runs in %1\u2026").arg(d.path) : tr("No run found in %1.").arg(d.path);
+        }
+    }
+    for (const auto &[dump, d] : m_dumps)
+        if (dump != m_dump && !d.tree)
+            text += (text.isEmpty() ? QString() : QStringLiteral(" ")) + tr("Looking for runs in %1\u2026").arg(d.path);
+    return text;
+}
+
+void RunsPanel::updateStatus() { m_status->setText(statusText()); }
+
+void RunsPanel::closeDump(int dump)
+{
+    const auto it = m_dumps.find(dump);
+    if (it == m_dumps.end())
+        return;
+    if (it->second.cancel) // the walk's queued calls check it and do nothing
+        *it->second.cancel = true;
+    m_closedJobs.push_back(it->second.job); // stops at its next check; waited for by the destructor
+    m_closedJobs.erase(std::remove_if(m_closedJobs.begin(), m_closedJobs.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
+                       m_closedJobs.end());
+    m_dumps.erase(it);
+    fillChooser();
+    if (m_dump == dump) {
+        m_dump = -1;
+        m_runPath.clear();
+        const auto next = std::find_if(m_dumps.begin(), m_dumps.end(), [](const auto &d) { return d.second.tree != nullptr; });
+        if (next != m_dumps.end())
+            showRun(next->first, QString());
+        else
+            refresh();
+    }
+    updateStatus();
 }
 
 std::shared_ptr<const RunTree> RunsPanel::runs(int dump) const
@@ -298,8 +349,9 @@ void RunsPanel::refresh()
     const RunInfo *run = it != m_dumps.end() && it->second.tree ? it->second.tree->run(m_runPath) : nullptr;
     if (!run) {
         m_model->setRun(RunInfo{});
-        m_shape->setText(tr("No run found."));
+        m_shape->setText(m_dumps.empty() ? QString() : tr("No run found."));
         updateAnswers();
+        updateStatus();
         return;
     }
     const DumpRuns &d = it->second;
@@ -320,6 +372,7 @@ void RunsPanel::refresh()
                          .arg(run->formats.join(QStringLiteral(", ")), d.path + (run->relPath.isEmpty() ? QString() : QLatin1Char('/') + run->relPath)));
     fitColumns();
     updateAnswers();
+    updateStatus();
 }
 
 void RunsPanel::setIndex(int dump, const std::shared_ptr<const DumpIndex> &index)

@@ -45,6 +45,10 @@ public:
     void setOverflow(int dump, const RunOverflow &runs);
     /// Shows run `runPath` of dump `dump` (the first run when there is no such run).
     void showRun(int dump, const QString &runPath);
+    /// Forgets a closed dump (its walk and probes stop); shows another open dump's run, or nothing.
+    void closeDump(int dump);
+    /// The line under the grid, from the shown run's state and the walks still running.
+    QString statusText() const;
 
     int dump() const { return m_dump; }
     QString runPath() const { return m_runPath; }
@@ -95,6 +99,7 @@ private:
     void fillChooser();
     void refresh();
     void updateAnswers();
+    void updateStatus();
     static QString key(const QString &run, const QString &scope) { return run + QLatin1Char('\n') + scope; }
 
     RunGridModel *m_model;
@@ -102,6 +107,7 @@ private:
     QComboBox *m_runs;
     QLabel *m_shape, *m_compareLine, *m_overflowLine, *m_status, *m_legend;
     std::map<int, DumpRuns> m_dumps;
+    std::vector<QFuture<void>> m_closedJobs; ///< walks of closed dumps, cancelled, maybe still running
     int m_dump = -1;
     QString m_runPath;
 };

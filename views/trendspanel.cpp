@@ -89,6 +89,7 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_heatNote->setTextFormat(Qt::RichText);
     m_heatNote->setWordWrap(true);
 
+    m_heat->setObjectName(QStringLiteral("trendsHeatmap"));
     m_map = new QCPColorMap(m_heat->xAxis, m_heat->yAxis);
     m_map->setInterpolate(false);
     m_map->setTightBoundary(false);
@@ -156,25 +157,14 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     });
     connect(m_metric, &QComboBox::activated, this, &TrendsPanel::rebuild);
     connect(m_group, &QComboBox::activated, this, &TrendsPanel::rebuild);
-    connect(m_rank, &QComboBox::activated, this, &TrendsPanel::drawHeatmap);
+    connect(m_rank, &QComboBox::activated, this, [this] {
+        drawHeatmap();
+        updateHover();
+    });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &TrendsPanel::onBuilt);
     connect(m_heat, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
-        if (!m_table || m_table->empty())
-            return;
-        const int step = int(std::lround(m_heat->xAxis->pixelToCoord(e->position().x())));
-        const int band = int(std::lround(m_heat->yAxis->pixelToCoord(e->position().y())));
-        if (step < 0 || band < 0 || size_t(step) >= m_table->steps.size() || band >= m_bands.count) {
-            m_hover->clear();
-            return;
-        }
-        // A band of several rows names its worst row, the one a click charts.
-        const int row = worstRowOfBand(*m_table, m_bands, band, m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1);
-        QStringList ranks;
-        for (size_t r = 0; r < m_table->ranks.size() && r < 8; ++r)
-            ranks << QStringLiteral("%1 %2").arg(m_table->rankLabels[qsizetype(r)], num(m_table->value(row, step, int(r))));
-        const QString where = m_bands.rowsPerBand == 1 ? m_table->rows[row]
-                                                       : tr("%1 (worst of rows %2–%3)").arg(m_table->rows[row]).arg(m_bands.firstRow(band) + 1).arg(m_bands.endRow(band));
-        m_hover->setText(tr("%1, %2: %3").arg(m_table->stepLabels[step], where, ranks.join(QStringLiteral(", "))));
+        m_hoverAt = e->position();
+        updateHover();
     });
     connect(m_heat, &QCustomPlot::afterLayout, this, &TrendsPanel::updateRowLabels);
     connect(m_heat, &QCustomPlot::mousePress, this, [this](QMouseEvent *e) {
@@ -189,6 +179,55 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
 }
 
 TrendsPanel::~TrendsPanel() { m_watcher.waitForFinished(); }
+
+QString TrendsPanel::hoverText() const
+{
+    if (!m_table || m_table->empty() || m_building || !m_hoverAt)
+        return {};
+    const int step = int(std::lround(m_heat->xAxis->pixelToCoord(m_hoverAt->x())));
+    const int band = int(std::lround(m_heat->yAxis->pixelToCoord(m_hoverAt->y())));
+    if (step < 0 || band < 0 || size_t(step) >= m_table->steps.size() || band >= m_bands.count)
+        return {};
+    // A band of several rows names its worst row, the one a click charts.
+    const int row = worstRowOfBand(*m_table, m_bands, band, m_rank->currentData().isValid() ? m_rank->currentData().toInt() : -1);
+    QStringList ranks;
+    for (size_t r = 0; r < m_table->ranks.size() && r < 8; ++r)
+        ranks << QStringLiteral("%1 %2").arg(m_table->rankLabels[qsizetype(r)], num(m_table->value(row, step, int(r))));
+    const QString where = m_bands.rowsPerBand == 1 ? m_table->rows[row]
+                                                   : tr("%1 (worst of rows %2–%3)").arg(m_table->rows[row]).arg(m_bands.firstRow(band) + 1).arg(m_bands.endRow(band));
+    return tr("%1, %2: %3").arg(m_table->stepLabels[step], where, ranks.join(QStringLiteral(", ")));
+}
+
+void TrendsPanel::updateHover() { m_hover->setText(hoverText()); }
+
+QPointF TrendsPanel::cellPosition(int step, int band) const
+{
+    return {m_heat->xAxis->coordToPixel(step), m_heat->yAxis->coordToPixel(band)};
+}
+
+void TrendsPanel::clearStatistics()
+{
+    m_statsIndex.reset();
+    m_statsTitle.clear();
+    if (m_source->currentData().toInt() != FromComparison)
+        m_row = -1;
+    rebuild();
+}
+
+void TrendsPanel::clearComparison()
+{
+    m_npu.reset();
+    m_result.reset();
+    m_agreeUpTo.reset();
+    m_compareTitle.clear();
+    if (m_source->currentData().toInt() == FromComparison)
+        m_row = -1;
+    if (m_statsIndex) { // back to the run's own statistics
+        m_source->setCurrentIndex(m_source->findData(int(FromStatistics)));
+        fillMetrics();
+    }
+    rebuild();
+}
 
 void TrendsPanel::setStatistics(std::shared_ptr<const DumpIndex> index, const QString &title)
 {
@@ -244,12 +283,16 @@ void TrendsPanel::rebuild()
         m_bands = {};
         m_status->setText(compare ? tr("Compare the run with a bench run (Analysis \u2192 Compare with\u2026) to see how far they are apart.")
                                   : tr("Open a run to see its recorded statistics."));
+        m_title->clear();
         drawHeatmap();
+        drawLines();
+        updateHover();
         return;
     }
     m_title->setText(compare ? m_compareTitle : m_statsTitle);
     m_status->setText(tr("Building the trend\u2026"));
     m_building = true;
+    updateHover(); // the table it named is being replaced
     m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [compare, metric, group, npu = m_npu, result = m_result, stats = m_statsIndex,
                                            agree = m_agreeUpTo]() -> std::shared_ptr<const TrendTable> {
         const BackgroundPriority background;
@@ -296,6 +339,7 @@ void TrendsPanel::onBuilt()
     }
     drawHeatmap();
     drawLines();
+    updateHover(); // the row under the mouse in the new table, not a row of the old one
     emit tableReady();
 }
 

@@ -5,8 +5,10 @@
 #include <QFutureWatcher>
 #include <QPair>
 #include <QRectF>
+#include <QPointF>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QComboBox;
 class QCPColorMap;
@@ -51,6 +53,14 @@ public:
     QString agreeMarkText() const { return m_agreeText; }
     /// The heatmap's row names as drawn (in widget pixels) with their text, top to bottom.
     QList<QPair<QRectF, QString>> rowLabelRects() const;
+    /// The line under the heatmap: the cell under the mouse in the table shown now (empty when
+    /// none), recomputed whenever the table changes.
+    QString hoverText() const;
+    /// Where cell (step, band) is drawn in heatmap() (object name "trendsHeatmap").
+    QPointF cellPosition(int step, int band) const;
+    /// Forgets the run's statistics / the comparison (their dump was closed).
+    void clearStatistics();
+    void clearComparison();
 
 signals:
     void tableReady();
@@ -64,6 +74,7 @@ private:
     void markAgreement(QCustomPlot *plot, double x);
     /// The row names of the heatmap for its present size (after every layout).
     void updateRowLabels();
+    void updateHover();
 
     QComboBox *m_source, *m_metric, *m_group, *m_rank;
     QLabel *m_title, *m_status, *m_hover, *m_heatNote;
@@ -81,6 +92,7 @@ private:
     QFutureWatcher<std::shared_ptr<const TrendTable>> m_watcher;
     int m_row = -1;
     int m_labelEvery = 0, m_labelWidth = 0; ///< of the row names shown
+    std::optional<QPointF> m_hoverAt; ///< the mouse over the heatmap (widget coordinates)
     bool m_pending = false;
     bool m_building = false;
 };

@@ -357,12 +357,14 @@ SideCatalog catalogScan(const QString &path, bool overflow, RunTree &tree, std::
     std::map<QString, CatalogScope> labels;
     for (const RunInfo &run : tree.runs)
         for (const RunScope &s : run.scopes) {
-            // overflow: an OpDebug record links operators of its sibling directories (the other
-            // iterations of its device), so a CANN device's scopes are scanned together
-            const bool byDevice = overflow && std::any_of(s.claims.begin(), s.claims.end(), [&](size_t c) {
+            // overflow: a rank's steps are scanned together: an OpDebug record links operators of
+            // its sibling directories (the other iterations of its device), and a step's first
+            // anomaly can come from the rank's previous step (overflow/inputorigin.h)
+            const bool cann = std::any_of(s.claims.begin(), s.claims.end(), [&](size_t c) {
                 return formatReader(tree.walk.claims[c].format).opsAreFiles();
             });
-            const QString scope = byDevice ? msg("%1 (every iteration)").arg(s.rank.isEmpty() ? QStringLiteral("\"\"") : s.rank) : s.id;
+            const QString rank = s.rank.isEmpty() ? QStringLiteral("\"\"") : s.rank;
+            const QString scope = !overflow ? s.id : cann ? msg("%1 (every iteration)").arg(rank) : msg("%1 (every step)").arg(rank);
             const QString key = run.relPath.isEmpty() ? scope : run.relPath + QLatin1Char(':') + scope;
             auto &claims = units[key];
             claims.insert(claims.end(), s.claims.begin(), s.claims.end());

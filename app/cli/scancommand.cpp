@@ -2,6 +2,7 @@
 
 #include "formats/readers.h"
 #include "index/buildindex.h"
+#include "run/firstoverflow.h"
 #include "run/runcompare.h"
 
 #include <QFileInfo>
@@ -154,10 +155,10 @@ int writeOverflow(const ScanCommand &c, std::vector<ScanPart> &parts, const QStr
         reports.push_back(std::move(p.overflow));
         std::move(p.scopes.begin(), p.scopes.end(), std::back_inserter(scopes));
     }
-    const OverflowDocument doc = mergeOverflow(std::move(reports), openedPath, c.scan);
-    if (!doc.severalRuns) // one run: its scopes carry no run name (a part indexed alone names it)
-        for (ScopeSummary &s : scopes)
-            s.run.clear();
+    OverflowDocument doc = mergeOverflow(std::move(reports), openedPath, c.scan);
+    // The one answer of each run (run/firstoverflow.h): the JSON's `first`, the text's
+    // "first overflow:" line and the record it marks.
+    scopes = answerOverflow(doc, std::move(scopes));
     // The run-level first anomaly: per scope, then across ranks on the communication-op clock.
     // A folder of several runs gets one answer per run (their steps and ranks are not one clock).
     if (doc.severalRuns) {

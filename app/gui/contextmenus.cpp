@@ -34,6 +34,7 @@ struct MenuTarget
     std::vector<ExportItem> exportItems;
     std::function<void()> makeCurrent; ///< selects the target before Compare with… (null: no entry)
     bool inGraph = false; ///< the menu of a graph node: "Show in Operators" instead of "Show in Graph"
+    bool closable = false; ///< a dump tree item: "Close Dump" closes its dump
 };
 
 namespace {
@@ -101,6 +102,7 @@ QMenu *MainWindow::treeMenu(const QModelIndex &clicked)
     auto *model = m_context->treeModel();
     MenuTarget t;
     t.dump = item.data(DumpTreeModel::DumpRole).toInt();
+    t.closable = t.dump >= 0;
     const auto index = m_context->index(t.dump);
     const auto kind = DumpTreeModel::Kind(item.data(DumpTreeModel::KindRole).toInt());
     const int op = index && (kind == DumpTreeModel::Kind::Op || kind == DumpTreeModel::Kind::Tensor)
@@ -253,6 +255,12 @@ QMenu *MainWindow::targetMenu(const MenuTarget &t)
             show->setObjectName(QStringLiteral("showInGraph"));
             show->setEnabled(m_graph->canShowOp(t.dump, t.op));
         }
+    }
+    if (t.closable) {
+        menu->addSeparator();
+        QAction *close = menu->addAction(tr("C&lose Dump"), this, [this, dump = t.dump] { closeDump(dump); });
+        close->setObjectName(QStringLiteral("closeDump"));
+        close->setToolTip(tr("Close this dump; the other open dumps stay"));
     }
     if (menu->isEmpty()) {
         delete menu;

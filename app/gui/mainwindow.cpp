@@ -115,7 +115,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_runStatus = new QLabel(this);
     m_runStatus->setVisible(false);
     m_runStatus->setToolTip(tr("The run-level answer of the last comparison (Runs tab)"));
+    // The overflow answer of the open dumps, recomputed whenever they change (updateOverflowStatus).
+    m_overflowStatus = new QLabel(this);
+    m_overflowStatus->setObjectName(QStringLiteral("overflowStatus"));
+    m_overflowStatus->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long answer must not widen the window
+    m_overflowStatus->setVisible(false);
     statusBar()->addWidget(m_statusText, 1);
+    statusBar()->addWidget(m_overflowStatus, 2);
     statusBar()->addWidget(m_runStatus);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
@@ -125,7 +131,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_cancel, &QToolButton::clicked, m_context, &DocumentContext::cancelIndexing);
     connect(m_context, &DocumentContext::indexingStarted, this, [this](const QString &path) {
         // the runs overview fills from a walk of the folder, before the index is complete
-        m_runs->openDump(m_context->treeModel()->dumpCount() - 1, path);
+        m_runs->openDump(m_context->indexingDump(), path);
+        m_closeDump->setEnabled(true);
         m_statusText->setText(tr("Indexing %1\u2026").arg(path));
         m_progress->setValue(0);
         m_progress->setVisible(true);
@@ -133,6 +140,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     });
     connect(m_context, &DocumentContext::indexingProgress, m_progress, &QProgressBar::setValue);
     connect(m_context, &DocumentContext::indexingFinished, this, &MainWindow::onIndexingFinished);
+    connect(m_context, &DocumentContext::dumpClosed, this, &MainWindow::onDumpClosed);
     connect(m_context, &DocumentContext::openFailed, this, [this](const QString &message) {
         m_progress->setVisible(false);
         m_cancel->setVisible(false);
@@ -146,6 +154,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_opTable, &OpTablePanel::opActivated, this, &MainWindow::onOpActivated);
     connect(m_overflow, &OverflowPanel::showOperator, this, &MainWindow::onOpActivated);
     connect(m_overflow, &OverflowPanel::analysisFinished, this, &MainWindow::onOverflowAnalyzed);
+    connect(m_overflow, &OverflowPanel::summaryChanged, this, &MainWindow::updateOverflowStatus);
     connect(m_graph, &GraphPanel::opActivated, this, &MainWindow::onOpActivated);     // graph -> tree, table, inspector
     connect(m_graph, &GraphPanel::recordedNodeActivated, m_inspector, &TensorInspector::showGraphNode); // a database node without dump
     connect(m_opTable, &OpTablePanel::opActivated, m_graph, &GraphPanel::selectOp);   // table -> graph
@@ -194,7 +203,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
             }
             return;
         }
-        const QModelIndex root = model->index(dump, 0);
+        const QModelIndex root = model->dumpItem(dump);
         for (int r = 0; r < model->rowCount(root); ++r) {
             const QModelIndex group = model->index(r, 0, root);
             if (group.data(DumpTreeModel::KindRole).toInt() != int(DumpTreeModel::Kind::ErrorGroup))
@@ -256,6 +265,11 @@ void MainWindow::createActions()
     connect(m_context, &DocumentContext::selectionChanged, this, updateExport);
     m_recentMenu = file->addMenu(tr("Open &Recent"));
     updateRecentMenu();
+    m_closeDump = file->addAction(tr("&Close Dump"), this, &MainWindow::closeCurrentDump);
+    m_closeDump->setObjectName(QStringLiteral("closeDumpAction"));
+    m_closeDump->setShortcut(QKeySequence::Close);
+    m_closeDump->setToolTip(tr("Close the dump of the selected tree item; the other open dumps stay"));
+    m_closeDump->setEnabled(false);
     file->addSeparator();
     QAction *prefs = file->addAction(tr("&Settings…"), this, [this] { SettingsDialog(this).exec(); });
     prefs->setMenuRole(QAction::PreferencesRole);
@@ -265,7 +279,7 @@ void MainWindow::createActions()
     QMenu *analysis = menuBar()->addMenu(tr("&Analysis"));
     QAction *firstOverflow = analysis->addAction(tr("Go to &First Overflow"), this, [this] { goToFirstOverflow(); });
     firstOverflow->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_F1));
-    firstOverflow->setToolTip(tr("Select the earliest overflow record (or the first operator that produced NaN/Inf) and show its operator"));
+    firstOverflow->setToolTip(tr("Select the first overflow (the earlier of the OpDebug records and the software scan, as the status bar names it) and show its operator"));
     QAction *compare = analysis->addAction(tr("&Compare with\u2026"), this, [this] { compareWith(); });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     compare->setToolTip(tr("Compare the selected (NPU) dump with a bench dump (GPU/CPU) and find the first divergence"));
@@ -341,7 +355,7 @@ void MainWindow::updateRecentMenu()
 bool MainWindow::selectTensor(const TensorId &tensorId)
 {
     auto *model = m_context->treeModel();
-    for (int d = 0; d < model->dumpCount(); ++d) {
+    for (const int d : model->dumpIds()) {
         const QModelIndex i = model->findTensor(d, tensorId);
         if (i.isValid()) {
             m_tree->scrollTo(i);
@@ -490,10 +504,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
             if (!watcher->result()) {
                 m_statusText->setText(nothing);
                 return;
-            }
-            // The empty entry goes when it is still the last one (ids of later dumps stay valid).
-            if (!m_context->isIndexing() && dump == m_context->treeModel()->dumpCount() - 1)
-                m_context->treeModel()->removeDump(dump);
+            m_context->closeDump(dump); // the empty entry goes (the other dumps keep their numbers)
             addGraphFolder(path);
         });
         watcher->setFuture(QtConcurrent::run(backgroundPool(), [path] { return holdsGraphFiles(path); }));
@@ -535,7 +546,8 @@ int MainWindow::addProblems(int dump, const DumpIndex &index, const std::vector<
                                : tr("Read with a warning: %1").arg(index.rootDir + QLatin1Char('/') + p.file));
     }
     if (hidden)
-        new QListWidgetItem(tr("\u2026 and %n more warning(s) (dumpscope-cli info --json lists them all)", nullptr, hidden), m_problems);
+        (new QListWidgetItem(tr("\u2026 and %n more warning(s) (dumpscope-cli info --json lists them all)", nullptr, hidden), m_problems))
+            ->setData(Qt::UserRole, dump); // goes with its dump (onDumpClosed)
     if (m_problems->count())
         m_problemsDock->show();
     return warnings;
@@ -551,7 +563,7 @@ void MainWindow::addGraphFolder(const QString &path)
 
 bool MainWindow::goToFirstOverflow()
 {
-    for (int d = 0; d < m_context->treeModel()->dumpCount(); ++d)
+    for (const int d : m_context->treeModel()->dumpIds())
         if (m_overflow->selectFirst(d)) {
             m_tabs->setCurrentWidget(m_overflow);
             m_overflow->showLinkedOperator();
@@ -563,47 +575,30 @@ bool MainWindow::goToFirstOverflow()
 
 void MainWindow::onOverflowAnalyzed(int dump)
 {
-    const OverflowReport *report = m_overflow->report(dump);
-    if (!report)
+    const std::unordered_map<int, int> *marks = m_overflow->marks(dump);
+    if (!marks)
         return;
-    const std::unordered_map<int, int> &marks = *m_overflow->marks(dump);
-    m_context->treeModel()->setOverflowMarks(dump, marks);
+    m_context->treeModel()->setOverflowMarks(dump, *marks);
     if (m_opTable->model()->dump() == dump)
-        m_opTable->model()->setOverflowMarks(marks);
-    int first = report->firstProducer;
-    for (size_t r = 0; first < 0 && r < report->records.size(); ++r)
-        for (const auto &l : report->records[r].links)
-            if (first < 0 && l.op >= 0)
-                first = l.op;
+        m_opTable->model()->setOverflowMarks(*marks);
+    // The one first overflow (run/firstoverflow.h), as the status bar and the panel's star name it.
+    const int first = m_overflow->firstOverflowOp(dump);
     m_firstOverflow[dump] = first;
     if (m_graph->dump() == dump) {
-        m_graph->setOpMarks(marks);
+        m_graph->setOpMarks(*marks);
         m_graph->setFirstOverflowOp(first);
     }
-    const auto index = m_context->index(dump);
     // The first anomaly across the steps and ranks of each run (communication-op clock).
-    if (const auto *runs = m_overflow->runAnswers(dump); index && runs)
+    if (const auto *runs = m_overflow->runAnswers(dump); m_context->index(dump) && runs)
         m_runs->setOverflow(dump, *runs);
-    QStringList parts;
-    if (!report->records.empty())
-        parts << tr("%n overflow record(s)", nullptr, int(report->records.size()));
-    if (const SoftwareFinding *first = report->firstAnomaly(); first && index) {
-        const OpRecord &op = index->ops[size_t(first->op)];
-        const QString name = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
-        const QString scope = report->scopes[size_t(report->firstScope)].scope.label();
-        const QString level = first->level == OverflowLevel::Critical ? tr("critical")
-                              : first->level == OverflowLevel::High   ? tr("high")
-                                                                      : tr("medium");
-        const QString what = scope.isEmpty() ? tr("%1 (%2)").arg(name, level) : tr("%1 (%2) in %3").arg(name, level, scope);
-        parts << (first->op == report->firstProducer ? tr("first overflow produced by %1").arg(what) : tr("first anomaly at %1").arg(what));
-    } else if (report->scanned && report->records.empty()) {
-        parts << tr("no overflow found");
-    }
-    if (!parts.isEmpty()) {
-        QString sentence = parts.join(QStringLiteral("; ")) + QLatin1Char('.');
-        sentence[0] = sentence[0].toUpper();
-        m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + sentence);
-    }
+}
+
+void MainWindow::updateOverflowStatus()
+{
+    const QString line = m_overflow->statusLine(); // from every open dump (One source of truth)
+    m_overflowStatus->setText(line);
+    m_overflowStatus->setToolTip(m_overflow->statusToolTip());
+    m_overflowStatus->setVisible(!line.isEmpty());
 }
 
 QString MainWindow::runOfItem(const QModelIndex &item, int &dump) const

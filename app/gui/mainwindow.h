@@ -8,6 +8,7 @@
 #include <memory>
 #include <map>
 
+class QAction;
 class QDialog;
 class QDockWidget;
 class QLabel;
@@ -66,6 +67,13 @@ public:
     void exportSelected();
     /// Shows the first overflow of the open dumps in the overflow panel and selects its operator.
     bool goToFirstOverflow();
+    /// Closes dump `dump` (DocumentContext::closeDump); every panel, summary, mark, the
+    /// comparison and the status bar follow (onDumpClosed). mainwindowclose.cpp.
+    void closeDump(int dump);
+    /// File -> Close: closes the dump of the current tree item (the last opened when none is current).
+    void closeCurrentDump();
+    /// The File -> Close action (object name "closeDumpAction", Ctrl+W), for context menus.
+    QAction *closeDumpAction() const { return m_closeDump; }
 
     /// Selects a tensor by id in the first dump that has it; false if none does.
     bool selectTensor(const TensorId &tensorId);
@@ -110,7 +118,10 @@ private:
     void onCurrentChanged();
     void onOpActivated(int dump, int op);
     void onOverflowAnalyzed(int dump);
+    void updateOverflowStatus();
     void onIndexingFinished(int dump, bool cancelled, int ops, int errors);
+    /// A dump was closed: each panel forgets it (mainwindowclose.cpp).
+    void onDumpClosed(int dump);
     /// The run (RunInfo::relPath) the tree item belongs to, and the item's dump.
     QString runOfItem(const QModelIndex &item, int &dump) const;
     /// The index of one run of a dump: the dump's index, or the run cut out of a folder of runs.
@@ -172,11 +183,13 @@ private:
     QPointer<QDialog> m_firstSteps;
     QTabWidget *m_tabs;
     QMenu *m_recentMenu = nullptr;
+    QAction *m_closeDump = nullptr;
     std::map<int, int> m_firstOverflow; ///< dump -> op of the first overflow (-1: none)
     QProgressBar *m_progress;
     QToolButton *m_cancel;
     QLabel *m_statusText;
     QLabel *m_runStatus; ///< "Run: <answer>" after a comparison
+    QLabel *m_overflowStatus; ///< OverflowPanel::statusLine() of the open dumps
 };
 
 } // namespace ds

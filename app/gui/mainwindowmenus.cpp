@@ -109,7 +109,7 @@ void MainWindow::selectInitialItem(int dump)
                 return c;
         return QModelIndex();
     };
-    const QModelIndex root = model->index(dump, 0);
+    const QModelIndex root = model->dumpItem(dump);
     QModelIndex level = root;
     for (QModelIndex c = firstChild(level); c.isValid() && DumpTreeModel::Kind(c.data(DumpTreeModel::KindRole).toInt()) != DumpTreeModel::Kind::Op;
          c = firstChild(level)) {

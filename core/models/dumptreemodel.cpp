@@ -59,6 +59,7 @@ struct DumpTreeModel::BuiltTree
 struct DumpTreeModel::Dump
 {
     Node root;
+    int id = -1; ///< the dump number: stays while the dump is open, never reused (root.row is the row)
     QString path;
     quintptr serial = 0; ///< tells this dump's operator items apart from other dumps' (see item())
     std::shared_ptr<const DumpIndex> index;
@@ -201,6 +202,7 @@ DumpTreeModel::~DumpTreeModel() = default;
 int DumpTreeModel::beginDump(const QString &path)
 {
     const int row = int(m_dumps.size());
+    const int id = m_nextId++;
     // The smallest serial no open dump uses: ids of items of open dumps never collide.
     quintptr serial = 0;
     while (serial < kMaxSerial && dumpOf(serial))
@@ -212,16 +214,46 @@ int DumpTreeModel::beginDump(const QString &path)
     d->root.label = d->path;
     d->root.row = row;
     d->root.owner = d.get();
+    d->id = id;
     m_dumps.push_back(std::move(d));
     endInsertRows();
-    return row;
+    return id;
 }
 
 int DumpTreeModel::dumpCount() const { return int(m_dumps.size()); }
 
+QList<int> DumpTreeModel::dumpIds() const
+{
+    QList<int> ids;
+    for (const auto &d : m_dumps)
+        ids << d->id;
+    return ids;
+}
+
+DumpTreeModel::Dump *DumpTreeModel::dumpById(int dump) const
+{
+    for (const auto &d : m_dumps) // few dumps are open
+        if (d->id == dump)
+            return d.get();
+    return nullptr;
+}
+
+QString DumpTreeModel::dumpPath(int dump) const
+{
+    const Dump *d = dumpById(dump);
+    return d ? d->path : QString();
+}
+
+QModelIndex DumpTreeModel::dumpItem(int dump) const
+{
+    const Dump *d = dumpById(dump);
+    return d ? indexOf(&d->root) : QModelIndex();
+}
+
 std::shared_ptr<const DumpIndex> DumpTreeModel::index(int dump) const
 {
-    return dump >= 0 && dump < dumpCount() ? m_dumps[size_t(dump)]->index : nullptr;
+    const Dump *d = dumpById(dump);
+    return d ? d->index : nullptr;
 }
 
 DumpTreeModel::Dump *DumpTreeModel::dumpOf(quintptr serial) const
@@ -232,7 +264,7 @@ DumpTreeModel::Dump *DumpTreeModel::dumpOf(quintptr serial) const
     return nullptr;
 }
 
-int DumpTreeModel::dumpNumber(const Dump *d) const { return d ? d->root.row : -1; }
+int DumpTreeModel::dumpNumber(const Dump *d) const { return d ? d->id : -1; }
 
 DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels)
 {
@@ -321,9 +353,10 @@ std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpInd
 
 void DumpTreeModel::addBatch(int dump, const Batch &batch)
 {
-    if (dump < 0 || dump >= dumpCount())
+    Dump *found = dumpById(dump);
+    if (!found)
         return;
-    Dump &d = *m_dumps[size_t(dump)];
+    Dump &d = *found;
     std::vector<Node *> touched;
     for (const LevelTotals &t : batch.levels) {
         Node *level = levelNode(this, &d.root, *t.levels);
@@ -362,9 +395,10 @@ void DumpTreeModel::addBatch(int dump, const Batch &batch)
 
 void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree)
 {
-    if (dump < 0 || dump >= dumpCount() || !index)
+    Dump *found = dumpById(dump);
+    if (!found || !index)
         return;
-    Dump &d = *m_dumps[size_t(dump)];
+    Dump &d = *found;
     if (!tree || tree->dump != dump || tree->opParent.size() != std::min(index->ops.size(), size_t(kMaxOps)))
         tree = buildTree(*index, dump);
     const QModelIndex root = indexOf(&d.root);
@@ -427,9 +461,10 @@ void DumpTreeModel::applyMarks(Dump &d, bool notify)
 
 void DumpTreeModel::setOverflowMarks(int dump, std::unordered_map<int, int> marks)
 {
-    if (dump < 0 || dump >= dumpCount())
+    Dump *found = dumpById(dump);
+    if (!found)
         return;
-    Dump &d = *m_dumps[size_t(dump)];
+    Dump &d = *found;
     std::swap(d.marks, marks); // `marks` now holds the old ones
     applyMarks(d, true);
     if (!d.index)
@@ -480,10 +515,12 @@ void DumpTreeModel::announceMarks()
 
 void DumpTreeModel::removeDump(int dump)
 {
-    if (dump < 0 || dump >= dumpCount())
+    const Dump *d = dumpById(dump);
+    if (!d)
         return;
-    beginRemoveRows({}, dump, dump);
-    m_dumps.erase(m_dumps.begin() + dump);
+    const int row = d->root.row;
+    beginRemoveRows({}, row, row);
+    m_dumps.erase(m_dumps.begin() + row);
     for (size_t i = 0; i < m_dumps.size(); ++i)
         m_dumps[i]->root.row = int(i);
     endRemoveRows();
@@ -491,24 +528,27 @@ void DumpTreeModel::removeDump(int dump)
 
 QModelIndex DumpTreeModel::findOp(int dump, const QString &relPath) const
 {
-    if (dump < 0 || dump >= dumpCount() || !m_dumps[size_t(dump)]->index)
+    const Dump *d = dumpById(dump);
+    if (!d || !d->index)
         return {};
-    return findOp(dump, m_dumps[size_t(dump)]->index->opIndex(relPath));
+    return findOp(dump, d->index->opIndex(relPath));
 }
 
 QModelIndex DumpTreeModel::findOp(int dump, int op) const
 {
-    if (dump < 0 || dump >= dumpCount())
+    const Dump *found = dumpById(dump);
+    if (!found)
         return {};
-    const Dump &d = *m_dumps[size_t(dump)];
+    const Dump &d = *found;
     return d.index && op >= 0 && size_t(op) < d.opParent.size() ? opIndex(d, op) : QModelIndex();
 }
 
 QModelIndex DumpTreeModel::findLevels(int dump, const DumpLevels &levels) const
 {
-    if (dump < 0 || dump >= dumpCount())
+    Dump *found = dumpById(dump);
+    if (!found)
         return {};
-    Node *n = &m_dumps[size_t(dump)]->root;
+    Node *n = &found->root;
     for (int i = 0; i < kLevelCount; ++i) {
         const auto [kind, value] = levelList(levels, i);
         if (value->isEmpty())
@@ -522,9 +562,10 @@ QModelIndex DumpTreeModel::findLevels(int dump, const DumpLevels &levels) const
 
 QModelIndex DumpTreeModel::findTensor(int dump, const TensorId &tensorId) const
 {
-    if (dump < 0 || dump >= dumpCount() || !m_dumps[size_t(dump)]->index)
+    const Dump *found = dumpById(dump);
+    if (!found || !found->index)
         return {};
-    const Dump &d = *m_dumps[size_t(dump)];
+    const Dump &d = *found;
     const auto ref = d.index->find(tensorId);
     if (!ref || ref->op < 0 || size_t(ref->op) >= d.opParent.size() || ref->tensor < 0 || ref->tensor >= kMaxTensorRows)
         return {};

@@ -30,7 +30,7 @@ public:
     enum class Kind { Dump, Part, Time, Step, Rank, Device, ModelName, ModelId, DataIndex, Op, Tensor, ErrorGroup, Error, Run };
     enum Role {
         KindRole = Qt::UserRole + 1, ///< int(Kind)
-        DumpRole,                    ///< int dump number (index into dumps())
+        DumpRole,                    ///< int dump number (beginDump's, kept while the dump is open: not its row)
         TensorIdRole,                ///< TensorId (tensor items)
         OpPathRole,                  ///< QString relative file path (op and tensor items)
         ProblemRole,                 ///< bool: bad file or op with warnings
@@ -42,7 +42,9 @@ public:
     explicit DumpTreeModel(QObject *parent = nullptr);
     ~DumpTreeModel() override;
 
-    /// Starts a new top-level dump (while it indexes) and returns its number.
+    /// Starts a new top-level dump (while it indexes) and returns its number. Dump numbers are
+    /// not rows: they stay while the dump is open (closing another one does not change them)
+    /// and are never reused, so results keyed by them cannot reach a later dump.
     int beginDump(const QString &path);
     /// What a batch of operators adds to a dump still indexing: operators and bytes per
     /// directory, and the unreadable files. Made from the batch on the indexing thread; the
@@ -78,6 +80,12 @@ public:
     size_t pendingMarkNotices() const { return m_markNotices.size() - m_markNoticesDone; }
     std::shared_ptr<const DumpIndex> index(int dump) const;
     int dumpCount() const;
+    /// The numbers of the open dumps, in row order.
+    QList<int> dumpIds() const;
+    /// The absolute path a dump was opened from ("" when it is not open).
+    QString dumpPath(int dump) const;
+    /// The top-level item of a dump (its row is not its number), invalid when it is not open.
+    QModelIndex dumpItem(int dump) const;
 
     /// Index of the tensor / op item, or invalid.
     QModelIndex findTensor(int dump, const TensorId &tensorId) const;
@@ -110,6 +118,7 @@ private:
     };
     Item item(const QModelIndex &index) const;
     Dump *dumpOf(quintptr serial) const;
+    Dump *dumpById(int dump) const;
     int dumpNumber(const Dump *d) const;
     QModelIndex indexOf(const Node *n, int column = 0) const;
     QModelIndex opIndex(const Dump &d, int op, int column = 0) const;
@@ -125,7 +134,8 @@ private:
     /// Announces the next operator items of m_markNotices for at most a time slice.
     void announceMarks();
 
-    std::vector<std::unique_ptr<Dump>> m_dumps;
+    std::vector<std::unique_ptr<Dump>> m_dumps; ///< in row order
+    int m_nextId = 0;
     std::vector<std::pair<quintptr, int>> m_markNotices; ///< (dump serial, operator), in order
     size_t m_markNoticesDone = 0;
     QTimer *m_markTimer;

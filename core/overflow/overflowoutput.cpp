@@ -292,6 +292,17 @@ OverflowPart::Scan scanPart(const DumpIndex &index, const OverflowReport &r, con
         fj["level"] = s(overflowLevelName(f.level));
         fj["reason"] = s(f.reason);
         fj["statistic_overflow"] = f.statisticOverflow;
+        if (!f.origins.empty()) { // abnormal inputs no operator of the scope produced (inputorigin.h)
+            json origins = json::array();
+            auto opt = [](const QString &q) { return q.isEmpty() ? json() : json(s(q)); };
+            for (const InputOrigin &o : f.origins)
+                origins.push_back({{"tensor", s(o.tensor)}, {"parameter", opt(o.parameter)}, {"module", opt(o.module)},
+                                   {"previous_scope", opt(o.previousScope)},
+                                   {"written_by", o.writer.isEmpty() ? json() : json{{"op", s(o.writer)}, {"tensor", s(o.writerTensor)}}},
+                                   {"last_seen_normal", o.lastNormal.isEmpty() ? json() : json{{"op", s(o.lastNormal)}, {"tensor", s(o.lastNormalTensor)}}},
+                                   {"text", s(o.text)}});
+            fj["origins"] = std::move(origins);
+        }
         findings.push_back(std::move(fj));
     }
     p.findings = toCbor(findings);
@@ -494,6 +505,7 @@ QByteArray overflowJson(const OverflowDocument &doc)
     for (const auto &e : doc.errors)
         errors.push_back({{"file", s(e.file)}, {"message", s(e.message)}});
     json out{{"path", s(doc.path)},
+             {"first", doc.firstJson.isEmpty() ? json() : json::parse(doc.firstJson.toStdString())},
              {"records", records},
              {"first_overflow", first},
              {"first_overflow_overall", overall},
@@ -503,6 +515,8 @@ QByteArray overflowJson(const OverflowDocument &doc)
                            {"first_anomaly", firstAnomaly},
                            {"scopes", scopes}}},
              {"errors", errors}};
+    if (doc.severalRuns) // "first" is the first run's; every run's own answer
+        out["first_by_run"] = doc.firstByRunJson.isEmpty() ? json::object() : json::parse(doc.firstByRunJson.toStdString());
     if (doc.records.empty())
         out["note"] = "no overflow records found (if overflow detection was on, this SoC may not emit them)";
     return QByteArray::fromStdString(out.dump(2)) + '\n';
@@ -511,11 +525,19 @@ QByteArray overflowJson(const OverflowDocument &doc)
 QString overflowText(const OverflowDocument &doc)
 {
     QString out;
+    // The answer first (run/firstoverflow.h); the records and the scan below are what each source says.
+    out += doc.firstText;
+    const QSet<QString> answerRecords(doc.firstRecords.begin(), doc.firstRecords.end());
     out += QStringLiteral("%1 OpDebug record(s)\n").arg(doc.records.size());
     for (const auto &e : doc.records) {
-        out += QStringLiteral("\n%1%2\n").arg(e.relPath, e.firstOverall ? QStringLiteral("   <== first overflow")
-                                                     : e.firstOnDevice ? QStringLiteral("   <== first on device %1").arg(e.levels.device)
-                                                                       : QString());
+        QString mark;
+        if (answerRecords.contains(e.relPath))
+            mark = QStringLiteral("   <== first overflow");
+        else if (e.firstOverall)
+            mark = QStringLiteral("   <== earliest OpDebug record");
+        else if (e.firstOnDevice)
+            mark = QStringLiteral("   <== earliest OpDebug record on device %1").arg(e.levels.device);
+        out += QStringLiteral("\n%1%2\n").arg(e.relPath, mark);
         out += e.text;
     }
     if (doc.records.empty())
@@ -533,25 +555,11 @@ QString overflowText(const OverflowDocument &doc)
     }
     const OverflowPart::Scan *firstScan = doc.firstScan >= 0 ? &doc.scans[size_t(doc.firstScan)] : nullptr;
     if (firstScan)
-        out += QStringLiteral("\nfirst anomaly: %1%2 [%3]\n")
+        out += QStringLiteral("\nsoftware scan's first anomaly: %1%2 [%3]\n")
                    .arg(firstScan->label.isEmpty() ? QString() : firstScan->label + QStringLiteral(": "), firstScan->firstTitle, firstScan->firstLevel);
-    out += firstScan && !firstScan->producer.isEmpty() ? QStringLiteral("first producing operator: %1\n").arg(firstScan->producer)
-                                                       : QStringLiteral("no operator produced an overflow\n");
+    out += firstScan && !firstScan->producer.isEmpty() ? QStringLiteral("software scan's first producing operator: %1\n").arg(firstScan->producer)
+                                                       : QStringLiteral("the software scan found no operator that produced an overflow\n");
     return out;
-}
-
-QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report)
-{
-    std::vector<OverflowPart> parts;
-    parts.push_back(overflowPart(index, report));
-    return overflowJson(mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled));
-}
-
-QString overflowText(const DumpIndex &index, const OverflowReport &report)
-{
-    std::vector<OverflowPart> parts;
-    parts.push_back(overflowPart(index, report));
-    return overflowText(mergeOverflow(std::move(parts), index.openedPath, report.scanned || report.cancelled));
 }
 
 QByteArray encodeOverflowPart(const OverflowPart &p)

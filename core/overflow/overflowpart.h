@@ -69,11 +69,18 @@ struct OverflowDocument
     qint64 findings = 0;
     bool scanned = false, cancelled = false;
     bool severalRuns = false; ///< the operators come from several runs (levels.run is kept)
+    /// The one first overflow of every run (run/firstoverflow.h answerOverflow sets these from
+    /// the parts' scope summaries): the JSON's `first` (the first run's) and `first_by_run`
+    /// (several runs), the text's "first overflow:" block, the records it names ("<== first overflow").
+    QByteArray firstJson, firstByRunJson;
+    QString firstText;
+    QStringList firstRecords;
 };
 OverflowDocument mergeOverflow(std::vector<OverflowPart> parts, const QString &openedPath, bool scanRequested);
 
 QByteArray overflowJson(const OverflowDocument &doc);
 QString overflowText(const OverflowDocument &doc);
+
 
 QByteArray encodeOverflowPart(const OverflowPart &part);
 std::optional<OverflowPart> decodeOverflowPart(const QByteArray &bytes);

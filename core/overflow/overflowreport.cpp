@@ -1,5 +1,6 @@
 #include "overflowreport.h"
 
+#include "inputorigin.h"
 #include "index/tensorloader.h"
 #include "io/pagerelease.h"
 #include "tensor/dtype.h"
@@ -195,6 +196,8 @@ OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &op
                 break;
             }
         }
+        // A first anomaly whose inputs were abnormal already: where they came from (the rank's previous step).
+        explainFirstAnomalyInputs(index, report);
         report.firstScope = firstScopeOf(index, report.scopes);
         if (report.firstScope >= 0) {
             const ScopeScan &first = report.scopes[size_t(report.firstScope)];

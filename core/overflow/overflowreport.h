@@ -58,9 +58,8 @@ struct OverflowOptions
 /// at a time (scanScope()). Tensors saved without data are judged from recorded statistics.
 OverflowReport analyzeOverflow(const DumpIndex &index, const OverflowOptions &options = {}, const JobControl *job = nullptr);
 
-/// The JSON of `dumpscope-cli overflow --json` (README).
-QByteArray overflowJson(const DumpIndex &index, const OverflowReport &report);
-/// The plain-text report of `dumpscope-cli overflow`.
-QString overflowText(const DumpIndex &index, const OverflowReport &report);
+/// The reports of `dumpscope-cli overflow` (README): overflowJson / overflowText of an
+/// OverflowDocument (overflowpart.h); one index's document with its first-overflow answer is
+/// run/firstoverflow.h's overflowDocument().
 
 } // namespace ds

@@ -49,6 +49,18 @@ struct OpCheck
 enum class OverflowLevel { None, Medium, High, Critical };
 QString overflowLevelName(OverflowLevel l); ///< "critical", "high", "medium", ""
 
+/// Where an abnormal input of a scope's first anomaly came from (inputorigin.h).
+struct InputOrigin
+{
+    QString tensor;          ///< its label at the first anomaly ("input_args.1", "parameters.weight")
+    QString parameter;       ///< the parameter it is ("fc1.weight"), "" unknown
+    QString module;          ///< the module entry holding that parameter ("Module.fc1.Linear.forward.0")
+    QString previousScope;   ///< the rank's previous step ("step0/rank0"), "" none in the dump
+    QString writer, writerTensor;         ///< the previous step's operator that wrote it, "" none found
+    QString lastNormal, lastNormalTensor; ///< else: where it was last seen with finite values
+    QString text;            ///< all of it in one sentence
+};
+
 struct SoftwareFinding
 {
     int op = -1;
@@ -56,6 +68,8 @@ struct SoftwareFinding
     QString reason;
     bool valueAnomaly = false;      ///< NaN/Inf/saturation among inputs or outputs (not only a numerical mutation)
     bool statisticOverflow = false; ///< outputs finite but their Mean/Norm overflowed (see TensorCheck)
+    /// A scope's first anomaly with abnormal inputs: where they came from (also in `reason`).
+    std::vector<InputOrigin> origins;
 };
 
 /// Loads and measures every input, parameter and output of an operator; tensors saved

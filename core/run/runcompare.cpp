@@ -136,7 +136,7 @@ std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex
             continue; // one divergence per scope; a second would come from a coarser scope key
         const CompareRow &row = result.rows[size_t(d.originRow)];
         s.first = ScopeFinding{entryOf(npu.ops[size_t(d.originOp)]), row.npuName, divergenceReason(d, row),
-                               table.positionOfOp[size_t(d.originOp)], d.inputsAgree};
+                               table.positionOfOp[size_t(d.originOp)], d.inputsAgree, {}, {}, {}};
     }
     return std::move(table.summaries);
 }
@@ -144,8 +144,15 @@ std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex
 std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const OverflowReport &report)
 {
     ScopeTable table(index);
-    std::vector<std::vector<std::pair<int, QString>>> candidates(table.summaries.size()); // (op, reason)
-    std::vector<QSet<int>> anomalous(table.summaries.size());
+    const size_t n = table.summaries.size();
+    std::vector<QSet<int>> anomalous(n);
+    // Per scope, the earliest operator by each source: (op, reason).
+    std::vector<std::pair<int, QString>> hardware(n, {-1, QString()}), software(n, {-1, QString()});
+    QHash<int, QString> levelOf, recordOf; // op -> its software level / the earliest record naming it
+    auto earlier = [&](std::pair<int, QString> &best, int op, const QString &reason) {
+        if (best.first < 0 || table.positionOfOp[size_t(op)] < table.positionOfOp[size_t(best.first)])
+            best = {op, reason};
+    };
     for (const SoftwareFinding &f : report.findings) {
         if (f.op < 0 || size_t(f.op) >= table.scopeOfOp.size())
             continue;
@@ -155,27 +162,53 @@ std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const Overfl
         anomalous[s].insert(f.op);
         // The scope's first anomaly as analyzeOverflow defines it (ScopeScan::first): the first
         // operator with NaN/Inf/saturated values, any level (msprobe overflow_check's answer).
-        if (f.valueAnomaly)
-            candidates[s].emplace_back(f.op, f.reason);
-    }
-    for (const OverflowEntry &e : report.records)
-        for (const auto &link : e.links) {
-            if (link.op < 0 || size_t(link.op) >= table.scopeOfOp.size())
-                continue;
-            const size_t s = size_t(table.scopeOfOp[size_t(link.op)]);
-            anomalous[s].insert(link.op);
-            candidates[s].emplace_back(link.op, QCoreApplication::translate("RunCompare", "overflow record %1").arg(index.ops[size_t(e.op)].relPath.section(QLatin1Char('/'), -1)));
+        if (f.valueAnomaly) {
+            levelOf.insert(f.op, overflowLevelName(f.level));
+            earlier(software[s], f.op, f.reason);
         }
-    for (size_t s = 0; s < table.summaries.size(); ++s) {
+    }
+    // OpDebug records (sorted by overflow.md §8): the operators they name; a record whose
+    // operator cannot be found (or whose payload cannot be decoded) stands at its own place.
+    for (const OverflowEntry &e : report.records) {
+        const QString name = index.ops[size_t(e.op)].relPath.section(QLatin1Char('/'), -1);
+        std::vector<std::pair<int, QString>> named;
+        for (const auto &link : e.links)
+            named.emplace_back(link.op >= 0 ? link.op : e.op,
+                               link.op >= 0 ? QCoreApplication::translate("RunCompare", "overflow record %1").arg(name)
+                                            : QCoreApplication::translate("RunCompare", "overflow record %1: %2").arg(name, link.note));
+        if (e.links.empty())
+            named.emplace_back(e.op, e.error.isEmpty() ? QCoreApplication::translate("RunCompare", "overflow record %1: no triggered block").arg(name)
+                                                       : QCoreApplication::translate("RunCompare", "overflow record %1: %2").arg(name, e.error));
+        for (const auto &[op, reason] : named) {
+            if (op < 0 || size_t(op) >= table.scopeOfOp.size())
+                continue;
+            const size_t s = size_t(table.scopeOfOp[size_t(op)]);
+            anomalous[s].insert(op);
+            if (!recordOf.contains(op))
+                recordOf.insert(op, index.ops[size_t(e.op)].relPath);
+            earlier(hardware[s], op, reason);
+        }
+    }
+    auto finding = [&](int op, const QString &reason) {
+        return ScopeFinding{entryOf(index.ops[size_t(op)]), anomalousTensor(index, report, op), reason, table.positionOfOp[size_t(op)],
+                            true, index.ops[size_t(op)].relPath, recordOf.value(op), levelOf.value(op)};
+    };
+    for (size_t s = 0; s < n; ++s) {
         ScopeSummary &sum = table.summaries[s];
         sum.anomalies = anomalous[s].size();
-        const std::pair<int, QString> *best = nullptr;
-        for (const auto &c : candidates[s])
-            if (!best || table.positionOfOp[size_t(c.first)] < table.positionOfOp[size_t(best->first)])
-                best = &c;
-        if (best)
-            sum.first = ScopeFinding{entryOf(index.ops[size_t(best->first)]), anomalousTensor(index, report, best->first),
-                                     best->second, table.positionOfOp[size_t(best->first)], true};
+        if (hardware[s].first >= 0)
+            sum.hardware = finding(hardware[s].first, hardware[s].second);
+        if (software[s].first >= 0)
+            sum.software = finding(software[s].first, software[s].second);
+        // The scope's first: the earlier of the two sources (one operator when both name it).
+        if (sum.hardware && sum.software && sum.hardware->file == sum.software->file) {
+            sum.first = *sum.software;
+            sum.first->reason = sum.hardware->reason + QStringLiteral("; ") + sum.software->reason;
+        } else if (sum.hardware && (!sum.software || sum.hardware->position < sum.software->position)) {
+            sum.first = sum.hardware;
+        } else if (sum.software) {
+            sum.first = sum.software;
+        }
     }
     return std::move(table.summaries);
 }

@@ -30,9 +30,10 @@ namespace ds {
 std::vector<ScopeSummary> summarizeCompare(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result);
 
 /// Summaries of an overflow analysis, one per scope: anomalies = operators with a software
-/// finding (a statistic overflow alone excepted) or an OpDebug record; first = the scope's
+/// finding (a statistic overflow alone excepted) or an OpDebug record; software = the scope's
 /// first operator with NaN/Inf/saturated values, any level (ScopeScan::first, what msprobe's
-/// overflow_check names), or an earlier operator an OpDebug record names.
+/// overflow_check names); hardware = the earliest operator an OpDebug record names (an unlinked
+/// record: the record file itself); first = the earlier of the two (run/firstoverflow.h).
 std::vector<ScopeSummary> summarizeOverflow(const DumpIndex &index, const OverflowReport &report);
 
 /// Two runs' scopes paired by id. A bench run with a single scope pairs with every NPU scope

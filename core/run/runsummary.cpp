@@ -39,9 +39,13 @@ QString reasonCounts(const std::map<QString, qint64> &by)
 
 QJsonObject findingJson(const ScopeFinding &f)
 {
-    return {{QStringLiteral("op"), f.op}, {QStringLiteral("row"), f.row.isEmpty() ? QJsonValue() : QJsonValue(f.row)},
-            {QStringLiteral("reason"), f.reason}, {QStringLiteral("position"), f.position},
-            {QStringLiteral("inputs_agree"), f.inputsAgree}};
+    QJsonObject o{{QStringLiteral("op"), f.op}, {QStringLiteral("row"), f.row.isEmpty() ? QJsonValue() : QJsonValue(f.row)},
+                  {QStringLiteral("reason"), f.reason}, {QStringLiteral("position"), f.position},
+                  {QStringLiteral("inputs_agree"), f.inputsAgree}};
+    for (const auto &[key, value] : {std::pair{"file", &f.file}, {"record", &f.record}, {"level", &f.level}})
+        if (!value->isEmpty())
+            o.insert(QLatin1String(key), *value);
+    return o;
 }
 
 std::optional<ScopeFinding> findingFromJson(const QJsonValue &v)
@@ -57,6 +61,9 @@ std::optional<ScopeFinding> findingFromJson(const QJsonValue &v)
     f.reason = o.value(QStringLiteral("reason")).toString();
     f.position = o.value(QStringLiteral("position")).toInt(-1);
     f.inputsAgree = o.value(QStringLiteral("inputs_agree")).toBool(true);
+    f.file = o.value(QStringLiteral("file")).toString();
+    f.record = o.value(QStringLiteral("record")).toString();
+    f.level = o.value(QStringLiteral("level")).toString();
     return f;
 }
 
@@ -85,6 +92,10 @@ QJsonObject ScopeSummary::toJson() const
         by.insert(code, n);
     o.insert(QStringLiteral("not_compared_by"), by);
     o.insert(QStringLiteral("first"), first ? QJsonValue(findingJson(*first)) : QJsonValue());
+    if (hardware)
+        o.insert(QStringLiteral("hardware"), findingJson(*hardware));
+    if (software)
+        o.insert(QStringLiteral("software"), findingJson(*software));
     QJsonArray c;
     for (const CommOp &op : comm)
         c.append(op.toJson());
@@ -117,6 +128,8 @@ std::optional<ScopeSummary> ScopeSummary::fromJson(const QJsonObject &o)
     s.benchOnly = o.value(QStringLiteral("bench_only")).toInteger();
     s.anomalies = o.value(QStringLiteral("anomalies")).toInteger();
     s.first = findingFromJson(o.value(QStringLiteral("first")));
+    s.hardware = findingFromJson(o.value(QStringLiteral("hardware")));
+    s.software = findingFromJson(o.value(QStringLiteral("software")));
     for (const QJsonValue &v : o.value(QStringLiteral("comm")).toArray()) {
         auto c = CommOp::fromJson(v.toObject());
         if (!c)

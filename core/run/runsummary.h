@@ -25,6 +25,10 @@ struct ScopeFinding
     QString reason;      ///< why, in words
     int position = -1;   ///< the operator's position in the scope's execution order
     bool inputsAgree = true; ///< compare: its inputs agree (the scope's origin); false: inputs already differ
+    // overflow only (firstoverflow.h: which source names the operator)
+    QString file;        ///< the operator's file (DumpIndex relPath); an unlinked OpDebug record's own file
+    QString record;      ///< the OpDebug record naming it (the earliest of several), "" none
+    QString level;       ///< the software scan's level of its NaN/Inf/saturated values ("critical", ...), "" none
     bool operator==(const ScopeFinding &) const = default;
 };
 
@@ -42,6 +46,9 @@ struct ScopeSummary
     /// "MISSING_FILE", ...; "NOT_COMPARED" without one)
     std::map<QString, qint64> notComparedBy;
     std::optional<ScopeFinding> first;
+    /// Overflow: the scope's earliest operator by each source alone, the OpDebug records
+    /// (hardware) and the software scan; `first` is the earlier of the two (firstoverflow.h).
+    std::optional<ScopeFinding> hardware, software;
     std::vector<CommOp> comm;   ///< the scope's communication ops in order
 
     QJsonObject toJson() const;

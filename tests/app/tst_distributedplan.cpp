@@ -241,7 +241,7 @@ private slots:
         size_t scopes = 0, claims = 0;
         for (const RunInfo &r : tree.runs)
             scopes += r.scopes.size();
-        QCOMPARE(units.size(), scopes); // every scope of the 24 runs, named by its run
+        QCOMPARE(units.size(), scopes); // every scope of the 26 runs, named by its run
         QVERIFY(units.count(QStringLiteral("overflow_tensor_mix:step1/rank0")));
         for (const auto &[id, c] : units)
             claims += c.size();

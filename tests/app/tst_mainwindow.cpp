@@ -4,9 +4,15 @@
 #include "exportdialog.h"
 #include "histogramwidget.h"
 #include "mainwindow.h"
+#include "compareview.h"
+#include "graphpanel.h"
 #include "optablepanel.h"
 #include "overflowpanel.h"
+#include "runspanel.h"
+#include "trendspanel.h"
+#include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
+#include "models/rungridmodel.h"
 #include "tensorinspector.h"
 
 #include <QAbstractItemModelTester>
@@ -15,6 +21,7 @@
 #include <QCryptographicHash>
 #include <QDialogButtonBox>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -62,6 +69,80 @@ QJsonObject manifestTensor(const QString &sample, const QString &id)
 }
 
 const TensorId kTensor = *TensorId::parse(u"20240315101500/0/ge_default_20240315101512_1/1/0/Conv2D.resnet_conv1_Conv2D.12.3.1710490512000001.input.0");
+
+/// `dumpscope-cli ARGS` as JSON (the CLI is the oracle of the GUI's answers: one rule in core).
+QJsonObject cliJson(const QStringList &args)
+{
+    QProcess cli;
+    cli.start(QStringLiteral(DUMPSCOPE_CLI), args);
+    if (!cli.waitForFinished(120000) || cli.exitCode() != 0)
+        return {};
+    return QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+}
+
+QLabel *overflowStatus(MainWindow &w) { return w.statusBar()->findChild<QLabel *>(QStringLiteral("overflowStatus")); }
+
+/// The rows of the overflow list whose first column carries the star.
+QList<QTreeWidgetItem *> starredRows(QTreeWidget *list)
+{
+    QList<QTreeWidgetItem *> rows;
+    for (QTreeWidgetItemIterator it(list); *it; ++it)
+        if ((*it)->text(0).contains(QChar(0x2605)))
+            rows << *it;
+    return rows;
+}
+
+/// What the CLI's overflow report counts for a dump: OpDebug records and software findings.
+std::pair<int, int> cliOverflowCounts(const QString &path)
+{
+    const QJsonObject doc = cliJson({QStringLiteral("overflow"), path, QStringLiteral("--json")});
+    return {int(doc[QLatin1String("records")].toArray().size()), int(doc[QLatin1String("software")][QLatin1String("findings")].toArray().size())};
+}
+
+/// The Overflow tab's header for these counts over `dumps` dumps (OverflowPanel::stateText's words).
+QString overflowHeader(int records, int findings, int dumps)
+{
+    return QStringLiteral("%1 OpDebug record(s), %2 software finding(s)%3").arg(records).arg(findings)
+        .arg(dumps > 1 ? QStringLiteral(" in %1 dump(s).").arg(dumps) : QStringLiteral("."));
+}
+
+/// Opens `paths` in order and waits until each is indexed, its overflow analysed and its runs read.
+bool openAll(MainWindow &w, const QStringList &paths)
+{
+    QSignalSpy analyzed(w.overflow(), &OverflowPanel::analysisFinished);
+    for (const QString &p : paths)
+        w.openPath(p);
+    QElapsedTimer t;
+    t.start();
+    while (t.elapsed() < 30000) {
+        if (analyzed.count() >= paths.size() && !w.context()->isIndexing() && !w.runsPanel()->isBusy() && !w.overflow()->isRunning())
+            return true;
+        QTest::qWait(20);
+    }
+    qWarning("openAll: %lld of %lld analysed, indexing %d, runs busy %d, overflow running %d", qlonglong(analyzed.count()),
+             qlonglong(paths.size()), int(w.context()->isIndexing()), int(w.runsPanel()->isBusy()), int(w.overflow()->isRunning()));
+    return false;
+}
+
+/// Sends a mouse move to the heatmap at the centre of cell (step, row).
+void hoverCell(TrendsPanel *trends, int step, int row)
+{
+    auto *heat = trends->findChild<QWidget *>(QStringLiteral("trendsHeatmap"));
+    const QPointF at = trends->cellPosition(step, row);
+    QMouseEvent move(QEvent::MouseMove, at, heat->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QCoreApplication::sendEvent(heat, &move);
+}
+
+/// The hover line the heatmap must show for cell (step, row) of the table shown now.
+QString expectedHover(const TrendTable &t, int step, int row)
+{
+    QStringList ranks;
+    for (size_t r = 0; r < t.ranks.size() && r < 8; ++r) {
+        const double v = t.value(row, step, int(r));
+        ranks << QStringLiteral("%1 %2").arg(t.rankLabels[qsizetype(r)], std::isnan(v) ? QStringLiteral("\u2014") : QString::number(v, 'g', 5));
+    }
+    return QStringLiteral("%1, %2: %3").arg(t.stepLabels[step], t.rows[row], ranks.join(QStringLiteral(", ")));
+}
 
 } // namespace
 
@@ -425,7 +506,7 @@ print(len(want))
         QVERIFY(op.isValid());
         QCOMPARE(op.data(DumpTreeModel::OverflowRole).toInt(), 3);
         QCOMPARE(w.tree()->currentIndex().siblingAtColumn(0).data(DumpTreeModel::OpPathRole).toString(), path);
-        QVERIFY(w.statusBar()->findChild<QLabel *>()->text().contains(answer));
+        QVERIFY(overflowStatus(w)->text().contains(answer));
         // The operator table (the ops of step1/rank1) marks the same row critical.
         const int opIndex = w.context()->index(0)->opIndex(path);
         OpTableModel *table = w.opTable()->model();
@@ -533,6 +614,299 @@ print(len(want))
         for (auto *dock : english.findChildren<QDockWidget *>())
             titles << dock->windowTitle();
         QVERIFY(titles.contains(QStringLiteral("Dump tree")));
+    }
+
+
+    // ---- issue 30 (h4): one first overflow; summaries that follow the open dumps; close ----
+
+    /// The status bar, First Overflow (Ctrl+F1), the Overflow panel's one starred row and
+    /// `dumpscope-cli overflow --json` name the same operator, and say why when the OpDebug
+    /// records and the software scan disagree (overflow/resnet: the scan's layer2/block0/conv2
+    /// runs before the record's layer4/block0/conv3; its iteration 1 alone: the record first).
+    void firstOverflowIsOneAnswer_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QString>("source");
+        QTest::addRow("scan before record") << QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/resnet") << QStringLiteral("software");
+        QTest::addRow("record before scan") << QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/resnet/20240401150000/0/resnet50/1/1")
+                                            << QStringLiteral("opdebug");
+        QTest::addRow("both agree") << QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/legacy") << QStringLiteral("both");
+        QTest::addRow("msprobe statistics") << QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/overflow_statistics_mix")
+                                            << QStringLiteral("software");
+    }
+    void firstOverflowIsOneAnswer()
+    {
+        QFETCH(QString, path);
+        QFETCH(QString, source);
+        const QJsonObject first = cliJson({QStringLiteral("overflow"), path, QStringLiteral("--json")})[QLatin1String("first")].toObject();
+        QVERIFY2(!first.isEmpty(), "the CLI gives no first overflow");
+        QCOMPARE(first[QLatin1String("source")].toString(), source);
+        const QString file = first[QLatin1String("file")].toString(), line = first[QLatin1String("line")].toString(),
+                      note = first[QLatin1String("note")].toString();
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QSignalSpy analyzed(w.overflow(), &OverflowPanel::analysisFinished);
+        w.openPath(path);
+        QTRY_COMPARE_WITH_TIMEOUT(analyzed.count(), 1, 20000);
+        // the status bar
+        QLabel *status = overflowStatus(w);
+        QVERIFY(status && status->isVisible());
+        QVERIFY2(status->text().startsWith(QStringLiteral("First overflow: ") + line), qPrintable(status->text()));
+        if (source != QLatin1String("both")) { // the sources disagree (or one has nothing): the why is shown
+            QVERIFY2(status->text().contains(note), qPrintable(status->text()));
+            QVERIFY(!note.isEmpty() || !first[QLatin1String("opdebug_first")].isObject());
+        }
+        // First Overflow (Ctrl+F1) selects it in the panel and its operator in the tree
+        w.centralTabs()->setCurrentWidget(w.opTable());
+        QTest::keyClick(&w, Qt::Key_F1, Qt::ControlModifier);
+        QCOMPARE(w.centralTabs()->currentWidget(), w.overflow());
+        QTRY_COMPARE(w.tree()->currentIndex().siblingAtColumn(0).data(DumpTreeModel::OpPathRole).toString(), file);
+        // exactly one starred row: the selected one, the record or the finding the CLI names
+        QTreeWidget *list = w.overflow()->list();
+        const QList<QTreeWidgetItem *> stars = starredRows(list);
+        QCOMPARE(stars.size(), 1);
+        QCOMPARE(list->currentItem(), stars.front());
+        QVERIFY(stars.front()->data(0, OverflowPanel::FirstOverflowRole).toBool());
+        if (source == QLatin1String("software"))
+            QCOMPARE(stars.front()->text(3), file.section(QLatin1Char('/'), -1));
+        else
+            QCOMPARE(stars.front()->toolTip(0), first[QLatin1String("record")].toString());
+        const QString details = w.overflow()->details()->toPlainText();
+        QVERIFY2(details.contains(QStringLiteral("This is the first overflow: ") + line), qPrintable(details));
+        QVERIFY2(details.contains(note), qPrintable(details));
+        // the graph and the runs overview take the same operator
+        QCOMPARE(w.overflow()->firstOverflowOp(0), w.context()->index(0)->opIndex(file));
+    }
+
+
+    /// Step 1 of a run whose step-0 optimizer wrote NaN into fc1.weight (real msprobe runs):
+    /// the first anomaly's row, its details, First Overflow and the CLI name the parameter and the
+    /// step-0 operator that wrote it (or where it was last seen normal), in the same words.
+    void firstAnomalyNamesTheParameter_data()
+    {
+        QTest::addColumn<QString>("run");
+        QTest::addColumn<QString>("words");
+        QTest::addRow("optimizer not dumped") << QStringLiteral("optnan_statistics_mix")
+                                              << QStringLiteral("last seen normal in step0/rank0 at Module.fc1.Linear.forward.0");
+        QTest::addRow("optimizer dumped") << QStringLiteral("optnan_dumped_statistics_mix")
+                                          << QStringLiteral("written in step0/rank0 by Tensor.add_.5.forward");
+    }
+    void firstAnomalyNamesTheParameter()
+    {
+        QFETCH(QString, run);
+        QFETCH(QString, words);
+        const QString path = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/") + run;
+        const QJsonObject doc = cliJson({QStringLiteral("overflow"), path, QStringLiteral("--json")});
+        QJsonObject finding;
+        for (const auto &f : doc[QLatin1String("software")][QLatin1String("findings")].toArray())
+            if (f[QLatin1String("file")].toString() == QLatin1String("step1/rank0/Functional.linear.0.forward"))
+                finding = f.toObject();
+        const QString reason = finding[QLatin1String("reason")].toString();
+        QVERIFY2(reason.contains(QLatin1String("fc1.weight")) && reason.contains(words), qPrintable(reason));
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAll(w, {path}));
+        QTreeWidget *list = w.overflow()->list();
+        QTreeWidgetItem *row = nullptr;
+        for (QTreeWidgetItemIterator it(list); *it; ++it)
+            if ((*it)->text(3) == QLatin1String("Functional.linear.0.forward") && (*it)->parent()
+                && (*it)->parent()->text(0).startsWith(QLatin1String("step1/rank0")))
+                row = *it;
+        QVERIFY(row);
+        QCOMPARE(row->toolTip(0), reason); // the same words as the CLI
+        list->setCurrentItem(row);
+        QVERIFY2(w.overflow()->details()->toPlainText().contains(reason), qPrintable(w.overflow()->details()->toPlainText()));
+        // where the run-level first overflow is step 1's, First Overflow shows the same explanation
+        if (doc[QLatin1String("first")][QLatin1String("scope")].toString() == QLatin1String("step1/rank0")) {
+            QVERIFY(w.goToFirstOverflow());
+            QCOMPARE(list->currentItem(), row);
+            QVERIFY2(overflowStatus(w)->toolTip().contains(reason), qPrintable(overflowStatus(w)->toolTip()));
+        }
+    }
+
+    /// Two open dumps, the second without any overflow: the Overflow header counts both (the
+    /// CLI's records and findings summed), the status bar keeps the first dump's first overflow,
+    /// the Runs footer says every scope was read once both walks are done.
+    void summariesFollowTheOpenDumps()
+    {
+        const QString a = QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/resnet");
+        const QString b = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix");
+        const auto [recordsA, findingsA] = cliOverflowCounts(a);
+        const auto [recordsB, findingsB] = cliOverflowCounts(b);
+        QVERIFY(recordsA > 0 && findingsA > 0 && recordsB == 0 && findingsB == 0);
+        const QString lineA = cliJson({QStringLiteral("overflow"), a, QStringLiteral("--json")})[QLatin1String("first")][QLatin1String("line")].toString();
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAll(w, {a, b}));
+        // the header: both dumps, not the last one analysed
+        const QString header = overflowHeader(recordsA + recordsB, findingsA + findingsB, 2);
+        QCOMPARE(w.overflow()->stateText(), header);
+        QVERIFY(w.overflow()->findChildren<QLabel *>().size() > 0);
+        bool shown = false;
+        for (QLabel *l : w.overflow()->findChildren<QLabel *>())
+            shown |= l->text() == header;
+        QVERIFY(shown);
+        // the status bar: the first dump's first overflow, not "No overflow found"
+        QVERIFY2(overflowStatus(w)->text().startsWith(QStringLiteral("First overflow: ") + lineA), qPrintable(overflowStatus(w)->text()));
+        QVERIFY(overflowStatus(w)->text().contains(QDir(a).absolutePath()));
+        // the list holds both dumps' top items
+        QCOMPARE(w.overflow()->list()->topLevelItemCount(), 2);
+        // the Runs footer: every walk is done, whichever run is shown
+        QTRY_COMPARE(w.runsPanel()->statusText(), QStringLiteral("All scopes read."));
+        QVERIFY(!w.runsPanel()->statusText().contains(QLatin1String("Looking for runs")));
+    }
+
+    /// The Trends hover line names a cell of the table shown now: after the trends move to
+    /// another dump's run it is recomputed (a row of the previous dump is never named).
+    void trendsHoverFollowsTheTable()
+    {
+        const QString a = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/overflow_statistics_mix");
+        const QString b = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix");
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAll(w, {a, b}));
+        TrendsPanel *trends = w.trendsPanel();
+        w.centralTabs()->setCurrentWidget(trends);
+        const QList<int> dumps = w.context()->treeModel()->dumpIds();
+        QCOMPARE(dumps.size(), 2);
+        QSignalSpy ready(trends, &TrendsPanel::tableReady);
+        w.tree()->setCurrentIndex(w.context()->treeModel()->dumpItem(dumps[0]));
+        QTRY_VERIFY_WITH_TIMEOUT(trends->table() && !trends->isBusy() && trends->table()->rows.contains(QStringLiteral("Torch.exp.0.forward")), 20000);
+        QTest::qWait(100); // the heatmap's axes are set on the next (queued) replot
+        const int rowA = int(trends->table()->rows.indexOf(QStringLiteral("Torch.exp.0.forward")));
+        hoverCell(trends, 1, rowA);
+        QCOMPARE(trends->hoverText(), expectedHover(*trends->table(), 1, rowA));
+        QVERIFY(trends->hoverText().contains(QLatin1String("Torch.exp.0.forward")));
+        // the other dump's run: TinyNet has no Torch.exp; the same cell is now its row
+        ready.clear();
+        w.tree()->setCurrentIndex(w.context()->treeModel()->dumpItem(dumps[1]));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !trends->isBusy(), 20000);
+        QVERIFY(!trends->table()->rows.contains(QStringLiteral("Torch.exp.0.forward")));
+        QLabel *hover = nullptr;
+        for (QLabel *l : trends->findChildren<QLabel *>())
+            if (l->text() == trends->hoverText())
+                hover = l;
+        QVERIFY(hover);
+        QVERIFY2(!hover->text().contains(QLatin1String("Torch.exp")), qPrintable(hover->text()));
+        // the same mouse position over the new table's axes: a cell of the new table, with its values
+        bool ofNewTable = false;
+        for (int r = 0; r < trends->table()->rows.size(); ++r)
+            ofNewTable |= hover->text() == expectedHover(*trends->table(), 1, r);
+        QVERIFY2(ofNewTable, qPrintable(hover->text()));
+    }
+
+    /// File -> Close on one of two dumps: every summary follows the remaining dump (overflow
+    /// header and status, tree, op table, runs and their footer, trends, the comparison made on
+    /// the closed dump); closing the other leaves the empty state.
+    void closeDumpFollowsEverywhere()
+    {
+        const QString a = QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/resnet");
+        const QString b = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix");
+        const auto [recordsB, findingsB] = cliOverflowCounts(b);
+        MainWindow w;
+        w.resize(1300, 800);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(openAll(w, {a, b}));
+        DumpTreeModel *model = w.context()->treeModel();
+        const QList<int> dumps = model->dumpIds();
+        QCOMPARE(dumps.size(), 2);
+        const int dumpA = dumps[0], dumpB = dumps[1];
+        // a comparison made on dump A (with itself), and its marks in the tree
+        QSignalSpy compared(w.compareView(), &CompareView::finished);
+        w.tree()->setCurrentIndex(model->dumpItem(dumpA));
+        w.compareWith(a);
+        QTRY_VERIFY_WITH_TIMEOUT(compared.count() > 0, 30000);
+        QVERIFY(w.compareView()->model()->result());
+        QCOMPARE(w.compareView()->npuDump(), dumpA);
+        QVERIFY(w.overflow()->firstOverflow(dumpA));
+        QVERIFY(w.closeDumpAction() && w.closeDumpAction()->isEnabled());
+        QCOMPARE(w.closeDumpAction()->objectName(), QStringLiteral("closeDumpAction"));
+
+        // close A through File -> Close (the tree's current item is in A)
+        w.tree()->setCurrentIndex(model->dumpItem(dumpA));
+        QSignalSpy closed(w.context(), &DocumentContext::dumpClosed);
+        w.closeDumpAction()->trigger();
+        QCOMPARE(closed.count(), 1);
+        QCOMPARE(closed.first().at(0).toInt(), dumpA);
+        // the tree: B only, still dump B
+        QCOMPARE(model->rowCount(), 1);
+        QCOMPARE(model->dumpIds(), QList<int>{dumpB});
+        QCOMPARE(model->index(0, 0).data(DumpTreeModel::DumpRole).toInt(), dumpB);
+        QVERIFY(!model->index(dumpA));
+        // overflow: B's counts and B's answer (none)
+        QCOMPARE(w.overflow()->stateText(), overflowHeader(recordsB, findingsB, 1));
+        QCOMPARE(w.overflow()->list()->topLevelItemCount(), 1);
+        QVERIFY(!w.overflow()->firstOverflow(dumpA));
+        QCOMPARE(overflowStatus(w)->text(), QStringLiteral("No overflow found in the open dumps."));
+        QVERIFY(starredRows(w.overflow()->list()).isEmpty());
+        QVERIFY(!w.goToFirstOverflow());
+        // op table, runs, trends: B's
+        QTRY_COMPARE(w.opTable()->model()->dump(), dumpB);
+        QCOMPARE(w.runsPanel()->dump(), dumpB);
+        QCOMPARE(w.runsPanel()->runChooser()->count(), 1);
+        QTRY_COMPARE(w.runsPanel()->statusText(), QStringLiteral("All scopes read."));
+        QTRY_VERIFY_WITH_TIMEOUT(w.trendsPanel()->table() && !w.trendsPanel()->isBusy(), 20000);
+        bool trendsOfB = false;
+        for (QLabel *l : w.trendsPanel()->findChildren<QLabel *>())
+            trendsOfB |= l->text().contains(QDir(b).absolutePath());
+        QVERIFY(trendsOfB);
+        // the comparison of A went with it
+        QVERIFY(!w.compareView()->model()->result());
+        QCOMPARE(w.compareView()->npuDump(), -1);
+        for (QLabel *l : w.statusBar()->findChildren<QLabel *>())
+            QVERIFY2(!l->isVisible() || !l->text().startsWith(QLatin1String("Run: ")), qPrintable(l->text()));
+        QVERIFY(w.context()->selectedDump() != dumpA);
+        QVERIFY(w.graph()->dump() != dumpA);
+
+        // close B: the empty state
+        w.closeDump(dumpB);
+        QCOMPARE(model->rowCount(), 0);
+        QCOMPARE(w.overflow()->list()->topLevelItemCount(), 0);
+        QVERIFY(w.overflow()->stateText().startsWith(QLatin1String("Open a dump")));
+        QVERIFY(!overflowStatus(w)->isVisible());
+        QCOMPARE(w.opTable()->model()->rowCount(), 0);
+        QCOMPARE(w.runsPanel()->model()->rowCount(), 0);
+        QCOMPARE(w.runsPanel()->runChooser()->count(), 0);
+        QCOMPARE(w.runsPanel()->statusText(), QString());
+        QTRY_VERIFY(!w.trendsPanel()->isBusy());
+        QVERIFY(!w.trendsPanel()->table() || w.trendsPanel()->table()->empty());
+        QCOMPARE(w.trendsPanel()->hoverText(), QString());
+        QCOMPARE(w.context()->selectedDump(), -1);
+        QCOMPARE(w.graph()->dump(), -1);
+        QVERIFY(!w.closeDumpAction()->isEnabled());
+        // a dump opened now gets a new number and its own answer
+        QVERIFY(openAll(w, {a}));
+        QCOMPARE(model->dumpIds().size(), 1);
+        QVERIFY(model->dumpIds().front() > dumpB);
+        QVERIFY(overflowStatus(w)->text().startsWith(QLatin1String("First overflow: resnet/layer2/block0/conv2/Conv2D")));
+    }
+
+    /// Closing a dump while it indexes: the indexing stops, nothing of it appears afterwards.
+    void closeWhileIndexing()
+    {
+        MainWindow w;
+        QSignalSpy finished(w.context(), &DocumentContext::indexingFinished);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps"));
+        QTRY_VERIFY(w.context()->indexingDump() >= 0);
+        const int dump = w.context()->indexingDump();
+        w.closeDump(dump);
+        QCOMPARE(w.context()->treeModel()->rowCount(), 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!w.context()->isIndexing(), 30000);
+        QCOMPARE(finished.count(), 0);
+        QCOMPARE(w.context()->treeModel()->rowCount(), 0);
+        QCOMPARE(w.overflow()->list()->topLevelItemCount(), 0);
+        w.openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/overflow/vector")); // the next one loads as usual
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QCOMPARE(w.context()->treeModel()->rowCount(), 1);
     }
 
     void badFilesAreListed()

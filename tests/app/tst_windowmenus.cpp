@@ -22,6 +22,7 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileInfo>
 #include <QFileDialog>
 #include <QLibraryInfo>
 #include <QLineEdit>
@@ -259,6 +260,30 @@ private slots:
         QVERIFY(expected.size() >= 3);
         QCOMPARE(exported, expected);
         dialog->close();
+    }
+
+    /// Right click on a tree item of one of two open dumps: Close Dump closes that dump, the
+    /// other stays with its tree.
+    void treeContextMenuClosesItsDump()
+    {
+        auto w = openWindow(kCannModel);
+        QVERIFY(w);
+        QSignalSpy finished(w->context(), &DocumentContext::indexingFinished);
+        w->openPath(kGraphDump);
+        QVERIFY(finished.wait(20000));
+        auto *model = w->context()->treeModel();
+        QCOMPARE(model->dumpIds().size(), 2);
+        const int first = model->dumpIds().front(), second = model->dumpIds().back();
+        const QModelIndex item = model->dumpItem(first);
+        w->tree()->scrollTo(item);
+        QMenu *menu = contextMenu(w->tree()->viewport(), w->tree()->visualRect(item).center());
+        QVERIFY(menu);
+        QAction *close = menuAction(menu, QStringLiteral("closeDump"));
+        QVERIFY(close && close->isEnabled());
+        clickEntry(menu, close);
+        QTRY_COMPARE(model->dumpIds(), QList<int>{second});
+        QCOMPARE(QFileInfo(model->dumpPath(second)).canonicalFilePath(), QFileInfo(kGraphDump).canonicalFilePath());
+        QVERIFY(model->rowCount(model->dumpItem(second)) > 0);
     }
 
     /// Right click on an operator row: copy its name (the table's Op name cell), Compare with...

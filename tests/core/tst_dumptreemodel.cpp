@@ -288,7 +288,8 @@ private slots:
         QTRY_COMPARE(model.pendingMarkNotices(), size_t(0));
     }
 
-    /// Items of a later dump stay valid when an earlier dump is removed.
+    /// Items of a later dump stay valid when an earlier dump is removed, and so does its number:
+    /// results the panels keep by dump number (overflow, runs, trends) still name the same dump.
     void removeDumpKeepsOthers()
     {
         const auto a = indexOf(QStringLiteral(DUMPSCOPE_SAMPLES "/cann/model_dump"));
@@ -304,15 +305,22 @@ private slots:
         QVERIFY(item.isValid() && tensor.isValid());
         model.removeDump(0);
         QCOMPARE(model.dumpCount(), 1);
+        QCOMPARE(model.dumpIds(), QList<int>{1});
         QVERIFY(item.isValid());
-        QCOMPARE(item.data(DumpTreeModel::DumpRole).toInt(), 0);
+        QCOMPARE(item.data(DumpTreeModel::DumpRole).toInt(), 1);
         QCOMPARE(item.data(DumpTreeModel::OpPathRole).toString(), b->ops[size_t(op)].relPath.toString());
-        QCOMPARE(QModelIndex(item), model.findOp(0, op));
+        QCOMPARE(QModelIndex(item), model.findOp(1, op));
+        QVERIFY(!model.findOp(0, op).isValid()); // the closed dump's number names nothing
+        QVERIFY(!model.index(0) && model.index(1) == b);
         QCOMPARE(QModelIndex(tensor).parent(), QModelIndex(item));
-        // a dump opened now gets a fresh serial: its items do not alias the remaining dump's
-        model.finishDump(model.beginDump(a->openedPath), a);
+        // a dump opened now gets a fresh serial and a fresh number: its items do not alias the remaining dump's
+        const int c = model.beginDump(a->openedPath);
+        QCOMPARE(c, 2);
+        model.finishDump(c, a);
+        QCOMPARE(model.dumpIds(), (QList<int>{1, 2}));
         QCOMPARE(item.data(DumpTreeModel::OpPathRole).toString(), b->ops[size_t(op)].relPath.toString());
-        QCOMPARE(model.findOp(1, 0).data(DumpTreeModel::OpPathRole).toString(), a->ops[0].relPath.toString());
+        QCOMPARE(model.findOp(2, 0).data(DumpTreeModel::OpPathRole).toString(), a->ops[0].relPath.toString());
+        QCOMPARE(model.index(1, 0).data(DumpTreeModel::DumpRole).toInt(), 2); // row 1, dump 2
     }
 
     void unreadableFilesLast()

@@ -1,8 +1,18 @@
 // Overflow status decoding against every worked example of the seed documents (overflow.md
-// §6.4) and OpDebug payload decoding against the spec's test vector (§3.3) and layouts.
+// §6.4) and OpDebug payload decoding against the spec's test vector (§3.3) and layouts; the
+// one first-overflow rule (firstoverflow.h) on hand-made scopes and on the samples, against
+// what samples/generate_overflow.py's own decoder computed.
+#include "index/buildindex.h"
+#include "run/firstoverflow.h"
 #include "overflow/opdebug.h"
+#include "overflow/overflowreport.h"
 #include "overflow/statusdecode.h"
+#include "run/runcompare.h"
 
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTest>
 #include <cstring>
 
@@ -34,6 +44,43 @@ std::vector<std::byte> magicPayload(std::uint32_t version, std::uint32_t accType
     std::memcpy(p.data(), head, sizeof head);
     std::memcpy(p.data() + 24, fields.data(), fields.size() * 8);
     return p;
+}
+
+/// One scope of a run (step x rank) for the first-overflow rule: its earliest operator by each
+/// source at a position (-1: none), `first` the earlier of the two as summarizeOverflow sets it.
+ScopeSummary scope(int step, int rank, int hardwareAt, int softwareAt)
+{
+    ScopeSummary s;
+    s.step = QStringLiteral("step%1").arg(step);
+    s.rank = QStringLiteral("rank%1").arg(rank);
+    s.id = s.step + QLatin1Char('/') + s.rank;
+    s.stepNumber = step;
+    s.rankNumber = rank;
+    s.ops = 20;
+    auto op = [&](int at) { return QStringLiteral("%1.op%2").arg(s.id).arg(at); };
+    if (hardwareAt >= 0)
+        s.hardware = ScopeFinding{op(hardwareAt), {}, QStringLiteral("overflow record R"), hardwareAt, true, op(hardwareAt),
+                                  QStringLiteral("%1/Opdebug.%2").arg(s.id).arg(hardwareAt), hardwareAt == softwareAt ? QStringLiteral("critical") : QString()};
+    if (softwareAt >= 0)
+        s.software = ScopeFinding{op(softwareAt), {}, QStringLiteral("inputs normal"), softwareAt, true, op(softwareAt),
+                                  hardwareAt == softwareAt ? s.hardware->record : QString(), QStringLiteral("critical")};
+    if (s.hardware && (!s.software || hardwareAt <= softwareAt))
+        s.first = s.hardware;
+    else if (s.software)
+        s.first = s.software;
+    s.anomalies = (hardwareAt >= 0) + (softwareAt >= 0 && softwareAt != hardwareAt);
+    return s;
+}
+
+QJsonObject manifestSample(const QString &name)
+{
+    QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/manifest.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    for (const auto &s : QJsonDocument::fromJson(f.readAll())[QLatin1String("samples")].toArray())
+        if (s[QLatin1String("name")].toString() == name)
+            return s.toObject();
+    return {};
 }
 
 QList<qulonglong> codes(const StatusDecoding &d)
@@ -193,6 +240,115 @@ private slots:
         QCOMPARE(setBits(0), std::vector<std::uint64_t>{});
         QCOMPARE(setBits(272), (std::vector<std::uint64_t>{0x10, 0x100}));
         QCOMPARE(setBits(1ull << 63), std::vector<std::uint64_t>{1ull << 63});
+    }
+
+
+    /// The one first-overflow rule over hand-made scopes: the earlier source wins in a scope,
+    /// the earliest step and the communication-op clock across scopes, and the note says what
+    /// the other source names and why it is not first.
+    void firstOverflowRule_data()
+    {
+        QTest::addColumn<std::vector<ScopeSummary>>("scopes");
+        QTest::addColumn<bool>("scanned");
+        QTest::addColumn<QString>("op");
+        QTest::addColumn<QString>("source");
+        QTest::addColumn<QStringList>("note"); // the note contains each of these
+        QTest::addRow("software first in the scope")
+            << std::vector{scope(0, 0, 7, 4)} << true << "step0/rank0.op4" << "software"
+            << QStringList{"no OpDebug record names step0/rank0.op4", "the first OpDebug record (hardware), Opdebug.7,", "names step0/rank0.op7", "runs later in step0/rank0"};
+        QTest::addRow("hardware first in the scope")
+            << std::vector{scope(0, 0, 2, 5)} << true << "step0/rank0.op2" << "opdebug"
+            << QStringList{"the software scan finds no NaN, Inf or saturated value in the tensors of step0/rank0.op2",
+                           "its first anomaly, step0/rank0.op5 [critical], runs later in step0/rank0"};
+        QTest::addRow("both name it") << std::vector{scope(0, 0, 3, 3)} << true << "step0/rank0.op3" << "both"
+                                      << QStringList{"Opdebug.3 (hardware) and the software scan (critical) name the same operator"};
+        QTest::addRow("records only, not scanned") << std::vector{scope(0, 0, 6, -1)} << false << "step0/rank0.op6" << "opdebug"
+                                                   << QStringList{"the software scan was not run"};
+        QTest::addRow("hardware only, scanned") << std::vector{scope(0, 0, 6, -1)} << true << "step0/rank0.op6" << "opdebug"
+                                                << QStringList{"stayed inside the operator"};
+        QTest::addRow("software only") << std::vector{scope(1, 0, -1, 9)} << true << "step1/rank0.op9" << "software" << QStringList{};
+        QTest::addRow("record in a later step")
+            << std::vector{scope(0, 0, -1, 12), scope(1, 0, 1, -1)} << true << "step0/rank0.op12" << "software"
+            << QStringList{"names step1/rank0.op1, which is in a later step (step1/rank0)"};
+        // no communication op: the clock offset is the position; rank 1's record at 1 beats rank 0's scan at 3
+        QTest::addRow("across ranks on the clock")
+            << std::vector{scope(0, 0, -1, 3), scope(0, 1, 1, -1)} << true << "step0/rank1.op1" << "opdebug"
+            << QStringList{"its first anomaly, step0/rank0.op3 [critical], is in step0/rank0, later on the communication-op clock"};
+        QTest::addRow("nothing") << std::vector{scope(0, 0, -1, -1), scope(1, 0, -1, -1)} << true << QString() << QString() << QStringList{};
+    }
+    void firstOverflowRule()
+    {
+        QFETCH(std::vector<ScopeSummary>, scopes);
+        QFETCH(bool, scanned);
+        QFETCH(QString, op);
+        QFETCH(QString, source);
+        QFETCH(QStringList, note);
+        const std::vector<FirstOverflow> first = firstOverflows(scopes, scanned);
+        if (op.isEmpty()) {
+            QVERIFY(first.empty());
+            return;
+        }
+        QCOMPARE(first.size(), size_t(1));
+        const FirstOverflow &f = first.front();
+        QCOMPARE(f.finding.op, op);
+        QCOMPARE(QString::fromLatin1(firstOverflowSourceName(f.source)), source);
+        for (const QString &part : note)
+            QVERIFY2(f.note.contains(part), qPrintable(f.note));
+        if (note.isEmpty())
+            QVERIFY2(f.note.isEmpty(), qPrintable(f.note));
+        QVERIFY(f.line().startsWith(op + QStringLiteral(" (")));
+        // the order the summaries come in does not matter
+        std::vector<ScopeSummary> reversed(scopes.rbegin(), scopes.rend());
+        QCOMPARE(firstOverflows(reversed, scanned), first);
+        // the JSON names the same operator and source
+        const QJsonObject json = QJsonDocument::fromJson(f.toJson()).object();
+        QCOMPARE(json.value(QStringLiteral("op")).toString(), op);
+        QCOMPARE(json.value(QStringLiteral("source")).toString(), source);
+        QCOMPARE(json.value(QStringLiteral("note")).toString(), f.note);
+    }
+
+    /// On every overflow sample (and the sub-folders the manifest names): the answer of
+    /// analyzeOverflow -> summarizeOverflow -> firstOverflows is the one the generator's own
+    /// decoder computed with the rule (samples/generate_overflow.py first_overflow()).
+    void firstOverflowOnSamples_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addColumn<QJsonValue>("expected");
+        for (const char *sampleName : {"overflow_legacy", "overflow_magic", "overflow_vector", "overflow_software", "overflow_resnet"}) {
+            const QString name = QString::fromLatin1(sampleName);
+            const QJsonObject sample = manifestSample(name);
+            QVERIFY2(!sample.isEmpty(), qPrintable(name));
+            const QString root = QStringLiteral(DUMPSCOPE_SAMPLES "/") + sample[QLatin1String("path")].toString();
+            const QJsonObject ov = sample[QLatin1String("overflow")].toObject();
+            QTest::addRow("%s", qPrintable(name)) << root << QJsonValue(ov[QLatin1String("first")]);
+            const QJsonObject in = ov[QLatin1String("first_in")].toObject();
+            for (auto it = in.begin(); it != in.end(); ++it)
+                QTest::addRow("%s %s", qPrintable(name), qPrintable(it.key())) << root + QLatin1Char('/') + it.key() << QJsonValue(it.value());
+        }
+        QVERIFY(!manifestSample(QStringLiteral("overflow_resnet"))[QLatin1String("overflow")][QLatin1String("first_in")].toObject().isEmpty());
+    }
+    void firstOverflowOnSamples()
+    {
+        QFETCH(QString, path);
+        QFETCH(QJsonValue, expected);
+        auto index = buildIndex(path);
+        QVERIFY2(index, qPrintable(index.errorText()));
+        const OverflowReport report = analyzeOverflow(**index);
+        const std::vector<FirstOverflow> first = firstOverflows(summarizeOverflow(**index, report), report.scanned);
+        if (expected.isNull()) {
+            QVERIFY(first.empty());
+            return;
+        }
+        QCOMPARE(first.size(), size_t(1));
+        const FirstOverflow &f = first.front();
+        const QJsonObject want = expected.toObject();
+        QCOMPARE(f.finding.file, want[QLatin1String("file")].toString());
+        QCOMPARE(f.finding.op, want[QLatin1String("op")].toString());
+        QCOMPARE(QString::fromLatin1(firstOverflowSourceName(f.source)), want[QLatin1String("source")].toString());
+        QCOMPARE(f.finding.record, want[QLatin1String("record")].toString());
+        QCOMPARE(f.finding.level, want[QLatin1String("level")].toString());
+        QCOMPARE(f.hardware ? f.hardware->file : QString(), want[QLatin1String("opdebug_first")][QLatin1String("file")].toString());
+        QCOMPARE(f.software ? f.software->file : QString(), want[QLatin1String("software_first")][QLatin1String("file")].toString());
     }
 
     void rejects()

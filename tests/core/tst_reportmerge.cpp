@@ -3,7 +3,7 @@
 // scopes it owns), every part sent through its byte format, and the parts merged in any order
 // give exactly the report one index of the whole tree gives (the single process's path, which is
 // itself one part merged). The trees are the committed samples: real msprobe runs (one run, and
-// a folder of 24 runs with overflows), CANN trees with OpDebug overflow files in several layouts,
+// a folder of 26 runs with overflows), CANN trees with OpDebug overflow files in several layouts,
 // and the whole samples folder (every format, unreadable files listed once, in the whole order).
 #include "dump/levels.h"
 #include "formats/readers.h"
@@ -11,6 +11,8 @@
 #include "index/infopart.h"
 #include "index/jsonreport.h"
 #include "overflow/overflowpart.h"
+#include "run/firstoverflow.h"
+#include "run/runcompare.h"
 #include "run/runtree.h"
 
 #include <QJsonArray>
@@ -28,18 +30,16 @@ namespace {
 
 QString sample(const char *rel) { return QStringLiteral(DUMPSCOPE_SAMPLES "/") + QLatin1String(rel); }
 
-/// The claims of every unit of work: a run's scope (overflow: a CANN device's scopes together,
-/// as an OpDebug record links operators of its sibling iterations), claims no run holds alone.
+/// The claims of every unit of work: a run's scope (overflow: a rank's scopes together, as an
+/// OpDebug record links operators of its device's sibling iterations and a step's first anomaly
+/// can come from the rank's previous step), claims no run holds alone.
 std::vector<std::vector<size_t>> units(const RunTree &tree, bool overflow)
 {
     std::map<QString, std::vector<size_t>> byKey;
     std::vector<bool> held(tree.walk.claims.size(), false);
     for (const RunInfo &run : tree.runs)
         for (const RunScope &s : run.scopes) {
-            const bool byDevice = overflow && std::any_of(s.claims.begin(), s.claims.end(), [&](size_t c) {
-                return formatReader(tree.walk.claims[c].format).opsAreFiles();
-            });
-            auto &claims = byKey[run.relPath + QLatin1Char('\n') + (byDevice ? QStringLiteral("device ") + s.rank : s.id)];
+            auto &claims = byKey[run.relPath + QLatin1Char('\n') + (overflow ? QStringLiteral("rank ") + s.rank : s.id)];
             claims.insert(claims.end(), s.claims.begin(), s.claims.end());
             for (size_t c : s.claims)
                 held[c] = true;
@@ -103,7 +103,7 @@ private slots:
         QTest::addColumn<int>("minErrors");   // unreadable files
         QTest::newRow("cann opdebug runs") << sample("overflow") << 10 << 1 << 0;
         QTest::newRow("msprobe overflow run") << sample("msprobe_real/dumps/overflow_tensor_mix") << 0 << 1 << 0;
-        QTest::newRow("msprobe 24 runs") << sample("msprobe_real/dumps") << 0 << 3 << 0;
+        QTest::newRow("msprobe 26 runs") << sample("msprobe_real/dumps") << 0 << 3 << 0;
         QTest::newRow("cann trees") << sample("cann") << 0 << 0 << 1;
         // every sample: several formats (levels.part), runs and errors (unreadable files) together
         QTest::newRow("all samples") << QStringLiteral(DUMPSCOPE_SAMPLES) << 10 << 3 << 10;
@@ -121,8 +121,9 @@ private slots:
         QVERIFY(tree);
         auto whole = indexClaims(tree->walk);
         const OverflowReport report = analyzeOverflow(*whole);
-        const QByteArray json = overflowJson(*whole, report);
-        const QString text = overflowText(*whole, report);
+        const OverflowDocument wholeDoc = overflowDocument(*whole, report);
+        const QByteArray json = overflowJson(wholeDoc);
+        const QString text = overflowText(wholeDoc);
         // the case is not empty: what the merge must reproduce
         const QJsonObject doc = QJsonDocument::fromJson(json).object();
         QVERIFY(doc.value(QStringLiteral("records")).toArray().size() >= minRecords);
@@ -132,9 +133,16 @@ private slots:
         const auto groups = units(*tree, true);
         QVERIFY2(groups.size() > 1, "one unit: nothing to merge");
         std::vector<OverflowPart> parts;
+        std::vector<ScopeSummary> scopes; // what the first-overflow answer is made from (scancommand.cpp)
         for (const auto &claims : groups) {
             const auto index = indexUnit(*tree, claims);
-            const QByteArray bytes = encodeOverflowPart(overflowPart(*index, analyzeOverflow(*index)));
+            const OverflowReport partReport = analyzeOverflow(*index);
+            for (const ScopeSummary &s : summarizeOverflow(*index, partReport)) { // they travel as JSON
+                const auto back = ScopeSummary::fromJson(s.toJson());
+                QVERIFY(back && *back == s);
+                scopes.push_back(*back);
+            }
+            const QByteArray bytes = encodeOverflowPart(overflowPart(*index, partReport));
             auto decoded = decodeOverflowPart(bytes);
             QVERIFY(decoded);
             QCOMPARE(encodeOverflowPart(*decoded), bytes);
@@ -142,10 +150,18 @@ private slots:
             parts.push_back(std::move(*decoded));
         }
         for (const auto &order : orders(parts.size())) {
-            const OverflowDocument merged = mergeOverflow(reordered(parts, order), whole->openedPath, true);
+            OverflowDocument merged = mergeOverflow(reordered(parts, order), whole->openedPath, true);
+            answerOverflow(merged, scopes);
             QCOMPARE(overflowText(merged), text);
             QCOMPARE(overflowJson(merged), json);
         }
+        // the answer itself, from the summaries in any order: the same as the whole index's
+        OverflowDocument merged = mergeOverflow(parts, whole->openedPath, true);
+        std::reverse(scopes.begin(), scopes.end());
+        answerOverflow(merged, scopes);
+        QCOMPARE(merged.firstJson, wholeDoc.firstJson);
+        QCOMPARE(merged.firstText, wholeDoc.firstText);
+        QVERIFY(!wholeDoc.firstJson.isEmpty() || minRecords + minFindings == 0);
     }
 
     /// Info: the same for the counts, levels, warnings and errors.

@@ -52,7 +52,7 @@ ScopeSummary scope(qint64 step, qint64 rank, std::vector<CommOp> ops, std::optio
     s.error = firstAt ? 1 : 0;
     if (firstAt)
         s.first = ScopeFinding{QStringLiteral("Op.%1").arg(*firstAt), QStringLiteral("Op.%1.output.0").arg(*firstAt),
-                               QStringLiteral("test"), *firstAt, true};
+                               QStringLiteral("test"), *firstAt, true, {}, {}, {}};
     return s;
 }
 

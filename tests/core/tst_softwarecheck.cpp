@@ -4,6 +4,7 @@
 // only the Norm statistic overflowed. Plus the recorded-statistics rules and msprobe's
 // ignore rules on small dumps written here.
 #include "index/buildindex.h"
+#include "overflow/inputorigin.h"
 #include "overflow/overflowreport.h"
 #include "tensor/dtype.h"
 
@@ -188,6 +189,64 @@ private slots:
             QCOMPARE(opName(ix, p.op), before.section(QLatin1Char(':'), 0, 0));
             QVERIFY(p.statisticOverflow && !p.valueAnomaly);
         }
+    }
+
+    /// Issue 30: step 0's optimizer wrote NaN into fc1.weight (real msprobe runs, optimizer
+    /// outside and inside the dump). Step 1's first anomaly has the NaN among its inputs with no
+    /// operator of step 1 before it: its origin names the parameter, the rank's previous step and
+    /// the operator there that wrote it, or (not dumped) where it was last seen normal, as the
+    /// designed half of expected.json says; msprobe names the module holding the parameter.
+    void parameterNaNFromThePreviousStep_data()
+    {
+        QTest::addColumn<QString>("caseId");
+        QTest::addRow("optimizer not dumped") << "optnan_statistics_mix";
+        QTest::addRow("optimizer dumped") << "optnan_dumped_statistics_mix";
+    }
+    void parameterNaNFromThePreviousStep()
+    {
+        QFETCH(QString, caseId);
+        const QJsonObject c = expectedCase(caseId);
+        QVERIFY2(!c.isEmpty(), qPrintable(caseId));
+        auto index = buildIndex(kReal + QStringLiteral("/dumps/") + c[QLatin1String("run")].toString());
+        QVERIFY2(index.ok(), qPrintable(index.errorText()));
+        const DumpIndex &ix = **index;
+        const OverflowReport r = analyzeOverflow(ix);
+        const QJsonObject designed = c[QLatin1String("designed")][QLatin1String("per_scope_first_anomaly")].toObject();
+        const QJsonObject msprobe = c[QLatin1String("msprobe")].toObject();
+        int explained = 0;
+        for (const QString &rank : {QStringLiteral("rank0"), QStringLiteral("rank1")}) {
+            const QJsonObject want = designed[QStringLiteral("step1/") + rank].toObject();
+            const QJsonObject origin = want[QLatin1String("origin")].toObject();
+            const ScopeScan *s = scopeOf(r, QStringLiteral("step1"), rank);
+            QVERIFY(s && s->first >= 0);
+            const SoftwareFinding &f = *s->firstAnomaly();
+            QCOMPARE(opName(ix, f.op), want[QLatin1String("op")].toString());
+            QCOMPARE(f.level, OverflowLevel::High); // the parameter counts as an input
+            QCOMPARE(f.origins.size(), size_t(1));
+            const InputOrigin &o = f.origins.front();
+            QCOMPARE(o.parameter, origin[QLatin1String("parameter")].toString());
+            QCOMPARE(o.module, want[QLatin1String("module")].toString());
+            QCOMPARE(o.previousScope, origin[QLatin1String("previous_step")].toString());
+            QCOMPARE(o.writer, origin[QLatin1String("written_by")].toString()); // "" when not dumped
+            if (origin[QLatin1String("written_by")].isNull())
+                QCOMPARE(o.lastNormal, origin[QLatin1String("last_seen_normal_at")].toArray().first().toString());
+            else
+                QVERIFY(o.lastNormal.isEmpty());
+            QVERIFY2(f.reason.startsWith(QLatin1String("inputs and outputs abnormal: propagated from upstream; ")) && f.reason.endsWith(o.text),
+                     qPrintable(f.reason));
+            QVERIFY2(o.text.contains(o.parameter) && o.text.contains(o.previousScope), qPrintable(o.text));
+            // the flat list carries the same finding
+            QVERIFY(std::any_of(r.findings.begin(), r.findings.end(), [&](const SoftwareFinding &x) { return x.op == f.op && x.reason == f.reason; }));
+            // msprobe's overflow_check names the module that holds the parameter (it does not count parameters as inputs)
+            const QJsonArray listed = msprobe[QLatin1String("step1")][QLatin1String("ops_by_rank")][QStringLiteral("rank_") + rank.mid(4)].toArray();
+            QCOMPARE(listed.first().toString(), o.module);
+            ++explained;
+        }
+        QCOMPARE(explained, 2);
+        // a first anomaly produced in its own step has no origin
+        for (const ScopeScan &s : r.scopes)
+            if (s.first >= 0 && s.firstAnomaly()->level == OverflowLevel::Critical)
+                QVERIFY(s.firstAnomaly()->origins.empty());
     }
 
     void recordedStatistics_data()

@@ -10,7 +10,7 @@ count and layout on the first case, one of each on the others; with --sanitized,
 
 - shared: every process is given the same path (scopes are split between the processes);
 - split: every process is given its own root r<OMPI_COMM_WORLD_RANK> holding only some of the
-  tree's leaf folders (dealt round-robin by a key: a run, or a run's step/rank), by the wrapper
+  tree's leaf folders (dealt round-robin by a key: a run, or a run's rank), by the wrapper
   mpi_compare uses; the union of the roots, read by one process, is the oracle.
 
 The cases are real msprobe runs with overflows (samples/msprobe_real: statistics, tensor and
@@ -32,16 +32,19 @@ from checker import Checker  # noqa: E402
 from mpi_compare import link_scope, mpi_env, mpirun, run, setup  # noqa: E402
 
 RUNS = "msprobe_real/dumps"
-# (name, [(folder in the tree, sample folder)], depth of the deal key below the tree,
-#  process counts of the shared layout, of the split layout): every count and layout on the
-#  folder of several runs, one of each on the others (an mpirun costs seconds under ASan)
+# (name, [(folder in the tree, sample folder)], the path components below the tree that make
+#  the deal key, process counts of the shared layout, of the split layout): every count and
+#  layout on the folder of several runs, one of each on the others (an mpirun costs seconds
+#  under ASan). The key is a run's rank (run/step/rank: components 0 and 2), as node-local
+#  storage holds every step of a rank and an overflow unit is a rank's steps (DISTRIBUTED.md).
 CASES = [
     ("msprobe_runs", [("overflow_statistics_mix", f"{RUNS}/overflow_statistics_mix"),
                       ("overflow_tensor_mix", f"{RUNS}/overflow_tensor_mix"),
                       ("overflow_norm_statistics_mix", f"{RUNS}/overflow_norm_statistics_mix"),
-                      ("npu_rank1_statistics_mix", f"{RUNS}/npu_rank1_statistics_mix")], 3, [1, 2, 4], [2, 4]),
-    ("msprobe_overflow_tensor", [(".", f"{RUNS}/overflow_tensor_mix")], 2, [4], [2]),
-    ("cann_opdebug", [(".", "overflow")], 1, [2], [4]),
+                      ("npu_rank1_statistics_mix", f"{RUNS}/npu_rank1_statistics_mix"),
+                      ("optnan_dumped_statistics_mix", f"{RUNS}/optnan_dumped_statistics_mix")], (0, 2), [1, 2, 4], [2, 4]),
+    ("msprobe_overflow_tensor", [(".", f"{RUNS}/overflow_tensor_mix")], (1,), [4], [2]),
+    ("cann_opdebug", [(".", "overflow")], (0,), [2], [4]),
 ]
 REPORTS = [("info", []), ("info", ["--json"]), ("overflow", []), ("overflow", ["--json"])]
 
@@ -51,9 +54,9 @@ def leaves(folder):
     return sorted({p.parent for p in folder.rglob("*") if p.is_file() or (p.is_symlink() and not p.is_dir())})
 
 
-def assemble(tmp, samples, parts, depth, n):
+def assemble(tmp, samples, parts, key_parts, n):
     """tree/ (the whole tree) and r<k>/tree for k < n: every leaf folder, as a real folder of
-    links to its files, dealt round-robin by its first `depth` path components."""
+    links to its files, dealt round-robin by its path components numbered `key_parts`."""
     if tmp.exists():
         shutil.rmtree(tmp)
     keys = {}
@@ -61,7 +64,8 @@ def assemble(tmp, samples, parts, depth, n):
         source = samples / source
         for leaf in leaves(source):
             rel = Path(into) / leaf.relative_to(source)
-            key = rel.parts[:depth] if into != "." else leaf.relative_to(source).parts[:depth]
+            comps = rel.parts if into != "." else leaf.relative_to(source).parts
+            key = tuple(comps[i] for i in key_parts if i < len(comps))
             k = keys.setdefault(key, len(keys)) % n
             for root in (tmp / "union" / "tree", tmp / f"r{k}" / "tree"):
                 target = root / rel
@@ -88,12 +92,12 @@ def main():
     cli, samples, tmp, wrapper, host, sanitized = setup()
     c = Checker()
 
-    for name, parts, depth, shared_counts, split_counts in CASES:
+    for name, parts, key_parts, shared_counts, split_counts in CASES:
         if sanitized:  # an ASan build: two processes in each layout
             shared_counts, split_counts = [2], [2]
         # the leaf folders dealt over the roots of each split (links only: small); the oracle
         # reads the whole tree
-        built = {n: assemble(tmp / f"{name}_{n}", samples, parts, depth, n) for n in split_counts}
+        built = {n: assemble(tmp / f"{name}_{n}", samples, parts, key_parts, n) for n in split_counts}
         tree = built[split_counts[0]] / "union" / "tree"
         ref = reports([cli], tree)
         for what, rc, out, err in ref:
@@ -138,7 +142,7 @@ def main():
     rc, _, err, _ = mpirun(2, [wrapper, roots, "overflow", "tree"])
     err = err.decode(errors="replace")
     c.check(rc == 5, "overflow: different contents", f"exit {rc}, expected 5")
-    c.check("scope step1/rank0 has different contents" in err and f"rank 1 on node {host}" in err
+    c.check("scope rank0 (every step) has different contents" in err and f"rank 1 on node {host}" in err
             and str(roots / "r1" / "tree") in err, "overflow: different contents", f"not named: {err[-400:]!r}")
 
     tree = tmp / f"{CASES[1][0]}_{CASES[1][4][0]}" / "union" / "tree"

@@ -15,6 +15,11 @@ computed with its own decoder of shared/specs/overflow.md (never by running Dump
 * "first_overflow" (per device);
 * the software scan: {finding file: level} and "first_producer";
 * info: the ops and tensors counts;
+* the one first overflow (README "Overflow"): the JSON's "first" (operator file, source
+  opdebug/software/both, the record naming it, the software level, and each source's own
+  first) equals the generator's "first", computed by its decoder with the rule written
+  there; the text report's "first overflow:" line names it and, when the sources disagree,
+  says what the other one names; sub-folders of a sample opened alone ("first_in") too;
 * OpDebug units whose status bits have no documented meaning (AIV, AICPU, SDMA): the block
   says so ("status_documented": false, a note), lists the set bits of the status and gives
   the AI Core reading of each bit as a hint (the bits computed here from the status).
@@ -48,11 +53,11 @@ LEGACY_KINDS = ("AI Core", "DHA Atomic Add", "L2 Atomic Add")
 INFO_KEYS = ("model_id", "stream_id", "task_id", "task_type", "pc_start", "para_base")
 # a missing device level: the manifest writes "", the CLI may spell it differently
 NO_DEVICE = {"", "-", "\u2014", "null", "none"}
-# What samples/manifest.json holds today (generate_overflow.py): 4 overflow_* samples with 16
-# OpDebug records, about 300 checks.
-MIN_SAMPLES = 4
-MIN_RECORDS = 16
-MIN_CHECKS = 300
+# What samples/manifest.json holds today (generate_overflow.py): 5 overflow_* samples with 18
+# OpDebug records, about 400 checks.
+MIN_SAMPLES = 5
+MIN_RECORDS = 18
+MIN_CHECKS = 400
 
 
 def run_json(ck, where, exe, *args):
@@ -230,6 +235,60 @@ def check_overflow(ck, exe, root, sample):
         ck.check(producer == want["software"]["first_producer"], where,
                  f"first_producer {producer!r} != {want['software']['first_producer']!r}")
 
+    # the one first overflow -----------------------------------------------------
+    check_first(ck, f"{where} first", doc.get("first"), want["first"], paths)
+    check_first_text(ck, f"{where} text", exe, root, want["first"])
+    for sub, sub_want in (want.get("first_in") or {}).items():
+        sub_doc = run_json(ck, f"{where} {sub}", exe, "overflow", root / sub, "--json")
+        if sub_doc is not None:
+            check_first(ck, f"{where} {sub} first", sub_doc.get("first"), sub_want, Paths(root / sub))
+
+
+def check_first(ck, where, got, want, paths):
+    """The JSON's "first" object against the generator's (both may be null)."""
+    if want is None:
+        ck.check(got is None, where, f"first {got!r}, the generator found no overflow")
+        return
+    if not ck.check(isinstance(got, dict), where, f"first is not an object: {got!r}"):
+        return
+    ck.check(paths.rel(got.get("file")) == want["file"], where, f"first.file {got.get('file')!r} != {want['file']!r}")
+    ck.check(got.get("op") == want["op"], where, f"first.op {got.get('op')!r} != {want['op']!r}")
+    ck.check(got.get("source") == want["source"], where, f"first.source {got.get('source')!r} != {want['source']!r}")
+    ck.check(paths.rel(got.get("record")) == want["record"], where, f"first.record {got.get('record')!r} != {want['record']!r}")
+    ck.check(got.get("level") == want["level"], where, f"first.level {got.get('level')!r} != {want['level']!r}")
+    for key, extra in (("opdebug_first", "record"), ("software_first", "level")):
+        g, w = got.get(key), want[key]
+        if w is None:
+            ck.check(g is None, where, f"{key} {g!r}, the generator has none")
+            continue
+        if ck.check(isinstance(g, dict), where, f"{key} is not an object: {g!r}"):
+            ck.check(paths.rel(g.get("file")) == w["file"], where, f"{key}.file {g.get('file')!r} != {w['file']!r}")
+            got_extra = paths.rel(g.get(extra)) if extra == "record" else g.get(extra)
+            ck.check(got_extra == w[extra], where, f"{key}.{extra} {got_extra!r} != {w[extra]!r}")
+    # the sources disagree: the note names the other source's operator
+    other = want["opdebug_first"] if want["source"] == "software" else want["software_first"]
+    note = str(got.get("note", ""))
+    if want["source"] != "both" and other is not None and other["file"] != want["file"]:
+        ck.check(other["op"] in note, where, f"note {note!r} does not name {other['op']!r}")
+
+
+def check_first_text(ck, where, exe, root, want):
+    """The text report's "first overflow:" line names the operator (and the note the other source's)."""
+    try:
+        text = subprocess.run([exe, "overflow", str(root)], capture_output=True, text=True, timeout=600).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        text = str(e)
+    lines = [l for l in text.splitlines() if l.startswith("first overflow: ")]
+    if want is None:
+        ck.check(not lines, where, f"text names a first overflow: {lines}")
+        return
+    if ck.check(len(lines) == 1, where, f"{len(lines)} 'first overflow:' lines in the text report"):
+        ck.check(lines[0].startswith(f"first overflow: {want['op']} ("), where, f"text line {lines[0]!r}")
+    if want["record"]:
+        marked = [l for l in text.splitlines() if l.endswith("<== first overflow")]
+        ck.check(len(marked) == 1 and marked[0].split()[0].endswith(want["record"].rsplit("/", 1)[-1]), where,
+                 f"records marked first overflow: {marked}")
+
 
 def check_info(ck, exe, root, sample):
     where = f"info {sample['name']}"
@@ -250,10 +309,30 @@ def msprobe_findings(doc):
     return out
 
 
+def check_origin(ck, where, doc, scope, op, want):
+    """The first anomaly's "origins" (an abnormal input no op of the step produced) against the
+    designed origin: the parameter, the rank's previous step, and the op that wrote it there or,
+    when the write is not in the dump, an entry where it was last seen normal."""
+    finding = next((f for f in doc["software"].get("findings") or []
+                    if f.get("scope") == scope and f.get("op_name") == op), None)
+    origins = (finding or {}).get("origins") or []
+    if not ck.check(len(origins) == 1, where, f"origins {origins!r}"):
+        return
+    o = origins[0]
+    ck.check(o.get("parameter") == want["parameter"], where, f"parameter {o.get('parameter')!r} != {want['parameter']!r}")
+    ck.check(o.get("previous_scope") == want["previous_step"], where, f"previous_scope {o.get('previous_scope')!r}")
+    written = (o.get("written_by") or {}).get("op")
+    ck.check(written == want["written_by"], where, f"written_by {written!r} != {want['written_by']!r}")
+    if want["written_by"] is None:
+        seen = (o.get("last_seen_normal") or {}).get("op")
+        ck.check(seen == want["last_seen_normal_at"][0], where, f"last_seen_normal {seen!r} != {want['last_seen_normal_at'][0]!r}")
+    ck.check(o.get("text", "") in finding.get("reason", ""), where, "the reason does not carry the origin")
+
+
 def check_msprobe_real(ck, exe, real):
     expected = json.loads((real / "expected.json").read_text())
     cases = [c for c in expected["cases"] if c.get("kind") == "overflow"]
-    ck.check(len(cases) >= 3, "msprobe_real", f"only {len(cases)} overflow cases in expected.json")
+    ck.check(len(cases) >= 5, "msprobe_real", f"only {len(cases)} overflow cases in expected.json")
     docs = {}
     for case in cases:
         run = case["run"]
@@ -273,6 +352,7 @@ def check_msprobe_real(ck, exe, real):
                              f"msprobe found no anomaly, we name {sc.get('first_anomaly')}")
                 continue
             anomaly = json.loads((real / answer["file"]).read_text())  # Python reads Infinity/NaN
+            designed = case["designed"].get("per_scope_first_anomaly") or {}
             for name, sc in sorted(step_scopes.items()):
                 rank = name.split("/")[1]
                 listed = anomaly.get("rank_" + rank[len("rank"):], [])
@@ -282,21 +362,39 @@ def check_msprobe_real(ck, exe, real):
                              f"msprobe lists no op; ours {first} is not a communication op")
                     continue
                 op = listed[0]["op_name"]
-                listed_all.append(f"{name} {op}")
                 got = (first or {}).get("op_name")
+                want = designed.get(name) or {}
+                if want.get("origin") and op == want.get("module"):
+                    # A parameter NaN before the step began: msprobe does not count parameters as
+                    # inputs and names the module holding it (README "Overflow"); ours is the first
+                    # op with the NaN, at level high, with where the parameter came from.
+                    listed_all.append(f"{name} {got}")
+                    ck.check(got == want["op"], f"{where} {name}", f"first anomaly {got!r} != designed {want['op']!r}")
+                    ck.check((first or {}).get("level") == "high", f"{where} {name}", f"level {first}")
+                    check_origin(ck, f"{where} {name}", doc, name, got, want["origin"])
+                    continue
+                listed_all.append(f"{name} {op}")
                 ck.check(got == op, f"{where} {name}", f"first anomaly {got!r} != msprobe's {op!r}")
                 ck.check((first or {}).get("level") == "critical", f"{where} {name}", f"level {first}")
         fa = doc["software"].get("first_anomaly") or {}
         ours = f"{fa.get('scope')} {fa.get('op_name')}"
         ck.check(ours in listed_all, where, f"dump's first anomaly {ours!r} not among msprobe's {listed_all}")
+        # The one answer: no OpDebug record in an msprobe dump, so the software scan's operator.
+        first = doc.get("first") or {}
+        ck.check(f"{first.get('scope')} {first.get('op')}" in listed_all and first.get("source") == "software", where,
+                 f"first {first.get('scope')} {first.get('op')} ({first.get('source')}) not among msprobe's {listed_all}")
         # The text report names the operator.
         try:
             text = subprocess.run([exe, "overflow", str(real / "dumps" / run)], capture_output=True, text=True,
                                   timeout=600).stdout
         except (OSError, subprocess.TimeoutExpired) as e:
             text = str(e)
-        ck.check(f"first anomaly: {fa.get('scope')}: {fa.get('op_name')} [critical]" in text, where,
+        ck.check(f"first anomaly: {fa.get('scope')}: {fa.get('op_name')} [{fa.get('level')}]" in text, where,
                  f"text report does not name {ours}")
+        # ... and where a parameter that was NaN before its step began came from (as the JSON says)
+        for f in doc["software"].get("findings") or []:
+            for o in f.get("origins") or []:
+                ck.check(o.get("text") and o["text"] in text, where, f"text report lacks the origin {o.get('text')!r}")
 
     # msprobe's graph build with -oc: the level of every node it holds.
     for name, graph in expected.get("graphs", {}).items():

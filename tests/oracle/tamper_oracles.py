@@ -112,6 +112,13 @@ def overflow_counts(s):
     edit_json(s / "manifest.json", change)
 
 
+def overflow_first(s):
+    def change(doc):
+        sample = first(doc["samples"], lambda x: x["name"] == "overflow_resnet")
+        sample["overflow"]["first"]["source"] = "opdebug"  # the record's operator, as "hardware first" would say
+    edit_json(s / "manifest.json", change)
+
+
 def cli_only(name):
     return ["--only", name]
 
@@ -136,7 +143,9 @@ CASES = [
     ("overflow_oracle", "ids: an expected record file renamed", [], overflow_record, "record files differ"),
     ("overflow_oracle", "reasons: a cause code added", cli_only("overflow_legacy"), overflow_codes, "cause codes"),
     ("overflow_oracle", "counts: one overflow sample dropped", [], overflow_counts,
-     "3 samples, at least 4 required"),
+     "4 samples, at least 5 required"),
+    ("overflow_oracle", "values: the first overflow's source changed", cli_only("overflow_resnet"), overflow_first,
+     "first.source 'software' != 'opdebug'"),
 ]
 
 

@@ -35,6 +35,8 @@ for task in ["statistics", "tensor", "md5"]:
 run("overflow_statistics_mix", "statistics", "mix", "overflow")
 run("overflow_tensor_mix", "tensor", "mix", "overflow", steps=(1,))
 run("overflow_norm_statistics_mix", "statistics", "mix", "overflow_norm")
+run("optnan_statistics_mix", "statistics", "mix", "optnan")
+run("optnan_dumped_statistics_mix", "statistics", "mix", "optnan_dumped")
 for task in ["statistics", "tensor", "md5"]:
     if task != "tensor":  # tensor variant of this pair left out to stay under the size budget
         run(f"npu_step1_{task}_mix", "statistics" if task == "md5" else task, "mix", "step1",
@@ -160,6 +162,47 @@ cases.append(OD(id="overflow_norm_statistics_mix", kind="overflow", run="overflo
     run_first_anomaly=OD(step=1, rank=1, op="Functional.layer_norm.0.forward",
                          alternative="Torch.exp.0.forward if a reader treats an infinite Norm statistic as an overflow"),
     note="found while sizing the overflow case (a first try with a smaller scale gave this); kept because it separates 'a statistic overflowed' from 'a value overflowed'",
+)))
+
+# Issue 30: step 0's optimizer writes NaN into fc1.weight (its parameter group's learning rate
+# is 0.1 * step / 0 = NaN at step 0); step 1 starts with a NaN parameter that no op of step 1
+# produced. Without the optimizer in the dump only "last seen normal" can be named; with it,
+# the op that wrote the NaN.
+OPTNAN_MODEL = ("TinyNet; fc1.weight in a parameter group of its own whose learning rate is a linear warm-up over 0 steps: "
+                "lr = 0.1 * step / 0 = NaN at step 0, so step 0's SGD update writes NaN into all of fc1.weight")
+OPTNAN_STEP1 = OD(op="Functional.linear.0.forward",
+                  why="its input.1 is fc1.weight, NaN before any op of step 1 ran; output NaN (inputs and outputs abnormal)",
+                  parameter="fc1.weight", module="Module.fc1.Linear.forward.0",
+                  msprobe_names="Module.fc1.Linear.forward.0: overflow_check does not count parameters as inputs, so the "
+                                "module holding the NaN parameter is where normal inputs give a NaN output")
+# the entries of step 0 that hold fc1.weight with finite values, last first (the module is recorded after its functional)
+FC1_SEEN = ["Module.fc1.Linear.forward.0", "Functional.linear.0.forward"]
+def optnan_step1(rank, written_by):
+    o = OD(parameter="fc1.weight", previous_step=f"step0/rank{rank}")
+    if written_by:
+        o["written_by"] = written_by
+    else:
+        o["written_by"] = None
+        o["written_between"] = "step 0 and step 1, outside the dump (the optimizer step)"
+        o["last_seen_normal_at"] = FC1_SEEN
+    return OD(OPTNAN_STEP1, origin=o)
+cases.append(OD(id="optnan_statistics_mix", kind="overflow", run="optnan_statistics_mix", designed=OD(
+    model=OPTNAN_MODEL + " (the update runs outside the dumped region, as in every run)",
+    per_scope_first_anomaly=OD([("step0/rank0", None), ("step0/rank1", None),
+                                ("step1/rank0", optnan_step1(0, None)), ("step1/rank1", optnan_step1(1, None))]),
+    run_first_anomaly=OD(step=1, rank=0, op="Functional.linear.0.forward",
+                         tie="both ranks start step 1 with the same NaN parameter at the same op before communication op #0; lowest rank reported"),
+)))
+cases.append(OD(id="optnan_dumped_statistics_mix", kind="overflow", run="optnan_dumped_statistics_mix", designed=OD(
+    model=OPTNAN_MODEL + "; the optimizer step is inside the dumped region",
+    per_scope_first_anomaly=OD([("step0/rank0", OD(op="Tensor.add_.5.forward",
+                                                    why="SGD's param.add_(grad, alpha=-lr) on fc1.weight (the 6th parameter updated: "
+                                                        "group 0 holds the other five): finite inputs, NaN output")),
+                                ("step0/rank1", OD(op="Tensor.add_.5.forward", why="as on rank 0 (the gradients are averaged)")),
+                                ("step1/rank0", optnan_step1(0, "Tensor.add_.5.forward")),
+                                ("step1/rank1", optnan_step1(1, "Tensor.add_.5.forward"))]),
+    run_first_anomaly=OD(step=0, rank=0, op="Tensor.add_.5.forward",
+                         tie="both ranks update fc1.weight after communication op #1; lowest rank reported"),
 )))
 
 doc = OD(

@@ -2,6 +2,7 @@
 """Regenerate samples/msprobe_real from a clean Ascend/msprobe checkout.
 
     /usr/bin/python3 tools/make_corpus.py --msprobe /path/to/msprobe-checkout [--work DIR]
+    /usr/bin/python3 tools/make_corpus.py --msprobe /path/to/msprobe-checkout --only RUN[,RUN...]
 
 1. writes configs/<run>.json for every run listed in expected.json ("runs"),
 2. runs tools/train.py as 2 gloo ranks per run (tools/launch.py) with the real PrecisionDebugger,
@@ -13,6 +14,11 @@
 Everything runs in --work (default /tmp/msprobe_corpus_work) with relative paths, so the
 files mention `dumps/<run>/...` and the scratch folder, never this repository. msprobe is
 only executed, never copied: PYTHONPATH = tools/shims : <checkout>/python.
+
+--only adds runs to the corpus without regenerating the rest (whose file names hold time
+stamps and random numbers that would all change): steps 2-3 for the named runs and their
+overflow cases only, their files copied in beside the others, their commands and console
+output appended (logs/dumps.log, producer.commands), then step 5 as usual.
 """
 
 import argparse
@@ -100,9 +106,11 @@ class Runner:
         return self.run(["tools/msprobe_cli.py"] + args, log_name, check)
 
 
-def dump_runs(runner, expected):
+def dump_runs(runner, expected, only=None):
     os.makedirs(os.path.join(runner.work, "configs"), exist_ok=True)
     for name, run in expected["runs"].items():
+        if only is not None and name not in only:
+            continue
         cfg = os.path.join("configs", name + ".json")
         with open(os.path.join(runner.work, cfg), "w") as f:
             json.dump(config_for(run), f, indent=4)
@@ -111,9 +119,11 @@ def dump_runs(runner, expected):
                    "dumps.log")
 
 
-def analyse(runner, expected):
+def analyse(runner, expected, only=None):
     runs = expected["runs"]
     for case in expected["cases"]:
+        if only is not None and not (case["kind"] == "overflow" and case["run"] in only):
+            continue
         if case["kind"] == "pair":
             npu, bench = runs[case["npu"]]["path"], runs[case["bench"]]["path"]
             for step in (0, 1):
@@ -133,6 +143,8 @@ def analyse(runner, expected):
                 out = f"overflow_check/{case['run']}/step{step}"
                 runner.msprobe(["overflow_check", "-i", f"{path}/step{step}", "-o", out],
                                f"overflow_check/{case['run']}.log")
+    if only is not None:
+        return
     for name in GRAPH_BUILDS:
         runner.msprobe(["graph_visualize", "-tp", runs[name]["path"], "-o", f"graph/build_{name}", "-oc"],
                        f"graph/build_{name}.log")
@@ -161,11 +173,41 @@ def versions(msprobe):
     return info
 
 
+def add_runs(runner, expected, only):
+    """--only: dump and check the named runs, copy their files in beside the corpus's."""
+    unknown = [r for r in only if r not in expected["runs"]]
+    if unknown:
+        sys.exit(f"not in expected.json runs: {unknown}")
+    shutil.rmtree(os.path.join(runner.work, "logs"), ignore_errors=True)
+    dump_runs(runner, expected, set(only))
+    analyse(runner, expected, set(only))
+    for run in only:
+        rel = expected["runs"][run]["path"]
+        for d in (rel, f"overflow_check/{run}"):
+            src, dst = os.path.join(runner.work, d), os.path.join(ROOT, d)
+            if os.path.isdir(src):
+                shutil.rmtree(dst, ignore_errors=True)
+                shutil.copytree(src, dst)
+        shutil.copy(os.path.join(runner.work, "configs", run + ".json"), os.path.join(ROOT, "configs", run + ".json"))
+        log = os.path.join(runner.work, "logs", "overflow_check", run + ".log")
+        if os.path.exists(log):
+            shutil.copy(log, os.path.join(ROOT, "logs", "overflow_check", run + ".log"))
+    with open(os.path.join(runner.work, "logs", "dumps.log")) as src, open(os.path.join(ROOT, "logs", "dumps.log"), "a") as dst:
+        dst.write(src.read())
+    expected["producer"]["commands"] = expected["producer"].get("commands", []) + runner.commands
+    with open(os.path.join(ROOT, "expected.json"), "w") as f:
+        json.dump(expected, f, indent=1)
+        f.write("\n")
+    subprocess.run([PY, os.path.join(HERE, "collect_answers.py")], check=True)
+    print("added:", ", ".join(only))
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--msprobe", required=True, help="Ascend/msprobe source checkout (has python/msprobe)")
     parser.add_argument("--work", default="/tmp/msprobe_corpus_work")
     parser.add_argument("--skip-dumps", action="store_true", help="reuse the dumps already in --work")
+    parser.add_argument("--only", help="comma-separated runs of expected.json to add (the rest is kept as it is)")
     args = parser.parse_args()
     msprobe = os.path.abspath(args.msprobe)
     if not os.path.isfile(os.path.join(msprobe, "python", "msprobe", "msprobe.py")):
@@ -179,6 +221,9 @@ def main():
 
     expected = load_expected()
     runner = Runner(msprobe, work)
+    if args.only:
+        add_runs(runner, expected, args.only.split(","))
+        return
     if not args.skip_dumps:
         dump_runs(runner, expected)
     analyse(runner, expected)

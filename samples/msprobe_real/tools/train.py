@@ -17,6 +17,12 @@ Variants (what the "npu" run does differently from the "base" = bench run):
   step1     fc1.weight[0, :] += 0.25 on rank 0 only, just before step 1 (step 0 identical)
   rank1     fc1.weight[0, :] += 0.25 on rank 1 only, before step 0; rank 0 receives the
             difference only through all_reduce
+  optnan    fc1.weight has a parameter group of its own whose learning rate comes from a linear
+            warm-up over 0 steps: lr = 0.1 * step / 0 = NaN at step 0, so step 0's SGD update
+            writes NaN into all of fc1.weight (outside the dumped region, as in every run); step
+            1 starts with a NaN parameter and no operator of step 1 produced it
+  optnan_dumped  optnan with the optimizer step inside the dumped region: msprobe records the
+            update that writes the NaN (Tensor.add_ on fc1.weight) in step 0
 
 Nothing here is msprobe code: msprobe is imported from the checkout given in PYTHONPATH.
 """
@@ -34,6 +40,13 @@ import msprobe_cpu_md5  # noqa: F401,E402  (deterministic md5 on CPU; see tools/
 
 PERTURB_DELTA = 0.25
 OVERFLOW_SCALE = {"overflow": 1000.0, "overflow_norm": 130.0}
+OPTNAN = ("optnan", "optnan_dumped")
+WARMUP_STEPS = 0  # optnan: the broken warm-up
+
+
+def warmup_lr(step):
+    """0.1 * step / WARMUP_STEPS in float64: NaN at step 0 (0/0), +inf after (Python would raise)."""
+    return 0.1 * (torch.tensor(float(step), dtype=torch.float64) / WARMUP_STEPS).item()
 
 
 class TinyNet(nn.Module):
@@ -89,7 +102,8 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--config", required=True)
     parser.add_argument("--variant", default="base",
-                        choices=["base", "weight", "bf16", "overflow", "overflow_norm", "step1", "rank1"])
+                        choices=["base", "weight", "bf16", "overflow", "overflow_norm", "step1", "rank1", "optnan",
+                                 "optnan_dumped"])
     parser.add_argument("--steps", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(1)  # deterministic CPU kernels, and 2 processes on 2 cores
@@ -107,7 +121,11 @@ def main():
     model = model.to(dtype)
     if args.variant == "weight" or (args.variant == "rank1" and rank == 1):
         perturb_fc1(model)
-    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    if args.variant in OPTNAN:
+        others = [p for n, p in model.named_parameters() if n != "fc1.weight"]
+        optimizer = torch.optim.SGD([{"params": others}, {"params": [model.fc1.weight]}], lr=0.1)
+    else:
+        optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
     params = [p for p in model.parameters()]
 
     for step in range(args.steps):
@@ -116,6 +134,8 @@ def main():
         x, y = batch(rank, step, dtype)
         if args.variant in OVERFLOW_SCALE and step == 1 and rank == 1:
             x = x * OVERFLOW_SCALE[args.variant]
+        if args.variant in OPTNAN:  # computed before the dumped region: its 0/0 is not an op of the dump
+            optimizer.param_groups[1]["lr"] = warmup_lr(step)
 
         debugger.start(model=model)
         logits = model(x)
@@ -133,10 +153,14 @@ def main():
             n = p.numel()
             p.grad.copy_(bucket[offset:offset + n].reshape(p.shape))
             offset += n
-        # the SGD update runs outside the dumped region: in tensor mode its 6 in-place
-        # Tensor.add_ calls would add 18 .pt files per scope (size budget of the corpus)
-        debugger.stop()
-        optimizer.step()
+        if args.variant == "optnan_dumped":  # the update is dumped too (statistics only: small)
+            optimizer.step()
+            debugger.stop()
+        else:
+            # the SGD update runs outside the dumped region: in tensor mode its 6 in-place
+            # Tensor.add_ calls would add 18 .pt files per scope (size budget of the corpus)
+            debugger.stop()
+            optimizer.step()
         optimizer.zero_grad()
         debugger.step()
         if rank == 0:
