@@ -374,9 +374,12 @@ def main():
     chosen = rank_dirs if not args.sanitized else rank_dirs[::8]
     for r in chosen:
         check_module_graphs(ck, args.cli, r, [r], samples)
-    for run_dir, ranks in sorted(runs.items()):
+    for run_dir in sorted(runs):
         if args.sanitized and run_dir not in {os.path.dirname(os.path.dirname(r)) for r in chosen}:
             continue
+        # Every rank folder below it, also those at other depths (msprobe_fixtures keeps
+        # single-rank dumps two levels down beside step/rank runs).
+        ranks = [r for r in rank_dirs if r.startswith(run_dir + os.sep)]
         # A run folder with graph databases or GE graphs next to it shows those instead.
         check_module_graphs(ck, args.cli, run_dir, ranks, samples)
     return ck.finish(min_checks=100 if args.sanitized else 400)
