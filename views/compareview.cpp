@@ -403,8 +403,6 @@ void CompareView::clear()
     m_npu.reset();
     m_bench.reset();
     m_npuDump = -1;
-    m_runAnswer.reset();
-    m_runScopes.clear();
     m_remapping = m_remapPending = false;
     m_model->setResult(nullptr, nullptr, nullptr);
     m_benchPanel->setResult(nullptr, nullptr, nullptr);
@@ -413,7 +411,7 @@ void CompareView::clear()
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     onRowSelected(); // clears the detail
-    m_detailStatus->clear();
+    m_detailStatus->setText(QString());
     m_summary->setText(tr("The NPU dump of the comparison was closed. Analysis \u2192 Compare with\u2026 compares an open dump."));
 }
 

@@ -504,6 +504,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
             if (!watcher->result()) {
                 m_statusText->setText(nothing);
                 return;
+            }
             m_context->closeDump(dump); // the empty entry goes (the other dumps keep their numbers)
             addGraphFolder(path);
         });
