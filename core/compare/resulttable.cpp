@@ -190,8 +190,10 @@ std::pair<QString, QString> splitRowName(const QString &name)
     return dot > 0 ? std::pair{name.left(dot), name.mid(dot + 1)} : std::pair{name, QString()};
 }
 
-IoKind ioOfKey(const QString &key)
+IoKind ioOfKey(const QString &entry, const QString &key)
 {
+    if (entry.contains(QLatin1String(".parameters_grad")))
+        return IoKind::Parameter;
     if (key.startsWith(QLatin1String("output")))
         return IoKind::Output;
     if (key.startsWith(QLatin1String("parameters")))
@@ -281,7 +283,7 @@ public:
             op.stack = stack;
         TensorFields f;
         f.name = key;
-        f.io = ioOfKey(key);
+        f.io = ioOfKey(entry, key);
         f.index = std::uint32_t(op.count(f.io));
         f.typeName = dtype;
         f.dataType = msprobe::dataTypeFromText(dtype);
