@@ -396,10 +396,14 @@ int mainCommand(int argc, char **argv, int processes)
         return runScanCommand(c);
     }
     if (command == QLatin1String("compare") && args.size() == 2) {
+        if (!QFileInfo::exists(args[1])) {
+            err(QStringLiteral("no such file or directory: %1").arg(args[1]));
+            return NoPath;
+        }
         if (!isCompareTablePath(args[1])) {
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH, or compare RESULT.csv|RESULT.xlsx "
                                "(msprobe's compare table; %1 is not a .csv or .xlsx file)").arg(args[1]));
-            return QFileInfo::exists(args[1]) ? Usage : NoPath;
+            return Usage;
         }
         CompareCommand c{args[1], QString(), QString(), parser.value(csv), QString(), parser.value(failOn), QString(), false,
                          parser.isSet(json), parser.isSet(quiet), parser.value(xlsx), parser.value(style)};
