@@ -5,6 +5,7 @@
 
 #include "benchoperatorspanel.h"
 #include "compare/comparereport.h"
+#include "compare/resulttable.h"
 #include "comparehistograms.h"
 #include "heatmapwidget.h"
 #include "io/pathguard.h"
@@ -380,6 +381,41 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
     }));
 }
 
+void CompareView::openTable(const QString &path)
+{
+    if (m_cancelRun)
+        *m_cancelRun = true;
+    m_run.waitForFinished();
+    m_npu.reset();
+    m_bench.reset();
+    m_npuDump = -1;
+    m_cancelRun = std::make_shared<std::atomic<bool>>(false);
+    m_runProgress = std::make_shared<std::atomic<int>>(0);
+    m_csv->setEnabled(false);
+    m_summary->setText(tr("Reading msprobe's compare table %1\u2026").arg(path));
+    m_remapping = m_remapPending = false;
+    watchProgress();
+    m_run.setFuture(QtConcurrent::run(backgroundPool(), [path] {
+        const BackgroundPriority background;
+        RunResult out;
+        auto opened = openCompareTable(path);
+        if (!opened) {
+            out.error = opened.errorText();
+            return out;
+        }
+        out.npu = opened->npu;
+        out.bench = opened->bench;
+        out.result = opened->result;
+        return out;
+    }));
+}
+
+QString CompareView::tablePath() const
+{
+    const auto result = m_model->result();
+    return result ? result->tablePath : QString();
+}
+
 void CompareView::watchProgress()
 {
     m_progress->setValue(0);
@@ -419,9 +455,16 @@ void CompareView::onFinished()
 {
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
+    const RunResult run = m_run.result();
+    if (!m_npu && m_npuDump < 0 && !run.remap && m_cancelRun && !*m_cancelRun) { // a table (openTable)
+        if (!run.result) {
+            m_summary->setText(tr("Cannot open the compare table: %1").arg(run.error));
+            return;
+        }
+        m_npu = run.npu;
+    }
     if (!m_npu) // cleared meanwhile (its NPU dump was closed)
         return;
-    const RunResult run = m_run.result();
     if (run.remap) {
         m_remapping = false;
         const bool usable = run.result && !run.result->cancelled;
@@ -525,9 +568,15 @@ void CompareView::updateSummary()
     } else if (!result->cancelled) {
         text += QLatin1Char('\n') + tr("No operator diverges.");
     }
-    text += QLatin1Char('\n') + tr("%n row(s) of %1 vs %2", nullptr, int(result->rows.size()))
-                                    .arg(QFileInfo(m_npu->openedPath).fileName(), QFileInfo(m_bench->openedPath).fileName())
-            + QStringLiteral(" (") + tr("%n bench tensor(s) without an NPU row", nullptr, int(result->benchOnly.size())) + QStringLiteral(").");
+    if (!result->tablePath.isEmpty()) // read from msprobe's table: say so, and where to go next
+        text = tr("msprobe's compare table %1: %n row(s) read, not computed. The verdicts are msprobe's Result; select a row "
+                  "for its values, or open the two dumps and use Analysis \u2192 Compare with\u2026 for DumpScope's own "
+                  "verdict and the tensors side by side.", nullptr, int(result->rows.size())).arg(QFileInfo(result->tablePath).fileName())
+               + QLatin1Char('\n') + text.section(QLatin1Char('\n'), 1);
+    else
+        text += QLatin1Char('\n') + tr("%n row(s) of %1 vs %2", nullptr, int(result->rows.size()))
+                                        .arg(QFileInfo(m_npu->openedPath).fileName(), QFileInfo(m_bench->openedPath).fileName())
+                + QStringLiteral(" (") + tr("%n bench tensor(s) without an NPU row", nullptr, int(result->benchOnly.size())) + QStringLiteral(").");
     if (result->cancelled)
         text = tr("Cancelled. ") + text;
     m_summary->setText(tr("Run: %1").arg(m_model->runAnswer().line()) + QLatin1Char('\n') + text);

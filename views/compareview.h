@@ -58,6 +58,12 @@ public:
 
     /// Indexes the bench dump at `benchPath` and compares it with `npu`, in the background.
     void start(std::shared_ptr<const DumpIndex> npu, int npuDump, const QString &benchPath);
+    /// Opens msprobe's compare table (compare_result*.csv/.xlsx, core/compare/resulttable.h) in
+    /// the background and shows its rows as a comparison: its Results are the verdicts, the
+    /// summary says the rows were read, not computed, and what to do next.
+    void openTable(const QString &path);
+    /// The table shown (empty when the rows were computed).
+    QString tablePath() const;
     /// Drops the comparison (its NPU dump was closed): rows, detail, answer; a comparison still
     /// running is cancelled and its result ignored.
     void clear();
@@ -132,6 +138,7 @@ private:
     struct RunResult
     {
         std::shared_ptr<const DumpIndex> bench;
+        std::shared_ptr<const DumpIndex> npu; ///< a table: the NPU side made from it
         std::shared_ptr<const CompareResult> result;
         QString error;
         bool remap = false;               ///< a re-match after a mapping edit

@@ -2,6 +2,8 @@
 
 #include "compare/comparereport.h"
 #include "compare/comparexlsx.h"
+#include "compare/resulttable.h"
+#include "index/buildindex.h"
 #include "run/runcompare.h"
 #include "dump/dumpindex.h"
 #include "util/keepfreed.h"
@@ -378,6 +380,74 @@ int writeCompareReports(const CompareCommand &c, const QString &npuPath, const Q
     }
     const bool reached = std::any_of(outputs.begin(), outputs.end(), [](const ScopeOutput &o) { return o.reached; });
     return reached ? Reached : Ok;
+}
+
+bool isCompareTablePath(const QString &path)
+{
+    const QFileInfo info(path);
+    return info.isFile()
+           && (info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
+               || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0);
+}
+
+int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, const QString &benchDump)
+{
+    CompareOptions options;
+    Verdict failOn = Verdict::None;
+    ReportStyle style = ReportStyle::DumpScope;
+    if (const int setup = compareSetup(c, options, failOn, style); setup != Ok)
+        return setup;
+    if (npuDump.isEmpty() != benchDump.isEmpty()) {
+        err(QStringLiteral("--npu and --bench go together: the two dumps the table was written from"));
+        return Usage;
+    }
+    std::shared_ptr<const DumpIndex> npu, bench;
+    for (const auto &[path, what, index] : {std::tuple{npuDump, "NPU", &npu}, std::tuple{benchDump, "bench", &bench}}) {
+        if (path.isEmpty())
+            continue;
+        if (!QFileInfo::exists(path)) {
+            err(QStringLiteral("no such file or directory: %1").arg(path));
+            return NoPath;
+        }
+        auto built = buildIndex(path);
+        if (!built) {
+            err(QStringLiteral("%1 dump: %2").arg(QLatin1String(what), built.errorText()));
+            return Failed;
+        }
+        *index = *built;
+        if (const QString inDump = reportInsideDump(c, (*index)->rootDir); !inDump.isEmpty()) {
+            err(inDump);
+            return Usage;
+        }
+    }
+    auto opened = openCompareTable(c.npuPath, npu, bench);
+    if (!opened) {
+        err(opened.errorText());
+        return Failed;
+    }
+    ScopeCompare s;
+    s.npu = opened->npu;
+    s.bench = opened->bench;
+    s.result = *opened->result;
+    const std::vector<ScopeSummary> summaries = summarizeCompare(*s.npu, *s.bench, s.result);
+    std::vector<ScopeOutput> outputs(std::max<size_t>(summaries.size(), 1));
+    for (size_t i = 0; i < summaries.size(); ++i)
+        outputs[i].summary = summaries[i];
+    ScopeOutput &o = outputs.front();
+    o.mode = s.result.mode;
+    o.npuOps = int(s.npu->ops.size());
+    o.warnings = s.result.warnings;
+    o.reached = failOn != Verdict::None && s.result.any(failOn);
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
+        renderScopeTable(s, s.result.mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), o);
+    if (c.json)
+        o.json = compareJson(*s.npu, *s.bench, s.result);
+    else
+        renderScopeText(s, o);
+    const QString table = QFileInfo(c.npuPath).absoluteFilePath();
+    const QString npuPath = npu ? npu->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
+    const QString benchPath = bench ? bench->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
+    return writeCompareReports(c, npuPath, benchPath, s.result.mode, style, outputs);
 }
 
 } // namespace ds

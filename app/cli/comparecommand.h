@@ -37,6 +37,16 @@ struct CompareCommand
 
 int runCompareCommand(const CompareCommand &c);
 
+/// `dumpscope-cli compare RESULT.csv|RESULT.xlsx [--json] [--npu PATH --bench PATH]
+///                       [--csv FILE] [--xlsx FILE] [--style ...] [--fail-on ...]`: opens msprobe's compare
+/// table (core/compare/resulttable.h) and reports it as a computed compare is reported (text,
+/// JSON, msprobe's CSV/xlsx again). With --npu and --bench (the dumps the table was written
+/// from) the rows link to their tensors. Exit codes as runCompareCommand; 1 when the table
+/// cannot be read (the error names the file, row and column).
+int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, const QString &benchDump);
+/// True when `path` is a file DumpScope opens as a compare table (.csv or .xlsx).
+bool isCompareTablePath(const QString &path);
+
 /// Operators of a divergence chain the text lists (one per line); the rest are counted
 /// ("... and K more"): --json lists every one.
 inline constexpr size_t kChainShown = 10;

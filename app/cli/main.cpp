@@ -277,7 +277,11 @@ int mainCommand(int argc, char **argv, int processes)
         "          [--style dumpscope|msprobe] [--fail-on error|warning]\n"
         "                                 match and compare an NPU run with a bench run, step by step\n"
         "                                 and rank by rank: metrics, verdicts, the first divergence\n"
-        "                                 of every scope and of the run (docs/COMPARE.md)\n\n"
+        "                                 of every scope and of the run (docs/COMPARE.md)\n"
+        "  compare RESULT.csv|RESULT.xlsx [--npu PATH --bench PATH]\n"
+        "                                 msprobe's compare table (any mode) read as a comparison:\n"
+        "                                 its rows, Results and first divergence; --npu/--bench:\n"
+        "                                 the dumps it was written from, to link its rows\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -310,8 +314,12 @@ int mainCommand(int argc, char **argv, int processes)
                                    QStringLiteral("compare: report columns: dumpscope (msprobe's, then DumpScope's; default) "
                                                   "or msprobe (msprobe's table only)."),
                                    QStringLiteral("dumpscope|msprobe"), QStringLiteral("dumpscope"));
+    const QCommandLineOption npuDump(QStringLiteral("npu"), QStringLiteral("compare TABLE: the NPU dump the table was written from."),
+                                     QStringLiteral("PATH"));
+    const QCommandLineOption benchDump(QStringLiteral("bench"),
+                                       QStringLiteral("compare TABLE: the bench dump the table was written from."), QStringLiteral("PATH"));
     parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
-                       thresholds, mode, xlsx, style});
+                       thresholds, mode, xlsx, style, npuDump, benchDump});
 #ifdef DUMPSCOPE_MPI
     const QCommandLineOption mpiTimeout(QStringLiteral("mpi-timeout"),
                                         QStringLiteral("under mpirun: give up on a process silent for this many seconds (default 60)."),
@@ -386,6 +394,20 @@ int mainCommand(int argc, char **argv, int processes)
             return runDistributedScan(c, timeout);
 #endif
         return runScanCommand(c);
+    }
+    if (command == QLatin1String("compare") && args.size() == 2) {
+        if (!QFileInfo::exists(args[1])) {
+            err(QStringLiteral("no such file or directory: %1").arg(args[1]));
+            return NoPath;
+        }
+        if (!isCompareTablePath(args[1])) {
+            err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH, or compare RESULT.csv|RESULT.xlsx "
+                               "(msprobe's compare table; %1 is not a .csv or .xlsx file)").arg(args[1]));
+            return Usage;
+        }
+        CompareCommand c{args[1], QString(), QString(), parser.value(csv), QString(), parser.value(failOn), QString(), false,
+                         parser.isSet(json), parser.isSet(quiet), parser.value(xlsx), parser.value(style)};
+        return runCompareTableCommand(c, parser.value(npuDump), parser.value(benchDump));
     }
     if (command == QLatin1String("compare")) {
         if (args.size() != 3) {

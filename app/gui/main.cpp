@@ -31,6 +31,11 @@ namespace {
 int screenshot(MainWindow &window, const QString &file, const QString &tensorId, const QString &tab, const QString &bench)
 {
     window.context()->waitForIndexing();
+    // an opened compare table is read in the background: wait for its rows and first row's detail
+    for (int i = 0; i < 3000 && bench.isEmpty() && window.compareView()->isRunning(); ++i) {
+        QThread::msleep(10);
+        QCoreApplication::processEvents();
+    }
     bool waiting = false;
     if (!bench.isEmpty()) { // compare, then show the first divergence with its detail
         QEventLoop loop;

@@ -1,5 +1,7 @@
 #include "mainwindow.h"
 
+#include "compare/resulttable.h"
+
 #include "background.h"
 #include "compareview.h"
 #include "documentcontext.h"
@@ -304,6 +306,13 @@ void MainWindow::openPath(const QString &path)
         addGraphFolder(path);
         return;
     }
+    // msprobe's compare table (a .csv or .xlsx file): its rows on the Compare tab.
+    if (const QFileInfo info(path); info.isFile() && (isCompareTableName(path) || info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
+                                                       || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
+        m_tabs->setCurrentWidget(m_compare);
+        m_compare->openTable(path);
+        return;
+    }
     m_context->openDump(path);
 }
 
@@ -487,7 +496,6 @@ void MainWindow::onOpActivated(int dump, int op)
 
 void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int errors)
 {
-
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     const QString what = tr("%1, %2").arg(tr("%n operator(s)", nullptr, ops), tr("%n unreadable file(s)", nullptr, errors));

@@ -152,6 +152,9 @@ struct CompareResult
     CompareThresholds thresholds;
     QStringList warnings;
     bool cancelled = false;
+    /// The msprobe compare table (CSV or xlsx) the rows were read from (resulttable.h); empty
+    /// when DumpScope compared the dumps. A table's row verdicts are its Result.
+    QString tablePath;
 
     size_t count(Verdict v) const;
     /// True when some row's verdict is v or worse (Warning includes Error).

@@ -9,7 +9,7 @@ secs=${1:-600}
 shift || true
 harnesses=("$@")
 [ ${#harnesses[@]} -gt 0 ] || harnesses=(dumpdata opdebug gegraph_text onnx_text mappingcsv dumpname \
-    msprobe_dumpjson msprobe_sidecar torch_pt pickle npy h5dumper)
+    msprobe_dumpjson msprobe_sidecar torch_pt pickle npy h5dumper comparetable)
 out=build/fuzz
 mkdir -p "$out/logs"
 for h in "${harnesses[@]}"; do
