@@ -10,6 +10,7 @@ packages=(
   libqt6sql6-sqlite   # the SQLite driver Qt SQL opens msprobe graph databases (.vis.db) with
   libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
   libhdf5-dev nlohmann-json3-dev rapidjson-dev libsimdjson-dev libfast-float-dev zlib1g-dev libprotobuf-dev protobuf-compiler libxlsxwriter-dev
+  libyaml-cpp-dev   # msprobe's api/cell/layer/data_mapping YAML files and its built-in API table (core/compare)
   # python3-openpyxl: the compare tests open DumpScope's .xlsx with a real reader
   python3 python3-numpy python3-h5py python3-torch python3-openpyxl
   xvfb xauth fonts-noto-cjk
