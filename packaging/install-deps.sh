@@ -11,6 +11,7 @@ packages=(
   libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
   libhdf5-dev nlohmann-json3-dev rapidjson-dev libsimdjson-dev libfast-float-dev zlib1g-dev libprotobuf-dev protobuf-compiler libxlsxwriter-dev
   libzip-dev   # the zip part of the .xlsx compare tables DumpScope opens (core/compare/resulttablexlsx.cpp)
+  libyaml-cpp-dev   # msprobe's api/cell/layer/data_mapping YAML files and its built-in API table (core/compare)
   # python3-openpyxl: the compare tests open DumpScope's .xlsx with a real reader
   python3 python3-numpy python3-h5py python3-torch python3-openpyxl
   xvfb xauth fonts-noto-cjk

@@ -14,7 +14,7 @@ Documented exceptions (EXCEPTIONS below), each still checked as far as it can be
   describe the machine that ran the generator; the manifests must be equal without them (a
   new library version that changes the data still fails on the data files).
 
-* msprobe_real/, msprobe_fixtures/: not written by a generator of ours but by the real
+* msprobe_real/, msprobe_fixtures/, msprobe_crossframework/: not written by a generator of ours but by the real
   msprobe 26.0.0 (their tools/make_corpus.py and tools/make_fixtures.py need an msprobe
   checkout and take minutes); they are the oracles for the msprobe tests and are left out of
   the comparison (their READMEs record how they were made).
@@ -72,7 +72,7 @@ EXCEPTIONS = {
 
 
 # Folders written by real producers, not by samples/generate_*.py (see the docstring).
-PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/")
+PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/")
 
 
 def tree(root, skip_generators):

@@ -1,5 +1,7 @@
 #include "comparecommand.h"
 
+#include "compare/crossframework.h"
+
 #include "compare/comparereport.h"
 #include "compare/comparexlsx.h"
 #include "compare/resulttable.h"
@@ -185,6 +187,11 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
                         "bench only %9\n")
              .arg(npuPath, benchPath, compareModeName(mode))
              .arg(rows).arg(pass).arg(warning).arg(error).arg(none).arg(benchOnly);
+    if (std::any_of(scopes.begin(), scopes.end(), [](const ScopeOutput &s) { return s.crossFramework; }))
+        t += QStringLiteral("matching: MindSpore NPU names paired with PyTorch bench names through msprobe's "
+                            "built-in table (ms_to_pt_api.yaml, %1 APIs) and its Mint/MintFunctional rules, "
+                            "as msprobe compare -am does\n")
+                 .arg(msToPtTableSize());
     for (const QString &w : std::as_const(warnings))
         t += QStringLiteral("warning: %1\n").arg(w);
     QString divergences, notPass;
@@ -229,7 +236,12 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
         return Usage;
     }
     if (!c.mappingFile.isEmpty()) {
-        auto m = UserMapping::load(c.mappingFile);
+        MappingKind kind = MappingKind::Auto;
+        if (!c.mappingKind.isEmpty() && !parseMappingKind(c.mappingKind, kind)) {
+            err(QStringLiteral("--mapping-kind must be auto, flat, api, cell, data or layer"));
+            return Usage;
+        }
+        auto m = UserMapping::load(c.mappingFile, kind);
         if (!m) {
             err(m.errorText());
             return Usage;
@@ -297,6 +309,7 @@ int runCompareCommand(const CompareCommand &c)
         o.mode = scopeReportMode(s.result, options);
         o.npuOps = int(s.npu->ops.size());
         o.warnings = s.result.warnings;
+        o.crossFramework = s.result.crossFramework;
         o.reached = failOn != Verdict::None && s.result.any(failOn);
         if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
             renderScopeTable(s, o.mode == CompareMode::None ? CompareMode::Tensor : o.mode, style, !c.csvFile.isEmpty(),

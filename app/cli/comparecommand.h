@@ -33,6 +33,7 @@ struct CompareCommand
     bool fuzzy = false, json = false, quiet = false;
     QString xlsxFile;
     QString style;  ///< "", "dumpscope" or "msprobe"
+    QString mappingKind; ///< --mapping-kind: "" (auto), flat, api, cell, data or layer
 };
 
 int runCompareCommand(const CompareCommand &c);
@@ -74,6 +75,7 @@ struct ScopeOutput
     QByteArray json;                           ///< compareJson of the scope (with --json)
     QString divergences, notPass;              ///< text output parts
     QStringList warnings;
+    bool crossFramework = false;               ///< names paired through msprobe's MindSpore -> PyTorch table
     bool reached = false;                      ///< some row reached --fail-on
 };
 /// One scope's rows of the msprobe table in `mode`'s columns: CSV lines (`csv`) and/or typed

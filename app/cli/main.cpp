@@ -273,7 +273,8 @@ int mainCommand(int argc, char **argv, int processes)
         "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
         "                                 the computation graph, operators without dump data\n"
         "                                 and dump files without graph nodes\n"
-        "  compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--csv FILE] [--xlsx FILE]\n"
+        "  compare NPU_PATH BENCH_PATH [--mapping FILE [--mapping-kind KIND]] [--fuzzy]\n"
+        "          [--csv FILE] [--xlsx FILE]\n"
         "          [--style dumpscope|msprobe] [--fail-on error|warning]\n"
         "                                 match and compare an NPU run with a bench run, step by step\n"
         "                                 and rank by rank: metrics, verdicts, the first divergence\n"
@@ -297,8 +298,13 @@ int mainCommand(int argc, char **argv, int processes)
     const QCommandLineOption force(QStringLiteral("force"), QStringLiteral("export: overwrite existing files."));
     const QCommandLineOption quiet(QStringLiteral("quiet"), QStringLiteral("No progress output."));
     const QCommandLineOption noScan(QStringLiteral("no-scan"), QStringLiteral("overflow: skip the software scan of every tensor."));
-    const QCommandLineOption mapping(QStringLiteral("mapping"), QStringLiteral("compare: NPU -> bench name mapping (JSON, or simple YAML)."),
+    const QCommandLineOption mapping(QStringLiteral("mapping"),
+                                     QStringLiteral("compare: NPU -> bench name mapping: DumpScope's JSON or YAML, or msprobe's "
+                                                    "api_mapping, cell_mapping or data_mapping YAML (told apart by content)."),
                                      QStringLiteral("FILE"));
+    const QCommandLineOption mappingKind(QStringLiteral("mapping-kind"),
+                                         QStringLiteral("compare: read --mapping as auto (default), flat, api, cell, data or layer."),
+                                         QStringLiteral("KIND"));
     const QCommandLineOption fuzzy(QStringLiteral("fuzzy"), QStringLiteral("compare: also match names without call counters."));
     const QCommandLineOption csv(QStringLiteral("csv"), QStringLiteral("compare: write the msprobe-compatible CSV report."),
                                  QStringLiteral("FILE"));
@@ -318,7 +324,7 @@ int mainCommand(int argc, char **argv, int processes)
                                      QStringLiteral("PATH"));
     const QCommandLineOption benchDump(QStringLiteral("bench"),
                                        QStringLiteral("compare TABLE: the bench dump the table was written from."), QStringLiteral("PATH"));
-    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, fuzzy, csv, failOn,
+    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, mappingKind, fuzzy, csv, failOn,
                        thresholds, mode, xlsx, style, npuDump, benchDump});
 #ifdef DUMPSCOPE_MPI
     const QCommandLineOption mpiTimeout(QStringLiteral("mpi-timeout"),
@@ -416,7 +422,7 @@ int mainCommand(int argc, char **argv, int processes)
         }
         CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
                          parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
-                         parser.value(xlsx), parser.value(style)};
+                         parser.value(xlsx), parser.value(style), parser.value(mappingKind)};
 #ifdef DUMPSCOPE_MPI
         if (processes > 1)
             return runDistributedCompare(c, timeout);

@@ -1,5 +1,7 @@
 #include "compare.h"
 
+#include "crossframework.h"
+#include "formats/msprobe/msprobereader.h"
 #include "msprobecells.h"
 #include "msprobenames.h"
 #include "index/tensorloader.h"
@@ -215,7 +217,13 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
         return;
     }
     const TensorRecord &bt = w.bench.tensor(row.bench);
-    row.dtypeDiffers = nt.isTensor() != bt.isTensor() || dtypeText(nt) != dtypeText(bt);
+    // one vocabulary for both frameworks: "Float32" and "torch.float32" are the same dtype
+    if (nt.isTensor() != bt.isTensor()) {
+        row.dtypeDiffers = true;
+    } else if (dtypeText(nt) != dtypeText(bt)) { // the rare case: spelled differently, maybe the same type
+        const int n = msprobe::dataTypeFromText(dtypeText(nt)), b = msprobe::dataTypeFromText(dtypeText(bt));
+        row.dtypeDiffers = n == 0 || b == 0 || n != b;
+    }
     if (!nt.isTensor() || !bt.isTensor()) { // non-tensor leaves: the recorded values must be equal
         row.mode = CompareMode::Value;
         row.identical = !nt.isTensor() && !bt.isTensor() && nt.value() == bt.value() && nt.typeName() == bt.typeName();
@@ -376,6 +384,7 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
     result.thresholds = options.thresholds;
     result.benchOnly = std::move(matched.benchOnly);
     result.warnings = std::move(matched.warnings);
+    result.crossFramework = isCrossFramework(npu, bench);
     if (t_rowStorage.capacity() >= matched.rows.size())
         result.rows.swap(t_rowStorage);
     // Each row is made where its fields are set (not by a resize first): a scope has millions
@@ -466,6 +475,7 @@ MatchResult match(const DumpIndex &npu, const DumpIndex &bench, const CompareOpt
     MatchOptions mo;
     mo.fuzzy = options.fuzzy;
     mo.mapping = options.mapping.isEmpty() ? nullptr : &options.mapping;
+    mo.crossFramework = isCrossFramework(npu, bench);
     return matchIndexes(npu, bench, mo);
 }
 

@@ -151,6 +151,9 @@ struct CompareResult
     CompareMode taskMode = CompareMode::None;
     CompareThresholds thresholds;
     QStringList warnings;
+    /// MindSpore/MindTorch NPU against a PyTorch bench: names were paired through msprobe's
+    /// built-in MindSpore -> PyTorch table (isCrossFramework, comparematch.h rule 3).
+    bool crossFramework = false;
     bool cancelled = false;
     /// The msprobe compare table (CSV or xlsx) the rows were read from (resulttable.h); empty
     /// when DumpScope compared the dumps. A table's row verdicts are its Result.

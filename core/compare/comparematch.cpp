@@ -1,5 +1,6 @@
 #include "comparematch.h"
 
+#include "crossframework.h"
 #include "msprobenames.h"
 #include "formats/readers.h"
 #include "util/flatmap.h"
@@ -387,6 +388,101 @@ private:
     FlatMap<std::pair<const LeafInfo *, bool>, int, PairHash> m_leafKey;
 };
 
+/// Rule 3 of matchIndexes: the bench name an NPU entry and its rows are looked up by, from a
+/// user api_mapping or cell_mapping and msprobe's built-in cross-framework table.
+class NameTranslator
+{
+public:
+    NameTranslator(const UserMapping *mapping, bool crossFramework) : m_cross(crossFramework)
+    {
+        if (!mapping)
+            return;
+        for (const auto &a : mapping->apis)
+            m_apis.insert(a.msApi, &a);
+        m_cells = &mapping->cells;
+    }
+    bool active() const { return m_cross || !m_apis.isEmpty() || (m_cells && !m_cells->empty()); }
+
+    struct Entry
+    {
+        QString name;                               ///< the bench entry name to look up
+        const UserMapping::ApiEntry *api = nullptr; ///< the user api_mapping entry that renamed it
+        MatchSource source = MatchSource::None;     ///< None: not translated
+    };
+    Entry entry(const QString &npu) const
+    {
+        Entry e{npu, nullptr, MatchSource::None};
+        const qsizetype first = npu.indexOf(QLatin1Char('.'));
+        const qsizetype second = first > 0 ? npu.indexOf(QLatin1Char('.'), first + 1) : -1;
+        const QString api = second > 0 ? npu.left(second) : npu;
+        if (const auto it = m_apis.constFind(api); it != m_apis.cend()) {
+            e.name = npu;
+            e.name.replace(e.name.indexOf(api), api.size(), (*it)->ptApi); // msprobe: replace(ms_api, pt_api, 1)
+            e.api = *it;
+            e.source = MatchSource::User;
+            return e;
+        }
+        if (m_cross) {
+            e.name = msToPtEntryName(npu);
+            if (e.name != npu)
+                e.source = MatchSource::Mapping;
+        }
+        if (m_cells && !m_cells->empty() && npu.startsWith(QLatin1String("Cell."))) {
+            e.name = cellName(e.name);
+            e.source = MatchSource::User;
+        }
+        return e;
+    }
+    /// The bench tensor key of `tensor` under a user api_mapping entry; empty when the entry
+    /// does not list it (msprobe: "abandoned", the row pairs nothing).
+    static QString tensorKey(const UserMapping::ApiEntry &a, const QString &tensor)
+    {
+        struct Section { QLatin1String prefix; const QStringList &ms, &pt; };
+        const Section sections[] = {{QLatin1String("input."), a.msArgs, a.ptArgs},
+                                    {QLatin1String("output."), a.msOutput, a.ptOutput},
+                                    {QLatin1String("parameters."), a.msParameters, a.ptParameters}};
+        for (const Section &s : sections)
+            if (tensor.startsWith(s.prefix)) {
+                const qsizetype i = s.ms.indexOf(tensor.mid(s.prefix.size()));
+                return i < 0 || i >= s.pt.size() ? QString() : s.prefix + s.pt[i];
+            }
+        return {};
+    }
+
+private:
+    /// msprobe's process_cell_mapping: the first "Cell" becomes "Module"; the cell name (between
+    /// the type and forward/backward/parameters_grad) is mapped whole, else each key found in it
+    /// is replaced once, in file order.
+    QString cellName(const QString &entry) const
+    {
+        QString name = entry;
+        name.replace(name.indexOf(QLatin1String("Cell")), 4, QStringLiteral("Module"));
+        static const QRegularExpression dir(QStringLiteral("\\.(?:forward|backward|parameters_grad)(?:\\.|$)"));
+        const qsizetype start = name.indexOf(QLatin1Char('.')) + 1;
+        const auto m = dir.match(name, start);
+        if (start <= 0 || !m.hasMatch())
+            return name;
+        const QString cell = name.mid(start, m.capturedStart() - start);
+        QString mapped = cell;
+        bool whole = false;
+        for (const auto &[k, v] : *m_cells)
+            if (k == cell) {
+                mapped = v;
+                whole = true;
+                break;
+            }
+        if (!whole)
+            for (const auto &[k, v] : *m_cells)
+                if (const qsizetype at = mapped.indexOf(k); at >= 0)
+                    mapped.replace(at, k.size(), v);
+        return name.left(start) + mapped + name.mid(m.capturedStart());
+    }
+
+    bool m_cross = false;
+    QHash<QString, const UserMapping::ApiEntry *> m_apis;
+    const std::vector<std::pair<QString, QString>> *m_cells = nullptr;
+};
+
 } // namespace
 
 MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &options)
@@ -510,11 +606,18 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     result.rows.reserve(npuRowKeys.size());
 
     const bool mapped = options.mapping != nullptr;
+    const NameTranslator translator(options.mapping, options.crossFramework);
+    const bool translating = translator.active();
+    QSet<const UserMapping::ApiEntry *> apisUsed;
+    QSet<QString> cellsTranslated; // NPU entries a cell_mapping renamed
     size_t rowIndex = 0;
     for (size_t o = 0; o < npu.ops.size(); ++o) {
         const OpRecord &op = npu.ops[o];
         const int scope = npuKeys.scope(o);
-        const QString key = mapped || options.fuzzy ? opMatchKey(op) : QString();
+        const QString key = mapped || options.fuzzy || translating ? opMatchKey(op) : QString();
+        const NameTranslator::Entry translated = translating && npuKeys.msprobe(o) ? translator.entry(key) : NameTranslator::Entry{};
+        if (translated.api)
+            apisUsed.insert(translated.api);
         const auto group = mapped ? groupOf.constFind(key) : groupOf.cend();
         for (const int t : npuRows[o]) {
             const TensorRecord &tr = op.tensors[size_t(t)];
@@ -568,6 +671,27 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                     }
                 }
             }
+            if (row.source == MatchSource::None && translated.source != MatchSource::None) {
+                // rule 3: the translated name only (msprobe replaces the compare key)
+                const QString tk = tensorMatchKey(op, tr);
+                const QString benchTensor = translated.api ? NameTranslator::tensorKey(*translated.api, tk) : tk;
+                if (benchTensor.isEmpty()) {
+                    row.notes << QStringLiteral("api_mapping %1 -> %2 lists no counterpart of %3")
+                                     .arg(translated.api->msApi, translated.api->ptApi, tk);
+                } else if (found(exact.take(keyOf(translated.name, benchTensor), used), translated.source)) {
+                    if (translated.source == MatchSource::User && !translated.api)
+                        cellsTranslated.insert(key);
+                } else if (translated.api && exact.group(keyOf(translated.name, benchTensor)) >= 0) {
+                    unused[translated.api->msApi].taken << key + QLatin1Char('.') + tk + QStringLiteral(" (") + translated.name
+                                                                + QLatin1Char('.') + benchTensor + QLatin1Char(')');
+                }
+                if (row.source == MatchSource::None) {
+                    row.hasReason = true;
+                    row.reason = ReasonCode::UnmatchedBench;
+                }
+                result.rows.push_back(std::move(row));
+                continue;
+            }
             if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
                 const qsizetype k = exact.candidates(exactGroup);
                 if (k != npuOccurrences[size_t(exactGroup)])
@@ -610,6 +734,43 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         result.benchOnly.push_back({refs[r], fused ? ReasonCode::FusedAway : ReasonCode::UnmatchedBench});
     }
     if (options.mapping) {
+        const QString file = options.mapping->fileName.isEmpty() ? QString() : QLatin1Char(' ') + options.mapping->fileName;
+        result.warnings << options.mapping->warnings;
+        // user api_mapping entries: an NPU API the dump does not call, a bench API it does not
+        // hold, rows whose target an exact pair or another entry had taken
+        QSet<QString> benchApis, npuEntries;
+        for (const OpRecord &op : bench.ops)
+            benchApis.insert(opMatchKey(op).section(QLatin1Char('.'), 0, 1));
+        for (const OpRecord &op : npu.ops)
+            npuEntries.insert(opMatchKey(op));
+        for (const auto &a : options.mapping->apis) {
+            if (!apisUsed.contains(&a))
+                result.warnings << QStringLiteral("mapping%1: api_mapping \"%2\" -> \"%3\": the NPU dump calls no \"%2\"; not used")
+                                       .arg(file, a.msApi, a.ptApi);
+            else if (!benchApis.contains(a.ptApi))
+                result.warnings << QStringLiteral("mapping%1: api_mapping \"%2\" -> \"%3\": the bench dump calls no \"%3\"; "
+                                                  "its rows pair nothing")
+                                       .arg(file, a.msApi, a.ptApi);
+            const auto u = unused.constFind(a.msApi);
+            if (u != unused.cend() && !u->taken.isEmpty())
+                result.warnings << QStringLiteral("mapping%1: api_mapping \"%2\" -> \"%3\": %4: the bench row is already paired "
+                                                  "with another NPU row; not paired")
+                                       .arg(file, a.msApi, a.ptApi, u->taken.size() == 1 ? u->taken.front()
+                                                                    : QStringLiteral("%1 and %2 more").arg(u->taken.front()).arg(u->taken.size() - 1));
+        }
+        for (const auto &[k, v] : options.mapping->cells) {
+            const bool named = std::any_of(npuEntries.cbegin(), npuEntries.cend(), [&](const QString &e) {
+                return e.startsWith(QLatin1String("Cell.")) && e.contains(k);
+            });
+            if (!named)
+                result.warnings << QStringLiteral("mapping%1: cell_mapping \"%2\" -> \"%3\": no Cell entry of the NPU dump holds "
+                                                  "\"%2\"; not used")
+                                       .arg(file, k, v);
+        }
+        if (!options.mapping->layers.empty())
+            result.warnings << QStringLiteral("mapping%1: a layer_mapping is read but not applied yet; pass the data_mapping "
+                                              "YAML that msprobe compare -lm writes instead")
+                                   .arg(file);
         // what the bench dump holds, for the entries' bench names
         QSet<QString> benchOps, benchRows;
         for (const OpRecord &op : bench.ops)
@@ -623,34 +784,34 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         };
         for (const auto &[n, b] : options.mapping->names) {
             if (!seenNames.contains(n))
-                result.warnings << QStringLiteral("mapping: \"%1\" names no operator or row of the NPU dump").arg(n);
+                result.warnings << QStringLiteral("mapping%1: \"%2\" names no operator or row of the NPU dump; not used").arg(file, n);
             if (!benchOps.contains(b) && !benchRows.contains(b)) {
-                result.warnings << QStringLiteral("mapping: \"%1\" -> \"%2\": the bench dump has no operator or row \"%2\"; "
+                result.warnings << QStringLiteral("mapping%1: \"%2\" -> \"%3\": the bench dump has no operator or row \"%3\"; "
                                                   "not used")
-                                       .arg(n, b);
+                                       .arg(file, n, b);
                 continue;
             }
             const auto u = unused.constFind(n);
             if (u == unused.cend())
                 continue;
             if (!u->taken.isEmpty())
-                result.warnings << QStringLiteral("mapping: \"%1\" -> \"%2\": %3: the bench row is already paired with another "
+                result.warnings << QStringLiteral("mapping%1: \"%2\" -> \"%3\": %4: the bench row is already paired with another "
                                                   "NPU row; matched as without the entry")
-                                       .arg(n, b, rows(u->taken));
+                                       .arg(file, n, b, rows(u->taken));
             if (!u->noRow.isEmpty())
-                result.warnings << QStringLiteral("mapping: \"%1\" -> \"%2\": %3: \"%2\" has no such row; matched as without "
+                result.warnings << QStringLiteral("mapping%1: \"%2\" -> \"%3\": %4: \"%3\" has no such row; matched as without "
                                                   "the entry")
-                                       .arg(n, b, rows(u->noRow));
+                                       .arg(file, n, b, rows(u->noRow));
         }
         for (auto it = groupOf.cbegin(); it != groupOf.cend(); ++it)
             if (!seenNames.contains(it.key()))
-                result.warnings << QStringLiteral("mapping group: \"%1\" names no operator of the NPU dump").arg(it.key());
+                result.warnings << QStringLiteral("mapping group%1: \"%2\" names no operator of the NPU dump").arg(file, it.key());
         for (const auto &g : options.mapping->groups)
             for (const QString &b : g.bench)
                 if (!benchOps.contains(b))
-                    result.warnings << QStringLiteral("mapping group: bench \"%1\" (group %2 -> %3) names no operator of the bench "
+                    result.warnings << QStringLiteral("mapping group%1: bench \"%2\" (group %3 -> %4) names no operator of the bench "
                                                       "dump")
-                                           .arg(b, g.npu.join(QLatin1Char('+')), g.bench.join(QLatin1Char('+')));
+                                           .arg(file, b, g.npu.join(QLatin1Char('+')), g.bench.join(QLatin1Char('+')));
         result.warnings.removeDuplicates();
         result.warnings.sort();
     }

@@ -77,6 +77,10 @@ struct MatchOptions
 {
     bool fuzzy = false;
     const UserMapping *mapping = nullptr;
+    /// MindSpore/MindTorch NPU against a PyTorch bench (isCrossFramework): NPU entry names are
+    /// translated by msprobe's built-in table and prefix rules (msToPtEntryName) before the
+    /// bench is looked up, as msprobe's `-am` does.
+    bool crossFramework = false;
 };
 
 struct MatchedRow
@@ -102,10 +106,18 @@ struct MatchResult
     QStringList warnings;               ///< e.g. mapping names found in neither index
 };
 
-/// Pairs NPU rows with bench rows: user mapping first, then exact names (the k-th NPU
-/// occurrence of a name with the k-th bench occurrence, within the same scope when the bench
-/// has several), then the CANN OriginalOp of fused outputs, then (with fuzzy) names without
-/// call counters and with equal shapes.
+/// Pairs NPU rows with bench rows. The rules, in order (each row takes the first that pairs it;
+/// docs/COMPARE.md "Matching rules"):
+///   1. a user mapping group (N NPU operators -> M bench operators)
+///   2. a user mapping name: a row name, then an operator name (flat file, msprobe data_mapping)
+///   3. translated names: a user api_mapping entry (argument indexes remapped; rows it does not
+///      list pair nothing), else msprobe's built-in MindSpore -> PyTorch table when
+///      options.crossFramework, then a user cell_mapping (Cell -> Module, cell names)
+///   4. exact names (the k-th NPU occurrence of a name with the k-th bench occurrence, within
+///      the same scope when the bench has several)
+///   5. the CANN OriginalOp of fused outputs
+///   6. with fuzzy: names without call counters and with equal shapes
+/// An aligner that pairs by structure can be added as one more rule after 4.
 MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &options = {});
 
 } // namespace ds

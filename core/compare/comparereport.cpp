@@ -369,6 +369,8 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
            {"first_divergence", divergences},
            {"thresholds", json::parse(QJsonDocument(result.thresholds.toJson()).toJson(QJsonDocument::Compact).toStdString())},
            {"warnings", listJson(result.warnings)},
+           {"matching", {{"cross_framework", result.crossFramework},
+                         {"rules", result.crossFramework ? json::array({"msprobe_ms_to_pt_api", "exact"}) : json::array({"exact"})}}},
            {"rows", json::array()},
            {"bench_only", benchOnly}};
     if (!result.tablePath.isEmpty()) // read from msprobe's table, not computed (docs/COMPARE.md)

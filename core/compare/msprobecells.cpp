@@ -1,6 +1,7 @@
 #include "msprobecells.h"
 
 #include "msprobenames.h"
+#include "crossframework.h"
 #include "tensor/dtype.h"
 
 #include <QRegularExpression>
@@ -404,6 +405,14 @@ bool msprobeDtypesMatch(const QString &npu, const QString &bench)
 {
     if (npu == bench)
         return true;
+    // a MindSpore dump against a PyTorch one (only there one side spells torch.* and the other
+    // not): msprobe maps both through cross_dtype_mapping first ("Int32" and "torch.int64" are
+    // both "int")
+    if (npu.startsWith(QLatin1String("torch.")) != bench.startsWith(QLatin1String("torch."))) {
+        const QString n = crossDtypeKind(npu), b = crossDtypeKind(bench);
+        if (n == b)
+            return true;
+    }
     static const QStringList groups[] = {
         {QStringLiteral("torch.float16"), QStringLiteral("torch.float32"), QStringLiteral("torch.bfloat16")},
         {QStringLiteral("Float16"), QStringLiteral("Float32"), QStringLiteral("BFloat16")},

@@ -189,17 +189,34 @@ Result<bool> UserMapping::save(const QString &path) const
     return true;
 }
 
-R UserMapping::parse(const QByteArray &text, const QString &fileName)
+R UserMapping::parse(const QByteArray &text, const QString &fileName, MappingKind kind)
 {
-    return isYaml(fileName) ? parseYaml(text, fileName) : parseJson(text, fileName);
+    R r = R::failure(QString());
+    if (kind == MappingKind::Flat)
+        r = isYaml(fileName) ? parseYaml(text, fileName) : parseJson(text, fileName);
+    else if (kind != MappingKind::Auto || isYaml(fileName)) {
+        r = parseMsprobeYaml(text, fileName, kind);
+        // DumpScope's own YAML writer (serialize) quotes for its line format, which is not
+        // always YAML ("\"dq\"": x): text YAML refuses is read as that format when it can be
+        if (!r && kind == MappingKind::Auto && r.errorText().contains(QLatin1String("not valid YAML"))) {
+            R lines = parseYaml(text, fileName);
+            if (lines)
+                r = std::move(lines);
+        }
+    }
+    else
+        r = parseJson(text, fileName);
+    if (r)
+        r->fileName = fileName;
+    return r;
 }
 
-R UserMapping::load(const QString &path)
+R UserMapping::load(const QString &path, MappingKind kind)
 {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return R::failure(QStringLiteral("mapping file %1: %2").arg(path, f.errorString()));
-    return parse(f.readAll(), path);
+    return parse(f.readAll(), path, kind);
 }
 
 } // namespace ds

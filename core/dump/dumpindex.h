@@ -25,6 +25,9 @@ public:
     /// The producers' tasks (msprobe dump.json "task": "tensor", "statistics", ...) of the parts
     /// that recorded one, each once, sorted; empty for formats without one.
     QStringList producerTasks;
+    /// The producers' frameworks (msprobe dump.json "framework": "pytorch", "mindspore", ...),
+    /// each once, sorted; empty for formats without one.
+    QStringList producerFrameworks;
     bool cancelled = false;
 
     /// A tensor's position in this index (ops[op].tensors[tensor]); TensorId names it across indexes.

@@ -236,6 +236,10 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
             index->producerTasks.append(part->task);
             index->producerTasks.sort();
         }
+        if (!part->framework.isEmpty() && !part->ops.empty() && !index->producerFrameworks.contains(part->framework)) {
+            index->producerFrameworks.append(part->framework);
+            index->producerFrameworks.sort();
+        }
         const int stackBase = int(index->stacks.size());
         for (OpRecord &op : part->ops) {
             op.source = claim.format;

@@ -231,6 +231,7 @@ std::shared_ptr<DumpIndex> runSubIndex(const DumpIndex &index, const QString &ru
     sub->rootDir = index.rootDir;
     sub->stacks = index.stacks;
     sub->producerTasks = index.producerTasks;
+    sub->producerFrameworks = index.producerFrameworks;
     sub->otherFiles = index.otherFiles;
     sub->cancelled = index.cancelled;
     std::unordered_map<const DumpLevels *, SharedLevels> withoutRun;

@@ -205,11 +205,11 @@ private slots:
         const MatchResult m = matchIndexes(npuIdx, benchIdx, o);
         QCOMPARE(m.warnings,
                  (QStringList{
-                     R"(mapping group: bench "missing_g" (group f -> missing_g) names no operator of the bench dump)",
-                     R"(mapping: "a" -> "no_such_op": the bench dump has no operator or row "no_such_op"; not used)",
-                     R"(mapping: "b" -> "taken": b.input.0 (taken.input.0) and 1 more: the bench row is already paired with another NPU row; matched as without the entry)",
-                     R"(mapping: "c.output.0" -> "taken.output.0": c.output.0 (taken.output.0): the bench row is already paired with another NPU row; matched as without the entry)",
-                     R"(mapping: "d.input.0" -> "e.input.1": the bench dump has no operator or row "e.input.1"; not used)"}));
+                     R"(mapping group m.json: bench "missing_g" (group f -> missing_g) names no operator of the bench dump)",
+                     R"(mapping m.json: "a" -> "no_such_op": the bench dump has no operator or row "no_such_op"; not used)",
+                     R"(mapping m.json: "b" -> "taken": b.input.0 (taken.input.0) and 1 more: the bench row is already paired with another NPU row; matched as without the entry)",
+                     R"(mapping m.json: "c.output.0" -> "taken.output.0": c.output.0 (taken.output.0): the bench row is already paired with another NPU row; matched as without the entry)",
+                     R"(mapping m.json: "d.input.0" -> "e.input.1": the bench dump has no operator or row "e.input.1"; not used)"}));
         // nothing else changes: the rows are those of a mapping without these entries (the
         // group still marks f's rows, as before)
         UserMapping groupOnly;
@@ -224,7 +224,7 @@ private slots:
         MatchOptions r;
         r.mapping = &*rowMap;
         const MatchResult rm = matchIndexes(index({x}), index({y}), r);
-        QCOMPARE(rm.warnings, QStringList{R"(mapping: "x" -> "y": x.input.1: "y" has no such row; matched as without the entry)"});
+        QCOMPARE(rm.warnings, QStringList{R"(mapping r.json: "x" -> "y": x.input.1: "y" has no such row; matched as without the entry)"});
         QCOMPARE(rm.rows[0].source, MatchSource::User);
     }
 

@@ -443,6 +443,9 @@ int dataTypeFromText(QStringView text)
         {"float8_e4m3fn", DataType::Float8E4M3FN}, {"float8_e8m0fnu", DataType::Float8E8M0},
         {"float8_e8m0", DataType::Float8E8M0}, {"hifloat8", DataType::HiFloat8},
         {"float4_e2m1fn_x2", DataType::Float4E2M1}, {"int4", DataType::Int4},
+        // MindSpore's spellings (lower-cased above): Float8E4M3FN, Float8E5M2, Float8E8M0, HiFloat8
+        {"float8e4m3fn", DataType::Float8E4M3FN}, {"float8e5m2", DataType::Float8E5M2},
+        {"float8e8m0", DataType::Float8E8M0}, {"float8e8m0fnu", DataType::Float8E8M0},
     };
     for (const Alias &a : kAliases)
         if (s == QLatin1String(a.name))
