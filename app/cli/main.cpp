@@ -412,7 +412,7 @@ int mainCommand(int argc, char **argv, int processes)
             return Usage;
         }
         CompareCommand c{args[1], QString(), QString(), parser.value(csv), QString(), parser.value(failOn), QString(), false,
-                         parser.isSet(json), parser.isSet(quiet), parser.value(xlsx), parser.value(style)};
+                         parser.isSet(json), parser.isSet(quiet), parser.value(xlsx), parser.value(style), QString()};
         return runCompareTableCommand(c, parser.value(npuDump), parser.value(benchDump));
     }
     if (command == QLatin1String("compare")) {
