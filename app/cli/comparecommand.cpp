@@ -448,7 +448,7 @@ int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, cons
     const QString table = QFileInfo(c.npuPath).absoluteFilePath();
     const QString npuPath = opened->linked ? opened->npu->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
     QString benchPath = opened->linked ? opened->bench->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
-    if (!s.result.tableDumps.isEmpty()) // which dumps the rows link to, and how they were found (or how to give them)
+    if (!c.json && !s.result.tableDumps.isEmpty()) // text: which dumps the rows link to and how they were found (JSON: table_dumps)
         benchPath += QStringLiteral("\ndumps:  ") + s.result.tableDumps;
     return writeCompareReports(c, npuPath, benchPath, s.result.mode, style, outputs);
 }
