@@ -786,6 +786,16 @@
                 <numerusform>msprobe 的比对表 %1：读取了 %n 行（并非计算所得）。判定即 msprobe 的 Result；选中一行可查看其数值，或打开两个 dump 并使用“分析 → 与…比对”获得 DumpScope 自己的判定，并并排查看张量。</numerusform>
             </translation>
         </message>
+        <message numerus="yes">
+            <source>msprobe&apos;s compare table %1: %n row(s) read, not computed; the verdicts are msprobe&apos;s Result. Its dumps: NPU %2, bench %3 (%4). Select a row for both tensors side by side and the error heatmap; open the two dumps and use Analysis → Compare with… for DumpScope&apos;s own verdict.</source>
+            <translation>
+                <numerusform>msprobe 的比对表 %1：读取了 %n 行（并非计算所得），判定即 msprobe 的 Result。其 dump：NPU %2，标杆 %3（%4）。选中一行可并排查看两个张量及误差热力图；打开两个 dump 并使用“分析 → 与…比对”可获得 DumpScope 自己的判定。</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Its dumps: %1</source>
+            <translation>其 dump：%1</translation>
+        </message>
         <message>
             <source>%1 vs %2: %3 rows — %4 pass, %5 warning, %6 error, %7 not compared; %8 bench tensors without an NPU row.</source>
             <translation>%1 对 %2：%3 行 —— %4 通过，%5 警告，%6 错误，%7 未比对；%8 个标杆张量没有对应的 NPU 行。</translation>

@@ -6,6 +6,7 @@
 #include "benchoperatorspanel.h"
 #include "compare/comparereport.h"
 #include "compare/resulttable.h"
+#include "compare/tabledumps.h"
 #include "comparehistograms.h"
 #include "heatmapwidget.h"
 #include "io/pathguard.h"
@@ -395,10 +396,12 @@ void CompareView::openTable(const QString &path)
     m_summary->setText(tr("Reading msprobe's compare table %1\u2026").arg(path));
     m_remapping = m_remapPending = false;
     watchProgress();
-    m_run.setFuture(QtConcurrent::run(backgroundPool(), [path] {
+    m_run.setFuture(QtConcurrent::run(backgroundPool(), [path, cancel = m_cancelRun] {
         const BackgroundPriority background;
         RunResult out;
-        auto opened = openCompareTable(path);
+        JobControl job;
+        job.cancelFlag = cancel.get();
+        auto opened = openCompareTableWithDumps(path, nullptr, nullptr, &job); // the dumps beside it, when found
         if (!opened) {
             out.error = opened.errorText();
             return out;
@@ -568,10 +571,17 @@ void CompareView::updateSummary()
     } else if (!result->cancelled) {
         text += QLatin1Char('\n') + tr("No operator diverges.");
     }
-    if (!result->tablePath.isEmpty()) // read from msprobe's table: say so, and where to go next
+    if (!result->tablePath.isEmpty() && m_npu->openedPath != result->tablePath) // linked to its dumps (resulttable.cpp: else the table)
+        text = tr("msprobe's compare table %1: %n row(s) read, not computed; the verdicts are msprobe's Result. Its dumps: "
+                  "NPU %2, bench %3 (%4). Select a row for both tensors side by side and the error heatmap; open the two "
+                  "dumps and use Analysis \u2192 Compare with\u2026 for DumpScope's own verdict.", nullptr, int(result->rows.size()))
+                   .arg(QFileInfo(result->tablePath).fileName(), m_npu->openedPath, m_bench->openedPath, result->tableDumps)
+               + QLatin1Char('\n') + text.section(QLatin1Char('\n'), 1);
+    else if (!result->tablePath.isEmpty()) // read from msprobe's table alone: say so, and where to go next
         text = tr("msprobe's compare table %1: %n row(s) read, not computed. The verdicts are msprobe's Result; select a row "
                   "for its values, or open the two dumps and use Analysis \u2192 Compare with\u2026 for DumpScope's own "
                   "verdict and the tensors side by side.", nullptr, int(result->rows.size())).arg(QFileInfo(result->tablePath).fileName())
+               + QLatin1Char('\n') + tr("Its dumps: %1").arg(result->tableDumps)
                + QLatin1Char('\n') + text.section(QLatin1Char('\n'), 1);
     else
         text += QLatin1Char('\n') + tr("%n row(s) of %1 vs %2", nullptr, int(result->rows.size()))

@@ -5,6 +5,7 @@
 #include "compare/comparereport.h"
 #include "compare/comparexlsx.h"
 #include "compare/resulttable.h"
+#include "compare/tabledumps.h"
 #include "index/buildindex.h"
 #include "run/runcompare.h"
 #include "dump/dumpindex.h"
@@ -433,7 +434,7 @@ int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, cons
             return Usage;
         }
     }
-    auto opened = openCompareTable(c.npuPath, npu, bench);
+    auto opened = openCompareTableWithDumps(c.npuPath, npu, bench);
     if (!opened) {
         err(opened.errorText());
         return Failed;
@@ -458,8 +459,10 @@ int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, cons
     else
         renderScopeText(s, o);
     const QString table = QFileInfo(c.npuPath).absoluteFilePath();
-    const QString npuPath = npu ? npu->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
-    const QString benchPath = bench ? bench->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
+    const QString npuPath = opened->linked ? opened->npu->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
+    QString benchPath = opened->linked ? opened->bench->openedPath : QStringLiteral("%1 (msprobe's compare table)").arg(table);
+    if (!c.json && !s.result.tableDumps.isEmpty()) // text: which dumps the rows link to and how they were found (JSON: table_dumps)
+        benchPath += QStringLiteral("\ndumps:  ") + s.result.tableDumps;
     return writeCompareReports(c, npuPath, benchPath, s.result.mode, style, outputs);
 }
 

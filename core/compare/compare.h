@@ -158,6 +158,9 @@ struct CompareResult
     /// The msprobe compare table (CSV or xlsx) the rows were read from (resulttable.h); empty
     /// when DumpScope compared the dumps. A table's row verdicts are its Result.
     QString tablePath;
+    /// A table: the dumps its rows link to and how they were found (given, a compare JSON, beside
+    /// the table), or that none was found and how to give them (tabledumps.h).
+    QString tableDumps;
 
     size_t count(Verdict v) const;
     /// True when some row's verdict is v or worse (Warning includes Error).

@@ -375,6 +375,8 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
            {"bench_only", benchOnly}};
     if (!result.tablePath.isEmpty()) // read from msprobe's table, not computed (docs/COMPARE.md)
         j["table"] = s(result.tablePath);
+    if (!result.tableDumps.isEmpty())
+        j["table_dumps"] = s(result.tableDumps);
     // The rows are written one by one into the document (never one tree of all of them): the
     // same text as j.dump(2) with the rows in it (docs/PERFORMANCE.md, compare memory).
     return spliceJsonRows(j.dump(2), result.rows.size(), [&](size_t i, std::string &out) {

@@ -201,9 +201,9 @@ IoKind ioOfKey(const QString &entry, const QString &key)
     return IoKind::Input;
 }
 
-/// The scope a table was written for: rank from compare_result_rank{R}_ (or MindSpore's
-/// compare_result_{rank}_{step}_{ts}), step from a step{N} folder above it.
-DumpLevels levelsOf(const QString &path)
+} // namespace
+
+DumpLevels compareTableLevels(const QString &path)
 {
     DumpLevels l;
     const QFileInfo info(path);
@@ -226,6 +226,8 @@ DumpLevels levelsOf(const QString &path)
     }
     return l;
 }
+
+namespace {
 
 /// One side (NPU or bench) of the table: a copy of the linked dump, or an empty index, to
 /// which the rows' tensors not found in it are added as operators of their own.
@@ -380,7 +382,7 @@ Result<OpenedTable> openedTableFrom(const TextTable &table, std::shared_ptr<cons
     for (const QString &h : table.header)
         if (!knownColumns().contains(h))
             result->warnings << QStringLiteral("the column \"%1\" is not one of msprobe's compare columns; ignored").arg(h);
-    const DumpLevels levels = levelsOf(path);
+    const DumpLevels levels = compareTableLevels(path);
     Side npu(npuDump, path, levels), bench(benchDump, path, levels);
     const bool linked = npuDump && benchDump;
 

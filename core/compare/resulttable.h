@@ -43,6 +43,10 @@ Result<TextTable> readXlsxTable(const QString &path);
 /// debug_compare_result*, with .csv or .xlsx).
 bool isCompareTableName(const QString &fileName);
 
+/// The scope a table was written for: the rank from compare_result_rank{R}_ (or MindSpore's
+/// compare_result_{rank}_{step}_{ts}), the step from a step{N} folder up to three levels above it.
+DumpLevels compareTableLevels(const QString &path);
+
 /// A compare table opened as a comparison.
 struct OpenedTable
 {

@@ -8,6 +8,7 @@
 #include "compare/compare.h"
 #include "compare/comparereport.h"
 #include "compare/resulttable.h"
+#include "compare/tabledumps.h"
 #include "index/buildindex.h"
 #include "models/comparetablemodel.h"
 
@@ -78,6 +79,10 @@ private slots:
     void badInput_data();
     void badInput();
     void tableModel();
+    void findsDumpsBeside_data();
+    void findsDumpsBeside();
+    void dumpsFromCompareJson();
+    void noDumpsBeside();
 };
 
 void TestResultTable::sameAsComputed_data()
@@ -329,6 +334,91 @@ void TestResultTable::tableModel()
     proxy.setSourceModel(&model);
     proxy.setMinimumVerdict(Verdict::Error);
     QCOMPARE(proxy.rowCount(), int(t->result->count(Verdict::Error)));
+}
+
+
+void TestResultTable::findsDumpsBeside_data()
+{
+    QTest::addColumn<QString>("table");
+    int n = 0;
+    for (QDirIterator it(kReal + QStringLiteral("/compare"), {QStringLiteral("*.csv"), QStringLiteral("*.xlsx")}, QDir::Files,
+                         QDirIterator::Subdirectories);
+         it.hasNext();) {
+        const QString path = it.next();
+        QTest::addRow("%s", qPrintable(QDir(kReal).relativeFilePath(path))) << path;
+        ++n;
+    }
+    QVERIFY(n >= 60);
+}
+
+/// Every table msprobe wrote in msprobe_real finds, by itself, the two dumps its command named
+/// (expected.json's commands: compare/<case>/step<N> from dumps/npu_<case> and dumps/base_<...>),
+/// and opens linked exactly as with those dumps given.
+void TestResultTable::findsDumpsBeside()
+{
+    QFETCH(QString, table);
+    const auto [npuPath, benchPath] = dumpsOf(table);
+    QVERIFY(!npuPath.isEmpty());
+    const auto opened = openCompareTableWithDumps(table);
+    QVERIFY2(opened, qPrintable(opened.errorText()));
+    QVERIFY2(opened->linked, qPrintable(opened->result->tableDumps));
+    QCOMPARE(opened->npu->openedPath, QFileInfo(npuPath).absoluteFilePath());
+    QCOMPARE(opened->bench->openedPath, QFileInfo(benchPath).absoluteFilePath());
+    QCOMPARE(opened->unlinkedRows, 0);
+    QVERIFY(opened->result->tableDumps.startsWith(QStringLiteral("found beside the table in ")));
+    const auto given = openCompareTable(table, open(npuPath), open(benchPath));
+    QVERIFY(given);
+    QCOMPARE(opened->result->rows.size(), given->result->rows.size());
+    for (size_t i = 0; i < given->result->rows.size(); ++i)
+        QCOMPARE(opened->npu->tensorId(opened->result->rows[i].npu), given->npu->tensorId(given->result->rows[i].npu));
+    QCOMPARE(originName(*opened->result), originName(*given->result));
+    const QByteArray json = compareJson(*opened->npu, *opened->bench, *opened->result);
+    QVERIFY(json.contains("\"table_dumps\": \"found beside the table in "));
+}
+
+/// A table alone in a folder with msprobe's compare JSON (`-i`): the dumps it names, relative to it.
+void TestResultTable::dumpsFromCompareJson()
+{
+    const QString table = QDir(kReal + QStringLiteral("/compare/weight_statistics_mix/step0/csv"))
+                              .entryInfoList({QStringLiteral("compare_result_rank1_*.csv")}).value(0).absoluteFilePath();
+    QVERIFY(!table.isEmpty());
+    QTemporaryDir tmp;
+    const QString copy = tmp.filePath(QFileInfo(table).fileName());
+    QVERIFY(QFile::copy(table, copy));
+    const QString npu = QFileInfo(kReal + QStringLiteral("/dumps/npu_weight_statistics_mix/step0/rank1")).absoluteFilePath();
+    const QString bench = QFileInfo(kReal + QStringLiteral("/dumps/base_statistics_mix/step0/rank1")).absoluteFilePath();
+    write(tmp.filePath(QStringLiteral("compare.json")),
+          QStringLiteral("{\"npu_path\": \"%1/dump.json\", \"bench_path\": \"%2\", \"stack_path\": \"%1/stack.json\", "
+                         "\"is_print_compare_log\": true}")
+              .arg(QDir(tmp.path()).relativeFilePath(npu), bench).toUtf8());
+    auto opened = openCompareTableWithDumps(copy);
+    QVERIFY2(opened && opened->linked, opened ? qPrintable(opened->result->tableDumps) : qPrintable(opened.errorText()));
+    QCOMPARE(opened->npu->openedPath, npu);
+    QCOMPARE(opened->bench->openedPath, bench);
+    QVERIFY(opened->result->tableDumps.startsWith(QStringLiteral("named by the compare JSON ")));
+    // a JSON naming the wrong pair (sides swapped) is not believed, and says why
+    write(tmp.filePath(QStringLiteral("compare.json")),
+          QStringLiteral("{\"npu_path\": \"%1\", \"bench_path\": \"%2\"}").arg(bench, npu).toUtf8());
+    opened = openCompareTableWithDumps(copy);
+    QVERIFY(opened);
+    QVERIFY(!opened->linked);
+    QVERIFY(opened->result->warnings.join(QLatin1Char('\n')).contains(QStringLiteral("their values are not the table's")));
+}
+
+/// Nothing beside the table: the rows are the table's, and the summary says how to give the dumps.
+void TestResultTable::noDumpsBeside()
+{
+    const QString table = QDir(kReal + QStringLiteral("/compare/weight_tensor_mix/step1/xlsx"))
+                              .entryInfoList({QStringLiteral("*.xlsx")}).value(0).absoluteFilePath();
+    QTemporaryDir tmp;
+    QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("a/b")));
+    const QString copy = tmp.filePath(QStringLiteral("a/b/") + QFileInfo(table).fileName());
+    QVERIFY(QFile::copy(table, copy));
+    const auto opened = openCompareTableWithDumps(copy);
+    QVERIFY(opened);
+    QVERIFY(!opened->linked);
+    QVERIFY(opened->result->tableDumps.contains(QStringLiteral("--npu PATH --bench PATH")));
+    QCOMPARE(opened->result->rows.size(), openCompareTable(table)->result->rows.size());
 }
 
 QTEST_GUILESS_MAIN(TestResultTable)

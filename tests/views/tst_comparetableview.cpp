@@ -1,0 +1,95 @@
+// CompareView::openTable (issue 33, item 1): an msprobe compare table opened by itself finds
+// the dumps it was written from beside it (core/compare/tabledumps.h) and links its rows, so a
+// row shows both tensors side by side and the error heatmap. Oracle: the MaxAbsErr cell msprobe
+// 26 wrote for that row in samples/msprobe_real.
+#include "compare/comparereport.h"
+#include "compare/resulttable.h"
+#include "compareview.h"
+#include "index/tensorloader.h"
+#include "models/comparetablemodel.h"
+
+#include <QDir>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QTest>
+#include <cmath>
+
+using namespace ds;
+
+namespace {
+
+const QString kReal = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real");
+
+QString tableIn(const QString &dir, const QString &pattern)
+{
+    return QDir(kReal + QLatin1Char('/') + dir).entryInfoList({pattern}, QDir::Files).value(0).absoluteFilePath();
+}
+
+} // namespace
+
+class TestCompareTableView : public QObject
+{
+    Q_OBJECT
+private slots:
+    void linkedToTheDumpsBeside()
+    {
+        const QString table = tableIn(QStringLiteral("compare/weight_tensor_mix/step0/csv"), QStringLiteral("*rank0*.csv"));
+        QVERIFY(!table.isEmpty());
+        const auto plain = openCompareTable(table); // msprobe's own cells, the oracle
+        QVERIFY(plain);
+        const QString rowName = QStringLiteral("Functional.linear.0.forward.output.0");
+        double maxAbs = -1;
+        for (const CompareRow &r : plain->result->rows)
+            if (r.npuName == rowName)
+                maxAbs = r.metrics[size_t(Metric::MaxAbsErr)].value;
+        QVERIFY(maxAbs > 0);
+
+        CompareView view;
+        view.resize(1200, 800);
+        view.show();
+        QSignalSpy finished(&view, &CompareView::finished);
+        QSignalSpy detail(&view, &CompareView::detailReady);
+        view.openTable(table);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        const QString summary = view.summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("dumps/npu_weight_tensor_mix/step0/rank0"))
+                     && summary.contains(QStringLiteral("dumps/base_tensor_mix/step0/rank0")),
+                 qPrintable(summary));
+        int row = -1;
+        for (int r = 0; r < view.proxy()->rowCount(); ++r)
+            if (view.proxy()->index(r, CompareTableModel::NpuName).data().toString() == rowName)
+                row = r;
+        QVERIFY(row >= 0);
+        const int before = int(detail.count());
+        view.table()->setCurrentIndex(view.proxy()->index(row, 0));
+        QTRY_VERIFY_WITH_TIMEOUT(detail.count() > before && view.detail() && !view.detail()->worst.empty(), 30000);
+        // the tensors were loaded from the dumps: the worst element is msprobe's MaxAbsErr
+        QVERIFY2(std::abs(view.detail()->worst.front().absErr - maxAbs) <= 1e-9 + 1e-6 * maxAbs,
+                 qPrintable(QStringLiteral("%1 vs msprobe %2").arg(view.detail()->worst.front().absErr).arg(maxAbs)));
+        const auto heat = view.heatmapTensor();
+        QVERIFY(heat && heat->view.count > 0);
+        double m = 0;
+        for (size_t i = 0; i < heat->view.count; ++i)
+            m = std::max(m, double(reinterpret_cast<const float *>(heat->view.data)[i]));
+        QVERIFY2(std::abs(m - maxAbs) <= 1e-6 * maxAbs, qPrintable(QString::number(m)));
+    }
+
+    void tableAloneSaysHowToGiveTheDumps()
+    {
+        const QString table = tableIn(QStringLiteral("compare/weight_statistics_mix/step1/csv"), QStringLiteral("*rank1*.csv"));
+        QTemporaryDir tmp;
+        QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("x/y")));
+        const QString copy = tmp.filePath(QStringLiteral("x/y/") + QFileInfo(table).fileName());
+        QVERIFY(QFile::copy(table, copy));
+        CompareView view;
+        QSignalSpy finished(&view, &CompareView::finished);
+        view.openTable(copy);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        QVERIFY2(view.summary()->text().contains(QStringLiteral("--npu PATH --bench PATH")), qPrintable(view.summary()->text()));
+    }
+};
+
+QTEST_MAIN(TestCompareTableView)
+#include "tst_comparetableview.moc"
