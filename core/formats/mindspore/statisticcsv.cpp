@@ -271,7 +271,10 @@ QString kernelScope(const QString &opName, const QString &fullName)
         return cut > 0 ? fullName.left(cut) : QString();
     }
     // Default_network-WithLossCell__backbone-Net_fc1-Dense_MatMul-op12: segments end at a '_'
-    // once they hold a '-' ("{instance}-{Class}"); the top scope (Default, Gradients) has none.
+    // once they hold a '-' ("{instance}-{Class}"); the scopes without one are Default and
+    // Gradients and the gradient scopes grad{Op} ("gradMatMul"). A heuristic: the execution
+    // order's full names, when present, are used instead.
+    static const QRegularExpression gradScope(QStringLiteral("^grad[A-Z][A-Za-z0-9]*$"));
     const QStringList tokens = opName.split(QLatin1Char('_'));
     QStringList segments;
     QString cur;
@@ -279,7 +282,7 @@ QString kernelScope(const QString &opName, const QString &fullName)
     for (const QString &t : tokens) {
         cur = started ? cur + QLatin1Char('_') + t : t;
         started = true;
-        const bool top = segments.isEmpty() && (cur == QLatin1String("Default") || cur == QLatin1String("Gradients"));
+        const bool top = cur == QLatin1String("Default") || cur == QLatin1String("Gradients") || gradScope.match(cur).hasMatch();
         if (cur.contains(QLatin1Char('-')) || top) {
             segments << cur;
             cur.clear();
