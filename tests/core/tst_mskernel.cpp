@@ -15,6 +15,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -100,6 +101,7 @@ private slots:
     void graphCompareIsMsprobes();
     void badInput_data();
     void badInput();
+    void mixedFrameworksInOneRun();
     void fileNames_data();
     void fileNames();
     void levelSpellings_data();
@@ -365,6 +367,32 @@ void TestMsKernel::badInput()
                 QCOMPARE(op.tensor(IoKind::Input, 0)->recorded().min, -1.0);
             }
     }
+}
+
+void TestMsKernel::mixedFrameworksInOneRun()
+{
+    // A PyTorch msprobe rank (samples/msprobe, framework "pytorch") beside a MindSpore kernel
+    // rank in one run folder: both load, and one warning names the run and a folder of each.
+    QTemporaryDir tmp;
+    QVERIFY(tmp.isValid());
+    const QString run = tmp.path() + QStringLiteral("/run");
+    QVERIFY(QDir().mkpath(run + QStringLiteral("/step0/rank1")));
+    QVERIFY(QFile::copy(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe/step0/proc2016/dump.json"), run + QStringLiteral("/step0/rank1/dump.json")));
+    const QString kernel = QStringLiteral("/rank_0/Net/0/0");
+    QVERIFY(QDir().mkpath(run + kernel));
+    QVERIFY(QFile::copy(kRoot + QStringLiteral("/statistic/npu") + kernel + QStringLiteral("/statistic.csv"), run + kernel + QStringLiteral("/statistic.csv")));
+    auto index = buildIndex(tmp.path());
+    QVERIFY(index);
+    QStringList mixed;
+    for (const FileError &e : (*index)->errors)
+        if (e.message.contains(QLatin1String("several frameworks")))
+            mixed << e.text();
+    QCOMPARE(mixed, QStringList{QStringLiteral("run: one run folder holds dumps of several frameworks: mindspore (run/rank_0/Net/0/0), "
+                                               "pytorch (run/step0/rank1); each is read, but their steps and ranks are shown as one run")});
+    int kernels = 0, entries = 0;
+    for (const OpRecord &op : (*index)->ops)
+        (sourceFormatName(op.source) == QLatin1String("mindspore-kernel") ? kernels : entries) += 1;
+    QVERIFY(kernels > 0 && entries > 0);
 }
 
 void TestMsKernel::fileNames_data()
