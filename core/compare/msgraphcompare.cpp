@@ -3,7 +3,6 @@
 #include "compare/pairmetrics.h"
 #include "formats/readers.h"
 #include "index/tensorloader.h"
-#include "run/runtree.h"
 #include "tensor/stats.h"
 
 #include <QDir>
@@ -95,6 +94,17 @@ void fillSide(const DumpIndex &index, const Item &it, MsGraphMode mode, MsGraphS
     s.dtype = loaded ? dataTypeName((*loaded)->dataType) : dataTypeName(r.dataType());
 }
 
+/// The number at the end of a rank or iteration folder name ("rank_3" -> 3, "12" -> 12), -1 without.
+qint64 trailingNumber(const QString &value)
+{
+    qsizetype digits = value.size();
+    while (digits > 0 && value[digits - 1].isDigit() && value[digits - 1].unicode() < 128)
+        --digits;
+    bool ok = false;
+    const qint64 n = value.mid(digits).toLongLong(&ok);
+    return ok ? n : -1;
+}
+
 } // namespace
 
 bool isMsKernelIndex(const DumpIndex &index)
@@ -150,7 +160,7 @@ std::vector<MsGraphScope> compareMsGraph(const DumpIndex &npu, const DumpIndex &
             const OpRecord &op = index.ops[o];
             if (!id || op.source != *id)
                 continue;
-            out[{levelNumber(op.levels->rank, true), levelNumber(op.levels->step)}].push_back(int(o));
+            out[{trailingNumber(op.levels->rank), trailingNumber(op.levels->step)}].push_back(int(o));
         }
         return out;
     };
