@@ -1,5 +1,6 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
 #include "comparecommand.h"
+#include "msgraphcommand.h"
 #ifdef DUMPSCOPE_MPI
 #include "distributed.h"
 #endif
@@ -279,6 +280,8 @@ int mainCommand(int argc, char **argv, int processes)
         "                                 match and compare an NPU run with a bench run, step by step\n"
         "                                 and rank by rank: metrics, verdicts, the first divergence\n"
         "                                 of every scope and of the run (docs/COMPARE.md)\n"
+        "  compare NPU_PATH BENCH_PATH --ms-graph DIR\n"
+        "                                 MindSpore kernel dumps: msprobe's MindSpore graph compare tables\n"
         "  compare RESULT.csv|RESULT.xlsx [--npu PATH --bench PATH]\n"
         "                                 msprobe's compare table (any mode) read as a comparison:\n"
         "                                 its rows, Results and first divergence; --npu/--bench:\n"
@@ -320,11 +323,15 @@ int mainCommand(int argc, char **argv, int processes)
                                    QStringLiteral("compare: report columns: dumpscope (msprobe's, then DumpScope's; default) "
                                                   "or msprobe (msprobe's table only)."),
                                    QStringLiteral("dumpscope|msprobe"), QStringLiteral("dumpscope"));
+    const QCommandLineOption msGraph(QStringLiteral("ms-graph"),
+                                     QStringLiteral("compare: two MindSpore kernel dumps with msprobe's MindSpore graph compare, "
+                                                    "one compare_result_{rank}_{step}.csv per rank and step in DIR."),
+                                     QStringLiteral("DIR"));
     const QCommandLineOption npuDump(QStringLiteral("npu"), QStringLiteral("compare TABLE: the NPU dump the table was written from."),
                                      QStringLiteral("PATH"));
     const QCommandLineOption benchDump(QStringLiteral("bench"),
                                        QStringLiteral("compare TABLE: the bench dump the table was written from."), QStringLiteral("PATH"));
-    parser.addOptions({json, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, mappingKind, fuzzy, csv, failOn,
+    parser.addOptions({json, msGraph, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, mappingKind, fuzzy, csv, failOn,
                        thresholds, mode, xlsx, style, npuDump, benchDump});
 #ifdef DUMPSCOPE_MPI
     const QCommandLineOption mpiTimeout(QStringLiteral("mpi-timeout"),
@@ -420,6 +427,8 @@ int mainCommand(int argc, char **argv, int processes)
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
             return Usage;
         }
+        if (parser.isSet(msGraph))
+            return runMsGraphCommand(args[1], args[2], parser.value(msGraph), parser.isSet(quiet));
         CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
                          parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
                          parser.value(xlsx), parser.value(style), parser.value(mappingKind)};

@@ -36,13 +36,13 @@ DumpLevels classifyLevels(const QStringList &components)
 
 bool isRankDirName(const QString &name)
 {
-    static const QRegularExpression rank(QStringLiteral("^(rank[0-9]*|proc[0-9]+)$"));
+    static const QRegularExpression rank(QStringLiteral("^(rank[0-9]*|rank_[0-9]+|proc[0-9]+|pid[0-9]+)$"));
     return rank.match(name).hasMatch();
 }
 
 DumpLevels frameworkLevels(const QString &absDir)
 {
-    static const QRegularExpression step(QStringLiteral("^step[0-9]+$"));
+    static const QRegularExpression step(QStringLiteral("^step_?[0-9]+$"));
     DumpLevels l;
     const QStringList comps = QDir::cleanPath(absDir).split(QLatin1Char('/'), Qt::SkipEmptyParts);
     for (qsizetype i = comps.size() - 1; i >= 0 && i >= comps.size() - 3; --i) {

@@ -11,10 +11,11 @@ namespace ds {
 /// directory names from the outermost to the file's own directory.
 DumpLevels classifyLevels(const QStringList &components);
 
-/// The step{N} / rank{R} / rank / proc{pid} levels of a framework dump directory (msprobe.md §2).
+/// The step{N} / rank{R} / rank / proc{pid} levels of a framework dump directory (msprobe.md §2),
+/// and the spellings of other producers: step_{N} (verl), rank_{id} (MindSpore), pid{pid} (aclgraph).
 DumpLevels frameworkLevels(const QString &absDir);
 
-/// True for rank directory names: rank, rank{N}, proc{pid}.
+/// True for rank directory names: rank, rank{N}, rank_{N}, proc{pid}, pid{pid}.
 bool isRankDirName(const QString &name);
 
 /// Orders level values numerically when both are all digits ("9" < "10"), else as text.

@@ -2,6 +2,7 @@
 
 #include "cann/cannreader.h"
 #include "h5/h5reader.h"
+#include "mindspore/mskernelreader.h"
 #include "msprobe/msprobereaders.h"
 #include "npyfolder/npyfolderreader.h"
 
@@ -18,7 +19,8 @@ const std::vector<const DumpReader *> &dumpReaders()
     static const PtdbgReader ptdbg;
     static const H5Reader h5;
     static const NpyFolderReader npy;
-    static const std::vector<const DumpReader *> readers{&cann, &msprobe, &ptdbg, &h5, &npy};
+    static const MsKernelReader mindsporeKernel;
+    static const std::vector<const DumpReader *> readers{&cann, &msprobe, &ptdbg, &h5, &npy, &mindsporeKernel};
     return readers;
 }
 

@@ -9,6 +9,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QMap>
 
 #include <algorithm>
 #include <atomic>
@@ -16,6 +17,7 @@
 #include <cerrno>
 #include <cstring>
 #include <dirent.h>
+#include <map>
 #include <mutex>
 #include <sys/stat.h>
 #include <unordered_map>
@@ -213,6 +215,7 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         const QString *run;
     };
     std::vector<PartOps> partOps;
+    std::map<QString, QMap<QString, QString>> frameworksOfRun; // run -> framework -> first claim
     std::vector<FormatId> formats; // of the ops (as DumpIndex::sourceFormats, without a pass over them)
     const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
         const Claim &claim = *claims[c];
@@ -232,6 +235,11 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
             return !(job && job->cancelled());
         }
         index->otherFiles += part->otherFiles;
+        if (!part->framework.isEmpty() && !part->ops.empty()) {
+            auto &seen = frameworksOfRun[*run];
+            if (!seen.contains(part->framework))
+                seen.insert(part->framework, claim.relPath.isEmpty() ? QStringLiteral(".") : claim.relPath);
+        }
         if (!part->task.isEmpty() && !part->ops.empty() && !index->producerTasks.contains(part->task)) {
             index->producerTasks.append(part->task);
             index->producerTasks.sort();
@@ -305,6 +313,18 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
             op.levels = it->second;
         }
     }
+    // One run folder holding dumps of several frameworks (a PyTorch rank beside a MindSpore
+    // one): it loads, but its steps and ranks mix two trainings; say so, naming a folder of each.
+    for (const auto &[run, frameworks] : frameworksOfRun)
+        if (frameworks.size() > 1) {
+            QStringList where;
+            for (auto it = frameworks.cbegin(); it != frameworks.cend(); ++it)
+                where << QStringLiteral("%1 (%2)").arg(it.key(), it.value());
+            index->errors.push_back({ErrorKind::Unsupported, run.isEmpty() ? QStringLiteral(".") : run,
+                                     QStringLiteral("one run folder holds dumps of several frameworks: %1; each is read, "
+                                                    "but their steps and ranks are shown as one run")
+                                         .arg(where.join(QStringLiteral(", ")))});
+        }
     index->cancelled = walk.cancelled || !finished || (job && job->cancelled());
     // A folder holding several formats shows each under its own node.
     if (formats.size() > 1 || labels == IndexLabels::Always) {

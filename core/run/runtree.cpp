@@ -34,7 +34,7 @@ QString scopeRankLabel(const DumpLevels &l) { return !l.rank.isEmpty() ? l.rank 
 
 qint64 levelNumber(const QString &value, bool rankLevel)
 {
-    if (value.isEmpty() || value.startsWith(QLatin1String("proc")))
+    if (value.isEmpty() || value.startsWith(QLatin1String("proc")) || value.startsWith(QLatin1String("pid")))
         return -1;
     qsizetype digits = value.size();
     while (digits > 0 && value[digits - 1].isDigit() && value[digits - 1].unicode() < 128)
