@@ -380,6 +380,8 @@ def main():
         # Every rank folder below it, also those at other depths (msprobe_fixtures keeps
         # single-rank dumps two levels down beside step/rank runs).
         ranks = [r for r in rank_dirs if r.startswith(run_dir + os.sep)]
+        if any(db.startswith(run_dir + os.sep) for db in dbs):
+            continue  # graph databases below it are what `graph` shows there (check_visdb_path)
         # A run folder with graph databases or GE graphs next to it shows those instead.
         check_module_graphs(ck, args.cli, run_dir, ranks, samples)
     return ck.finish(min_checks=100 if args.sanitized else 400)
