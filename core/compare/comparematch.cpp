@@ -1,6 +1,7 @@
 #include "comparematch.h"
 
 #include "crossframework.h"
+#include "dump/levels.h"
 #include "msprobenames.h"
 #include "formats/readers.h"
 #include "util/flatmap.h"
@@ -162,6 +163,9 @@ bool isNpuOnlyOpType(const QString &type)
 
 QString scopeKey(const DumpLevels &l)
 {
+    // A MindSpore jit split pairs graph with graph and pynative with pynative (msprobe's mix_compare).
+    if (isJitModeName(l.part))
+        return l.part + QLatin1Char('/') + l.step + QLatin1Char('/') + l.rank + QLatin1Char('/') + l.device + QLatin1Char('/') + l.dataIndex;
     return l.step + QLatin1Char('/') + l.rank + QLatin1Char('/') + l.device + QLatin1Char('/') + l.dataIndex;
 }
 

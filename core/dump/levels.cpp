@@ -45,13 +45,24 @@ DumpLevels frameworkLevels(const QString &absDir)
     static const QRegularExpression step(QStringLiteral("^step_?[0-9]+$"));
     DumpLevels l;
     const QStringList comps = QDir::cleanPath(absDir).split(QLatin1Char('/'), Qt::SkipEmptyParts);
+    qsizetype stepAt = -1;
     for (qsizetype i = comps.size() - 1; i >= 0 && i >= comps.size() - 3; --i) {
         if (l.rank.isEmpty() && l.step.isEmpty() && isRankDirName(comps[i]))
             l.rank = comps[i];
-        else if (l.step.isEmpty() && step.match(comps[i]).hasMatch())
+        else if (l.step.isEmpty() && step.match(comps[i]).hasMatch()) {
             l.step = comps[i];
+            stepAt = i;
+        }
     }
+    // MindSpore's jit split (msprobe core/dump/service.py): dump_path/{graph,pynative}/step{N}/...
+    if (stepAt > 0 && isJitModeName(comps[stepAt - 1]))
+        l.part = comps[stepAt - 1];
     return l;
+}
+
+bool isJitModeName(const QString &name)
+{
+    return name == QLatin1String("graph") || name == QLatin1String("pynative");
 }
 
 int compareNumericAware(const QString &a, const QString &b)
@@ -91,6 +102,9 @@ QString runRootOf(const QString &relPath, const DumpLevels &levels)
     } else if (!levels.time.isEmpty()) {
         cut = comps.lastIndexOf(levels.time);
     }
+    // A jit split's graph/ and pynative/ are two parts of one run.
+    if (cut > 0 && isJitModeName(levels.part) && comps[cut - 1] == levels.part)
+        --cut;
     if (cut <= 0)
         return {};
     return comps.mid(0, cut).join(QLatin1Char('/'));

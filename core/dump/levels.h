@@ -13,7 +13,12 @@ DumpLevels classifyLevels(const QStringList &components);
 
 /// The step{N} / rank{R} / rank / proc{pid} levels of a framework dump directory (msprobe.md §2),
 /// and the spellings of other producers: step_{N} (verl), rank_{id} (MindSpore), pid{pid} (aclgraph).
+/// Below a MindSpore jit split's `graph/` or `pynative/` folder, that folder is the part.
 DumpLevels frameworkLevels(const QString &absDir);
+
+/// "graph" or "pynative": the folders of MindSpore's jit split (`dump_path/{graph,pynative}/step{N}/rank{R}`),
+/// which frameworkLevels() puts in DumpLevels::part; the run is the folder above them.
+bool isJitModeName(const QString &name);
 
 /// True for rank directory names: rank, rank{N}, rank_{N}, proc{pid}, pid{pid}.
 bool isRankDirName(const QString &name);

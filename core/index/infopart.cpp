@@ -103,7 +103,7 @@ DumpLevels wholeTreeLevels(DumpLevels levels, bool severalRuns, bool severalForm
 {
     if (!severalRuns)
         levels.run.clear();
-    if (!severalFormats)
+    if (!severalFormats && !isJitModeName(levels.part)) // a jit split's graph/pynative stay
         levels.part.clear();
     return levels;
 }

@@ -724,6 +724,50 @@ bool isGenerationC(const QString &dir)
     return re.match(QFileInfo(dir).fileName()).hasMatch();
 }
 
+namespace {
+
+/// The folder of the tensor files when it is not `dump_tensor_data/` beside the dump.json:
+/// msprobe writes the folder it saved into as `dump_data_dir` (an absolute path on the machine
+/// that dumped: MindSpore acc_check's `error_data/`, a copied or renamed dump). Relative to
+/// the root: the folder of that name beside the dump.json, else the path itself when it lies
+/// inside the root. Empty when dump_tensor_data/ is there or nothing else is found.
+QString tensorDirOf(const QString &rootDir, const QString &dir, const QString &relDir, const QString &dumpDataDir)
+{
+    if (dumpDataDir.isEmpty() || QFileInfo(dir + QStringLiteral("/dump_tensor_data")).isDir())
+        return {};
+    QString written = dumpDataDir;
+    written.replace(QLatin1Char('\\'), QLatin1Char('/'));
+    while (written.endsWith(QLatin1Char('/')))
+        written.chop(1);
+    const QString name = written.section(QLatin1Char('/'), -1);
+    if (!name.isEmpty() && name != QLatin1String("..") && name != QLatin1String(".")
+        && QFileInfo(dir + QLatin1Char('/') + name).isDir())
+        return joinPath(relDir, name);
+    const QString root = QDir::cleanPath(rootDir) + QLatin1Char('/');
+    const QString clean = QDir::cleanPath(written);
+    if (clean.startsWith(root) && QFileInfo(clean).isDir())
+        return clean.mid(root.size());
+    return {};
+}
+
+/// Points the tensor files of `part` (written as "<relDir>/dump_tensor_data/<data_name>") at
+/// `tensorDir`.
+void moveTensorFiles(IndexPart &part, const QString &relDir, const QString &tensorDir)
+{
+    const QString from = joinPath(relDir, QStringLiteral("dump_tensor_data/"));
+    const QString to = tensorDir + QLatin1Char('/');
+    for (OpRecord &op : part.ops)
+        for (TensorRecord &t : op.tensors) {
+            if (!t.location().startsWith(from))
+                continue;
+            TensorFields f = t.fields();
+            f.location = to + f.location.mid(from.size());
+            t = TensorRecord(f);
+        }
+}
+
+} // namespace
+
 Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, const DumpLevels &levels,
                                    const JobControl *job)
 {
@@ -756,6 +800,8 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
         }
         part.errors.insert(part.errors.end(), debug.errors.begin(), debug.errors.end());
     }
+    if (const QString tensorDir = tensorDirOf(rootDir, dir, relDir, part.dumpDataDir); !tensorDir.isEmpty())
+        moveTensorFiles(part, relDir, tensorDir);
     const QString stackJson = dir + QStringLiteral("/stack.json");
     const QString constructJson = dir + QStringLiteral("/construct.json");
     const bool hasStack = QFileInfo::exists(stackJson), hasConstruct = QFileInfo::exists(constructJson);
