@@ -289,7 +289,8 @@ int mainCommand(int argc, char **argv, int processes)
         "                                 the dumps it was written from, to link its rows\n"
         "  precheck PATH                  msprobe's API precheck results (acc_check, api_precision_compare\n"
         "                                 tables; ut_error_data* tensors compared element by element)\n"
-        "\n"
+        "  monitor PATH                   msprobe's training monitor CSVs and anomaly files: series over\n"
+        "                                 step x module x rank, anomalies in msprobe's order\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -343,7 +344,7 @@ int mainCommand(int argc, char **argv, int processes)
                                         QStringLiteral("SECONDS"), QStringLiteral("60"));
     parser.addOption(mpiTimeout);
 #endif
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph, compare or precheck"));
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph, compare, precheck or monitor"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     // A bad option is a usage error (exit 2, README "Exit codes"), not process()'s exit 1.
     if (!parser.parse(QCoreApplication::arguments())) {
@@ -358,16 +359,17 @@ int mainCommand(int argc, char **argv, int processes)
         return Usage;
     }
     const QString command = args[0];
-    if (command == QLatin1String("precheck")) {
+    if (command == QLatin1String("precheck") || command == QLatin1String("monitor")) {
         if (args.size() != 2) {
             err(QStringLiteral("usage: dumpscope-cli %1 PATH [--json]").arg(command));
             return Usage;
         }
-        return runPrecheckCommand(args[1], parser.isSet(json));
+        return command == QLatin1String("precheck") ? runPrecheckCommand(args[1], parser.isSet(json))
+                                                    : runMonitorCommand(args[1], parser.isSet(json));
     }
     if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export"),
                      QStringLiteral("overflow"), QStringLiteral("graph"), QStringLiteral("compare")}.contains(command)) {
-        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph, compare, precheck)").arg(command));
+        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph, compare, precheck, monitor)").arg(command));
         return Usage;
     }
     ExportRequest req;

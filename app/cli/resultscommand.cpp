@@ -1,5 +1,6 @@
 #include "resultscommand.h"
 
+#include "monitor/monitor.h"
 #include "precheck/precheck.h"
 #include "tensor/dtype.h"
 
@@ -77,6 +78,55 @@ int runPrecheckCommand(const QString &path, bool json)
             const ElementDiff &d = c->detail.worst.front();
             out(QStringLiteral("  worst element %1: device %2, bench %3\n").arg(d.index).arg(num(d.npu), num(d.bench)));
         }
+    }
+    for (const Error &e : doc->errors)
+        out(QStringLiteral("error: %1\n").arg(e.text()));
+    return failed ? Failed : Ok;
+}
+
+int runMonitorCommand(const QString &path, bool json)
+{
+    using namespace monitor;
+    if (!QFileInfo::exists(path)) {
+        err(QStringLiteral("no such file or directory: %1").arg(path));
+        return NoPath;
+    }
+    auto doc = openMonitor(path);
+    if (!doc) {
+        err(doc.errorText());
+        return Failed;
+    }
+    const bool failed = !doc->errors.empty();
+    if (json) {
+        out(monitorJson(*doc));
+        return failed ? Failed : Ok;
+    }
+    QStringList ranks;
+    for (int r : doc->ranks())
+        ranks << QString::number(r);
+    out(QStringLiteral("%1 monitor file(s), rank(s) %2\n").arg(doc->tables.size()).arg(ranks.join(QStringLiteral(", "))));
+    for (const auto &[metric, stats] : doc->metrics()) {
+        std::int64_t first = 0, last = 0;
+        bool any = false;
+        QStringList modules;
+        for (const MonitorTable &t : doc->tables)
+            for (const MonitorRow &r : t.rows)
+                if (rowMetric(t, r) == metric) {
+                    first = any ? std::min(first, r.step) : r.step;
+                    last = any ? std::max(last, r.step) : r.step;
+                    any = true;
+                    if (!modules.contains(r.name))
+                        modules << r.name;
+                }
+        out(QStringLiteral("%1: steps %2-%3, %4 module(s), statistics %5\n").arg(metric).arg(first).arg(last).arg(modules.size()).arg(stats.join(QStringLiteral(", "))));
+    }
+    out(QStringLiteral("%1 anomal%2 (msprobe's order)\n").arg(doc->anomalies.size()).arg(doc->anomalies.size() == 1 ? QStringLiteral("y") : QStringLiteral("ies")));
+    for (const Anomaly &a : doc->anomalies)
+        out(QStringLiteral("  rank %1 step %2 micro %3 %4 %5\n").arg(a.rank).arg(a.step).arg(a.microStep).arg(a.tagName, a.stat()));
+    if (!doc->analysed.empty()) {
+        out(QStringLiteral("anomaly_analyse.json: %1 first anomalies\n").arg(doc->analysed.size()));
+        for (const Anomaly &a : doc->analysed)
+            out(QStringLiteral("  rank %1 step %2 %3\n").arg(a.rank).arg(a.step).arg(a.tagName));
     }
     for (const Error &e : doc->errors)
         out(QStringLiteral("error: %1\n").arg(e.text()));

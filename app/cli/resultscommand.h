@@ -10,4 +10,9 @@ namespace ds {
 /// Exit 0, 1 when a file could not be read (the rest is still printed), 3 when PATH is missing.
 int runPrecheckCommand(const QString &path, bool json);
 
+/// `dumpscope-cli monitor PATH [--json]`: msprobe's training monitor output (v1 and v2 CSVs,
+/// anomaly.json, anomaly_analyse.json) as series over step x module x rank and the anomalies in
+/// msprobe's order. Exit codes as precheck.
+int runMonitorCommand(const QString &path, bool json);
+
 } // namespace ds
