@@ -16,6 +16,8 @@
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
 #include "overflowpanel.h"
+#include "precheck/precheck.h"
+#include "precheckpanel.h"
 #include "run/runcompare.h"
 #include "runspanel.h"
 #include "tensorinspector.h"
@@ -306,6 +308,12 @@ void MainWindow::openPath(const QString &path)
         addGraphFolder(path);
         return;
     }
+    // msprobe's API precheck results (acc_check / api_precision_compare tables, ut_error_data*):
+    // their own tab. (A listing of one folder.)
+    if (precheck::looksLikePrecheck(path)) {
+        showPrecheck(path);
+        return;
+    }
     // msprobe's compare table (a .csv or .xlsx file): its rows on the Compare tab.
     if (const QFileInfo info(path); info.isFile() && (isCompareTableName(path) || info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
                                                        || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
@@ -314,6 +322,17 @@ void MainWindow::openPath(const QString &path)
         return;
     }
     m_context->openDump(path);
+}
+
+void MainWindow::showPrecheck(const QString &path)
+{
+    if (!m_precheck) {
+        m_precheck = new PrecheckPanel(this);
+        m_precheck->setObjectName(QStringLiteral("precheckPanel"));
+        m_tabs->addTab(m_precheck, tr("Precheck"));
+    }
+    m_tabs->setCurrentWidget(m_precheck);
+    m_precheck->open(path);
 }
 
 void MainWindow::openAfterFirstPaint(const QStringList &paths)
