@@ -2086,6 +2086,10 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
         <message>
+            <source>Monitor</source>
+            <translation>训练监控</translation>
+        </message>
+        <message>
             <source>Precheck</source>
             <translation>精度预检</translation>
         </message>
@@ -4136,6 +4140,66 @@ out of range: %5</source>
         <message>
             <source>not a column msprobe writes in this table</source>
             <translation>msprobe 不会在此表中写入该列</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::MonitorPanel</name>
+        <message numerus="yes">
+            <source>%n anomal(ies) in msprobe's order below. </source>
+            <translation>
+                <numerusform>下方按 msprobe 的顺序列出 %n 个异常。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n problem(s): %1</source>
+            <translation>
+                <numerusform>%n 个问题：%1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Each row is a module on a rank, each column a step; colour runs from the row's smallest (blue) to its largest value (red), NaN/Inf purple, anomalies outlined red. Pick a metric and a statistic; select an anomaly to go to its cell.</source>
+            <translation>每行是某个 rank 上的一个模块，每列是一个 step；颜色从该行最小值（蓝）到最大值（红），NaN/Inf 为紫色，异常用红框标出。选择指标和统计量；选中一个异常即可跳到其单元格。</translation>
+        </message>
+        <message>
+            <source>Metric:</source>
+            <translation>指标：</translation>
+        </message>
+        <message>
+            <source>Open msprobe's monitor output (File → Open): its output folder, a rank folder or an anomaly file.</source>
+            <translation>打开 msprobe 的监控输出（文件 → 打开）：其输出文件夹、某个 rank 文件夹或异常文件。</translation>
+        </message>
+        <message>
+            <source>Reading msprobe's monitor output %1…</source>
+            <translation>正在读取 msprobe 的监控输出 %1…</translation>
+        </message>
+        <message>
+            <source>Statistic:</source>
+            <translation>统计量：</translation>
+        </message>
+        <message numerus="yes">
+            <source>msprobe's training monitor output in %1: %n metric(s), </source>
+            <translation>
+                <numerusform>%1 中 msprobe 的训练监控输出：%n 个指标，</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>rank %1, step %2, micro step %3: %4 — %5</source>
+            <translation>rank %1，step %2，micro step %3：%4 — %5</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::MonitorTrendModel</name>
+        <message>
+            <source>%1 @ rank %2</source>
+            <translation>%1 @ rank %2</translation>
+        </message>
+        <message>
+            <source>rank %1, %2, step %3: %4</source>
+            <translation>rank %1，%2，step %3：%4</translation>
+        </message>
+        <message>
+            <source>rank %1, %2, step %3: %4 (anomaly)</source>
+            <translation>rank %1，%2，step %3：%4（异常）</translation>
         </message>
     </context>
 </TS>

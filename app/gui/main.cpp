@@ -4,6 +4,8 @@
 #include "mainwindow.h"
 #include "models/prechecktablemodel.h"
 #include "precheckpanel.h"
+#include "models/monitortrendmodel.h"
+#include "monitorpanel.h"
 #include "settingsdialog.h"
 #include "graphcompareview.h"
 #include "graphpanel.h"
@@ -45,6 +47,13 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
         if (precheck && !precheck->isBusy() && precheck->model()->rowCount() > 0)
             break;
         if (i > 300 && !precheck)
+            break;
+        QThread::msleep(10);
+        QCoreApplication::processEvents();
+    }
+    for (int i = 0; i < 3000; ++i) { // msprobe's monitor output, likewise
+        const auto *monitor = window.findChild<MonitorPanel *>(QStringLiteral("monitorPanel"));
+        if ((monitor && !monitor->isBusy() && monitor->model()->rowCount() > 0) || (i > 300 && !monitor))
             break;
         QThread::msleep(10);
         QCoreApplication::processEvents();

@@ -25,6 +25,7 @@ class DocumentContext;
 class DumpIndex;
 class CompareView;
 class PrecheckPanel;
+class MonitorPanel;
 class GraphPanel;
 struct MenuTarget;
 class OpTablePanel;
@@ -64,6 +65,8 @@ public:
     void addGraphFolder(const QString &path);
     /// msprobe's precheck results on their own tab (made when first needed).
     void showPrecheck(const QString &path);
+    /// msprobe's training monitor output on its own tab (made when first needed).
+    void showMonitor(const QString &path);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
@@ -172,6 +175,7 @@ private:
     GraphPanel *m_graph;
     CompareView *m_compare;
     PrecheckPanel *m_precheck = nullptr;
+    MonitorPanel *m_monitor = nullptr;
     RunsPanel *m_runs;
     TrendsPanel *m_trends;
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
