@@ -41,7 +41,7 @@ const QRegularExpression &v2Name()
 // {Mon DD_HH-MM-SS}-rank{R}-{uuid} (MonitorConst.OUTPUT_DIR_PATTERN) and rank_{R}
 int rankOfFolder(const QString &folder)
 {
-    static const QRegularExpression v1(QStringLiteral(R"(-rank(\d{1,5})-)")), v2(QStringLiteral(R"(^rank_?(\d{1,5})$)"));
+    static const QRegularExpression v1(QStringLiteral(R"(-rank(\d{1,5})-)")), v2(QStringLiteral(R"(^rank_(\d{1,5})$)"));
     if (auto m = v1.match(folder); m.hasMatch())
         return m.captured(1).toInt();
     if (auto m = v2.match(folder); m.hasMatch())
@@ -348,15 +348,20 @@ bool looksLikeMonitor(const QString &path)
             || fi.fileName() == u"anomaly_analyse.json";
     if (!fi.isDir())
         return false;
+    // a rank folder holding a CSV named as the monitor names them (a bounded listing)
+    const auto monitorRankFolder = [](const QDir &d) {
+        if (rankOfFolder(d.dirName()) < 0)
+            return false;
+        const QStringList csvs = d.entryList({QStringLiteral("*.csv")}, QDir::Files);
+        return std::any_of(csvs.begin(), csvs.end(), isMonitorCsvName);
+    };
     const QDir d(path);
-    if (rankOfFolder(d.dirName()) >= 0 && !d.entryList({QStringLiteral("*.csv")}, QDir::Files).isEmpty())
+    if (monitorRankFolder(d))
         return true;
-    if (d.exists(QStringLiteral("anomaly_detected")) || d.exists(QStringLiteral("anomaly_analyse.json")))
+    if (d.exists(QStringLiteral("anomaly_detected/")) || d.exists(QStringLiteral("anomaly_analyse.json")))
         return true;
-    for (const QString &sub : d.entryList(QDir::Dirs | QDir::NoDotAndDotDot))
-        if (rankOfFolder(sub) >= 0 && !QDir(d.filePath(sub)).entryList({QStringLiteral("*.csv")}, QDir::Files).isEmpty())
-            return true;
-    return false;
+    const QStringList subs = d.entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    return std::any_of(subs.begin(), subs.end(), [&](const QString &sub) { return monitorRankFolder(QDir(d.filePath(sub))); });
 }
 
 Result<MonitorDocument> openMonitor(const QString &path)

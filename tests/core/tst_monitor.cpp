@@ -215,6 +215,10 @@ void TestMonitor::nothingHere()
     QVERIFY(looksLikeMonitor(kRoot + QStringLiteral("/monitor_output")));
     QVERIFY(looksLikeMonitor(kRoot + QStringLiteral("/monitor_v2_output")));
     QVERIFY(!looksLikeMonitor(dir.path()));
+    // dumps are not monitor output: an msprobe rank folder, MindSpore's rank_{id} kernel dumps
+    QVERIFY(!looksLikeMonitor(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix/step0/rank0")));
+    QVERIFY(!looksLikeMonitor(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix/step0")));
+    QVERIFY(!looksLikeMonitor(QStringLiteral(DUMPSCOPE_SAMPLES "/mindspore_kernel")));
     // a bad anomaly.json next to good CSVs: named, the rest loads
     QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("anomaly_detected/rank0")));
     QVERIFY(QDir(dir.path()).mkpath(QStringLiteral("rank_0")));
