@@ -196,13 +196,18 @@ Result<PrecheckTable> parsePrecheckTable(QByteArrayView bytes, const QString &fi
 
 Result<PrecheckTable> readPrecheckTable(const QString &path, const QString &shownName)
 {
-    auto csv = readCsvRecords(path, shownName, qint64(1) << 30);
-    if (!csv)
-        return Result<PrecheckTable>::failure(csv.error());
+    using R = Result<PrecheckTable>;
     QFile f(path);
+    if (!f.exists())
+        return R::failure(ErrorKind::NotFound, shownName, QStringLiteral("no such file"));
     if (!f.open(QIODevice::ReadOnly))
-        return Result<PrecheckTable>::failure(ErrorKind::Access, shownName, f.errorString());
-    return parsePrecheckTable(f.readAll(), shownName);
+        return R::failure(ErrorKind::Access, shownName, f.errorString());
+    if (f.size() > (qint64(1) << 30))
+        return R::failure(ErrorKind::Unsupported, shownName, QStringLiteral("%1 bytes: larger than the 1 GiB read of a table").arg(f.size()));
+    const QByteArray bytes = f.readAll();
+    if (f.error() != QFileDevice::NoError)
+        return R::failure(ErrorKind::Access, shownName, f.errorString());
+    return parsePrecheckTable(bytes, shownName);
 }
 
 std::vector<FailedPair> findFailedPairs(const QString &dir, const QString &shownPrefix)
