@@ -17,7 +17,9 @@ Documented exceptions (EXCEPTIONS below), each still checked as far as it can be
 * msprobe_real/, msprobe_fixtures/, msprobe_crossframework/: not written by a generator of ours but by the real
   msprobe 26.0.0 (their tools/make_corpus.py and tools/make_fixtures.py need an msprobe
   checkout and take minutes); they are the oracles for the msprobe tests and are left out of
-  the comparison (their READMEs record how they were made).
+  the comparison (their READMEs record how they were made). So are msprobe_precheck/ (msprobe's
+  acc_check and api_precision_compare, run on the CPU) and msprobe_monitor/ (msprobe's monitor
+  writer classes fed designed statistics): their tools need an msprobe checkout.
 
 The generators run in the order that builds samples/manifest.json (each replaces its own
 entries): generate_samples, generate_overflow, generate_graph, generate_compare, then the
@@ -72,7 +74,7 @@ EXCEPTIONS = {
 
 
 # Folders written by real producers, not by samples/generate_*.py (see the docstring).
-PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/")
+PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/", "msprobe_precheck/", "msprobe_monitor/")
 
 
 def tree(root, skip_generators):

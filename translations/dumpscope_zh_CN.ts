@@ -2086,6 +2086,14 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
         <message>
+            <source>Monitor</source>
+            <translation>训练监控</translation>
+        </message>
+        <message>
+            <source>Precheck</source>
+            <translation>精度预检</translation>
+        </message>
+        <message>
             <source>DumpScope</source>
             <translation>DumpScope</translation>
         </message>
@@ -4036,6 +4044,162 @@ out of range: %5</source>
         <message>
             <source>the software scan finds no NaN, Inf or saturated value in the tensors of %1 (nor anywhere in the run): the overflow stayed inside the operator, or its tensors were not saved</source>
             <translation>软件扫描在 %1 的张量中（以及整个运行中）均未发现 NaN、Inf 或饱和值：溢出停留在算子内部，或其张量未被保存</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::PrecheckPanel</name>
+        <message>
+            <source>%1 (%2): %3 pass, %4 warning, %5 error, %6 SKIP</source>
+            <translation>%1（%2）：%3 个 pass，%4 个 warning，%5 个 error，%6 个 SKIP</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n failed output(s) with saved tensors. </source>
+            <translation>
+                <numerusform>%n 个保存了张量的未通过输出。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n problem(s): %1</source>
+            <translation>
+                <numerusform>%n 个问题：%1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Comparing %1…</source>
+            <translation>正在比对 %1…</translation>
+        </message>
+        <message>
+            <source>DumpScope's comparison of %1 elements: cosine %2, max abs error %3, max relative error %4, RMSE %5, %6 exactly equal, %7 NaN/Inf mismatches.</source>
+            <translation>DumpScope 对 %1 个元素的比对：余弦相似度 %2，最大绝对误差 %3，最大相对误差 %4，均方根误差 %5，%6 个完全相等，%7 个 NaN/Inf 不一致。</translation>
+        </message>
+        <message>
+            <source>Open msprobe's precheck results (File → Open): an accuracy_checking_*.csv, an api_precision_compare_*.csv or their folder.</source>
+            <translation>打开 msprobe 的精度预检结果（文件 → 打开）：accuracy_checking_*.csv、api_precision_compare_*.csv 或它们所在的文件夹。</translation>
+        </message>
+        <message>
+            <source>Reading msprobe's precheck results %1…</source>
+            <translation>正在读取 msprobe 的精度预检结果 %1…</translation>
+        </message>
+        <message>
+            <source>The elements that differ most:</source>
+            <translation>差异最大的元素：</translation>
+        </message>
+        <message>
+            <source>The first table has %1 error and %2 warning rows (red, amber; hover a column header for its meaning and threshold). Select a failed output below to compare its device and bench tensors.</source>
+            <translation>第一张表有 %1 行 error、%2 行 warning（红色、琥珀色；鼠标悬停在列标题上可查看其含义和阈值）。在下方选择一个未通过的输出，比对其 device 与 bench 张量。</translation>
+        </message>
+        <message>
+            <source>abs error</source>
+            <translation>绝对误差</translation>
+        </message>
+        <message>
+            <source>bench</source>
+            <translation>标杆</translation>
+        </message>
+        <message>
+            <source>bench (CPU)</source>
+            <translation>标杆（CPU）</translation>
+        </message>
+        <message>
+            <source>device</source>
+            <translation>设备</translation>
+        </message>
+        <message>
+            <source>device (NPU)</source>
+            <translation>设备（NPU）</translation>
+        </message>
+        <message>
+            <source>dtype, shape</source>
+            <translation>数据类型、形状</translation>
+        </message>
+        <message>
+            <source>file</source>
+            <translation>文件</translation>
+        </message>
+        <message>
+            <source>min / max / mean</source>
+            <translation>最小值 / 最大值 / 平均值</translation>
+        </message>
+        <message numerus="yes">
+            <source>msprobe's API precheck results in %1: %n table(s), </source>
+            <translation>
+                <numerusform>%1 中 msprobe 的 API 精度预检结果：%n 张表，</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>position</source>
+            <translation>位置</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::precheck</name>
+        <message>
+            <source>Threshold: %1</source>
+            <translation>阈值：%1</translation>
+        </message>
+        <message>
+            <source>not a column msprobe writes in this table</source>
+            <translation>msprobe 不会在此表中写入该列</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::MonitorPanel</name>
+        <message numerus="yes">
+            <source>%n anomal(ies) in msprobe's order below. </source>
+            <translation>
+                <numerusform>下方按 msprobe 的顺序列出 %n 个异常。</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n problem(s): %1</source>
+            <translation>
+                <numerusform>%n 个问题：%1</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Each row is a module on a rank, each column a step; colour runs from the row's smallest (blue) to its largest value (red), NaN/Inf purple, anomalies outlined red. Pick a metric and a statistic; select an anomaly to go to its cell.</source>
+            <translation>每行是某个 rank 上的一个模块，每列是一个 step；颜色从该行最小值（蓝）到最大值（红），NaN/Inf 为紫色，异常用红框标出。选择指标和统计量；选中一个异常即可跳到其单元格。</translation>
+        </message>
+        <message>
+            <source>Metric:</source>
+            <translation>指标：</translation>
+        </message>
+        <message>
+            <source>Open msprobe's monitor output (File → Open): its output folder, a rank folder or an anomaly file.</source>
+            <translation>打开 msprobe 的监控输出（文件 → 打开）：其输出文件夹、某个 rank 文件夹或异常文件。</translation>
+        </message>
+        <message>
+            <source>Reading msprobe's monitor output %1…</source>
+            <translation>正在读取 msprobe 的监控输出 %1…</translation>
+        </message>
+        <message>
+            <source>Statistic:</source>
+            <translation>统计量：</translation>
+        </message>
+        <message numerus="yes">
+            <source>msprobe's training monitor output in %1: %n metric(s), </source>
+            <translation>
+                <numerusform>%1 中 msprobe 的训练监控输出：%n 个指标，</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>rank %1, step %2, micro step %3: %4 — %5</source>
+            <translation>rank %1，step %2，micro step %3：%4 — %5</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::MonitorTrendModel</name>
+        <message>
+            <source>%1 @ rank %2</source>
+            <translation>%1 @ rank %2</translation>
+        </message>
+        <message>
+            <source>rank %1, %2, step %3: %4</source>
+            <translation>rank %1，%2，step %3：%4</translation>
+        </message>
+        <message>
+            <source>rank %1, %2, step %3: %4 (anomaly)</source>
+            <translation>rank %1，%2，step %3：%4（异常）</translation>
         </message>
     </context>
 </TS>

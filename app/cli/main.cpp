@@ -1,6 +1,7 @@
 // dumpscope-cli: the headless face of the DumpScope engine (links core only).
 #include "comparecommand.h"
 #include "msgraphcommand.h"
+#include "resultscommand.h"
 #ifdef DUMPSCOPE_MPI
 #include "distributed.h"
 #endif
@@ -285,7 +286,11 @@ int mainCommand(int argc, char **argv, int processes)
         "  compare RESULT.csv|RESULT.xlsx [--npu PATH --bench PATH]\n"
         "                                 msprobe's compare table (any mode) read as a comparison:\n"
         "                                 its rows, Results and first divergence; --npu/--bench:\n"
-        "                                 the dumps it was written from, to link its rows\n\n"
+        "                                 the dumps it was written from, to link its rows\n"
+        "  precheck PATH                  msprobe's API precheck results (acc_check, api_precision_compare\n"
+        "                                 tables; ut_error_data* tensors compared element by element)\n"
+        "  monitor PATH                   msprobe's training monitor CSVs and anomaly files: series over\n"
+        "                                 step x module x rank, anomalies in msprobe's order\n\n"
         "A TENSOR id is <dump file path relative to PATH>.<input|output>.<index>."));
     parser.addHelpOption();
     parser.addVersionOption();
@@ -339,7 +344,7 @@ int mainCommand(int argc, char **argv, int processes)
                                         QStringLiteral("SECONDS"), QStringLiteral("60"));
     parser.addOption(mpiTimeout);
 #endif
-    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph or compare"));
+    parser.addPositionalArgument(QStringLiteral("command"), QStringLiteral("info, list, stats, export, overflow, graph, compare, precheck or monitor"));
     parser.addPositionalArgument(QStringLiteral("PATH"), QStringLiteral("dump directory or file"));
     // A bad option is a usage error (exit 2, README "Exit codes"), not process()'s exit 1.
     if (!parser.parse(QCoreApplication::arguments())) {
@@ -354,9 +359,17 @@ int mainCommand(int argc, char **argv, int processes)
         return Usage;
     }
     const QString command = args[0];
+    if (command == QLatin1String("precheck") || command == QLatin1String("monitor")) {
+        if (args.size() != 2) {
+            err(QStringLiteral("usage: dumpscope-cli %1 PATH [--json]").arg(command));
+            return Usage;
+        }
+        return command == QLatin1String("precheck") ? runPrecheckCommand(args[1], parser.isSet(json))
+                                                    : runMonitorCommand(args[1], parser.isSet(json));
+    }
     if (!QStringList{QStringLiteral("info"), QStringLiteral("list"), QStringLiteral("stats"), QStringLiteral("export"),
                      QStringLiteral("overflow"), QStringLiteral("graph"), QStringLiteral("compare")}.contains(command)) {
-        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph, compare)").arg(command));
+        err(QStringLiteral("unknown command '%1' (info, list, stats, export, overflow, graph, compare, precheck, monitor)").arg(command));
         return Usage;
     }
     ExportRequest req;

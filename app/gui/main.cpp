@@ -2,6 +2,10 @@
 #include "documentcontext.h"
 #include "compareview.h"
 #include "mainwindow.h"
+#include "models/prechecktablemodel.h"
+#include "precheckpanel.h"
+#include "models/monitortrendmodel.h"
+#include "monitorpanel.h"
 #include "settingsdialog.h"
 #include "graphcompareview.h"
 #include "graphpanel.h"
@@ -33,6 +37,24 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     window.context()->waitForIndexing();
     // an opened compare table is read in the background: wait for its rows and first row's detail
     for (int i = 0; i < 3000 && bench.isEmpty() && window.compareView()->isRunning(); ++i) {
+        QThread::msleep(10);
+        QCoreApplication::processEvents();
+    }
+    // msprobe's precheck results: their tab is made when the path is opened (after the first
+    // paint); wait for the tables and the first failed output's comparison
+    for (int i = 0; i < 3000; ++i) {
+        const auto *precheck = window.findChild<PrecheckPanel *>(QStringLiteral("precheckPanel"));
+        if (precheck && !precheck->isBusy() && precheck->model()->rowCount() > 0)
+            break;
+        if (i > 300 && !precheck)
+            break;
+        QThread::msleep(10);
+        QCoreApplication::processEvents();
+    }
+    for (int i = 0; i < 3000; ++i) { // msprobe's monitor output, likewise
+        const auto *monitor = window.findChild<MonitorPanel *>(QStringLiteral("monitorPanel"));
+        if ((monitor && !monitor->isBusy() && monitor->model()->rowCount() > 0) || (i > 300 && !monitor))
+            break;
         QThread::msleep(10);
         QCoreApplication::processEvents();
     }

@@ -16,6 +16,10 @@
 #include "optablepanel.h"
 #include "overflowmarkdelegate.h"
 #include "overflowpanel.h"
+#include "monitor/monitor.h"
+#include "monitorpanel.h"
+#include "precheck/precheck.h"
+#include "precheckpanel.h"
 #include "run/runcompare.h"
 #include "runspanel.h"
 #include "tensorinspector.h"
@@ -306,6 +310,17 @@ void MainWindow::openPath(const QString &path)
         addGraphFolder(path);
         return;
     }
+    // msprobe's API precheck results (acc_check / api_precision_compare tables, ut_error_data*):
+    // their own tab. (A listing of one folder.)
+    if (precheck::looksLikePrecheck(path)) {
+        showPrecheck(path);
+        return;
+    }
+    // msprobe's training monitor output (CSVs in rank folders, anomaly files): its own tab.
+    if (monitor::looksLikeMonitor(path)) {
+        showMonitor(path);
+        return;
+    }
     // msprobe's compare table (a .csv or .xlsx file): its rows on the Compare tab.
     if (const QFileInfo info(path); info.isFile() && (isCompareTableName(path) || info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
                                                        || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
@@ -314,6 +329,28 @@ void MainWindow::openPath(const QString &path)
         return;
     }
     m_context->openDump(path);
+}
+
+void MainWindow::showPrecheck(const QString &path)
+{
+    if (!m_precheck) {
+        m_precheck = new PrecheckPanel(this);
+        m_precheck->setObjectName(QStringLiteral("precheckPanel"));
+        m_tabs->addTab(m_precheck, tr("Precheck"));
+    }
+    m_tabs->setCurrentWidget(m_precheck);
+    m_precheck->open(path);
+}
+
+void MainWindow::showMonitor(const QString &path)
+{
+    if (!m_monitor) {
+        m_monitor = new MonitorPanel(this);
+        m_monitor->setObjectName(QStringLiteral("monitorPanel"));
+        m_tabs->addTab(m_monitor, tr("Monitor"));
+    }
+    m_tabs->setCurrentWidget(m_monitor);
+    m_monitor->open(path);
 }
 
 void MainWindow::openAfterFirstPaint(const QStringList &paths)

@@ -24,6 +24,8 @@ namespace ds {
 class DocumentContext;
 class DumpIndex;
 class CompareView;
+class PrecheckPanel;
+class MonitorPanel;
 class GraphPanel;
 struct MenuTarget;
 class OpTablePanel;
@@ -61,6 +63,10 @@ public:
     void openAfterFirstPaint(const QStringList &paths);
     /// Adds a folder of GE graph files (File -> Add Graph Folder): linked to the open dumps.
     void addGraphFolder(const QString &path);
+    /// msprobe's precheck results on their own tab (made when first needed).
+    void showPrecheck(const QString &path);
+    /// msprobe's training monitor output on its own tab (made when first needed).
+    void showMonitor(const QString &path);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
@@ -168,6 +174,8 @@ private:
     OverflowPanel *m_overflow;
     GraphPanel *m_graph;
     CompareView *m_compare;
+    PrecheckPanel *m_precheck = nullptr;
+    MonitorPanel *m_monitor = nullptr;
     RunsPanel *m_runs;
     TrendsPanel *m_trends;
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison

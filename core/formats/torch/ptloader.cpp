@@ -2,6 +2,7 @@
 
 #include "formats/torch/ptfile.h"
 
+#include <QDir>
 #include <algorithm>
 #include <cstring>
 
@@ -37,26 +38,29 @@ bool gatherPtElements(const PtTensor &t, const std::byte *record, std::byte *out
     return true;
 }
 
-Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index, const TensorRecord &rec,
-                                                          const JobControl *job)
+namespace {
+
+// Maps `absPath` and reads its one tensor; `rec` (optional) is what an index says of it.
+Result<std::shared_ptr<const LoadedTensor>> loadLonePt(const QString &absPath, const QString &shown, const TensorRecord *rec,
+                                                       const JobControl *job)
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
-    auto mapped = MappedFile::open(index.absolute(rec.location()));
+    auto mapped = MappedFile::open(absPath);
     if (!mapped)
-        return R::failure(mapped.error().about(rec.location()));
+        return R::failure(mapped.error().about(shown));
     auto pt = readPtTensor((*mapped)->data(), (*mapped)->size());
     if (!pt)
-        return R::failure(pt.error().about(rec.location()));
+        return R::failure(pt.error().about(shown));
 
     auto t = std::make_shared<LoadedTensor>();
     t->file = *mapped;
     t->dataType = pt->dataType;
     t->shape = pt->shape;
     const auto &info = dataTypeInfo(pt->dataType);
-    if (rec.dataType() != 0 && rec.dataType() != pt->dataType)
-        t->notes << QStringLiteral("the file holds %1 data, the record says %2").arg(dataTypeName(pt->dataType), dataTypeName(rec.dataType()));
-    if (!rec.shape().empty() && rec.shape() != pt->shape)
-        t->notes << QStringLiteral("the file holds shape %1, the record says %2").arg(shapeToString(pt->shape), shapeToString(rec.shape()));
+    if (rec && rec->dataType() != 0 && rec->dataType() != pt->dataType)
+        t->notes << QStringLiteral("the file holds %1 data, the record says %2").arg(dataTypeName(pt->dataType), dataTypeName(rec->dataType()));
+    if (rec && !rec->shape().empty() && rec->shape() != pt->shape)
+        t->notes << QStringLiteral("the file holds shape %1, the record says %2").arg(shapeToString(pt->shape), shapeToString(rec->shape()));
     if (!info.verified)
         t->notes << QStringLiteral("the %1 decoder is unverified").arg(dataTypeName(pt->dataType));
 
@@ -77,6 +81,19 @@ Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index,
         t->notes << QStringLiteral("big-endian file; bytes swapped");
     t->view = TensorView{info.elem, t->owned.data(), size_t(count)};
     return std::shared_ptr<const LoadedTensor>(std::move(t));
+}
+
+} // namespace
+
+Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index, const TensorRecord &rec,
+                                                          const JobControl *job)
+{
+    return loadLonePt(index.absolute(rec.location()), rec.location(), &rec, job);
+}
+
+Result<std::shared_ptr<const LoadedTensor>> loadPtFile(const QString &root, const QString &relPath, const JobControl *job)
+{
+    return loadLonePt(QDir(root).filePath(relPath), relPath, nullptr, job);
 }
 
 } // namespace ds

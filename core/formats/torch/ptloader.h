@@ -15,6 +15,11 @@ struct PtTensor;
 Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index, const TensorRecord &rec,
                                                           const JobControl *job = nullptr);
 
+/// A lone torch.save file (`relPath` under `root`, one tensor) loaded as loadPtTensor does,
+/// without a record to check it against. Errors start with `relPath`.
+Result<std::shared_ptr<const LoadedTensor>> loadPtFile(const QString &root, const QString &relPath,
+                                                        const JobControl *job = nullptr);
+
 /// Copies the strided elements of `t` (record bytes at `record`) into `out` in row-major order,
 /// swapping bytes for big-endian files. False when cancelled.
 bool gatherPtElements(const PtTensor &t, const std::byte *record, std::byte *out, const JobControl *job);

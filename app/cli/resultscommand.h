@@ -1,0 +1,18 @@
+#pragma once
+
+#include <QString>
+
+namespace ds {
+
+/// `dumpscope-cli precheck PATH [--json]`: msprobe's API precheck results (acc_check and
+/// api_precision_compare tables, ut_error_data* failed-API tensors) at PATH, a table file or a
+/// folder; each failed API's device output compared with its bench output by DumpScope.
+/// Exit 0, 1 when a file could not be read (the rest is still printed), 3 when PATH is missing.
+int runPrecheckCommand(const QString &path, bool json);
+
+/// `dumpscope-cli monitor PATH [--json]`: msprobe's training monitor output (v1 and v2 CSVs,
+/// anomaly.json, anomaly_analyse.json) as series over step x module x rank and the anomalies in
+/// msprobe's order. Exit codes as precheck.
+int runMonitorCommand(const QString &path, bool json);
+
+} // namespace ds
