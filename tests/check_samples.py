@@ -19,7 +19,9 @@ Documented exceptions (EXCEPTIONS below), each still checked as far as it can be
   checkout and take minutes); they are the oracles for the msprobe tests and are left out of
   the comparison (their READMEs record how they were made). So are msprobe_precheck/ (msprobe's
   acc_check and api_precision_compare, run on the CPU) and msprobe_monitor/ (msprobe's monitor
-  writer classes fed designed statistics): their tools need an msprobe checkout.
+  writer classes fed designed statistics), msprobe_mindspore/ and mindspore_kernel/ (rendered
+  from real torch runs as MindSpore writes them, with msprobe's own comparators' CSVs): their
+  tools need an msprobe checkout.
 
 The generators run in the order that builds samples/manifest.json (each replaces its own
 entries): generate_samples, generate_overflow, generate_graph, generate_compare, then the
@@ -74,7 +76,8 @@ EXCEPTIONS = {
 
 
 # Folders written by real producers, not by samples/generate_*.py (see the docstring).
-PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/", "msprobe_precheck/", "msprobe_monitor/")
+PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/", "msprobe_mindspore/",
+                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/")
 
 
 def tree(root, skip_generators):
