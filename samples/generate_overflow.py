@@ -375,12 +375,9 @@ def value_anomaly(d):
 
 def scope_id(lv):
     """The scope of a CANN file: its device and iteration (data_index), as README "Overflow" names it."""
-    parts = []
-    if lv["device"]:
-        parts.append("device" + lv["device"])
-    if lv["data_index"]:
-        parts.append("iteration" + lv["data_index"])
-    return "/".join(parts)
+    parts = [("device" + lv["device"]) if lv["device"] else "",
+             ("iteration" + lv["data_index"]) if lv["data_index"] else ""]
+    return "/".join(p for p in parts if p)
 
 
 def first_overflow(files, records):
