@@ -2450,6 +2450,18 @@ out of range: %5</source>
             <translation>关闭此 Dump(&amp;L)</translation>
         </message>
         <message>
+            <source>Opened msprobe&apos;s compare table %1 (Compare tab).</source>
+            <translation>已打开 msprobe 比对结果表 %1（“比对”标签页）。</translation>
+        </message>
+        <message>
+            <source>Opened msprobe&apos;s API precheck results %1 (Precheck tab).</source>
+            <translation>已打开 msprobe API 预检结果 %1（“精度预检”标签页）。</translation>
+        </message>
+        <message>
+            <source>Opened msprobe&apos;s monitor output %1 (Monitor tab).</source>
+            <translation>已打开 msprobe 训练监控输出 %1（“训练监控”标签页）。</translation>
+        </message>
+        <message>
             <source>Close this dump; the other open dumps stay</source>
             <translation>关闭此 Dump；其他已打开的 Dump 保留</translation>
         </message>

@@ -326,6 +326,7 @@ void MainWindow::openPath(const QString &path)
                                                        || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
         m_tabs->setCurrentWidget(m_compare);
         m_compare->openTable(path);
+        m_statusText->setText(tr("Opened msprobe's compare table %1 (Compare tab).").arg(path));
         return;
     }
     m_context->openDump(path);
@@ -340,6 +341,7 @@ void MainWindow::showPrecheck(const QString &path)
     }
     m_tabs->setCurrentWidget(m_precheck);
     m_precheck->open(path);
+    m_statusText->setText(tr("Opened msprobe's API precheck results %1 (Precheck tab).").arg(path));
 }
 
 void MainWindow::showMonitor(const QString &path)
@@ -351,6 +353,7 @@ void MainWindow::showMonitor(const QString &path)
     }
     m_tabs->setCurrentWidget(m_monitor);
     m_monitor->open(path);
+    m_statusText->setText(tr("Opened msprobe's monitor output %1 (Monitor tab).").arg(path));
 }
 
 void MainWindow::openAfterFirstPaint(const QStringList &paths)

@@ -25,6 +25,7 @@
 #include <QFileInfo>
 #include <QFileDialog>
 #include <QLibraryInfo>
+#include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
@@ -33,6 +34,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -284,6 +286,26 @@ private slots:
         QTRY_COMPARE(model->dumpIds(), QList<int>{second});
         QCOMPARE(QFileInfo(model->dumpPath(second)).canonicalFilePath(), QFileInfo(kGraphDump).canonicalFilePath());
         QVERIFY(model->rowCount(model->dumpItem(second)) > 0);
+    }
+
+    /// Opening a result that is no dump (precheck, monitor, compare table) says so in the status
+    /// bar instead of "Open a dump directory to begin".
+    void statusBarNamesAnOpenedResult_data()
+    {
+        QTest::addColumn<QString>("path");
+        QTest::addRow("precheck") << QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_precheck/pytorch_bf16");
+        QTest::addRow("monitor") << QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_monitor/monitor_v2_output");
+    }
+    void statusBarNamesAnOpenedResult()
+    {
+        QFETCH(QString, path);
+        auto w = openWindow();
+        QVERIFY(w);
+        w->openPath(path);
+        bool named = false;
+        for (QLabel *l : w->statusBar()->findChildren<QLabel *>())
+            named = named || (l->isVisible() && l->text().contains(path));
+        QVERIFY2(named, qPrintable(path));
     }
 
     /// Right click on an operator row: copy its name (the table's Op name cell), Compare with...
