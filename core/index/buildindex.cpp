@@ -215,7 +215,9 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         const QString *run;
     };
     std::vector<PartOps> partOps;
-    std::map<QString, QMap<QString, QString>> frameworksOfRun; // run -> framework -> first claim
+    // run -> framework -> (its first claim in walk order, that claim's folder): the first, not
+    // the first to finish, so the message is the same on every run and in every merge order
+    std::map<QString, QMap<QString, std::pair<size_t, QString>>> frameworksOfRun;
     std::vector<FormatId> formats; // of the ops (as DumpIndex::sourceFormats, without a pass over them)
     const bool finished = parallelChunks(claims.size(), 1, [&](size_t c, size_t, size_t) {
         const Claim &claim = *claims[c];
@@ -237,8 +239,10 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         index->otherFiles += part->otherFiles;
         if (!part->framework.isEmpty() && !part->ops.empty()) {
             auto &seen = frameworksOfRun[*run];
-            if (!seen.contains(part->framework))
-                seen.insert(part->framework, claim.relPath.isEmpty() ? QStringLiteral(".") : claim.relPath);
+            const size_t order = size_t(claims[c] - walk.claims.data());
+            auto it = seen.find(part->framework);
+            if (it == seen.end() || order < it.value().first)
+                seen.insert(part->framework, {order, claim.relPath.isEmpty() ? QStringLiteral(".") : claim.relPath});
         }
         if (!part->task.isEmpty() && !part->ops.empty() && !index->producerTasks.contains(part->task)) {
             index->producerTasks.append(part->task);
@@ -319,7 +323,7 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         if (frameworks.size() > 1) {
             QStringList where;
             for (auto it = frameworks.cbegin(); it != frameworks.cend(); ++it)
-                where << QStringLiteral("%1 (%2)").arg(it.key(), it.value());
+                where << QStringLiteral("%1 (%2)").arg(it.key(), it.value().second);
             index->errors.push_back({ErrorKind::Unsupported, run.isEmpty() ? QStringLiteral(".") : run,
                                      QStringLiteral("one run folder holds dumps of several frameworks: %1; each is read, "
                                                     "but their steps and ranks are shown as one run")
