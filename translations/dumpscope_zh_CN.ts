@@ -1117,6 +1117,10 @@ Bench: %2</source>
             <source>Run in %1</source>
             <translation>运行目录 %1</translation>
         </message>
+        <message>
+            <source>Written by: %1</source>
+            <translation>写入者：%1</translation>
+        </message>
     </context>
     <context>
         <name>ds::ExportDialog</name>
@@ -1792,6 +1796,14 @@ Bench: %2</source>
         <message>
             <source>%1 (%2): the statistics msprobe recorded are shown in the inspector.</source>
             <translation>%1（%2）：msprobe 记录的统计量显示在检查器中。</translation>
+        </message>
+        <message>
+            <source>Name scopes of the MindSpore kernel dump in %1</source>
+            <translation>%1 中 MindSpore 算子级 dump 的名称作用域</translation>
+        </message>
+        <message>
+            <source>groups are the kernels&apos; name scopes (Default: forward, Gradients: backward), edges show the execution order (the dump records no data flow)</source>
+            <translation>分组为算子的名称作用域（Default：前向，Gradients：反向），边表示执行顺序（dump 不记录数据流）</translation>
         </message>
     </context>
     <context>
@@ -3054,6 +3066,13 @@ out of range: %5</source>
         </message>
     </context>
     <context>
+        <name>ds::Producer</name>
+        <message>
+            <source>MindSpore kernel dump</source>
+            <translation>MindSpore 算子级 dump</translation>
+        </message>
+    </context>
+    <context>
         <name>ds::RunGridModel</name>
         <message>
             <source>(none)</source>
@@ -3646,6 +3665,18 @@ out of range: %5</source>
         <message>
             <source>recorded in the graph database: %1</source>
             <translation>记录于图数据库：%1</translation>
+        </message>
+        <message>
+            <source>%1 (the values shown)</source>
+            <translation>%1（所显示的数值）</translation>
+        </message>
+        <message>
+            <source>Data type in file</source>
+            <translation>文件中的数据类型</translation>
+        </message>
+        <message>
+            <source>Written by</source>
+            <translation>写入者</translation>
         </message>
     </context>
     <context>

@@ -392,7 +392,7 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
         out.files = int(found.files.size());
         if (!moduleFallback && found.models.empty() && index) {
             const auto formats = index->sourceFormats();
-            out.moduleDeferred = std::any_of(formats.begin(), formats.end(), [](FormatId f) { return formatReader(f).hasModules(); });
+            out.moduleDeferred = std::any_of(formats.begin(), formats.end(), [](FormatId f) { return formatReader(f).hasModuleGraph(); });
         }
         out.models = std::make_shared<const std::vector<GraphModel>>(std::move(found.models));
         return out;
@@ -481,6 +481,7 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
                                 int(i));
             m_selector->setItemData(int(i), isVisDbGraph(m)
                                                 ? tr("msprobe graph database %1: %2").arg(QDir::toNativeSeparators(m.file), visDbModelTitle(m))
+                                                : hasScopeGroups(m) ? tr("Name scopes of the MindSpore kernel dump in %1").arg(m.modelName)
                                                 : tr("Module hierarchy of the framework dump in %1 (construct.json)").arg(m.modelName),
                                     Qt::ToolTipRole);
         }
@@ -611,7 +612,10 @@ void GraphPanel::showGraph(int graph)
     QString text = tr("%1: %n operator(s)", nullptr, int(g.nodes.size())).arg(g.name);
     if (m.reducedFidelity)
         text += QStringLiteral("; ") + tr("read from ONNX text (reduced fidelity)");
-    if (isModuleGraph(m))
+    if (hasScopeGroups(m))
+        text += QStringLiteral("; ") + tr("groups are the kernels' name scopes (Default: forward, Gradients: backward), edges "
+                                          "show the execution order (the dump records no data flow)");
+    else if (isModuleGraph(m))
         text += QStringLiteral("; ") + tr("forward and backward apart, groups are modules, parameters sit in their module, edges "
                                           "show the call order (the dump records no data flow)");
     m_status->setText(text + QStringLiteral(". ") + tr("Double-click a group (\u25b8) to open or close it; stacked boxes are folded "

@@ -217,6 +217,18 @@ void TensorInspector::onLoaded()
         return;
     }
     const int type = r->index->tensor(r->ref).dataType();
+    if (r->tensor && r->tensor->dataType != type && !formatReader(r->index->op(r->ref).source).opsAreFiles()) {
+        // The file holds another type than the dump recorded (MindSpore saves bfloat16 as
+        // float32): both are shown, and the values are the file's.
+        const QString value = tr("%1 (the values shown)").arg(dataTypeName(r->tensor->dataType));
+        auto *row = new QTreeWidgetItem(QStringList{tr("Data type in file"), value});
+        row->setToolTip(1, value);
+        int at = m_meta->topLevelItemCount();
+        for (int i = 0; i < m_meta->topLevelItemCount(); ++i)
+            if (m_meta->topLevelItem(i)->text(0) == tr("Data type"))
+                at = i + 1; // beside the recorded one
+        m_meta->insertTopLevelItem(at, row);
+    }
     m_values->setTensor(r->tensor, type); // the first page shows before statistics run
     m_heatmap->setTensor(r->tensor, type);
     emit tensorLoaded();
@@ -298,6 +310,8 @@ void TensorInspector::showFrameworkMetadata()
     if (!op.opType.isEmpty())
         addRow(m_meta, tr("Operator type"), op.opType);
     addRow(m_meta, tr("Format"), sourceFormatName(op.source));
+    if (const QString producer = producerLabel(op); !producer.isEmpty())
+        addRow(m_meta, tr("Written by"), producer);
     if (!op.levels->step.isEmpty() || !op.levels->rank.isEmpty())
         addRow(m_meta, tr("Step / rank"), QStringLiteral("%1 / %2").arg(op.levels->step, op.levels->rank));
     if (!op.parent.isEmpty())

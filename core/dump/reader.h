@@ -87,6 +87,12 @@ public:
     virtual bool opsAreFiles() const { return false; }
     /// Operators are framework API calls and modules with parents (msprobe, ptdbg).
     virtual bool hasModules() const { return false; }
+    /// Operators are drawn as a module graph (buildModuleGraphs) when no graph file is found:
+    /// the framework dumps with modules, and MindSpore kernel dumps whose parents are name
+    /// scopes ("Default/network-WithLossCell/_backbone-Net/fc1-Dense").
+    virtual bool hasModuleGraph() const { return hasModules(); }
+    /// OpRecord::parent is a '/'-separated name scope (MindSpore kernels), not an entry.
+    virtual bool parentIsScope() const { return false; }
 };
 
 } // namespace ds

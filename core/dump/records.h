@@ -216,6 +216,10 @@ enum class ContainerKind : std::uint8_t { BigDump, Legacy };
 struct DumpLevels
 {
     QString part, run, time, step, rank, device, modelName, modelId, dataIndex;
+    /// Not a directory level: the producer's framework of the part these operators came from
+    /// (IndexPart::framework: "pytorch", "mindspore", "mindtorch"), set by the index builder;
+    /// empty for formats that record none. See producerLabel() (formats/readers.h).
+    QString framework;
 };
 
 /// DumpLevels shared by the operators of one directory or file: an operator holds a pointer,

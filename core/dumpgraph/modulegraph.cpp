@@ -13,7 +13,7 @@ namespace ds {
 
 namespace {
 
-bool isFrameworkOp(const OpRecord &op) { return formatReader(op.source).hasModules(); }
+bool isFrameworkOp(const OpRecord &op) { return formatReader(op.source).hasModuleGraph(); }
 
 /// The rank directory of a framework op ("step0/rank0"), the step and rank levels when the
 /// index root is the rank directory itself, else the root's name: the model name.
@@ -73,6 +73,10 @@ QString gradModule(const QString &entry)
     return at > 0 ? entry.left(at) : QString();
 }
 
+/// The parent of an op is a name scope ("Default/network-WithLossCell/_backbone-Net/fc1-Dense",
+/// MindSpore kernels), not an entry of the dump.
+bool hasScopeParent(const OpRecord &op) { return !op.parent.isEmpty() && formatReader(op.source).parentIsScope(); }
+
 /// Module calls get a node per parameter; a parameters_grad entry's tensors are its own.
 bool hasParameterNodes(const OpRecord &op) { return gradModule(op.opName).isEmpty(); }
 const std::vector<TensorRecord> noTensors;
@@ -131,8 +135,15 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
         if (state[size_t(i)] != 0)
             return scope[size_t(i)];
         state[size_t(i)] = 1;
-        const QString &parent = index.ops[size_t(ops[size_t(i)])].parent;
-        if (!parent.isEmpty()) {
+        const OpRecord &op = index.ops[size_t(ops[size_t(i)])];
+        const QString &parent = op.parent;
+        if (hasScopeParent(op)) {
+            // A name scope: each of its components is a group ("Default", "network-WithLossCell", ...).
+            QStringList parts = parent.split(QLatin1Char('/'), Qt::SkipEmptyParts);
+            for (QString &c : parts)
+                c = component(c);
+            scope[size_t(i)] = parts.join(QLatin1Char('/'));
+        } else if (!parent.isEmpty()) {
             const int p = byName.value(parent, -1);
             const QString outer = p >= 0 ? self(p, self) : QString();
             scope[size_t(i)] = (outer.isEmpty() ? QString() : outer + QLatin1Char('/')) + component(parent);
@@ -152,9 +163,11 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
     std::vector<Planned> out;
     out.reserve(ops.size());
     std::vector<QString> groupOf(ops.size()); // the group a module entry's own node is in
+    QHash<QString, int> seen; // node name -> times used: a kernel run twice in an iteration gets "#2"
     for (size_t i = 0; i < ops.size(); ++i) {
-        const QString &entry = index.ops[size_t(ops[i])].opName;
-        QString own = component(entry), outer;
+        const OpRecord &op = index.ops[size_t(ops[i])];
+        const QString &entry = op.opName;
+        QString own = component(hasScopeParent(op) ? scopedOwnName(op) : entry), outer;
         if (*modules) {
             if (gradHost[i] >= 0) {
                 const int host = gradHost[i];
@@ -174,7 +187,10 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
             if (!prefix.isEmpty())
                 outer += QLatin1Char('/') + prefix;
         }
-        out.push_back({outer.isEmpty() ? own : outer + QLatin1Char('/') + own, int(i), {}, gradHost[i]});
+        QString name = outer.isEmpty() ? own : outer + QLatin1Char('/') + own;
+        if (const int n = seen[name]++; n > 0)
+            name += QStringLiteral(" #%1").arg(n + 1);
+        out.push_back({name, int(i), {}, gradHost[i]});
         groupOf[i] = Graph::scopeOf(out.back().name);
     }
     // Parameters of module entries: beside the module's own node, feeding it.
@@ -229,12 +245,20 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
     const OpRecord &first = index.ops[size_t(ops.front())];
     const QString dir = Graph::scopeOf(first.dataFile.isEmpty() ? first.relPath : first.dataFile);
     const QString construct = index.absolute(dir.isEmpty() ? QStringLiteral("construct.json") : dir + QStringLiteral("/construct.json"));
-    model.file = QFileInfo::exists(construct) ? construct : index.absolutePath(first);
+    const QString statistics = index.absolute(dir.isEmpty() ? QStringLiteral("statistic.csv") : dir + QStringLiteral("/statistic.csv"));
+    // A kernel's path is virtual ("MatMul.Default_..._MatMul-op12.0.0.<time>"): its folder's
+    // statistic.csv (else the folder) names the graph.
+    model.file = QFileInfo::exists(construct)                            ? construct
+                 : !hasScopeParent(first)                                ? index.absolutePath(first)
+                 : QFileInfo::exists(statistics)                         ? statistics
+                                                                         : index.absolute(dir);
     bool modules = false;
     const std::vector<Planned> plan = planNodes(index, ops, &modules);
     Graph g;
     g.name = name;
     g.attrs.push_back({QString::fromLatin1(kHierarchyAttr), QStringLiteral("s"), QString::fromLatin1(kHierarchyModules)});
+    if (std::any_of(ops.begin(), ops.end(), [&](int o) { return hasScopeParent(index.ops[size_t(o)]); }))
+        g.attrs.push_back({QString::fromLatin1(kScopeGroupsAttr), QStringLiteral("s"), QStringLiteral("1")});
     std::vector<char> attached(plan.size(), 0);
     QHash<int, int> ownNode; // op position -> its node (parameters feed it, parameter gradients leave it)
     for (size_t i = 0; i < plan.size(); ++i) {
@@ -279,6 +303,16 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
 } // namespace
 
 bool isModuleGraph(const GraphModel &model) { return model.stage == QLatin1String(kModuleGraphStage); }
+
+bool hasScopeGroups(const GraphModel &model)
+{
+    if (!isModuleGraph(model) || model.graphs.empty())
+        return false;
+    for (const GraphAttr &a : model.graphs.front().attrs)
+        if (a.key == QLatin1String(kScopeGroupsAttr))
+            return true;
+    return false;
+}
 
 bool isModuleHierarchy(const Graph &graph)
 {

@@ -19,8 +19,14 @@ inline constexpr char kModuleTensorAttr[] = "dump_tensor";
 inline constexpr char kHierarchyAttr[] = "hierarchy";
 inline constexpr char kHierarchyModules[] = "modules";
 
+/// Graph attribute set (to "1") when the groups are the name scopes of MindSpore kernels
+/// (OpRecord::parent "Default/network-WithLossCell/_backbone-Net/fc1-Dense"), not modules.
+inline constexpr char kScopeGroupsAttr[] = "scope_groups";
+
 /// True for a model made by buildModuleGraphs.
 bool isModuleGraph(const GraphModel &model);
+/// True for a model made by buildModuleGraphs from MindSpore kernels (kScopeGroupsAttr).
+bool hasScopeGroups(const GraphModel &model);
 /// True for a graph made by buildModuleGraphs (its groups are modules, its edges call order).
 bool isModuleHierarchy(const Graph &graph);
 /// The box label of a module group: "Module.layer1.0.Bottleneck.forward.0" ->
@@ -50,6 +56,11 @@ QString moduleNodeLabel(const QString &label, const QString &groupLabel);
 ///   module's own node (attributes kModuleEntryAttr = the module entry, kModuleTensorAttr =
 ///   the tensor); a `parameters_grad` entry sits in the group of its module's backward call
 ///   that ran last before it, fed by that call's own node.
+/// - MindSpore kernel dumps (DumpReader::parentIsScope): the parent is a name scope; each of
+///   its components is a group ("Default/network-WithLossCell/_backbone-Net/fc1-Dense"), the
+///   top-level scopes (Default, Gradients) take the place of the phases, a node is named by the
+///   kernel's own name ("MatMul-op12"; "MatMul-op12 #2" for its next run in the iteration),
+///   and the graph carries kScopeGroupsAttr.
 /// - Without any parent (level L1, construct.json "{}", ptdbg) entries are grouped by their
 ///   prefix (Functional, Tensor, Torch, Distributed, Module ...) inside the phases.
 /// - Edges: msprobe records no data flow, so the edges show the call order. In every group

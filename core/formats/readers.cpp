@@ -6,6 +6,8 @@
 #include "msprobe/msprobereaders.h"
 #include "npyfolder/npyfolderreader.h"
 
+#include <QCoreApplication>
+
 #include <cassert>
 
 namespace ds {
@@ -40,6 +42,37 @@ std::optional<FormatId> sourceFormatByName(QStringView name)
         if (name == readers[i]->name())
             return FormatId(i);
     return std::nullopt;
+}
+
+QString frameworkDisplayName(const QString &framework)
+{
+    if (framework == QLatin1String("pytorch"))
+        return QStringLiteral("PyTorch");
+    if (framework == QLatin1String("mindspore"))
+        return QStringLiteral("MindSpore");
+    if (framework == QLatin1String("mindtorch"))
+        return QStringLiteral("MindTorch (MSAdapter)");
+    return framework;
+}
+
+QString producerLabel(const OpRecord &op)
+{
+    const QString &framework = op.levels->framework;
+    if (framework.isEmpty())
+        return {};
+    const QString format = sourceFormatName(op.source);
+    if (format == QLatin1String("mindspore-kernel")) // written by MindSpore itself, not by msprobe
+        return QCoreApplication::translate("ds::Producer", "MindSpore kernel dump");
+    return QStringLiteral("%1 \u00b7 %2").arg(format, frameworkDisplayName(framework));
+}
+
+QString scopedOwnName(const OpRecord &op)
+{
+    const QString name = op.opName.toString();
+    if (op.parent.isEmpty() || !formatReader(op.source).parentIsScope())
+        return name;
+    const QString prefix = QString(op.parent.toString()).replace(QLatin1Char('/'), QLatin1Char('_')) + QLatin1Char('_');
+    return name.startsWith(prefix) && name.size() > prefix.size() ? name.mid(prefix.size()) : name;
 }
 
 } // namespace ds

@@ -228,6 +228,18 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         sub.progress = [&, c, w](int permille) { progress.report(c, w, permille); };
         auto part = formatReader(claim.format).index(index->rootDir, claim, &sub);
         progress.report(c, w, 1000);
+        if (part && !part->framework.isEmpty()) { // the tree and the inspector say which framework a part came from
+            std::unordered_map<const DumpLevels *, SharedLevels> withFramework; // ops of a directory share levels
+            for (OpRecord &op : part->ops) {
+                auto [it, added] = withFramework.try_emplace(&*op.levels);
+                if (added) {
+                    DumpLevels l = *op.levels;
+                    l.framework = part->framework;
+                    it->second = SharedLevels(std::move(l));
+                }
+                op.levels = it->second;
+            }
+        }
         std::lock_guard lock(mutex);
         if (!part) {
             if (!part.isCancelled())

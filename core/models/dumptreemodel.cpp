@@ -26,6 +26,9 @@ struct DumpTreeModel::Node
     int opCount = 0;      ///< operators below
     bool problem = false;
     QString message; // error text
+    /// Who wrote the operators below (producerLabel: "msprobe · MindSpore", "MindSpore kernel
+    /// dump"), each once, sorted; empty for formats that record no framework.
+    QStringList producers;
 
     Node *findChild(Kind k, const QString &key) const
     {
@@ -127,6 +130,9 @@ QString opLabel(const OpRecord &op)
     const QString opName = op.headerOpName().isEmpty() ? op.opName.toString() : op.headerOpName();
     const DumpReader &format = formatReader(op.source);
     QString name = format.opsAreFiles() || op.opType.isEmpty() ? op.opType + QLatin1Char(' ') + opName : opName;
+    // MindSpore kernels: the scope makes every name start alike; the kernel first, its scope after.
+    if (format.parentIsScope() && !op.parent.isEmpty())
+        name = scopedOwnName(op) + QStringLiteral("  (") + op.parent.toString() + QLatin1Char(')');
     if (format.exporter()) // .h5 dumper ops: the dumper's call sequence id tells the calls apart
         name += QStringLiteral(" #%1").arg(op.timestamp);
     return name;
@@ -171,14 +177,18 @@ void sortRecursively(Node *n)
         sortRecursively(c.get());
 }
 
-/// Totals of every level from the operators directly in it.
+/// Totals of every level from the operators directly in it (and the producers below it).
 void sumTotals(Node *n)
 {
     for (auto &c : n->children) {
         sumTotals(c.get());
         n->bytes += c->bytes;
         n->opCount += c->opCount;
+        for (const QString &p : std::as_const(c->producers))
+            if (!n->producers.contains(p))
+                n->producers << p;
     }
+    n->producers.sort();
 }
 
 void addTotals(Node *n, qulonglong bytes, int ops)
@@ -328,6 +338,9 @@ std::shared_ptr<DumpTreeModel::BuiltTree> DumpTreeModel::buildTree(const DumpInd
         if (&*op.levels != lastLevels || !parent) {
             lastLevels = &*op.levels;
             parent = levelNode(nullptr, root, *op.levels);
+            // Ops of one directory share their levels, and a part's levels carry its framework.
+            if (const QString producer = producerLabel(op); !producer.isEmpty() && !parent->producers.contains(producer))
+                parent->producers << producer;
         }
         tree->opParent[o] = parent;
         tree->opPos[o] = int(parent->ops->size());
@@ -418,6 +431,7 @@ void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index,
     }
     d.root.bytes = tree->root.bytes;
     d.root.opCount = tree->root.opCount;
+    d.root.producers = tree->root.producers;
     const int rows = int(built.size() + tree->root.ops->size());
     if (rows > 0) {
         beginInsertRows(root, 0, rows - 1);
@@ -704,6 +718,10 @@ QVariant DumpTreeModel::nodeData(const Node &n, int column, int role) const
             case Kind::ModelName: return tr("model %1").arg(n.label);
             case Kind::ModelId: return tr("model id %1").arg(n.label);
             case Kind::DataIndex: return tr("step %1").arg(n.label);
+            case Kind::Step: // a bare iteration number (MindSpore kernel dumps) says what it is
+                return std::all_of(n.label.begin(), n.label.end(), [](QChar c) { return c.isDigit(); }) && !n.label.isEmpty()
+                           ? tr("step %1").arg(n.label)
+                           : n.label;
             case Kind::ErrorGroup: return tr("Files that could not be read");
             case Kind::Run: // the run's folder relative to the opened one ("." = the opened folder)
                 return n.label == QLatin1String(".") ? QFileInfo(d.path).fileName() : n.label;
@@ -718,13 +736,26 @@ QVariant DumpTreeModel::nodeData(const Node &n, int column, int role) const
         case SizeColumn:
             return n.kind == Kind::Error || n.kind == Kind::ErrorGroup ? QVariant() : QVariant(sizeText(n.bytes));
         case InfoColumn:
-            return n.kind == Kind::Error ? QVariant(n.message) : QVariant();
+            if (n.kind == Kind::Error)
+                return n.message;
+            // The producer where it is first known: on the dump's own row, and below it where
+            // the parts of a mixed folder differ (a MindSpore kernel dump beside an msprobe one).
+            if (!n.producers.isEmpty() && (!n.parent || n.parent->producers != n.producers))
+                return n.producers.join(QStringLiteral(", "));
+            return {};
         }
         return {};
-    case Qt::ToolTipRole:
+    case Qt::ToolTipRole: {
+        QStringList tip;
         if (n.kind == Kind::Run)
-            return tr("Run in %1").arg(n.label == QLatin1String(".") ? d.path : d.path + QLatin1Char('/') + n.label);
-        return n.message.isEmpty() ? QVariant() : QVariant(n.message);
+            tip << tr("Run in %1").arg(n.label == QLatin1String(".") ? d.path : d.path + QLatin1Char('/') + n.label);
+        if (!n.message.isEmpty())
+            tip << n.message;
+        if (!n.producers.isEmpty())
+            tip << tr("Written by: %1").arg(n.producers.join(QStringLiteral(", ")));
+        return tip.isEmpty() ? QVariant() : QVariant(tip.join(QLatin1Char('\n')));
+    }
+    case ProducerRole: return n.producers.join(QStringLiteral(", "));
     case KindRole: return int(n.kind);
     case DumpRole: return dumpNumber(&d);
     case ProblemRole: return n.problem;
@@ -750,8 +781,13 @@ QVariant DumpTreeModel::opData(const Dump &d, int opNumber, int column, int role
         case InfoColumn: return op.relPath.section(QLatin1Char('/'), -1);
         }
         return {};
-    case Qt::ToolTipRole:
-        return op.warnings().isEmpty() ? op.relPath.toString() : op.relPath.toString() + QLatin1Char('\n') + op.warnings().join(QLatin1Char('\n'));
+    case Qt::ToolTipRole: {
+        QString tip = op.relPath.toString();
+        if (const QString producer = producerLabel(op); !producer.isEmpty())
+            tip += QLatin1Char('\n') + tr("Written by: %1").arg(producer);
+        return op.warnings().isEmpty() ? tip : tip + QLatin1Char('\n') + op.warnings().join(QLatin1Char('\n'));
+    }
+    case ProducerRole: return producerLabel(op);
     case KindRole: return int(Kind::Op);
     case DumpRole: return dumpNumber(&d);
     case OpPathRole: return op.relPath.toString();

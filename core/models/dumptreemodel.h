@@ -37,6 +37,7 @@ public:
         BytesRole,                   ///< qulonglong payload bytes below this item
         OverflowRole,                ///< int mark: 0 none, 1 medium, 2 high, 3 critical, 4 OpDebug record
         LevelRole,                   ///< QString: a level item's value as in DumpLevels ("step0", a run's folder or ".")
+        ProducerRole,                ///< QString: who wrote the operators (producerLabel), ", "-joined; level and op items
     };
 
     explicit DumpTreeModel(QObject *parent = nullptr);

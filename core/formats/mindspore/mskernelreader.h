@@ -24,6 +24,8 @@ public:
     Result<LoadedTensorPtr> load(const DumpIndex &index, const OpRecord &op, const TensorRecord &rec,
                                  LayoutChoice layout, const JobControl *job) const override;
     bool opsAreFiles() const override { return false; }
+    bool hasModuleGraph() const override { return true; }
+    bool parentIsScope() const override { return true; }
 };
 
 namespace mindspore {
