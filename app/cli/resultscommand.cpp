@@ -104,7 +104,8 @@ int runMonitorCommand(const QString &path, bool json)
     QStringList ranks;
     for (int r : doc->ranks())
         ranks << QString::number(r);
-    out(QStringLiteral("%1 monitor file(s), rank(s) %2\n").arg(doc->tables.size()).arg(ranks.join(QStringLiteral(", "))));
+    if (!doc->tables.empty()) // an anomaly file opened alone has no series: its errors say why
+        out(QStringLiteral("%1 monitor file(s), rank(s) %2\n").arg(doc->tables.size()).arg(ranks.join(QStringLiteral(", "))));
     for (const auto &[metric, stats] : doc->metrics()) {
         std::int64_t first = 0, last = 0;
         bool any = false;
