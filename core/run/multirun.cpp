@@ -177,6 +177,7 @@ QJsonValue findingJson(const std::optional<RunSetFinding> &f)
     for (const auto &g : f->groups)
         groups.append(intsJson(g));
     o.insert(QStringLiteral("groups"), groups);
+    o.insert(QStringLiteral("between_steps"), f->betweenSteps);
     return o;
 }
 
@@ -197,6 +198,46 @@ QString whereText(const RunSetRow &r)
         at << QStringLiteral("rank ") + (r.rankNumber >= 0 ? QString::number(r.rankNumber) : r.rank);
     at << r.op;
     return at.join(QStringLiteral(", ")) + QStringLiteral(" (row ") + r.name + QLatin1Char(')');
+}
+
+bool agreed(const RunSetRow *r) { return r && r->complete() && r->classes() == 1; }
+
+/// The first module parameter row (set order) that differs between the runs at step s+1 while at
+/// step s the same row and the parameter's gradient agreed: the update between the steps.
+std::optional<RunSetFinding> updateBetweenSteps(const std::vector<RunSetRow> &rows, int n)
+{
+    const auto key = [](qint64 step, const QString &rank, const QString &name) -> QString {
+        return QString::number(step) + QLatin1Char('/') + rank + QLatin1Char('\n') + name;
+    };
+    QHash<QString, const RunSetRow *> at;
+    for (const RunSetRow &r : rows)
+        if (r.stepNumber >= 0)
+            at.insert(key(r.stepNumber, r.rank, r.name), &r);
+    static const QLatin1String params(".parameters."), forward(".forward.");
+    for (const RunSetRow &r : rows) {
+        const qsizetype p = r.name.lastIndexOf(params), f = r.name.indexOf(forward);
+        if (r.stepNumber < 1 || p < 0 || f < 0 || f > p || !r.complete() || r.classes() < 2)
+            continue;
+        if (!agreed(at.value(key(r.stepNumber - 1, r.rank, r.name))))
+            continue;
+        // its gradient of the step before: "<module>.parameters_grad.<k>.<parameter>"
+        const QString module = r.name.left(f), parameter = r.name.mid(p + params.size());
+        const RunSetRow *grad = nullptr;
+        for (const RunSetRow &g : rows)
+            if (g.stepNumber == r.stepNumber - 1 && g.rank == r.rank && g.name.startsWith(module + QLatin1String(".parameters_grad."))
+                && g.name.endsWith(QLatin1Char('.') + parameter)) {
+                grad = &g;
+                break;
+            }
+        if (!agreed(grad))
+            continue;
+        RunSetFinding finding{r, {}, groupsOf(r), true};
+        for (int k = 0; k < n; ++k)
+            if (r.cls[size_t(k)] != r.cls[0])
+                finding.runs.push_back(k);
+        return finding;
+    }
+    return std::nullopt;
 }
 
 } // namespace
@@ -324,17 +365,25 @@ void findRunSetAnswers(RunSetResult &result)
 
     // operators by scope: do all their recorded inputs agree (with the forward entry's for a
     // backward one: a backward computes from what its forward saved)?
+    // A communication op (Distributed.*) computes from every rank's input: its inputs agree only
+    // when they agree on every rank of the step.
     QHash<QString, int> inputsAgree; // "<scope>\n<op>" -> 1 all complete and agreeing, 0 not, absent: no input row
+    QHash<QString, int> collectiveAgree; // "<step>\n<op>" of Distributed.* ops, over the ranks
+    const auto note = [](QHash<QString, int> &h, const QString &key, int agree) {
+        auto it = h.find(key);
+        if (it == h.end())
+            h.insert(key, agree);
+        else
+            *it = *it && agree;
+    };
+    const auto isCollective = [](const QString &op) { return op.startsWith(QLatin1String("Distributed.")); };
     for (const RunSetRow &row : result.rows) {
         if (row.io == IoKind::Output)
             continue;
-        const QString key = row.scope + QLatin1Char('\n') + row.op;
         const int agree = row.complete() && row.classes() == 1 ? 1 : 0;
-        auto it = inputsAgree.find(key);
-        if (it == inputsAgree.end())
-            inputsAgree.insert(key, agree);
-        else
-            *it = *it && agree;
+        note(inputsAgree, row.scope + QLatin1Char('\n') + row.op, agree);
+        if (isCollective(row.op))
+            note(collectiveAgree, row.step + QLatin1Char('\n') + row.op, agree);
     }
     for (auto &f : result.nondeterministic)
         f.reset();
@@ -344,6 +393,8 @@ void findRunSetAnswers(RunSetResult &result)
             continue;
         const auto own = inputsAgree.constFind(row.scope + QLatin1Char('\n') + row.op);
         if (own == inputsAgree.cend() || !*own)
+            continue;
+        if (isCollective(row.op) && !collectiveAgree.value(row.step + QLatin1Char('\n') + row.op, 1))
             continue;
         if (const QString fwd = forwardOf(row.op); !fwd.isEmpty()) {
             const auto saved = inputsAgree.constFind(row.scope + QLatin1Char('\n') + fwd);
@@ -356,6 +407,8 @@ void findRunSetAnswers(RunSetResult &result)
                 f.runs.push_back(r);
         slot = std::move(f);
     }
+    if (!result.nondeterministic[size_t(RunPhase::Optimizer)])
+        result.nondeterministic[size_t(RunPhase::Optimizer)] = updateBetweenSteps(result.rows, n);
 }
 
 QByteArray RunSetResult::toJson() const
@@ -458,7 +511,9 @@ QString RunSetResult::text() const
         QStringList groups;
         for (const auto &g : f->groups)
             groups << QLatin1Char('{') + runsText(g) + QLatin1Char('}');
-        t += QStringLiteral("%1; runs agree as %2\n").arg(whereText(f->row), groups.join(QLatin1Char(' ')));
+        t += QStringLiteral("%1%2; runs agree as %3\n")
+                 .arg(f->betweenSteps ? QStringLiteral("updated differently before ") : QString(), whereText(f->row),
+                      groups.join(QLatin1Char(' ')));
     }
     return t;
 }

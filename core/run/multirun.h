@@ -72,6 +72,10 @@ struct RunSetFinding
     RunSetRow row;
     std::vector<int> runs;            ///< departure: the runs outside the majority; else the runs outside run 0's class
     std::vector<std::vector<int>> groups; ///< the agreement classes of the row, each ascending
+    /// Optimizer, seen across steps: `row` is a module's parameter row whose value differs at this
+    /// step while the same parameter and its gradient (parameters_grad) agreed at the step
+    /// before: the update between the steps, outside the dump, differs.
+    bool betweenSteps = false;
 };
 
 struct RunSetResult
@@ -83,7 +87,8 @@ struct RunSetResult
     std::vector<RunSetRow> rows;           ///< set order: step, position, rank
     std::optional<RunSetFinding> departure;
     /// Per phase (RunPhase order): the first operator whose inputs agree and an output differs;
-    /// the finding's row is that output row.
+    /// the finding's row is that output row. Optimizer, when no dumped operator is found: the
+    /// first parameter update between two steps that differs (RunSetFinding::betweenSteps).
     std::array<std::optional<RunSetFinding>, 3> nondeterministic;
     bool cancelled = false;
 

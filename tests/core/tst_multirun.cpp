@@ -104,6 +104,34 @@ private slots:
         QCOMPARE(s.departure->row.op, ceFw);
     }
 
+    void updateBetweenSteps()
+    {
+        // fc1.weight agrees at step 0 with its gradient, differs at step 1 in run 3: the update
+        // between the steps (outside the dump) differs; conv.weight's gradient already differs
+        const QString fc1 = QStringLiteral("Module.fc1.Linear.forward.0"), conv = QStringLiteral("Module.conv.Conv2d.forward.0");
+        auto named = [](RunSetRow r, const QString &name) {
+            r.name = name;
+            return r;
+        };
+        RunSetResult s = set(3, {
+            named(row(0, 0, 0, conv, IoKind::Parameter, {0, 0, 0}), conv + QStringLiteral(".parameters.weight")),
+            named(row(0, 0, 1, fc1, IoKind::Parameter, {0, 0, 0}), fc1 + QStringLiteral(".parameters.weight")),
+            named(row(0, 0, 2, QStringLiteral("Module.fc1.Linear.parameters_grad.0"), IoKind::Output, {0, 0, 0}, RunPhase::Backward),
+                  QStringLiteral("Module.fc1.Linear.parameters_grad.0.weight")),
+            named(row(0, 0, 3, QStringLiteral("Module.conv.Conv2d.parameters_grad.0"), IoKind::Output, {0, 1, 0}, RunPhase::Backward),
+                  QStringLiteral("Module.conv.Conv2d.parameters_grad.0.weight")),
+            named(row(1, 0, 0, conv, IoKind::Parameter, {0, 1, 0}), conv + QStringLiteral(".parameters.weight")),
+            named(row(1, 0, 1, fc1, IoKind::Parameter, {0, 0, 2}), fc1 + QStringLiteral(".parameters.weight")),
+        });
+        findRunSetAnswers(s);
+        const auto &f = s.nondeterministic[size_t(RunPhase::Optimizer)];
+        QVERIFY(f);
+        QVERIFY(f->betweenSteps);
+        QCOMPARE(f->row.name, fc1 + QStringLiteral(".parameters.weight"));
+        QCOMPARE(f->row.stepNumber, 1);
+        QCOMPARE(f->runs, std::vector<int>{2});
+    }
+
     void sameGroups()
     {
         RunSetResult s = set(4, {});

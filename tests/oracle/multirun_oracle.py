@@ -147,17 +147,19 @@ def analyse(sets):
         if len(gs) > 1 and 2 * len(big) > n:
             departure = (row, [r for r in range(n) if r not in big])
             break
-    agree_in = {}
+    agree_in, collective = {}, {}  # a Distributed.* op computes from every rank's input of the step
     for row in rows:
         if row[6] == "input":
             key = (row[0], row[2], row[3])
             agree_in[key] = agree_in.get(key, True) and len(row[7]) == 1
+            if row[3].startswith("Distributed."):
+                collective[(row[0], row[3])] = collective.get((row[0], row[3]), True) and len(row[7]) == 1
     nd = {}
     for row in rows:
         if row[4] in nd or row[6] != "output" or len(row[7]) < 2:
             continue
         key = (row[0], row[2], row[3])
-        if not agree_in.get(key, False):
+        if not agree_in.get(key, False) or not collective.get((row[0], row[3]), True):
             continue
         fwd = forward_of(row[3])
         if fwd and not agree_in.get((row[0], row[2], fwd), True):
@@ -228,6 +230,22 @@ def main():
     for entry in order[: order.index("Functional.linear.0.forward")]:
         for f in sorted(t1.glob(entry + ".*.pt")):
             ck.check(torch.equal(torch.load(f), torch.load(t4 / f.name)), "torch", f"{f.name} differs before linear.0")
+    # parameter updates seen across steps (msprobe_real: the update is outside the dump): two
+    # base runs and npu_step1, whose fc1.weight was changed on rank 0 just before step 1 (designed)
+    real = Path(a.samples) / "msprobe_real" / "dumps"
+    paths = [real / "base_md5_mix", real / "base_md5_mix", real / "npu_step1_md5_mix"]
+    sets = [read_set(p, False) for p in paths]
+    rows = {(r[0], r[2], r[5]): r for r in analyse(sets)[0]}
+    name = "Module.fc1.Linear.forward.0.parameters.weight"
+    grad = "Module.fc1.Linear.parameters_grad.0.weight"
+    ck.check(len(rows[(1, 0, name)][7]) == 2 and len(rows[(0, 0, name)][7]) == 1 and len(rows[(0, 0, grad)][7]) == 1,
+             "step1", "oracle: fc1.weight does not differ at step 1 only with an agreeing step-0 gradient")
+    got = subprocess.run([a.cli, "compare", *map(str, paths), "--json"], capture_output=True, text=True)
+    if ck.check(got.returncode == 0, "step1", f"exit {got.returncode}: {got.stderr.strip()}"):
+        o = json.loads(got.stdout)["nondeterministic"]["optimizer"]
+        ck.check(o is not None and o["between_steps"] and (o["step"], o["rank"], o["row"]) == (1, 0, name), "step1",
+                 f"optimizer finding {o}, expected the step-1 rank-0 update of fc1.weight")
+        ck.check(json.loads(got.stdout)["same_groups"] == [[0, 1]], "step1", "the two base runs are not the same")
     bad = subprocess.run([a.cli, "compare", str(root / "md5/run1"), str(root / "md5/run2"), str(root / "md5/nope")],
                          capture_output=True, text=True)
     ck.check(bad.returncode == 3 and "md5/nope" in bad.stderr, "missing path", f"exit {bad.returncode}: {bad.stderr.strip()}")
