@@ -3,12 +3,14 @@
 #include "compare/comparematch.h"
 #include "runcompare.h"
 
+#include <QFileInfo>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
 #include <algorithm>
+#include <deque>
 #include <map>
 #include <mutex>
 #include <numeric>
@@ -411,6 +413,65 @@ void findRunSetAnswers(RunSetResult &result)
         result.nondeterministic[size_t(RunPhase::Optimizer)] = updateBetweenSteps(result.rows, n);
 }
 
+std::vector<RunSetOp> runSetMatrix(const RunSetResult &result)
+{
+    const size_t n = result.paths.size();
+    std::vector<RunSetOp> ops;
+    QHash<QString, size_t> at;
+    for (const RunSetRow &row : result.rows) {
+        const QString key = row.scope + QLatin1Char('\n') + row.op;
+        auto it = at.find(key);
+        if (it == at.end()) {
+            it = at.insert(key, ops.size());
+            ops.push_back({row.scope, row.op, row.stepNumber, row.rankNumber, row.phase, std::vector<char>(n, 1)});
+        }
+        RunSetOp &op = ops[*it];
+        const auto gs = groupsOf(row);
+        auto major = std::max_element(gs.begin(), gs.end(), [](const auto &x, const auto &y) { return x.size() < y.size(); });
+        if (major != gs.end() && 2 * major->size() <= n) // no strict majority: run 0's class
+            major = std::find_if(gs.begin(), gs.end(), [](const auto &g) { return g.front() == 0; });
+        for (size_t r = 0; r < n; ++r)
+            if (row.cls[r] < 0 || major == gs.end() || std::find(major->begin(), major->end(), int(r)) == major->end())
+                op.agree[r] = 0;
+    }
+    return ops;
+}
+
+Result<QStringList> runFoldersUnder(const QString &path, const JobControl *job)
+{
+    auto found = discoverRuns(path, job);
+    if (!found)
+        return found.error();
+    QStringList out;
+    for (const RunInfo &r : found->runs)
+        out << (r.relPath.isEmpty() ? found->walk.openedPath : found->walk.openedPath + QLatin1Char('/') + r.relPath);
+    return out;
+}
+
+Result<RunSetResult> compareRunPaths(const QStringList &paths, const CompareOptions &options, const JobControl *job)
+{
+    std::deque<RunTree> trees; // stable addresses
+    std::vector<RunSetMember> members;
+    static const RunInfo empty;
+    for (const QString &path : paths) {
+        if (!QFileInfo::exists(path))
+            return Result<RunSetResult>::failure(ErrorKind::NotFound, path, QStringLiteral("no such file or directory"));
+        auto found = discoverRuns(path, nullptr);
+        if (!found)
+            return found.error().within(path);
+        trees.push_back(std::move(*found));
+        const RunTree &tree = trees.back();
+        if (tree.runs.size() > 1)
+            return Result<RunSetResult>::failure(ErrorKind::Usage, path,
+                                                 QStringLiteral("holds %1 runs; name each run folder").arg(tree.runs.size()));
+        members.push_back({tree.walk.openedPath, &tree, tree.runs.empty() ? &empty : &tree.runs.front()});
+    }
+    RunSetResult result = compareRunSet(members, options, job);
+    if (result.cancelled)
+        return Cancelled{};
+    return result;
+}
+
 QByteArray RunSetResult::toJson() const
 {
     QJsonObject o;
@@ -444,32 +505,13 @@ QByteArray RunSetResult::toJson() const
     for (size_t p = 0; p < nondeterministic.size(); ++p)
         nd.insert(runPhaseName(RunPhase(p)), findingJson(nondeterministic[p]));
     o.insert(QStringLiteral("nondeterministic"), nd);
-    // runs x operators: per operator of the set (first row order), per run whether all its rows
-    // agree with the majority (or with run 0 when there is none)
     QJsonArray ops;
-    QHash<QString, int> opAt;
-    for (const RunSetRow &row : rows) {
-        const QString key = row.scope + QLatin1Char('\n') + row.op;
-        auto it = opAt.find(key);
-        if (it == opAt.end()) {
-            it = opAt.insert(key, int(ops.size()));
-            QJsonArray agree;
-            for (size_t r = 0; r < paths.size(); ++r)
-                agree.append(true);
-            ops.append(QJsonObject{{QStringLiteral("scope"), row.scope}, {QStringLiteral("op"), row.op},
-                                   {QStringLiteral("phase"), runPhaseName(row.phase)}, {QStringLiteral("agree"), agree}});
-        }
-        const auto gs = groupsOf(row);
-        if (gs.size() < 2 && row.complete())
-            continue;
-        const auto major = std::max_element(gs.begin(), gs.end(), [](const auto &x, const auto &y) { return x.size() < y.size(); });
-        QJsonObject op = ops[*it].toObject();
-        QJsonArray agree = op.value(QStringLiteral("agree")).toArray();
-        for (size_t r = 0; r < paths.size(); ++r)
-            if (row.cls[r] < 0 || (major != gs.end() && std::find(major->begin(), major->end(), int(r)) == major->end()))
-                agree[qsizetype(r)] = false;
-        op.insert(QStringLiteral("agree"), agree);
-        ops[*it] = op;
+    for (const RunSetOp &op : runSetMatrix(*this)) {
+        QJsonArray agree;
+        for (char a : op.agree)
+            agree.append(bool(a));
+        ops.append(QJsonObject{{QStringLiteral("scope"), op.scope}, {QStringLiteral("op"), op.op},
+                               {QStringLiteral("phase"), runPhaseName(op.phase)}, {QStringLiteral("agree"), agree}});
     }
     o.insert(QStringLiteral("ops"), ops);
     return QJsonDocument(o).toJson(QJsonDocument::Indented);

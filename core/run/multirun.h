@@ -15,9 +15,11 @@
 
 #include "compare/compare.h"
 #include "runtree.h"
+#include "util/error.h"
 
 #include <QByteArray>
 #include <QString>
+#include <QStringList>
 #include <array>
 #include <optional>
 #include <vector>
@@ -101,6 +103,26 @@ struct RunSetResult
 /// Compares every pair of `runs` (two or more) and works out the answers above.
 RunSetResult compareRunSet(const std::vector<RunSetMember> &runs, const CompareOptions &options = {},
                            const JobControl *job = nullptr);
+
+/// The runs at `paths` (each one run folder: discoverRuns; a folder holding several runs is an
+/// error naming it) compared with compareRunSet. Errors: a path missing (NotFound) or holding
+/// several runs (Usage).
+Result<RunSetResult> compareRunPaths(const QStringList &paths, const CompareOptions &options = {},
+                                     const JobControl *job = nullptr);
+/// The run folders under `path` (absolute paths, discoverRuns order).
+Result<QStringList> runFoldersUnder(const QString &path, const JobControl *job = nullptr);
+
+/// Runs x operators: one entry per operator of the set (scope and op, in the order of their
+/// first row), per run whether every row of the op is held by the run and in the majority class
+/// of its row (run 0's class when no strict majority).
+struct RunSetOp
+{
+    QString scope, op;
+    qint64 stepNumber = -1, rankNumber = -1;
+    RunPhase phase = RunPhase::Forward;
+    std::vector<char> agree; ///< per run
+};
+std::vector<RunSetOp> runSetMatrix(const RunSetResult &result);
 
 /// The answers from rows whose classes are filled (`result.rows`, pairs and paths set): the
 /// departure, the nondeterministic operators and the same-groups. compareRunSet calls it.
