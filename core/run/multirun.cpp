@@ -423,7 +423,7 @@ std::vector<RunSetOp> runSetMatrix(const RunSetResult &result)
         auto it = at.find(key);
         if (it == at.end()) {
             it = at.insert(key, ops.size());
-            ops.push_back({row.scope, row.op, row.stepNumber, row.rankNumber, row.phase, std::vector<char>(n, 1)});
+            ops.push_back({row.scope, row.op, row.stepNumber, row.rankNumber, row.phase, std::vector<char>(n, 1), row.position});
         }
         RunSetOp &op = ops[*it];
         const auto gs = groupsOf(row);
@@ -434,6 +434,9 @@ std::vector<RunSetOp> runSetMatrix(const RunSetResult &result)
             if (row.cls[r] < 0 || major == gs.end() || std::find(major->begin(), major->end(), int(r)) == major->end())
                 op.agree[r] = 0;
     }
+    std::stable_sort(ops.begin(), ops.end(), [](const RunSetOp &x, const RunSetOp &y) {
+        return std::tie(x.stepNumber, x.rankNumber, x.scope, x.position) < std::tie(y.stepNumber, y.rankNumber, y.scope, y.position);
+    });
     return ops;
 }
 

@@ -112,8 +112,8 @@ Result<RunSetResult> compareRunPaths(const QStringList &paths, const CompareOpti
 /// The run folders under `path` (absolute paths, discoverRuns order).
 Result<QStringList> runFoldersUnder(const QString &path, const JobControl *job = nullptr);
 
-/// Runs x operators: one entry per operator of the set (scope and op, in the order of their
-/// first row), per run whether every row of the op is held by the run and in the majority class
+/// Runs x operators: one entry per operator of the set (scope and op; by step, rank, then the
+/// op's first row in its scope), per run whether every row of the op is held by the run and in the majority class
 /// of its row (run 0's class when no strict majority).
 struct RunSetOp
 {
@@ -121,6 +121,7 @@ struct RunSetOp
     qint64 stepNumber = -1, rankNumber = -1;
     RunPhase phase = RunPhase::Forward;
     std::vector<char> agree; ///< per run
+    int position = 0;        ///< of the op's first row in its scope
 };
 std::vector<RunSetOp> runSetMatrix(const RunSetResult &result);
 
