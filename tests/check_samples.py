@@ -21,7 +21,7 @@ Documented exceptions (EXCEPTIONS below), each still checked as far as it can be
   acc_check and api_precision_compare, run on the CPU) and msprobe_monitor/ (msprobe's monitor
   writer classes fed designed statistics), msprobe_mindspore/ and mindspore_kernel/ (rendered
   from real torch runs as MindSpore writes them, with msprobe's own comparators' CSVs): their
-  tools need an msprobe checkout.
+  tools need an msprobe checkout. msprobe_multirun/ (four runs for `compare A B C D`) likewise.
 
 The generators run in the order that builds samples/manifest.json (each replaces its own
 entries): generate_samples, generate_overflow, generate_graph, generate_compare, then the
@@ -77,7 +77,7 @@ EXCEPTIONS = {
 
 # Folders written by real producers, not by samples/generate_*.py (see the docstring).
 PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/", "msprobe_mindspore/",
-                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/")
+                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/", "msprobe_multirun/")
 
 
 def tree(root, skip_generators):

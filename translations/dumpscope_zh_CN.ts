@@ -2489,6 +2489,22 @@ out of range: %5</source>
             <source>Closed %1.</source>
             <translation>已关闭 %1。</translation>
         </message>
+        <message>
+            <source>Run Set</source>
+            <translation>运行集</translation>
+        </message>
+        <message>
+            <source>Compare &amp;Runs…</source>
+            <translation>比较多次运行(&amp;R)…</translation>
+        </message>
+        <message>
+            <source>Compare three or more runs of the same training with each other: identical runs, the run that departs first, nondeterministic operators (Run Set tab)</source>
+            <translation>将同一训练的三次或更多次运行两两比较：完全一致的运行、最先偏离多数的运行、非确定性算子（运行集标签页）</translation>
+        </message>
+        <message>
+            <source>Folder holding three or more runs</source>
+            <translation>包含三次或更多次运行的文件夹</translation>
+        </message>
     </context>
     <context>
         <name>ds::MappingPanel</name>
@@ -3299,6 +3315,80 @@ out of range: %5</source>
         </message>
     </context>
     <context>
+        <name>ds::RunSetMatrixModel</name>
+        <message>
+            <source>%1: the first operator where a run departs from the majority</source>
+            <translation>%1：有运行最先偏离多数的算子</translation>
+        </message>
+        <message>
+            <source>Run %1 agrees with the majority in every row of %2</source>
+            <translation>运行 %1 在 %2 的每一行都与多数一致</translation>
+        </message>
+        <message>
+            <source>Run %1 differs from the majority in %2</source>
+            <translation>运行 %1 在 %2 中与多数不同</translation>
+        </message>
+        <message>
+            <source>Run %1 does not hold %2</source>
+            <translation>运行 %1 中没有 %2</translation>
+        </message>
+        <message>
+            <source>Run %1</source>
+            <translation>运行 %1</translation>
+        </message>
+        <message>
+            <source>Step</source>
+            <translation>步</translation>
+        </message>
+        <message>
+            <source>Rank</source>
+            <translation>卡</translation>
+        </message>
+        <message>
+            <source>Operator</source>
+            <translation>算子</translation>
+        </message>
+        <message>
+            <source>Phase</source>
+            <translation>阶段</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::RunSetPanel</name>
+        <message>
+            <source>Analysis → Compare Runs… compares three or more runs of the same training with each other.</source>
+            <translation>分析 → 比较多次运行… 将同一训练的三次或更多次运行两两比较。</translation>
+        </message>
+        <message numerus="yes">
+            <source>Comparing %n runs with each other…</source>
+            <translation>
+                <numerusform>正在将 %n 次运行两两比较…</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>A run set needs three or more runs (%n given); compare two runs with Compare with…</source>
+            <translation>
+                <numerusform>运行集需要三次或更多次运行（给出了 %n 次）；两次运行请用“比较…”</numerusform>
+            </translation>
+        </message>
+        <message>
+            <source>Looking for runs in %1…</source>
+            <translation>正在 %1 中查找运行…</translation>
+        </message>
+        <message numerus="yes">
+            <source>%1 holds %n run(s); a run set needs three or more run folders</source>
+            <translation>
+                <numerusform>%1 包含 %n 次运行；运行集需要三个或更多运行文件夹</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n runs compared with each other (%1 mode)</source>
+            <translation>
+                <numerusform>已将 %n 次运行两两比较（%1 模式）</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
         <name>ds::SettingsDialog</name>
         <message>
             <source>Settings</source>
@@ -3957,8 +4047,8 @@ out of range: %5</source>
             <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
         </message>
         <message>
-            <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends).</source>
-            <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping、runs、trends）。</translation>
+            <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH).</source>
+            <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping、runs、trends、runset：最后一个 PATH 的运行集）。</translation>
         </message>
     </context>
     <context>

@@ -2,6 +2,7 @@
 #include "comparecommand.h"
 #include "msgraphcommand.h"
 #include "resultscommand.h"
+#include "runsetcommand.h"
 #ifdef DUMPSCOPE_MPI
 #include "distributed.h"
 #endif
@@ -281,6 +282,9 @@ int mainCommand(int argc, char **argv, int processes)
         "                                 match and compare an NPU run with a bench run, step by step\n"
         "                                 and rank by rank: metrics, verdicts, the first divergence\n"
         "                                 of every scope and of the run (docs/COMPARE.md)\n"
+        "  compare RUN1 RUN2 RUN3 [RUN...] [--json] [--mode MODE]\n"
+        "                                 three or more runs, each with the others: identical runs, the run\n"
+        "                                 that departs from the majority first, nondeterministic operators\n"
         "  compare NPU_PATH BENCH_PATH --ms-graph DIR\n"
         "                                 MindSpore kernel dumps: msprobe's MindSpore graph compare tables\n"
         "  compare RESULT.csv|RESULT.xlsx [--npu PATH --bench PATH]\n"
@@ -436,6 +440,8 @@ int mainCommand(int argc, char **argv, int processes)
         return runCompareTableCommand(c, parser.value(npuDump), parser.value(benchDump));
     }
     if (command == QLatin1String("compare")) {
+        if (args.size() > 3) // three or more runs: each with the others (core/run/multirun.h)
+            return runRunSetCommand({args.mid(1), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet)});
         if (args.size() != 3) {
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH [options] (see --help)"));
             return Usage;

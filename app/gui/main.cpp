@@ -12,6 +12,7 @@
 #include "graphview.h"
 #include "overflowpanel.h"
 #include "runspanel.h"
+#include "runsetpanel.h"
 #include "tensorinspector.h"
 #include "trendspanel.h"
 #include "translations.h"
@@ -94,6 +95,19 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     QTimer::singleShot(30000, &loop, &QEventLoop::quit);
     if (waiting && (!window.inspector()->report() || window.inspector()->isBusy()))
         loop.exec();
+    if (tab == QLatin1String("runset")) { // the run set of the folder opened last (three or more runs)
+        const QStringList paths = QCoreApplication::arguments();
+        window.centralTabs()->setCurrentWidget(window.runSetPanel());
+        QEventLoop loop;
+        QObject::connect(window.runSetPanel(), &RunSetPanel::finished, &loop, &QEventLoop::quit);
+        QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+        window.compareRunsIn(paths.last());
+        loop.exec();
+        for (int i = 0; i < 30; ++i) {
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+    }
     if (tab == QLatin1String("runs") || tab == QLatin1String("trends")) {
         if (tab == QLatin1String("runs"))
             window.centralTabs()->setCurrentWidget(window.runsPanel());
@@ -161,7 +175,7 @@ struct Options
                                 QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                 QStringLiteral("LANG")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends)."),
+                           QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH)."),
                            QStringLiteral("NAME")};
     QCommandLineOption compare{QStringLiteral("compare"), QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),
                                QStringLiteral("BENCH")};

@@ -24,6 +24,7 @@
 #include "runspanel.h"
 #include "tensorinspector.h"
 #include "trendspanel.h"
+#include "runsetpanel.h"
 
 #include <QAction>
 #include <QApplication>
@@ -88,6 +89,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs->addTab(m_compare, tr("Compare"));
     m_trends = new TrendsPanel(this);
     m_tabs->addTab(m_trends, tr("Trends"));
+    m_runSet = new RunSetPanel(this);
+    m_tabs->addTab(m_runSet, tr("Run Set"));
     m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
     m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);
@@ -289,6 +292,10 @@ void MainWindow::createActions()
     QAction *compare = analysis->addAction(tr("&Compare with\u2026"), this, [this] { compareWith(); });
     compare->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     compare->setToolTip(tr("Compare the selected (NPU) dump with a bench dump (GPU/CPU) and find the first divergence"));
+    QAction *runSet = analysis->addAction(tr("Compare &Runs\u2026"), this, [this] { compareRunsIn(); });
+    runSet->setObjectName(QStringLiteral("compareRuns"));
+    runSet->setToolTip(tr("Compare three or more runs of the same training with each other: identical runs, the run that "
+                          "departs first, nondeterministic operators (Run Set tab)"));
     QToolBar *tools = addToolBar(tr("Main"));
     tools->setObjectName(QStringLiteral("mainToolBar"));
     openDir->setIconText(tr("Open Dump Folder"));
@@ -501,6 +508,16 @@ void MainWindow::onCurrentChanged()
     }
     const auto id = i.data(DumpTreeModel::TensorIdRole).value<TensorId>();
     m_context->selectTensor(id.isNull() ? -1 : dump, id);
+}
+
+void MainWindow::compareRunsIn(QString folder)
+{
+    if (folder.isEmpty())
+        folder = QFileDialog::getExistingDirectory(this, tr("Folder holding three or more runs"));
+    if (folder.isEmpty())
+        return;
+    m_runSet->compareRunsIn(folder);
+    m_tabs->setCurrentWidget(m_runSet);
 }
 
 void MainWindow::compareWith(QString benchPath)

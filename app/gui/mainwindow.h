@@ -33,6 +33,7 @@ class OverflowPanel;
 class RunsPanel;
 class TensorInspector;
 class TrendsPanel;
+class RunSetPanel;
 
 /// The workbench window: dump tree dock, tensor inspector, status bar with indexing progress.
 class MainWindow : public QMainWindow
@@ -51,6 +52,9 @@ public:
     CompareView *compareView() const { return m_compare; }
     RunsPanel *runsPanel() const { return m_runs; }
     TrendsPanel *trendsPanel() const { return m_trends; }
+    RunSetPanel *runSetPanel() const { return m_runSet; }
+    /// Compares the three or more runs under `folder` with each other (asks for the folder when empty).
+    void compareRunsIn(QString folder = {});
     /// Compares the current dump (NPU) with the bench dump at `benchPath` (asks when empty).
     void compareWith(QString benchPath = {});
     QListWidget *problems() const { return m_problems; }
@@ -178,6 +182,7 @@ private:
     MonitorPanel *m_monitor = nullptr;
     RunsPanel *m_runs;
     TrendsPanel *m_trends;
+    RunSetPanel *m_runSet;
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
     std::pair<int, QString> m_trendRun{-1, QString()}; ///< the run whose statistics the trends show
     QListWidget *m_problems;
