@@ -77,7 +77,7 @@ EXCEPTIONS = {
 
 # Folders written by real producers, not by samples/generate_*.py (see the docstring).
 PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/", "msprobe_mindspore/",
-                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/")
+                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/", "msprobe_addederror/")
 
 
 def tree(root, skip_generators):
