@@ -77,7 +77,8 @@ EXCEPTIONS = {
 
 # Folders written by real producers, not by samples/generate_*.py (see the docstring).
 PRODUCER_FOLDERS = ("msprobe_real/", "msprobe_fixtures/", "msprobe_crossframework/", "msprobe_mindspore/",
-                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/", "msprobe_multirun/")
+                    "mindspore_kernel/", "msprobe_precheck/", "msprobe_monitor/", "msprobe_multirun/",
+                    "msprobe_addederror/")
 
 
 def tree(root, skip_generators):

@@ -15,6 +15,7 @@
 #include <QFileInfo>
 #include <QSaveFile>
 
+#include <cmath>
 #include <cstdio>
 #include <unistd.h>
 
@@ -84,6 +85,44 @@ QString scopeText(const DumpLevels &l)
     return parts.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(parts.join(QStringLiteral(", ")));
 }
 
+/// A relative error as the text shows it: 4 significant digits, "inf".
+QString relText(double v)
+{
+    return std::isinf(v) ? QStringLiteral("inf") : QString::number(v, 'g', 4);
+}
+
+/// "ops adding the most error" of every scope of a result (addederror.h), after its divergences.
+QString addedErrorText(const DumpIndex &npu, const CompareResult &r)
+{
+    QString t;
+    QStringList scopes;
+    for (const AddedError &e : r.addedErrors)
+        if (const QString scope = scopeKey(*npu.ops[size_t(e.op)].levels); !scopes.contains(scope))
+            scopes << scope;
+    for (const QString &scope : scopes) {
+        const std::vector<size_t> ranked = addedErrorRanking(npu, r, scope, kAddedErrorShown);
+        if (ranked.empty())
+            continue;
+        const OpRecord &first = npu.ops[size_t(r.addedErrors[ranked.front()].op)];
+        t += QStringLiteral("\nops adding the most error%1 (output rel. err - max input rel. err):\n").arg(scopeText(*first.levels));
+        for (size_t k : ranked) {
+            const AddedError &e = r.addedErrors[k];
+            const OpRecord &op = npu.ops[size_t(e.op)];
+            QString inputs;
+            switch (e.inputs) {
+            case AddedInputs::None: inputs = QStringLiteral("no inputs"); break;
+            case AddedInputs::Agree: inputs = QStringLiteral("inputs agree"); break;
+            case AddedInputs::ParameterDiffers: inputs = QStringLiteral("parameter differs"); break;
+            case AddedInputs::Differ: inputs = QStringLiteral("inputs differ"); break;
+            }
+            t += QStringLiteral("  +%1  %2 [%3] (out %4, in %5; %6%7)\n")
+                     .arg(relText(e.added), opMatchKey(op), op.opType, relText(e.outputRelErr), relText(e.inputRelErr), inputs,
+                          e.basis == CompareMode::Summary ? QStringLiteral("; from norms") : QString());
+        }
+    }
+    return t;
+}
+
 } // namespace
 
 /// One scope's rows of the msprobe table in `mode`'s columns: CSV lines and/or typed cells.
@@ -138,6 +177,7 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
                 o.divergences += QStringLiteral("    ... and %1 more (--json lists every one)\n").arg(d.chain.size() - shown);
         }
     }
+    o.divergences += addedErrorText(npu, r);
     for (const CompareRow &row : r.rows) {
         if (row.verdict == Verdict::Pass)
             continue;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "addederror.h"
 #include "comparematch.h"
 #include "comparethresholds.h"
 #include "comparetypes.h"
@@ -145,6 +146,7 @@ struct CompareResult
     std::vector<CompareRow> rows;        ///< NPU index (execution) order
     std::vector<BenchOnlyRow> benchOnly;
     std::vector<Divergence> divergences; ///< one per scope that holds a disagreeing row
+    std::vector<AddedError> addedErrors; ///< per operator with output rows (addederror.h), set with the divergences
     CompareMode mode = CompareMode::Tensor; ///< the report's column set
     /// The table the producers' task asks for (msprobeTaskMode), None when the rows decided:
     /// a run's report keeps it even when no row of a scope was compared.

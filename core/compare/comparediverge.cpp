@@ -547,6 +547,11 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level)
                 d.chain.push_back(spans[k].op);
         result.divergences.push_back(std::move(d));
     }
+    // the error each operator adds, with the roles found above (addederror.h)
+    std::vector<AddedRowRole> roles(info.size());
+    for (size_t r = 0; r < info.size(); ++r)
+        roles[r] = {info[r].role == Role::Parameter, info[r].bad};
+    result.addedErrors = computeAddedErrors(npu, result, roles);
 }
 
 } // namespace ds

@@ -1,5 +1,6 @@
 #include "comparereport.h"
 
+#include "addederrorjson.h"
 #include "msprobenames.h"
 #include "tensor/dtype.h"
 
@@ -367,6 +368,8 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
                         {"warning", result.count(Verdict::Warning)}, {"error", result.count(Verdict::Error)},
                         {"none", result.count(Verdict::None)}, {"bench_only", result.benchOnly.size()}}},
            {"first_divergence", divergences},
+           {"added_error_ranking", addedErrorRankingJson(npu, result)},
+           {"added_error", addedErrorJson(npu, result)},
            {"thresholds", json::parse(QJsonDocument(result.thresholds.toJson()).toJson(QJsonDocument::Compact).toStdString())},
            {"warnings", listJson(result.warnings)},
            {"matching", {{"cross_framework", result.crossFramework},

@@ -408,6 +408,7 @@ void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, c
     using json = nlohmann::ordered_json;
     json merged;
     json divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    json added = json::array(), ranking = json::array(); // addederrorjson.h
     std::vector<size_t> withRows; // the documents that have rows, in order
     std::map<std::string, long long> counts;
     bool cancelled = false;
@@ -430,6 +431,15 @@ void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, c
             if (d.contains("parameter") && d["parameter"].is_object() && d["parameter"]["module"].is_object())
                 d["parameter"]["module"]["op"] = d["parameter"]["module"]["op"].get<long long>() + opBase;
             divergences.push_back(std::move(d));
+        }
+        for (auto &e : j["added_error"]) { // operator numbers count across the scopes too
+            e["op"] = e["op"].get<long long>() + opBase;
+            added.push_back(std::move(e));
+        }
+        for (auto &scope : j["added_error_ranking"]) {
+            for (auto &e : scope["ops"])
+                e["op"] = e["op"].get<long long>() + opBase;
+            ranking.push_back(std::move(scope));
         }
         opBase += i < npuOps.size() ? npuOps[i] : 0;
         rowBase += j["summary"].value("rows", 0LL); // the number of row elements of the document
@@ -462,6 +472,10 @@ void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, c
             out[key] = sum;
         } else if (key == "first_divergence")
             out[key] = divergences;
+        else if (key == "added_error")
+            out[key] = added;
+        else if (key == "added_error_ranking")
+            out[key] = ranking;
         else if (key == "warnings")
             out[key] = warnings;
         else if (key == "rows") {

@@ -21,6 +21,9 @@ Variants (what the "npu" run does differently from the "base" = bench run):
             warm-up over 0 steps: lr = 0.1 * step / 0 = NaN at step 0, so step 0's SGD update
             writes NaN into all of fc1.weight (outside the dumped region, as in every run); step
             1 starts with a NaN parameter and no operator of step 1 produced it
+  fc1_bf16  fc1 alone runs in bfloat16 (torch.autocast on the CPU around the call, output cast
+            back to float32): its inputs and weights are the bench's float32 ones, only the
+            matmul is done in lower precision (samples/msprobe_addederror, issue 34)
   optnan_dumped  optnan with the optimizer step inside the dumped region: msprobe records the
             update that writes the NaN (Tensor.add_ on fc1.weight) in step 0
 
@@ -62,9 +65,15 @@ class TinyNet(nn.Module):
         self.ln = nn.LayerNorm(8)
         self.fc2 = nn.Linear(8, 4, bias=False)
 
+    fc1_bf16 = False  # the fc1_bf16 variant
+
     def body(self, x):
         h = F.relu(self.conv(x))
         h = torch.flatten(h, 1)
+        if self.fc1_bf16:
+            with torch.autocast("cpu", dtype=torch.bfloat16):
+                h = self.fc1(h)
+            return h.float()
         return self.fc1(h)
 
     def head(self, h):
@@ -103,7 +112,7 @@ def main():
     parser.add_argument("--config", required=True)
     parser.add_argument("--variant", default="base",
                         choices=["base", "weight", "bf16", "overflow", "overflow_norm", "step1", "rank1", "optnan",
-                                 "optnan_dumped"])
+                                 "optnan_dumped", "fc1_bf16"])
     parser.add_argument("--steps", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(1)  # deterministic CPU kernels, and 2 processes on 2 cores
@@ -119,6 +128,7 @@ def main():
     model = OverflowNet() if args.variant in OVERFLOW_SCALE else TinyNet()
     dtype = torch.bfloat16 if args.variant == "bf16" else torch.float32
     model = model.to(dtype)
+    model.fc1_bf16 = args.variant == "fc1_bf16"
     if args.variant == "weight" or (args.variant == "rank1" and rank == 1):
         perturb_fc1(model)
     if args.variant in OPTNAN:
