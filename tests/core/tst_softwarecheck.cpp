@@ -94,6 +94,60 @@ class TestSoftwareCheck : public QObject
 {
     Q_OBJECT
 private slots:
+    /// msprobe nan_check (samples/msprobe_fixtures/nan_check, written as msprobe's writer does):
+    /// each entry's `is_nan` is read, every `is_nan: 1` is a finding, and the first of each rank
+    /// is the first entry of its dump.json with `is_nan: 1` (read here from the file itself).
+    void nanCheckIsNan_data()
+    {
+        QTest::addColumn<QString>("rank");
+        QTest::addRow("rank0") << "rank0";
+        QTest::addRow("rank1") << "rank1";
+    }
+    void nanCheckIsNan()
+    {
+        QFETCH(QString, rank);
+        const QString root = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_fixtures/nan_check");
+        const QJsonObject data = readJson(root + QStringLiteral("/step1/") + rank + QStringLiteral("/dump.json"))[QLatin1String("data")].toObject();
+        QVERIFY(!data.isEmpty());
+        auto index = buildIndex(root);
+        QVERIFY2(index.ok(), qPrintable(index.errorText()));
+        const DumpIndex &ix = **index;
+        const OverflowReport r = analyzeOverflow(ix);
+        const ScopeScan *scan = scopeOf(r, QStringLiteral("step1"), rank);
+        QVERIFY(scan);
+        QCOMPARE(scan->scope.end - scan->scope.begin, int(data.size()));
+        QStringList expectedFindings, findings;
+        QString expectedFirst;
+        int unknown = 0;
+        for (int o = scan->scope.begin; o < scan->scope.end; ++o) {
+            const QString name = opName(ix, o);
+            const QJsonValue isNan = data[name].toObject()[QLatin1String("is_nan")];
+            QVERIFY2(!isNan.isUndefined(), qPrintable(name));
+            const NanCheck want = isNan.isNull() ? NanCheck::Unknown : isNan.toInt() ? NanCheck::Overflow : NanCheck::Clear;
+            QCOMPARE(int(ix.ops[size_t(o)].nanCheck), int(want));
+            unknown += want == NanCheck::Unknown;
+            if (want == NanCheck::Overflow) {
+                expectedFindings << name;
+                if (expectedFirst.isEmpty())
+                    expectedFirst = name;
+            }
+        }
+        for (const SoftwareFinding &f : scan->findings) {
+            findings << opName(ix, f.op);
+            QVERIFY(f.nanCheck);
+            QVERIFY(f.reason.contains(QLatin1String("is_nan 1")));
+        }
+        QCOMPARE(findings, expectedFindings);
+        QVERIFY(!expectedFirst.isEmpty());
+        QVERIFY(scan->firstAnomaly());
+        QCOMPARE(opName(ix, scan->firstAnomaly()->op), expectedFirst);
+        QCOMPARE(scan->firstAnomaly()->level, OverflowLevel::Critical);
+        for (const SoftwareFinding &f : scan->findings)
+            if (&f != scan->firstAnomaly())
+                QCOMPARE(f.level, OverflowLevel::High);
+        QCOMPARE(unknown, rank == QLatin1String("rank0") ? 1 : 0); // the writer's null (make_nan_check.py)
+    }
+
     /// Every scope of every committed overflow run: our first anomaly is msprobe's.
     void msprobeOverflowCheck_data()
     {
