@@ -2708,6 +2708,14 @@ out of range: %5</source>
             <translation>输入异常，输出正常</translation>
         </message>
         <message>
+            <source>nan_check: the NPU overflow register was set during this call (is_nan 1), the first call of the step to set it: NaN/Inf arose here (or a process overflow: an intermediate value overflowed though the outputs may be finite)</source>
+            <translation>nan_check：此次调用期间 NPU 溢出寄存器被置位（is_nan 为 1），且是本 step 中第一个置位的调用：NaN/Inf 在此产生（或为过程溢出：中间值溢出，输出可能仍为有限值）</translation>
+        </message>
+        <message>
+            <source>nan_check: the NPU overflow register was set during this call (is_nan 1), after an earlier call set it: likely propagated from upstream</source>
+            <translation>nan_check：此次调用期间 NPU 溢出寄存器被置位（is_nan 为 1），此前已有调用置位：很可能由上游传播而来</translation>
+        </message>
+        <message>
             <source>numerical mutation: output norm %1 vs input norm %2</source>
             <translation>数值突变：输出范数 %1，输入范数 %2</translation>
         </message>

@@ -14,6 +14,7 @@
 #include "index/problems.h"
 #include "index/tensormeasure.h"
 #include "index/tensorexport.h"
+#include "overflow/anomalyanalyze.h"
 #include "overflow/overflowreport.h"
 #include "run/runcompare.h"
 #include "tensor/dtype.h"
@@ -273,6 +274,9 @@ int mainCommand(int argc, char **argv, int processes)
         "  overflow PATH [--no-scan]       OpDebug records, linked operators, first overflow,\n"
         "                                 a software NaN/Inf/saturation scan, and the first\n"
         "                                 anomaly across the steps and ranks of a run\n"
+        "  overflow anomaly_analyze_*.json [--npu DUMP]\n"
+        "                                 msprobe overflow_check's answer (first anomaly of each rank);\n"
+        "                                 --npu: DumpScope's own answer on that dump beside it\n"
         "  graph PATH [GRAPH_PATH...]     GE graph dumps (of PATH and of the graph folders given),\n"
         "                                 the computation graph, operators without dump data\n"
         "                                 and dump files without graph nodes\n"
@@ -412,6 +416,8 @@ int mainCommand(int argc, char **argv, int processes)
     }
 #endif
     (void)timeout;
+    if (command == QLatin1String("overflow") && isAnomalyAnalyzeName(QFileInfo(args[1]).fileName()))
+        return runAnomalyAnalyzeCommand(args[1], parser.value(npuDump), parser.isSet(json));
     if (command == QLatin1String("info") || command == QLatin1String("overflow")) {
         ScanCommand c;
         c.kind = command == QLatin1String("info") ? ScanCommand::Kind::Info : ScanCommand::Kind::Overflow;

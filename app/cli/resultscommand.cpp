@@ -1,11 +1,16 @@
 #include "resultscommand.h"
 
+#include "index/buildindex.h"
 #include "monitor/monitor.h"
+#include "overflow/anomalyanalyze.h"
+#include "overflow/overflowreport.h"
 #include "precheck/precheck.h"
 #include "tensor/dtype.h"
 
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
+#include <QJsonObject>
 #include <cmath>
 #include <cstdio>
 
@@ -132,6 +137,79 @@ int runMonitorCommand(const QString &path, bool json)
     for (const Error &e : doc->errors)
         out(QStringLiteral("error: %1\n").arg(e.text()));
     return failed ? Failed : Ok;
+}
+
+int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json)
+{
+    for (const QString &p : {path, dump})
+        if (!p.isEmpty() && !QFileInfo::exists(p)) {
+            err(QStringLiteral("no such file or directory: %1").arg(p));
+            return NoPath;
+        }
+    auto msprobe = readAnomalyAnalyze(path);
+    if (!msprobe) {
+        err(msprobe.errorText());
+        return Failed;
+    }
+    // DumpScope's own answer on the dump: the first anomaly of each rank's scope ("rank1" <-> "rank_1").
+    QMap<QString, QJsonObject> ours;
+    if (!dump.isEmpty()) {
+        auto index = buildIndex(dump);
+        if (!index) {
+            err(index.errorText());
+            return Failed;
+        }
+        const OverflowReport report = analyzeOverflow(**index);
+        for (const ScopeScan &s : report.scopes) {
+            const SoftwareFinding *f = s.firstAnomaly();
+            const QString rank = QString(s.scope.levels->rank).replace(QLatin1String("rank"), QLatin1String("rank_"));
+            if (!f || ours.contains(rank))
+                continue;
+            const OpRecord &op = (*index)->ops[size_t(f->op)];
+            ours[rank] = QJsonObject{{QStringLiteral("scope"), s.scope.label()}, {QStringLiteral("op_name"), op.opName.toString()},
+                                     {QStringLiteral("level"), overflowLevelName(f->level)}, {QStringLiteral("reason"), f->reason}};
+        }
+    }
+    if (json) {
+        QJsonArray rows;
+        for (const MsprobeAnomaly &a : *msprobe) {
+            QJsonObject row{{QStringLiteral("rank"), a.rank}, {QStringLiteral("op_name"), a.opName},
+                            {QStringLiteral("construct"), QJsonArray::fromStringList(a.construct)},
+                            {QStringLiteral("stack"), QJsonArray::fromStringList(a.stack)}};
+            if (!dump.isEmpty())
+                row[QStringLiteral("dumpscope")] = ours.contains(a.rank) ? QJsonValue(ours[a.rank]) : QJsonValue();
+            rows.append(row);
+        }
+        out(QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("kind"), QStringLiteral("msprobe overflow_check")},
+                        {QStringLiteral("dump"), dump.isEmpty() ? QJsonValue() : QJsonValue(dump)}, {QStringLiteral("anomalies"), rows}});
+        return Ok;
+    }
+    out(QStringLiteral("%1: msprobe overflow_check's answer, %2 anomaly node(s) (the first anomaly of each rank)\n")
+            .arg(path).arg(msprobe->size()));
+    if (msprobe->empty())
+        out(QStringLiteral("  msprobe found no anomaly\n"));
+    for (const MsprobeAnomaly &a : *msprobe) {
+        out(QStringLiteral("  %1: %2\n").arg(a.rank, a.opName));
+        if (!a.stack.isEmpty()) {
+            QString where = a.stack.front().section(QLatin1Char('\n'), 0, 0).trimmed(); // "File f, line 70, in forward,"
+            if (where.endsWith(QLatin1Char(',')))
+                where.chop(1);
+            out(QStringLiteral("      at %1\n").arg(where));
+        }
+        if (dump.isEmpty())
+            continue;
+        if (!ours.contains(a.rank))
+            out(QStringLiteral("      DumpScope: no anomaly in this rank of %1\n").arg(dump));
+        else
+            out(QStringLiteral("      DumpScope: %1 [%2] in %3%4\n").arg(ours[a.rank][QStringLiteral("op_name")].toString(),
+                                                                       ours[a.rank][QStringLiteral("level")].toString(),
+                                                                       ours[a.rank][QStringLiteral("scope")].toString(),
+                                                                       ours[a.rank][QStringLiteral("op_name")].toString() == a.opName
+                                                                           ? QStringLiteral(" (the same)") : QStringLiteral(" (differs)")));
+    }
+    if (dump.isEmpty())
+        out(QStringLiteral("(give the dump it was computed from with --npu DUMP to see DumpScope's own answer beside it)\n"));
+    return Ok;
 }
 
 } // namespace ds

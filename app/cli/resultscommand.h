@@ -15,4 +15,10 @@ int runPrecheckCommand(const QString &path, bool json);
 /// msprobe's order. Exit codes as precheck.
 int runMonitorCommand(const QString &path, bool json);
 
+/// `dumpscope-cli overflow anomaly_analyze_*.json [--npu DUMP] [--json]`: msprobe
+/// overflow_check's answer (the first anomaly node of each rank, its stack); with --npu, the
+/// dump it was computed from, DumpScope's own first anomaly of each rank beside it. Exit 0,
+/// 1 when the file (or the dump) cannot be read, 3 when a path is missing.
+int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json);
+
 } // namespace ds

@@ -10,7 +10,7 @@ namespace ds {
 namespace {
 
 constexpr quint32 kMagic = 0x44535046; // "DSPF"
-constexpr quint16 kVersion = 1;
+constexpr quint16 kVersion = 2;
 
 template<typename E>
 void putEnum(QDataStream &s, E e) { s << quint8(e); }
@@ -133,6 +133,7 @@ void putOp(QDataStream &s, const OpRecord &op)
     putEnum(s, op.source);
     s << op.opDebug;
     putEnum(s, op.container);
+    putEnum(s, op.nanCheck);
 }
 
 bool getOp(QDataStream &s, OpRecord &op)
@@ -171,6 +172,7 @@ bool getOp(QDataStream &s, OpRecord &op)
     getEnum(s, op.source);
     s >> op.opDebug;
     getEnum(s, op.container);
+    getEnum(s, op.nanCheck);
     if (x.taskId != -1 || x.streamId != -1 || x.dumpTime || x.fileSize || x.headerLen || !x.headerOpName.isEmpty()
         || !x.mappedFrom.isEmpty() || !x.version.isEmpty() || !x.warnings.isEmpty())
         op.extra() = std::move(x);

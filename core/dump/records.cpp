@@ -440,7 +440,7 @@ const DumpLevels &SharedLevels::empty()
 OpRecord::OpRecord(const OpRecord &o)
     : relPath(o.relPath), dataFile(o.dataFile), levels(o.levels), opType(o.opType), opName(o.opName), parent(o.parent),
       tensors(o.tensors), timestamp(o.timestamp), stack(o.stack), source(o.source), opDebug(o.opDebug),
-      container(o.container), m_extra(o.m_extra ? std::make_unique<OpExtra>(*o.m_extra) : nullptr)
+      container(o.container), nanCheck(o.nanCheck), m_extra(o.m_extra ? std::make_unique<OpExtra>(*o.m_extra) : nullptr)
 {
 }
 

@@ -209,6 +209,15 @@ private:
 
 enum class ContainerKind : std::uint8_t { BigDump, Legacy };
 
+/// msprobe nan_check's per-entry `is_nan` (msprobe.md, overflow.md Gen C): the NPU's float
+/// overflow register after the call (cleared before it). Other dumps: NotChecked.
+enum class NanCheck : std::uint8_t {
+    NotChecked, ///< no `is_nan` in the entry
+    Clear,      ///< `is_nan: 0`
+    Overflow,   ///< `is_nan: 1` (any non-zero value): NaN/Inf arose in the call, or a process overflow
+    Unknown,    ///< `is_nan: null`: msprobe could not read the register
+};
+
 /// The directory levels of cann-dump.md §2 and msprobe.md §2 (empty when a level is absent),
 /// outermost first: part (format root inside a mixed folder), run (the run's folder relative
 /// to the opened one, set only when the opened folder holds several runs: core/run), time,
@@ -273,6 +282,7 @@ struct OpRecord
     FormatId source{};        // small members last: no padding between members
     bool opDebug = false;
     ContainerKind container = ContainerKind::BigDump;
+    NanCheck nanCheck = NanCheck::NotChecked;
 
     OpRecord() = default;
     OpRecord(const OpRecord &o);

@@ -5,6 +5,7 @@
 #include "mindspore/mskernelreader.h"
 #include "msprobe/msprobereaders.h"
 #include "npyfolder/npyfolderreader.h"
+#include "ptfolder/ptfolderreader.h"
 
 #include <QCoreApplication>
 
@@ -22,7 +23,8 @@ const std::vector<const DumpReader *> &dumpReaders()
     static const H5Reader h5;
     static const NpyFolderReader npy;
     static const MsKernelReader mindsporeKernel;
-    static const std::vector<const DumpReader *> readers{&cann, &msprobe, &ptdbg, &h5, &npy, &mindsporeKernel};
+    static const PtFolderReader pt;
+    static const std::vector<const DumpReader *> readers{&cann, &msprobe, &ptdbg, &h5, &npy, &mindsporeKernel, &pt};
     return readers;
 }
 

@@ -292,6 +292,7 @@ OverflowPart::Scan scanPart(const DumpIndex &index, const OverflowReport &r, con
         fj["level"] = s(overflowLevelName(f.level));
         fj["reason"] = s(f.reason);
         fj["statistic_overflow"] = f.statisticOverflow;
+        fj["nan_check"] = f.nanCheck; // judged from msprobe nan_check's is_nan register flag
         if (!f.origins.empty()) { // abnormal inputs no operator of the scope produced (inputorigin.h)
             json origins = json::array();
             auto opt = [](const QString &q) { return q.isEmpty() ? json() : json(s(q)); };

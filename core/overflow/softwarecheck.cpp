@@ -276,6 +276,27 @@ SoftwareFinding classify(int op, const OpCheck &c)
     return f;
 }
 
+SoftwareFinding registerFinding(int op, bool firstInScope)
+{
+    SoftwareFinding f;
+    f.op = op;
+    f.valueAnomaly = true;
+    f.nanCheck = true;
+    // The register is cleared before each call: the first call that sets it in a step is where
+    // NaN/Inf arose; later ones may only carry it on (nan_check records no values to tell).
+    if (firstInScope) {
+        f.level = OverflowLevel::Critical;
+        f.reason = QCoreApplication::translate("ds::Overflow", "nan_check: the NPU overflow register was set during this call (is_nan 1), "
+                                                               "the first call of the step to set it: NaN/Inf arose here (or a process overflow: "
+                                                               "an intermediate value overflowed though the outputs may be finite)");
+    } else {
+        f.level = OverflowLevel::High;
+        f.reason = QCoreApplication::translate("ds::Overflow", "nan_check: the NPU overflow register was set during this call (is_nan 1), "
+                                                               "after an earlier call set it: likely propagated from upstream");
+    }
+    return f;
+}
+
 bool isOpDebug(const OpRecord &op)
 {
     if (op.opDebug)
@@ -352,7 +373,9 @@ ScopeScan scanScope(const DumpIndex &index, const OverflowScope &scope, std::map
             check = checks->at(o);
         else
             check = checkOp(index, o, job);
-        const SoftwareFinding f = classify(o, check);
+        SoftwareFinding f = classify(o, check);
+        if (f.level == OverflowLevel::None && op.nanCheck == NanCheck::Overflow)
+            f = registerFinding(o, scan.first < 0);
         if (f.level != OverflowLevel::None || f.statisticOverflow) {
             const int at = int(scan.findings.size());
             scan.findings.push_back(f);

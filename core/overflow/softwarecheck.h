@@ -68,6 +68,7 @@ struct SoftwareFinding
     QString reason;
     bool valueAnomaly = false;      ///< NaN/Inf/saturation among inputs or outputs (not only a numerical mutation)
     bool statisticOverflow = false; ///< outputs finite but their Mean/Norm overflowed (see TensorCheck)
+    bool nanCheck = false;          ///< judged from msprobe nan_check's `is_nan` register flag (no values recorded)
     /// A scope's first anomaly with abnormal inputs: where they came from (also in `reason`).
     std::vector<InputOrigin> origins;
 };
@@ -84,6 +85,10 @@ TensorCheck checkRecorded(const TensorRecord &t);
 /// numerical mutation (max output Norm / max input Norm > 100) = high. Parameters count as
 /// inputs; an entry holding only parameters (parameters_grad) is not classified.
 SoftwareFinding classify(int op, const OpCheck &check);
+
+/// An operator whose msprobe nan_check `is_nan` is 1 (NanCheck::Overflow): critical when it is
+/// the first of its scope to set the NPU overflow register, high after one did.
+SoftwareFinding registerFinding(int op, bool firstInScope);
 
 /// True for OpDebug files: by name, or by header (op_name Node_OpDebug, one 2048-byte uint8 output).
 bool isOpDebug(const OpRecord &op);

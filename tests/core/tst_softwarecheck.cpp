@@ -4,12 +4,14 @@
 // only the Norm statistic overflowed. Plus the recorded-statistics rules and msprobe's
 // ignore rules on small dumps written here.
 #include "index/buildindex.h"
+#include "overflow/anomalyanalyze.h"
 #include "overflow/inputorigin.h"
 #include "overflow/overflowreport.h"
 #include "tensor/dtype.h"
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -94,6 +96,108 @@ class TestSoftwareCheck : public QObject
 {
     Q_OBJECT
 private slots:
+    /// msprobe nan_check (samples/msprobe_fixtures/nan_check, written as msprobe's writer does):
+    /// each entry's `is_nan` is read, every `is_nan: 1` is a finding, and the first of each rank
+    /// is the first entry of its dump.json with `is_nan: 1` (read here from the file itself).
+    void nanCheckIsNan_data()
+    {
+        QTest::addColumn<QString>("rank");
+        QTest::addRow("rank0") << "rank0";
+        QTest::addRow("rank1") << "rank1";
+    }
+    void nanCheckIsNan()
+    {
+        QFETCH(QString, rank);
+        const QString root = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_fixtures/nan_check");
+        const QJsonObject data = readJson(root + QStringLiteral("/step1/") + rank + QStringLiteral("/dump.json"))[QLatin1String("data")].toObject();
+        QVERIFY(!data.isEmpty());
+        auto index = buildIndex(root);
+        QVERIFY2(index.ok(), qPrintable(index.errorText()));
+        const DumpIndex &ix = **index;
+        const OverflowReport r = analyzeOverflow(ix);
+        const ScopeScan *scan = scopeOf(r, QStringLiteral("step1"), rank);
+        QVERIFY(scan);
+        QCOMPARE(scan->scope.end - scan->scope.begin, int(data.size()));
+        QStringList expectedFindings, findings;
+        QString expectedFirst;
+        int unknown = 0;
+        for (int o = scan->scope.begin; o < scan->scope.end; ++o) {
+            const QString name = opName(ix, o);
+            const QJsonValue isNan = data[name].toObject()[QLatin1String("is_nan")];
+            QVERIFY2(!isNan.isUndefined(), qPrintable(name));
+            const NanCheck want = isNan.isNull() ? NanCheck::Unknown : isNan.toInt() ? NanCheck::Overflow : NanCheck::Clear;
+            QCOMPARE(int(ix.ops[size_t(o)].nanCheck), int(want));
+            unknown += want == NanCheck::Unknown;
+            if (want == NanCheck::Overflow) {
+                expectedFindings << name;
+                if (expectedFirst.isEmpty())
+                    expectedFirst = name;
+            }
+        }
+        for (const SoftwareFinding &f : scan->findings) {
+            findings << opName(ix, f.op);
+            QVERIFY(f.nanCheck);
+            QVERIFY(f.reason.contains(QLatin1String("is_nan 1")));
+        }
+        QCOMPARE(findings, expectedFindings);
+        QVERIFY(!expectedFirst.isEmpty());
+        QVERIFY(scan->firstAnomaly());
+        QCOMPARE(opName(ix, scan->firstAnomaly()->op), expectedFirst);
+        QCOMPARE(scan->firstAnomaly()->level, OverflowLevel::Critical);
+        for (const SoftwareFinding &f : scan->findings)
+            if (&f != scan->firstAnomaly())
+                QCOMPARE(f.level, OverflowLevel::High);
+        QCOMPARE(unknown, rank == QLatin1String("rank0") ? 1 : 0); // the writer's null (make_nan_check.py)
+    }
+
+    /// msprobe overflow_check's own answer files (anomaly_analyze_*.json) read back: the ops of
+    /// each rank are those collect_answers.py (Python's json) found in the same file.
+    void anomalyAnalyzeFiles()
+    {
+        int files = 0;
+        for (const QJsonValue c : readJson(kReal + QStringLiteral("/expected.json"))[QLatin1String("cases")].toArray()) {
+            const QJsonObject msprobe = c[QLatin1String("msprobe")].toObject();
+            for (auto it = msprobe.begin(); it != msprobe.end(); ++it) {
+                const QString file = it.value()[QLatin1String("file")].toString();
+                if (!file.startsWith(QLatin1String("overflow_check/")))
+                    continue;
+                QVERIFY(isAnomalyAnalyzeName(QFileInfo(file).fileName()));
+                auto read = readAnomalyAnalyze(kReal + QLatin1Char('/') + file);
+                QVERIFY2(read.ok(), qPrintable(read.errorText()));
+                QJsonObject got;
+                for (const MsprobeAnomaly &a : *read) {
+                    QJsonArray ops = got[a.rank].toArray();
+                    ops.append(a.opName);
+                    got[a.rank] = ops;
+                    QVERIFY2(!a.stack.isEmpty(), qPrintable(file));
+                }
+                QCOMPARE(got, it.value()[QLatin1String("ops_by_rank")].toObject());
+                ++files;
+            }
+        }
+        QVERIFY(files >= 5);
+    }
+
+    void anomalyAnalyzeBadInput_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<QString>("what");
+        QTest::addRow("not JSON") << QByteArray("rank_1: Torch.exp") << "not JSON";
+        QTest::addRow("truncated") << QByteArray("{\"rank_1\": [{\"op_name\": \"Torch.exp.0.forward\"") << "not JSON";
+        QTest::addRow("a list") << QByteArray("[1, 2]") << "expected an object of rank_N lists";
+        QTest::addRow("rank not a list") << QByteArray("{\"rank_0\": 3}") << "rank_0 is not a list";
+        QTest::addRow("no op_name") << QByteArray("{\"rank_0\": [{\"data_info\": {}}]}") << "without op_name";
+    }
+    void anomalyAnalyzeBadInput()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(QString, what);
+        const auto r = parseAnomalyAnalyze(text, QStringLiteral("out/anomaly_analyze_1.json"));
+        QVERIFY(!r.ok());
+        QVERIFY2(r.errorText().startsWith(QLatin1String("out/anomaly_analyze_1.json: ")), qPrintable(r.errorText()));
+        QVERIFY2(r.errorText().contains(what), qPrintable(r.errorText()));
+    }
+
     /// Every scope of every committed overflow run: our first anomaly is msprobe's.
     void msprobeOverflowCheck_data()
     {

@@ -228,8 +228,10 @@ private:
             }
             bool known = false;
             const IoKind io = categoryIo(m_key, known);
-            if (known) // unknown scalars are per-entry flags (is_recompute, is_nan)
+            if (known)
                 scalarRecord(kind, s, n, integer, io);
+            else if (m_key == "is_nan") // nan_check's result; other flags (is_recompute) are not kept
+                m_op->nanCheck = nanCheckOf(kind, std::string_view(s, n));
             return true;
         }
         case FrameType::Container:

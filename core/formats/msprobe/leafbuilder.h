@@ -122,4 +122,15 @@ inline IoKind categoryIo(std::string_view key, bool &known)
     return IoKind::Input;
 }
 
+/// nan_check's entry-level `is_nan` from its JSON kind (JsonNode::Kind) and text: 0 Clear,
+/// another number Overflow (msprobe writes 1), null Unknown; anything else NotChecked.
+inline NanCheck nanCheckOf(std::uint8_t kind, std::string_view text)
+{
+    if (kind == JsonNode::Null)
+        return NanCheck::Unknown;
+    if (kind != JsonNode::Number)
+        return NanCheck::NotChecked;
+    return text == "0" || text == "0.0" || text == "-0" ? NanCheck::Clear : NanCheck::Overflow;
+}
+
 } // namespace ds::msprobe

@@ -178,8 +178,14 @@ void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name
             }
             bool known = false;
             const IoKind io = categoryIo(key, known);
-            if (!known && member.kind != JsonNode::Object && member.kind != JsonNode::Array)
-                continue; // is_recompute, is_nan and other per-entry flags
+            if (!known && member.kind != JsonNode::Object && member.kind != JsonNode::Array) {
+                if (key == "is_nan") { // nan_check's result
+                    path.clear();
+                    t.serialize(c, path);
+                    op.nanCheck = nanCheckOf(member.kind, path);
+                }
+                continue; // is_recompute and other per-entry flags
+            }
             path.assign(key);
             lb.walk(t, c, io, path, op, true);
         }

@@ -42,13 +42,13 @@ namespace {
 
 // Maps `absPath` and reads its one tensor; `rec` (optional) is what an index says of it.
 Result<std::shared_ptr<const LoadedTensor>> loadLonePt(const QString &absPath, const QString &shown, const TensorRecord *rec,
-                                                       const JobControl *job)
+                                                       const JobControl *job, const QString &keyPath = QString())
 {
     using R = Result<std::shared_ptr<const LoadedTensor>>;
     auto mapped = MappedFile::open(absPath);
     if (!mapped)
         return R::failure(mapped.error().about(shown));
-    auto pt = readPtTensor((*mapped)->data(), (*mapped)->size());
+    auto pt = readPtTensor((*mapped)->data(), (*mapped)->size(), keyPath);
     if (!pt)
         return R::failure(pt.error().about(shown));
 
@@ -86,9 +86,9 @@ Result<std::shared_ptr<const LoadedTensor>> loadLonePt(const QString &absPath, c
 } // namespace
 
 Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index, const TensorRecord &rec,
-                                                          const JobControl *job)
+                                                          const JobControl *job, const QString &keyPath)
 {
-    return loadLonePt(index.absolute(rec.location()), rec.location(), &rec, job);
+    return loadLonePt(index.absolute(rec.location()), rec.location(), &rec, job, keyPath);
 }
 
 Result<std::shared_ptr<const LoadedTensor>> loadPtFile(const QString &root, const QString &relPath, const JobControl *job)

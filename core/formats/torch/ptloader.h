@@ -11,9 +11,10 @@ struct PtTensor;
 /// loadTensor() for TensorStorage::PtFile: maps `index.absolute(rec.location)`, reads the one
 /// tensor of the torch.save file and returns a zero-copy view into the mapping when the tensor
 /// is contiguous, STORED and little-endian; otherwise gathers (and byte-swaps) its elements
-/// into LoadedTensor::owned. Errors start with the record's location.
+/// into LoadedTensor::owned. Errors start with the record's location. `keyPath` picks one
+/// tensor of a file holding several (a state dict: "fc1.weight"); empty: the file's only one.
 Result<std::shared_ptr<const LoadedTensor>> loadPtTensor(const DumpIndex &index, const TensorRecord &rec,
-                                                          const JobControl *job = nullptr);
+                                                          const JobControl *job = nullptr, const QString &keyPath = QString());
 
 /// A lone torch.save file (`relPath` under `root`, one tensor) loaded as loadPtTensor does,
 /// without a record to check it against. Errors start with `relPath`.
