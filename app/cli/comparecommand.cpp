@@ -230,8 +230,10 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
     }
     style = ReportStyle::DumpScope;
-    if (c.style == QLatin1String("msprobe"))
+    if (c.style == QLatin1String("msprobe")) {
         style = ReportStyle::Msprobe;
+        options.align = false; // msprobe's rows: its pairing by names (docs/COMPARE.md)
+    }
     else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
         err(QStringLiteral("--style must be dumpscope or msprobe"));
         return Usage;

@@ -612,6 +612,40 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     const bool mapped = options.mapping != nullptr;
     const NameTranslator translator(options.mapping, options.crossFramework);
     const bool translating = translator.active();
+
+    // Rule 4: exact names when the streams line up (the fast path), else aligned by structure.
+    OpAlignment alignment;
+    std::unordered_map<int, int> regionFirst, regionLast; // NPU op -> bench op at a region's ends
+    if (options.align && !translating && !npu.ops.empty() && !bench.ops.empty()) {
+        bool linesUp = npu.ops.size() == bench.ops.size();
+        for (size_t o = 0; linesUp && o < npu.ops.size(); ++o)
+            linesUp = npuKeys.opKey(o) == benchKeys.opKey(o) && npuKeys.scope(o) == benchKeys.scope(o);
+        bool framework = true;
+        for (size_t o = 0; framework && !linesUp && o < npu.ops.size(); ++o)
+            framework = npuKeys.msprobe(o) && !npuKeys.opsAreFiles(o);
+        for (size_t o = 0; framework && !linesUp && o < bench.ops.size(); ++o)
+            framework = benchKeys.msprobe(o) && !benchKeys.opsAreFiles(o);
+        if (!linesUp && framework) {
+            std::vector<int> npuScope(npu.ops.size()), benchScope(bench.ops.size());
+            for (size_t o = 0; o < npu.ops.size(); ++o)
+                npuScope[o] = npuKeys.scope(o);
+            for (size_t o = 0; o < bench.ops.size(); ++o)
+                benchScope[o] = benchKeys.scope(o);
+            alignment = alignOpStreams(npu, bench, npuScope, benchScope);
+            for (const StructureRegion &r : alignment.regions)
+                if (!r.npuOps.empty() && !r.benchOps.empty() && !r.module.isEmpty()) { // inside a module both record
+                    regionFirst.emplace(r.npuOps.front(), r.benchOps.front());
+                    regionLast.emplace(r.npuOps.back(), r.benchOps.back());
+                }
+        }
+    }
+    std::vector<int> regionOf; // NPU op -> index of its structure region, -1
+    if (alignment.active) {
+        regionOf.assign(npu.ops.size(), -1);
+        for (size_t i = 0; i < alignment.regions.size(); ++i)
+            for (const int o : alignment.regions[i].npuOps)
+                regionOf[size_t(o)] = int(i);
+    }
     QSet<const UserMapping::ApiEntry *> apisUsed;
     QSet<QString> cellsTranslated; // NPU entries a cell_mapping renamed
     size_t rowIndex = 0;
@@ -696,7 +730,28 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 result.rows.push_back(std::move(row));
                 continue;
             }
-            if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
+            if (row.source == MatchSource::None && alignment.active) {
+                const int b = alignment.benchOf[o];
+                if (b >= 0) {
+                    found(exact.take(Key{scope, benchKeys.opKey(size_t(b)), exactKey.tensor}, used),
+                          benchKeys.opKey(size_t(b)) == npuKeys.opKey(o) ? MatchSource::Exact : MatchSource::Aligned);
+                } else {
+                    const bool output = tr.io() == IoKind::Output;
+                    const auto &ends = output ? regionLast : regionFirst;
+                    const auto end = (output || tr.io() == IoKind::Input) ? ends.find(int(o)) : ends.end();
+                    if (end != ends.end()
+                        && found(exact.take(Key{scope, benchKeys.opKey(size_t(end->second)), exactKey.tensor}, used,
+                                            [&](int c) { return bench.tensor(refs[size_t(c)]).shape() == tr.shape(); }),
+                                 MatchSource::Aligned))
+                        row.notes << QStringLiteral("aligned by structure: %1 of the region in %2")
+                                         .arg(output ? QStringLiteral("output") : QStringLiteral("input"),
+                                              alignment.regions[size_t(regionOf[o])].module.isEmpty()
+                                                  ? QStringLiteral("the top level")
+                                                  : alignment.regions[size_t(regionOf[o])].module);
+                    else
+                        row.notes << QStringLiteral("structure: only on the NPU side here (aligned by structure)");
+                }
+            } else if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
                 const qsizetype k = exact.candidates(exactGroup);
                 if (k != npuOccurrences[size_t(exactGroup)])
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
@@ -737,6 +792,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         }
         result.benchOnly.push_back({refs[r], fused ? ReasonCode::FusedAway : ReasonCode::UnmatchedBench});
     }
+    result.aligned = alignment.active;
+    result.structure = std::move(alignment.regions);
     if (options.mapping) {
         const QString file = options.mapping->fileName.isEmpty() ? QString() : QLatin1Char(' ') + options.mapping->fileName;
         result.warnings << options.mapping->warnings;
