@@ -16,7 +16,9 @@ ranks in one comparison; each rank is a scope). For each scope the test
     difference), so DumpScope's origin must be an operator whose outputs stay at or below 50 %
     in msprobe's own compare CSV of that rank and the operator `-da` names must come later and
     cross 50 %; or `-da` stopped at other ranks that differ before their first communication op,
-    and this rank's origin is the communication op that brought it their value.
+    and this rank's origin is the communication op that brought it their value; or the two op
+    streams differ in structure (designed `structural_region`, the align_* cases) and `-da`,
+    pairing by names, compares an operator that the structure aligner pairs with another call.
 
 Prints the table; exits 1 when an origin differs from the design or a stated reason does not hold.
 """
@@ -150,6 +152,19 @@ def main():
                         failures.append(f"{label}: DumpScope's communication origin should be cause output")
                     why = (f"-da stops at the ranks that differ before their first communication op ({', '.join(others)}); "
                            f"this rank first differs at {mine}, which carries the other rank's value")
+                elif theirs is not None and case["designed"].get("structural_region"):
+                    # the op streams differ in structure (designed); -da pairs rows by name, so
+                    # after the region equal names are different calls: the rows of -da's op pair,
+                    # aligned by structure, with no bench call or a bench call of another name
+                    rows = [r for r in report["rows"] if r["npu_id"].startswith(rank_key + "/")
+                            and op_of(r["npu_name"]) == theirs]
+                    partners = sorted({op_of(r["bench_name"]) for r in rows if r.get("bench_name")})
+                    if not rows or theirs in partners:
+                        failures.append(f"{label}: -da's {theirs} is paired by its own name here too; "
+                                        f"the structure reason does not hold")
+                    why = (f"-da pairs by names, which no longer name the same calls after "
+                           f"{case['designed']['structural_region']}; aligned, {theirs} pairs with "
+                           f"{' + '.join(partners) or 'no bench call'}")
                 else:
                     worst, order = output_errors(os.path.join(root, found["compare_csv"][rank_key]["file"]))
                     mine_err = worst.get(mine, 0.0) if mine else 0.0
