@@ -105,6 +105,14 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
 {
     const DumpIndex &npu = *s.npu;
     const CompareResult &r = s.result;
+    // rule 4's structure regions: where the op streams differ, and whether that matters
+    if (!r.structure.empty())
+        o.divergences += QStringLiteral("\nstructure%1: the op streams do not line up by name; aligned by structure\n").arg(npu.ops.empty() ? QString() : scopeText(*npu.ops.front().levels));
+    for (const StructureFinding &f : r.structure)
+        o.divergences += QStringLiteral("  %1: %2\n")
+                             .arg(f.text(), f.outcome == StructureFinding::Outcome::Equal     ? QStringLiteral("numerically equal")
+                                            : f.outcome == StructureFinding::Outcome::Differs ? QStringLiteral("results differ")
+                                                                                              : QStringLiteral("not compared"));
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
         QString why;

@@ -109,6 +109,19 @@ def main():
                 failures.append(f"{case['id']} {step_key}: exit {r.returncode} {r.stderr.strip()}")
                 continue
             report = json.loads(r.stdout)
+            region = case["designed"].get("structural_region")
+            if region:
+                # the text report names the designed region, NPU ops against bench ops, and that it
+                # is numerically equal (every align_* change is numerically identical by design)
+                where = region.split(".", 1)[1].rsplit(".", 3)[0]  # Module.blocks.0.Block.forward.0 -> blocks.0
+                text = subprocess.run([a.cli, "compare", npu, bench], capture_output=True, text=True).stdout
+                found_lines = [l for l in text.splitlines() if l.startswith(f"  {where}: ") and " vs NPU " in l
+                               or l.startswith(f"  {where}: only ")]
+                if "aligned by structure" not in text or not found_lines:
+                    failures.append(f"{case['id']} {step_key}: the text names no structure region in {where}")
+                for l in found_lines:
+                    if not l.endswith(": numerically equal"):
+                        failures.append(f"{case['id']} {step_key}: region not numerically equal: {l.strip()}")
             ours = {}
             for d in report["first_divergence"]:
                 ours[f"{d['levels']['step']}/{d['levels']['rank']}"] = d
