@@ -1,4 +1,5 @@
 #include "comparematch.h"
+#include "mappingexport.h"
 
 #include "crossframework.h"
 #include "dump/levels.h"
@@ -524,6 +525,10 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     QHash<QString, std::vector<int>> byRowName;
     const bool rowNames = options.mapping && !options.mapping->names.empty();
     std::unordered_map<int, int> fuzzyOf; // entry key -> fuzzy entry key
+    // msprobe's data_mapping names bench rows as msprobe compares them (backward calls renumbered)
+    const std::vector<QString> benchEntryNames = rowNames && options.mapping->kind == MappingKind::Data
+                                                     ? msprobeCompareEntryNames(bench)
+                                                     : std::vector<QString>();
     for (size_t o = 0; o < bench.ops.size(); ++o) {
         const OpRecord &op = bench.ops[o];
         const int scope = benchKeys.scope(o), key = benchKeys.opKey(o);
@@ -544,7 +549,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 fuzzyKeys.push_back({scope, fuzzyKey, tk});
             if (rowNames) {
                 const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
-                byRowName[join(scopeText, opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, tr))].push_back(r);
+                const QString entry = benchEntryNames.empty() ? opMatchKey(op) : benchEntryNames[o];
+                byRowName[join(scopeText, entry + QLatin1Char('.') + tensorMatchKey(op, tr))].push_back(r);
             }
         }
     }
@@ -689,6 +695,16 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
             if (mapped) {
                 const QString tk = tensorMatchKey(op, tr), name = key + QLatin1Char('.') + tk;
                 const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
+                const QString noCounterpart = names.value(name, names.value(key));
+                if (noCounterpart == kNoCounterpart && (names.contains(name) || names.contains(key))) {
+                    // msprobe's N/A: the entry says this row has no bench counterpart
+                    seenNames.insert(names.contains(name) ? name : key);
+                    row.hasReason = true;
+                    row.reason = ReasonCode::UnmatchedBench;
+                    row.notes << QStringLiteral("mapping: no counterpart (N/A)");
+                    result.rows.push_back(std::move(row));
+                    continue;
+                }
                 if (names.contains(name)) {
                     seenNames.insert(name);
                     const QString target = join(scopeText, names.value(name));
@@ -838,7 +854,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
             benchOps.insert(opMatchKey(op));
         for (const Ref &r : refs) {
             const OpRecord &op = bench.ops[size_t(r.op)];
-            benchRows.insert(opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, op.tensors[size_t(r.tensor)]));
+            benchRows.insert((benchEntryNames.empty() ? opMatchKey(op) : benchEntryNames[size_t(r.op)]) + QLatin1Char('.')
+                             + tensorMatchKey(op, op.tensors[size_t(r.tensor)]));
         }
         auto rows = [](const QStringList &l) {
             return l.size() == 1 ? l.front() : QStringLiteral("%1 and %2 more").arg(l.front()).arg(l.size() - 1);
@@ -846,7 +863,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         for (const auto &[n, b] : options.mapping->names) {
             if (!seenNames.contains(n))
                 result.warnings << QStringLiteral("mapping%1: \"%2\" names no operator or row of the NPU dump; not used").arg(file, n);
-            if (!benchOps.contains(b) && !benchRows.contains(b)) {
+            if (b != kNoCounterpart && !benchOps.contains(b) && !benchRows.contains(b)) {
                 result.warnings << QStringLiteral("mapping%1: \"%2\" -> \"%3\": the bench dump has no operator or row \"%3\"; "
                                                   "not used")
                                        .arg(file, n, b);
