@@ -595,6 +595,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         QStringList taken, noRow; ///< NPU row names; "bench row" in taken
     };
     QHash<QString, Unused> unused;
+    QStringList groupTaken; // group rows whose bench row another NPU row had already paired
 
     // The NPU rows' keys, their bench groups, and how often each group's key occurs among the
     // NPU rows (ambiguous matches are noted).
@@ -683,7 +684,12 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 seenNames.insert(key);
                 const bool in = tr.io() != IoKind::Output && group->first, out = tr.io() == IoKind::Output && group->last;
                 const QString target = out ? group->group->bench.back() : group->group->bench.front();
-                if (!((in || out) && found(exact.take(keyOf(target, tensorMatchKey(op, tr)), used), MatchSource::User))) {
+                const Key targetKey = keyOf(target, tensorMatchKey(op, tr));
+                if ((in || out) && !found(exact.take(targetKey, used), MatchSource::User) && exact.group(targetKey) >= 0)
+                    groupTaken << QStringLiteral("%1 (%2 -> %3): %1.%4 (%5.%4)")
+                                      .arg(key, group->group->npu.join(QLatin1Char('+')), group->group->bench.join(QLatin1Char('+')),
+                                           tensorMatchKey(op, tr), target);
+                if (row.source == MatchSource::None) {
                     row.hasReason = true;
                     row.reason = ReasonCode::FusedAway;
                     row.notes << QStringLiteral("inside mapping group %1 -> %2; intermediate result not available")
@@ -884,6 +890,10 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         for (auto it = groupOf.cbegin(); it != groupOf.cend(); ++it)
             if (!seenNames.contains(it.key()))
                 result.warnings << QStringLiteral("mapping group%1: \"%2\" names no operator of the NPU dump").arg(file, it.key());
+        for (const QString &t : std::as_const(groupTaken))
+            result.warnings << QStringLiteral("mapping group%1: %2: the bench row is already paired with another NPU row; "
+                                              "not paired")
+                                   .arg(file, t);
         for (const auto &g : options.mapping->groups)
             for (const QString &b : g.bench)
                 if (!benchOps.contains(b))

@@ -230,6 +230,20 @@ private slots:
         const MatchResult rm = matchIndexes(index({x}), index({y}), r);
         QCOMPARE(rm.warnings, QStringList{R"(mapping r.json: "x" -> "y": x.input.1: "y" has no such row; matched as without the entry)"});
         QCOMPARE(rm.rows[0].source, MatchSource::User);
+        // a group whose bench row an exact pair took first: named, the row stays FUSED_AWAY
+        auto groupMap = UserMapping::parse(R"({"groups": [{"npu": ["g1", "g2"], "bench": ["h"]}]})", "g.json");
+        QVERIFY2(groupMap, qPrintable(groupMap.errorText()));
+        MatchOptions go;
+        go.mapping = &*groupMap;
+        auto gNpu = index({cannOp("h"), cannOp("g1"), cannOp("g2")});
+        auto gBench = index({cannOp("h")});
+        const MatchResult gm = matchIndexes(gNpu, gBench, go);
+        QCOMPARE(names(gNpu, gBench, gm), (QStringList{"h.input.0 -> 0:exact", "h.output.0 -> 0:exact", "g1.input.0 -> FUSED_AWAY",
+                                                         "g1.output.0 -> FUSED_AWAY", "g2.input.0 -> FUSED_AWAY",
+                                                         "g2.output.0 -> FUSED_AWAY"}));
+        QCOMPARE(gm.warnings,
+                 (QStringList{R"(mapping group g.json: g1 (g1+g2 -> h): g1.input.0 (h.input.0): the bench row is already paired with another NPU row; not paired)",
+                              R"(mapping group g.json: g2 (g1+g2 -> h): g2.output.0 (h.output.0): the bench row is already paired with another NPU row; not paired)"}));
     }
 
     void mappingFileFormatsAndErrors()
