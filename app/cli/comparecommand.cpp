@@ -1,6 +1,7 @@
 #include "comparecommand.h"
 
 #include "compare/crossframework.h"
+#include "compare/mappingexport.h"
 
 #include "compare/comparereport.h"
 #include "compare/comparexlsx.h"
@@ -144,6 +145,14 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
 {
     const DumpIndex &npu = *s.npu;
     const CompareResult &r = s.result;
+    // rule 4's structure regions: where the op streams differ, and whether that matters
+    if (!r.structure.empty())
+        o.divergences += QStringLiteral("\nstructure%1: the op streams do not line up by name; aligned by structure\n").arg(npu.ops.empty() ? QString() : scopeText(*npu.ops.front().levels));
+    for (const StructureFinding &f : r.structure)
+        o.divergences += QStringLiteral("  %1: %2\n")
+                             .arg(f.text(), f.outcome == StructureFinding::Outcome::Equal     ? QStringLiteral("numerically equal")
+                                            : f.outcome == StructureFinding::Outcome::Differs ? QStringLiteral("results differ")
+                                                                                              : QStringLiteral("not compared"));
     for (const Divergence &d : r.divergences) {
         const OpRecord &op = npu.ops[size_t(d.originOp)];
         QString why;
@@ -256,6 +265,7 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
 int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn, ReportStyle &style)
 {
     options.fuzzy = c.fuzzy;
+    options.align = !c.noAlign;
     failOn = Verdict::None;
     if (!c.failOn.isEmpty() && (!parseVerdict(c.failOn, failOn) || failOn < Verdict::Warning)) {
         err(QStringLiteral("--fail-on must be error or warning"));
@@ -270,8 +280,10 @@ int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &fail
         options.mode = c.mode == modes[0] ? CompareMode::Tensor : c.mode == modes[1] ? CompareMode::Summary : CompareMode::Md5;
     }
     style = ReportStyle::DumpScope;
-    if (c.style == QLatin1String("msprobe"))
+    if (c.style == QLatin1String("msprobe")) {
         style = ReportStyle::Msprobe;
+        options.align = false; // msprobe's rows: its pairing by names (docs/COMPARE.md)
+    }
     else if (!c.style.isEmpty() && c.style != QLatin1String("dumpscope")) {
         err(QStringLiteral("--style must be dumpscope or msprobe"));
         return Usage;
@@ -311,6 +323,38 @@ QString reportInsideDump(const CompareCommand &c, const QString &dumpRoot)
     return {};
 }
 
+Result<MappingTarget> mappingTargetOf(const QString &path, const std::vector<ScopePair> &pairs, const QStringList &dumpRoots)
+{
+    using R = Result<MappingTarget>;
+    const QFileInfo info(path);
+    const bool folder = info.isDir() || path.endsWith(QLatin1Char('/'));
+    const QString where = folder ? QDir(path).absolutePath() : info.absoluteFilePath();
+    for (const QString &root : dumpRoots)
+        if (!root.isEmpty() && (inside(where, root) || where == QDir(root).absolutePath()))
+            return R::failure(QStringLiteral("--write-mapping %1 lies inside a dump directory; DumpScope never writes there").arg(path));
+    MappingTarget t;
+    if (!folder) {
+        if (pairs.size() > 1) {
+            QStringList ids;
+            for (const ScopePair &p : pairs)
+                ids << p.id;
+            return R::failure(QStringLiteral("--write-mapping %1: the compare covers %2 scopes (%3) and a data_mapping file holds "
+                                             "one (msprobe applies it to each rank alike); give a folder outside the dumps "
+                                             "(ending in /) for one file per scope")
+                                  .arg(path).arg(pairs.size()).arg(ids.join(QStringLiteral(", "))));
+        }
+        t.files = QStringList(qsizetype(pairs.size()), where);
+        return t;
+    }
+    t.folder = where;
+    for (const ScopePair &p : pairs) {
+        QString id = p.id;
+        id.replace(QLatin1Char('/'), QLatin1Char('_'));
+        t.files.push_back(QDir(where).filePath(QStringLiteral("data_mapping%1.yaml").arg(id.isEmpty() ? QString() : QLatin1Char('_') + id)));
+    }
+    return t;
+}
+
 int runCompareCommand(const CompareCommand &c)
 {
     keepFreedMemory(); // scope after scope: each scope's indexes and rows reuse the last one's pages
@@ -336,13 +380,23 @@ int runCompareCommand(const CompareCommand &c)
             err(inDump);
             return Usage;
         }
+    const std::vector<ScopePair> pairs = pairScopes(*npuRun, *benchRun);
+    MappingTarget mappingTarget;
+    if (!c.writeMapping.isEmpty()) {
+        const auto target = mappingTargetOf(c.writeMapping, pairs, {npuTree.walk.rootDir, benchTree.walk.rootDir});
+        if (!target) {
+            err(target.errorText());
+            return Usage;
+        }
+        mappingTarget = *target;
+    }
     JobControl job;
     if (progressShown(quiet))
         job.progress = [](int permille) { std::fprintf(stderr, "\rcomparing %5.1f%%", permille / 10.0); };
     // Scope by scope (core/run): each step/rank of the NPU run with the same of the bench run.
     // What the reports need of a scope is kept as soon as it is compared; its indexes go.
-    const std::vector<ScopePair> pairs = pairScopes(*npuRun, *benchRun);
     std::vector<ScopeOutput> outputs(pairs.size());
+    std::vector<QByteArray> mappings(mappingTarget.files.size());
     CompareJsonSpool spool; // --json: the scopes' rows wait in a temporary file, not in memory
     compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job, [&](size_t i, const ScopePair &, ScopeCompare &s) {
         ScopeOutput &o = outputs[i];
@@ -351,6 +405,11 @@ int runCompareCommand(const CompareCommand &c)
         o.npuOps = int(s.npu->ops.size());
         o.warnings = s.result.warnings;
         o.crossFramework = s.result.crossFramework;
+        if (i < mappings.size())
+            mappings[i] = dataMappingYaml(*s.bench, s.result,
+                                          QStringLiteral("NPU %1, bench %2, scope %3")
+                                              .arg(c.npuPath, c.benchPath,
+                                                   pairs[i].id.isEmpty() ? QStringLiteral("(the only one)") : pairs[i].id));
         o.reached = failOn != Verdict::None && s.result.any(failOn);
         if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty())
             renderScopeTable(s, o.mode == CompareMode::None ? CompareMode::Tensor : o.mode, style, !c.csvFile.isEmpty(),
@@ -373,6 +432,17 @@ int runCompareCommand(const CompareCommand &c)
                 ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
                 renderScopeTable(again, mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), outputs[i]);
             }
+    for (size_t i = 0; i < mappings.size(); ++i) {
+        if (!mappingTarget.folder.isEmpty() && !QDir().mkpath(mappingTarget.folder)) {
+            err(QStringLiteral("cannot create the folder %1 for --write-mapping").arg(mappingTarget.folder));
+            return Failed;
+        }
+        QSaveFile f(mappingTarget.files[i]);
+        if (!f.open(QIODevice::WriteOnly) || f.write(mappings[i]) < 0 || !f.commit()) {
+            err(QStringLiteral("cannot write %1: %2").arg(mappingTarget.files[i], f.errorString()));
+            return Failed;
+        }
+    }
     return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, style, outputs,
                                c.json ? &spool : nullptr);
 }

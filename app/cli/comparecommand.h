@@ -2,7 +2,8 @@
 
 // `dumpscope-cli compare NPU_PATH BENCH_PATH [--mapping FILE] [--fuzzy] [--json] [--csv FILE]
 //                       [--xlsx FILE] [--style dumpscope|msprobe] [--fail-on error|warning]
-//                       [--thresholds FILE] [--mode tensor|summary|md5]`
+//                       [--thresholds FILE] [--mode tensor|summary|md5] [--no-align]
+//                       [--write-mapping FILE|DIR]`
 //
 // Finds the run under each path (core/run: steps x ranks of scopes; a folder holding several
 // runs is refused), then indexes and compares the runs scope by scope (any format buildIndex
@@ -10,17 +11,19 @@
 // step N; first divergence: step N+1, rank R, op X"), counts, the first divergence per scope
 // and every row that is not a pass; --json prints the JSON report instead (with the `run`
 // object); --csv / --xlsx write msprobe 26's table (--style msprobe: only its columns; never
-// inside either dump directory).
+// inside either dump directory); --write-mapping writes the pairing as msprobe's data_mapping
+// YAML (never inside a dump directory).
 //
 // Exit codes: 0 compared; 1 a report could not be written; 2 usage error (bad option value,
-// unreadable mapping or thresholds file, report path inside a dump, a path holding several
-// runs); 3 a path does not exist;
+// unreadable mapping or thresholds file, report or mapping path inside a dump, a path holding
+// several runs, --write-mapping FILE for several scopes); 3 a path does not exist;
 // 4 --fail-on given and some row reached that verdict.
 
 #include "compare/comparereport.h"
 #include "run/runcompare.h"
 
 #include <QString>
+#include <QStringList>
 
 namespace ds {
 
@@ -34,9 +37,25 @@ struct CompareCommand
     QString xlsxFile;
     QString style;  ///< "", "dumpscope" or "msprobe"
     QString mappingKind; ///< --mapping-kind: "" (auto), flat, api, cell, data or layer
+    /// --write-mapping: the pairing as msprobe's data_mapping YAML (mappingexport.h); a file for a
+    /// compare of one scope, a folder (one data_mapping_<scope>.yaml per scope) for several.
+    QString writeMapping;
+    bool noAlign = false; ///< --no-align: exact names only (rule 4's structure aligner off)
 };
 
 int runCompareCommand(const CompareCommand &c);
+
+/// Where --write-mapping writes: one file per scope pair (`files`, in pair order), and the
+/// folder to create (empty for a single file).
+struct MappingTarget
+{
+    QString folder;
+    QStringList files;
+};
+/// The files of --write-mapping `path` for `pairs`: `path` itself for one scope; for a folder
+/// (an existing one, or `path` ending in '/') data_mapping_<scope>.yaml per scope. Fails, saying
+/// why, for a file when there are several scopes and for a path inside one of `dumpRoots`.
+Result<MappingTarget> mappingTargetOf(const QString &path, const std::vector<ScopePair> &pairs, const QStringList &dumpRoots);
 
 /// `dumpscope-cli compare RESULT.csv|RESULT.xlsx [--json] [--npu PATH --bench PATH]
 ///                       [--csv FILE] [--xlsx FILE] [--style ...] [--fail-on ...]`: opens msprobe's compare

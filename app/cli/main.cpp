@@ -322,6 +322,13 @@ int mainCommand(int argc, char **argv, int processes)
                                          QStringLiteral("compare: read --mapping as auto (default), flat, api, cell, data or layer."),
                                          QStringLiteral("KIND"));
     const QCommandLineOption fuzzy(QStringLiteral("fuzzy"), QStringLiteral("compare: also match names without call counters."));
+    const QCommandLineOption noAlign(QStringLiteral("no-align"),
+                                     QStringLiteral("compare: pair by exact names only (no structure alignment when the op "
+                                                    "streams do not line up)."));
+    const QCommandLineOption writeMapping(QStringLiteral("write-mapping"),
+                                          QStringLiteral("compare: write the pairing as msprobe's data_mapping YAML (for msprobe "
+                                                         "compare -dm and --mapping); a folder when the runs have several scopes."),
+                                          QStringLiteral("FILE|DIR"));
     const QCommandLineOption csv(QStringLiteral("csv"), QStringLiteral("compare: write the msprobe-compatible CSV report."),
                                  QStringLiteral("FILE"));
     const QCommandLineOption failOn(QStringLiteral("fail-on"), QStringLiteral("compare: exit with 4 when a row reaches this verdict."),
@@ -344,7 +351,7 @@ int mainCommand(int argc, char **argv, int processes)
                                      QStringLiteral("PATH"));
     const QCommandLineOption benchDump(QStringLiteral("bench"),
                                        QStringLiteral("compare TABLE: the bench dump the table was written from."), QStringLiteral("PATH"));
-    parser.addOptions({json, msGraph, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, mappingKind, fuzzy, csv, failOn,
+    parser.addOptions({json, msGraph, bins, raw, format, outDir, precision, force, quiet, noScan, mapping, mappingKind, fuzzy, noAlign, writeMapping, csv, failOn,
                        thresholds, mode, xlsx, style, npuDump, benchDump});
 #ifdef DUMPSCOPE_MPI
     const QCommandLineOption mpiTimeout(QStringLiteral("mpi-timeout"),
@@ -442,7 +449,7 @@ int mainCommand(int argc, char **argv, int processes)
             return Usage;
         }
         CompareCommand c{args[1], QString(), QString(), parser.value(csv), QString(), parser.value(failOn), QString(), false,
-                         parser.isSet(json), parser.isSet(quiet), parser.value(xlsx), parser.value(style), QString()};
+                         parser.isSet(json), parser.isSet(quiet), parser.value(xlsx), parser.value(style), QString(), QString(), false};
         return runCompareTableCommand(c, parser.value(npuDump), parser.value(benchDump));
     }
     if (command == QLatin1String("compare")) {
@@ -456,8 +463,14 @@ int mainCommand(int argc, char **argv, int processes)
             return runMsGraphCommand(args[1], args[2], parser.value(msGraph), parser.isSet(quiet));
         CompareCommand c{args[1], args[2], parser.value(mapping), parser.value(csv), parser.value(thresholds),
                          parser.value(failOn), parser.value(mode), parser.isSet(fuzzy), parser.isSet(json), parser.isSet(quiet),
-                         parser.value(xlsx), parser.value(style), parser.value(mappingKind)};
+                         parser.value(xlsx), parser.value(style), parser.value(mappingKind), parser.value(writeMapping),
+                         parser.isSet(noAlign)};
 #ifdef DUMPSCOPE_MPI
+        if (processes > 1 && !c.writeMapping.isEmpty()) {
+            if (distributedRankOrZero() == 0)
+                err(QStringLiteral("--write-mapping is not spread over processes; run the compare without mpirun"));
+            return Usage;
+        }
         if (processes > 1)
             return runDistributedCompare(c, timeout);
 #endif

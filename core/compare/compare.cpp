@@ -463,6 +463,8 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         mode = task; // msprobe's table: a tensor task's even when no row had data
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
+    result.aligned = matched.aligned;
+    result.structure = structureFindings(npu, bench, matched.structure, result, options.divergenceLevel);
     // after the verdicts: msprobe's checkers can be limited to the operators that are not a pass
     applyMsprobeResults(npu, bench, result, true, options.msprobeResults == CompareOptions::MsprobeResults::NotPassOps);
     if (recompared)
@@ -474,6 +476,7 @@ MatchResult match(const DumpIndex &npu, const DumpIndex &bench, const CompareOpt
 {
     MatchOptions mo;
     mo.fuzzy = options.fuzzy;
+    mo.align = options.align;
     mo.mapping = options.mapping.isEmpty() ? nullptr : &options.mapping;
     mo.crossFramework = isCrossFramework(npu, bench);
     return matchIndexes(npu, bench, mo);

@@ -125,6 +125,9 @@ struct Divergence
 struct CompareOptions
 {
     bool fuzzy = false;
+    /// Rule 4 aligns op streams that do not line up by name (comparematch.h); false: exact names
+    /// only, as msprobe pairs (--style msprobe).
+    bool align = true;
     UserMapping mapping;
     /// None: per row (tensor, else summary, else md5), the report's columns from msprobe's task
     /// (msprobeTaskMode) or else the rows
@@ -141,6 +144,21 @@ struct CompareOptions
     MsprobeResults msprobeResults = MsprobeResults::All;
 };
 
+/// A structure region of an aligned compare (comparematch.h rule 4) with what its result says.
+struct StructureFinding
+{
+    QString scope;               ///< scopeKey() of the region's operators
+    QString module;              ///< the enclosing module entry, empty: top level
+    QStringList npuOps, benchOps; ///< entry names, in order
+    /// Equal: the region's result rows (its last operators' outputs, else the enclosing module's
+    /// outputs) were compared and none disagrees; Differs: one does; NotCompared: none compared.
+    enum class Outcome : std::uint8_t { Equal, Differs, NotCompared };
+    Outcome outcome = Outcome::NotCompared;
+    /// "blocks.0.mlp.fc1: bench Functional.linear.1.forward vs NPU Tensor.t.0.forward + ..."
+    QString text() const;
+};
+QString structureOutcomeName(StructureFinding::Outcome o); ///< "equal", "differs", "not_compared"
+
 struct CompareResult
 {
     std::vector<CompareRow> rows;        ///< NPU index (execution) order
@@ -156,6 +174,10 @@ struct CompareResult
     /// MindSpore/MindTorch NPU against a PyTorch bench: names were paired through msprobe's
     /// built-in MindSpore -> PyTorch table (isCrossFramework, comparematch.h rule 3).
     bool crossFramework = false;
+    /// The op streams did not line up by name and were aligned by structure (rule 4); the
+    /// regions where they differ.
+    bool aligned = false;
+    std::vector<StructureFinding> structure;
     bool cancelled = false;
     /// The msprobe compare table (CSV or xlsx) the rows were read from (resulttable.h); empty
     /// when DumpScope compared the dumps. A table's row verdicts are its Result.
@@ -217,5 +239,11 @@ void findDivergences(const DumpIndex &npu, CompareResult &result, Verdict level 
 /// messages and the divergences of a result.
 void applyVerdicts(const DumpIndex &npu, CompareResult &result, const CompareThresholds &t,
                    Verdict divergenceLevel = Verdict::Error);
+
+/// The findings of the structure regions of an aligned match (rule 4) from the rows' verdicts
+/// (a row disagrees as in findDivergences at `level`).
+std::vector<StructureFinding> structureFindings(const DumpIndex &npu, const DumpIndex &bench,
+                                                const std::vector<StructureRegion> &regions, const CompareResult &result,
+                                                Verdict level = Verdict::Error);
 
 } // namespace ds

@@ -1,4 +1,5 @@
 #include "comparematch.h"
+#include "mappingexport.h"
 
 #include "crossframework.h"
 #include "dump/levels.h"
@@ -524,6 +525,10 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     QHash<QString, std::vector<int>> byRowName;
     const bool rowNames = options.mapping && !options.mapping->names.empty();
     std::unordered_map<int, int> fuzzyOf; // entry key -> fuzzy entry key
+    // msprobe's data_mapping names bench rows as msprobe compares them (backward calls renumbered)
+    const std::vector<QString> benchEntryNames = rowNames && options.mapping->kind == MappingKind::Data
+                                                     ? msprobeCompareEntryNames(bench)
+                                                     : std::vector<QString>();
     for (size_t o = 0; o < bench.ops.size(); ++o) {
         const OpRecord &op = bench.ops[o];
         const int scope = benchKeys.scope(o), key = benchKeys.opKey(o);
@@ -544,7 +549,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 fuzzyKeys.push_back({scope, fuzzyKey, tk});
             if (rowNames) {
                 const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
-                byRowName[join(scopeText, opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, tr))].push_back(r);
+                const QString entry = benchEntryNames.empty() ? opMatchKey(op) : benchEntryNames[o];
+                byRowName[join(scopeText, entry + QLatin1Char('.') + tensorMatchKey(op, tr))].push_back(r);
             }
         }
     }
@@ -589,6 +595,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         QStringList taken, noRow; ///< NPU row names; "bench row" in taken
     };
     QHash<QString, Unused> unused;
+    QStringList groupTaken; // group rows whose bench row another NPU row had already paired
 
     // The NPU rows' keys, their bench groups, and how often each group's key occurs among the
     // NPU rows (ambiguous matches are noted).
@@ -612,6 +619,40 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
     const bool mapped = options.mapping != nullptr;
     const NameTranslator translator(options.mapping, options.crossFramework);
     const bool translating = translator.active();
+
+    // Rule 4: exact names when the streams line up (the fast path), else aligned by structure.
+    OpAlignment alignment;
+    std::unordered_map<int, int> regionFirst, regionLast; // NPU op -> bench op at a region's ends
+    if (options.align && !translating && !npu.ops.empty() && !bench.ops.empty()) {
+        bool linesUp = npu.ops.size() == bench.ops.size();
+        for (size_t o = 0; linesUp && o < npu.ops.size(); ++o)
+            linesUp = npuKeys.opKey(o) == benchKeys.opKey(o) && npuKeys.scope(o) == benchKeys.scope(o);
+        bool framework = true;
+        for (size_t o = 0; framework && !linesUp && o < npu.ops.size(); ++o)
+            framework = npuKeys.msprobe(o) && !npuKeys.opsAreFiles(o);
+        for (size_t o = 0; framework && !linesUp && o < bench.ops.size(); ++o)
+            framework = benchKeys.msprobe(o) && !benchKeys.opsAreFiles(o);
+        if (!linesUp && framework) {
+            std::vector<int> npuScope(npu.ops.size()), benchScope(bench.ops.size());
+            for (size_t o = 0; o < npu.ops.size(); ++o)
+                npuScope[o] = npuKeys.scope(o);
+            for (size_t o = 0; o < bench.ops.size(); ++o)
+                benchScope[o] = benchKeys.scope(o);
+            alignment = alignOpStreams(npu, bench, npuScope, benchScope);
+            for (const StructureRegion &r : alignment.regions)
+                if (!r.npuOps.empty() && !r.benchOps.empty() && !r.module.isEmpty()) { // inside a module both record
+                    regionFirst.emplace(r.npuOps.front(), r.benchOps.front());
+                    regionLast.emplace(r.npuOps.back(), r.benchOps.back());
+                }
+        }
+    }
+    std::vector<int> regionOf; // NPU op -> index of its structure region, -1
+    if (alignment.active) {
+        regionOf.assign(npu.ops.size(), -1);
+        for (size_t i = 0; i < alignment.regions.size(); ++i)
+            for (const int o : alignment.regions[i].npuOps)
+                regionOf[size_t(o)] = int(i);
+    }
     QSet<const UserMapping::ApiEntry *> apisUsed;
     QSet<QString> cellsTranslated; // NPU entries a cell_mapping renamed
     size_t rowIndex = 0;
@@ -643,7 +684,12 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 seenNames.insert(key);
                 const bool in = tr.io() != IoKind::Output && group->first, out = tr.io() == IoKind::Output && group->last;
                 const QString target = out ? group->group->bench.back() : group->group->bench.front();
-                if (!((in || out) && found(exact.take(keyOf(target, tensorMatchKey(op, tr)), used), MatchSource::User))) {
+                const Key targetKey = keyOf(target, tensorMatchKey(op, tr));
+                if ((in || out) && !found(exact.take(targetKey, used), MatchSource::User) && exact.group(targetKey) >= 0)
+                    groupTaken << QStringLiteral("%1 (%2 -> %3): %1.%4 (%5.%4)")
+                                      .arg(key, group->group->npu.join(QLatin1Char('+')), group->group->bench.join(QLatin1Char('+')),
+                                           tensorMatchKey(op, tr), target);
+                if (row.source == MatchSource::None) {
                     row.hasReason = true;
                     row.reason = ReasonCode::FusedAway;
                     row.notes << QStringLiteral("inside mapping group %1 -> %2; intermediate result not available")
@@ -655,6 +701,16 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
             if (mapped) {
                 const QString tk = tensorMatchKey(op, tr), name = key + QLatin1Char('.') + tk;
                 const QString scopeText = useScope ? scopeKey(*op.levels) : QString();
+                const QString noCounterpart = names.value(name, names.value(key));
+                if (noCounterpart == kNoCounterpart && (names.contains(name) || names.contains(key))) {
+                    // msprobe's N/A: the entry says this row has no bench counterpart
+                    seenNames.insert(names.contains(name) ? name : key);
+                    row.hasReason = true;
+                    row.reason = ReasonCode::UnmatchedBench;
+                    row.notes << QStringLiteral("mapping: no counterpart (N/A)");
+                    result.rows.push_back(std::move(row));
+                    continue;
+                }
                 if (names.contains(name)) {
                     seenNames.insert(name);
                     const QString target = join(scopeText, names.value(name));
@@ -696,7 +752,28 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 result.rows.push_back(std::move(row));
                 continue;
             }
-            if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
+            if (row.source == MatchSource::None && alignment.active) {
+                const int b = alignment.benchOf[o];
+                if (b >= 0) {
+                    found(exact.take(Key{scope, benchKeys.opKey(size_t(b)), exactKey.tensor}, used),
+                          benchKeys.opKey(size_t(b)) == npuKeys.opKey(o) ? MatchSource::Exact : MatchSource::Aligned);
+                } else {
+                    const bool output = tr.io() == IoKind::Output;
+                    const auto &ends = output ? regionLast : regionFirst;
+                    const auto end = (output || tr.io() == IoKind::Input) ? ends.find(int(o)) : ends.end();
+                    if (end != ends.end()
+                        && found(exact.take(Key{scope, benchKeys.opKey(size_t(end->second)), exactKey.tensor}, used,
+                                            [&](int c) { return bench.tensor(refs[size_t(c)]).shape() == tr.shape(); }),
+                                 MatchSource::Aligned))
+                        row.notes << QStringLiteral("aligned by structure: %1 of the region in %2")
+                                         .arg(output ? QStringLiteral("output") : QStringLiteral("input"),
+                                              alignment.regions[size_t(regionOf[o])].module.isEmpty()
+                                                  ? QStringLiteral("the top level")
+                                                  : alignment.regions[size_t(regionOf[o])].module);
+                    else
+                        row.notes << QStringLiteral("structure: only on the NPU side here (aligned by structure)");
+                }
+            } else if (row.source == MatchSource::None && found(exact.take(exactGroup, used), MatchSource::Exact)) {
                 const qsizetype k = exact.candidates(exactGroup);
                 if (k != npuOccurrences[size_t(exactGroup)])
                     row.notes << QStringLiteral("ambiguous match (%1 candidates); paired in execution order").arg(k);
@@ -737,6 +814,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         }
         result.benchOnly.push_back({refs[r], fused ? ReasonCode::FusedAway : ReasonCode::UnmatchedBench});
     }
+    result.aligned = alignment.active;
+    result.structure = std::move(alignment.regions);
     if (options.mapping) {
         const QString file = options.mapping->fileName.isEmpty() ? QString() : QLatin1Char(' ') + options.mapping->fileName;
         result.warnings << options.mapping->warnings;
@@ -781,7 +860,8 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
             benchOps.insert(opMatchKey(op));
         for (const Ref &r : refs) {
             const OpRecord &op = bench.ops[size_t(r.op)];
-            benchRows.insert(opMatchKey(op) + QLatin1Char('.') + tensorMatchKey(op, op.tensors[size_t(r.tensor)]));
+            benchRows.insert((benchEntryNames.empty() ? opMatchKey(op) : benchEntryNames[size_t(r.op)]) + QLatin1Char('.')
+                             + tensorMatchKey(op, op.tensors[size_t(r.tensor)]));
         }
         auto rows = [](const QStringList &l) {
             return l.size() == 1 ? l.front() : QStringLiteral("%1 and %2 more").arg(l.front()).arg(l.size() - 1);
@@ -789,7 +869,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         for (const auto &[n, b] : options.mapping->names) {
             if (!seenNames.contains(n))
                 result.warnings << QStringLiteral("mapping%1: \"%2\" names no operator or row of the NPU dump; not used").arg(file, n);
-            if (!benchOps.contains(b) && !benchRows.contains(b)) {
+            if (b != kNoCounterpart && !benchOps.contains(b) && !benchRows.contains(b)) {
                 result.warnings << QStringLiteral("mapping%1: \"%2\" -> \"%3\": the bench dump has no operator or row \"%3\"; "
                                                   "not used")
                                        .arg(file, n, b);
@@ -810,6 +890,10 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         for (auto it = groupOf.cbegin(); it != groupOf.cend(); ++it)
             if (!seenNames.contains(it.key()))
                 result.warnings << QStringLiteral("mapping group%1: \"%2\" names no operator of the NPU dump").arg(file, it.key());
+        for (const QString &t : std::as_const(groupTaken))
+            result.warnings << QStringLiteral("mapping group%1: %2: the bench row is already paired with another NPU row; "
+                                              "not paired")
+                                   .arg(file, t);
         for (const auto &g : options.mapping->groups)
             for (const QString &b : g.bench)
                 if (!benchOps.contains(b))

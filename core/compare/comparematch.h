@@ -1,5 +1,6 @@
 #pragma once
 
+#include "comparealign.h"
 #include "comparetypes.h"
 #include "dump/dumpindex.h"
 #include "usermapping.h"
@@ -76,6 +77,7 @@ QString scopeKey(const DumpLevels &levels);
 struct MatchOptions
 {
     bool fuzzy = false;
+    bool align = true; ///< rule 4 may align by structure; false: exact names only (msprobe's pairing)
     const UserMapping *mapping = nullptr;
     /// MindSpore/MindTorch NPU against a PyTorch bench (isCrossFramework): NPU entry names are
     /// translated by msprobe's built-in table and prefix rules (msToPtEntryName) before the
@@ -104,6 +106,10 @@ struct MatchResult
     std::vector<MatchedRow> rows;       ///< one per NPU input/output/parameter, NPU index order (rowTensors within an op)
     std::vector<BenchOnlyRow> benchOnly; ///< bench rows nothing matched, in bench index order
     QStringList warnings;               ///< e.g. mapping names found in neither index
+    /// Rule 4 when the op streams do not line up by name: the regions where they differ in
+    /// structure (empty when exact names decided).
+    std::vector<StructureRegion> structure;
+    bool aligned = false; ///< rule 4 paired by structure (alignOpStreams), not by exact names
 };
 
 /// Pairs NPU rows with bench rows. The rules, in order (each row takes the first that pairs it;
@@ -114,10 +120,14 @@ struct MatchResult
 ///      list pair nothing), else msprobe's built-in MindSpore -> PyTorch table when
 ///      options.crossFramework, then a user cell_mapping (Cell -> Module, cell names)
 ///   4. exact names (the k-th NPU occurrence of a name with the k-th bench occurrence, within
-///      the same scope when the bench has several)
+///      the same scope when the bench has several) when the two framework op streams line up
+///      (the same entry names in the same order per scope: the fast path); else the operators
+///      aligned by structure (alignOpStreams: name without counter, row shapes, order, module
+///      entries as anchors), their rows by tensor name, and at each structure region whose two
+///      sides both hold operators, the first operators' inputs and the last operators' outputs
+///      of equal name and shape ("aligned")
 ///   5. the CANN OriginalOp of fused outputs
 ///   6. with fuzzy: names without call counters and with equal shapes
-/// An aligner that pairs by structure can be added as one more rule after 4.
 MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &options = {});
 
 } // namespace ds

@@ -360,6 +360,23 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
         benchOnly.push_back({{"bench_id", s(bench.tensorId(b.bench).toString())},
                              {"bench_name", s(rowName(bench.op(b.bench), bench.tensor(b.bench)))},
                              {"reason", s(reasonCodeName(b.reason))}});
+    json structure = json::array();
+    for (const StructureFinding &f : result.structure) {
+        json npuOps = json::array(), benchOps = json::array();
+        for (const QString &o : f.npuOps)
+            npuOps.push_back(s(o));
+        for (const QString &o : f.benchOps)
+            benchOps.push_back(s(o));
+        structure.push_back({{"scope", s(f.scope)}, {"module", f.module.isEmpty() ? json(nullptr) : json(s(f.module))},
+                             {"npu_ops", npuOps}, {"bench_ops", benchOps},
+                             {"numerically_equal", f.outcome == StructureFinding::Outcome::NotCompared
+                                                       ? json(nullptr) : json(f.outcome == StructureFinding::Outcome::Equal)},
+                             {"text", s(f.text())}});
+    }
+    json rules = json::array();
+    if (result.crossFramework)
+        rules.push_back("msprobe_ms_to_pt_api");
+    rules.push_back(result.aligned ? "aligned" : "exact");
     json j{{"npu_path", s(npu.openedPath)},
            {"bench_path", s(bench.openedPath)},
            {"mode", s(compareModeName(result.mode))},
@@ -373,7 +390,8 @@ QByteArray compareJson(const DumpIndex &npu, const DumpIndex &bench, const Compa
            {"thresholds", json::parse(QJsonDocument(result.thresholds.toJson()).toJson(QJsonDocument::Compact).toStdString())},
            {"warnings", listJson(result.warnings)},
            {"matching", {{"cross_framework", result.crossFramework},
-                         {"rules", result.crossFramework ? json::array({"msprobe_ms_to_pt_api", "exact"}) : json::array({"exact"})}}},
+                         {"rules", rules}}},
+           {"structure", structure},
            {"rows", json::array()},
            {"bench_only", benchOnly}};
     if (!result.tablePath.isEmpty()) // read from msprobe's table, not computed (docs/COMPARE.md)

@@ -65,6 +65,7 @@ QString matchSourceName(MatchSource s)
     case MatchSource::Fuzzy: return QStringLiteral("fuzzy");
     case MatchSource::Mapping: return QStringLiteral("mapping");
     case MatchSource::User: return QStringLiteral("user");
+    case MatchSource::Aligned: return QStringLiteral("aligned");
     }
     return {};
 }

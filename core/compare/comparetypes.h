@@ -25,8 +25,8 @@ QString verdictName(Verdict v); ///< "none", "pass", "warning", "error"
 bool parseVerdict(const QString &text, Verdict &out);
 
 /// How the bench side of a row was found (§10.4).
-enum class MatchSource : std::uint8_t { None, Exact, Fuzzy, Mapping, User };
-QString matchSourceName(MatchSource s); ///< "", "exact", "fuzzy", "mapping", "user"
+enum class MatchSource : std::uint8_t { None, Exact, Fuzzy, Mapping, User, Aligned };
+QString matchSourceName(MatchSource s); ///< "", "exact", "fuzzy", "mapping", "user", "aligned"
 
 /// What a row compares (§1): the tensors, recorded statistics, checksums or leaf values.
 enum class CompareMode : std::uint8_t { None, Tensor, Summary, Md5, Value };

@@ -407,7 +407,7 @@ void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, c
 {
     using json = nlohmann::ordered_json;
     json merged;
-    json divergences = json::array(), benchOnly = json::array(), warnings = json::array();
+    json divergences = json::array(), benchOnly = json::array(), warnings = json::array(), structure = json::array();
     json added = json::array(), ranking = json::array(); // addederrorjson.h
     std::vector<size_t> withRows; // the documents that have rows, in order
     std::map<std::string, long long> counts;
@@ -447,6 +447,9 @@ void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, c
             withRows.push_back(i);
         for (auto &b : j["bench_only"])
             benchOnly.push_back(std::move(b));
+        if (j.contains("structure"))
+            for (auto &r : j["structure"])
+                structure.push_back(std::move(r));
         for (auto &w : j["warnings"])
             if (std::find(warnings.begin(), warnings.end(), w) == warnings.end())
                 warnings.push_back(w);
@@ -483,6 +486,8 @@ void writeMerged(size_t count, const std::function<std::string(size_t)> &rest, c
             out[key] = json::array(); // the rows' texts are written into it below
         } else if (key == "bench_only")
             out[key] = benchOnly;
+        else if (key == "structure")
+            out[key] = structure;
         else
             out[key] = value;
     }

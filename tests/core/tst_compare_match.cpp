@@ -160,8 +160,12 @@ private slots:
         auto npuIdx = index({statsOp("Functional.relu.3.forward", {{1, 0, 0.5, 1}, {1, 0, 0.5, 1}})});
         auto benchIdx = index({statsOp("Functional.relu.0.forward", {{1, 0, 0.5, 1}, {1, 0, 0.5, 1}})});
         edit(benchIdx.ops[0].tensors[1], [](TensorFields &f) { f.shape = {4}; });
-        QCOMPARE(matchIndexes(npuIdx, benchIdx).rows[0].source, MatchSource::None);
-        MatchOptions fuzzy;
+        // rule 6 alone: rule 4's structure aligner pairs the two calls (same op, counters ignored)
+        MatchOptions byName;
+        byName.align = false;
+        QCOMPARE(matchIndexes(npuIdx, benchIdx, byName).rows[0].source, MatchSource::None);
+        QCOMPARE(matchIndexes(npuIdx, benchIdx).rows[0].source, MatchSource::Aligned);
+        MatchOptions fuzzy = byName;
         fuzzy.fuzzy = true;
         const MatchResult m = matchIndexes(npuIdx, benchIdx, fuzzy);
         QCOMPARE(m.rows[0].source, MatchSource::Fuzzy);
@@ -226,6 +230,20 @@ private slots:
         const MatchResult rm = matchIndexes(index({x}), index({y}), r);
         QCOMPARE(rm.warnings, QStringList{R"(mapping r.json: "x" -> "y": x.input.1: "y" has no such row; matched as without the entry)"});
         QCOMPARE(rm.rows[0].source, MatchSource::User);
+        // a group whose bench row an exact pair took first: named, the row stays FUSED_AWAY
+        auto groupMap = UserMapping::parse(R"({"groups": [{"npu": ["g1", "g2"], "bench": ["h"]}]})", "g.json");
+        QVERIFY2(groupMap, qPrintable(groupMap.errorText()));
+        MatchOptions go;
+        go.mapping = &*groupMap;
+        auto gNpu = index({cannOp("h"), cannOp("g1"), cannOp("g2")});
+        auto gBench = index({cannOp("h")});
+        const MatchResult gm = matchIndexes(gNpu, gBench, go);
+        QCOMPARE(names(gNpu, gBench, gm), (QStringList{"h.input.0 -> 0:exact", "h.output.0 -> 0:exact", "g1.input.0 -> FUSED_AWAY",
+                                                         "g1.output.0 -> FUSED_AWAY", "g2.input.0 -> FUSED_AWAY",
+                                                         "g2.output.0 -> FUSED_AWAY"}));
+        QCOMPARE(gm.warnings,
+                 (QStringList{R"(mapping group g.json: g1 (g1+g2 -> h): g1.input.0 (h.input.0): the bench row is already paired with another NPU row; not paired)",
+                              R"(mapping group g.json: g2 (g1+g2 -> h): g2.output.0 (h.output.0): the bench row is already paired with another NPU row; not paired)"}));
     }
 
     void mappingFileFormatsAndErrors()

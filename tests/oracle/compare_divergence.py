@@ -16,7 +16,9 @@ ranks in one comparison; each rank is a scope). For each scope the test
     difference), so DumpScope's origin must be an operator whose outputs stay at or below 50 %
     in msprobe's own compare CSV of that rank and the operator `-da` names must come later and
     cross 50 %; or `-da` stopped at other ranks that differ before their first communication op,
-    and this rank's origin is the communication op that brought it their value.
+    and this rank's origin is the communication op that brought it their value; or the two op
+    streams differ in structure (designed `structural_region`, the align_* cases) and `-da`,
+    pairing by names, compares an operator that the structure aligner pairs with another call.
 
 Prints the table; exits 1 when an origin differs from the design or a stated reason does not hold.
 """
@@ -107,6 +109,19 @@ def main():
                 failures.append(f"{case['id']} {step_key}: exit {r.returncode} {r.stderr.strip()}")
                 continue
             report = json.loads(r.stdout)
+            region = case["designed"].get("structural_region")
+            if region:
+                # the text report names the designed region, NPU ops against bench ops, and that it
+                # is numerically equal (every align_* change is numerically identical by design)
+                where = region.split(".", 1)[1].rsplit(".", 3)[0]  # Module.blocks.0.Block.forward.0 -> blocks.0
+                text = subprocess.run([a.cli, "compare", npu, bench], capture_output=True, text=True).stdout
+                found_lines = [l for l in text.splitlines() if l.startswith(f"  {where}: ") and " vs NPU " in l
+                               or l.startswith(f"  {where}: only ")]
+                if "aligned by structure" not in text or not found_lines:
+                    failures.append(f"{case['id']} {step_key}: the text names no structure region in {where}")
+                for l in found_lines:
+                    if not l.endswith(": numerically equal"):
+                        failures.append(f"{case['id']} {step_key}: region not numerically equal: {l.strip()}")
             ours = {}
             for d in report["first_divergence"]:
                 ours[f"{d['levels']['step']}/{d['levels']['rank']}"] = d
@@ -150,6 +165,19 @@ def main():
                         failures.append(f"{label}: DumpScope's communication origin should be cause output")
                     why = (f"-da stops at the ranks that differ before their first communication op ({', '.join(others)}); "
                            f"this rank first differs at {mine}, which carries the other rank's value")
+                elif theirs is not None and case["designed"].get("structural_region"):
+                    # the op streams differ in structure (designed); -da pairs rows by name, so
+                    # after the region equal names are different calls: the rows of -da's op pair,
+                    # aligned by structure, with no bench call or a bench call of another name
+                    rows = [r for r in report["rows"] if r["npu_id"].startswith(rank_key + "/")
+                            and op_of(r["npu_name"]) == theirs]
+                    partners = sorted({op_of(r["bench_name"]) for r in rows if r.get("bench_name")})
+                    if not rows or theirs in partners:
+                        failures.append(f"{label}: -da's {theirs} is paired by its own name here too; "
+                                        f"the structure reason does not hold")
+                    why = (f"-da pairs by names, which no longer name the same calls after "
+                           f"{case['designed']['structural_region']}; aligned, {theirs} pairs with "
+                           f"{' + '.join(partners) or 'no bench call'}")
                 else:
                     worst, order = output_errors(os.path.join(root, found["compare_csv"][rank_key]["file"]))
                     mine_err = worst.get(mine, 0.0) if mine else 0.0

@@ -111,6 +111,8 @@ def pair_answers(case):
     out = OrderedDict()
     for step in (0, 1):
         base = os.path.join(ROOT, "compare", case["id"], f"step{step}")
+        if not os.path.isdir(base):
+            continue  # step not dumped for these runs (the align_* runs dump step 0 only)
         s = OrderedDict()
         s["compare_csv"] = OrderedDict(
             (f"rank{rank_of(p)}", summarize_csv(p)) for p in sorted(glob.glob(os.path.join(base, "csv", "*.csv")),

@@ -26,6 +26,13 @@ Variants (what the "npu" run does differently from the "base" = bench run):
             matmul is done in lower precision (samples/msprobe_addederror, issue 34)
   optnan_dumped  optnan with the optimizer step inside the dumped region: msprobe records the
             update that writes the NaN (Tensor.add_ on fc1.weight) in step 0
+  align_base  BlockNet (two residual blocks with an MLP each): the bench of the align_* runs
+  align_unfused  BlockNet whose blocks.0.mlp.fc1 computes torch.matmul(x, W.t()) + b instead of
+            F.linear (a port that unfuses one Linear; numerically identical): every later
+            Functional.linear / Torch.matmul / Tensor.__add__ counter is shifted by one
+  align_unfused_weight  align_unfused plus blocks.1.mlp.fc1.weight[0, :] += 0.25 before step 0
+  align_missing  BlockNet whose blocks.0 skips its layer scale (x 1.0): one Tensor.__mul__ fewer
+            (numerically identical), every later Tensor.__mul__ counter shifted by one
 
 Nothing here is msprobe code: msprobe is imported from the checkout given in PYTHONPATH.
 """
@@ -92,6 +99,55 @@ class OverflowNet(TinyNet):
         return self.head(torch.exp(self.body(x)))
 
 
+class Mlp(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 8)
+        self.fc2 = nn.Linear(8, 8, bias=False)
+
+    def forward(self, x):
+        return self.fc2(F.relu(self.fc1(x)))
+
+
+class Block(nn.Module):
+    """x + mlp(x) * scale; scale is 1.0 (a layer scale a port may skip)."""
+
+    def __init__(self):
+        super().__init__()
+        self.mlp = Mlp()
+        self.scale = 1.0
+        self.skip_scale = False
+
+    def forward(self, x):
+        h = self.mlp(x)
+        if not self.skip_scale:
+            h = h * self.scale
+        return x + h
+
+
+class BlockNet(nn.Module):
+    """Linear -> 2 residual Blocks -> Linear: the op stream the align_* variants change."""
+
+    def __init__(self):
+        super().__init__()
+        self.embed = nn.Linear(16, 8, bias=False)
+        self.blocks = nn.ModuleList([Block(), Block()])
+        self.head = nn.Linear(8, 4, bias=False)
+
+    def forward(self, x):
+        h = self.embed(torch.flatten(x, 1))
+        for block in self.blocks:
+            h = block(h)
+        return self.head(h)
+
+
+def unfuse_linear(linear):
+    """The Linear's forward as torch.matmul + bias (the module and its hooks stay)."""
+    def forward(x):
+        return torch.matmul(x, linear.weight.t()) + linear.bias
+    linear.forward = forward
+
+
 def batch(rank, step, dtype):
     """The same batch for a given (rank, step) in every run; cast to the run's dtype."""
     gen = torch.Generator().manual_seed(1000 + 100 * step + rank)
@@ -112,7 +168,8 @@ def main():
     parser.add_argument("--config", required=True)
     parser.add_argument("--variant", default="base",
                         choices=["base", "weight", "bf16", "overflow", "overflow_norm", "step1", "rank1", "optnan",
-                                 "optnan_dumped", "fc1_bf16"])
+                                 "optnan_dumped", "fc1_bf16", "align_base", "align_unfused",
+                                 "align_unfused_weight", "align_missing"])
     parser.add_argument("--steps", type=int, default=2)
     args = parser.parse_args()
     torch.set_num_threads(1)  # deterministic CPU kernels, and 2 processes on 2 cores
@@ -125,12 +182,22 @@ def main():
     debugger = PrecisionDebugger(config_path=args.config)
 
     torch.manual_seed(42)  # identical initial weights on every rank and in every run
-    model = OverflowNet() if args.variant in OVERFLOW_SCALE else TinyNet()
+    if args.variant.startswith("align_"):
+        model = BlockNet()
+    else:
+        model = OverflowNet() if args.variant in OVERFLOW_SCALE else TinyNet()
     dtype = torch.bfloat16 if args.variant == "bf16" else torch.float32
     model = model.to(dtype)
     model.fc1_bf16 = args.variant == "fc1_bf16"
     if args.variant == "weight" or (args.variant == "rank1" and rank == 1):
         perturb_fc1(model)
+    if args.variant in ("align_unfused", "align_unfused_weight"):
+        unfuse_linear(model.blocks[0].mlp.fc1)
+    if args.variant == "align_unfused_weight":
+        with torch.no_grad():
+            model.blocks[1].mlp.fc1.weight[0, :] += PERTURB_DELTA
+    if args.variant == "align_missing":
+        model.blocks[0].skip_scale = True
     if args.variant in OPTNAN:
         others = [p for n, p in model.named_parameters() if n != "fc1.weight"]
         optimizer = torch.optim.SGD([{"params": others}, {"params": [model.fc1.weight]}], lr=0.1)
