@@ -308,6 +308,70 @@
         </message>
     </context>
     <context>
+        <name>ds::AddedErrorPanel</name>
+        <message>
+            <source>No operator adds error (output error above its inputs&apos;).</source>
+            <translation>没有算子引入误差（输出误差未超过其输入误差）。</translation>
+        </message>
+        <message>
+            <source>Ops that add the most error:</source>
+            <translation>引入误差最多的算子：</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n more</source>
+            <translation>
+                <numerusform>另外 %n 个</numerusform>
+            </translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::AddedErrorText</name>
+        <message>
+            <source>no inputs compared</source>
+            <translation>没有已比对的输入</translation>
+        </message>
+        <message>
+            <source>its inputs agree</source>
+            <translation>输入一致</translation>
+        </message>
+        <message>
+            <source>only a parameter differs (weight, bias)</source>
+            <translation>仅参数不同（权重、偏置）</translation>
+        </message>
+        <message>
+            <source>a data input differs</source>
+            <translation>数据输入已不同</translation>
+        </message>
+        <message>
+            <source>Error added by %1: %2</source>
+            <translation>%1 引入的误差：%2</translation>
+        </message>
+        <message>
+            <source>Output relative error: %1</source>
+            <translation>输出相对误差：%1</translation>
+        </message>
+        <message>
+            <source>Largest input relative error: %1</source>
+            <translation>最大输入相对误差：%1</translation>
+        </message>
+        <message>
+            <source>Inputs: %1 (%2)</source>
+            <translation>输入：%1（%2）</translation>
+        </message>
+        <message>
+            <source>From the recorded norms (statistics): a lower bound of the element-wise error.</source>
+            <translation>由记录的范数（统计量）得出：逐元素误差的下界。</translation>
+        </message>
+        <message>
+            <source>No number: %1</source>
+            <translation>无数值：%1</translation>
+        </message>
+        <message>
+            <source>Error the operator adds: the relative error of its output (||NPU − bench|| / ||bench||) minus the largest relative error of its inputs and parameters; negative: it shrinks the error it was given (docs/COMPARE.md &quot;Error added per operator&quot;)</source>
+            <translation>算子引入的误差：其输出的相对误差（||NPU − 标杆|| / ||标杆||）减去其输入和参数中最大的相对误差；为负表示它缩小了传入的误差（见 docs/COMPARE.md“Error added per operator”）</translation>
+        </message>
+    </context>
+    <context>
         <name>ds::BenchOperatorChooser</name>
         <message>
             <source>Map to bench operator</source>
@@ -652,6 +716,14 @@
         <message>
             <source>a recorded statistic differs by more than %1 % of the larger value</source>
             <translation>某个记录的统计量相差超过较大值的 %1 %</translation>
+        </message>
+        <message>
+            <source>Shown on the operator&apos;s output rows; not in the CSV export (msprobe&apos;s columns).</source>
+            <translation>显示在算子的输出行上；不写入 CSV 导出（msprobe 的列）。</translation>
+        </message>
+        <message>
+            <source>Added error</source>
+            <translation>引入误差</translation>
         </message>
     </context>
     <context>
@@ -1059,6 +1131,10 @@ Bench: %2</source>
         <message>
             <source>The NPU dump of the comparison was closed. Analysis → Compare with… compares an open dump.</source>
             <translation>此比对的 NPU dump 已关闭。“分析 → 与…比对”可比对已打开的 dump。</translation>
+        </message>
+        <message>
+            <source>Error added by %1: %2 (output %3, largest input %4; %5)</source>
+            <translation>%1 引入的误差：%2（输出 %3，最大输入 %4；%5）</translation>
         </message>
     </context>
     <context>
@@ -1804,6 +1880,34 @@ Bench: %2</source>
         <message>
             <source>groups are the kernels&apos; name scopes (Default: forward, Gradients: backward), edges show the execution order (the dump records no data flow)</source>
             <translation>分组为算子的名称作用域（Default：前向，Gradients：反向），边表示执行顺序（dump 不记录数据流）</translation>
+        </message>
+        <message>
+            <source>Compare: error added</source>
+            <translation>比对：引入误差</translation>
+        </message>
+        <message>
+            <source>≤ 0: adds none</source>
+            <translation>≤ 0：未引入</translation>
+        </message>
+        <message>
+            <source>0 – 10⁻³</source>
+            <translation>0 – 10⁻³</translation>
+        </message>
+        <message>
+            <source>10⁻³ – 10⁻²</source>
+            <translation>10⁻³ – 10⁻²</translation>
+        </message>
+        <message>
+            <source>≥ 10⁻²</source>
+            <translation>≥ 10⁻²</translation>
+        </message>
+        <message>
+            <source>Error added:</source>
+            <translation>引入误差：</translation>
+        </message>
+        <message>
+            <source>The error each operator adds: its output&apos;s relative error minus the largest relative error of its inputs and parameters (docs/COMPARE.md). Uncoloured: not known (a row not compared, md5). Groups show the largest of their operators.</source>
+            <translation>每个算子引入的误差：其输出的相对误差减去其输入和参数中最大的相对误差（docs/COMPARE.md）。未着色：未知（有行未比对、md5）。分组显示其算子中的最大值。</translation>
         </message>
     </context>
     <context>

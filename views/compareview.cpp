@@ -10,6 +10,7 @@
 #include "comparehistograms.h"
 #include "heatmapwidget.h"
 #include "io/pathguard.h"
+#include "addederrorpanel.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
 #include "wrappedtextarea.h"
@@ -157,6 +158,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     auto *head = new QHBoxLayout;
     head->addWidget(m_summary, 1);
     head->addLayout(buttons);
+    // Below the summary's first divergence (the full width): the operators that add the most error.
+    m_addedErrors = new AddedErrorPanel(this);
 
     // Detail: the row's verdicts and numbers, statistics beside histograms, worst elements, error heatmap.
     m_stats = new QTableWidget(5, 3, this);
@@ -233,6 +236,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(head);
+    layout->addWidget(m_addedErrors);
     layout->addLayout(bar);
     layout->addWidget(m_split, 1);
 
@@ -258,6 +262,22 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &CompareView::onRowSelected);
     connect(m_table, &QTableView::customContextMenuRequested, this, &CompareView::showTableMenu);
     connect(m_model, &CompareTableModel::mappingRequested, this, &CompareView::mapOperators);
+    connect(m_addedErrors, &AddedErrorPanel::rowRequested, this, [this](int row) {
+        // As the pinned first divergence: the row selected and in view (shown again when filtered out).
+        QModelIndex target = m_proxy->mapFromSource(m_model->index(row, 0));
+        if (!target.isValid() && row >= 0 && row < m_model->rowCount()) {
+            m_filter->clear();
+            m_verdictFilter->setCurrentIndex(0);
+            m_proxy->setUnmatchedOnly(false);
+            m_proxy->setDifferingOnly(false);
+            m_proxy->setMinimumVerdict(Verdict::None);
+            target = m_proxy->mapFromSource(m_model->index(row, 0));
+        }
+        if (!target.isValid())
+            return;
+        m_table->setCurrentIndex(target);
+        m_table->scrollTo(target, QAbstractItemView::PositionAtCenter);
+    });
     connect(m_benchPanel, &BenchOperatorsPanel::mappingRequested, this, &CompareView::mapOperators);
     connect(m_mappingPanel, &MappingPanel::removeRequested, this, &CompareView::removeMappingEntries);
     connect(m_mappingPanel, &MappingPanel::clearRequested, this, [this] { setMapping({}); });
@@ -445,6 +465,7 @@ void CompareView::clear()
     m_remapping = m_remapPending = false;
     m_model->setResult(nullptr, nullptr, nullptr);
     m_benchPanel->setResult(nullptr, nullptr, nullptr);
+    m_addedErrors->clear();
     updateMappingPanel();
     m_csv->setEnabled(false);
     m_progress->setVisible(false);
@@ -537,6 +558,9 @@ const std::vector<ScopeSummary> &CompareView::runScopes() const { return m_model
 void CompareView::updateSummary()
 {
     const auto result = m_model->result();
+    const Divergence *first = m_model->firstDivergence();
+    m_addedErrors->setResult(result, m_npu, first ? first->scope : QString());
+    m_summary->setMaxLines(m_addedErrors->isHidden() ? 7 : 5); // the ranking's line continues the answer (and takes the room of two)
     if (!result)
         return;
     // The run-level answer (per scope, then across the steps and ranks: core/run), both

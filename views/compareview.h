@@ -22,6 +22,7 @@ class QToolButton;
 
 namespace ds {
 
+class AddedErrorPanel;
 class BenchOperatorsPanel;
 class CompareFilterProxy;
 class CompareHistograms;
@@ -115,6 +116,8 @@ public:
     BenchOperatorsPanel *benchPanel() const { return m_benchPanel; }
     MappingPanel *mappingPanel() const { return m_mappingPanel; }
     QTabWidget *sideTabs() const { return m_side; }
+    /// "Ops that add the most error" beside the summary (the first divergence's scope).
+    AddedErrorPanel *addedErrorPanel() const { return m_addedErrors; }
     void showMappingPanel();
     /// "Map to bench operator…" for the selected rows (a modal chooser).
     void chooseBenchForSelection();
@@ -180,6 +183,7 @@ private:
     bool m_splittersSized = false, m_narrow = false;
     BenchOperatorsPanel *m_benchPanel;
     MappingPanel *m_mappingPanel;
+    AddedErrorPanel *m_addedErrors;
     UserMapping m_mapping;
     QString m_mappingFile;
     bool m_mappingModified = false;

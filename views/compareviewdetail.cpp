@@ -7,6 +7,7 @@
 #include "compare/comparereport.h"
 #include "heatmapwidget.h"
 #include "index/tensorloader.h"
+#include "models/addederrortext.h"
 #include "models/comparetablemodel.h"
 #include "wrappedtextarea.h"
 
@@ -65,6 +66,11 @@ QString CompareView::detailText(const CompareRow &row, int sourceRow) const
     text += QLatin1Char('\n') + verdicts;
     if (const QString why = m_model->verdictDifference(sourceRow); !why.isEmpty())
         text += QLatin1Char('\n') + tr("They differ: %1").arg(why);
+    if (const AddedError *e = m_model->addedError(sourceRow)) // an output row: what its operator adds
+        text += QLatin1Char('\n') + tr("Error added by %1: %2 (output %3, largest input %4; %5)")
+                                     .arg(opMatchKey(m_npu->ops[size_t(e->op)]), AddedErrorText::value(e->added),
+                                          AddedErrorText::value(e->outputRelErr, false), AddedErrorText::value(e->inputRelErr, false),
+                                          AddedErrorText::inputs(e->inputs));
     return text;
 }
 

@@ -231,7 +231,8 @@ void GraphPanel::setCompareResult(std::shared_ptr<const CompareResult> result, s
     const std::pair<Overlay, QString> kinds[] = {{Overlay::Compare, tr("Compare verdict")},
                                                  {Overlay::CompareCosine, tr("Compare: cosine")},
                                                  {Overlay::CompareMaxAbsErr, tr("Compare: max absolute error")},
-                                                 {Overlay::CompareMaxRelErr, tr("Compare: max relative error")}};
+                                                 {Overlay::CompareMaxRelErr, tr("Compare: max relative error")},
+                                                 {Overlay::CompareAddedError, tr("Compare: error added")}};
     for (const auto &[kind, text] : kinds)
         if (m_overlay->findData(int(kind)) < 0)
             m_overlay->addItem(text, int(kind));

@@ -64,7 +64,8 @@ public:
     /// The first overflow of dump() (the first producing operator): the graph starts there.
     void setFirstOverflowOp(int op);
 
-    enum class Overlay { Overflow, NonFinite, MaxAbs, Compare, CompareCosine, CompareMaxAbsErr, CompareMaxRelErr };
+    enum class Overlay { Overflow, NonFinite, MaxAbs, Compare, CompareCosine, CompareMaxAbsErr, CompareMaxRelErr,
+                         CompareAddedError /* the error each operator adds (compare/addederror.h) */ };
     /// A comparison of dump() (its NPU side) with a bench dump: adds the compare colourings
     /// (worst verdict, lowest cosine, largest max absolute / relative error per operator),
     /// shows the verdicts and starts at the first divergence. With the bench index, the bench

@@ -7,6 +7,7 @@
 #include "dumpgraph/visdbgraph.h"
 #include "graphcompareview.h"
 #include "graphview.h"
+#include "compare/compare.h"
 #include "dump/dumpindex.h"
 
 #include <QApplication>
@@ -59,6 +60,27 @@ std::unordered_map<int, int> levelsOf(const NodeStatusColumn &column, const std:
             levels[int(n)] = level;
     }
     return levels;
+}
+
+/// The "error added" colouring: per operator the error it adds (compare/addederror.h), only
+/// where known; "adds none" (<= 0) apart from three bands around the roundings of bfloat16
+/// (2^-8 = 0.0039) and float16 (2^-11 = 0.00049).
+void addedErrorOverlay(const CompareResult *result, std::unordered_map<int, double> &values, std::optional<StatusBands> &bands,
+                       std::vector<GraphLegendEntry> &legend, QString &title, QString &hint)
+{
+    if (result)
+        for (const AddedError &e : result->addedErrors)
+            if (e.known())
+                values[e.op] = e.added;
+    bands = StatusBands{{std::numeric_limits<double>::min(), 1e-3, 1e-2}, false};
+    legend = {{1, QColor(0x90, 0xa4, 0xae), GraphPanel::tr("≤ 0: adds none")},
+              {2, QColor(0xc0, 0xca, 0x33), GraphPanel::tr("0 – 10⁻³")},
+              {3, QColor(0xfb, 0x8c, 0x00), GraphPanel::tr("10⁻³ – 10⁻²")},
+              {4, QColor(0xd3, 0x2f, 0x2f), GraphPanel::tr("≥ 10⁻²")}};
+    title = GraphPanel::tr("Error added:");
+    hint = GraphPanel::tr("The error each operator adds: its output's relative error minus the largest relative error of its "
+                          "inputs and parameters (docs/COMPARE.md). Uncoloured: not known (a row not compared, md5). Groups "
+                          "show the largest of their operators.");
 }
 
 } // namespace
@@ -212,6 +234,9 @@ void GraphPanel::applyOverlay()
         hint = tr("Groups show the largest error of their operators' compared tensors.");
         break;
     }
+    case Overlay::CompareAddedError:
+        addedErrorOverlay(m_compareResult.get(), values, bands, legend, title, hint);
+        break;
     case Overlay::MaxAbs:
         for (const auto &[op, st] : m_opStats) {
             if (!st.error.isEmpty() && std::isnan(st.max))

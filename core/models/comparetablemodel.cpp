@@ -1,5 +1,6 @@
 #include "comparetablemodel.h"
 
+#include "addederrortext.h"
 #include "compare/comparereport.h"
 #include "compare/msprobecells.h"
 #include "run/runcompare.h"
@@ -373,6 +374,10 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
         case NpuName: return row.npuName;
         case BenchName: return row.benchName;
         case VerdictsDiffer: return verdictDifference(index.row());
+        case ErrorAdded: {
+            const AddedError *e = addedError(index.row());
+            return e ? AddedErrorText::value(e->added) : QString();
+        }
         case Reasons: {
             QStringList names;
             for (ReasonCode r : row.reasons)
@@ -401,6 +406,9 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
             const QString why = verdictDifference(index.row());
             if (!why.isEmpty())
                 lines << why.split(QStringLiteral("; "));
+        } else if (c == ErrorAdded) {
+            if (const AddedError *e = addedError(index.row()))
+                lines << AddedErrorText::toolTip(*m_npu, *m_result, *e);
         } else {
             for (ReasonCode r : row.reasons)
                 lines << reasonCodeText(r);
@@ -413,8 +421,12 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::TextAlignmentRole:
-        return c >= Cosine && c <= EucDist ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
+        return c >= Cosine && c <= ErrorAdded ? QVariant(Qt::AlignRight | Qt::AlignVCenter) : QVariant();
     case SortRole:
+        if (c == ErrorAdded) {
+            const AddedError *e = addedError(index.row());
+            return e && e->known() ? QVariant(e->added) : QVariant();
+        }
         if (const MetricValue *v = cell(row, c))
             return v->isNumber() ? QVariant(v->value) : QVariant();
         if (c == Verdict)
@@ -425,6 +437,10 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
     case VerdictRole: return int(row.verdict);
     case MsprobeVerdictRole: return int(msprobeVerdict(row));
     case DiffersRole: return !row.result.isEmpty() && msprobeVerdict(row) != row.verdict;
+    case AddedErrorRole: {
+        const AddedError *e = addedError(index.row());
+        return e ? QVariant(e->added) : QVariant();
+    }
     case RowRole: return index.row();
     case PinnedRole: return index.row() == m_pinned;
     case SourceRole: return int(row.source);
@@ -446,6 +462,7 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
                       "and its rules between inputs and outputs; the Err_message is in the cell's tooltip");
         case VerdictsDiffer: return tr("Where DumpScope's verdict and msprobe's Result disagree: the rule of each side that decided it");
         case Reasons: return tr("Why DumpScope did not compare the row (or compared only part of it)");
+        case ErrorAdded: return QString(AddedErrorText::explanation() + QLatin1Char('\n') + tr("Shown on the operator's output rows; not in the CSV export (msprobe's columns)."));
         default: return {};
         }
     }
@@ -458,11 +475,22 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
     case MsprobeResult: return tr("msprobe Result");
     case VerdictsDiffer: return tr("Why the verdicts differ");
     case Reasons: return tr("Not compared because");
+    case ErrorAdded: return tr("Added error");
     default:
         if (section >= Cosine && section <= EucDist)
             return metricColumn(kColumnMetric[section - Cosine]);
         return {};
     }
+}
+
+const AddedError *CompareTableModel::addedError(int row) const
+{
+    if (!m_result || !m_npu || row < 0 || size_t(row) >= m_result->rows.size())
+        return nullptr;
+    const CompareRow &r = m_result->rows[size_t(row)];
+    if (r.io != IoKind::Output || r.npu.op < 0)
+        return nullptr;
+    return addedErrorOf(*m_result, r.npu.op);
 }
 
 CompareFilterProxy::CompareFilterProxy(QObject *parent) : QSortFilterProxyModel(parent)

@@ -44,10 +44,11 @@ class CompareTableModel : public QAbstractTableModel
     Q_OBJECT
 public:
     enum Column { Verdict, MsprobeResult, NpuName, VerdictsDiffer, BenchName, Cosine, MaxAbsErr, MaxRelErr, OneThousandth,
-                  FiveThousandths, EucDist, Reasons, ColumnCount };
+                  FiveThousandths, EucDist, ErrorAdded /* of the row's operator, on its output rows */, Reasons, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, VerdictRole /* int(ds::Verdict) */, RowRole, PinnedRole,
                 SourceRole /* int(ds::MatchSource) */, MsprobeVerdictRole /* int(ds::Verdict) of msprobe's Result */,
-                DiffersRole /* bool: DumpScope's verdict and msprobe's Result differ */ };
+                DiffersRole /* bool: DumpScope's verdict and msprobe's Result differ */,
+                AddedErrorRole /* double: the added error of the row's operator (addederror.h), output rows; NaN unknown */ };
 
     explicit CompareTableModel(QObject *parent = nullptr);
 
@@ -83,6 +84,9 @@ public:
     /// The matching name of a row's NPU operator / bench operator (empty without a bench row).
     QString npuOperator(int row) const;
     QString benchOperator(int row) const;
+    /// The error added by a row's NPU operator (compare/addederror.h): set on its output rows
+    /// (an output is what the operator adds error to), null on the others and without one.
+    const AddedError *addedError(int row) const;
     /// The distinct NPU operators of some rows, in execution order.
     QStringList npuOperators(const QModelIndexList &rows) const;
 
