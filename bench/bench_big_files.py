@@ -23,7 +23,8 @@ cold   a 1 GiB float32 tensor (a CANN dump file, bench/gen_tree.py --big-tensor)
 lazy   a --gib GiB .npy (float32) and a .pt of the same size (torch's zip layout, zip64, one
        storage): written sparse (header and zip directory real, the payload a hole reading as
        zeros), so that they cost no disk; `dumpscope-cli info` (open: header only) and
-       `dumpscope-cli stats` (every element streamed) with wall time and peak RSS.
+       `dumpscope-cli stats` (every element streamed; --stats-repeat times, default 1) with wall
+       time and peak RSS.
 table  a 2 GiB msprobe compare table (compare_result_rank0_*.csv) made of the rows of a real
        msprobe 26 table (samples/msprobe_real/compare/...), renamed per replica; `dumpscope-cli
        compare TABLE.csv --json` under an address-space cap (--cap-gb, default 14), wall and peak
@@ -124,12 +125,13 @@ def part_json(d, build, repeat, gib):
             raise SystemExit("dumpscope-cli info failed: " + ds["err"])
         info = json.loads(ds["out"])
         row = {"repeat": i, "big_bytes": big_bytes, "slice_bytes": sl_bytes,
-               "json_load_slice_s": py["wall"], "json_load_slice_rss": py["rss"],
+               "json_load_slice_s": py["wall"], "json_load_slice_cpu_s": py["cpu"], "json_load_slice_rss": py["rss"],
                "json_load_equiv_gbps": sl_bytes / py["wall"] / 1e9,
                "cli_wall_s": ds["wall"], "cli_cpu_s": ds["cpu"], "cli_rss": ds["rss"],
                "cli_gbps": big_bytes / ds["wall"] / 1e9,
                "ratio": (big_bytes / ds["wall"]) / (sl_bytes / py["wall"]),
                "rss_over_file": ds["rss"] / big_bytes,
+               "ratio_cpu": (big_bytes / ds["cpu"]) / (sl_bytes / py["cpu"]),
                "ops": info.get("ops", info.get("operators")), "loadavg": os.getloadavg()[0]}
         rows.append(row)
         show(row)
@@ -152,7 +154,8 @@ def part_json(d, build, repeat, gib):
 # ---------------------------------------------------------------- cold
 def part_cold(d, build, repeat):
     d.mkdir(parents=True, exist_ok=True)
-    a, b = d / "a_f32.bin", d / "b_f32.bin"
+    # CANN dump file names ({op type}.{op name}.{task}.{stream}.{timestamp}): the CLI recognises them by name
+    a, b = d / "MatMul.a.1.2.1700000000000001", d / "MatMul.b.1.2.1700000000000002"
     for path, seed in ((a, []), (b, ["--seed", "2"])):
         if not path.exists():
             cmd = [PY, str(HERE / "gen_tree.py"), "--big-tensor", str(path), "--dtype", "float32", "--mib", "1024"]
@@ -315,13 +318,15 @@ def part_lazy(d, build, repeat, gib):
         rows = []
         for i in range(repeat):
             o = timed([cli(build), "info", "--json", "--quiet", str(opened[kind])])
-            s = timed([cli(build), "stats", "--json", str(opened[kind])])
-            ok = s["rc"] == 0 and o["rc"] == 0
+            # streaming every element is long (--gib GiB): --stats-repeat times (default 1)
+            s = timed([cli(build), "stats", "--json", str(opened[kind])]) if i < opt("--stats-repeat", 1, int) else dict(rows[0])
+            ok = s.get("rc", 0) == 0 and o["rc"] == 0 and s.get("ok", True)
             row = {"kind": kind, "repeat": i, "bytes": path.stat().st_size, "disk_bytes": path.stat().st_blocks * 512,
-                   "open_s": o["wall"], "open_rss": o["rss"], "stats_s": s["wall"], "stats_rss": s["rss"],
-                   "stats_gbps": path.stat().st_size / s["wall"] / 1e9, "ok": ok,
+                   "open_s": o["wall"], "open_rss": o["rss"], "stats_s": s.get("wall", s.get("stats_s")),
+                   "stats_rss": s.get("rss", s.get("stats_rss")),
+                   "stats_gbps": path.stat().st_size / s.get("wall", s.get("stats_s")) / 1e9, "ok": ok,
                    "err": "" if ok else (o["err"] + s["err"])[-300:]}
-            if ok:
+            if ok and "out" in s:
                 try:
                     st = json.loads(s["out"])
                     row["stats_head"] = json.dumps(st)[:200]
