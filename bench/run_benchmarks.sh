@@ -20,6 +20,10 @@
 #                DIR-baseline and runs the same C++ benchmarks with it: a before/after column
 # --keep-data    keep the generated data (its directory is printed)
 #
+# Files twice msprobe's caps (20 GiB dump.json, cold-disk statistics, 20 GiB .npy/.pt, a 2 GiB
+# compare table) are measured apart, one big input at a time: bench/bench_big_files.py PART
+# (inputs from bench/gen_big_dumpjson.py; figures in docs/scale/files.md).
+#
 # Needs: cmake, ninja, a C++20 compiler, and a Python 3 with numpy (/usr/bin/python3 is used
 # when present, as tests do). The machine should be otherwise idle: timings are wall clock.
 set -eu
