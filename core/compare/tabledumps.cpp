@@ -25,6 +25,13 @@ constexpr int kLevelsUp = 4;        ///< folders above the table's own that are 
 constexpr int kDepthBelow = 5;      ///< dumps/<run>/step<N>/rank<R> below a searched folder, and one more level
 constexpr int kMaxFolders = 20000;  ///< folders looked at in all before the search gives up (said in a note)
 constexpr qint64 kMaxCompareJson = 1 << 20;
+// A candidate is indexed only when its dump.json could be this table's: msprobe writes about
+// one table row per dump.json entry, and an entry is a few hundred bytes like a row, so a
+// dump.json many times the table's size (an xlsx compresses ~10x) is some other, bigger dump.
+// Without this, a table saved beside a 20 GiB run indexed that run before opening (issue 35).
+constexpr qint64 kCandidateBytesPerTableByte = 64;
+constexpr qint64 kCandidateBytesFloor = qint64(64) << 20;
+constexpr qint64 kSearchBytes = qint64(2) << 30; ///< dump.json bytes indexed in all, then the search stops
 
 /// How one candidate dump fits one side of the table.
 struct Fit
@@ -184,7 +191,7 @@ public:
             collect(clean, searched, m_levels, kDepthBelow, budget, folders);
             std::vector<Candidate> candidates;
             for (const QString &f : std::as_const(folders))
-                if (!m_tried.contains(f))
+                if (!m_tried.contains(f) && affordable(f, out))
                     candidates.push_back(judge(f));
             if (pick(candidates, clean, out))
                 return out;
@@ -193,6 +200,8 @@ public:
         }
         if (budget <= 0)
             out.notes << QStringLiteral("the search stopped after %1 folders").arg(kMaxFolders);
+        if (m_bytesLeft <= 0)
+            out.notes << QStringLiteral("the search stopped after indexing %1 MiB of dump.json files").arg(kSearchBytes >> 20);
         out.how = QStringLiteral("no dumps found beside the table (a compare JSON with npu_path and bench_path, or msprobe "
                                  "dump folders%1 holding its rows with its values, in its folder or up to %2 folders above "
                                  "it); give them with --npu PATH --bench PATH (the GUI: open the two dumps and use "
@@ -203,6 +212,23 @@ public:
     }
 
 private:
+    /// Whether the dump in `folder` is small enough to be the table's and fits what is left of
+    /// the search's budget; a dump skipped for its size is named in the notes.
+    bool affordable(const QString &folder, TableDumps &out)
+    {
+        const qint64 size = QFileInfo(QDir(folder).filePath(QStringLiteral("dump.json"))).size();
+        const qint64 limit = std::max(kCandidateBytesFloor, kCandidateBytesPerTableByte * QFileInfo(m_table.path).size());
+        if (size > limit) {
+            out.notes << QStringLiteral("%1 was not read: its dump.json (%2 MiB) is far larger than this table's dumps can be")
+                             .arg(folder).arg(size >> 20);
+            return false;
+        }
+        if (m_bytesLeft <= 0)
+            return false;
+        m_bytesLeft -= size;
+        return true;
+    }
+
     QString scopeText() const
     {
         QStringList s;
@@ -326,6 +352,7 @@ private:
     CompareMode m_mode = CompareMode::None;
     QString m_tableDir;
     QSet<QString> m_tried;
+    qint64 m_bytesLeft = kSearchBytes;
 };
 
 } // namespace

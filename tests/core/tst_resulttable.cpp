@@ -104,6 +104,7 @@ private slots:
     void findsDumpsBeside();
     void dumpsFromCompareJson();
     void noDumpsBeside();
+    void hugeDumpBesideNotRead();
 };
 
 void TestResultTable::sameAsComputed_data()
@@ -451,6 +452,31 @@ void TestResultTable::noDumpsBeside()
     QVERIFY(!opened->linked);
     QVERIFY(opened->result->tableDumps.contains(QStringLiteral("--npu PATH --bench PATH")));
     QCOMPARE(opened->result->rows.size(), openCompareTable(table)->result->rows.size());
+}
+
+/// A table saved beside a dump far bigger than its own (a 20 GiB run in the same scratch
+/// folder) opens without indexing that dump, and says it was skipped and why. The big dump.json
+/// is a sparse file: indexed, it would be an error, and the search would take its time.
+void TestResultTable::hugeDumpBesideNotRead()
+{
+    const QString table = QDir(kReal + QStringLiteral("/compare/weight_tensor_mix/step1/xlsx"))
+                              .entryInfoList({QStringLiteral("*.xlsx")}).value(0).absoluteFilePath();
+    QTemporaryDir tmp;
+    QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("a/b")));
+    QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("a/big/step1/rank0")));
+    const QString copy = tmp.filePath(QStringLiteral("a/b/") + QFileInfo(table).fileName());
+    QVERIFY(QFile::copy(table, copy));
+    QFile big(tmp.filePath(QStringLiteral("a/big/step1/rank0/dump.json")));
+    QVERIFY(big.open(QIODevice::WriteOnly));
+    const qint64 size = std::max(qint64(64) << 20, 64 * QFileInfo(copy).size()) + 1;
+    QVERIFY(big.resize(size));
+    big.close();
+    const auto opened = openCompareTableWithDumps(copy);
+    QVERIFY(opened);
+    QVERIFY(!opened->linked);
+    const QString note = opened->result->warnings.join(QLatin1Char('\n'));
+    QVERIFY2(note.contains(QStringLiteral("big/step1/rank0 was not read")) && note.contains(QStringLiteral("%1 MiB").arg(size >> 20)),
+             qPrintable(note));
 }
 
 QTEST_GUILESS_MAIN(TestResultTable)
