@@ -297,7 +297,45 @@ QString statsText(const TensorStats &st)
     auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QStringLiteral("-"); };
     return QStringLiteral("count: %1\nmin: %2\nmax: %3\nmean: %4\nstd: %5\nl2norm: %6\nnan: %7\n+inf: %8\n-inf: %9\nzero: %10\n")
         .arg(st.count).arg(num(st.min), num(st.max), num(st.mean), num(st.std), num(st.l2norm))
-        .arg(st.nan).arg(st.posinf).arg(st.neginf).arg(st.zero);
+        .arg(st.nan).arg(st.posinf).arg(st.neginf).arg(st.zero)
+        + (st.headroom.valid ? headroomText(st.headroom, QString()) : QString());
+}
+
+QString headroomText(const Headroom &h, const QString &indent)
+{
+    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("-"); };
+    QString text = indent + QStringLiteral("headroom (finite values):  overflow  underflow  subnormal\n");
+    for (const auto &l : headroomLimits()) {
+        const HeadroomCounts &c = h.at(l.target);
+        text += indent + QStringLiteral("  %1 %2 %3 %4%5\n")
+                             .arg(QString::fromLatin1(l.name), -14)
+                             .arg(c.overflow, 9).arg(c.underflow, 10).arg(c.subnormal, 10)
+                             .arg(*l.unconfirmed ? QStringLiteral("  (limits unconfirmed)") : QString());
+    }
+    text += indent + QStringLiteral("  max |x| %1  smallest nonzero |x| %2  dynamic range log2 %3\n")
+                         .arg(num(h.maxAbs), num(h.minNonzeroAbs), num(h.dynamicRangeLog2()));
+    return text;
+}
+
+QString recordedHeadroomText(const RecordedStats &r, const QString &indent)
+{
+    if (!(r.present & (RecordedStats::Max | RecordedStats::Min | RecordedStats::Norm)))
+        return {};
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    const RecordedHeadroom h = headroomFromRecorded(r.has(RecordedStats::Max) ? r.max : nan,
+                                                    r.has(RecordedStats::Min) ? r.min : nan,
+                                                    r.has(RecordedStats::Norm) ? r.norm : nan);
+    auto answer = [](const std::optional<bool> &a) {
+        return a ? QString::fromLatin1(*a ? "yes" : "no") : QStringLiteral("cannot tell");
+    };
+    QString text = indent + QStringLiteral("headroom from the recorded max/min/norm only (no values):\n");
+    for (const auto &l : headroomLimits()) {
+        const auto &a = h.targets[size_t(l.target)];
+        text += indent + QStringLiteral("  %1 overflow %2  underflow %3  subnormal %4\n")
+                             .arg(QString::fromLatin1(l.name), -14)
+                             .arg(answer(a.overflow), answer(a.underflow), answer(a.subnormal));
+    }
+    return text;
 }
 
 } // namespace ds

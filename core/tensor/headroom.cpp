@@ -69,70 +69,174 @@ constexpr int smallIndex(int exp)
     return -1;
 }
 
-// The float32 kernel: thresholds at or above 2^-126 compare the exponent byte of |x| (|x| < 2^e
-// exactly when the biased exponent is below e + 127); those below (bfloat16's 2^-134) lie among
-// float32 subnormals and are counted by the scalar path for nonzero subnormals.
-constexpr int kFirstNormal = [] {
-    int k = 0;
-    while (kSmallExps[size_t(k)] < -126)
-        ++k;
-    return k;
-}();
-constexpr int kByteThresholds = headroom::kSmall - kFirstNormal;
-constexpr std::array<std::uint8_t, kByteThresholds> kExpBytes = [] {
-    std::array<std::uint8_t, kByteThresholds> e{};
-    for (int k = 0; k < kByteThresholds; ++k)
-        e[size_t(k)] = std::uint8_t(kSmallExps[size_t(k + kFirstNormal)] + 127);
-    return e;
-}();
+// The float32 / float64 block kernel. The bits of |x| (sign cleared) order like |x|, so every
+// threshold is one integer compare, float32 subnormals included. The range pass (stats.cpp)
+// already found the block's zeros and largest |x|, one pass here its smallest nonzero |x|: a threshold at
+// or below the smallest nonzero |x| has no nonzero value below it, one above the largest |x|
+// has all of them, and only those in between (typically two or three) are counted here, two
+// per pass over the L1-resident block.
 
-constexpr size_t kBlock = 4096; // a lane of the byte counters takes at most kBlock / 32 < 256
+template<typename F> struct FloatBits;
+template<> struct FloatBits<float> { using S = std::int32_t; using U = std::uint32_t; };
+template<> struct FloatBits<double> { using S = std::int64_t; using U = std::uint64_t; };
 
-struct FloatBlockCounts
+template<typename F>
+typename FloatBits<F>::U bitsOf(F x)
 {
-    std::uint32_t minNonzeroBits; // (|x| bits - 1) minimum: zeros wrap to 0xFFFFFFFF
-    std::uint32_t zeroOrSubnormal, zeros;
-    std::array<std::uint32_t, kByteThresholds> below; // zeros included
+    typename FloatBits<F>::U b;
+    std::memcpy(&b, &x, sizeof b);
+    return b;
+}
+template<typename F>
+F fromBits(typename FloatBits<F>::U b)
+{
+    F x;
+    std::memcpy(&x, &b, sizeof x);
+    return x;
+}
+
+/// The thresholds as bits of F: kSmallExps' powers of two, and each target's largest finite
+/// value (all exactly representable in float32).
+template<typename F>
+struct BitLimits
+{
+    std::array<typename FloatBits<F>::U, headroom::kSmall> small;
+    std::array<typename FloatBits<F>::U, kHeadroomTargets> maxFinite;
 };
+template<typename F>
+const BitLimits<F> &bitLimits()
+{
+    static const BitLimits<F> l = [] {
+        BitLimits<F> b{};
+        for (int k = 0; k < headroom::kSmall; ++k)
+            b.small[size_t(k)] = bitsOf(F(std::ldexp(1.0, kSmallExps[size_t(k)])));
+        for (int t = 0; t < kHeadroomTargets; ++t)
+            b.maxFinite[size_t(t)] = bitsOf(F(kLimits[size_t(t)].maxFinite));
+        return b;
+    }();
+    return l;
+}
 
 #define DS_KERNEL_BODY [[gnu::always_inline]] inline
 
-DS_KERNEL_BODY void floatBlockBody(const std::byte *p, size_t n, FloatBlockCounts &out)
+// Both kernels keep kLanes independent accumulators: GCC at -O2 vectorises that form (like the
+// sums in stats.cpp), not a loop with one scalar accumulator.
+constexpr size_t kLanes = 8;
+
+/// The elements of [p, p + n) whose |x| bits are below l0, and below l1 (zeros included).
+template<typename F>
+DS_KERNEL_BODY void countBelowBody(const std::byte *p, size_t n, typename FloatBits<F>::S l0,
+                                   typename FloatBits<F>::S l1, std::uint64_t &c0, std::uint64_t &c1)
 {
-    std::uint8_t ex[kBlock];
-    std::uint32_t mn = 0xFFFFFFFFu, zs = 0, zeros = 0;
-    for (size_t i = 0; i < n; ++i) {
-        std::uint32_t b;
-        std::memcpy(&b, p + 4 * i, 4);
-        const std::uint32_t a = b & 0x7FFFFFFFu;
-        mn = std::min(mn, a - 1u);
-        ex[i] = std::uint8_t(a >> 23);
-        zeros += a == 0;
+    using S = typename FloatBits<F>::S;
+    constexpr S kMagnitude = std::numeric_limits<S>::max();
+    S k0[kLanes] = {}, k1[kLanes] = {}; // as wide as the elements: no widening in the loop
+    const size_t whole = n - n % kLanes;
+    for (size_t i = 0; i < whole; i += kLanes)
+        for (size_t j = 0; j < kLanes; ++j) {
+            S b;
+            std::memcpy(&b, p + sizeof(F) * (i + j), sizeof b);
+            const S a = b & kMagnitude;
+            k0[j] += a < l0;
+            k1[j] += a < l1;
+        }
+    for (size_t i = whole; i < n; ++i) {
+        S b;
+        std::memcpy(&b, p + sizeof(F) * i, sizeof b);
+        const S a = b & kMagnitude;
+        k0[0] += a < l0;
+        k1[0] += a < l1;
     }
-    std::uint8_t acc[kByteThresholds][32] = {};
-    const size_t whole = n - n % 32;
-    for (size_t i = 0; i < whole; i += 32)
-        for (int k = 0; k < kByteThresholds; ++k)
-            for (size_t j = 0; j < 32; ++j)
-                acc[k][j] += ex[i + j] < kExpBytes[size_t(k)];
-    for (int k = 0; k < kByteThresholds; ++k) {
-        std::uint32_t c = 0;
-        for (size_t j = 0; j < 32; ++j)
-            c += acc[k][j];
-        for (size_t i = whole; i < n; ++i)
-            c += ex[i] < kExpBytes[size_t(k)];
-        out.below[size_t(k)] = c;
+    c0 = c1 = 0;
+    for (size_t j = 0; j < kLanes; ++j) {
+        c0 += std::uint64_t(k0[j]);
+        c1 += std::uint64_t(k1[j]);
     }
-    for (size_t i = 0; i < n; ++i)
-        zs += ex[i] == 0;
-    out.minNonzeroBits = mn;
-    out.zeroOrSubnormal = zs;
-    out.zeros = zeros;
+}
+template<typename F>
+void countBelow(const std::byte *p, size_t n, typename FloatBits<F>::S l0, typename FloatBits<F>::S l1,
+                std::uint64_t &c0, std::uint64_t &c1)
+{
+    DS_KERNEL_DISPATCH(countBelowBody<F>(p, n, l0, l1, c0, c1));
 }
 
-void floatBlock(const std::byte *p, size_t n, FloatBlockCounts &out)
+/// The least bits of a nonzero |x| in [p, p + n); all ones when every element is zero.
+template<typename F>
+DS_KERNEL_BODY typename FloatBits<F>::U minNonzeroBitsBody(const std::byte *p, size_t n)
 {
-    DS_KERNEL_DISPATCH(floatBlockBody(p, n, out));
+    using U = typename FloatBits<F>::U;
+    constexpr U kMagnitude = std::numeric_limits<U>::max() >> 1, kNone = std::numeric_limits<U>::max();
+    U least[kLanes]; // min of |x| bits - 1: a zero wraps to kNone
+    for (size_t j = 0; j < kLanes; ++j)
+        least[j] = kNone;
+    const size_t whole = n - n % kLanes;
+    for (size_t i = 0; i < whole; i += kLanes)
+        for (size_t j = 0; j < kLanes; ++j) {
+            U b;
+            std::memcpy(&b, p + sizeof(F) * (i + j), sizeof b);
+            least[j] = std::min(least[j], U((b & kMagnitude) - 1));
+        }
+    for (size_t i = whole; i < n; ++i) {
+        U b;
+        std::memcpy(&b, p + sizeof(F) * i, sizeof b);
+        least[0] = std::min(least[0], U((b & kMagnitude) - 1));
+    }
+    U m = kNone;
+    for (size_t j = 0; j < kLanes; ++j)
+        m = std::min(m, least[j]);
+    return m == kNone ? m : m + 1;
+}
+template<typename F>
+typename FloatBits<F>::U leastNonzeroBits(const std::byte *p, size_t n)
+{
+    DS_KERNEL_DISPATCH(minNonzeroBitsBody<F>(p, n));
+}
+
+template<typename F>
+void addBlock(const std::byte *p, size_t n, std::uint64_t zeros, typename FloatBits<F>::U maxAbsBits, headroom::Accumulator &acc)
+{
+    using S = typename FloatBits<F>::S;
+    const auto minNonzeroBits = zeros < n ? leastNonzeroBits<F>(p, n) : std::numeric_limits<typename FloatBits<F>::U>::max();
+    const BitLimits<F> &lim = bitLimits<F>();
+    const std::uint64_t nonzero = n - zeros;
+    // The thresholds this block must count: the limit (count |x| bits below it), where the
+    // count goes, and whether it counts values above (overflow: n minus those <= maxFinite).
+    std::array<S, headroom::kSmall + kHeadroomTargets> limits{};
+    std::array<std::uint64_t *, headroom::kSmall + kHeadroomTargets> into{};
+    std::array<bool, headroom::kSmall + kHeadroomTargets> above{};
+    int m = 0;
+    for (int k = 0; k < headroom::kSmall && nonzero; ++k) {
+        const auto t = lim.small[size_t(k)];
+        if (t <= minNonzeroBits)
+            continue; // no nonzero |x| below it
+        if (t > maxAbsBits) {
+            acc.below[size_t(k)] += nonzero; // every nonzero |x| below it
+            continue;
+        }
+        limits[size_t(m)] = S(t);
+        into[size_t(m)] = &acc.below[size_t(k)];
+        above[size_t(m++)] = false;
+    }
+    for (int t = 0; t < kHeadroomTargets; ++t) {
+        const auto top = lim.maxFinite[size_t(t)];
+        if (maxAbsBits <= top)
+            continue; // nothing beyond this target's range (the usual case)
+        limits[size_t(m)] = S(top + 1);
+        into[size_t(m)] = &acc.over[size_t(t)];
+        above[size_t(m++)] = true;
+    }
+    auto apply = [&](int i, std::uint64_t below) { *into[size_t(i)] += above[size_t(i)] ? n - below : below - zeros; };
+    for (int i = 0; i < m; i += 2) {
+        const int j = std::min(i + 1, m - 1);
+        std::uint64_t c0 = 0, c1 = 0;
+        countBelow<F>(p, n, limits[size_t(i)], limits[size_t(j)], c0, c1);
+        apply(i, c0);
+        if (j != i)
+            apply(j, c1);
+    }
+    if (nonzero)
+        acc.minNonzero = std::min(acc.minNonzero, double(fromBits<F>(minNonzeroBits)));
+    acc.maxAbs = std::max(acc.maxAbs, double(fromBits<F>(maxAbsBits)));
 }
 
 } // namespace
@@ -243,57 +347,14 @@ Headroom Accumulator::result() const
     return h;
 }
 
-void addFloatBlock(const std::byte *p, size_t n, double blockMaxAbs, Accumulator &acc)
+void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint32_t maxAbsBits, Accumulator &acc)
 {
-    for (size_t b = 0; b < n; b += kBlock) {
-        const size_t m = std::min(n - b, kBlock);
-        const std::byte *q = p + 4 * b;
-        FloatBlockCounts c;
-        floatBlock(q, m, c);
-        for (int k = 0; k < kByteThresholds; ++k)
-            acc.below[size_t(k + kFirstNormal)] += c.below[size_t(k)] - c.zeros;
-        if (c.minNonzeroBits != 0xFFFFFFFFu) {
-            const std::uint32_t bits = c.minNonzeroBits + 1;
-            float f;
-            std::memcpy(&f, &bits, 4);
-            acc.minNonzero = std::min(acc.minNonzero, double(f));
-        }
-        if (c.zeroOrSubnormal > c.zeros) { // float32 subnormals: the thresholds below 2^-126
-            for (size_t i = 0; i < m; ++i) {
-                std::uint32_t bits;
-                std::memcpy(&bits, q + 4 * i, 4);
-                const std::uint32_t a = bits & 0x7FFFFFFFu;
-                if (a == 0 || a >= 0x00800000u)
-                    continue;
-                float f;
-                std::memcpy(&f, &a, 4);
-                for (int k = 0; k < kFirstNormal; ++k)
-                    acc.below[size_t(k)] += double(f) < smallThresholds()[size_t(k)];
-            }
-        }
-    }
-    acc.maxAbs = std::max(acc.maxAbs, blockMaxAbs);
-    double leastMax = kLimits[0].maxFinite;
-    for (const auto &l : kLimits)
-        leastMax = std::min(leastMax, l.maxFinite);
-    if (blockMaxAbs > leastMax) { // rare: a block with values beyond some target's range
-        for (size_t i = 0; i < n; ++i) {
-            float f;
-            std::memcpy(&f, p + 4 * i, 4);
-            const double a = std::abs(double(f));
-            for (int t = 0; t < kHeadroomTargets; ++t)
-                acc.over[size_t(t)] += a > kLimits[size_t(t)].maxFinite;
-        }
-    }
+    addBlock<float>(p, n, zeros, maxAbsBits, acc);
 }
 
-void addDoubleBlock(const std::byte *p, size_t n, Accumulator &acc)
+void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, Accumulator &acc)
 {
-    for (size_t i = 0; i < n; ++i) {
-        double x;
-        std::memcpy(&x, p + 8 * i, 8);
-        acc.add(x);
-    }
+    addBlock<double>(p, n, zeros, maxAbsBits, acc);
 }
 
 } // namespace headroom

@@ -98,11 +98,13 @@ struct Accumulator
     Headroom result() const;
 };
 
-/// Adds the block [p, p + n) of float32 (1 <= n <= 4096; every element finite) in the
-/// vectorised exponent-byte kernel; blockMaxAbs is max(|min|, |max|) of the block.
-void addFloatBlock(const std::byte *p, size_t n, double blockMaxAbs, Accumulator &acc);
-/// The same for float64 (scalar).
-void addDoubleBlock(const std::byte *p, size_t n, Accumulator &acc);
+/// Adds the block [p, p + n) of float32 (every element finite) whose range pass found `zeros`
+/// zeros and the largest |x| (maxAbsBits: the bits of |x|). One vectorised pass finds the
+/// smallest nonzero |x|; only the thresholds between the two are counted, two per pass, by
+/// integer compares of the bits of |x| (baseline + AVX2 builds).
+void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint32_t maxAbsBits, Accumulator &acc);
+/// The same for float64.
+void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, Accumulator &acc);
 
 } // namespace headroom
 

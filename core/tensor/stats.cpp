@@ -402,6 +402,10 @@ void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros
     DS_KERNEL_DISPATCH(blockRangeBody<T>(p, n, lo, hi, zeros));
 }
 
+/// The unsigned integer as wide as T (the bits of |x| for the headroom kernels).
+template<typename T>
+using AbsBits = std::make_unsigned_t<typename OrderKey<T>::Key>;
+
 // ---- statistics
 
 /// The general path for one block: convert to float64, then Moments::addBlock.
@@ -479,6 +483,7 @@ bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
 {
     T lo, hi;
     std::uint32_t zeros = 0;
+    constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
     blockRange(p, n, lo, hi, zeros);
     if (!std::isfinite(double(lo)) || !std::isfinite(double(hi)))
         return false;
@@ -492,12 +497,19 @@ bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
     laneSums<T>(p, n, b.shift, sum, b.sumsq);
     b.mean = sum / double(n);
     b.m2 = laneSquaredDeviations<T>(p, n, b.shift, b.mean);
-    if constexpr (std::is_same_v<T, float>) {
-        if (m.withHeadroom)
-            headroom::addFloatBlock(p, n, std::max(-b.min, b.max), m.headroom);
-    } else if constexpr (std::is_same_v<T, double>) {
-        if (m.withHeadroom)
-            headroom::addDoubleBlock(p, n, m.headroom);
+    if constexpr (kFloat) {
+        if (m.withHeadroom) {
+            using U = AbsBits<T>;
+            constexpr U kMagnitude = std::numeric_limits<U>::max() >> 1;
+            U loBits, hiBits;
+            std::memcpy(&loBits, &lo, sizeof lo);
+            std::memcpy(&hiBits, &hi, sizeof hi);
+            const U maxAbsBits = std::max(loBits & kMagnitude, hiBits & kMagnitude);
+            if constexpr (std::is_same_v<T, float>)
+                headroom::addFloatBlock(p, n, zeros, maxAbsBits, m.headroom);
+            else
+                headroom::addDoubleBlock(p, n, zeros, maxAbsBits, m.headroom);
+        }
     }
     m.merge(b);
     return true;

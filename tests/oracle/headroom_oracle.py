@@ -16,6 +16,7 @@ The limits come from formulas (ml_dtypes is not available): float16 is checked a
 np.finfo(np.float16), bfloat16 against torch.finfo(torch.bfloat16), the float8 kinds against
 torch.finfo where this torch has them (1.13 has not: said so in the output), and hifloat8 is
 derived by decoding all 256 codes with the layout of cann-dump.md §6.2 written here in Python.
+The plain-text `stats` output is checked against the same numpy counts for one rank.
 One line per failed check, then "N passed, M failed"; exit status 1 on any failure.
 """
 
@@ -281,6 +282,41 @@ def check_statistics_only(ck, cli, samples):
     print(f"statistics-only answers checked against the tensor run: {answered} ({agreed} agree)")
 
 
+def check_text(ck, cli, samples, lim):
+    """`stats` without --json prints, per tensor, one line per target with numpy's counts."""
+    root = Path(samples) / "msprobe_real" / "dumps"
+    rank_dir = root / "base_tensor_mix" / "step0" / "rank0"
+    p = subprocess.run([cli, "stats", str(rank_dir)], capture_output=True, text=True, timeout=600)
+    if not ck.check(p.returncode == 0, "text", f"exit {p.returncode}: {p.stderr.strip()[:300]}"):
+        return
+    pts = {q.stem: q for q in (rank_dir / "dump_tensor_data").glob("*.pt")}
+    current, rows, checked = None, {}, 0
+
+    def flush():
+        nonlocal checked
+        if current in pts and rows:
+            arr = torch.load(pts[current], map_location="cpu")
+            if torch.is_tensor(arr) and arr.is_floating_point():
+                want = expected(arr.double().numpy(), lim)
+                for name in TARGETS:
+                    got = rows.get(name)
+                    ck.check(got == [want[name][k] for k in ("overflow", "underflow", "subnormal")], f"text {current}",
+                             f"{name}: printed {got} != numpy {want[name]}")
+                checked += 1
+
+    for line in p.stdout.splitlines():
+        if line and not line.startswith(" "):
+            flush()
+            current, rows = line.strip(), {}
+            continue
+        parts = line.split()
+        if len(parts) >= 4 and parts[0] in TARGETS and all(x.isdigit() for x in parts[1:4]):
+            rows[parts[0]] = [int(x) for x in parts[1:4]]
+    flush()
+    ck.check(checked >= 20, "text", f"only {checked} tensors' printed headroom checked")
+    print(f"text output checked for {checked} tensors")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -293,6 +329,7 @@ def main():
     check_generated(ck, args.cli, args.tmp, lim)
     check_real(ck, args.cli, args.samples, lim)
     check_statistics_only(ck, args.cli, args.samples)
+    check_text(ck, args.cli, args.samples, lim)
     return ck.finish()
 
 
