@@ -129,7 +129,7 @@ def main():
     ap.add_argument("out_dir", nargs="?", help="root of the generated tree")
     ap.add_argument("--files", type=int, default=100000)
     ap.add_argument("--big-tensor", metavar="FILE")
-    ap.add_argument("--dtype", choices=["float32", "float16"], default="float32")
+    ap.add_argument("--dtype", choices=["float32", "float16", "float64"], default="float32")
     ap.add_argument("--mib", type=int, default=256)
     args = ap.parse_args()
     if not args.out_dir and not args.big_tensor:

@@ -162,6 +162,8 @@ int cmdStats(const DumpIndex &index, const QStringList &ids, bool asJson, int bi
     for (const auto &e : entries) {
         if (e.error) {
             out(QStringLiteral("%1\n  error: %2\n").arg(e.id.toString(), e.error->text()));
+            if (e.error->kind == ErrorKind::NoData)
+                out(recordedHeadroomText(index.tensor(e.ref).recorded(), QStringLiteral("  ")));
             continue;
         }
         const auto &t = index.tensor(e.ref);
@@ -172,6 +174,8 @@ int cmdStats(const DumpIndex &index, const QStringList &ids, bool asJson, int bi
                      shapeToString(t.originalShape()))
                 .arg(s.count).arg(num(s.min), num(s.max), num(s.mean), num(s.std), num(s.l2norm))
                 .arg(s.nan).arg(s.posinf).arg(s.neginf).arg(s.zero));
+        if (s.headroom.valid)
+            out(headroomText(s.headroom, QStringLiteral("  ")));
         for (const auto &n : e.notes)
             out(QStringLiteral("  note: %1\n").arg(n));
         for (const Problem &p : opProblems(index, e.ref.op))

@@ -95,6 +95,56 @@ json levelsJson(const DumpLevels &l)
 
 QByteArray dump(const json &j) { return QByteArray::fromStdString(j.dump(2)) + '\n'; }
 
+/// The limits of a target as written beside its counts.
+void limitsJson(json &j, const HeadroomLimits &l)
+{
+    j["max_finite"] = l.maxFinite;
+    j["min_normal"] = l.minNormal;
+    j["min_subnormal"] = l.minSubnormal;
+    if (*l.unconfirmed) {
+        json u = json::array();
+        for (const auto &part : QString::fromLatin1(l.unconfirmed).split(u','))
+            u.push_back(s(part));
+        j["unconfirmed"] = u;
+    }
+}
+
+/// Precision headroom from the values (headroom.h): per target its counts, and the dynamic range.
+json headroomJson(const Headroom &h)
+{
+    json j{{"from", "values"}};
+    for (const auto &l : headroomLimits()) {
+        const HeadroomCounts &c = h.at(l.target);
+        json t{{"overflow", c.overflow}, {"underflow", c.underflow}, {"subnormal", c.subnormal}};
+        limitsJson(t, l);
+        j[l.name] = t;
+    }
+    j["max_abs"] = number(h.maxAbs);
+    j["min_nonzero_abs"] = number(h.minNonzeroAbs);
+    j["dynamic_range_log2"] = number(h.dynamicRangeLog2());
+    return j;
+}
+
+/// What the recorded statistics of a statistics-only leaf tell (headroomFromRecorded): per target
+/// overflow / underflow / subnormal as true, false or null (cannot tell).
+json recordedHeadroomJson(const RecordedStats &r)
+{
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    const RecordedHeadroom h = headroomFromRecorded(r.has(RecordedStats::Max) ? r.max : nan,
+                                                    r.has(RecordedStats::Min) ? r.min : nan,
+                                                    r.has(RecordedStats::Norm) ? r.norm : nan);
+    auto answer = [](const std::optional<bool> &a) { return a ? json(*a) : json(nullptr); };
+    json j{{"from", "statistics"}};
+    for (const auto &l : headroomLimits()) {
+        const auto &a = h.targets[size_t(l.target)];
+        json t{{"overflow", answer(a.overflow)}, {"underflow", answer(a.underflow)}, {"subnormal", answer(a.subnormal)}};
+        limitsJson(t, l);
+        j[l.name] = t;
+    }
+    j["max_abs"] = number(h.maxAbs);
+    return j;
+}
+
 json warningJson(const DumpIndex &index, const Problem &p)
 {
     json j{{"file", s(p.file)}};
@@ -184,6 +234,9 @@ QByteArray statsJson(const DumpIndex &index, const std::vector<TensorMeasure> &e
     for (const auto &e : entries) {
         if (e.error) {
             errors.push_back({{"id", s(e.id.toString())}, {"message", s(e.error->text())}, {"kind", errorKindName(e.error->kind)}});
+            const RecordedStats r = index.tensor(e.ref).recorded();
+            if (e.error->kind == ErrorKind::NoData && (r.present & (RecordedStats::Max | RecordedStats::Min | RecordedStats::Norm)))
+                errors.back()["headroom"] = recordedHeadroomJson(r);
             continue;
         }
         const auto &t = index.tensor(e.ref);
@@ -204,6 +257,8 @@ QByteArray statsJson(const DumpIndex &index, const std::vector<TensorMeasure> &e
                {"posinf", st.posinf},
                {"neginf", st.neginf},
                {"zero", st.zero}};
+        if (st.headroom.valid)
+            j["headroom"] = headroomJson(st.headroom);
         if (e.histogram) {
             const auto &h = *e.histogram;
             j["histogram"] = {{"bins", h.counts.size()}, {"range", {h.lo, h.hi}}, {"counts", h.counts},
@@ -242,7 +297,45 @@ QString statsText(const TensorStats &st)
     auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 17) : QStringLiteral("-"); };
     return QStringLiteral("count: %1\nmin: %2\nmax: %3\nmean: %4\nstd: %5\nl2norm: %6\nnan: %7\n+inf: %8\n-inf: %9\nzero: %10\n")
         .arg(st.count).arg(num(st.min), num(st.max), num(st.mean), num(st.std), num(st.l2norm))
-        .arg(st.nan).arg(st.posinf).arg(st.neginf).arg(st.zero);
+        .arg(st.nan).arg(st.posinf).arg(st.neginf).arg(st.zero)
+        + (st.headroom.valid ? headroomText(st.headroom, QString()) : QString());
+}
+
+QString headroomText(const Headroom &h, const QString &indent)
+{
+    auto num = [](double v) { return std::isfinite(v) ? QString::number(v, 'g', 6) : QStringLiteral("-"); };
+    QString text = indent + QStringLiteral("headroom (finite values):  overflow  underflow  subnormal\n");
+    for (const auto &l : headroomLimits()) {
+        const HeadroomCounts &c = h.at(l.target);
+        text += indent + QStringLiteral("  %1 %2 %3 %4%5\n")
+                             .arg(QString::fromLatin1(l.name), -14)
+                             .arg(c.overflow, 9).arg(c.underflow, 10).arg(c.subnormal, 10)
+                             .arg(*l.unconfirmed ? QStringLiteral("  (limits unconfirmed)") : QString());
+    }
+    text += indent + QStringLiteral("  max |x| %1  smallest nonzero |x| %2  dynamic range log2 %3\n")
+                         .arg(num(h.maxAbs), num(h.minNonzeroAbs), num(h.dynamicRangeLog2()));
+    return text;
+}
+
+QString recordedHeadroomText(const RecordedStats &r, const QString &indent)
+{
+    if (!(r.present & (RecordedStats::Max | RecordedStats::Min | RecordedStats::Norm)))
+        return {};
+    constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+    const RecordedHeadroom h = headroomFromRecorded(r.has(RecordedStats::Max) ? r.max : nan,
+                                                    r.has(RecordedStats::Min) ? r.min : nan,
+                                                    r.has(RecordedStats::Norm) ? r.norm : nan);
+    auto answer = [](const std::optional<bool> &a) {
+        return a ? QString::fromLatin1(*a ? "yes" : "no") : QStringLiteral("cannot tell");
+    };
+    QString text = indent + QStringLiteral("headroom from the recorded max/min/norm only (no values):\n");
+    for (const auto &l : headroomLimits()) {
+        const auto &a = h.targets[size_t(l.target)];
+        text += indent + QStringLiteral("  %1 overflow %2  underflow %3  subnormal %4\n")
+                             .arg(QString::fromLatin1(l.name), -14)
+                             .arg(answer(a.overflow), answer(a.underflow), answer(a.subnormal));
+    }
+    return text;
 }
 
 } // namespace ds

@@ -22,7 +22,13 @@ QByteArray errorsCbor(const std::vector<FileError> &errors);
 /// as text (problemText), in execution order.
 QByteArray warningsCbor(const DumpIndex &index, int begin, int end, QStringList *lines = nullptr);
 
-/// Plain text (one "name: value" per line) used by "copy statistics".
+/// Plain text (one "name: value" per line) used by "copy statistics"; with the headroom table.
 QString statsText(const TensorStats &s);
+/// The precision headroom as plain text (CLI `stats`, copy statistics): a header line, one line
+/// per target (overflow, underflow, subnormal counts), max |x| and the dynamic range.
+QString headroomText(const Headroom &h, const QString &indent);
+/// What a statistics-only leaf's recorded max/min/norm tell (headroomFromRecorded), one line per
+/// target with yes / no / cannot tell; empty when none of the three was recorded.
+QString recordedHeadroomText(const RecordedStats &r, const QString &indent);
 
 } // namespace ds

@@ -46,9 +46,13 @@ struct Moments
     double max = -std::numeric_limits<double>::infinity();
     double mean = 0, m2 = 0, sumsq = 0;
     double shift = 0;
+    bool withHeadroom = false; ///< real floating kinds: headroom counts in the same pass
+    headroom::Accumulator headroom;
 
     void merge(const Moments &o)
     {
+        if (o.withHeadroom)
+            headroom.merge(o.headroom);
         nan += o.nan; posinf += o.posinf; neginf += o.neginf; zero += o.zero;
         min = std::min(min, o.min);
         max = std::max(max, o.max);
@@ -70,6 +74,8 @@ struct Moments
     {
         Moments b;
         b.shift = shift;
+        if (withHeadroom)
+            headroom.addDoubles(v, n);
         double s = 0, sq = 0;
         for (size_t i = 0; i < n; ++i) {
             const double x = v[i];
@@ -114,6 +120,8 @@ struct Moments
             out.std = std::sqrt(std::max(0.0, m2 / double(finite)));
             out.l2norm = std::sqrt(sumsq);
         }
+        if (withHeadroom)
+            out.headroom = headroom.result();
     }
 };
 
@@ -262,10 +270,12 @@ bool countCodes(const TensorView &t, std::vector<std::uint64_t> &counts, const J
     return ok && !cancelled(job);
 }
 
-void statsFromCodes(Elem e, const std::vector<std::uint64_t> &counts, std::uint64_t total, TensorStats &out)
+void statsFromCodes(Elem e, const std::vector<std::uint64_t> &counts, std::uint64_t total, TensorStats &out,
+                    bool withHeadroom)
 {
     const auto &values = codeValues(e);
     Moments m;
+    m.withHeadroom = withHeadroom;
     double sum = 0;
     for (size_t c = 0; c < counts.size(); ++c) {
         const std::uint64_t k = counts[c];
@@ -274,6 +284,8 @@ void statsFromCodes(Elem e, const std::vector<std::uint64_t> &counts, std::uint6
         const double v = values[c];
         if (std::isnan(v)) { m.nan += k; continue; }
         if (std::isinf(v)) { (v > 0 ? m.posinf : m.neginf) += k; continue; }
+        if (withHeadroom)
+            m.headroom.add(v, k);
         m.finite += k;
         sum += v * double(k);
         m.sumsq += v * v * double(k);
@@ -390,6 +402,10 @@ void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros
     DS_KERNEL_DISPATCH(blockRangeBody<T>(p, n, lo, hi, zeros));
 }
 
+/// The unsigned integer as wide as T (the bits of |x| for the headroom kernels).
+template<typename T>
+using AbsBits = std::make_unsigned_t<typename OrderKey<T>::Key>;
+
 // ---- statistics
 
 /// The general path for one block: convert to float64, then Moments::addBlock.
@@ -467,6 +483,7 @@ bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
 {
     T lo, hi;
     std::uint32_t zeros = 0;
+    constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
     blockRange(p, n, lo, hi, zeros);
     if (!std::isfinite(double(lo)) || !std::isfinite(double(hi)))
         return false;
@@ -480,6 +497,20 @@ bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
     laneSums<T>(p, n, b.shift, sum, b.sumsq);
     b.mean = sum / double(n);
     b.m2 = laneSquaredDeviations<T>(p, n, b.shift, b.mean);
+    if constexpr (kFloat) {
+        if (m.withHeadroom) {
+            using U = AbsBits<T>;
+            constexpr U kMagnitude = std::numeric_limits<U>::max() >> 1;
+            U loBits, hiBits;
+            std::memcpy(&loBits, &lo, sizeof lo);
+            std::memcpy(&hiBits, &hi, sizeof hi);
+            const U maxAbsBits = std::max(loBits & kMagnitude, hiBits & kMagnitude);
+            if constexpr (std::is_same_v<T, float>)
+                headroom::addFloatBlock(p, n, zeros, maxAbsBits, m.headroom);
+            else
+                headroom::addDoubleBlock(p, n, zeros, maxAbsBits, m.headroom);
+        }
+    }
     m.merge(b);
     return true;
 }
@@ -528,14 +559,16 @@ double momentsShift(const TensorView &t)
     return std::abs(shift) < 1e150 ? shift : 0.0; // x - shift must not overflow where x does not
 }
 
-bool directStats(const TensorView &t, TensorStats &out, const JobControl *job)
+bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, bool withHeadroom)
 {
     // One Moments per task, merged in task order afterwards: the result does not depend on
     // which thread finished first.
     std::vector<Moments> parts((t.count + kTaskElems - 1) / kTaskElems);
     const double shift = momentsShift(t);
-    for (Moments &m : parts)
+    for (Moments &m : parts) {
         m.shift = shift;
+        m.withHeadroom = withHeadroom;
+    }
     const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
         reduceRange(t.elem, t.data, b, e, parts[c]);
         doneWith(t, b, e);
@@ -545,6 +578,7 @@ bool directStats(const TensorView &t, TensorStats &out, const JobControl *job)
         return false;
     Moments total;
     total.shift = shift;
+    total.withHeadroom = withHeadroom;
     for (const Moments &m : parts)
         total.merge(m);
     total.store(t.count, out);
@@ -795,8 +829,11 @@ bool useCodeTable(const TensorView &t)
     return bits && t.count >= (size_t(4) << bits);
 }
 
-bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job)
+bool hasHeadroom(Elem e) { return isFloating(e) && !isComplex(e); }
+
+bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job, StatsOptions options)
 {
+    const bool withHeadroom = options.headroom && hasHeadroom(t.elem);
     if (t.elem == Elem::None) {
         out = TensorStats{};
         out.count = t.count;
@@ -806,10 +843,10 @@ bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job)
         std::vector<std::uint64_t> counts;
         if (!countCodes(t, counts, job))
             return false;
-        statsFromCodes(t.elem, counts, t.count, out);
+        statsFromCodes(t.elem, counts, t.count, out, withHeadroom);
         return true;
     }
-    return directStats(t, out, job);
+    return directStats(t, out, job, withHeadroom);
 }
 
 bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out, const JobControl *job)
@@ -830,19 +867,20 @@ bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histo
     return directHistogram(t, bins, lo, hi, out, job);
 }
 
-bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats, Histogram &hist, const JobControl *job)
+bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats, Histogram &hist, const JobControl *job,
+                              StatsOptions options)
 {
     bins = std::max(bins, 1);
     if (useCodeTable(t)) {
         std::vector<std::uint64_t> counts;
         if (!countCodes(t, counts, job))
             return false;
-        statsFromCodes(t.elem, counts, t.count, stats);
+        statsFromCodes(t.elem, counts, t.count, stats, options.headroom && hasHeadroom(t.elem));
         const bool any = stats.finite > 0;
         histogramFromCodes(t.elem, counts, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist);
         return true;
     }
-    if (!computeStats(t, stats, job))
+    if (!computeStats(t, stats, job, options))
         return false;
     const bool any = stats.finite > 0;
     if (t.elem == Elem::None || !any)

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dtype.h"
+#include "headroom.h"
 #include "util/cancel.h"
 
 #include <cstdint>
@@ -28,7 +29,16 @@ struct TensorStats
     double mean = std::numeric_limits<double>::quiet_NaN();
     double std = std::numeric_limits<double>::quiet_NaN();
     double l2norm = std::numeric_limits<double>::quiet_NaN();
+    Headroom headroom; ///< real floating kinds only (headroom.h); computed in the same pass
 };
+
+struct StatsOptions
+{
+    bool headroom = true; ///< false: skip the headroom counts (bench_stats measures their cost)
+};
+
+/// Whether computeStats gives a Headroom for this element kind (real floating kinds).
+bool hasHeadroom(Elem e);
 
 /// Histogram with numpy.histogram's binning (float64 edges from linspace, the last bin closed)
 /// over [lo, hi]; NaN, +Inf, -Inf and out-of-range values are counted apart.
@@ -43,7 +53,7 @@ struct Histogram
 };
 
 /// Returns false (and leaves the output unspecified) when cancelled.
-bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job = nullptr);
+bool computeStats(const TensorView &t, TensorStats &out, const JobControl *job = nullptr, StatsOptions options = {});
 
 /// Elements equal to ±saturationLimit() of a real element kind (0 for kinds that do not
 /// saturate, complex kinds included). Hands mapped pages back behind it.
@@ -54,6 +64,6 @@ bool computeHistogram(const TensorView &t, int bins, double lo, double hi, Histo
 /// Statistics, then a histogram over the finite data range [min, max] (one table pass for
 /// 8/16-bit types).
 bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats, Histogram &hist,
-                              const JobControl *job = nullptr);
+                              const JobControl *job = nullptr, StatsOptions options = {});
 
 } // namespace ds
