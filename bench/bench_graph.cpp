@@ -10,6 +10,9 @@
 //   bench_graph [--dot FILE]   also writes the 2,000-op scope as Graphviz DOT (for `dot -Tplain`)
 //   bench_graph --write-ge DIR writes the GE-like graph as DIR/ge_proto_00000001_Build.txt and
 //                              exits (open DIR in dumpscope: a graph folder opened as a path)
+//   bench_graph --write-ge DIR --million  the same shape at 1,020,002 operators (200 blocks x 50
+//                              layers x 100 ops, 5,000 atomic_addr_clean, 7,500 weight
+//                              transforms; bench_graph_scale, docs/scale/graphs-runs.md)
 #include "benchutil.h"
 
 #include "formats/ge/gegraphreader.h"
@@ -72,6 +75,9 @@ GroupId groupByPath(const Graph &g, const QString &path)
 int main(int argc, char **argv)
 {
     const char *dotFile = nullptr, *geDir = nullptr;
+    bool million = false;
+    for (int i = 1; i < argc; ++i)
+        million = million || !std::strcmp(argv[i], "--million");
     for (int i = 1; i + 1 < argc; ++i) {
         if (!std::strcmp(argv[i], "--dot"))
             dotFile = argv[i + 1];
@@ -81,9 +87,14 @@ int main(int argc, char **argv)
     GeneratedGraphSpec ge{48, 20, 50, 0, 3}; // GE-like: scopes and GE's top-level crowds
     ge.atomicCleans = 500;
     ge.weightTransforms = 750;
+    if (million) {
+        ge = GeneratedGraphSpec{200, 50, 100, 0, 3};
+        ge.atomicCleans = 5000;
+        ge.weightTransforms = 7500;
+    }
     if (geDir) {
         Graph g = generateScopedGraph(ge);
-        g.name = QStringLiteral("ge_default_generated_50k");
+        g.name = million ? QStringLiteral("ge_default_generated_1m") : QStringLiteral("ge_default_generated_50k");
         QFile f(QString::fromLocal8Bit(geDir) + QStringLiteral("/ge_proto_00000001_Build.txt"));
         if (!f.open(QIODevice::WriteOnly))
             return 1;

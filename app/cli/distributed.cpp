@@ -12,6 +12,7 @@
 #include <QCoreApplication>
 #include <QDataStream>
 #include <QFileInfo>
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSet>
@@ -595,9 +596,18 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     ok = link.whileWorking(
         [&] {
             std::vector<ScopePair> pairs;
+            // Scopes by id (RunInfo::scope is a linear search: quadratic for 100,000 scopes);
+            // the first scope of an id, as RunInfo::scope finds it.
+            QHash<QString, const RunScope *> npuById, benchById;
+            for (const RunInfo *run : {work.npuRun, work.benchRun})
+                if (run)
+                    for (const RunScope &s : run->scopes) {
+                        auto &byId = run == work.npuRun ? npuById : benchById;
+                        if (!byId.contains(s.id))
+                            byId.insert(s.id, &s);
+                    }
             for (const Assignment &a : work.assigned)
-                pairs.push_back({a.id, a.hasNpu ? work.npuRun->scope(a.npuId) : nullptr,
-                                 a.hasBench ? work.benchRun->scope(a.benchId) : nullptr});
+                pairs.push_back({a.id, a.hasNpu ? npuById.value(a.npuId) : nullptr, a.hasBench ? benchById.value(a.benchId) : nullptr});
             // as compareRuns does: scopes in parallel, each comparison on all cores
             work.compared.resize(pairs.size());
             parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {

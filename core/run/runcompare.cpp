@@ -217,13 +217,22 @@ std::vector<ScopePair> pairScopes(const RunInfo &npu, const RunInfo &bench)
 {
     std::vector<ScopePair> pairs;
     const bool oneBench = bench.scopes.size() == 1;
+    // Scopes by id (RunInfo::scope is a linear search: quadratic for 100,000 scopes). The
+    // first scope of an id wins, as RunInfo::scope finds it.
+    QHash<QString, const RunScope *> benchById, npuById;
+    for (const RunScope &b : bench.scopes)
+        if (!benchById.contains(b.id))
+            benchById.insert(b.id, &b);
+    for (const RunScope &s : npu.scopes)
+        if (!npuById.contains(s.id))
+            npuById.insert(s.id, &s);
     for (const RunScope &s : npu.scopes) {
-        const RunScope *b = oneBench ? &bench.scopes.front() : bench.scope(s.id);
+        const RunScope *b = oneBench ? &bench.scopes.front() : benchById.value(s.id);
         pairs.push_back({s.id, &s, b});
     }
     if (!oneBench)
         for (const RunScope &b : bench.scopes)
-            if (!npu.scope(b.id))
+            if (!npuById.contains(b.id))
                 pairs.push_back({b.id, nullptr, &b});
     // Scope order: step, then rank (the order of the reports).
     std::stable_sort(pairs.begin(), pairs.end(), [](const ScopePair &x, const ScopePair &y) {

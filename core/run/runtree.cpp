@@ -154,10 +154,12 @@ RunTree runsOfWalk(TreeWalk walk)
 std::vector<RunInfo> mergeRuns(const std::vector<std::vector<RunInfo>> &lists)
 {
     std::map<QString, RunInfo> runs;
+    std::map<QString, QSet<QString>> scopeIds; // per run: the ids in m.scopes (m.scope() is linear)
     for (const auto &list : lists)
         for (const RunInfo &r : list) {
             auto [it, added] = runs.try_emplace(r.relPath);
             RunInfo &m = it->second;
+            QSet<QString> &ids = scopeIds[r.relPath];
             if (added) {
                 m.relPath = r.relPath;
                 m.name = r.name;
@@ -166,7 +168,8 @@ std::vector<RunInfo> mergeRuns(const std::vector<std::vector<RunInfo>> &lists)
                 if (!m.formats.contains(f))
                     m.formats << f;
             for (const RunScope &s : r.scopes)
-                if (!m.scope(s.id)) {
+                if (!ids.contains(s.id)) {
+                    ids.insert(s.id);
                     RunScope copy;
                     copy.id = s.id;
                     copy.step = s.step;
