@@ -71,7 +71,7 @@ private slots:
         const QJsonObject c = caseOf(id);
         QVERIFY2(!c.isEmpty(), qPrintable(id));
         const QJsonObject designed = c.value(QStringLiteral("designed")).toObject();
-        auto path = [&](const QString &run) { return kRoot + QStringLiteral("/dumps/%1/step0/%2").arg(run, rank); };
+        auto path = [&](const QString &run) -> QString { return kRoot + QStringLiteral("/dumps/%1/step0/%2").arg(run, rank); };
         auto npu = buildIndex(path(c.value(QStringLiteral("npu")).toString()));
         auto bench = buildIndex(path(c.value(QStringLiteral("bench")).toString()));
         QVERIFY(npu && bench);
