@@ -238,7 +238,7 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
              .arg(npuPath, benchPath, compareModeName(mode))
              .arg(rows).arg(pass).arg(warning).arg(error).arg(none).arg(benchOnly);
     if (std::any_of(scopes.begin(), scopes.end(), [](const ScopeOutput &s) { return s.crossFramework; }))
-        t += QStringLiteral("matching: MindSpore NPU names paired with PyTorch bench names through msprobe's "
+        t += QStringLiteral("matching: MindSpore or MindTorch NPU names paired with PyTorch bench names through msprobe's "
                             "built-in table (ms_to_pt_api.yaml, %1 APIs) and its Mint/MintFunctional rules, "
                             "as msprobe compare -am does\n")
                  .arg(msToPtTableSize());

@@ -85,6 +85,8 @@ struct Work
     const DumpIndex &npu, &bench;
     const CompareOptions &options;
     const JobControl *job;
+    /// one side hashed bfloat16/float8 tensors after a float32 cast, the other as they are
+    bool castHashesDiffer = false;
 };
 
 void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, const CompareOptions &options,
@@ -263,6 +265,12 @@ void compareRow(CompareRow &row, const Work &w, unsigned threads)
                         && same(a.mean, b.mean) && same(a.norm, b.norm);
     } else if (mode == CompareMode::Md5) {
         row.identical = sameShape && nt.checksum().compare(bt.checksum(), Qt::CaseInsensitive) == 0;
+        if (w.castHashesDiffer && (castBeforeHash(nt.dataType()) || castBeforeHash(bt.dataType()))) {
+            row.checksumsIncomparable = true;
+            row.messages << QStringLiteral("CRC-32 values not comparable: MindSpore hashes a %1 tensor after casting it "
+                                           "to float32, PyTorch hashes its own bytes.")
+                                .arg(dataTypeName(castBeforeHash(nt.dataType()) ? nt.dataType() : bt.dataType()));
+        }
     }
 }
 
@@ -366,6 +374,25 @@ bool samePairing(const CompareRow &old, const MatchedRow &m)
 thread_local std::vector<CompareRow> t_rowStorage;
 
 /// compareIndexes after matching; rows paired as in `previous` are copied from it.
+/// What the md5 rows of bfloat16/float8 tensors of a MindSpore side mean (crossframework.h).
+QString castHashNote(const DumpIndex &npu, const DumpIndex &bench, const CompareResult &result)
+{
+    const bool npuCast = hashesAfterFloat32Cast(npu), benchCast = hashesAfterFloat32Cast(bench);
+    if (!npuCast && !benchCast)
+        return {};
+    if (std::any_of(result.rows.begin(), result.rows.end(), [](const CompareRow &r) { return r.checksumsIncomparable; }))
+        return QStringLiteral("md5: rows of bfloat16 and float8 tensors are not compared: MindSpore hashes them after "
+                              "casting to float32, PyTorch hashes their own bytes, so their CRC-32 values differ even "
+                              "where the values are equal (msprobe marks them error); compare statistics or tensors "
+                              "to check them");
+    const bool castRows = std::any_of(result.rows.begin(), result.rows.end(), [&](const CompareRow &r) {
+        return r.mode == CompareMode::Md5 && castBeforeHash(npu.tensor(r.npu).dataType());
+    });
+    return castRows ? QStringLiteral("md5: MindSpore computed the CRC-32 of bfloat16 and float8 tensors after casting "
+                                     "them to float32 (exact: equal values still give equal CRC-32 values)")
+                    : QString();
+}
+
 CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, MatchResult matched,
                              const CompareOptions &requested, const JobControl *job, const CompareResult *previous,
                              std::vector<size_t> *recompared)
@@ -414,7 +441,7 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         row.messages = m.notes;
     }
 
-    const Work w{npu, bench, options, job};
+    const Work w{npu, bench, options, job, hashesAfterFloat32Cast(npu) != hashesAfterFloat32Cast(bench)};
     std::uint64_t total = 0;
     std::vector<size_t> small, big;
     for (size_t i : todo) {
@@ -463,6 +490,8 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         mode = task; // msprobe's table: a tensor task's even when no row had data
     result.mode = mode == CompareMode::None ? CompareMode::Tensor : mode;
     applyVerdicts(npu, result, options.thresholds, options.divergenceLevel);
+    if (const QString note = castHashNote(npu, bench, result); !note.isEmpty())
+        result.warnings << note;
     result.aligned = matched.aligned;
     result.structure = structureFindings(npu, bench, matched.structure, result, options.divergenceLevel);
     // after the verdicts: msprobe's checkers can be limited to the operators that are not a pass

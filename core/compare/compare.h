@@ -87,6 +87,9 @@ struct CompareRow
     QStringList resultMessages; ///< msprobe 26 Err_message items ("error: The dtype of NPU and Bench are inconsistent.")
     bool identical = false;     ///< compared values exactly equal (data, statistics, checksum or value) with equal dtypes
     bool dtypeDiffers = false;  ///< NPU and bench dtypes differ (bench matched)
+    /// md5 row whose two CRC-32s were computed over different bytes (a bfloat16/float8 tensor
+    /// hashed by MindSpore after a float32 cast and by PyTorch as it is): not compared
+    bool checksumsIncomparable = false;
     Verdict verdict = Verdict::None;
     std::vector<ReasonCode> reasons; ///< most important first
     QStringList messages;            ///< Err_message parts: the spec's texts and matching notes

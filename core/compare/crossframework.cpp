@@ -1,5 +1,7 @@
 #include "crossframework.h"
 
+#include "tensor/dtype.h"
+
 #include <QFile>
 #include <QHash>
 
@@ -46,6 +48,24 @@ bool isCrossFramework(const DumpIndex &npu, const DumpIndex &bench)
     return std::all_of(npu.producerFrameworks.begin(), npu.producerFrameworks.end(), [](const QString &f) {
         return f == QLatin1String("mindspore") || f == QLatin1String("mindtorch");
     });
+}
+
+bool hashesAfterFloat32Cast(const DumpIndex &index)
+{
+    return std::any_of(index.producerFrameworks.begin(), index.producerFrameworks.end(), [](const QString &f) {
+        return f == QLatin1String("mindspore") || f == QLatin1String("mindtorch");
+    });
+}
+
+bool castBeforeHash(int dataType)
+{
+    switch (DataType(dataType)) {
+    case DataType::BFloat16: // convert_bf16_to_fp32
+    case DataType::Float8E5M2: // MsConst.FP8_TYPE_LIST: cast_to_float_if_fp8
+    case DataType::Float8E4M3FN:
+    case DataType::HiFloat8: return true;
+    default: return false;
+    }
 }
 
 QString msToPtEntryName(const QString &entry)

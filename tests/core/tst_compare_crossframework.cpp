@@ -127,6 +127,8 @@ private slots:
         QTest::addColumn<int>("renumbered"); // rows msprobe pairs by the bench's renumbered backward names
         QTest::addRow("weight_am") << "ms_npu/npu_weight" << "pt_bench" << "" << "compare/weight_am.csv" << 7;
         QTest::addRow("bf16_am") << "ms_npu/npu_bf16" << "pt_bench" << "" << "compare/bf16_am.csv" << 7;
+        QTest::addRow("bf16_md5_am") << "ms_npu/npu_bf16_md5" << "pt_bench_bf16_md5" << "" << "compare/bf16_md5_am.csv" << 7;
+        QTest::addRow("mindtorch_weight") << "ms_npu/mt_npu_weight" << "pt_bench" << "" << "compare/mindtorch_weight.csv" << 0;
         QTest::addRow("fixtures_am") << "fixtures/mindspore_data" << "fixtures/pytorch_data" << "" << "compare/fixtures_am.csv" << 0;
         QTest::addRow("weight_am_file") << "ms_npu/npu_weight" << "pt_bench" << "mappings/api_mapping.yaml"
                                         << "compare/weight_am_file.csv" << 4;
@@ -219,6 +221,82 @@ private slots:
             return x.npuName == QLatin1String("Functional.conv2d.0.forward.input.0");
         });
         QVERIFY(it != rb.rows.end() && it->dtypeDiffers);
+    }
+
+    // The same real bfloat16 md5 run as MindSpore hashes it (the CRC-32 of each tensor cast to
+    // float32) against PyTorch's own md5 dump (the CRC-32 of its bfloat16 bytes). msprobe marks
+    // every bfloat16 row error ("The CRC-32 value of NPU differs from that of the bench."); the
+    // values are equal (make_crossframework.py checks the tensor run's bytes against both), so
+    // DumpScope leaves exactly those rows not compared, says why, and finds no divergence.
+    void md5AfterFloat32CastIsNotADifference()
+    {
+        const auto n = open(QStringLiteral("ms_npu/npu_bf16_md5")), b = open(QStringLiteral("pt_bench_bf16_md5"));
+        QVERIFY(n && b);
+        QVERIFY(hashesAfterFloat32Cast(*n) && !hashesAfterFloat32Cast(*b));
+        const CompareResult r = compareIndexes(*n, *b);
+        QCOMPARE(r.mode, CompareMode::Md5);
+        const auto theirs = records(readAll(kDir + QStringLiteral("compare/bf16_md5_am.csv")));
+        const int result = int(theirs[0].indexOf(QStringLiteral("Result"))), message = result + 1;
+        QHash<QString, QStringList> msprobe;
+        for (size_t i = 1; i < theirs.size(); ++i)
+            msprobe.insert(theirs[i][0], theirs[i]);
+        int crcErrors = 0, passes = 0;
+        for (const CompareRow &row : r.rows) {
+            if (row.mode != CompareMode::Md5)
+                continue;
+            const QStringList m = msprobe.value(row.npuName);
+            QVERIFY2(!m.isEmpty(), qPrintable(row.npuName));
+            if (m[1] != row.benchName)
+                continue; // a backward row msprobe pairs by renumbered counters (rowsAreMsprobeAm)
+            if (m[message].contains(QLatin1String("CRC-32 value of NPU differs"))) {
+                ++crcErrors;
+                QVERIFY2(row.checksumsIncomparable, qPrintable(row.npuName));
+                QCOMPARE(row.verdict, Verdict::None);
+                QVERIFY(castBeforeHash(n->tensor(row.npu).dataType()));
+                QVERIFY(row.messages.join(QLatin1Char(' ')).contains(QLatin1String("after casting it to float32")));
+                QCOMPARE(row.result, QString("error")); // msprobe's Result stays msprobe's
+            } else {
+                ++passes;
+                QVERIFY2(!row.checksumsIncomparable, qPrintable(row.npuName));
+                QCOMPARE(row.verdict, m[result] == QLatin1String("pass") ? Verdict::Pass : row.verdict);
+            }
+        }
+        QVERIFY(crcErrors > 0 && passes > 0);
+        QVERIFY(r.divergences.empty());
+        QVERIFY(std::any_of(r.warnings.begin(), r.warnings.end(),
+                            [](const QString &w) { return w.startsWith(QLatin1String("md5: rows of bfloat16")); }));
+        // two MindSpore dumps hash alike: everything compares, and the note says how
+        const CompareResult same = compareIndexes(*n, *n);
+        QVERIFY(std::none_of(same.rows.begin(), same.rows.end(), [](const CompareRow &x) { return x.checksumsIncomparable; }));
+        QCOMPARE(same.count(Verdict::Pass), same.rows.size());
+        QVERIFY(std::any_of(same.warnings.begin(), same.warnings.end(),
+                            [](const QString &w) { return w.contains(QLatin1String("after casting them to float32")); }));
+        // two PyTorch dumps: no note
+        const CompareResult pt = compareIndexes(*b, *b);
+        QVERIFY(std::none_of(pt.warnings.begin(), pt.warnings.end(), [](const QString &w) { return w.startsWith(QLatin1String("md5:")); }));
+    }
+
+    // MSAdapter (framework "mindtorch"): PyTorch's API and Module names, MindSpore's tensors
+    // (dtype spellings, no requires_grad). msprobe pairs every row by name (its CSV, above);
+    // DumpScope's own answer is the designed one: fc1.weight differs at Functional.linear.0.
+    void mindtorchAgainstPytorch()
+    {
+        const auto n = open(QStringLiteral("ms_npu/mt_npu_weight")), b = open(QStringLiteral("pt_bench"));
+        QVERIFY(n && b);
+        QCOMPARE(n->producerFrameworks, QStringList{"mindtorch"});
+        QVERIFY(isCrossFramework(*n, *b));
+        const CompareResult r = compareIndexes(*n, *b);
+        QCOMPARE(r.benchOnly.size(), size_t(0));
+        QVERIFY(!r.divergences.empty());
+        const Divergence &d = r.divergences.front();
+        QCOMPARE(opMatchKey(n->ops[size_t(d.originOp)]), QString("Functional.linear.0.forward"));
+        QCOMPARE(d.cause, DivergenceCause::Parameter);
+        QCOMPARE(d.parameter, QString("fc1.weight"));
+        for (const CompareRow &row : r.rows)
+            if (row.npuName.startsWith(QLatin1String("Functional.conv2d.0.forward")) && n->tensor(row.npu).isTensor()) {
+                QCOMPARE(row.verdict, Verdict::Pass); // Float32 is torch.float32, no requires_grad is no error
+                QCOMPARE(row.result, QString("error")); // msprobe's requires_grad verdict
+            }
     }
 
     // DumpScope applies msprobe's built-in table and the user's cell_mapping / data_mapping

@@ -34,6 +34,18 @@ PY = "/usr/bin/python3"
 # NPU run of msprobe_real -> its MindSpore-shaped copy; the bench is base_statistics_mix.
 RUNS = {"npu_weight": "npu_weight_statistics_mix", "npu_bf16": "npu_bf16_statistics_mix"}
 BENCH = "base_statistics_mix"
+# The md5 run of the bfloat16 model, MindSpore-shaped (ms_npu/npu_bf16_md5) against itself as
+# PyTorch wrote it (pt_bench_bf16_md5). MindSpore hashes a bfloat16 tensor after casting it to
+# float32 (mindspore_processor._analyze_tensor: convert_bf16_to_fp32, then compute_crc32_bytes of
+# asnumpy()), PyTorch over its own 16-bit bytes (pytorch_processor.compute_crc32_from_tensor).
+# The float32 bytes come from the tensor run of the same model: every CRC-32 of a tensor's own
+# bytes is first checked to be the md5 the md5 run recorded (the runs are deterministic).
+MD5_RUN, MD5_TENSORS = "npu_bf16_md5_mix", "npu_bf16_tensor_mix"
+# The weight run as MindSpore under MSAdapter writes it (framework "mindtorch"): msprobe's
+# MindSpore processor (mindspore.Tensor, MindSpore dtypes, no requires_grad) with PyTorch's API
+# names (mindtorch registers torch's APIs) and Module.* cells (cell_processor: Const.MODULE
+# when is_mindtorch()).
+MINDTORCH_RUN = "npu_weight_statistics_mix"
 # PyTorch API -> the MindSpore API a port calls, as msprobe's MindSpore processor names it.
 RENAMES = {
     "Functional.linear": "Functional.dense",          # mindspore.ops.dense
@@ -71,6 +83,8 @@ PAIRS = [
     ("weight_dm_file", "ms_npu/npu_weight/dump.json", "pt_bench/dump.json", ["-dm", "mappings/data_mapping.yaml"]),
     ("weight_none", "ms_npu/npu_weight/dump.json", "pt_bench/dump.json", []),
     ("bf16_am", "ms_npu/npu_bf16/dump.json", "pt_bench/dump.json", ["-am"]),
+    ("bf16_md5_am", "ms_npu/npu_bf16_md5/dump.json", "pt_bench_bf16_md5/dump.json", ["-am"]),
+    ("mindtorch_weight", "ms_npu/mt_npu_weight/dump.json", "pt_bench/dump.json", []),
     ("fixtures_am", "fixtures/mindspore_data/dump.json", "fixtures/pytorch_data/dump.json", ["-am"]),
     ("fixtures_lm", "fixtures/mindspore_data/dump.json", "fixtures/pytorch_data/dump.json",
      ["-lm", "fixtures/layer_mapping.yaml"]),
@@ -107,23 +121,59 @@ def retype(value):
     return out
 
 
-def convert(src_dir, dst_dir):
+def tensor_leaves(value, path=()):
+    """(path, leaf) of every tensor leaf (a dict with dtype and shape) of an entry."""
+    if isinstance(value, dict):
+        if "dtype" in value and "shape" in value:
+            yield path, value
+            return
+        for k, v in value.items():
+            yield from tensor_leaves(v, path + (k,))
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            yield from tensor_leaves(v, path + (i,))
+
+
+def mindspore_md5(data, tensor_run):
+    """The md5 of every bfloat16 leaf as MindSpore computes it: CRC-32 of the float32 cast."""
+    import torch  # noqa: PLC0415 (only this run needs it)
+    import zlib  # noqa: PLC0415
+    run = os.path.join(REAL, "dumps", tensor_run, "step0", "rank0")
+    with open(os.path.join(run, "dump.json")) as f:
+        tensors = json.load(f)["data"]
+    for name, entry in data.items():
+        files = dict(tensor_leaves(tensors[name]))
+        for path, leaf in tensor_leaves(entry):
+            if "md5" not in leaf:
+                continue
+            t = torch.load(os.path.join(run, "dump_tensor_data", files[path]["data_name"]))
+            own = t.contiguous().view(torch.int16) if t.dtype == torch.bfloat16 else t
+            if "%08x" % zlib.crc32(own.numpy().tobytes()) != leaf["md5"]:
+                raise SystemExit("%s %s: the tensor run's bytes are not the md5 run's" % (name, path))
+            if t.dtype == torch.bfloat16:
+                leaf["md5"] = "%08x" % zlib.crc32(t.float().numpy().tobytes())
+
+
+def convert(src_dir, dst_dir, framework="mindspore", md5_tensors=None):
     os.makedirs(dst_dir, exist_ok=True)
     with open(os.path.join(src_dir, "dump.json")) as f:
         dump = json.load(f, object_pairs_hook=OrderedDict)
-    dump["framework"] = "mindspore"
-    dump["data"] = OrderedDict((rename_entry(k), retype(v)) for k, v in dump["data"].items())
+    if md5_tensors:
+        mindspore_md5(dump["data"], md5_tensors)
+    dump["framework"] = framework
+    rename = rename_entry if framework == "mindspore" else (lambda n: n)
+    dump["data"] = OrderedDict((rename(k), retype(v)) for k, v in dump["data"].items())
     with open(os.path.join(dst_dir, "dump.json"), "w") as f:
         json.dump(dump, f, indent=1)
     with open(os.path.join(src_dir, "stack.json")) as f:
         stack = json.load(f, object_pairs_hook=OrderedDict)
     for v in stack.values():
-        v[0] = [rename_entry(n) for n in v[0]]
+        v[0] = [rename(n) for n in v[0]]
     with open(os.path.join(dst_dir, "stack.json"), "w") as f:
         json.dump(stack, f, indent=1)
     with open(os.path.join(src_dir, "construct.json")) as f:
         construct = json.load(f, object_pairs_hook=OrderedDict)
-    construct = OrderedDict((rename_entry(k), rename_entry(v) if v else v) for k, v in construct.items())
+    construct = OrderedDict((rename(k), rename(v) if v else v) for k, v in construct.items())
     with open(os.path.join(dst_dir, "construct.json"), "w") as f:
         json.dump(construct, f, indent=1)
 
@@ -135,10 +185,15 @@ def main():
     os.chdir(ROOT)
     for ms, run in RUNS.items():
         convert(os.path.join(REAL, "dumps", run, "step0", "rank0"), os.path.join("ms_npu", ms))
+    md5_run = os.path.join(REAL, "dumps", MD5_RUN, "step0", "rank0")
+    convert(md5_run, os.path.join("ms_npu", "npu_bf16_md5"), md5_tensors=MD5_TENSORS)
+    convert(os.path.join(REAL, "dumps", MINDTORCH_RUN, "step0", "rank0"), os.path.join("ms_npu", "mt_npu_weight"),
+            framework="mindtorch")
     bench = os.path.join(REAL, "dumps", BENCH, "step0", "rank0")
-    os.makedirs("pt_bench", exist_ok=True)
-    for f in ("dump.json", "stack.json", "construct.json"):
-        shutil.copy(os.path.join(bench, f), os.path.join("pt_bench", f))
+    for folder, run in (("pt_bench", bench), ("pt_bench_bf16_md5", md5_run)):
+        os.makedirs(folder, exist_ok=True)
+        for f in ("dump.json", "stack.json", "construct.json"):
+            shutil.copy(os.path.join(run, f), os.path.join(folder, f))
     fixtures = os.path.join(args.msprobe, "test/msprobe_test/mindspore_ut/compare/dump_file")
     for d in ("mindspore_data", "pytorch_data"):
         os.makedirs(os.path.join("fixtures", d), exist_ok=True)
