@@ -6,6 +6,7 @@
 #include "dump/levels.h"
 #include "index/buildindex.h"
 #include "index/tensorloader.h"
+#include "run/commclock.h"
 #include "run/runtree.h"
 #include "tensor/dtype.h"
 #include "tensor/stats.h"
@@ -13,6 +14,8 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -103,6 +106,47 @@ private slots:
         auto loaded = loadTensor(*idx, {weightOp, w}, LayoutChoice::Logical);
         QVERIFY(loaded);
         QCOMPARE(DataType((*loaded)->dataType), DataType::Float32);
+    }
+
+    /// msprobe's MindSpore-only API kinds (names_statistics_mix): MintDistributed.* calls (mint.distributed)
+    /// and Primitive.{attribute}.{Class}.{n} calls keep their type and their construct.json
+    /// parent, and the communication clock counts the MintDistributed calls of both ranks.
+    void mindsporeOnlyNames()
+    {
+        auto idx = index(kRoot + QStringLiteral("/names_statistics_mix"));
+        QVERIFY(idx);
+        QCOMPARE(idx->producerFrameworks, QStringList{QStringLiteral("mindspore")});
+        int distributed = 0, primitive = 0, parents = 0;
+        for (const char *rank : {"rank0", "rank1"}) {
+            const QString dir = QStringLiteral("step0/") + QLatin1String(rank);
+            QFile f(kRoot + QStringLiteral("/names_statistics_mix/") + dir + QStringLiteral("/construct.json"));
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonObject construct = QJsonDocument::fromJson(f.readAll()).object();
+            QVERIFY(!construct.isEmpty());
+            for (const OpRecord &op : idx->ops) {
+                const QString path = op.relPath.toString();
+                if (!path.startsWith(dir + QLatin1Char('/')))
+                    continue;
+                const QString name = op.opName.toString();
+                if (name.startsWith(QLatin1String("MintDistributed."))) {
+                    ++distributed;
+                    QCOMPARE(op.opType.toString(), QStringLiteral("MintDistributed.all_reduce"));
+                }
+                if (name.startsWith(QLatin1String("Primitive."))) {
+                    ++primitive;
+                    QCOMPARE(op.opType.toString(), QStringLiteral("Primitive.relu.ReLU"));
+                }
+                QCOMPARE(isClockOp(op), name.startsWith(QLatin1String("MintDistributed.")));
+                if (!construct.contains(name) || !name.endsWith(QLatin1String(".forward")))
+                    continue; // backward parents are repaired by the reader (msprobereader.cpp)
+                const QString parent = construct.value(name).toString(); // null: top level
+                QVERIFY2(op.parent.toString() == parent, qPrintable(name + QStringLiteral(": ") + op.parent.toString() + QStringLiteral(" vs ") + parent));
+                parents += !parent.isEmpty();
+            }
+        }
+        QCOMPARE(distributed, 4); // all_reduce 0 and 1 on each rank
+        QCOMPARE(primitive, 4);   // forward and backward on each rank
+        QVERIFY(parents > 10);
     }
 
     /// jit split: dump_path/{graph,pynative}/step0/rank0 is one run of one step and rank, made of

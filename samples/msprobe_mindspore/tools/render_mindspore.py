@@ -87,9 +87,25 @@ def convert_rank(src, dst, keep=None, tensors=True):
     return dump, construct, groups
 
 
+# The MindSpore-only API kinds of msprobe 26, for names_statistics_mix:
+# - mindspore.mint.distributed calls are "MintDistributed.*" (api_register: MINT_DIST_API_TYPE_PREFIX
+#   when not is_mindtorch());
+# - a Primitive held by a cell attribute is "Primitive.{attribute}.{PrimitiveClass}.{n}.forward"
+#   (mindspore_service.register_primitive_hook: pname + "." + class name; primitive_hooks.py:
+#   PRIMITIVE_PREFIX + "." + name + "." + count): the model's F.relu call as `self.relu = ops.ReLU()`.
+MS_ONLY = (("Distributed.all_reduce.", "MintDistributed.all_reduce."), ("Functional.relu.", "Primitive.relu.ReLU."))
+
+
+def ms_only(name):
+    for old, new in MS_ONLY:
+        if name and name.startswith(old):
+            return new + name[len(old):]
+    return name
+
+
 def main():
     out = ROOT
-    for d in ("pynative_bf16_tensor_mix", "jit_split", "acc_check_error_data"):
+    for d in ("pynative_bf16_tensor_mix", "jit_split", "acc_check_error_data", "names_statistics_mix"):
         shutil.rmtree(os.path.join(out, d), ignore_errors=True)
 
     # 1. PyNative mix, task tensor, bf16 model: .npy tensors saved as fp32, dtype "BFloat16" recorded.
@@ -150,6 +166,20 @@ def main():
     dump["dump_data_dir"] = "/home/user/acc_check_out/error_data"
     save(os.path.join(dst, "dump.json"), dump)
     save(os.path.join(dst, "stack.json"), stack)
+
+
+    # 4. MintDistributed and Primitive names (MS_ONLY above) in a statistics dump of both ranks.
+    for rank in ("rank0", "rank1"):
+        src = os.path.join(REAL, "base_statistics_mix", "step0", rank)
+        dst = os.path.join(out, "names_statistics_mix", "step0", rank)
+        dump, construct, stack = convert_rank(src, dst, tensors=False)
+        dump["data"] = OrderedDict((ms_only(k), v) for k, v in dump["data"].items())
+        construct = OrderedDict((ms_only(k), ms_only(v)) for k, v in construct.items())
+        for names, _ in stack.values():
+            names[:] = [ms_only(n) for n in names]
+        save(os.path.join(dst, "dump.json"), dump)
+        save(os.path.join(dst, "construct.json"), construct)
+        save(os.path.join(dst, "stack.json"), stack)
 
 
 if __name__ == "__main__":
