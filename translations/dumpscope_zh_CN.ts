@@ -4050,8 +4050,12 @@ out of range: %5</source>
             <translation>±Inf</translation>
         </message>
         <message>
-            <source>saturated (|v| = %1, the largest finite value)</source>
-            <translation>饱和（|v| = %1，即最大有限值）</translation>
+            <source>saturated (|v| = %1, the largest finite %2)</source>
+            <translation>饱和（|v| = %1，即 %2 的最大有限值）</translation>
+        </message>
+        <message>
+            <source>values as stored: %1</source>
+            <translation>按文件中存储的类型显示：%1</translation>
         </message>
         <message>
             <source>Previous %1 rows</source>

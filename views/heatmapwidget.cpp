@@ -157,7 +157,7 @@ void HeatmapWidget::setTensor(std::shared_ptr<const LoadedTensor> tensor, int he
         m_selector->setShape(shape);
     }
     m_selector->setEnabled(true);
-    m_legend->setText(valueClassLegend(m_tensor->view.elem));
+    m_legend->setText(valueClassLegend(m_tensor->view.elem, dataTypeName(m_tensor->dataType)));
     m_blocks.reset(); // never show (or hover over) another tensor's picture
     m_map->data()->clear();
     m_markers->data()->clear();

@@ -32,7 +32,7 @@ QColor valueClassColor(ValueClass c)
     return {};
 }
 
-QString valueClassLegend(Elem elem)
+QString valueClassLegend(Elem elem, const QString &typeName)
 {
     if (!isFloating(elem))
         return {};
@@ -42,8 +42,8 @@ QString valueClassLegend(Elem elem)
     };
     QStringList parts{item(ValueClass::NaN, ValueGridWidget::tr("NaN")), item(ValueClass::PosInf, ValueGridWidget::tr("\u00b1Inf"))};
     if (const double limit = saturationLimit(elem); limit > 0)
-        parts << item(ValueClass::Saturated, ValueGridWidget::tr("saturated (|v| = %1, the largest finite value)")
-                                                 .arg(QString::number(limit, 'g', 8)));
+        parts << item(ValueClass::Saturated, ValueGridWidget::tr("saturated (|v| = %1, the largest finite %2)")
+                                                 .arg(QString::number(limit, 'g', 8), typeName));
     return parts.join(QStringLiteral("&nbsp;&nbsp;&nbsp;"));
 }
 
@@ -221,7 +221,7 @@ void ValueGridWidget::setTensor(std::shared_ptr<const LoadedTensor> tensor, int 
                                    : tr("e.g. %1").arg(ndIndexToString(std::vector<std::uint64_t>(m_model->shape().size(), 0))
                                                            .mid(1).chopped(1)));
     const Elem elem = m_model->tensor()->view.elem;
-    m_legend->setText(valueClassLegend(elem));
+    m_legend->setText(valueClassLegend(elem, dataTypeName(m_model->tensor()->dataType)));
     m_message->clear();
     m_message->setVisible(false);
     updateColumnWidth();
@@ -322,6 +322,8 @@ void ValueGridWidget::showCurrent()
         return;
     }
     QString info = dataTypeName(m_dataType) + QLatin1Char(' ') + shapeToString(m_model->shape());
+    if (t->dataType != m_dataType) // a bfloat16 tensor msprobe saved as float32 .npy: these are the file's values
+        info += QStringLiteral(", ") + tr("values as stored: %1").arg(dataTypeName(t->dataType));
     const QModelIndex cur = m_view->currentIndex();
     const auto nd = m_model->indexOf(cur);
     if (!nd.empty() || (cur.isValid() && m_model->shape().empty())) {

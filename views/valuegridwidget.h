@@ -19,8 +19,9 @@ class SliceSelector;
 /// Marker colours of the element classes, shared by the value grid and the heatmap (chosen
 /// to stay apart from the Jet and Polar gradients). Invalid for ValueClass::Normal.
 QColor valueClassColor(ValueClass c);
-/// Rich-text legend of the markers that can occur for `elem` (empty for integer kinds).
-QString valueClassLegend(Elem elem);
+/// Rich-text legend of the markers that can occur for `elem` (empty for integer kinds);
+/// `typeName` names the stored type whose largest finite value marks saturation.
+QString valueClassLegend(Elem elem, const QString &typeName);
 
 /// The values of a tensor as a table: a 2-D slice (row dim, column dim, fixed indices for the
 /// others), paged 10,000 rows x 1,000 columns at a time, NaN / Inf / saturated cells

@@ -5,16 +5,20 @@
 // execution order CSV's full names, which MindSpore writes).
 #include "documentcontext.h"
 #include "tensorinspector.h"
+#include "valuegridwidget.h"
 #include "dump/dumpindex.h"
 #include "dumpgraph/modulegraph.h"
 #include "models/dumptreemodel.h"
+#include "tensor/shape.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QRegularExpression>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTest>
 #include <QTreeWidget>
 
@@ -161,6 +165,20 @@ private slots:
                 QCOMPARE(summaryRowIndex(inspector, QStringLiteral("Data type in file")),
                          summaryRowIndex(inspector, QStringLiteral("Data type")) + 1);
                 QCOMPARE(summaryRow(inspector, QStringLiteral("Written by")), QStringLiteral("msprobe \u00b7 MindSpore"));
+                // the Values tab's line says that its numbers are the file's float32 values
+                auto *grid = inspector.findChild<ValueGridWidget *>();
+                QVERIFY(grid);
+                if (auto *tabs = inspector.findChild<QTabWidget *>())
+                    tabs->setCurrentWidget(grid);
+                const QString stored = QStringLiteral("bfloat16 %1, values as stored: float32").arg(shapeToString(r.shape()));
+                auto shown = [&] {
+                    QStringList texts;
+                    for (const QLabel *l : grid->findChildren<QLabel *>())
+                        if (l->text().startsWith(QLatin1String("bfloat16")))
+                            texts << l->text();
+                    return texts.join(QLatin1Char('|'));
+                };
+                QTRY_VERIFY2_WITH_TIMEOUT(shown().startsWith(stored), qPrintable(shown() + QStringLiteral(" vs ") + stored), 10000);
                 ++checked;
             }
         QCOMPARE(checked, 3);
