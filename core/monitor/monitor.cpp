@@ -200,7 +200,7 @@ Result<MonitorTable> parseMonitorCsv(QByteArrayView bytes, const QString &file)
         row.line = line;
         std::int64_t v = 0;
         auto bad = [&](int c, const QString &what) {
-            t.errors.push_back(Error(ErrorKind::Corrupt, file, QStringLiteral("line %1, field %2 (%3): \"%4\" %5").arg(line).arg(c + 1).arg(t.header[c], cells[c], what)));
+            t.errors.push_back(Error(ErrorKind::Corrupt, file, QStringLiteral("line %1, column %2 (%3): \"%4\" %5").arg(line).arg(c + 1).arg(t.header[c], cells[c], what)));
         };
         if (!parseInt(cells[vpp], v)) {
             bad(vpp, QStringLiteral("is not a whole number (row left out)"));

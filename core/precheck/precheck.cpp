@@ -142,7 +142,7 @@ Result<PrecheckTable> parsePrecheckTable(QByteArrayView bytes, const QString &fi
     for (qsizetype i = 0; i < t.header.size(); ++i)
         if (!columnInfo(t.kind, t.header[i]))
             t.errors.push_back(Error(ErrorKind::Unsupported, file,
-                                     QStringLiteral("line 1, field %1 (%2): not a column msprobe writes in %3; its cells are shown as they are")
+                                     QStringLiteral("line 1, column %1 (%2): not a column msprobe writes in %3; its cells are shown as they are")
                                          .arg(i + 1).arg(t.header[i], tableKindName(t.kind))));
 
     const bool resultKind = t.kind == TableKind::Result || t.kind == TableKind::PrecisionResult;
@@ -169,14 +169,14 @@ Result<PrecheckTable> parsePrecheckTable(QByteArrayView bytes, const QString &fi
             row.cells << QString();
         const QString name = row.cells[nameCol].trimmed();
         if (name.isEmpty()) {
-            t.errors.push_back(Error(ErrorKind::Corrupt, file, QStringLiteral("line %1, field 1 (%2): no API name (row left out)").arg(line).arg(t.header[nameCol])));
+            t.errors.push_back(Error(ErrorKind::Corrupt, file, QStringLiteral("line %1, column 1 (%2): no API name (row left out)").arg(line).arg(t.header[nameCol])));
             continue;
         }
         auto status = [&](int col) {
             const Status s = parseStatus(row.cells[col]);
             if (s == Status::Unknown)
                 t.errors.push_back(Error(ErrorKind::Corrupt, file,
-                                         QStringLiteral("line %1, field %2 (%3): \"%4\" is not pass, warning, error or SKIP")
+                                         QStringLiteral("line %1, column %2 (%3): \"%4\" is not pass, warning, error or SKIP")
                                              .arg(line).arg(col + 1).arg(t.header[col], row.cells[col])));
             return s;
         };

@@ -22,7 +22,7 @@ Result<CsvRecords> parseCsvRecords(QByteArrayView bytes, const QString &file)
     bool haveHeader = false;
     auto fail = [&](int line, qsizetype field, const QString &what) {
         return R::failure(ErrorKind::Corrupt, file,
-                          QStringLiteral("line %1, field %2%3: %4").arg(line).arg(field + 1).arg(csvFieldName(out.header, field), what));
+                          QStringLiteral("line %1, column %2%3: %4").arg(line).arg(field + 1).arg(csvFieldName(out.header, field), what));
     };
     QStringList row;
     QByteArray field;

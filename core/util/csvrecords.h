@@ -29,7 +29,7 @@ Result<CsvRecords> parseCsvRecords(QByteArrayView bytes, const QString &file);
 /// Reads a whole file (at most `maxBytes`) and parses it; a longer file is refused by name.
 Result<CsvRecords> readCsvRecords(const QString &path, const QString &shownName, qint64 maxBytes = qint64(1) << 30);
 
-/// " (name)" for field `column` of `header`, or nothing: for "line 3, field 2 (Status): ...".
+/// " (name)" for field `column` of `header`, or nothing: for "line 3, column 2 (Status): ...".
 QString csvFieldName(const QStringList &header, qsizetype column);
 
 } // namespace ds

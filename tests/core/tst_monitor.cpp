@@ -156,14 +156,14 @@ void TestMonitor::badCsv_data()
     QTest::addRow("truncated row") << head + "0,fc1.weight,0,1.0,0.5\n0,fc1.weight,1,1.0" << true
                                    << QStringLiteral("r0/grad_reduced_0-2.csv: line 3: 4 fields where the header has 5 (a truncated or garbled row; left out)");
     QTest::addRow("garbled number") << head + "0,fc1.weight,0,1.x,0.5\n" << true
-                                    << QStringLiteral("r0/grad_reduced_0-2.csv: line 2, field 4 (norm): \"1.x\" is not a number (shown as empty)");
+                                    << QStringLiteral("r0/grad_reduced_0-2.csv: line 2, column 4 (norm): \"1.x\" is not a number (shown as empty)");
     QTest::addRow("bad step") << head + "0,fc1.weight,zero,1,0.5\n" << true
-                              << QStringLiteral("r0/grad_reduced_0-2.csv: line 2, field 3 (step): \"zero\" is not a whole number (row left out)");
+                              << QStringLiteral("r0/grad_reduced_0-2.csv: line 2, column 3 (step): \"zero\" is not a whole number (row left out)");
     QTest::addRow("another tool") << QByteArray("API name,Forward Test Success\nx,pass\n") << false
                                   << QStringLiteral("r0/grad_reduced_0-2.csv: line 1: not a monitor CSV of msprobe (the header starts \"API name,Forward Test Success\"; expected \"vpp_stage,name,step,...\" (TrainerMon) or \"vpp_stage,step,module_name,...\" (monitor v2))");
     QTest::addRow("missing key column") << QByteArray("vpp_stage,step,norm\n0,1,2\n") << false
                                         << QStringLiteral("r0/grad_reduced_0-2.csv: line 1: not a monitor CSV of msprobe (the header starts \"vpp_stage,step,norm\"; expected \"vpp_stage,name,step,...\" (TrainerMon) or \"vpp_stage,step,module_name,...\" (monitor v2))");
-    QTest::addRow("open quote") << head + "0,\"fc1" << false << QStringLiteral("r0/grad_reduced_0-2.csv: line 2, field 2 (name): a quoted field that never ends (the file is truncated)");
+    QTest::addRow("open quote") << head + "0,\"fc1" << false << QStringLiteral("r0/grad_reduced_0-2.csv: line 2, column 2 (name): a quoted field that never ends (the file is truncated)");
 }
 
 void TestMonitor::badCsv()

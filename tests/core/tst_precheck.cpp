@@ -198,18 +198,18 @@ void TestPrecheck::badInput_data()
     QTest::addColumn<QString>("error");
     const QByteArray head = "API name,Forward Test Success,Backward Test Success,Message\r\n";
     QTest::addRow("truncated quote") << head + "a.0,SKIP,SKIP,\"never ends" << false
-                                     << QStringLiteral("t.csv: line 2, field 4 (Message): a quoted field that never ends (the file is truncated)");
+                                     << QStringLiteral("t.csv: line 2, column 4 (Message): a quoted field that never ends (the file is truncated)");
     QTest::addRow("garbled row") << head + "a.0,pass,pass,,x,y,z\r\nb.0,error,\r\n" << true
                                  << QStringLiteral("t.csv: line 2: 7 fields where the header has 4 (a truncated or garbled row; left out)");
     QTest::addRow("bad verdict") << head + "a.0,maybe,pass\r\n" << true
-                                 << QStringLiteral("t.csv: line 2, field 2 (Forward Test Success): \"maybe\" is not pass, warning, error or SKIP");
+                                 << QStringLiteral("t.csv: line 2, column 2 (Forward Test Success): \"maybe\" is not pass, warning, error or SKIP");
     QTest::addRow("unknown column") << QByteArray("API name,Forward Test Success,Backward Test Success,Owner\r\na.0,pass,pass,me\r\n") << true
-                                    << QStringLiteral("t.csv: line 1, field 4 (Owner): not a column msprobe writes in accuracy_checking_result; its cells are shown as they are");
+                                    << QStringLiteral("t.csv: line 1, column 4 (Owner): not a column msprobe writes in accuracy_checking_result; its cells are shown as they are");
     QTest::addRow("missing column") << QByteArray("API Name,Bench Dtype,DEVICE Dtype,Shape\r\nx.forward.output.0,a,b,c\r\n") << false
                                     << QStringLiteral("t.csv: line 1: the column(s) Status of an accuracy_checking_details table are missing");
     QTest::addRow("another tool") << QByteArray("NPU Name,Bench Name,NPU Dtype\nx,y,z\n") << false
                                   << QStringLiteral("t.csv: line 1: not a table of msprobe's acc_check or api_precision_compare (the header starts \"NPU Name,Bench Name,NPU Dtype\"; expected \"API name,Forward Test Success,...\" or \"API Name,...\")");
-    QTest::addRow("not utf-8") << head + "a\xff.0,pass,pass\r\n" << false << QStringLiteral("t.csv: line 2, field 1 (API name): the text is not UTF-8");
+    QTest::addRow("not utf-8") << head + "a\xff.0,pass,pass\r\n" << false << QStringLiteral("t.csv: line 2, column 1 (API name): the text is not UTF-8");
     QTest::addRow("empty") << QByteArray() << false << QStringLiteral("t.csv: the file is empty: no header row");
 }
 
