@@ -2010,6 +2010,101 @@ Type: %2</source>
         </message>
     </context>
     <context>
+        <name>ds::HeadroomTable</name>
+        <message>
+            <source>largest finite %1, smallest normal %2, smallest subnormal %3</source>
+            <translation>最大有限值 %1，最小正规数 %2，最小次正规数 %3</translation>
+        </message>
+        <message>
+            <source>Limits derived from the HiFloat8 layout of the CANN documentation, not confirmed on hardware.</source>
+            <translation>界限由 CANN 文档中的 HiFloat8 布局推出，未在硬件上确认。</translation>
+        </message>
+        <message>
+            <source>* hifloat8: limits from the CANN documentation&apos;s layout, not confirmed on hardware.</source>
+            <translation>* hifloat8：界限来自 CANN 文档中的布局，未在硬件上确认。</translation>
+        </message>
+        <message>
+            <source>Target type</source>
+            <translation>目标类型</translation>
+        </message>
+        <message>
+            <source>Overflow</source>
+            <translation>上溢</translation>
+        </message>
+        <message>
+            <source>Underflow</source>
+            <translation>下溢</translation>
+        </message>
+        <message>
+            <source>Subnormal</source>
+            <translation>次正规</translation>
+        </message>
+        <message>
+            <source>Limits</source>
+            <translation>界限</translation>
+        </message>
+        <message>
+            <source>Finite values with |x| greater than the largest finite value of the type</source>
+            <translation>|x| 大于该类型最大有限值的有限值</translation>
+        </message>
+        <message>
+            <source>largest finite value / smallest normal / smallest subnormal of the type</source>
+            <translation>该类型的最大有限值 / 最小正规数 / 最小次正规数</translation>
+        </message>
+        <message>
+            <source>Nonzero values with |x| below half the smallest subnormal: they become zero</source>
+            <translation>|x| 小于最小次正规数一半的非零值：它们变为零</translation>
+        </message>
+        <message>
+            <source>Values with half the smallest subnormal ≤ |x| &lt; the smallest normal: they keep fewer significant bits</source>
+            <translation>最小次正规数的一半 ≤ |x| &lt; 最小正规数的值：它们保留的有效位更少</translation>
+        </message>
+        <message>
+            <source>Select a floating-point tensor to see how its values would fare in narrower types.</source>
+            <translation>选择一个浮点张量，查看其数值在更窄的类型中会怎样。</translation>
+        </message>
+        <message>
+            <source>Only real floating-point tensors have a precision headroom.</source>
+            <translation>只有实数浮点张量才有精度余量。</translation>
+        </message>
+        <message>
+            <source>Counts of the %1 finite values (NaN and ±Inf are not counted).</source>
+            <translation>在 %1 个有限值中的计数（NaN 与 ±Inf 不计入）。</translation>
+        </message>
+        <message>
+            <source>Dynamic range: log2(max |x| / smallest nonzero |x|) = %1 (max |x| %2, smallest nonzero |x| %3).</source>
+            <translation>动态范围：log2(最大 |x| / 最小非零 |x|) = %1（最大 |x| %2，最小非零 |x| %3）。</translation>
+        </message>
+        <message>
+            <source>Dynamic range: none (no nonzero finite value).</source>
+            <translation>动态范围：无（没有非零有限值）。</translation>
+        </message>
+        <message>
+            <source>Choose a row to shade that type&apos;s ranges over the histogram (Summary tab).</source>
+            <translation>选择一行，即在直方图（摘要页）上为该类型的各区间着色。</translation>
+        </message>
+        <message>
+            <source>No values and no max, min or norm were recorded: nothing can be said about the precision headroom.</source>
+            <translation>既没有数值，也没有记录最大值、最小值或范数：无法判断精度余量。</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
+        </message>
+        <message>
+            <source>cannot tell</source>
+            <translation>无法判断</translation>
+        </message>
+        <message>
+            <source>No values were dumped: only the recorded max, min and norm are known. Overflow follows from them (a recorded max or min beyond the type&apos;s range is one; max |x| or the norm within it rules it out). Underflow and subnormal values cannot be told unless every value has one sign (then the smallest |x| is the recorded min or max); counts need the values (dump with task tensor).</source>
+            <translation>未转储数值：只知道记录的最大值、最小值和范数。上溢可由它们判断（记录的最大值或最小值超出该类型的范围即为上溢；最大 |x| 或范数在范围内则可排除）。下溢和次正规值无法判断，除非所有值同号（此时最小 |x| 即记录的最小值或最大值）；计数需要数值（以 task tensor 转储）。</translation>
+        </message>
+    </context>
+    <context>
         <name>ds::HeatmapWidget</name>
         <message>
             <source>Jet</source>
@@ -2118,6 +2213,34 @@ Type: %2</source>
     </context>
     <context>
         <name>ds::HistogramWidget</name>
+        <message>
+            <source>Shade the ranges where the values would underflow, be subnormal or overflow in a narrower type</source>
+            <translation>为数值在更窄类型中会下溢、成为次正规数或上溢的区间着色</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>Shade the ranges of:</source>
+            <translation>着色区间：</translation>
+        </message>
+        <message>
+            <source>overflow, |x| &gt; %1: %2</source>
+            <translation>上溢，|x| &gt; %1：%2</translation>
+        </message>
+        <message>
+            <source>subnormal, %1 ≤ |x| &lt; %2: %3</source>
+            <translation>次正规，%1 ≤ |x| &lt; %2：%3</translation>
+        </message>
+        <message>
+            <source>become zero, 0 &lt; |x| &lt; %1: %2</source>
+            <translation>变为零，0 &lt; |x| &lt; %1：%2</translation>
+        </message>
+        <message>
+            <source>Unshaded values are normal in %1; a band narrower than a pixel shows as a line.</source>
+            <translation>未着色的值在 %1 中为正规数；窄于一个像素的区间显示为一条线。</translation>
+        </message>
         <message>
             <source>value</source>
             <translation>值</translation>
@@ -3573,6 +3696,14 @@ out of range: %5</source>
     <context>
         <name>ds::TensorInspector</name>
         <message>
+            <source>Headroom</source>
+            <translation>精度余量</translation>
+        </message>
+        <message>
+            <source>How the values would fare in float16, bfloat16, float8 and hifloat8</source>
+            <translation>数值在 float16、bfloat16、float8 和 hifloat8 中会怎样</translation>
+        </message>
+        <message>
             <source>Select a tensor in the dump tree.</source>
             <translation>请在 Dump 树中选择一个张量。</translation>
         </message>
@@ -4159,8 +4290,8 @@ out of range: %5</source>
             <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
         </message>
         <message>
-            <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH).</source>
-            <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping、runs、trends、runset：最后一个 PATH 的运行集）。</translation>
+            <source>Screenshot mode: show this view (values, heatmap, headroom, bands: float8_e4m3fn&apos;s ranges over the histogram, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH).</source>
+            <translation>截图模式：显示此视图（values、heatmap、headroom、bands：直方图上 float8_e4m3fn 的各区间、overflow、graph、graph-compare、mapping、runs、trends、runset：最后一个 PATH 的运行集）。</translation>
         </message>
     </context>
     <context>
