@@ -1446,6 +1446,34 @@ Bench: %2</source>
     <context>
         <name>ds::GraphPanel</name>
         <message>
+            <source>Underflows in %1</source>
+            <translation>%1 下溢比例</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>&lt; 0.1 %</source>
+            <translation>&lt; 0.1 %</translation>
+        </message>
+        <message>
+            <source>0.1 – 1 %</source>
+            <translation>0.1 – 1 %</translation>
+        </message>
+        <message>
+            <source>≥ 1 %</source>
+            <translation>≥ 1 %</translation>
+        </message>
+        <message>
+            <source>Underflows in %1:</source>
+            <translation>%1 下溢比例：</translation>
+        </message>
+        <message>
+            <source>The fraction of each operator&apos;s output values (finite ones) that would become zero in %1: 0 &lt; |x| &lt; half its smallest subnormal. Uncoloured: no values were read (statistics-only outputs cannot tell underflow). Groups show the largest fraction of their operators.</source>
+            <translation>各算子输出值（有限值）中在 %1 下会变为零的比例：0 &lt; |x| &lt; 其最小次正规数的一半。未着色：未读取数值（仅有统计量的输出无法判断下溢）。分组显示其算子中的最大比例。</translation>
+        </message>
+        <message>
             <source>Find operator by name or type…</source>
             <translation>按名称或类型查找算子…</translation>
         </message>
