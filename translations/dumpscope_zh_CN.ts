@@ -3619,6 +3619,90 @@ out of range: %5</source>
     <context>
         <name>ds::RunSetPanel</name>
         <message>
+            <source>forward</source>
+            <translation>前向</translation>
+        </message>
+        <message>
+            <source>backward</source>
+            <translation>反向</translation>
+        </message>
+        <message>
+            <source>optimizer</source>
+            <translation>优化器</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>第 %1 步</translation>
+        </message>
+        <message>
+            <source>rank %1</source>
+            <translation>rank %1</translation>
+        </message>
+        <message>
+            <source>%1 (row %2)</source>
+            <translation>%1（行 %2）</translation>
+        </message>
+        <message>
+            <source>identical statistics</source>
+            <translation>统计量相同</translation>
+        </message>
+        <message>
+            <source>bit-identical</source>
+            <translation>逐位相同</translation>
+        </message>
+        <message>
+            <source>run %1: %2</source>
+            <translation>运行 %1：%2</translation>
+        </message>
+        <message>
+            <source>mode:  %1</source>
+            <translation>模式：%1</translation>
+        </message>
+        <message>
+            <source>pairs:</source>
+            <translation>两两比较：</translation>
+        </message>
+        <message>
+            <source>%1 (%2 rows)</source>
+            <translation>%1（%2 行）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 rows differ, %3 not compared, %4 unmatched</source>
+            <translation>%2 行中 %1 行不同，%3 行未比较，%4 行未匹配</translation>
+        </message>
+        <message>
+            <source>; first: %1</source>
+            <translation>；第一处：%1</translation>
+        </message>
+        <message>
+            <source>runs %1 are %2</source>
+            <translation>运行 %1 %2</translation>
+        </message>
+        <message>
+            <source>departs first: run %1 at %2; majority: runs %3</source>
+            <translation>最先偏离：运行 %1，位于 %2；多数：运行 %3</translation>
+        </message>
+        <message>
+            <source>departs first: no run departs from a majority</source>
+            <translation>最先偏离：没有运行偏离多数</translation>
+        </message>
+        <message>
+            <source>first operator whose inputs agree and an output differs:</source>
+            <translation>输入一致而输出不同的第一个算子：</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>updated differently before %1; runs agree as %2</source>
+            <translation>在 %1 之前更新不同；运行按 %2 分组一致</translation>
+        </message>
+        <message>
+            <source>%1; runs agree as %2</source>
+            <translation>%1；运行按 %2 分组一致</translation>
+        </message>
+        <message>
             <source>Analysis → Compare Runs… compares three or more runs of the same training with each other.</source>
             <translation>分析 → 比较多次运行… 将同一训练的三次或更多次运行两两比较。</translation>
         </message>
