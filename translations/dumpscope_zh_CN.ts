@@ -1446,6 +1446,34 @@ Bench: %2</source>
     <context>
         <name>ds::GraphPanel</name>
         <message>
+            <source>Underflows in %1</source>
+            <translation>%1 下溢比例</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>&lt; 0.1 %</source>
+            <translation>&lt; 0.1 %</translation>
+        </message>
+        <message>
+            <source>0.1 – 1 %</source>
+            <translation>0.1 – 1 %</translation>
+        </message>
+        <message>
+            <source>≥ 1 %</source>
+            <translation>≥ 1 %</translation>
+        </message>
+        <message>
+            <source>Underflows in %1:</source>
+            <translation>%1 下溢比例：</translation>
+        </message>
+        <message>
+            <source>The fraction of each operator&apos;s output values (finite ones) that would become zero in %1: 0 &lt; |x| &lt; half its smallest subnormal. Uncoloured: no values were read (statistics-only outputs cannot tell underflow). Groups show the largest fraction of their operators.</source>
+            <translation>各算子输出值（有限值）中在 %1 下会变为零的比例：0 &lt; |x| &lt; 其最小次正规数的一半。未着色：未读取数值（仅有统计量的输出无法判断下溢）。分组显示其算子中的最大比例。</translation>
+        </message>
+        <message>
             <source>Find operator by name or type…</source>
             <translation>按名称或类型查找算子…</translation>
         </message>
@@ -2010,6 +2038,101 @@ Type: %2</source>
         </message>
     </context>
     <context>
+        <name>ds::HeadroomTable</name>
+        <message>
+            <source>largest finite %1, smallest normal %2, smallest subnormal %3</source>
+            <translation>最大有限值 %1，最小正规数 %2，最小次正规数 %3</translation>
+        </message>
+        <message>
+            <source>Limits derived from the HiFloat8 layout of the CANN documentation, not confirmed on hardware.</source>
+            <translation>界限由 CANN 文档中的 HiFloat8 布局推出，未在硬件上确认。</translation>
+        </message>
+        <message>
+            <source>* hifloat8: limits from the CANN documentation&apos;s layout, not confirmed on hardware.</source>
+            <translation>* hifloat8：界限来自 CANN 文档中的布局，未在硬件上确认。</translation>
+        </message>
+        <message>
+            <source>Target type</source>
+            <translation>目标类型</translation>
+        </message>
+        <message>
+            <source>Overflow</source>
+            <translation>上溢</translation>
+        </message>
+        <message>
+            <source>Underflow</source>
+            <translation>下溢</translation>
+        </message>
+        <message>
+            <source>Subnormal</source>
+            <translation>次正规</translation>
+        </message>
+        <message>
+            <source>Limits</source>
+            <translation>界限</translation>
+        </message>
+        <message>
+            <source>Finite values with |x| greater than the largest finite value of the type</source>
+            <translation>|x| 大于该类型最大有限值的有限值</translation>
+        </message>
+        <message>
+            <source>largest finite value / smallest normal / smallest subnormal of the type</source>
+            <translation>该类型的最大有限值 / 最小正规数 / 最小次正规数</translation>
+        </message>
+        <message>
+            <source>Nonzero values with |x| below half the smallest subnormal: they become zero</source>
+            <translation>|x| 小于最小次正规数一半的非零值：它们变为零</translation>
+        </message>
+        <message>
+            <source>Values with half the smallest subnormal ≤ |x| &lt; the smallest normal: they keep fewer significant bits</source>
+            <translation>最小次正规数的一半 ≤ |x| &lt; 最小正规数的值：它们保留的有效位更少</translation>
+        </message>
+        <message>
+            <source>Select a floating-point tensor to see how its values would fare in narrower types.</source>
+            <translation>选择一个浮点张量，查看其数值在更窄的类型中会怎样。</translation>
+        </message>
+        <message>
+            <source>Only real floating-point tensors have a precision headroom.</source>
+            <translation>只有实数浮点张量才有精度余量。</translation>
+        </message>
+        <message>
+            <source>Counts of the %1 finite values (NaN and ±Inf are not counted).</source>
+            <translation>在 %1 个有限值中的计数（NaN 与 ±Inf 不计入）。</translation>
+        </message>
+        <message>
+            <source>Dynamic range: log2(max |x| / smallest nonzero |x|) = %1 (max |x| %2, smallest nonzero |x| %3).</source>
+            <translation>动态范围：log2(最大 |x| / 最小非零 |x|) = %1（最大 |x| %2，最小非零 |x| %3）。</translation>
+        </message>
+        <message>
+            <source>Dynamic range: none (no nonzero finite value).</source>
+            <translation>动态范围：无（没有非零有限值）。</translation>
+        </message>
+        <message>
+            <source>Choose a row to shade that type&apos;s ranges over the histogram (Summary tab).</source>
+            <translation>选择一行，即在直方图（摘要页）上为该类型的各区间着色。</translation>
+        </message>
+        <message>
+            <source>No values and no max, min or norm were recorded: nothing can be said about the precision headroom.</source>
+            <translation>既没有数值，也没有记录最大值、最小值或范数：无法判断精度余量。</translation>
+        </message>
+        <message>
+            <source>yes</source>
+            <translation>是</translation>
+        </message>
+        <message>
+            <source>no</source>
+            <translation>否</translation>
+        </message>
+        <message>
+            <source>cannot tell</source>
+            <translation>无法判断</translation>
+        </message>
+        <message>
+            <source>No values were dumped: only the recorded max, min and norm are known. Overflow follows from them (a recorded max or min beyond the type&apos;s range is one; max |x| or the norm within it rules it out). Underflow and subnormal values cannot be told unless every value has one sign (then the smallest |x| is the recorded min or max); counts need the values (dump with task tensor).</source>
+            <translation>未转储数值：只知道记录的最大值、最小值和范数。上溢可由它们判断（记录的最大值或最小值超出该类型的范围即为上溢；最大 |x| 或范数在范围内则可排除）。下溢和次正规值无法判断，除非所有值同号（此时最小 |x| 即记录的最小值或最大值）；计数需要数值（以 task tensor 转储）。</translation>
+        </message>
+    </context>
+    <context>
         <name>ds::HeatmapWidget</name>
         <message>
             <source>Jet</source>
@@ -2118,6 +2241,34 @@ Type: %2</source>
     </context>
     <context>
         <name>ds::HistogramWidget</name>
+        <message>
+            <source>Shade the ranges where the values would underflow, be subnormal or overflow in a narrower type</source>
+            <translation>为数值在更窄类型中会下溢、成为次正规数或上溢的区间着色</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>Shade the ranges of:</source>
+            <translation>着色区间：</translation>
+        </message>
+        <message>
+            <source>overflow, |x| &gt; %1: %2</source>
+            <translation>上溢，|x| &gt; %1：%2</translation>
+        </message>
+        <message>
+            <source>subnormal, %1 ≤ |x| &lt; %2: %3</source>
+            <translation>次正规，%1 ≤ |x| &lt; %2：%3</translation>
+        </message>
+        <message>
+            <source>become zero, 0 &lt; |x| &lt; %1: %2</source>
+            <translation>变为零，0 &lt; |x| &lt; %1：%2</translation>
+        </message>
+        <message>
+            <source>Unshaded values are normal in %1; a band narrower than a pixel shows as a line.</source>
+            <translation>未着色的值在 %1 中为正规数；窄于一个像素的区间显示为一条线。</translation>
+        </message>
         <message>
             <source>value</source>
             <translation>值</translation>
@@ -3468,6 +3619,90 @@ out of range: %5</source>
     <context>
         <name>ds::RunSetPanel</name>
         <message>
+            <source>forward</source>
+            <translation>前向</translation>
+        </message>
+        <message>
+            <source>backward</source>
+            <translation>反向</translation>
+        </message>
+        <message>
+            <source>optimizer</source>
+            <translation>优化器</translation>
+        </message>
+        <message>
+            <source>step %1</source>
+            <translation>第 %1 步</translation>
+        </message>
+        <message>
+            <source>rank %1</source>
+            <translation>rank %1</translation>
+        </message>
+        <message>
+            <source>%1 (row %2)</source>
+            <translation>%1（行 %2）</translation>
+        </message>
+        <message>
+            <source>identical statistics</source>
+            <translation>统计量相同</translation>
+        </message>
+        <message>
+            <source>bit-identical</source>
+            <translation>逐位相同</translation>
+        </message>
+        <message>
+            <source>run %1: %2</source>
+            <translation>运行 %1：%2</translation>
+        </message>
+        <message>
+            <source>mode:  %1</source>
+            <translation>模式：%1</translation>
+        </message>
+        <message>
+            <source>pairs:</source>
+            <translation>两两比较：</translation>
+        </message>
+        <message>
+            <source>%1 (%2 rows)</source>
+            <translation>%1（%2 行）</translation>
+        </message>
+        <message>
+            <source>%1 of %2 rows differ, %3 not compared, %4 unmatched</source>
+            <translation>%2 行中 %1 行不同，%3 行未比较，%4 行未匹配</translation>
+        </message>
+        <message>
+            <source>; first: %1</source>
+            <translation>；第一处：%1</translation>
+        </message>
+        <message>
+            <source>runs %1 are %2</source>
+            <translation>运行 %1 %2</translation>
+        </message>
+        <message>
+            <source>departs first: run %1 at %2; majority: runs %3</source>
+            <translation>最先偏离：运行 %1，位于 %2；多数：运行 %3</translation>
+        </message>
+        <message>
+            <source>departs first: no run departs from a majority</source>
+            <translation>最先偏离：没有运行偏离多数</translation>
+        </message>
+        <message>
+            <source>first operator whose inputs agree and an output differs:</source>
+            <translation>输入一致而输出不同的第一个算子：</translation>
+        </message>
+        <message>
+            <source>none</source>
+            <translation>无</translation>
+        </message>
+        <message>
+            <source>updated differently before %1; runs agree as %2</source>
+            <translation>在 %1 之前更新不同；运行按 %2 分组一致</translation>
+        </message>
+        <message>
+            <source>%1; runs agree as %2</source>
+            <translation>%1；运行按 %2 分组一致</translation>
+        </message>
+        <message>
             <source>Analysis → Compare Runs… compares three or more runs of the same training with each other.</source>
             <translation>分析 → 比较多次运行… 将同一训练的三次或更多次运行两两比较。</translation>
         </message>
@@ -3572,6 +3807,14 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::TensorInspector</name>
+        <message>
+            <source>Headroom</source>
+            <translation>精度余量</translation>
+        </message>
+        <message>
+            <source>How the values would fare in float16, bfloat16, float8 and hifloat8</source>
+            <translation>数值在 float16、bfloat16、float8 和 hifloat8 中会怎样</translation>
+        </message>
         <message>
             <source>Select a tensor in the dump tree.</source>
             <translation>请在 Dump 树中选择一个张量。</translation>
@@ -4163,8 +4406,8 @@ out of range: %5</source>
             <translation>比对所用的用户映射文件（YAML 或 JSON）。</translation>
         </message>
         <message>
-            <source>Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH).</source>
-            <translation>截图模式：显示此视图（values、heatmap、overflow、graph、graph-compare、mapping、runs、trends、runset：最后一个 PATH 的运行集）。</translation>
+            <source>Screenshot mode: show this view (values, heatmap, headroom, bands: float8_e4m3fn&apos;s ranges over the histogram, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH).</source>
+            <translation>截图模式：显示此视图（values、heatmap、headroom、bands：直方图上 float8_e4m3fn 的各区间、overflow、graph、graph-compare、mapping、runs、trends、runset：最后一个 PATH 的运行集）。</translation>
         </message>
     </context>
     <context>

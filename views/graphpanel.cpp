@@ -31,6 +31,9 @@ namespace ds {
 
 namespace {
 
+/// The colour menu's data role that holds the HeadroomTarget of an UnderflowFraction entry.
+constexpr int kUnderflowTargetRole = Qt::UserRole + 1;
+
 constexpr int kMaxResults = 100;
 
 struct LoadedGraphs
@@ -79,6 +82,11 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
     m_overlay->addItem(tr("Overflow"), int(Overlay::Overflow));
     m_overlay->addItem(tr("NaN / Inf in outputs"), int(Overlay::NonFinite));
     m_overlay->addItem(tr("Max |output|"), int(Overlay::MaxAbs));
+    // One entry per target dtype; the target rides in a second data role.
+    for (const HeadroomLimits &l : headroomLimits()) {
+        m_overlay->addItem(tr("Underflows in %1").arg(QString::fromLatin1(l.name)), int(Overlay::UnderflowFraction));
+        m_overlay->setItemData(m_overlay->count() - 1, int(l.target), kUnderflowTargetRole);
+    }
     m_overlay->setToolTip(tr("What the node colours show. Statistics overlays read the output tensors of the "
                              "operators in this graph in the background."));
     m_statsProgress = new QLabel(this);
@@ -196,6 +204,20 @@ void GraphPanel::setOverlayKind(Overlay kind)
 }
 
 GraphPanel::Overlay GraphPanel::overlayKind() const { return Overlay(m_overlay->currentData().toInt()); }
+
+void GraphPanel::setUnderflowOverlay(HeadroomTarget target)
+{
+    for (int i = 0; i < m_overlay->count(); ++i)
+        if (m_overlay->itemData(i).toInt() == int(Overlay::UnderflowFraction) && m_overlay->itemData(i, kUnderflowTargetRole).toInt() == int(target))
+            m_overlay->setCurrentIndex(i);
+    startStats();
+}
+
+HeadroomTarget GraphPanel::underflowTarget() const
+{
+    return overlayKind() == Overlay::UnderflowFraction ? HeadroomTarget(m_overlay->currentData(kUnderflowTargetRole).toInt())
+                                                       : HeadroomTarget::Float16;
+}
 
 void GraphPanel::setCompareResult(const CompareResult &result)
 {

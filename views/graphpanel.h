@@ -65,7 +65,9 @@ public:
     void setFirstOverflowOp(int op);
 
     enum class Overlay { Overflow, NonFinite, MaxAbs, Compare, CompareCosine, CompareMaxAbsErr, CompareMaxRelErr,
-                         CompareAddedError /* the error each operator adds (compare/addederror.h) */ };
+                         CompareAddedError /* the error each operator adds (compare/addederror.h) */,
+                         UnderflowFraction /* the fraction of the outputs' finite values that becomes zero in
+                                              underflowTarget() (tensor/headroom.h) */ };
     /// A comparison of dump() (its NPU side) with a bench dump: adds the compare colourings
     /// (worst verdict, lowest cosine, largest max absolute / relative error per operator),
     /// shows the verdicts and starts at the first divergence. With the bench index, the bench
@@ -77,6 +79,11 @@ public:
                           int firstDivergence = 0);
     void setOverlayKind(Overlay kind);
     Overlay overlayKind() const;
+    /// Colours by the fraction of the output values that underflows in `target`
+    /// (Overlay::UnderflowFraction; one entry of the colour menu per target dtype).
+    void setUnderflowOverlay(HeadroomTarget target);
+    /// The target of the UnderflowFraction overlay shown (float16 when another is).
+    HeadroomTarget underflowTarget() const;
     /// Shows the NPU and bench graphs side by side (when the bench has a graph).
     void setSideBySide(bool on);
     bool isSideBySide() const;

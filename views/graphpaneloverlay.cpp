@@ -83,6 +83,28 @@ void addedErrorOverlay(const CompareResult *result, std::unordered_map<int, doub
                           "show the largest of their operators.");
 }
 
+/// The "underflows in <dtype>" colouring: per operator the fraction of its outputs' finite
+/// values that becomes zero in the target (OpStats::underflowFraction), where values were read;
+/// none apart from three bands (a few in a million, a few in a thousand, more).
+void underflowOverlay(const std::unordered_map<int, OpStats> &opStats, HeadroomTarget target, std::unordered_map<int, double> &values,
+                      std::optional<StatusBands> &bands, std::vector<GraphLegendEntry> &legend, QString &title, QString &hint)
+{
+    for (const auto &[op, st] : opStats)
+        if (const double f = st.underflowFraction(target); !std::isnan(f))
+            values[op] = f;
+    bands = StatusBands{{std::numeric_limits<double>::min(), 1e-3, 1e-2}, false};
+    legend = {{1, QColor(0x66, 0xbb, 0x6a), GraphPanel::tr("none")},
+              {2, QColor(0xc0, 0xca, 0x33), GraphPanel::tr("< 0.1 %")},
+              {3, QColor(0xfb, 0x8c, 0x00), GraphPanel::tr("0.1 – 1 %")},
+              {4, QColor(0xd3, 0x2f, 0x2f), GraphPanel::tr("≥ 1 %")}};
+    const QString name = QString::fromLatin1(headroomLimits(target).name);
+    title = GraphPanel::tr("Underflows in %1:").arg(name);
+    hint = GraphPanel::tr("The fraction of each operator's output values (finite ones) that would become zero in %1: "
+                          "0 < |x| < half its smallest subnormal. Uncoloured: no values were read (statistics-only "
+                          "outputs cannot tell underflow). Groups show the largest fraction of their operators.")
+               .arg(name);
+}
+
 } // namespace
 
 /// Computes the missing output statistics of the shown graph's operators when a statistics
@@ -91,7 +113,7 @@ void GraphPanel::startStats()
 {
     stopStats();
     const auto repaint = qScopeGuard([this] { applyOverlay(); });
-    if (overlayKind() != Overlay::NonFinite && overlayKind() != Overlay::MaxAbs)
+    if (overlayKind() != Overlay::NonFinite && overlayKind() != Overlay::MaxAbs && overlayKind() != Overlay::UnderflowFraction)
         return;
     if (!m_mapping || !m_index)
         return;
@@ -236,6 +258,9 @@ void GraphPanel::applyOverlay()
     }
     case Overlay::CompareAddedError:
         addedErrorOverlay(m_compareResult.get(), values, bands, legend, title, hint);
+        break;
+    case Overlay::UnderflowFraction:
+        underflowOverlay(m_opStats, underflowTarget(), values, bands, legend, title, hint);
         break;
     case Overlay::MaxAbs:
         for (const auto &[op, st] : m_opStats) {

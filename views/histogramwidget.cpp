@@ -3,6 +3,7 @@
 #include "settingsdialog.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleValidator>
 #include <QFileDialog>
 #include <QHBoxLayout>
@@ -50,6 +51,16 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
         e->setMaximumWidth(90);
         e->setEnabled(false);
     }
+    m_bands = new QComboBox(this);
+    m_bands->setToolTip(tr("Shade the ranges where the values would underflow, be subnormal or overflow in a narrower type"));
+    m_bands->addItem(tr("none"), -1);
+    for (const auto &l : headroomLimits())
+        m_bands->addItem(QString::fromLatin1(l.name), int(l.target));
+    m_bandNote = new QLabel(this);
+    m_bandNote->setWordWrap(true);
+    m_bandNote->setTextFormat(Qt::RichText);
+    m_bandNote->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_bandNote->hide();
     auto *save = m_save = new QPushButton(tr("Export plot..."), this);
     m_counts = new QLabel(this);
     m_counts->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -67,6 +78,14 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
     controls->addWidget(m_hi);
     controls->addStretch();
     controls->addWidget(save);
+    // The bands get a row of their own: beside the range fields they widened the inspector dock
+    // past a 1280-pixel window (its right edge and "Copy statistics" cut off).
+    auto *bandRow = new QHBoxLayout;
+    auto *bandLabel = new QLabel(tr("Shade the ranges of:"), this);
+    bandLabel->setBuddy(m_bands);
+    bandRow->addWidget(bandLabel);
+    bandRow->addWidget(m_bands);
+    bandRow->addStretch();
     m_plotPage = new QWidget(this);
     auto *side = new QHBoxLayout(m_plotPage);
     side->setContentsMargins(0, 0, 0, 0);
@@ -85,7 +104,9 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(controls);
+    layout->addLayout(bandRow);
     layout->addWidget(m_pages, 1);
+    layout->addWidget(m_bandNote);
     layout->addWidget(m_hover);
 
     connect(m_bins, &QSpinBox::editingFinished, this, &HistogramWidget::parametersChanged);
@@ -102,6 +123,7 @@ HistogramWidget::HistogramWidget(QWidget *parent) : QWidget(parent), m_plot(new 
     connect(m_lo, &QLineEdit::editingFinished, this, &HistogramWidget::parametersChanged);
     connect(m_hi, &QLineEdit::editingFinished, this, &HistogramWidget::parametersChanged);
     connect(save, &QPushButton::clicked, this, &HistogramWidget::exportPlot);
+    connect(m_bands, &QComboBox::currentIndexChanged, this, &HistogramWidget::drawBands);
     clear();
 }
 
@@ -119,7 +141,7 @@ std::pair<double, double> HistogramWidget::range() const
 void HistogramWidget::showPlot(bool on)
 {
     m_pages->setCurrentWidget(on ? m_plotPage : static_cast<QWidget *>(m_message));
-    for (QWidget *w : std::initializer_list<QWidget *>{m_bins, m_log, m_customRange, m_save})
+    for (QWidget *w : std::initializer_list<QWidget *>{m_bins, m_log, m_customRange, m_save, m_bands})
         w->setEnabled(on);
     m_lo->setEnabled(on && m_customRange->isChecked());
     m_hi->setEnabled(on && m_customRange->isChecked());
@@ -134,12 +156,13 @@ QString HistogramWidget::messageText() const { return hasPlot() ? QString() : m_
 void HistogramWidget::clear(const QString &message)
 {
     m_hist = Histogram{};
+    m_stats = TensorStats{};
     m_bars->data()->clear();
     m_counts->clear();
     m_message->setTextFormat(Qt::PlainText);
     m_message->setText(message.isEmpty() ? tr("Select a tensor to see the histogram of its values.") : message);
     showPlot(false);
-    m_plot->replot(QCustomPlot::rpQueuedReplot);
+    drawBands();
 }
 
 void HistogramWidget::showRecorded(const RecordedStats &recorded, const QString &message)
@@ -182,7 +205,70 @@ void HistogramWidget::setHistogram(const Histogram &h, const TensorStats &stats)
     m_plot->xAxis->setRange(h.lo, h.hi);
     m_counts->setText(tr("NaN: %1\n+Inf: %2\n-Inf: %3\nzero: %4\nout of range: %5")
                           .arg(h.nan).arg(h.posinf).arg(h.neginf).arg(stats.zero).arg(h.below + h.above));
+    m_stats = stats;
+    drawBands();
     applyScale();
+}
+
+void HistogramWidget::setBandTarget(int target) { m_bands->setCurrentIndex(std::max(0, m_bands->findData(target))); }
+
+int HistogramWidget::bandTarget() const { return m_bands->currentData().toInt(); }
+
+QString HistogramWidget::bandText() const { return m_bandNote->isHidden() ? QString() : m_bandPlain; }
+
+void HistogramWidget::drawBands()
+{
+    for (QCPItemRect *item : m_bandItems)
+        m_plot->removeItem(item);
+    m_bandItems.clear();
+    m_bandNote->clear();
+    m_bandPlain.clear();
+    m_bandNote->hide();
+    const int target = bandTarget();
+    if (target < 0 || !hasPlot() || !m_stats.headroom.valid || m_hist.counts.empty()) {
+        m_plot->replot(QCustomPlot::rpQueuedReplot);
+        return;
+    }
+    const HeadroomLimits &l = headroomLimits(HeadroomTarget(target));
+    const HeadroomCounts &c = m_stats.headroom.at(l.target);
+    // x in values, y the whole height; a pen as well as a brush, so that a band narrower than a
+    // pixel (subnormal ranges next to 0 on a linear axis) still shows as a line.
+    auto band = [this](double from, double to, const QColor &colour) {
+        auto *rect = new QCPItemRect(m_plot);
+        for (QCPItemPosition *p : {rect->topLeft, rect->bottomRight})
+            p->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        rect->topLeft->setCoords(from, 0);
+        rect->bottomRight->setCoords(to, 1);
+        QColor fill = colour;
+        fill.setAlpha(70);
+        rect->setBrush(fill);
+        rect->setPen(QPen(colour, 1));
+        m_bandItems.push_back(rect);
+    };
+    const double span = std::max(std::abs(m_hist.lo), std::abs(m_hist.hi)) * 2 + l.maxFinite;
+    const QColor overflow(200, 30, 30), subnormal(230, 150, 0), underflow(90, 90, 90);
+    band(l.maxFinite, span, overflow);
+    band(-span, -l.maxFinite, overflow);
+    band(-l.minNormal, l.minNormal, subnormal);
+    band(-l.minSubnormal / 2, l.minSubnormal / 2, underflow);
+    // One line per band, its colour as a square before it: the range and how many values fall there.
+    const std::pair<QColor, QString> lines[] = {
+        {overflow, tr("overflow, |x| > %1: %2").arg(num(l.maxFinite)).arg(c.overflow)},
+        {subnormal, tr("subnormal, %1 \u2264 |x| < %2: %3").arg(num(l.minSubnormal / 2), num(l.minNormal)).arg(c.subnormal)},
+        {underflow, tr("become zero, 0 < |x| < %1: %2").arg(num(l.minSubnormal / 2)).arg(c.underflow)},
+    };
+    QStringList plain, html;
+    for (const auto &[colour, line] : lines) {
+        plain << line;
+        html << QStringLiteral("<span style=\"color:%1\">\u25a0</span> %2").arg(colour.name(), line.toHtmlEscaped());
+    }
+    const QString tail = tr("Unshaded values are normal in %1; a band narrower than a pixel shows as a line.").arg(QString::fromLatin1(l.name));
+    plain << tail;
+    html << tail.toHtmlEscaped();
+    m_bandPlain = plain.join(QLatin1Char('\n'));
+    m_bandNote->setText(html.join(QStringLiteral("<br>")));
+    m_bandNote->show();
+    m_plot->replot(QCustomPlot::rpQueuedReplot);
 }
 
 void HistogramWidget::applyScale()

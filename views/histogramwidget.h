@@ -7,7 +7,9 @@
 
 class QCustomPlot;
 class QCPBars;
+class QCPItemRect;
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QSpinBox;
 class QStackedWidget;
@@ -39,6 +41,13 @@ public:
     /// User range; lo > hi when "from data".
     std::pair<double, double> range() const;
     QCustomPlot *plot() const { return m_plot; }
+    /// The target dtype whose bands are drawn over the histogram (precision headroom, issue 34):
+    /// underflow, subnormal and overflow ranges shaded, normal values unshaded; -1: none.
+    void setBandTarget(int target);
+    int bandTarget() const;
+    /// The legend of the bands as plain text, one line per band (overflow, subnormal, become
+    /// zero: its range and count), then a line on the unshaded values; empty without bands.
+    QString bandText() const;
     bool savePlot(const QString &path);
 
 signals:
@@ -51,6 +60,7 @@ protected:
 private:
     void applyScale();
     void exportPlot();
+    void drawBands();
 
     QCustomPlot *m_plot;
     QCPBars *m_bars;
@@ -59,7 +69,11 @@ private:
     QLineEdit *m_lo, *m_hi;
     void showPlot(bool on);
 
-    QLabel *m_counts, *m_hover, *m_message;
+    QLabel *m_counts, *m_hover, *m_message, *m_bandNote;
+    QComboBox *m_bands;
+    std::vector<QCPItemRect *> m_bandItems;
+    TensorStats m_stats;
+    QString m_bandPlain;
     QStackedWidget *m_pages;
     QWidget *m_plotPage;
     QPushButton *m_save;

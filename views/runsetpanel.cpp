@@ -12,9 +12,94 @@
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
+#include <algorithm>
 #include <utility>
 
 namespace ds {
+
+namespace {
+
+/// The phase in the interface language (core's runPhaseName is the JSON's word).
+QString phaseText(RunPhase p)
+{
+    switch (p) {
+    case RunPhase::Forward: return RunSetPanel::tr("forward");
+    case RunPhase::Backward: return RunSetPanel::tr("backward");
+    case RunPhase::Optimizer: return RunSetPanel::tr("optimizer");
+    }
+    return {};
+}
+
+QString runsText(const std::vector<int> &runs)
+{
+    QStringList parts;
+    for (int r : runs)
+        parts << QString::number(r + 1);
+    return parts.join(QStringLiteral(", "));
+}
+
+QString whereText(const RunSetRow &r)
+{
+    QStringList at;
+    if (!r.step.isEmpty())
+        at << RunSetPanel::tr("step %1").arg(r.stepNumber >= 0 ? QString::number(r.stepNumber) : r.step);
+    if (!r.rank.isEmpty())
+        at << RunSetPanel::tr("rank %1").arg(r.rankNumber >= 0 ? QString::number(r.rankNumber) : r.rank);
+    at << r.op;
+    return RunSetPanel::tr("%1 (row %2)").arg(at.join(QStringLiteral(", ")), r.name);
+}
+
+QString sameText(CompareMode mode)
+{
+    return mode == CompareMode::Summary ? RunSetPanel::tr("identical statistics") : RunSetPanel::tr("bit-identical");
+}
+
+} // namespace
+
+QString RunSetPanel::answersText(const RunSetResult &r)
+{
+    // RunSetResult::text() (the CLI's) in the interface language, the answers first: below the
+    // run paths and pairs they were out of sight in the tab's answer pane.
+    QString t;
+    for (const auto &g : r.sameGroups)
+        t += tr("runs %1 are %2").arg(runsText(g), sameText(r.mode)) + QLatin1Char('\n');
+    if (r.departure)
+        t += tr("departs first: run %1 at %2; majority: runs %3")
+                 .arg(runsText(r.departure->runs), whereText(r.departure->row),
+                      runsText(*std::max_element(r.departure->groups.begin(), r.departure->groups.end(),
+                                                 [](const auto &x, const auto &y) { return x.size() < y.size(); })));
+    else
+        t += tr("departs first: no run departs from a majority");
+    t += QLatin1Char('\n') + tr("first operator whose inputs agree and an output differs:") + QLatin1Char('\n');
+    for (size_t p = 0; p < r.nondeterministic.size(); ++p) {
+        const auto &f = r.nondeterministic[p];
+        t += QStringLiteral("  %1: ").arg(phaseText(RunPhase(p)), -9);
+        if (!f) {
+            t += tr("none") + QLatin1Char('\n');
+            continue;
+        }
+        QStringList groups;
+        for (const auto &g : f->groups)
+            groups << QLatin1Char('{') + runsText(g) + QLatin1Char('}');
+        t += (f->betweenSteps ? tr("updated differently before %1; runs agree as %2") : tr("%1; runs agree as %2"))
+                 .arg(whereText(f->row), groups.join(QLatin1Char(' ')))
+             + QLatin1Char('\n');
+    }
+    t += QLatin1Char('\n') + tr("pairs:") + QLatin1Char('\n');
+    for (const RunSetPair &p : r.pairs) {
+        t += QStringLiteral("  %1-%2: ").arg(p.a + 1).arg(p.b + 1);
+        if (p.same)
+            t += tr("%1 (%2 rows)").arg(sameText(p.mode)).arg(p.rows);
+        else
+            t += tr("%1 of %2 rows differ, %3 not compared, %4 unmatched").arg(p.differing).arg(p.rows).arg(p.notCompared).arg(p.benchOnly)
+                 + (p.firstDifference ? tr("; first: %1").arg(whereText(*p.firstDifference)) : QString());
+        t += QLatin1Char('\n');
+    }
+    t += QLatin1Char('\n') + tr("mode:  %1").arg(compareModeName(r.mode)) + QLatin1Char('\n');
+    for (size_t i = 0; i < r.paths.size(); ++i)
+        t += tr("run %1: %2").arg(i + 1).arg(r.paths[i]) + QLatin1Char('\n');
+    return t;
+}
 
 void RunSetMatrixModel::setRunSet(std::shared_ptr<const RunSetResult> result)
 {
@@ -52,7 +137,7 @@ QVariant RunSetMatrixModel::data(const QModelIndex &index, int role) const
         case OpColumn:
             return role == Qt::ToolTipRole && departs ? tr("%1: the first operator where a run departs from the majority").arg(op.op)
                                                       : op.op;
-        case PhaseColumn: return runPhaseName(op.phase);
+        case PhaseColumn: return phaseText(op.phase);
         }
         return {};
     }
@@ -123,7 +208,9 @@ RunSetPanel::RunSetPanel(QWidget *parent)
     m_view->setAlternatingRowColors(false);
     m_view->verticalHeader()->setVisible(false);
     m_view->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 6);
-    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setTextElideMode(Qt::ElideMiddle);
+    m_view->setWordWrap(false);
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_answers);
     split->addWidget(m_view);
@@ -209,10 +296,17 @@ void RunSetPanel::onFinished()
     } else {
         m_status->setText(tr("%n runs compared with each other (%1 mode)", nullptr, int(m_result->paths.size()))
                               .arg(compareModeName(m_result->mode)));
-        m_answers->setPlainText(m_result->text());
-        m_view->resizeColumnsToContents();
-        // the run columns must stay in view: long operator names are elided (full text in the tooltip)
-        m_view->setColumnWidth(RunSetMatrixModel::OpColumn, std::min(m_view->columnWidth(RunSetMatrixModel::OpColumn), 220));
+        m_answers->setPlainText(answersText(*m_result));
+        // Every run column stays in view (at 1280x800 the last one was cut off behind a 220-pixel
+        // Operator column): Phase and the runs come before the Operator, which is last and takes
+        // the room left, its long names elided in the middle (full name in the tooltip).
+        QHeaderView *header = m_view->horizontalHeader();
+        header->moveSection(header->visualIndex(RunSetMatrixModel::PhaseColumn), RunSetMatrixModel::OpColumn);
+        for (int run = 0; run < int(m_result->paths.size()); ++run)
+            header->moveSection(header->visualIndex(RunSetMatrixModel::FirstRunColumn + run), RunSetMatrixModel::PhaseColumn + run);
+        for (int c = 0; c < m_model->columnCount(); ++c)
+            if (c != RunSetMatrixModel::OpColumn) // the Operator takes what is left (stretched last section)
+                m_view->resizeColumnToContents(c);
         if (m_result->departure)
             if (const int row = m_model->rowOf(m_result->departure->row.scope, m_result->departure->row.op); row >= 0)
                 m_view->scrollTo(m_model->index(row, RunSetMatrixModel::StepColumn), QAbstractItemView::PositionAtCenter);
@@ -220,6 +314,6 @@ void RunSetPanel::onFinished()
     emit finished();
 }
 
-QString RunSetPanel::answerText() const { return m_result ? m_result->text() : m_status->text(); }
+QString RunSetPanel::answerText() const { return m_result ? answersText(*m_result) : m_status->text(); }
 
 } // namespace ds

@@ -58,6 +58,9 @@ public:
     QTableView *view() const { return m_view; }
     /// The answers shown above the matrix, or the error.
     QString answerText() const;
+    /// RunSetResult::text() (the CLI's answers) in the interface language, the answers first
+    /// (same runs, the first departure, the nondeterministic operators), then pairs, mode, paths.
+    static QString answersText(const RunSetResult &result);
 
 signals:
     void finished();

@@ -1,6 +1,7 @@
 #include "tensorinspector.h"
 
 #include "documentcontext.h"
+#include "headroomtable.h"
 #include "heatmapwidget.h"
 #include "histogramwidget.h"
 #include "valuegridwidget.h"
@@ -84,8 +85,17 @@ TensorInspector::TensorInspector(DocumentContext *context, QWidget *parent)
     m_tabs->addTab(summary, tr("Summary"));
     m_values = new ValueGridWidget(this);
     m_heatmap = new HeatmapWidget(this);
+    m_headroom = new HeadroomTable(this);
     m_tabs->addTab(m_values, tr("Values"));
     m_tabs->addTab(m_heatmap, tr("Heatmap"));
+    m_tabs->addTab(m_headroom, tr("Headroom"));
+    m_tabs->setTabToolTip(m_tabs->indexOf(m_headroom), tr("How the values would fare in float16, bfloat16, float8 and hifloat8"));
+    // Choosing a type in the headroom table draws its bands over the histogram.
+    connect(m_headroom->table(), &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem *item) {
+        const int row = item ? m_headroom->table()->indexOfTopLevelItem(item) : -1;
+        if (row >= 0 && m_report && m_report->stats.headroom.valid)
+            m_hist->setBandTarget(row);
+    });
     connect(m_heatmap, &HeatmapWidget::indexActivated, this, [this](const std::vector<std::uint64_t> &nd) {
         m_tabs->setCurrentWidget(m_values);
         m_values->goTo(nd);
@@ -141,6 +151,7 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
         m_status->clear();
         m_raw->setEnabled(false);
         m_hist->clear();
+        m_headroom->clear();
         m_values->clear();
         m_heatmap->clear();
         return;
@@ -163,8 +174,10 @@ void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
                                                    ? tr("No values were dumped for this tensor (msprobe task: statistics): no histogram.")
                                                    : tr("No values were dumped for this tensor: no histogram."));
             showRecordedStats();
+            m_headroom->setRecorded(t.recorded());
         } else {
             m_hist->clear(why);
+            m_headroom->clear(why);
         }
         m_values->clear(why);
         m_heatmap->clear(why);
@@ -195,6 +208,7 @@ void TensorInspector::startLoad()
             *c = true; // stale jobs stop early; their results are never delivered
     m_cancelLoad = std::make_shared<std::atomic<bool>>(false);
     m_status->setText(tr("Loading\u2026"));
+    m_headroom->clear(tr("Loading\u2026"));
     m_loadWatcher.setFuture(runLoadJob(m_index, m_ref, m_raw->isChecked() ? LayoutChoice::Raw : LayoutChoice::Logical,
                                        m_cancelLoad));
 }
@@ -210,6 +224,7 @@ void TensorInspector::onLoaded()
         const QString error = r->error->text();
         m_status->setText(tr("Cannot show this tensor: %1").arg(error));
         m_hist->clear(error);
+        m_headroom->clear(error);
         m_values->clear(error);
         m_heatmap->clear(error);
         m_report = r;
@@ -258,6 +273,7 @@ void TensorInspector::onStatsDone()
     m_status->setText(notes.join(QLatin1Char('\n')));
     showStats();
     m_hist->setHistogram(r->histogram.value_or(Histogram{}), r->stats);
+    m_headroom->setHeadroom(r->stats.headroom, r->stats.finite);
     emit reportReady();
 }
 
@@ -409,10 +425,12 @@ void TensorInspector::showGraphNode(const GraphNode &node, const QString &where)
     const QString none = tr("A graph database node holds no values: no histogram.");
     if (shown) {
         showRecordedStats(visDbRowStats(*shown), std::nullopt, tr("recorded in the graph database: %1").arg(shown->name));
+        m_headroom->setRecorded(visDbRowStats(*shown));
         m_hist->showRecorded(visDbRowStats(*shown), none + QLatin1Char(' ') + shown->name + QLatin1Char(':'));
     } else {
         m_stats->clear();
         m_hist->clear(none);
+        m_headroom->clear(none);
     }
     m_values->clear(none);
     m_heatmap->clear(none);

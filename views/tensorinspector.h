@@ -17,6 +17,7 @@ class QTreeWidget;
 namespace ds {
 
 class DocumentContext;
+class HeadroomTable;
 class HeatmapWidget;
 class HistogramWidget;
 class ValueGridWidget;
@@ -35,6 +36,7 @@ public:
     /// The loaded tensor (before statistics), or null.
     std::shared_ptr<const TensorReport> loaded() const { return m_loaded; }
     HistogramWidget *histogram() const { return m_hist; }
+    HeadroomTable *headroom() const { return m_headroom; }
     ValueGridWidget *values() const { return m_values; }
     HeatmapWidget *heatmap() const { return m_heatmap; }
     QTabWidget *tabs() const { return m_tabs; }
@@ -72,6 +74,7 @@ private:
     QTabWidget *m_tabs;
     QTreeWidget *m_meta, *m_stats;
     HistogramWidget *m_hist;
+    HeadroomTable *m_headroom;
     ValueGridWidget *m_values;
     HeatmapWidget *m_heatmap;
     QFutureWatcher<std::shared_ptr<TensorReport>> m_loadWatcher, m_statsWatcher;

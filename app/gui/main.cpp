@@ -10,6 +10,8 @@
 #include "graphcompareview.h"
 #include "graphpanel.h"
 #include "graphview.h"
+#include "headroomtable.h"
+#include "histogramwidget.h"
 #include "overflowpanel.h"
 #include "runspanel.h"
 #include "runsetpanel.h"
@@ -23,6 +25,7 @@
 #include <QCommandLineParser>
 #include <QStringList>
 #include <QTabWidget>
+#include <QTreeWidget>
 #include <QThread>
 #include <QTimer>
 
@@ -149,6 +152,17 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
             QCoreApplication::processEvents();
         }
     }
+    if (tab == QLatin1String("headroom") || tab == QLatin1String("bands")) { // float8_e4m3fn: the narrowest OCP type
+        window.inspector()->headroom()->table()->setCurrentItem(
+            window.inspector()->headroom()->table()->topLevelItem(int(HeadroomTarget::Float8E4M3FN)));
+        window.inspector()->histogram()->setBandTarget(int(HeadroomTarget::Float8E4M3FN));
+        if (tab == QLatin1String("headroom"))
+            window.inspector()->tabs()->setCurrentWidget(window.inspector()->headroom());
+        for (int i = 0; i < 10; ++i) {
+            QThread::msleep(20);
+            QCoreApplication::processEvents();
+        }
+    }
     if (tab == QLatin1String("values") || tab == QLatin1String("heatmap")) {
         QTabWidget *tabs = window.inspector()->tabs();
         tabs->setCurrentIndex(tab == QLatin1String("values") ? 1 : 2);
@@ -175,7 +189,7 @@ struct Options
                                 QCoreApplication::translate("main", "User interface language (en, zh_CN) for this run."),
                                 QStringLiteral("LANG")};
     QCommandLineOption tab{QStringLiteral("tab"),
-                           QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH)."),
+                           QCoreApplication::translate("main", "Screenshot mode: show this view (values, heatmap, headroom, bands: float8_e4m3fn's ranges over the histogram, overflow, graph, graph-compare, mapping, runs, trends, runset: the run set of the last PATH)."),
                            QStringLiteral("NAME")};
     QCommandLineOption compare{QStringLiteral("compare"), QCoreApplication::translate("main", "Compare the opened dump with this bench dump."),
                                QStringLiteral("BENCH")};

@@ -420,6 +420,11 @@ OpStats computeOpStats(const DumpIndex &index, int op, const JobControl *job)
             sum += s.mean * double(s.finite);
             finite += s.finite;
         }
+        if (s.headroom.valid) {
+            out.headroomFinite += s.finite;
+            for (int k = 0; k < kHeadroomTargets; ++k)
+                out.underflow[size_t(k)] += s.headroom.targets[size_t(k)].underflow;
+        }
     }
     if (finite)
         out.mean = sum / double(finite);

@@ -16,6 +16,16 @@ struct OpStats
     double min = std::numeric_limits<double>::quiet_NaN(), max = min, mean = min;
     std::uint64_t nan = 0, inf = 0;
     QString error;
+    /// Precision headroom of the outputs whose values were read (real floating types only):
+    /// their finite values, and per target how many of them underflow (become zero).
+    std::uint64_t headroomFinite = 0;
+    std::array<std::uint64_t, kHeadroomTargets> underflow{};
+    /// The fraction of those finite values that underflows in `t`; NaN when no output's values
+    /// were read (statistics-only outputs tell nothing about underflow: tensor/headroom.h).
+    double underflowFraction(HeadroomTarget t) const
+    {
+        return headroomFinite ? double(underflow[size_t(t)]) / double(headroomFinite) : std::numeric_limits<double>::quiet_NaN();
+    }
 };
 
 /// Which operators of a level the table shows: of type `type` (empty: all) whose name or type

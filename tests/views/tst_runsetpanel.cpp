@@ -1,16 +1,52 @@
 // The Run Set tab (views/runsetpanel, issue 34 item 2) on real msprobe runs (samples/msprobe_multirun):
 // three repeated runs agree in every operator, the fourth (fc1.weight changed) departs at the
 // linear that receives the weight and not before; a folder of fewer than three runs is refused.
+// At the width the tab has in a 1280x800 window every run column is in view, and in Chinese the
+// Phase column and the answers are Chinese (expectations from the committed .ts).
 #include "runsetpanel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
+#include <QHeaderView>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QScopeGuard>
+#include <QTableView>
 #include <QTest>
+#include <QTranslator>
+#include <QXmlStreamReader>
 
 using namespace ds;
+
+namespace {
+
+const QString kMd5Runs = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_multirun/dumps/md5");
+
+/// The translation of a message in the committed .ts (empty when missing or unfinished).
+QString tsTranslation(const QString &context, const QString &source)
+{
+    QFile ts(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/translations/dumpscope_zh_CN.ts"));
+    if (!ts.open(QIODevice::ReadOnly))
+        return {};
+    QXmlStreamReader xml(&ts);
+    QString name, src;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (!xml.isStartElement())
+            continue;
+        if (xml.name() == QLatin1String("name"))
+            name = xml.readElementText();
+        else if (xml.name() == QLatin1String("source"))
+            src = xml.readElementText();
+        else if (xml.name() == QLatin1String("translation") && name == context && src == source
+                 && xml.attributes().value(QLatin1String("type")).isEmpty())
+            return xml.readElementText();
+    }
+    return {};
+}
+
+} // namespace
 
 class TestRunSetPanel : public QObject
 {
@@ -18,6 +54,8 @@ class TestRunSetPanel : public QObject
 private slots:
     void fourRuns();
     void tooFewRuns();
+    void everyRunColumnInView();
+    void chinese();
 };
 
 void TestRunSetPanel::fourRuns()
@@ -66,6 +104,54 @@ void TestRunSetPanel::tooFewRuns()
     QVERIFY(!panel.result());
     QCOMPARE(panel.model()->rowCount(), 0);
     QVERIFY2(panel.answerText().contains(QStringLiteral("three or more")), qPrintable(panel.answerText()));
+}
+
+/// The Run Set tab is about 515 pixels wide in a 1280x800 window (docks at their default
+/// sizes): every run column lies inside the matrix's viewport, not behind a horizontal scroll.
+void TestRunSetPanel::everyRunColumnInView()
+{
+    RunSetPanel panel;
+    panel.resize(515, 700);
+    panel.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&panel));
+    panel.compareRunsIn(kMd5Runs);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), 60000);
+    QVERIFY(panel.result());
+    const QHeaderView *header = panel.view()->horizontalHeader();
+    const int width = panel.view()->viewport()->width();
+    for (int run = 0; run < 4; ++run) {
+        const int c = RunSetMatrixModel::FirstRunColumn + run;
+        const int left = header->sectionViewportPosition(c), right = left + header->sectionSize(c);
+        QVERIFY2(left >= 0 && right <= width, qPrintable(QStringLiteral("run %1: [%2, %3) of %4").arg(run + 1).arg(left).arg(right).arg(width)));
+    }
+    // the Operator column is left, and a long name stays whole in its tooltip
+    const int linear = panel.model()->rowOf(QStringLiteral("step0/rank0"), QStringLiteral("Module.ln.LayerNorm.parameters_grad.0"));
+    if (linear >= 0)
+        QVERIFY(panel.model()->index(linear, RunSetMatrixModel::OpColumn).data(Qt::ToolTipRole).toString().endsWith(QStringLiteral("parameters_grad.0")));
+    QVERIFY(panel.view()->textElideMode() == Qt::ElideMiddle);
+}
+
+void TestRunSetPanel::chinese()
+{
+    const QString forward = tsTranslation(QStringLiteral("ds::RunSetPanel"), QStringLiteral("forward"));
+    const QString same = tsTranslation(QStringLiteral("ds::RunSetPanel"), QStringLiteral("bit-identical"));
+    const QString departs = tsTranslation(QStringLiteral("ds::RunSetPanel"), QStringLiteral("departs first: run %1 at %2; majority: runs %3"));
+    QVERIFY(!forward.isEmpty() && !same.isEmpty() && !departs.isEmpty());
+    QTranslator translator;
+    QVERIFY(translator.load(QStringLiteral(DUMPSCOPE_QM)));
+    QCoreApplication::installTranslator(&translator);
+    const auto restore = qScopeGuard([&translator] { QCoreApplication::removeTranslator(&translator); });
+    RunSetPanel panel;
+    panel.compareRunsIn(kMd5Runs);
+    QTRY_VERIFY_WITH_TIMEOUT(!panel.isBusy(), 60000);
+    QVERIFY(panel.result());
+    const int conv = panel.model()->rowOf(QStringLiteral("step0/rank0"), QStringLiteral("Functional.conv2d.0.forward"));
+    QVERIFY(conv >= 0);
+    QCOMPARE(panel.model()->index(conv, RunSetMatrixModel::PhaseColumn).data().toString(), forward);
+    const QString text = panel.answerText();
+    QVERIFY2(text.contains(same), qPrintable(text));
+    QVERIFY2(text.contains(departs.left(departs.indexOf(QLatin1String("%1")))), qPrintable(text));
+    QVERIFY(!text.contains(QStringLiteral("departs first")));
 }
 
 QTEST_MAIN(TestRunSetPanel)
