@@ -13,6 +13,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMimeData>
 #include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -224,6 +225,23 @@ private slots:
         filter->setCurrentIndex(0);
         emit filter->activated(0);
         QCOMPARE(view.proxy()->rowCount(), model->rowCount());
+
+        // A bench-only row takes dropped NPU operators like any bench row ("pair these two"; last: the
+        // drop re-matches).
+        for (int r = 0; r < model->rowCount(); ++r) {
+            if (!model->isBenchOnlyRow(r))
+                continue;
+            const QString benchOp = model->benchOperator(r);
+            QVERIFY(model->index(r, CompareTableModel::BenchName).data().toString().startsWith(benchOp + QLatin1Char('.')));
+            QMimeData mime;
+            mime.setData(QLatin1String(kNpuOperatorsMime), QByteArrayLiteral("[\"Functional.linear.0.forward\"]"));
+            QSignalSpy requested(model, &CompareTableModel::mappingRequested);
+            QVERIFY(const_cast<CompareTableModel *>(model)->dropMimeData(&mime, Qt::CopyAction, -1, 0, model->index(r, CompareTableModel::BenchName)));
+            QCOMPARE(requested.count(), 1);
+            QCOMPARE(requested[0][1].toStringList(), QStringList{benchOp});
+            QVERIFY(!(model->flags(model->index(r, 0)) & Qt::ItemIsDragEnabled)); // no NPU operator to drag
+            break;
+        }
     }
 
     /// "Pair these two" by hand onto a gap: an NPU call only the NPU makes (align_base against
