@@ -482,6 +482,66 @@
     <context>
         <name>ds::CompareTableModel</name>
         <message>
+            <source>(top level)</source>
+            <translation>（顶层）</translation>
+        </message>
+        <message>
+            <source>%1: only in the bench: %2</source>
+            <translation>%1：仅标杆侧有：%2</translation>
+        </message>
+        <message>
+            <source>%1: only on the NPU: %2</source>
+            <translation>%1：仅 NPU 侧有：%2</translation>
+        </message>
+        <message>
+            <source>%1: bench %2 vs NPU %3</source>
+            <translation>%1：标杆 %2 对 NPU %3</translation>
+        </message>
+        <message>
+            <source>%1: numerically equal</source>
+            <translation>%1：数值一致</translation>
+        </message>
+        <message>
+            <source>%1: numerically different</source>
+            <translation>%1：数值不同</translation>
+        </message>
+        <message>
+            <source>%1: outputs not compared</source>
+            <translation>%1：输出未比对</translation>
+        </message>
+        <message>
+            <source>%1 · bench only</source>
+            <translation>%1 · 仅标杆侧</translation>
+        </message>
+        <message>
+            <source>bench only</source>
+            <translation>仅标杆侧</translation>
+        </message>
+        <message>
+            <source>Only the bench has this row: nothing on the NPU side of its structure region pairs with it.</source>
+            <translation>只有标杆侧有此行：其结构区域的 NPU 侧没有可与之配对的行。</translation>
+        </message>
+        <message>
+            <source>%1 · NPU only</source>
+            <translation>%1 · 仅 NPU 侧</translation>
+        </message>
+        <message>
+            <source>NPU only</source>
+            <translation>仅 NPU 侧</translation>
+        </message>
+        <message>
+            <source>Only the NPU has this row: nothing on the bench side of its structure region pairs with it.</source>
+            <translation>只有 NPU 侧有此行：其结构区域的标杆侧没有可与之配对的行。</translation>
+        </message>
+        <message>
+            <source>Where the two op streams differ in structure (an aligned compare, docs/COMPARE.md rule 4): the enclosing module, the operators each side runs there, and whether the region&apos;s outputs agree</source>
+            <translation>两侧算子流在结构上不同的位置（按结构对齐的比对，docs/COMPARE.md 规则 4）：所在模块、两侧在此执行的算子，以及该区域的输出是否一致</translation>
+        </message>
+        <message>
+            <source>Structure region</source>
+            <translation>结构区域</translation>
+        </message>
+        <message>
             <source>%1 (first divergence)</source>
             <translation>%1（首个分歧）</translation>
         </message>
@@ -728,6 +788,32 @@
     </context>
     <context>
         <name>ds::CompareView</name>
+        <message>
+            <source>Structural differences only</source>
+            <translation>仅结构差异</translation>
+        </message>
+        <message>
+            <source>The rows inside the structure regions of an aligned compare: operators only one side runs, or runs each side computes differently (the Structure region column names each)</source>
+            <translation>按结构对齐的比对中位于结构区域内的行：只有一侧执行的算子，或两侧以不同方式计算的算子序列（“结构区域”列给出各自的区域）</translation>
+        </message>
+        <message>
+            <source>NPU only, structure region %1</source>
+            <translation>仅 NPU 侧，结构区域 %1</translation>
+        </message>
+        <message>
+            <source>Structure region %1</source>
+            <translation>结构区域 %1</translation>
+        </message>
+        <message>
+            <source>Only the bench has %1: %2</source>
+            <translation>只有标杆侧有 %1：%2</translation>
+        </message>
+        <message numerus="yes">
+            <source>The op streams do not line up by name and were aligned by structure: %n region(s) differ in structure (%1 numerically equal), e.g. %2. “Structural differences only” lists their rows.</source>
+            <translation>
+                <numerusform>两侧算子流按名称无法对齐，已按结构对齐：%n 个区域结构不同（其中 %1 个数值一致），例如 %2。“仅结构差异”列出这些行。</numerusform>
+            </translation>
+        </message>
         <message>
             <source>Use Analysis → Compare with… to compare the selected dump with a bench dump.</source>
             <translation>使用“分析 → 与…比对”将所选 dump 与标杆 dump 比对。</translation>

@@ -65,6 +65,12 @@ QColor verdictColor(Verdict v)
     return {};
 }
 
+} // namespace
+
+QColor CompareView::gapColor() { return QColor(0xd1, 0xc4, 0xe9); } // lavender: none of the verdict colours
+
+namespace {
+
 /// Paints both verdict columns in the same colours (DumpScope's and msprobe's side by side, so
 /// that a difference shows at a glance), and the pinned first divergence in bold.
 class VerdictDelegate : public QStyledItemDelegate
@@ -82,7 +88,17 @@ public:
                 option->backgroundBrush = c;
         if (index.data(CompareTableModel::PinnedRole).toBool())
             option->font.setBold(true);
-        if (index.column() == CompareTableModel::BenchName) {
+        // The gaps of an aligned compare: the side that has no row there reads "NPU only" /
+        // "bench only" on a distinct background, greyed.
+        const auto gap = CompareGaps::Gap(index.data(CompareTableModel::GapRole).toInt());
+        if (gap != CompareGaps::Gap::None && index.column() == CompareTableModel::Verdict && option->backgroundBrush.style() == Qt::NoBrush)
+            option->backgroundBrush = CompareView::gapColor();
+        if ((gap == CompareGaps::Gap::NpuOnly && index.column() == CompareTableModel::BenchName)
+            || (gap == CompareGaps::Gap::BenchOnly && index.column() == CompareTableModel::NpuName)) {
+            option->backgroundBrush = CompareView::gapColor();
+            option->font.setItalic(true);
+            option->palette.setColor(QPalette::Text, option->palette.color(QPalette::PlaceholderText));
+        } else if (index.column() == CompareTableModel::BenchName) {
             const auto source = MatchSource(index.data(CompareTableModel::SourceRole).toInt());
             if (source == MatchSource::User)
                 option->font.setItalic(true); // paired by the user mapping
@@ -118,6 +134,8 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
     m_table->setWordWrap(false);
+    m_table->horizontalHeader()->moveSection(CompareTableModel::Region, CompareTableModel::BenchName + 1);
+    m_table->setColumnHidden(CompareTableModel::Region, true); // shown for an aligned compare
 
     m_summary = new WrappedTextArea(7, this);
     m_summary->setText(tr("Use Analysis \u2192 Compare with\u2026 to compare the selected dump with a bench dump."));
@@ -130,6 +148,11 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_verdictFilter->addItem(tr("Errors"), int(Verdict::Error));
     m_verdictFilter->addItem(tr("Rows without bench tensor"), -1);
     m_verdictFilter->addItem(tr("Rows where the verdicts differ"), -2);
+    m_verdictFilter->addItem(tr("Structural differences only"), -3);
+    m_verdictFilter->setItemData(m_verdictFilter->count() - 1,
+                                 tr("The rows inside the structure regions of an aligned compare: operators only one side runs, "
+                                    "or runs each side computes differently (the Structure region column names each)"),
+                                 Qt::ToolTipRole);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 1000);
     m_progress->setVisible(false);
@@ -249,6 +272,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
         const int v = m_verdictFilter->currentData().toInt();
         m_proxy->setUnmatchedOnly(v == -1);
         m_proxy->setDifferingOnly(v == -2);
+        m_proxy->setStructuralOnly(v == -3);
         m_proxy->setMinimumVerdict(v < 0 ? Verdict::None : Verdict(v));
     });
     connect(m_cancel, &QToolButton::clicked, this, [this] {
@@ -270,6 +294,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
             m_verdictFilter->setCurrentIndex(0);
             m_proxy->setUnmatchedOnly(false);
             m_proxy->setDifferingOnly(false);
+            m_proxy->setStructuralOnly(false);
             m_proxy->setMinimumVerdict(Verdict::None);
             target = m_proxy->mapFromSource(m_model->index(row, 0));
         }
@@ -541,9 +566,23 @@ void CompareView::onFinished()
                                       std::clamp(m_table->viewport()->width() * 3 / 10, 110, 190));
     m_table->horizontalHeader()->resizeSection(CompareTableModel::Verdict, std::min(m_table->columnWidth(CompareTableModel::Verdict), verdictWidth));
     m_table->horizontalHeader()->resizeSection(CompareTableModel::VerdictsDiffer, std::min(m_table->columnWidth(CompareTableModel::VerdictsDiffer), 360));
+    // An aligned compare names each row's structure region beside the bench tensor.
+    m_table->setColumnHidden(CompareTableModel::Region, result->structure.empty());
+    m_table->horizontalHeader()->resizeSection(CompareTableModel::Region, std::min(m_table->columnWidth(CompareTableModel::Region), 420));
     updateSummary();
-    if (m_model->pinnedRow() >= 0)
+    if (m_model->pinnedRow() >= 0) {
         m_table->setCurrentIndex(m_proxy->mapFromSource(m_model->index(m_model->pinnedRow(), 0)));
+    } else if (!result->structure.empty()) { // nothing diverges: show where the op streams differ
+        int first = -1;
+        for (int r = 0; r < m_model->rowCount() && first < 0; ++r)
+            if (!m_model->index(r, 0).data(CompareTableModel::RegionRole).toString().isEmpty())
+                first = r;
+        const QModelIndex target = m_proxy->mapFromSource(m_model->index(first, 0));
+        if (target.isValid()) {
+            m_table->setCurrentIndex(target);
+            m_table->scrollTo(target, QAbstractItemView::PositionAtCenter);
+        }
+    }
     emit finished();
     if (m_remapPending) { // the mapping changed while comparing
         m_remapPending = false;
@@ -595,6 +634,18 @@ void CompareView::updateSummary()
     } else if (!result->cancelled) {
         text += QLatin1Char('\n') + tr("No operator diverges.");
     }
+    QString structure;
+    if (!result->structure.empty()) { // an aligned compare: where the op streams differ
+        int equal = 0;
+        for (const StructureFinding &f : result->structure)
+            equal += f.outcome == StructureFinding::Outcome::Equal;
+        structure = QLatin1Char('\n')
+                + tr("The op streams do not line up by name and were aligned by structure: %n region(s) differ in structure "
+                     "(%1 numerically equal), e.g. %2. \u201cStructural differences only\u201d lists their rows.",
+                     nullptr, int(result->structure.size()))
+                      .arg(equal)
+                      .arg(m_model->regionText(0));
+    }
     if (!result->tablePath.isEmpty() && m_npu->openedPath != result->tablePath) // linked to its dumps (resulttable.cpp: else the table)
         text = tr("msprobe's compare table %1: %n row(s) read, not computed; the verdicts are msprobe's Result. Its dumps: "
                   "NPU %2, bench %3 (%4). Select a row for both tensors side by side and the error heatmap; open the two "
@@ -613,7 +664,7 @@ void CompareView::updateSummary()
                 + QStringLiteral(" (") + tr("%n bench tensor(s) without an NPU row", nullptr, int(result->benchOnly.size())) + QStringLiteral(").");
     if (result->cancelled)
         text = tr("Cancelled. ") + text;
-    m_summary->setText(tr("Run: %1").arg(m_model->runAnswer().line()) + QLatin1Char('\n') + text);
+    m_summary->setText(tr("Run: %1").arg(m_model->runAnswer().line()) + structure + QLatin1Char('\n') + text);
     m_summary->setToolTip(tr("NPU: %1\nBench: %2").arg(m_npu->openedPath, m_bench->openedPath));
 }
 
@@ -823,9 +874,11 @@ void CompareView::showTableMenu(const QPoint &pos)
         rows << m_proxy->mapToSource(i);
     const QStringList npu = m_model->npuOperators(rows);
     QMenu menu(this);
-    QAction *map = menu.addAction(tr("Map %1 to bench operator\u2026").arg(npu.size() == 1 ? npu.front() : tr("%n operator(s)", nullptr, int(npu.size()))));
-    map->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
-    connect(map, &QAction::triggered, this, &CompareView::chooseBenchForSelection);
+    if (!npu.isEmpty()) { // none: bench-only rows (a structure region's gap)
+        QAction *map = menu.addAction(tr("Map %1 to bench operator\u2026").arg(npu.size() == 1 ? npu.front() : tr("%n operator(s)", nullptr, int(npu.size()))));
+        map->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_M));
+        connect(map, &QAction::triggered, this, &CompareView::chooseBenchForSelection);
+    }
     QStringList mapped;
     for (const QString &op : npu)
         if (m_mapping.mentionsNpu(op))

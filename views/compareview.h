@@ -4,6 +4,7 @@
 #include "compare/pairdetail.h"
 #include "run/runsummary.h"
 
+#include <QColor>
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
@@ -121,6 +122,8 @@ public:
     void showMappingPanel();
     /// "Map to bench operator…" for the selected rows (a modal chooser).
     void chooseBenchForSelection();
+    /// The background of the side a gap row lacks ("NPU only" / "bench only").
+    static QColor gapColor();
     /// True when `file` lies inside the NPU or bench dump directory (DumpScope never writes there).
     bool insideOpenedDump(const QString &file) const;
 

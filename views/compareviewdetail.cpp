@@ -64,6 +64,8 @@ QString CompareView::detailText(const CompareRow &row, int sourceRow) const
     if (sourceRow == m_model->pinnedRow())
         verdicts += QStringLiteral(" \u00b7 ") + tr("first divergence: %1").arg(m_model->firstDivergenceReason());
     text += QLatin1Char('\n') + verdicts;
+    if (const QString region = m_model->index(sourceRow, 0).data(CompareTableModel::RegionRole).toString(); !region.isEmpty())
+        text += QLatin1Char('\n') + (row.bench.op < 0 ? tr("NPU only, structure region %1").arg(region) : tr("Structure region %1").arg(region));
     if (const QString why = m_model->verdictDifference(sourceRow); !why.isEmpty())
         text += QLatin1Char('\n') + tr("They differ: %1").arg(why);
     if (const AddedError *e = m_model->addedError(sourceRow)) // an output row: what its operator adds
@@ -88,6 +90,11 @@ void CompareView::onRowSelected()
     const auto result = m_model->result();
     if (!current.isValid() || !result)
         return;
+    if (m_model->isBenchOnlyRow(current.row())) { // a gap: nothing on the NPU side to compare
+        m_detailStatus->setText(tr("Only the bench has %1: %2").arg(m_model->index(current.row(), CompareTableModel::BenchName).data().toString(),
+                                                                   current.data(CompareTableModel::RegionRole).toString()));
+        return;
+    }
     const CompareRow &row = result->rows[size_t(current.row())];
     emit npuTensorSelected(m_npuDump, m_npu->tensorId(row.npu));
     if (row.bench.op < 0) {

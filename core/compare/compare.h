@@ -159,6 +159,9 @@ struct StructureFinding
     Outcome outcome = Outcome::NotCompared;
     /// "blocks.0.mlp.fc1: bench Functional.linear.1.forward vs NPU Tensor.t.0.forward + ..."
     QString text() const;
+    /// The enclosing module's path ("blocks.0.mlp.fc1" of "Module.blocks.0.mlp.fc1.Linear.forward.0"),
+    /// empty at the top level.
+    QString where() const;
 };
 QString structureOutcomeName(StructureFinding::Outcome o); ///< "equal", "differs", "not_compared"
 

@@ -413,6 +413,7 @@ public:
         QString name;                               ///< the bench entry name to look up
         const UserMapping::ApiEntry *api = nullptr; ///< the user api_mapping entry that renamed it
         MatchSource source = MatchSource::None;     ///< None: not translated
+        bool cellKeyed = false;                     ///< a cell_mapping key renamed the cell
     };
     Entry entry(const QString &npu) const
     {
@@ -433,7 +434,7 @@ public:
                 e.source = MatchSource::Mapping;
         }
         if (m_cells && !m_cells->empty() && npu.startsWith(QLatin1String("Cell."))) {
-            e.name = cellName(e.name);
+            e.name = cellName(e.name, &e.cellKeyed);
             e.source = MatchSource::User;
         }
         return e;
@@ -458,7 +459,7 @@ private:
     /// msprobe's process_cell_mapping: the first "Cell" becomes "Module"; the cell name (between
     /// the type and forward/backward/parameters_grad) is mapped whole, else each key found in it
     /// is replaced once, in file order.
-    QString cellName(const QString &entry) const
+    QString cellName(const QString &entry, bool *keyed) const
     {
         QString name = entry;
         name.replace(name.indexOf(QLatin1String("Cell")), 4, QStringLiteral("Module"));
@@ -478,8 +479,11 @@ private:
             }
         if (!whole)
             for (const auto &[k, v] : *m_cells)
-                if (const qsizetype at = mapped.indexOf(k); at >= 0)
+                if (const qsizetype at = mapped.indexOf(k); at >= 0) {
                     mapped.replace(at, k.size(), v);
+                    whole = true;
+                }
+        *keyed = whole;
         return name.left(start) + mapped + name.mid(m.capturedStart());
     }
 
@@ -595,6 +599,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
         QStringList taken, noRow; ///< NPU row names; "bench row" in taken
     };
     QHash<QString, Unused> unused;
+    // NPU entries a cell_mapping key renamed whose rows found no bench row: "<entry>" -> its
+    // bench name and the rows (the bench row taken by another pair, or not in the bench dump)
+    std::map<QString, std::pair<QString, Unused>> cellUnused;
     QStringList groupTaken; // group rows whose bench row another NPU row had already paired
 
     // The NPU rows' keys, their bench groups, and how often each group's key occurs among the
@@ -744,6 +751,11 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 } else if (translated.api && exact.group(keyOf(translated.name, benchTensor)) >= 0) {
                     unused[translated.api->msApi].taken << key + QLatin1Char('.') + tk + QStringLiteral(" (") + translated.name
                                                                 + QLatin1Char('.') + benchTensor + QLatin1Char(')');
+                } else if (translated.cellKeyed) {
+                    auto &[benchName, u] = cellUnused[key];
+                    benchName = translated.name;
+                    (exact.group(keyOf(translated.name, benchTensor)) >= 0 ? u.taken : u.noRow)
+                        << key + QLatin1Char('.') + tk + QStringLiteral(" (") + translated.name + QLatin1Char('.') + benchTensor + QLatin1Char(')');
                 }
                 if (row.source == MatchSource::None) {
                     row.hasReason = true;
@@ -849,6 +861,20 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 result.warnings << QStringLiteral("mapping%1: cell_mapping \"%2\" -> \"%3\": no Cell entry of the NPU dump holds "
                                                   "\"%2\"; not used")
                                        .arg(file, k, v);
+        }
+        auto some = [](const QStringList &l) {
+            return l.size() == 1 ? l.front() : QStringLiteral("%1 and %2 more").arg(l.front()).arg(l.size() - 1);
+        };
+        for (const auto &[entry, at] : cellUnused) {
+            const auto &[benchName, u] = at;
+            if (!u.taken.isEmpty())
+                result.warnings << QStringLiteral("mapping%1: cell_mapping renames \"%2\" to \"%3\": %4: the bench row is already "
+                                                  "paired with another NPU row; not paired")
+                                       .arg(file, entry, benchName, some(u.taken));
+            if (!u.noRow.isEmpty())
+                result.warnings << QStringLiteral("mapping%1: cell_mapping renames \"%2\" to \"%3\": %4: the bench dump has no such "
+                                                  "row; not paired")
+                                       .arg(file, entry, benchName, some(u.noRow));
         }
         if (!options.mapping->layers.empty())
             result.warnings << QStringLiteral("mapping%1: a layer_mapping is read but not applied yet; pass the data_mapping "

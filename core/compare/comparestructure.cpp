@@ -19,13 +19,19 @@ QString structureOutcomeName(StructureFinding::Outcome o)
     return {};
 }
 
-QString StructureFinding::text() const
+QString StructureFinding::where() const
 {
     // "Module.blocks.0.mlp.fc1.Linear.forward.0" -> "blocks.0.mlp.fc1"
     static const QRegularExpression tail(QStringLiteral("\\.[^.]+\\.(?:forward|backward)\\.\\d+$"));
     QString where = module;
     if (where.startsWith(QLatin1String("Module.")) || where.startsWith(QLatin1String("Cell.")))
         where = where.mid(where.indexOf(QLatin1Char('.')) + 1).remove(tail);
+    return where;
+}
+
+QString StructureFinding::text() const
+{
+    QString where = this->where();
     if (where.isEmpty())
         where = QStringLiteral("(top level)");
     const QString plus = QStringLiteral(" + ");

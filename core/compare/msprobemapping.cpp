@@ -3,6 +3,7 @@
 // comments and anchors all occur in real files; a line-by-line subset would refuse them.
 #include "usermapping.h"
 
+#include <QHash>
 #include <yaml-cpp/yaml.h>
 
 namespace ds {
@@ -220,6 +221,7 @@ R parseMsprobeNodes(const YAML::Node &root, const QString &fileName, MappingKind
         return m;
     }
     std::vector<std::pair<QString, QString>> pairs;
+    QHash<QString, std::pair<size_t, int>> firstAt; // key -> its pair and line (1-based)
     bool allRows = true, allCells = true;
     for (const auto &e : root) {
         const QString k = text(e.first), v = text(e.second);
@@ -227,6 +229,18 @@ R parseMsprobeNodes(const YAML::Node &root, const QString &fileName, MappingKind
             m.warnings << QStringLiteral("%1: \"%2\" has no bench name; not used").arg(where(fileName, e.first.Mark()), k);
             continue;
         }
+        if (const auto seen = firstAt.constFind(k); seen != firstAt.cend()) {
+            // msprobe reads the file with PyYAML, whose map keeps a repeated key's last value
+            m.warnings << QStringLiteral("%1: \"%2\" is given again (first on line %3): its last value \"%4\" is used, as "
+                                         "msprobe's YAML reader does; \"%5\" is not used")
+                              .arg(where(fileName, e.first.Mark()), k)
+                              .arg(seen->second)
+                              .arg(v, pairs[seen->first].second);
+            pairs[seen->first].second = v;
+            allCells = allCells && looksLikeCell(v);
+            continue;
+        }
+        firstAt.insert(k, {pairs.size(), e.first.Mark().line + 1});
         allRows = allRows && isRowName(k);
         allCells = allCells && looksLikeCell(k) && looksLikeCell(v);
         pairs.emplace_back(k, v);

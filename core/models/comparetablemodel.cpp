@@ -58,13 +58,15 @@ void CompareTableModel::setResult(std::shared_ptr<const CompareResult> result, s
 
 void CompareTableModel::updateResult(std::shared_ptr<const CompareResult> result)
 {
-    if (!m_result || !result || result->rows.size() != m_result->rows.size()) {
+    // Other rows (or another count of bench-only rows): reset.
+    if (!m_result || !result || !m_npu || !m_bench || result->rows.size() != m_result->rows.size()
+        || CompareGaps::build(*m_npu, *m_bench, *result).benchRows.size() != m_gaps.benchRows.size()) {
         setResult(std::move(result), m_npu, m_bench);
         return;
     }
     m_result = std::move(result);
     derive();
-    if (!m_result->rows.empty())
+    if (rowCount() > 0)
         emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
 }
 
@@ -77,8 +79,10 @@ void CompareTableModel::derive()
     m_runAnswer = {};
     m_why.clear();
     m_whyDone.clear();
+    m_gaps = {};
     if (!m_result || !m_npu || !m_bench)
         return;
+    m_gaps = CompareGaps::build(*m_npu, *m_bench, *m_result);
     for (const CompareRow &row : m_result->rows) {
         const ds::Verdict m = msprobeVerdict(row);
         ++m_dumpscope[row.verdict];
@@ -121,6 +125,8 @@ QString CompareTableModel::npuOperator(int row) const
 
 QString CompareTableModel::benchOperator(int row) const
 {
+    if (isBenchOnlyRow(row))
+        return opMatchKey(m_bench->op(m_gaps.benchRows[size_t(row) - m_result->rows.size()].bench));
     if (!m_result || row < 0 || size_t(row) >= m_result->rows.size() || m_result->rows[size_t(row)].bench.op < 0)
         return {};
     return opMatchKey(m_bench->op(m_result->rows[size_t(row)].bench));
@@ -130,7 +136,7 @@ QStringList CompareTableModel::npuOperators(const QModelIndexList &rows) const
 {
     std::vector<int> ops;
     for (const QModelIndex &i : rows)
-        if (i.isValid() && i.model() == this && m_result)
+        if (i.isValid() && i.model() == this && m_result && size_t(i.row()) < m_result->rows.size())
             ops.push_back(m_result->rows[size_t(i.row())].npu.op);
     std::sort(ops.begin(), ops.end());
     ops.erase(std::unique(ops.begin(), ops.end()), ops.end());
@@ -145,7 +151,7 @@ Qt::ItemFlags CompareTableModel::flags(const QModelIndex &index) const
 {
     Qt::ItemFlags f = QAbstractTableModel::flags(index);
     if (index.isValid())
-        f |= Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
+        f |= isBenchOnlyRow(index.row()) ? Qt::ItemIsDropEnabled : Qt::ItemIsDragEnabled | Qt::ItemIsDropEnabled;
     return f;
 }
 
@@ -183,7 +189,68 @@ bool CompareTableModel::dropMimeData(const QMimeData *data, Qt::DropAction actio
 
 int CompareTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() || !m_result ? 0 : int(m_result->rows.size());
+    return parent.isValid() || !m_result ? 0 : int(m_result->rows.size() + m_gaps.benchRows.size());
+}
+
+bool CompareTableModel::isBenchOnlyRow(int row) const
+{
+    return m_result && row >= 0 && size_t(row) >= m_result->rows.size() && size_t(row) - m_result->rows.size() < m_gaps.benchRows.size();
+}
+
+int CompareTableModel::regionOf(int row) const
+{
+    if (isBenchOnlyRow(row))
+        return m_gaps.benchRows[size_t(row) - m_result->rows.size()].region;
+    return row >= 0 ? m_gaps.regionOfRow(size_t(row)) : -1;
+}
+
+QString CompareTableModel::regionText(int region) const
+{
+    if (!m_result || region < 0 || size_t(region) >= m_result->structure.size())
+        return {};
+    const StructureFinding &f = m_result->structure[size_t(region)];
+    QString where = f.where();
+    if (where.isEmpty())
+        where = tr("(top level)");
+    const QString plus = QStringLiteral(" + ");
+    const QString text = f.npuOps.isEmpty()    ? tr("%1: only in the bench: %2").arg(where, f.benchOps.join(plus))
+                         : f.benchOps.isEmpty() ? tr("%1: only on the NPU: %2").arg(where, f.npuOps.join(plus))
+                                                : tr("%1: bench %2 vs NPU %3").arg(where, f.benchOps.join(plus), f.npuOps.join(plus));
+    switch (f.outcome) {
+    case StructureFinding::Outcome::Equal: return tr("%1: numerically equal").arg(text);
+    case StructureFinding::Outcome::Differs: return tr("%1: numerically different").arg(text);
+    case StructureFinding::Outcome::NotCompared: break;
+    }
+    return tr("%1: outputs not compared").arg(text);
+}
+
+QVariant CompareTableModel::benchOnlyData(int r, int c, int role) const
+{
+    const CompareGaps::BenchRow &b = m_gaps.benchRows[size_t(r) - m_result->rows.size()];
+    switch (role) {
+    case Qt::DisplayRole:
+        switch (c) {
+        case Verdict: return tr("%1 \u00b7 bench only").arg(verdictText(ds::Verdict::None));
+        case NpuName: return tr("bench only");
+        case BenchName: return rowName(m_bench->op(b.bench), m_bench->tensor(b.bench));
+        case Reasons: return reasonCodeName(b.reason);
+        case Region: return regionText(b.region);
+        default: return {};
+        }
+    case Qt::ToolTipRole:
+        return QStringList{tr("Only the bench has this row: nothing on the NPU side of its structure region pairs with it."),
+                           regionText(b.region), reasonCodeText(b.reason)}.join(QLatin1Char('\n'));
+    case SortRole: return c == Verdict || c == MsprobeResult ? QVariant(int(ds::Verdict::None)) : benchOnlyData(r, c, Qt::DisplayRole);
+    case VerdictRole:
+    case MsprobeVerdictRole: return int(ds::Verdict::None);
+    case SourceRole: return int(MatchSource::None);
+    case DiffersRole:
+    case PinnedRole: return false;
+    case RowRole: return r;
+    case GapRole: return int(CompareGaps::Gap::BenchOnly);
+    case RegionRole: return regionText(b.region);
+    default: return {};
+    }
 }
 
 int CompareTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
@@ -361,18 +428,25 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
 {
     if (!index.isValid() || !m_result)
         return {};
+    if (isBenchOnlyRow(index.row()))
+        return benchOnlyData(index.row(), index.column(), role);
     const CompareRow &row = m_result->rows[size_t(index.row())];
     const int c = index.column();
+    const int region = m_gaps.regionOfRow(size_t(index.row()));
+    const bool npuOnly = region >= 0 && row.bench.op < 0;
     switch (role) {
     case Qt::DisplayRole:
         switch (c) {
         case Verdict:
             if (index.row() == m_pinned) // the row's own verdict, and why it starts the divergence
                 return tr("%1 \u00b7 first divergence: %2").arg(verdictText(row.verdict), pinnedCause());
+            if (npuOnly) // a gap of the alignment, visible also where the bench column is scrolled away
+                return tr("%1 \u00b7 NPU only").arg(verdictText(row.verdict));
             return verdictText(row.verdict);
         case MsprobeResult: return row.result; // msprobe's own word, as in its CSV
         case NpuName: return row.npuName;
-        case BenchName: return row.benchName;
+        case BenchName: return npuOnly && row.benchName.isEmpty() ? tr("NPU only") : row.benchName;
+        case Region: return regionText(region);
         case VerdictsDiffer: return verdictDifference(index.row());
         case ErrorAdded: {
             const AddedError *e = addedError(index.row());
@@ -418,6 +492,11 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
         }
         if (row.source == MatchSource::User && (c == NpuName || c == BenchName))
             lines.prepend(tr("Paired by the user mapping."));
+        if (region >= 0 && (c == NpuName || c == BenchName || c == Region)) {
+            if (npuOnly)
+                lines.prepend(tr("Only the NPU has this row: nothing on the bench side of its structure region pairs with it."));
+            lines.prepend(regionText(region));
+        }
         return lines.join(QLatin1Char('\n'));
     }
     case Qt::TextAlignmentRole:
@@ -444,6 +523,8 @@ QVariant CompareTableModel::data(const QModelIndex &index, int role) const
     case RowRole: return index.row();
     case PinnedRole: return index.row() == m_pinned;
     case SourceRole: return int(row.source);
+    case GapRole: return int(npuOnly ? CompareGaps::Gap::NpuOnly : CompareGaps::Gap::None);
+    case RegionRole: return regionText(region);
     default: return {};
     }
 }
@@ -462,6 +543,9 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
                       "and its rules between inputs and outputs; the Err_message is in the cell's tooltip");
         case VerdictsDiffer: return tr("Where DumpScope's verdict and msprobe's Result disagree: the rule of each side that decided it");
         case Reasons: return tr("Why DumpScope did not compare the row (or compared only part of it)");
+        case Region:
+            return tr("Where the two op streams differ in structure (an aligned compare, docs/COMPARE.md rule 4): the "
+                      "enclosing module, the operators each side runs there, and whether the region's outputs agree");
         case ErrorAdded: return QString(AddedErrorText::explanation() + QLatin1Char('\n') + tr("Shown on the operator's output rows; not in the CSV export (msprobe's columns)."));
         default: return {};
         }
@@ -476,6 +560,7 @@ QVariant CompareTableModel::headerData(int section, Qt::Orientation orientation,
     case VerdictsDiffer: return tr("Why the verdicts differ");
     case Reasons: return tr("Not compared because");
     case ErrorAdded: return tr("Added error");
+    case Region: return tr("Structure region");
     default:
         if (section >= Cosine && section <= EucDist)
             return metricColumn(kColumnMetric[section - Cosine]);
@@ -522,12 +607,27 @@ void CompareFilterProxy::setDifferingOnly(bool on)
     invalidateFilter();
 }
 
+void CompareFilterProxy::setStructuralOnly(bool on)
+{
+    m_structuralOnly = on;
+    invalidateFilter();
+}
+
 bool CompareFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex &) const
 {
     const auto *m = static_cast<const CompareTableModel *>(sourceModel());
-    const CompareRow &row = m->result()->rows[size_t(sourceRow)];
     if (sourceRow == m->pinnedRow())
         return true; // the first divergence stays visible whatever the filter
+    if (m->isBenchOnlyRow(sourceRow)) { // no verdict, no NPU tensor: shown by "all rows" and the structure filter
+        if (m_minimum != ds::Verdict::None || m_unmatchedOnly || m_differingOnly)
+            return false;
+        const auto &b = m->gaps().benchRows[size_t(sourceRow) - m->result()->rows.size()];
+        return m_text.isEmpty() || m->index(sourceRow, CompareTableModel::BenchName).data().toString().contains(m_text, Qt::CaseInsensitive)
+               || (b.region >= 0 && m->regionText(b.region).contains(m_text, Qt::CaseInsensitive));
+    }
+    const CompareRow &row = m->result()->rows[size_t(sourceRow)];
+    if (m_structuralOnly && m->gaps().regionOfRow(size_t(sourceRow)) < 0)
+        return false;
     if (int(row.verdict) < int(m_minimum) || (m_unmatchedOnly && row.bench.op >= 0))
         return false;
     if (m_differingOnly && (row.result.isEmpty() || msprobeVerdict(row) == row.verdict))

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "compare/compare.h"
+#include "comparegaps.h"
 #include "run/runsummary.h"
 
 #include <QAbstractTableModel>
@@ -39,16 +40,24 @@ Verdict msprobeVerdict(const CompareRow &row);
 ///
 /// Rows drag as their NPU operators (kNpuOperatorsMime); dropping NPU operators on a row that
 /// has a bench tensor asks to map them to that row's bench operator (mappingRequested).
+///
+/// An aligned compare (CompareResult::aligned) shows its gaps: each row names its structure
+/// region (Region column, RegionRole), an NPU row without a bench tensor inside a region reads
+/// "NPU only" in the bench column, and the bench rows nothing paired inside a region follow the
+/// NPU rows as rows of their own ("bench only" in the NPU column; rows >= result()->rows.size()).
 class CompareTableModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
     enum Column { Verdict, MsprobeResult, NpuName, VerdictsDiffer, BenchName, Cosine, MaxAbsErr, MaxRelErr, OneThousandth,
-                  FiveThousandths, EucDist, ErrorAdded /* of the row's operator, on its output rows */, Reasons, ColumnCount };
+                  FiveThousandths, EucDist, ErrorAdded /* of the row's operator, on its output rows */, Reasons,
+                  Region /* the structure region of an aligned compare (comparegaps.h) */, ColumnCount };
     enum Role { SortRole = Qt::UserRole + 1, VerdictRole /* int(ds::Verdict) */, RowRole, PinnedRole,
                 SourceRole /* int(ds::MatchSource) */, MsprobeVerdictRole /* int(ds::Verdict) of msprobe's Result */,
                 DiffersRole /* bool: DumpScope's verdict and msprobe's Result differ */,
-                AddedErrorRole /* double: the added error of the row's operator (addederror.h), output rows; NaN unknown */ };
+                AddedErrorRole /* double: the added error of the row's operator (addederror.h), output rows; NaN unknown */,
+                GapRole /* int(CompareGaps::Gap): a row only one side has inside a structure region */,
+                RegionRole /* QString: the row's structure region in words, empty outside one */ };
 
     explicit CompareTableModel(QObject *parent = nullptr);
 
@@ -87,6 +96,13 @@ public:
     /// The error added by a row's NPU operator (compare/addederror.h): set on its output rows
     /// (an output is what the operator adds error to), null on the others and without one.
     const AddedError *addedError(int row) const;
+    /// True for a bench-only row of a structure region (after the result's rows).
+    bool isBenchOnlyRow(int row) const;
+    /// The structure regions of the rows (empty when the compare was not aligned).
+    const CompareGaps &gaps() const { return m_gaps; }
+    /// A structure region in words: "blocks.0.mlp.fc1: bench Functional.linear.1.forward vs NPU
+    /// Tensor.t.0.forward + ...: numerically equal" (translated).
+    QString regionText(int region) const;
     /// The distinct NPU operators of some rows, in execution order.
     QStringList npuOperators(const QModelIndexList &rows) const;
 
@@ -111,6 +127,8 @@ private:
     /// Counts, the run-level answer and the pinned row of m_result.
     void derive();
     QString pinnedCause() const;
+    QVariant benchOnlyData(int row, int column, int role) const;
+    int regionOf(int row) const;
 
     std::shared_ptr<const CompareResult> m_result;
     std::shared_ptr<const DumpIndex> m_npu, m_bench;
@@ -120,6 +138,7 @@ private:
     RunAnswer m_runAnswer;
     VerdictCounts m_dumpscope, m_msprobe;
     qint64 m_differing = 0;
+    CompareGaps m_gaps;
     mutable std::vector<QString> m_why; ///< verdictDifference, filled when first asked
     mutable std::vector<char> m_whyDone;
 };
@@ -138,6 +157,8 @@ public:
     void setUnmatchedOnly(bool on);
     /// Only the rows where DumpScope's verdict and msprobe's Result differ.
     void setDifferingOnly(bool on);
+    /// Only the rows inside a structure region of an aligned compare (and the bench-only ones).
+    void setStructuralOnly(bool on);
 
 protected:
     bool filterAcceptsRow(int sourceRow, const QModelIndex &sourceParent) const override;
@@ -146,7 +167,7 @@ protected:
 private:
     QString m_text;
     ds::Verdict m_minimum = ds::Verdict::None;
-    bool m_unmatchedOnly = false, m_differingOnly = false;
+    bool m_unmatchedOnly = false, m_differingOnly = false, m_structuralOnly = false;
 };
 
 /// The operators of the bench dump with how the comparison used them: matched (every row

@@ -423,6 +423,35 @@ private slots:
                  qPrintable(rd.warnings.join(QLatin1Char('\n'))));
         QVERIFY(rd.warnings.contains(R"(mapping data.yaml: "No.such.0.forward.input.0" names no operator or row of the NPU dump; not used)"));
         QCOMPARE(pairs(rd), pairs(plain));
+        // a cell_mapping key whose bench name the bench dump does not hold: the renamed entries
+        // are named with their rows, nothing else changes
+        auto nowhere = UserMapping::parse("fc1.Dense: fc9.Linear\n", "cell9.yaml");
+        QVERIFY(nowhere && nowhere->kind == MappingKind::Cell);
+        o.mapping = *nowhere;
+        const CompareResult r9 = compareIndexes(*n, *b, o);
+        QVERIFY2(r9.warnings.contains(R"(mapping cell9.yaml: cell_mapping renames "Cell.fc1.Dense.forward.0" to "Module.fc9.Linear.forward.0": Cell.fc1.Dense.forward.0.input.0 (Module.fc9.Linear.forward.0.input.0) and 3 more: the bench dump has no such row; not paired)"),
+                 qPrintable(r9.warnings.join(QLatin1Char('\n'))));
+        for (const QString &w : r9.warnings)
+            QVERIFY2(w.contains("Cell.fc1.Dense."), qPrintable(w)); // only fc1's entries are named
+        // a cell_mapping target another entry's rows already took (fc1 runs first and takes fc2's
+        // Module rows; fc2's own rows then find them paired)
+        auto twice = UserMapping::parse("fc1.Dense: fc2.Linear\nfc2.Dense: fc2.Linear\n", "cell2.yaml");
+        QVERIFY(twice && twice->kind == MappingKind::Cell);
+        o.mapping = *twice;
+        const CompareResult r2 = compareIndexes(*n, *b, o);
+        QVERIFY2(r2.warnings.contains(R"(mapping cell2.yaml: cell_mapping renames "Cell.fc2.Dense.forward.0" to "Module.fc2.Linear.forward.0": Cell.fc2.Dense.forward.0.input.0 (Module.fc2.Linear.forward.0.input.0) and 2 more: the bench row is already paired with another NPU row; not paired)"),
+                 qPrintable(r2.warnings.join(QLatin1Char('\n'))));
+        // a key given twice: msprobe reads the file with PyYAML, whose map keeps the last value
+        // (yaml.safe_load of this text gives {relu input: conv2d input}); the first is named
+        auto dup = UserMapping::parse("Functional.relu.0.forward.input.0: Functional.relu.0.forward.input.0\n"
+                                      "Functional.relu.0.forward.input.0: Functional.conv2d.0.forward.input.0\n",
+                                      "dup.yaml");
+        QVERIFY(dup && dup->kind == MappingKind::Data);
+        QCOMPARE(dup->names.size(), size_t(1));
+        QCOMPARE(dup->names.front().second, QStringLiteral("Functional.conv2d.0.forward.input.0"));
+        QCOMPARE(dup->warnings, QStringList{R"(dup.yaml:2:1: "Functional.relu.0.forward.input.0" is given again (first on line 1): its last value "Functional.conv2d.0.forward.input.0" is used, as msprobe's YAML reader does; "Functional.relu.0.forward.input.0" is not used)"});
+        o.mapping = *dup;
+        QVERIFY(compareIndexes(*n, *b, o).warnings.contains(dup->warnings.front()));
         // a layer_mapping is read, said not to be applied, and changes nothing
         auto layer = UserMapping::load(kDir + QStringLiteral("fixtures/layer_mapping.yaml"));
         o.mapping = *layer;

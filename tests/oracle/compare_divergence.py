@@ -20,6 +20,13 @@ ranks in one comparison; each rank is a scope). For each scope the test
     streams differ in structure (designed `structural_region`, the align_* cases) and `-da`,
     pairing by names, compares an operator that the structure aligner pairs with another call.
 
+Before that it checks that tools/design_expected.py (the designed half of expected.json, written
+before any DumpScope code read the data) still writes every run and every case's designed answer
+that expected.json holds, the align_* cases included; and for the align_* cases it states what
+msprobe's `-fm` (fuzzy match) said: on the unfused pairs msprobe 26 fails (its log holds the
+exception), on align_missing its CSV pairs no row at all (every Bench Name N/A or None), where
+the structure aligner pairs them.
+
 Prints the table; exits 1 when an origin differs from the design or a stated reason does not hold.
 """
 import argparse
@@ -29,6 +36,7 @@ import math
 import os
 import subprocess
 import sys
+import tempfile
 
 STATS = ["max", "min", "mean", "l2norm"]
 REL_COLUMNS = ["MaxRelativeErr", "MinRelativeErr", "MeanRelativeErr", "NormRelativeErr"]
@@ -88,6 +96,58 @@ def output_errors(csv_path):
     return worst, order
 
 
+def design_failures(root, expected):
+    """tools/design_expected.py writes the runs and the designed half of every case of expected.json."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "expected.json")
+        r = subprocess.run([sys.executable, os.path.abspath(os.path.join(root, "tools", "design_expected.py")), out],
+                           capture_output=True, text=True, cwd=tmp)
+        if r.returncode != 0:
+            return [f"design_expected.py failed: {r.stderr.strip()}"]
+        designed = json.load(open(out))
+    failures = []
+    if designed["runs"] != expected["runs"]:
+        failures.append("design_expected.py: runs differ from expected.json's: "
+                        + ", ".join(sorted(k for k in set(designed["runs"]) | set(expected["runs"])
+                                           if designed["runs"].get(k) != expected["runs"].get(k))))
+    mine = {c["id"]: c for c in designed["cases"]}
+    for case in expected["cases"]:
+        theirs = {k: v for k, v in case.items() if k not in ("msprobe", "design_matches_compare_csv")}
+        if case["id"] not in mine:
+            failures.append(f"design_expected.py: no case {case['id']}")
+        elif mine[case["id"]] != theirs:
+            failures.append(f"design_expected.py: case {case['id']} differs from expected.json's designed answer")
+    return failures
+
+
+def fuzzy_lines(root, case, step_key, report, failures):
+    """What msprobe's -fm said on an align_* pair, and why it differs from DumpScope's pairing."""
+    label = f"{case['id']} {step_key} -fm"
+    folder = os.path.join(root, "compare", case["id"], step_key, "fuzzy_csv")
+    log = open(os.path.join(root, case["msprobe"][step_key]["log"]), encoding="utf-8").read()
+    fm = log[log.find(" -fm\n"):] if " -fm\n" in log else ""
+    if not os.path.isdir(folder):
+        # msprobe 26's fuzzy match builds its match table with one length and assigns another
+        if "Length mismatch" not in fm:
+            failures.append(f"{label}: no fuzzy_csv and the log's -fm run states no failure")
+        return [f"{label:34s} msprobe 26's -fm fails on this pair (log: {fm[fm.find('Length mismatch'):].splitlines()[0]}); "
+                f"DumpScope aligns the region {case['designed']['structural_region']}"]
+    lines = []
+    for name in sorted(os.listdir(folder)):
+        rank_key = "rank" + name.split("_rank")[1].split("_")[0]
+        with open(os.path.join(folder, name), newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+        unpaired = [r["NPU Name"] for r in rows if r["Bench Name"] in ("N/A", "None", "")]
+        ours = {r["npu_name"]: r.get("bench_name") for r in report["rows"] if r["npu_id"].startswith(rank_key + "/")}
+        paired_here = [n for n in unpaired if ours.get(n)]
+        if not paired_here:
+            failures.append(f"{label} {rank_key}: every row -fm leaves unpaired is unpaired by DumpScope too")
+        lines.append(f"{label + ' ' + rank_key:34s} -fm pairs {len(rows) - len(unpaired)} of {len(rows)} rows (the others' "
+                     f"Bench Name N/A or None); aligned by structure DumpScope pairs {len(paired_here)} of those "
+                     f"{len(unpaired)}")
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--cli", required=True)
@@ -96,6 +156,7 @@ def main():
     root = os.path.join(a.samples, "msprobe_real")
     expected = json.load(open(os.path.join(root, "expected.json")))
     failures, lines, agree, total = [], [], 0, 0
+    failures += design_failures(root, expected)
     for case in expected["cases"]:
         if case["kind"] != "pair":
             continue
@@ -122,6 +183,7 @@ def main():
                 for l in found_lines:
                     if not l.endswith(": numerically equal"):
                         failures.append(f"{case['id']} {step_key}: region not numerically equal: {l.strip()}")
+                lines.extend(fuzzy_lines(root, case, step_key, report, failures))
             ours = {}
             for d in report["first_divergence"]:
                 ours[f"{d['levels']['step']}/{d['levels']['rank']}"] = d

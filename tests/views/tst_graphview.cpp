@@ -687,6 +687,127 @@ private slots:
 
     }
 
+    /// The side-by-side graphs of an align_* pair of samples/msprobe_real pair nodes by the
+    /// compare's alignment, and an NPU node only the NPU has is paired with a bench node by hand
+    /// (two clicks), as before the aligner removed the only unmatched pair of graph_compare.
+    /// Oracle: expected.json's designed change (NPU blocks.0 skips its layer scale: one
+    /// Tensor.__mul__ fewer) and construct.json (the module each call sits in).
+    void alignedGraphCompare()
+    {
+        const QString runs = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/");
+        const QString base = runs + QStringLiteral("align_base_statistics_mix/step0/rank0");
+        const QString missing = runs + QStringLiteral("align_missing_statistics_mix/step0/rank0");
+        auto readObject = [](const QString &path) {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object() : QJsonObject();
+        };
+        const QJsonObject baseConstruct = readObject(base + QStringLiteral("/construct.json"));
+        const QJsonObject missingConstruct = readObject(missing + QStringLiteral("/construct.json"));
+        // The layer scale's Tensor.__mul__ of blocks.0: only the base run calls it.
+        const QString layerScale = QStringLiteral("Tensor.__mul__.0.forward");
+        QCOMPARE(baseConstruct[layerScale].toString(), QStringLiteral("Module.blocks.0.Block.forward.0"));
+        // The missing run's only Tensor.__mul__ is that of blocks.1, the base run's .1 there.
+        QCOMPARE(missingConstruct[layerScale].toString(), QStringLiteral("Module.blocks.1.Block.forward.0"));
+        QCOMPARE(baseConstruct[QStringLiteral("Tensor.__mul__.1.forward")].toString(), QStringLiteral("Module.blocks.1.Block.forward.0"));
+        QVERIFY(!missingConstruct.contains(QStringLiteral("Tensor.__mul__.1.forward")));
+
+        struct Side
+        {
+            std::shared_ptr<const DumpIndex> npu;
+            std::unique_ptr<CompareView> compare;
+            std::unique_ptr<GraphPanel> panel;
+        };
+        auto open = [](const QString &npuPath, const QString &benchPath, Side &side) {
+            auto built = buildIndex(npuPath);
+            QVERIFY(built);
+            side.npu = *built;
+            side.compare = std::make_unique<CompareView>();
+            QSignalSpy finished(side.compare.get(), &CompareView::finished);
+            side.compare->start(side.npu, 0, benchPath);
+            QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+            QVERIFY(side.compare->model()->result()->aligned);
+            side.panel = std::make_unique<GraphPanel>();
+            side.panel->resize(1400, 800);
+            side.panel->show();
+            QVERIFY(QTest::qWaitForWindowExposed(side.panel.get()));
+            GraphPanel *panel = side.panel.get();
+            CompareView *compare = side.compare.get();
+            connect(panel, &GraphPanel::pairRequested, compare, &CompareView::mapOperators);
+            connect(compare, &CompareView::mappingApplied, panel,
+                    [panel, compare] { panel->setCompareResult(compare->model()->result(), compare->model()->benchIndex()); });
+            QSignalSpy shown(panel, &GraphPanel::graphShown);
+            panel->loadForDump(side.npu->openedPath, side.npu, 0);
+            QTRY_COMPARE(shown.count(), 1);
+            QSignalSpy benchReady(panel, &GraphPanel::benchGraphReady);
+            panel->setCompareResult(compare->model()->result(), compare->model()->benchIndex());
+            QTRY_COMPARE_WITH_TIMEOUT(benchReady.count(), 1, 30000);
+            QTest::mouseClick(panel->sideBySideButton(), Qt::LeftButton);
+            QVERIFY(panel->isSideBySide());
+            GraphCompareView *cv = panel->compareView();
+            QTRY_VERIFY_WITH_TIMEOUT(cv->npuView()->currentLayout() && cv->benchView()->currentLayout()
+                                         && !cv->npuView()->isLayoutPending() && !cv->benchView()->isLayoutPending(), 30000);
+        };
+
+        // NPU missing vs bench base: the NPU's Tensor.__mul__.0 (blocks.1) pairs with the bench's
+        // Tensor.__mul__.1 (blocks.1), not with the bench's .0 of the same name (blocks.0), which
+        // is left unmatched: the graph follows the alignment, not the names.
+        {
+            Side side;
+            open(missing, base, side);
+            if (QTest::currentTestFailed())
+                return;
+            GraphCompareView *cv = side.panel->compareView();
+            const Graph &ng = *cv->npuView()->graph(), &bg = *cv->benchView()->graph();
+            const NodeId npuMul = nodeOfEntry(ng, layerScale);
+            const NodeId benchMul0 = nodeOfEntry(bg, layerScale), benchMul1 = nodeOfEntry(bg, QStringLiteral("Tensor.__mul__.1.forward"));
+            QVERIFY(npuMul.isValid() && benchMul0.isValid() && benchMul1.isValid());
+            QCOMPARE(cv->match().npuPartner[npuMul.index()], benchMul1.value);
+            QVERIFY(cv->match().isUnmatchedBench(benchMul0));
+        }
+
+        // NPU base vs bench missing: the layer scale is an NPU-only node; click it, then the
+        // bench's Tensor.__mul__: the pair goes to the compare's mapping, which compares again,
+        // and the node is matched afterwards, its rows paired by the user.
+        Side side;
+        open(base, missing, side);
+        if (QTest::currentTestFailed())
+            return;
+        GraphCompareView *cv = side.panel->compareView();
+        GraphView *left = cv->npuView(), *right = cv->benchView();
+        const Graph &ng = *left->graph(), &bg = *right->graph();
+        const NodeId npuMul = nodeOfEntry(ng, layerScale), benchMul = nodeOfEntry(bg, layerScale);
+        QVERIFY(npuMul.isValid() && benchMul.isValid());
+        QVERIFY(cv->match().isUnmatchedNpu(npuMul));
+        left->selectNode(npuMul);
+        right->selectNode(benchMul);
+        QTRY_VERIFY(!left->isLayoutPending() && !right->isLayoutPending() && left->currentLayout()->nodeItem[npuMul.index()] >= 0
+                    && right->currentLayout()->nodeItem[benchMul.index()] >= 0);
+        QCOMPARE(left->itemLevel(left->currentLayout()->nodeItem[npuMul.index()]), GraphCompareView::kUnmatchedLevel);
+        QSignalSpy pair(side.panel.get(), &GraphPanel::pairRequested);
+        QSignalSpy applied(side.compare.get(), &CompareView::mappingApplied);
+        QTest::mouseClick(left, Qt::LeftButton, {}, nodeCentre(*left, npuMul).toPoint());
+        QCOMPARE(cv->armedNode(), npuMul);
+        QVERIFY(cv->statusLabel()->text().contains(QStringLiteral("now click the bench node")));
+        QTest::mouseClick(right, Qt::LeftButton, {}, nodeCentre(*right, benchMul).toPoint());
+        QCOMPARE(pair.count(), 1);
+        QCOMPARE(pair[0][0].toStringList(), QStringList{layerScale});
+        QCOMPARE(pair[0][1].toStringList(), QStringList{layerScale});
+        QTRY_COMPARE_WITH_TIMEOUT(applied.count(), 1, 30000);
+        QTRY_VERIFY(!cv->match().isUnmatchedNpu(npuMul));
+        QCOMPARE(cv->match().npuPartner[npuMul.index()], benchMul.value);
+        QVERIFY(side.compare->mapping().mentionsNpu(layerScale));
+        // The new pair's row in the Compare tab: the bench tensor of the same name, by the user.
+        const CompareTableModel *model = side.compare->model();
+        int row = -1;
+        for (int r = 0; r < model->rowCount() && row < 0; ++r)
+            if (model->index(r, CompareTableModel::NpuName).data().toString() == layerScale + QStringLiteral(".output.0"))
+                row = r;
+        QVERIFY(row >= 0);
+        QCOMPARE(model->index(row, CompareTableModel::BenchName).data().toString(), layerScale + QStringLiteral(".output.0"));
+        QCOMPARE(model->index(row, 0).data(CompareTableModel::SourceRole).toInt(), int(MatchSource::User));
+        QVERIFY(model->index(row, 0).data(CompareTableModel::VerdictRole).toInt() != int(Verdict::None));
+    }
+
 private:
     static QJsonObject cliGraphReport(const QString &dump, const QString &graphs);
     std::shared_ptr<const DumpIndex> m_index;

@@ -14,10 +14,10 @@ FC1 = {"parameter": "fc1.weight", "module": "Module.fc1.Linear", "elements": "ro
        "consumer_row_L0": "Module.fc1.Linear.forward.0.parameters.weight"}
 
 runs = OD()
-def run(name, task, level, variant, summary_mode="statistics", dtype="torch.float32", steps=(0, 1)):
+def run(name, task, level, variant, summary_mode="statistics", dtype="torch.float32", steps=(0, 1), budget_note=True):
     runs[name] = OD(path=f"dumps/{name}", task=task, summary_mode=summary_mode, level=level,
                     variant=variant, dtype=dtype, steps=list(steps), ranks=[0, 1])
-    if len(steps) < 2:
+    if len(steps) < 2 and budget_note:
         runs[name]["note"] = "config \"step\": %s: only these steps are dumped (size budget)" % list(steps)
 
 for task in ["statistics", "tensor", "md5"]:
@@ -43,6 +43,10 @@ for task in ["statistics", "tensor", "md5"]:
             "md5" if task == "md5" else "statistics")
         run(f"npu_rank1_{task}_mix", "statistics" if task == "md5" else task, "mix", "rank1",
             "md5" if task == "md5" else "statistics")
+# Issue 31: BlockNet (tools/train.py) runs whose op streams do not line up by name; step 0 only
+# (the design needs one step: the structure is the same in every step).
+for variant in ["align_base", "align_unfused", "align_unfused_weight", "align_missing"]:
+    run(f"{variant}_statistics_mix", "statistics", "mix", variant, steps=(0,), budget_note=False)
 
 def origin(op, module=None, row=None, reason=None, param=None):
     d = OD(op=op)
@@ -205,6 +209,38 @@ cases.append(OD(id="optnan_dumped_statistics_mix", kind="overflow", run="optnan_
                          tie="both ranks update fc1.weight after communication op #1; lowest rank reported"),
 )))
 
+# Issue 31: pairs whose op streams differ in structure. The designed answer is the one a pairing
+# by structure gives (the calls each side makes in the designed region aligned as a text diff);
+# msprobe's -da pairs by names and names another call, its -fm fails on the unfused pairs
+# (tests/oracle/compare_divergence.py states both, with the reasons it checks).
+ALIGN_FC1 = "Module.blocks.0.mlp.fc1.Linear.forward.0"
+pair_case("align_unfused", "align_unfused_statistics_mix", "align_base_statistics_mix", OD(
+    change="NPU computes blocks.0.mlp.fc1 as torch.matmul(x, W.t()) + b instead of F.linear (numerically identical); "
+           "every later Functional.linear / Tensor.__add__ counter is shifted by one",
+    structural_region=ALIGN_FC1,
+    first_divergence=None,
+    per_scope_origin=OD([("step0/rank0", None), ("step0/rank1", None)]),
+    run_first_divergence=None,
+))
+ALIGN_W = origin("Functional.linear.2.forward", "Module.blocks.1.mlp.fc1.Linear.forward.0", "Functional.linear.2.forward.input.1",
+                 "consumes the perturbed blocks.1.mlp.fc1.weight (bench Functional.linear.3.forward)", "blocks.1.mlp.fc1.weight")
+pair_case("align_unfused_weight", "align_unfused_weight_statistics_mix", "align_base_statistics_mix", OD(
+    change="align_unfused plus blocks.1.mlp.fc1.weight[0, :] += 0.25 before step 0",
+    structural_region=ALIGN_FC1,
+    first_divergence="the blocks.1.mlp.fc1 Linear (bench Functional.linear.3.forward, NPU Functional.linear.2.forward)",
+    per_scope_origin=OD([("step0/rank0", ALIGN_W), ("step0/rank1", ALIGN_W)]),
+    run_first_divergence=OD(step=0, rank=0, op="Functional.linear.2.forward",
+                            tie="ranks 0 and 1 diverge at the same op before communication op #0; lowest rank reported"),
+))
+pair_case("align_missing", "align_missing_statistics_mix", "align_base_statistics_mix", OD(
+    change="NPU blocks.0 skips its layer scale (h * 1.0): one Tensor.__mul__ fewer (numerically identical), "
+           "the later Tensor.__mul__ counter shifted by one",
+    structural_region="Module.blocks.0.Block.forward.0",
+    first_divergence=None,
+    per_scope_origin=OD([("step0/rank0", None), ("step0/rank1", None)]),
+    run_first_divergence=None,
+))
+
 doc = OD(
     schema=1,
     about="Real-producer msprobe corpus for DumpScope. 'designed' = what the models were built to show, written before any DumpScope code reads this folder. 'msprobe' = what msprobe's own tools said (filled by tools/make_corpus.py from their output files).",
@@ -220,5 +256,6 @@ doc = OD(
     runs=runs,
     cases=cases,
 )
-json.dump(doc, open("expected.json", "w"), indent=1)
+import sys
+json.dump(doc, open(sys.argv[1] if len(sys.argv) > 1 else "expected.json", "w"), indent=1)
 print(len(runs), "runs", len(cases), "cases")
