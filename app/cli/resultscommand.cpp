@@ -1,16 +1,19 @@
 #include "resultscommand.h"
 
+#include "compare/diffanalyze.h"
 #include "index/buildindex.h"
 #include "monitor/monitor.h"
 #include "overflow/anomalyanalyze.h"
 #include "overflow/overflowreport.h"
 #include "precheck/precheck.h"
+#include "run/firstdiffanswers.h"
 #include "tensor/dtype.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -210,6 +213,96 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
     if (dump.isEmpty())
         out(QStringLiteral("(give the dump it was computed from with --npu DUMP to see DumpScope's own answer beside it)\n"));
     return Ok;
+}
+
+int runDiffAnalyzeCommand(const QString &path, const QString &npu, const QString &bench, bool json)
+{
+    for (const QString &p : {path, npu, bench})
+        if (!p.isEmpty() && !QFileInfo::exists(p)) {
+            err(QStringLiteral("no such file or directory: %1").arg(p));
+            return NoPath;
+        }
+    if (npu.isEmpty() != bench.isEmpty()) {
+        err(QStringLiteral("--npu and --bench go together: the two dumps msprobe compared"));
+        return Usage;
+    }
+    auto file = readFirstDiffFile(path);
+    if (!file) {
+        err(file.errorText());
+        return Failed;
+    }
+    const FirstDiffAnswers answers = firstDiffAnswers(*file, npu, bench);
+    const auto verdict = [&](const MsprobeFirstDiff &d) {
+        return !answers.ours.contains(d.rank) ? QStringLiteral("no divergence")
+               : answers.ours[d.rank].opName == d.opName ? QStringLiteral("the same") : QStringLiteral("differs");
+    };
+    const bool compareResult = file->kind == DiffAnalyzeFile::Kind::CompareResult;
+    const QString kind = compareResult ? QStringLiteral("msprobe compare -da per-rank result") : QStringLiteral("msprobe compare -da");
+    if (json) {
+        QJsonArray rows;
+        for (const MsprobeFirstDiff &d : file->diffs) {
+            QJsonObject row{{QStringLiteral("rank"), d.rank}, {QStringLiteral("op_name"), d.opName},
+                            {QStringLiteral("rows"), QJsonArray::fromStringList(d.rows)}, {QStringLiteral("stack"), QJsonArray::fromStringList(d.stack)}};
+            if (answers.found) {
+                QJsonValue ours;
+                if (answers.ours.contains(d.rank)) {
+                    const OwnFirstDiff &o = answers.ours[d.rank];
+                    ours = QJsonObject{{QStringLiteral("scope"), o.scope}, {QStringLiteral("op_name"), o.opName}, {QStringLiteral("cause"), o.cause},
+                                       {QStringLiteral("parameter"), o.parameter.isEmpty() ? QJsonValue() : QJsonValue(o.parameter)}};
+                }
+                row[QStringLiteral("dumpscope")] = ours;
+                row[QStringLiteral("agree")] = verdict(d) == QLatin1String("the same");
+            }
+            rows.append(row);
+        }
+        // ranks where DumpScope finds a divergence and msprobe names none
+        QJsonObject onlyOurs;
+        for (auto it = answers.ours.begin(); it != answers.ours.end(); ++it)
+            if (std::none_of(file->diffs.begin(), file->diffs.end(), [&](const MsprobeFirstDiff &d) { return d.rank == it.key(); }))
+                onlyOurs[it.key()] = QJsonObject{{QStringLiteral("scope"), it->scope}, {QStringLiteral("op_name"), it->opName}, {QStringLiteral("cause"), it->cause}};
+        QJsonObject o{{QStringLiteral("file"), path}, {QStringLiteral("kind"), kind}, {QStringLiteral("first_diffs"), rows},
+                      {QStringLiteral("dumps_found"), answers.found}, {QStringLiteral("dumps"), answers.how},
+                      {QStringLiteral("errors"), QJsonArray::fromStringList(answers.errors)}};
+        if (compareResult) {
+            o[QStringLiteral("entries")] = file->entries;
+            o[QStringLiteral("differing")] = file->differing;
+        }
+        if (answers.found)
+            o[QStringLiteral("dumpscope_only")] = onlyOurs;
+        out(o);
+        return answers.errors.isEmpty() ? Ok : Failed;
+    }
+    if (compareResult)
+        out(QStringLiteral("%1: %2, %3 entries, %4 with is_same false; the first of them:\n").arg(path, kind).arg(file->entries).arg(file->differing));
+    else
+        out(QStringLiteral("%1: %2's answer, the first differing op of %3 rank(s)\n").arg(path, kind).arg(file->diffs.size()));
+    if (file->diffs.empty())
+        out(QStringLiteral("  msprobe found no differing op\n"));
+    for (const MsprobeFirstDiff &d : file->diffs) {
+        out(QStringLiteral("  %1: %2\n").arg(d.rank, d.opName));
+        if (!d.stack.isEmpty()) {
+            QString where = d.stack.front().section(QLatin1Char('\n'), 0, 0).trimmed(); // "File f, line 70, in forward,"
+            if (where.endsWith(QLatin1Char(',')))
+                where.chop(1);
+            out(QStringLiteral("      at %1\n").arg(where));
+        }
+        if (!answers.found)
+            continue;
+        if (!answers.ours.contains(d.rank)) {
+            out(QStringLiteral("      DumpScope: no divergence in this rank (differs)\n"));
+            continue;
+        }
+        const OwnFirstDiff &o = answers.ours[d.rank];
+        out(QStringLiteral("      DumpScope: %1 in %2 (%3%4) (%5)\n")
+                .arg(o.opName, o.scope, o.cause, o.parameter.isEmpty() ? QString() : QStringLiteral(" ") + o.parameter, verdict(d)));
+    }
+    for (auto it = answers.ours.begin(); it != answers.ours.end(); ++it)
+        if (std::none_of(file->diffs.begin(), file->diffs.end(), [&](const MsprobeFirstDiff &d) { return d.rank == it.key(); }))
+            out(QStringLiteral("  %1: msprobe names none; DumpScope: %2 in %3 (%4) (differs)\n").arg(it.key(), it->opName, it->scope, it->cause));
+    out(QStringLiteral("dumps: %1\n").arg(answers.how));
+    for (const QString &e : answers.errors)
+        out(QStringLiteral("error: %1\n").arg(e));
+    return answers.errors.isEmpty() ? Ok : Failed;
 }
 
 } // namespace ds
