@@ -142,9 +142,9 @@ int runMonitorCommand(const QString &path, bool json)
     return failed ? Failed : Ok;
 }
 
-int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json)
+int runAnomalyAnalyzeCommand(const QString &path, const QString &given, bool json)
 {
-    for (const QString &p : {path, dump})
+    for (const QString &p : {path, given})
         if (!p.isEmpty() && !QFileInfo::exists(p)) {
             err(QStringLiteral("no such file or directory: %1").arg(p));
             return NoPath;
@@ -154,6 +154,13 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
         err(msprobe.errorText());
         return Failed;
     }
+    // Without --npu: the step folder overflow_check read, found beside the file by its data.
+    AnomalyDump found;
+    if (given.isEmpty())
+        found = findAnomalyDump(path, *msprobe);
+    else
+        found.how = QStringLiteral("given: %1").arg(given);
+    const QString dump = given.isEmpty() ? found.path : given;
     // DumpScope's own answer on the dump: the first anomaly of each rank's scope ("rank1" <-> "rank_1").
     QMap<QString, QJsonObject> ours;
     if (!dump.isEmpty()) {
@@ -184,7 +191,8 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
             rows.append(row);
         }
         out(QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("kind"), QStringLiteral("msprobe overflow_check")},
-                        {QStringLiteral("dump"), dump.isEmpty() ? QJsonValue() : QJsonValue(dump)}, {QStringLiteral("anomalies"), rows}});
+                        {QStringLiteral("dump"), dump.isEmpty() ? QJsonValue() : QJsonValue(dump)}, {QStringLiteral("dump_how"), found.how},
+                        {QStringLiteral("dump_notes"), QJsonArray::fromStringList(found.notes)}, {QStringLiteral("anomalies"), rows}});
         return Ok;
     }
     out(QStringLiteral("%1: msprobe overflow_check's answer, %2 anomaly node(s) (the first anomaly of each rank)\n")
@@ -210,8 +218,9 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
                                                                        ours[a.rank][QStringLiteral("op_name")].toString() == a.opName
                                                                            ? QStringLiteral(" (the same)") : QStringLiteral(" (differs)")));
     }
-    if (dump.isEmpty())
-        out(QStringLiteral("(give the dump it was computed from with --npu DUMP to see DumpScope's own answer beside it)\n"));
+    out(QStringLiteral("dump: %1\n").arg(found.how));
+    for (const QString &n : std::as_const(found.notes))
+        out(QStringLiteral("  note: %1\n").arg(n));
     return Ok;
 }
 
