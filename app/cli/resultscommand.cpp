@@ -164,21 +164,15 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &given, bool jso
     // DumpScope's own answer on the dump: the first anomaly of each rank's scope ("rank1" <-> "rank_1").
     QMap<QString, QJsonObject> ours;
     if (!dump.isEmpty()) {
-        auto index = buildIndex(dump);
-        if (!index) {
-            err(index.errorText());
+        QString error;
+        const QMap<QString, OwnAnomaly> own = ownFirstAnomalies(dump, error);
+        if (!error.isEmpty()) {
+            err(error);
             return Failed;
         }
-        const OverflowReport report = analyzeOverflow(**index);
-        for (const ScopeScan &s : report.scopes) {
-            const SoftwareFinding *f = s.firstAnomaly();
-            const QString rank = QString(s.scope.levels->rank).replace(QLatin1String("rank"), QLatin1String("rank_"));
-            if (!f || ours.contains(rank))
-                continue;
-            const OpRecord &op = (*index)->ops[size_t(f->op)];
-            ours[rank] = QJsonObject{{QStringLiteral("scope"), s.scope.label()}, {QStringLiteral("op_name"), op.opName.toString()},
-                                     {QStringLiteral("level"), overflowLevelName(f->level)}, {QStringLiteral("reason"), f->reason}};
-        }
+        for (auto it = own.begin(); it != own.end(); ++it)
+            ours[it.key()] = QJsonObject{{QStringLiteral("scope"), it->scope}, {QStringLiteral("op_name"), it->opName},
+                                         {QStringLiteral("level"), it->level}, {QStringLiteral("reason"), it->reason}};
     }
     if (json) {
         QJsonArray rows;

@@ -18,6 +18,7 @@
 #include "overflowpanel.h"
 #include "monitor/monitor.h"
 #include "monitorpanel.h"
+#include "msprobeanswerpanel.h"
 #include "precheck/precheck.h"
 #include "precheckpanel.h"
 #include "run/runcompare.h"
@@ -317,6 +318,11 @@ void MainWindow::openPath(const QString &path)
         addGraphFolder(path);
         return;
     }
+    // msprobe's own answers (overflow_check's anomaly_analyze, compare -da's JSON): their own tab.
+    if (QFileInfo(path).isFile() && isMsprobeAnswerName(QFileInfo(path).fileName())) {
+        showMsprobeAnswer(path);
+        return;
+    }
     // msprobe's API precheck results (acc_check / api_precision_compare tables, ut_error_data*):
     // their own tab. (A listing of one folder.)
     if (precheck::looksLikePrecheck(path)) {
@@ -361,6 +367,18 @@ void MainWindow::showMonitor(const QString &path)
     m_tabs->setCurrentWidget(m_monitor);
     m_monitor->open(path);
     m_statusText->setText(tr("Opened msprobe's monitor output %1 (Monitor tab).").arg(path));
+}
+
+void MainWindow::showMsprobeAnswer(const QString &path)
+{
+    if (!m_answer) {
+        m_answer = new MsprobeAnswerPanel(this);
+        m_answer->setObjectName(QStringLiteral("msprobeAnswerPanel"));
+        m_tabs->addTab(m_answer, tr("msprobe Answer"));
+    }
+    m_tabs->setCurrentWidget(m_answer);
+    m_answer->open(path);
+    m_statusText->setText(tr("Opened msprobe's answer %1 (msprobe Answer tab).").arg(path));
 }
 
 void MainWindow::openAfterFirstPaint(const QStringList &paths)

@@ -25,6 +25,7 @@ class DocumentContext;
 class DumpIndex;
 class CompareView;
 class PrecheckPanel;
+class MsprobeAnswerPanel;
 class MonitorPanel;
 class GraphPanel;
 struct MenuTarget;
@@ -71,6 +72,8 @@ public:
     void showPrecheck(const QString &path);
     /// msprobe's training monitor output on its own tab (made when first needed).
     void showMonitor(const QString &path);
+    /// msprobe overflow_check / compare -da answer files: the Answer tab.
+    void showMsprobeAnswer(const QString &path);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
@@ -180,6 +183,7 @@ private:
     CompareView *m_compare;
     PrecheckPanel *m_precheck = nullptr;
     MonitorPanel *m_monitor = nullptr;
+    MsprobeAnswerPanel *m_answer = nullptr;
     RunsPanel *m_runs;
     TrendsPanel *m_trends;
     RunSetPanel *m_runSet;

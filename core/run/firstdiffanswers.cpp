@@ -3,12 +3,17 @@
 #include "compare/comparematch.h"
 #include "compare/tabledumps.h"
 #include "dump/dumpindex.h"
+#include "index/buildindex.h"
+#include "overflow/anomalyanalyze.h"
+#include "overflow/overflowreport.h"
 #include "runcompare.h"
 #include "runtree.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
+
+#include <algorithm>
 
 namespace ds {
 
@@ -111,6 +116,106 @@ FirstDiffAnswers firstDiffAnswers(const DiffAnalyzeFile &file, const QString &np
     }
     a.how = how.join(QStringLiteral("; "));
     return a;
+}
+
+QMap<QString, OwnAnomaly> ownFirstAnomalies(const QString &path, QString &error, const JobControl *job)
+{
+    QMap<QString, OwnAnomaly> out;
+    auto index = buildIndex(path, job);
+    if (!index) {
+        error = index.errorText();
+        return out;
+    }
+    const OverflowReport report = analyzeOverflow(**index, {}, job);
+    for (const ScopeScan &s : report.scopes) {
+        const SoftwareFinding *f = s.firstAnomaly();
+        const QString rank = rankKey(s.scope.levels->rank);
+        if (!f || out.contains(rank))
+            continue;
+        const OpRecord &op = (*index)->ops[size_t(f->op)];
+        out.insert(rank, {s.scope.label(), op.opName.toString(), overflowLevelName(f->level), f->reason});
+    }
+    return out;
+}
+
+bool isMsprobeAnswerName(const QString &fileName)
+{
+    return isAnomalyAnalyzeName(fileName) || isFirstDiffJsonName(fileName);
+}
+
+Result<AnswerDocument> openMsprobeAnswer(const QString &path, const QString &npu, const QString &bench, const JobControl *job)
+{
+    using R = Result<AnswerDocument>;
+    AnswerDocument doc;
+    doc.path = path;
+    const auto agreement = [](const QString &theirs, const QString &ours) {
+        return ours.isEmpty() && theirs.isEmpty() ? AnswerRow::Agreement::NoDump
+               : ours == theirs                   ? AnswerRow::Agreement::Same
+                                                  : AnswerRow::Agreement::Differs;
+    };
+    if (isAnomalyAnalyzeName(QFileInfo(path).fileName())) {
+        auto msprobe = readAnomalyAnalyze(path);
+        if (!msprobe)
+            return R::failure(msprobe.error());
+        AnomalyDump found;
+        if (npu.isEmpty())
+            found = findAnomalyDump(path, *msprobe);
+        else
+            found = {npu, QStringLiteral("given: %1").arg(npu), {}};
+        doc.dumpsFound = !found.path.isEmpty();
+        doc.dumpsHow = found.how;
+        doc.notes = found.notes;
+        QMap<QString, OwnAnomaly> ours;
+        if (doc.dumpsFound) {
+            QString error;
+            ours = ownFirstAnomalies(found.path, error, job);
+            if (!error.isEmpty())
+                doc.errors << error;
+        }
+        for (const MsprobeAnomaly &a : *msprobe) {
+            AnswerRow row{a.rank, a.opName, a.stack, {}, {}, {}, {}, AnswerRow::Agreement::NoDump};
+            for (const auto &[key, value] : a.data)
+                row.rows << QString::fromStdString(key);
+            if (doc.dumpsFound) {
+                const OwnAnomaly o = ours.value(a.rank);
+                row.oursOp = o.opName;
+                row.oursScope = o.scope;
+                row.oursDetail = o.level.isEmpty() ? QString() : QStringLiteral("%1: %2").arg(o.level, o.reason);
+                row.agreement = agreement(a.opName, o.opName);
+            }
+            doc.rows.push_back(std::move(row));
+        }
+        for (auto it = ours.begin(); it != ours.end(); ++it)
+            if (std::none_of(doc.rows.begin(), doc.rows.end(), [&](const AnswerRow &r) { return r.rank == it.key(); }))
+                doc.rows.push_back({it.key(), {}, {}, {}, it->opName, it->scope, QStringLiteral("%1: %2").arg(it->level, it->reason),
+                                    AnswerRow::Agreement::Differs});
+        return doc;
+    }
+    auto file = readFirstDiffFile(path);
+    if (!file)
+        return R::failure(file.error());
+    doc.kind = file->kind == DiffAnalyzeFile::Kind::CompareResult ? AnswerDocument::Kind::CompareResult : AnswerDocument::Kind::DiffAnalyze;
+    doc.entries = file->entries;
+    doc.differing = file->differing;
+    const FirstDiffAnswers answers = firstDiffAnswers(*file, npu, bench, job);
+    doc.dumpsFound = answers.found;
+    doc.dumpsHow = answers.how;
+    doc.errors = answers.errors;
+    for (const MsprobeFirstDiff &d : file->diffs) {
+        AnswerRow row{d.rank, d.opName, d.stack, d.rows, {}, {}, {}, AnswerRow::Agreement::NoDump};
+        if (answers.found) {
+            const OwnFirstDiff o = answers.ours.value(d.rank);
+            row.oursOp = o.opName;
+            row.oursScope = o.scope;
+            row.oursDetail = o.cause.isEmpty() ? QString() : o.cause + (o.parameter.isEmpty() ? QString() : QLatin1Char(' ') + o.parameter);
+            row.agreement = agreement(d.opName, o.opName);
+        }
+        doc.rows.push_back(std::move(row));
+    }
+    for (auto it = answers.ours.begin(); it != answers.ours.end(); ++it)
+        if (std::none_of(doc.rows.begin(), doc.rows.end(), [&](const AnswerRow &r) { return r.rank == it.key(); }))
+            doc.rows.push_back({it.key(), {}, {}, {}, it->opName, it->scope, it->cause, AnswerRow::Agreement::Differs});
+    return doc;
 }
 
 } // namespace ds

@@ -7,6 +7,8 @@
 #include <QMap>
 #include <QString>
 #include <QStringList>
+#include <cstdint>
+#include <vector>
 
 namespace ds {
 
@@ -44,5 +46,43 @@ QMap<QString, OwnFirstDiff> ownFirstDiffs(const QString &npuPath, const QString 
 /// folder. Reads only.
 FirstDiffAnswers firstDiffAnswers(const DiffAnalyzeFile &file, const QString &npuPath = {}, const QString &benchPath = {},
                                   const JobControl *job = nullptr);
+
+
+/// DumpScope's first anomaly of every rank of the dump at `path` (the overflow scan, the first
+/// software finding of each scope), keyed "rank_1"; errors in `error`.
+struct OwnAnomaly
+{
+    QString scope, opName, level, reason;
+};
+QMap<QString, OwnAnomaly> ownFirstAnomalies(const QString &path, QString &error, const JobControl *job = nullptr);
+
+/// Either msprobe answer file (overflow_check's anomaly_analyze, compare -da's diff_analyze or
+/// per-rank compare_result) as rows of msprobe's op per rank beside DumpScope's own answer on the
+/// dumps given or found beside it: what the GUI's answer view lists.
+struct AnswerRow
+{
+    enum class Agreement : std::uint8_t { NoDump, Same, Differs };
+    QString rank;          ///< "rank_1"
+    QString msprobeOp;     ///< empty: msprobe names none for this rank (DumpScope does)
+    QStringList stack, rows; ///< msprobe's stack of the op; the rows it lists (data_info / op_items)
+    QString oursOp, oursScope, oursDetail; ///< empty oursOp: no answer of DumpScope's for the rank
+    Agreement agreement = Agreement::NoDump;
+};
+struct AnswerDocument
+{
+    enum class Kind : std::uint8_t { OverflowCheck, DiffAnalyze, CompareResult };
+    Kind kind = Kind::OverflowCheck;
+    QString path;
+    bool dumpsFound = false;
+    QString dumpsHow;           ///< where the dumps came from, or why none were found
+    QStringList notes, errors;
+    std::vector<AnswerRow> rows; ///< msprobe's order, then ranks only DumpScope names
+    int entries = 0, differing = 0; ///< CompareResult: entries and entries with is_same false
+};
+bool isMsprobeAnswerName(const QString &fileName); ///< anomaly_analyze_*, diff_analyze_*, compare_result_rank*.json
+/// Reads the file, finds its dumps (given: `npu` for overflow_check; `npu` and `bench` for -da)
+/// and computes DumpScope's answer on them. Errors: the file cannot be read (named).
+Result<AnswerDocument> openMsprobeAnswer(const QString &path, const QString &npu = {}, const QString &bench = {},
+                                         const JobControl *job = nullptr);
 
 } // namespace ds
