@@ -2574,8 +2574,8 @@ out of range: %5</source>
             <translation>关闭此 Dump(&amp;L)</translation>
         </message>
         <message>
-            <source>Opened msprobe&apos;s compare table %1 (Compare tab).</source>
-            <translation>已打开 msprobe 比对结果表 %1（“比对”标签页）。</translation>
+            <source>%1: msprobe&apos;s rows and Result on the Compare tab. Next: select a row, or filter above.</source>
+            <translation>%1：比对页上是 msprobe 的各行及 Result。下一步：选择一行，或在上方筛选。</translation>
         </message>
         <message>
             <source>Opened msprobe&apos;s API precheck results %1 (Precheck tab).</source>
@@ -4301,6 +4301,10 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::PrecheckPanel</name>
+        <message>
+            <source>in %1</source>
+            <translation>位于 %1</translation>
+        </message>
         <message>
             <source>%1 (%2): %3 pass, %4 warning, %5 error, %6 SKIP</source>
             <translation>%1（%2）：%3 个 pass，%4 个 warning，%5 个 error，%6 个 SKIP</translation>

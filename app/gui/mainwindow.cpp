@@ -339,7 +339,9 @@ void MainWindow::openPath(const QString &path)
                                                        || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
         m_tabs->setCurrentWidget(m_compare);
         m_compare->openTable(path);
-        m_statusText->setText(tr("Opened msprobe's compare table %1 (Compare tab).").arg(path));
+        // the first screen: what it is and where to go next, in one line (the full path on hover)
+        m_statusText->setText(tr("%1: msprobe's rows and Result on the Compare tab. Next: select a row, or filter above.").arg(info.fileName()));
+        m_statusText->setToolTip(path);
         return;
     }
     m_context->openDump(path);

@@ -174,8 +174,6 @@ Result<AnswerDocument> openMsprobeAnswer(const QString &path, const QString &npu
         }
         for (const MsprobeAnomaly &a : *msprobe) {
             AnswerRow row{a.rank, a.opName, a.stack, {}, {}, {}, {}, AnswerRow::Agreement::NoDump};
-            for (const auto &[key, value] : a.data)
-                row.rows << QString::fromStdString(key);
             if (doc.dumpsFound) {
                 const OwnAnomaly o = ours.value(a.rank);
                 row.oursOp = o.opName;
