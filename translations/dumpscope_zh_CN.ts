@@ -2202,6 +2202,14 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
         <message>
+            <source>Selected %1 of %2 in the open dump.</source>
+            <translation>已在打开的 dump 中选中 %2 的 %1。</translation>
+        </message>
+        <message>
+            <source>%1 of %2%3 is in no open dump: open the dump msprobe read (File → Open), then double-click the rank again.</source>
+            <translation>打开的 dump 中没有 %2%3 的 %1：请打开 msprobe 读取的 dump（文件 → 打开），然后再次双击该 rank。</translation>
+        </message>
+        <message>
             <source>msprobe Answer</source>
             <translation>msprobe 结论</translation>
         </message>
@@ -4446,6 +4454,10 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::MsprobeAnswerPanel</name>
+        <message>
+            <source>Double-click a rank to select its op in an open dump of the same step and rank.</source>
+            <translation>双击一个 rank，即可在已打开的同一 step、同一 rank 的 dump 中选中其算子。</translation>
+        </message>
         <message>
             <source>Rank</source>
             <translation>Rank</translation>

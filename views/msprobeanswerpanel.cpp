@@ -40,6 +40,13 @@ MsprobeAnswerPanel::MsprobeAnswerPanel(QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(split, 1);
     connect(&m_load, &QFutureWatcherBase::finished, this, &MsprobeAnswerPanel::showDocument);
+    connect(m_view, &QAbstractItemView::activated, this, [this](const QModelIndex &i) {
+        if (!m_doc || i.row() < 0 || size_t(i.row()) >= m_doc->rows.size())
+            return;
+        const AnswerRow &r = m_doc->rows[size_t(i.row())];
+        emit opRequested(r.rank, m_doc->step, r.msprobeOp.isEmpty() ? r.oursOp : r.msprobeOp);
+    });
+    m_view->setToolTip(tr("Double-click a rank to select its op in an open dump of the same step and rank."));
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) { showRow(current.row()); });
 }

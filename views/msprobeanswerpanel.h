@@ -36,6 +36,9 @@ public:
 
 signals:
     void opened();
+    /// A row was activated (double-click, Enter): show `opName` of `rank` ("rank_1") and `step`
+    /// ("step1", empty: any) in an open dump.
+    void opRequested(const QString &rank, const QString &step, const QString &opName);
 
 private:
     void showDocument();

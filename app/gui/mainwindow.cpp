@@ -376,11 +376,41 @@ void MainWindow::showMsprobeAnswer(const QString &path)
     if (!m_answer) {
         m_answer = new MsprobeAnswerPanel(this);
         m_answer->setObjectName(QStringLiteral("msprobeAnswerPanel"));
+        connect(m_answer, &MsprobeAnswerPanel::opRequested, this, &MainWindow::selectAnswerOp);
         m_tabs->addTab(m_answer, tr("msprobe Answer"));
     }
     m_tabs->setCurrentWidget(m_answer);
     m_answer->open(path);
     m_statusText->setText(tr("Opened msprobe's answer %1 (msprobe Answer tab).").arg(path));
+}
+
+bool MainWindow::selectAnswerOp(const QString &rank, const QString &step, const QString &opName)
+{
+    const QString rankNumber = rank.section(QLatin1Char('_'), -1); // "rank_1" -> "1"
+    const auto sameRank = [&](const QString &level) { // "rank1"; no rank level: rank 0 (msprobe's single process)
+        return level.isEmpty() ? rankNumber == QLatin1String("0") : level.endsWith(rankNumber) && level.chopped(rankNumber.size()).endsWith(QLatin1String("rank"));
+    };
+    auto *model = m_context->treeModel();
+    for (const int d : model->dumpIds()) {
+        const auto index = m_context->index(d);
+        if (!index)
+            continue;
+        for (size_t i = 0; i < index->ops.size(); ++i) {
+            const OpRecord &op = index->ops[i];
+            if (op.opName.toString() != opName || !sameRank(op.levels->rank) || (!step.isEmpty() && !op.levels->step.isEmpty() && op.levels->step != step))
+                continue;
+            const QModelIndex item = model->findOp(d, int(i));
+            if (!item.isValid())
+                continue;
+            m_tree->scrollTo(item);
+            m_tree->setCurrentIndex(item);
+            m_statusText->setText(tr("Selected %1 of %2 in the open dump.").arg(opName, rank));
+            return true;
+        }
+    }
+    m_statusText->setText(tr("%1 of %2%3 is in no open dump: open the dump msprobe read (File \u2192 Open), then double-click the rank again.")
+                              .arg(opName, rank, step.isEmpty() ? QString() : QStringLiteral(", ") + step));
+    return false;
 }
 
 void MainWindow::openAfterFirstPaint(const QStringList &paths)

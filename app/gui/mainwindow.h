@@ -74,6 +74,9 @@ public:
     void showMonitor(const QString &path);
     /// msprobe overflow_check / compare -da answer files: the Answer tab.
     void showMsprobeAnswer(const QString &path);
+    /// Selects op `opName` of rank `rank` ("rank_1") and `step` (empty: any) in the open dumps; false
+    /// (said in the status bar) when no open dump holds it.
+    bool selectAnswerOp(const QString &rank, const QString &step, const QString &opName);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;

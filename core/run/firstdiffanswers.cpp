@@ -148,6 +148,7 @@ Result<AnswerDocument> openMsprobeAnswer(const QString &path, const QString &npu
     using R = Result<AnswerDocument>;
     AnswerDocument doc;
     doc.path = path;
+    doc.step = compareTableLevels(path).step;
     const auto agreement = [](const QString &theirs, const QString &ours) {
         return ours.isEmpty() && theirs.isEmpty() ? AnswerRow::Agreement::NoDump
                : ours == theirs                   ? AnswerRow::Agreement::Same

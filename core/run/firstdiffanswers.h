@@ -73,6 +73,7 @@ struct AnswerDocument
     enum class Kind : std::uint8_t { OverflowCheck, DiffAnalyze, CompareResult };
     Kind kind = Kind::OverflowCheck;
     QString path;
+    QString step;               ///< the step the file was written for (a step{N} folder above it), empty: unknown
     bool dumpsFound = false;
     QString dumpsHow;           ///< where the dumps came from, or why none were found
     QStringList notes, errors;
