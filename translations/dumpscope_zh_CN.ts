@@ -2202,6 +2202,10 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
         <message>
+            <source>msprobe monitor output %1</source>
+            <translation>msprobe 监控输出 %1</translation>
+        </message>
+        <message>
             <source>Selected %1 of %2 in the open dump.</source>
             <translation>已在打开的 dump 中选中 %2 的 %1。</translation>
         </message>
@@ -3934,6 +3938,14 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::TrendsPanel</name>
+        <message>
+            <source>msprobe monitor series</source>
+            <translation>msprobe 监控序列</translation>
+        </message>
+        <message>
+            <source>Open msprobe&apos;s monitor output (File → Open) to see its series here.</source>
+            <translation>打开 msprobe 的监控输出（文件 → 打开）即可在此查看其序列。</translation>
+        </message>
         <message>
             <source>Comparison with the bench run</source>
             <translation>与标杆运行的比对</translation>

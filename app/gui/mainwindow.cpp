@@ -364,6 +364,11 @@ void MainWindow::showMonitor(const QString &path)
     if (!m_monitor) {
         m_monitor = new MonitorPanel(this);
         m_monitor->setObjectName(QStringLiteral("monitorPanel"));
+        // its series also go to the Trends tab (step x module x rank, as a run's statistics)
+        connect(m_monitor, &MonitorPanel::opened, this, [this] {
+            if (const auto doc = m_monitor->document())
+                m_trends->setMonitor(doc, tr("msprobe monitor output %1").arg(doc->root));
+        });
         m_tabs->addTab(m_monitor, tr("Monitor"));
     }
     m_tabs->setCurrentWidget(m_monitor);
