@@ -2202,6 +2202,14 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
         <message>
+            <source>Selected %1, where the monitor&apos;s %2 anomaly of step %3, rank %4 is.</source>
+            <translation>已选中 %1，即监控在 step %3、rank %4 上 %2 异常所在之处。</translation>
+        </message>
+        <message>
+            <source>No open dump holds module %1 at step %2, rank %3: open the dump of that step (File → Open) with module entries (level L0 or mix), then double-click the anomaly again.</source>
+            <translation>打开的 dump 中没有 step %2、rank %3 上的模块 %1：请打开该 step 的、含模块条目（L0 或 mix 级别）的 dump（文件 → 打开），然后再次双击该异常。</translation>
+        </message>
+        <message>
             <source>msprobe monitor output %1</source>
             <translation>msprobe 监控输出 %1</translation>
         </message>
@@ -4421,6 +4429,10 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::MonitorPanel</name>
+        <message>
+            <source>Double-click an anomaly to select its module in an open dump of the same step and rank.</source>
+            <translation>双击一个异常，即可在已打开的同一 step、同一 rank 的 dump 中选中其模块。</translation>
+        </message>
         <message numerus="yes">
             <source>%n anomal(ies) in msprobe's order below. </source>
             <translation>

@@ -35,6 +35,8 @@ public:
 
 signals:
     void opened();
+    /// An anomaly was activated (double-click, Enter): show its module in an open dump.
+    void anomalyActivated(const ds::monitor::Anomaly &anomaly);
 
 private:
     void showDocument();

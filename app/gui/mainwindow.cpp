@@ -19,6 +19,7 @@
 #include "monitor/monitor.h"
 #include "monitorpanel.h"
 #include "msprobeanswerpanel.h"
+#include "run/monitortrend.h"
 #include "precheck/precheck.h"
 #include "precheckpanel.h"
 #include "run/runcompare.h"
@@ -365,6 +366,7 @@ void MainWindow::showMonitor(const QString &path)
         m_monitor = new MonitorPanel(this);
         m_monitor->setObjectName(QStringLiteral("monitorPanel"));
         // its series also go to the Trends tab (step x module x rank, as a run's statistics)
+        connect(m_monitor, &MonitorPanel::anomalyActivated, this, &MainWindow::selectMonitorAnomaly);
         connect(m_monitor, &MonitorPanel::opened, this, [this] {
             if (const auto doc = m_monitor->document())
                 m_trends->setMonitor(doc, tr("msprobe monitor output %1").arg(doc->root));
@@ -415,6 +417,27 @@ bool MainWindow::selectAnswerOp(const QString &rank, const QString &step, const 
     }
     m_statusText->setText(tr("%1 of %2%3 is in no open dump: open the dump msprobe read (File \u2192 Open), then double-click the rank again.")
                               .arg(opName, rank, step.isEmpty() ? QString() : QStringLiteral(", ") + step));
+    return false;
+}
+
+bool MainWindow::selectMonitorAnomaly(const monitor::Anomaly &anomaly)
+{
+    auto *model = m_context->treeModel();
+    for (const int d : model->dumpIds()) {
+        const auto index = m_context->index(d);
+        const int op = index ? monitorAnomalyOp(*index, anomaly) : -1;
+        const QModelIndex item = op >= 0 ? model->findOp(d, op) : QModelIndex();
+        if (!item.isValid())
+            continue;
+        m_tree->scrollTo(item);
+        m_tree->setCurrentIndex(item);
+        m_statusText->setText(tr("Selected %1, where the monitor's %2 anomaly of step %3, rank %4 is.")
+                                  .arg(index->ops[size_t(op)].opName.toString(), anomaly.module()).arg(anomaly.step).arg(anomaly.rank));
+        return true;
+    }
+    m_statusText->setText(tr("No open dump holds module %1 at step %2, rank %3: open the dump of that step (File \u2192 Open) "
+                             "with module entries (level L0 or mix), then double-click the anomaly again.")
+                              .arg(anomaly.module()).arg(anomaly.step).arg(anomaly.rank));
     return false;
 }
 

@@ -26,6 +26,9 @@ class DumpIndex;
 class CompareView;
 class PrecheckPanel;
 class MsprobeAnswerPanel;
+namespace monitor {
+struct Anomaly;
+}
 class MonitorPanel;
 class GraphPanel;
 struct MenuTarget;
@@ -77,6 +80,9 @@ public:
     /// Selects op `opName` of rank `rank` ("rank_1") and `step` (empty: any) in the open dumps; false
     /// (said in the status bar) when no open dump holds it.
     bool selectAnswerOp(const QString &rank, const QString &step, const QString &opName);
+    /// Selects the module entry a monitor anomaly points at (monitorAnomalyOp) in the open dumps;
+    /// false (said in the status bar) when none holds it.
+    bool selectMonitorAnomaly(const monitor::Anomaly &anomaly);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;

@@ -1,6 +1,9 @@
 #include "monitortrend.h"
 
+#include "dump/dumpindex.h"
+
 #include <QHash>
+#include <QRegularExpression>
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -42,6 +45,30 @@ TrendTable monitorTrend(const monitor::MonitorDocument &doc, const QString &metr
     }
     t.cacheRankMax();
     return t;
+}
+
+int monitorAnomalyOp(const DumpIndex &index, const monitor::Anomaly &anomaly)
+{
+    // "fc2.input" / "fc2.output" / "fc2.weight" / "fc2.bias" -> "fc2"; a bare module name stays
+    QString module = anomaly.module();
+    static const QRegularExpression leaf(QStringLiteral("\\.(input|output|weight|bias)(\\.\\d+)?$"));
+    module.remove(leaf);
+    const QString direction = anomaly.trainStage() == 1 ? QStringLiteral("backward") : QStringLiteral("forward");
+    const QString prefix = QStringLiteral("Module.") + module + QLatin1Char('.');
+    static const QRegularExpression tail(QStringLiteral("^[^.]+\\.(forward|backward)\\.\\d+$")); // "<Class>.forward.0"
+    const QString step = QStringLiteral("step%1").arg(anomaly.step), rank = QStringLiteral("rank%1").arg(anomaly.rank);
+    for (size_t i = 0; i < index.ops.size(); ++i) {
+        const OpRecord &op = index.ops[i];
+        if (op.levels->step != step || op.levels->rank != rank)
+            continue;
+        const QString name = op.opName.toString();
+        if (!name.startsWith(prefix))
+            continue;
+        const auto m = tail.match(QStringView(name).mid(prefix.size()));
+        if (m.hasMatch() && m.captured(1) == direction)
+            return int(i);
+    }
+    return -1;
 }
 
 } // namespace ds

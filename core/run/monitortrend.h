@@ -19,4 +19,13 @@ struct TrendCell
 TrendTable monitorTrend(const monitor::MonitorDocument &doc, const QString &metric, const QString &stat,
                         std::vector<TrendCell> *anomalies = nullptr);
 
+class DumpIndex;
+
+/// The dump op a monitor anomaly points at (issue 33, item 5): the module entry of the same step
+/// ("step{N}") and rank ("rank{R}") whose module path is the anomaly's module without its leaf
+/// ("fc2.input", "fc2.weight" -> Module.fc2.<Class>.*), the backward entry for gradient kinds
+/// (actv_grad, pre_grad, post_grad, acc_grad), else the forward one; the first call of the step.
+/// -1 when the dump holds none (another step or rank, or no module entries: level L1).
+int monitorAnomalyOp(const DumpIndex &index, const monitor::Anomaly &anomaly);
+
 } // namespace ds
