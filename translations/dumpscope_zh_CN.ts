@@ -2439,6 +2439,34 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
         <message>
+            <source>Selected %1, where the monitor&apos;s %2 anomaly of step %3, rank %4 is.</source>
+            <translation>已选中 %1，即监控在 step %3、rank %4 上 %2 异常所在之处。</translation>
+        </message>
+        <message>
+            <source>No open dump holds module %1 at step %2, rank %3: open the dump of that step (File → Open) with module entries (level L0 or mix), then double-click the anomaly again.</source>
+            <translation>打开的 dump 中没有 step %2、rank %3 上的模块 %1：请打开该 step 的、含模块条目（L0 或 mix 级别）的 dump（文件 → 打开），然后再次双击该异常。</translation>
+        </message>
+        <message>
+            <source>msprobe monitor output %1</source>
+            <translation>msprobe 监控输出 %1</translation>
+        </message>
+        <message>
+            <source>Selected %1 of %2 in the open dump.</source>
+            <translation>已在打开的 dump 中选中 %2 的 %1。</translation>
+        </message>
+        <message>
+            <source>%1 of %2%3 is in no open dump: open the dump msprobe read (File → Open), then double-click the rank again.</source>
+            <translation>打开的 dump 中没有 %2%3 的 %1：请打开 msprobe 读取的 dump（文件 → 打开），然后再次双击该 rank。</translation>
+        </message>
+        <message>
+            <source>msprobe Answer</source>
+            <translation>msprobe 结论</translation>
+        </message>
+        <message>
+            <source>Opened msprobe's answer %1 (msprobe Answer tab).</source>
+            <translation>已打开 msprobe 的结论 %1（msprobe 结论页）。</translation>
+        </message>
+        <message>
             <source>Monitor</source>
             <translation>训练监控</translation>
         </message>
@@ -2803,8 +2831,8 @@ out of range: %5</source>
             <translation>关闭此 Dump(&amp;L)</translation>
         </message>
         <message>
-            <source>Opened msprobe&apos;s compare table %1 (Compare tab).</source>
-            <translation>已打开 msprobe 比对结果表 %1（“比对”标签页）。</translation>
+            <source>%1: msprobe&apos;s rows and Result on the Compare tab. Next: select a row, or filter above.</source>
+            <translation>%1：比对页上是 msprobe 的各行及 Result。下一步：选择一行，或在上方筛选。</translation>
         </message>
         <message>
             <source>Opened msprobe&apos;s API precheck results %1 (Precheck tab).</source>
@@ -4248,6 +4276,14 @@ out of range: %5</source>
     <context>
         <name>ds::TrendsPanel</name>
         <message>
+            <source>msprobe monitor series</source>
+            <translation>msprobe 监控序列</translation>
+        </message>
+        <message>
+            <source>Open msprobe&apos;s monitor output (File → Open) to see its series here.</source>
+            <translation>打开 msprobe 的监控输出（文件 → 打开）即可在此查看其序列。</translation>
+        </message>
+        <message>
             <source>Comparison with the bench run</source>
             <translation>与标杆运行的比对</translation>
         </message>
@@ -4627,6 +4663,10 @@ out of range: %5</source>
     <context>
         <name>ds::PrecheckPanel</name>
         <message>
+            <source>in %1</source>
+            <translation>位于 %1</translation>
+        </message>
+        <message>
             <source>%1 (%2): %3 pass, %4 warning, %5 error, %6 SKIP</source>
             <translation>%1（%2）：%3 个 pass，%4 个 warning，%5 个 error，%6 个 SKIP</translation>
         </message>
@@ -4722,6 +4762,10 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::MonitorPanel</name>
+        <message>
+            <source>Double-click an anomaly to select its module in an open dump of the same step and rank.</source>
+            <translation>双击一个异常，即可在已打开的同一 step、同一 rank 的 dump 中选中其模块。</translation>
+        </message>
         <message numerus="yes">
             <source>%n anomal(ies) in msprobe's order below. </source>
             <translation>
@@ -4763,6 +4807,125 @@ out of range: %5</source>
         <message>
             <source>rank %1, step %2, micro step %3: %4 — %5</source>
             <translation>rank %1，step %2，micro step %3：%4 — %5</translation>
+        </message>
+    </context>
+    <context>
+        <name>ds::MsprobeAnswerPanel</name>
+        <message>
+            <source>Double-click a rank to select its op in an open dump of the same step and rank.</source>
+            <translation>双击一个 rank，即可在已打开的同一 step、同一 rank 的 dump 中选中其算子。</translation>
+        </message>
+        <message>
+            <source>Rank</source>
+            <translation>Rank</translation>
+        </message>
+        <message>
+            <source>msprobe's op</source>
+            <translation>msprobe 的算子</translation>
+        </message>
+        <message>
+            <source>DumpScope's op</source>
+            <translation>DumpScope 的算子</translation>
+        </message>
+        <message>
+            <source>Agreement</source>
+            <translation>一致性</translation>
+        </message>
+        <message>
+            <source>Reading msprobe's answer %1 and looking for the dumps beside it…</source>
+            <translation>正在读取 msprobe 的结论 %1，并在其旁查找 dump…</translation>
+        </message>
+        <message>
+            <source>(none)</source>
+            <translation>（无）</translation>
+        </message>
+        <message>
+            <source>(no dump)</source>
+            <translation>（无 dump）</translation>
+        </message>
+        <message>
+            <source>%1 in %2 (%3)</source>
+            <translation>%1，位于 %2（%3）</translation>
+        </message>
+        <message>
+            <source>no dump to check</source>
+            <translation>无 dump 可核对</translation>
+        </message>
+        <message>
+            <source>the same</source>
+            <translation>相同</translation>
+        </message>
+        <message>
+            <source>differs</source>
+            <translation>不同</translation>
+        </message>
+        <message>
+            <source>msprobe overflow_check's answer %1: the first anomaly node of each rank.</source>
+            <translation>msprobe overflow_check 的结论 %1：每个 rank 的首个异常节点。</translation>
+        </message>
+        <message>
+            <source>msprobe compare -da's answer %1: the first differing op of each rank.</source>
+            <translation>msprobe compare -da 的结论 %1：每个 rank 首个出现差异的算子。</translation>
+        </message>
+        <message>
+            <source>msprobe compare -da's per-rank result %1: %2 entries, %3 not the same; the first of them.</source>
+            <translation>msprobe compare -da 的单 rank 结果 %1：共 %2 个条目，%3 个不相同；此处为其中第一个。</translation>
+        </message>
+        <message>
+            <source>Beside it DumpScope's own first anomaly on the same dump: %1 the same, %2 differ. Next: select a rank for msprobe's call stack, or open the dump and use Analysis → Go to First Overflow.</source>
+            <translation>旁边是 DumpScope 在同一 dump 上自己找到的首个异常：%1 个相同，%2 个不同。下一步：选择一个 rank 查看 msprobe 记录的调用栈，或打开该 dump 并使用“分析 → 转到首个溢出”。</translation>
+        </message>
+        <message>
+            <source>Beside it DumpScope's own first divergence on the same dumps: %1 the same, %2 differ. Next: select a rank for msprobe's call stack, or open the NPU dump and use Analysis → Compare with… on the bench dump.</source>
+            <translation>旁边是 DumpScope 在同一组 dump 上自己找到的首个分歧：%1 个相同，%2 个不同。下一步：选择一个 rank 查看 msprobe 记录的调用栈，或打开 NPU dump 并对标杆 dump 使用“分析 → 与…比对”。</translation>
+        </message>
+        <message>
+            <source>No dump found beside it for DumpScope's own answer. Next: select a rank for msprobe's call stack, or open the step folder overflow_check read (File → Open) and use Analysis → Go to First Overflow.</source>
+            <translation>在其旁未找到 dump，因此没有 DumpScope 自己的结论。下一步：选择一个 rank 查看 msprobe 记录的调用栈，或打开 overflow_check 读取的 step 目录（文件 → 打开）并使用“分析 → 转到首个溢出”。</translation>
+        </message>
+        <message>
+            <source>No dumps found beside it for DumpScope's own answer. Next: select a rank for msprobe's call stack, or open the NPU dump and use Analysis → Compare with… on the bench dump.</source>
+            <translation>在其旁未找到 dump，因此没有 DumpScope 自己的结论。下一步：选择一个 rank 查看 msprobe 记录的调用栈，或打开 NPU dump 并对标杆 dump 使用“分析 → 与…比对”。</translation>
+        </message>
+        <message>
+            <source>Dumps: %1</source>
+            <translation>Dump：%1</translation>
+        </message>
+        <message>
+            <source>msprobe found no anomaly.</source>
+            <translation>msprobe 未发现异常。</translation>
+        </message>
+        <message>
+            <source>msprobe found no differing op.</source>
+            <translation>msprobe 未发现有差异的算子。</translation>
+        </message>
+        <message>
+            <source>Problem: %1</source>
+            <translation>问题：%1</translation>
+        </message>
+        <message>
+            <source>Note: %1</source>
+            <translation>说明：%1</translation>
+        </message>
+        <message>
+            <source>msprobe names no op for %1; DumpScope's answer: %2 in %3 (%4).</source>
+            <translation>msprobe 未给出 %1 的算子；DumpScope 的结论：%2，位于 %3（%4）。</translation>
+        </message>
+        <message>
+            <source>%1, msprobe: %2</source>
+            <translation>%1，msprobe：%2</translation>
+        </message>
+        <message>
+            <source>DumpScope: %1 in %2 (%3)</source>
+            <translation>DumpScope：%1，位于 %2（%3）</translation>
+        </message>
+        <message>
+            <source>msprobe's rows of the op:</source>
+            <translation>msprobe 列出的该算子的行：</translation>
+        </message>
+        <message>
+            <source>msprobe's call stack (innermost first):</source>
+            <translation>msprobe 记录的调用栈（最内层在前）：</translation>
         </message>
     </context>
     <context>

@@ -82,6 +82,12 @@ MonitorPanel::MonitorPanel(QWidget *parent)
     });
     connect(m_stat, &QComboBox::currentIndexChanged, this, &MonitorPanel::showSeries);
     connect(m_anomalies, &QListWidget::currentRowChanged, this, &MonitorPanel::goToAnomaly);
+    connect(m_anomalies, &QListWidget::itemActivated, this, [this](QListWidgetItem *item) {
+        const int row = m_anomalies->row(item);
+        if (m_doc && row >= 0 && size_t(row) < m_doc->anomalies.size())
+            emit anomalyActivated(m_doc->anomalies[size_t(row)]);
+    });
+    m_anomalies->setToolTip(tr("Double-click an anomaly to select its module in an open dump of the same step and rank."));
 }
 
 MonitorPanel::~MonitorPanel() { m_load.waitForFinished(); }

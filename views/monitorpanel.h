@@ -30,9 +30,13 @@ public:
     QListWidget *anomalies() const { return m_anomalies; }
     QComboBox *metrics() const { return m_metric; }
     QComboBox *stats() const { return m_stat; }
+    /// The output shown (null before the first open() ends, or when it failed).
+    std::shared_ptr<const monitor::MonitorDocument> document() const { return m_doc; }
 
 signals:
     void opened();
+    /// An anomaly was activated (double-click, Enter): show its module in an open dump.
+    void anomalyActivated(const ds::monitor::Anomaly &anomaly);
 
 private:
     void showDocument();

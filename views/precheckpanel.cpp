@@ -5,10 +5,12 @@
 #include "tensor/dtype.h"
 
 #include <QComboBox>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
 #include <QPainter>
+#include <QScrollArea>
 #include <QSplitter>
 #include <QStyledItemDelegate>
 #include <QTableView>
@@ -67,10 +69,19 @@ PrecheckPanel::PrecheckPanel(QWidget *parent)
     m_detail->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_detail->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_detail->setTextFormat(Qt::RichText);
+    // the comparison scrolls inside its own area: its width never squeezes the list of failed outputs
+    auto *detailArea = new QScrollArea(this);
+    detailArea->setWidget(m_detail);
+    detailArea->setWidgetResizable(true);
+    detailArea->setFrameShape(QFrame::NoFrame);
+    detailArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the text wraps to the pane's width
+    m_failed->setMinimumWidth(180);
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_failed);
-    bottom->addWidget(m_detail);
+    bottom->addWidget(detailArea);
+    bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 2);
+    bottom->setSizes({250, 500}); // a third for the list, the rest for the comparison
     auto *split = new QSplitter(Qt::Vertical, this);
     split->addWidget(m_view);
     split->addWidget(bottom);
@@ -80,7 +91,10 @@ PrecheckPanel::PrecheckPanel(QWidget *parent)
     layout->addWidget(m_summary);
     layout->addWidget(m_tables);
     layout->addWidget(split, 1);
-    connect(m_tables, &QComboBox::currentIndexChanged, this, [this](int i) { m_model->setTable(m_doc, i); });
+    connect(m_tables, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_model->setTable(m_doc, i);
+        fitColumns();
+    });
     connect(m_failed, &QListWidget::currentRowChanged, this, &PrecheckPanel::showFailed);
     connect(&m_load, &QFutureWatcherBase::finished, this, &PrecheckPanel::showDocument);
     connect(&m_compare, &QFutureWatcherBase::finished, this, [this] {
@@ -94,14 +108,19 @@ PrecheckPanel::PrecheckPanel(QWidget *parent)
         const precheck::FailedPair &p = m_doc->failed[size_t(m_compareRow)];
         const PairMetrics &m = c->metrics;
         const double cosine = m.npuNorm > 0 && m.benchNorm > 0 ? m.dot / (m.npuNorm * m.benchNorm) : std::nan("");
-        QString html = QStringLiteral("<b>%1.%2</b><table cellspacing=6><tr><th></th><th>%3</th><th>%4</th></tr>")
-                           .arg(p.api.toHtmlEscaped(), p.output(), tr("device (NPU)"), tr("bench (CPU)"));
-        html += QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td></tr>").arg(tr("file"), p.deviceFile.toHtmlEscaped(), p.benchFile.toHtmlEscaped());
-        html += QStringLiteral("<tr><td>%1</td><td>%2 %3</td><td>%4 %5</td></tr>")
-                    .arg(tr("dtype, shape"), dataTypeName(c->deviceType), shapeText(c->deviceShape), dataTypeName(c->benchType), shapeText(c->benchShape));
-        html += QStringLiteral("<tr><td>%1</td><td>%2 / %3 / %4</td><td>%5 / %6 / %7</td></tr>")
-                    .arg(tr("min / max / mean"), num(m.npu.min), num(m.npu.max), num(m.npu.mean), num(m.bench.min), num(m.bench.max), num(m.bench.mean));
-        html += QStringLiteral("</table><p>%1</p>")
+        // one paragraph per side, not side-by-side columns: in the tab's width the bench column was
+        // cut off (the paragraphs wrap); file names only, the folder said once
+        QString html = QStringLiteral("<b>%1.%2</b>").arg(p.api.toHtmlEscaped(), p.output());
+        const auto side = [&](const QString &label, const QString &file, int type, const Shape &shape, const PairSide &st) {
+            return QStringLiteral("<p><b>%1</b><br>%2: %3<br>%4: %5 %6<br>%7: %8 / %9 / %10</p>")
+                .arg(label, tr("file"), QFileInfo(file).fileName().toHtmlEscaped(), tr("dtype, shape"), dataTypeName(type), shapeText(shape),
+                     tr("min / max / mean"), num(st.min), num(st.max))
+                .arg(num(st.mean));
+        };
+        html += side(tr("device (NPU)"), p.deviceFile, c->deviceType, c->deviceShape, m.npu);
+        html += side(tr("bench (CPU)"), p.benchFile, c->benchType, c->benchShape, m.bench);
+        html += QStringLiteral("<p>%1</p>").arg(tr("in %1").arg(QFileInfo(p.deviceFile.isEmpty() ? p.benchFile : p.deviceFile).path().toHtmlEscaped()));
+        html += QStringLiteral("<p>%1</p>")
                     .arg(tr("DumpScope's comparison of %1 elements: cosine %2, max abs error %3, max relative error %4, RMSE %5, %6 exactly equal, %7 NaN/Inf mismatches.")
                              .arg(m.count).arg(num(cosine), num(m.maxAbsErr), num(m.maxRelErr), num(m.rmse)).arg(c->detail.exactlyEqual).arg(m.infNanMismatch));
         html += QStringLiteral("<p>%1</p><table cellspacing=6><tr><th>%2</th><th>%3</th><th>%4</th><th>%5</th></tr>")
@@ -159,8 +178,10 @@ void PrecheckPanel::showDocument()
             warnings = t.count(precheck::Status::Warning);
         }
     }
-    for (const precheck::FailedPair &p : m_doc->failed)
+    for (const precheck::FailedPair &p : m_doc->failed) {
         m_failed->addItem(p.api + QLatin1Char('.') + p.output());
+        m_failed->item(m_failed->count() - 1)->setToolTip(m_failed->item(m_failed->count() - 1)->text()); // the list is narrow
+    }
     QString text = tr("msprobe's API precheck results in %1: %n table(s), ", nullptr, int(m_doc->tables.size())).arg(m_doc->root)
                  + tr("%n failed output(s) with saved tensors. ", nullptr, int(m_doc->failed.size()))
                  + tr("The first table has %1 error and %2 warning rows (red, amber; hover a column header for its meaning and threshold). "
@@ -169,9 +190,19 @@ void PrecheckPanel::showDocument()
         text += QLatin1Char(' ') + tr("%n problem(s): %1", nullptr, int(m_doc->errors.size())).arg(m_doc->errors.front().text());
     m_summary->setText(text);
     m_model->setTable(m_doc, m_doc->tables.empty() ? -1 : 0);
+    fitColumns();
     if (!m_doc->failed.empty())
         m_failed->setCurrentRow(0);
     emit opened();
+}
+
+void PrecheckPanel::fitColumns()
+{
+    // every header readable ("Backward Test Success" was cut to "ackward Test Succes"), long
+    // messages capped (their full text is the cell's tooltip)
+    m_view->resizeColumnsToContents();
+    for (int c = 0; c < m_model->columnCount(); ++c)
+        m_view->setColumnWidth(c, std::min(m_view->columnWidth(c), 320));
 }
 
 void PrecheckPanel::showFailed(int row)

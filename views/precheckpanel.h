@@ -30,6 +30,7 @@ public:
     PrecheckTableModel *model() const { return m_model; }
     QListWidget *failedList() const { return m_failed; }
     QLabel *detail() const { return m_detail; }
+    QTableView *view() const { return m_view; }
 
 signals:
     void opened();
@@ -37,6 +38,7 @@ signals:
 private:
     void showDocument();
     void showFailed(int row);
+    void fitColumns();
 
     struct Loaded
     {

@@ -1,5 +1,7 @@
 #include "trendspanel.h"
 
+#include "run/monitortrend.h"
+
 #include "background.h"
 
 #include <QComboBox>
@@ -18,7 +20,7 @@ namespace ds {
 
 namespace {
 
-enum Source { FromComparison, FromStatistics };
+enum Source { FromComparison, FromStatistics, FromMonitor };
 
 QString num(double v)
 {
@@ -253,9 +255,45 @@ void TrendsPanel::setComparison(std::shared_ptr<const DumpIndex> npu, std::share
     rebuild();
 }
 
+void TrendsPanel::setMonitor(std::shared_ptr<const monitor::MonitorDocument> doc, const QString &title)
+{
+    m_monitor = std::move(doc);
+    m_monitorTitle = title;
+    if (m_source->findData(int(FromMonitor)) < 0)
+        m_source->addItem(tr("msprobe monitor series"), int(FromMonitor));
+    m_row = -1;
+    m_source->setCurrentIndex(m_source->findData(int(FromMonitor)));
+    fillMetrics();
+    rebuild();
+}
+
+QString TrendsPanel::valueName() const
+{
+    // the monitor's own metric and statistic ("actv / norm"), else the metric's name
+    if (m_source->currentData().toInt() == FromMonitor)
+        return m_metric->currentText();
+    return m_table ? trendMetricName(m_table->metric) : QString();
+}
+
 void TrendsPanel::fillMetrics()
 {
     const bool compare = m_source->currentData().toInt() == FromComparison;
+    const bool monitor = m_source->currentData().toInt() == FromMonitor;
+    m_group->setEnabled(!monitor); // the monitor's rows are its modules
+    if (monitor) {
+        const QString previous = m_metric->currentText();
+        m_metric->clear();
+        m_monitorSeries.clear();
+        if (m_monitor)
+            for (const auto &[metric, stats] : m_monitor->metrics())
+                for (const QString &stat : stats) {
+                    m_metric->addItem(QStringLiteral("%1 / %2").arg(metric, stat), int(m_monitorSeries.size()));
+                    m_monitorSeries.emplace_back(metric, stat);
+                }
+        const int i = m_metric->findText(previous);
+        m_metric->setCurrentIndex(i >= 0 ? i : 0);
+        return;
+    }
     const int previous = m_metric->currentData().toInt();
     m_metric->clear();
     if (compare)
@@ -272,6 +310,29 @@ void TrendsPanel::rebuild()
 {
     if (m_watcher.isRunning()) {
         m_pending = true;
+        return;
+    }
+    if (m_source->currentData().toInt() == FromMonitor) {
+        const int series = m_metric->currentData().isValid() ? m_metric->currentData().toInt() : -1;
+        if (!m_monitor || series < 0 || size_t(series) >= m_monitorSeries.size()) {
+            m_building = false;
+            m_table.reset();
+            m_bands = {};
+            m_status->setText(tr("Open msprobe's monitor output (File \u2192 Open) to see its series here."));
+            m_title->clear();
+            drawHeatmap();
+            drawLines();
+            updateHover();
+            return;
+        }
+        m_title->setText(m_monitorTitle);
+        m_status->setText(tr("Building the trend\u2026"));
+        m_building = true;
+        updateHover();
+        m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [doc = m_monitor, s = m_monitorSeries[size_t(series)]]() {
+            const BackgroundPriority background;
+            return std::make_shared<const TrendTable>(monitorTrend(*doc, s.first, s.second));
+        }));
         return;
     }
     const bool compare = m_source->currentData().toInt() == FromComparison;
@@ -320,7 +381,7 @@ void TrendsPanel::onBuilt()
     if (const int i = m_rank->findText(previousRank); i >= 0)
         m_rank->setCurrentIndex(i);
     const bool hasValue = std::any_of(m_table->values.begin(), m_table->values.end(), [](double v) { return !std::isnan(v); });
-    m_status->setText(!hasValue ? tr("No values: %1 is not recorded or not comparable in this run.").arg(trendMetricName(m_table->metric))
+    m_status->setText(!hasValue ? tr("No values: %1 is not recorded or not comparable in this run.").arg(valueName())
                                   : tr("%1 rows \u00d7 %2 \u00d7 %3 \u2014 click a row of the heatmap to chart it over the steps.")
                                         .arg(m_table->rows.size())
                                         .arg(tr("%n step(s)", nullptr, int(m_table->steps.size())), tr("%n rank(s)", nullptr, int(m_table->ranks.size()))));
@@ -437,7 +498,7 @@ void TrendsPanel::drawHeatmap()
                      .arg(t.rows.size())
                      .arg(m_bands.rowsPerBand);
     m_heatNote->setText(notes.join(QStringLiteral(" \u00b7 ")));
-    m_scale->axis()->setLabel(trendMetricName(t.metric));
+    m_scale->axis()->setLabel(valueName());
     auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
     for (int s = 0; s < nSteps; ++s)
         xTicks->addTick(s, t.steps[size_t(s)] >= 0 ? QString::number(t.steps[size_t(s)]) : t.stepLabels[s]);
@@ -552,7 +613,7 @@ void TrendsPanel::drawLines()
         lo = 0, hi = 1;
     const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::fabs(hi) * 0.1, 1e-9);
     m_lines->yAxis->setRange(lo - pad, hi + pad);
-    m_lines->yAxis->setLabel(trendMetricName(t.metric));
+    m_lines->yAxis->setLabel(valueName());
     m_linesTitle->setText(t.rows[m_row] + (t.ranks.size() > kMaxLines ? tr(" (first %1 ranks)").arg(kMaxLines) : QString()));
     if (t.agreeUpTo)
         if (const int i = t.stepIndex(*t.agreeUpTo); i >= 0)

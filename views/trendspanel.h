@@ -1,5 +1,6 @@
 #pragma once
 
+#include "monitor/monitor.h"
 #include "run/trend.h"
 
 #include <QFutureWatcher>
@@ -58,6 +59,9 @@ public:
     QString hoverText() const;
     /// Where cell (step, band) is drawn in heatmap() (object name "trendsHeatmap").
     QPointF cellPosition(int step, int band) const;
+    /// msprobe's training monitor output (issue 33): its series, step x module x rank, as a
+    /// third source ("msprobe monitor"), one metric / statistic pair per entry of the metric box.
+    void setMonitor(std::shared_ptr<const monitor::MonitorDocument> doc, const QString &title);
     /// Forgets the run's statistics / the comparison (their dump was closed).
     void clearStatistics();
     void clearComparison();
@@ -67,6 +71,7 @@ signals:
 
 private:
     void fillMetrics();
+    QString valueName() const;
     void rebuild();
     void onBuilt();
     void drawHeatmap();
@@ -86,6 +91,9 @@ private:
     std::shared_ptr<const CompareResult> m_result;
     std::optional<qint64> m_agreeUpTo;
     QString m_statsTitle, m_compareTitle, m_agreeText;
+    std::shared_ptr<const monitor::MonitorDocument> m_monitor;
+    QString m_monitorTitle;
+    std::vector<std::pair<QString, QString>> m_monitorSeries; ///< (metric, statistic) per entry of the metric box
     std::shared_ptr<const TrendTable> m_table;
     static constexpr int kMaxBands = 600; ///< heatmap rows at most (a tall plot has about as many pixels)
     TrendBands m_bands;                   ///< of m_table

@@ -299,6 +299,10 @@ int mainCommand(int argc, char **argv, int processes)
         "                                 msprobe's compare table (any mode) read as a comparison:\n"
         "                                 its rows, Results and first divergence; --npu/--bench:\n"
         "                                 the dumps it was written from, to link its rows\n"
+        "  compare diff_analyze_*.json|compare_result_rank*.json [--npu PATH --bench PATH]\n"
+        "                                 msprobe compare -da's first differing op of each rank, and\n"
+        "                                 DumpScope's own first divergence beside it when the dumps\n"
+        "                                 are given or found beside the file\n"
         "  precheck PATH                  msprobe's API precheck results (acc_check, api_precision_compare\n"
         "                                 tables; ut_error_data* tensors compared element by element)\n"
         "  monitor PATH                   msprobe's training monitor CSVs and anomaly files: series over\n"
@@ -447,6 +451,8 @@ int mainCommand(int argc, char **argv, int processes)
             err(QStringLiteral("no such file or directory: %1").arg(args[1]));
             return NoPath;
         }
+        if (QFileInfo(args[1]).isFile() && QFileInfo(args[1]).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0)
+            return runDiffAnalyzeCommand(args[1], parser.value(npuDump), parser.value(benchDump), parser.isSet(json));
         if (!isCompareTablePath(args[1])) {
             err(QStringLiteral("usage: dumpscope-cli compare NPU_PATH BENCH_PATH, or compare RESULT.csv|RESULT.xlsx "
                                "(msprobe's compare table; %1 is not a .csv or .xlsx file)").arg(args[1]));

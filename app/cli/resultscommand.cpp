@@ -1,16 +1,19 @@
 #include "resultscommand.h"
 
+#include "compare/diffanalyze.h"
 #include "index/buildindex.h"
 #include "monitor/monitor.h"
 #include "overflow/anomalyanalyze.h"
 #include "overflow/overflowreport.h"
 #include "precheck/precheck.h"
+#include "run/firstdiffanswers.h"
 #include "tensor/dtype.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -139,9 +142,9 @@ int runMonitorCommand(const QString &path, bool json)
     return failed ? Failed : Ok;
 }
 
-int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json)
+int runAnomalyAnalyzeCommand(const QString &path, const QString &given, bool json)
 {
-    for (const QString &p : {path, dump})
+    for (const QString &p : {path, given})
         if (!p.isEmpty() && !QFileInfo::exists(p)) {
             err(QStringLiteral("no such file or directory: %1").arg(p));
             return NoPath;
@@ -151,24 +154,25 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
         err(msprobe.errorText());
         return Failed;
     }
+    // Without --npu: the step folder overflow_check read, found beside the file by its data.
+    AnomalyDump found;
+    if (given.isEmpty())
+        found = findAnomalyDump(path, *msprobe);
+    else
+        found.how = QStringLiteral("given: %1").arg(given);
+    const QString dump = given.isEmpty() ? found.path : given;
     // DumpScope's own answer on the dump: the first anomaly of each rank's scope ("rank1" <-> "rank_1").
     QMap<QString, QJsonObject> ours;
     if (!dump.isEmpty()) {
-        auto index = buildIndex(dump);
-        if (!index) {
-            err(index.errorText());
+        QString error;
+        const QMap<QString, OwnAnomaly> own = ownFirstAnomalies(dump, error);
+        if (!error.isEmpty()) {
+            err(error);
             return Failed;
         }
-        const OverflowReport report = analyzeOverflow(**index);
-        for (const ScopeScan &s : report.scopes) {
-            const SoftwareFinding *f = s.firstAnomaly();
-            const QString rank = QString(s.scope.levels->rank).replace(QLatin1String("rank"), QLatin1String("rank_"));
-            if (!f || ours.contains(rank))
-                continue;
-            const OpRecord &op = (*index)->ops[size_t(f->op)];
-            ours[rank] = QJsonObject{{QStringLiteral("scope"), s.scope.label()}, {QStringLiteral("op_name"), op.opName.toString()},
-                                     {QStringLiteral("level"), overflowLevelName(f->level)}, {QStringLiteral("reason"), f->reason}};
-        }
+        for (auto it = own.begin(); it != own.end(); ++it)
+            ours[it.key()] = QJsonObject{{QStringLiteral("scope"), it->scope}, {QStringLiteral("op_name"), it->opName},
+                                         {QStringLiteral("level"), it->level}, {QStringLiteral("reason"), it->reason}};
     }
     if (json) {
         QJsonArray rows;
@@ -181,7 +185,8 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
             rows.append(row);
         }
         out(QJsonObject{{QStringLiteral("file"), path}, {QStringLiteral("kind"), QStringLiteral("msprobe overflow_check")},
-                        {QStringLiteral("dump"), dump.isEmpty() ? QJsonValue() : QJsonValue(dump)}, {QStringLiteral("anomalies"), rows}});
+                        {QStringLiteral("dump"), dump.isEmpty() ? QJsonValue() : QJsonValue(dump)}, {QStringLiteral("dump_how"), found.how},
+                        {QStringLiteral("dump_notes"), QJsonArray::fromStringList(found.notes)}, {QStringLiteral("anomalies"), rows}});
         return Ok;
     }
     out(QStringLiteral("%1: msprobe overflow_check's answer, %2 anomaly node(s) (the first anomaly of each rank)\n")
@@ -207,9 +212,100 @@ int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json
                                                                        ours[a.rank][QStringLiteral("op_name")].toString() == a.opName
                                                                            ? QStringLiteral(" (the same)") : QStringLiteral(" (differs)")));
     }
-    if (dump.isEmpty())
-        out(QStringLiteral("(give the dump it was computed from with --npu DUMP to see DumpScope's own answer beside it)\n"));
+    out(QStringLiteral("dump: %1\n").arg(found.how));
+    for (const QString &n : std::as_const(found.notes))
+        out(QStringLiteral("  note: %1\n").arg(n));
     return Ok;
+}
+
+int runDiffAnalyzeCommand(const QString &path, const QString &npu, const QString &bench, bool json)
+{
+    for (const QString &p : {path, npu, bench})
+        if (!p.isEmpty() && !QFileInfo::exists(p)) {
+            err(QStringLiteral("no such file or directory: %1").arg(p));
+            return NoPath;
+        }
+    if (npu.isEmpty() != bench.isEmpty()) {
+        err(QStringLiteral("--npu and --bench go together: the two dumps msprobe compared"));
+        return Usage;
+    }
+    auto file = readFirstDiffFile(path);
+    if (!file) {
+        err(file.errorText());
+        return Failed;
+    }
+    const FirstDiffAnswers answers = firstDiffAnswers(*file, npu, bench);
+    const auto verdict = [&](const MsprobeFirstDiff &d) {
+        return !answers.ours.contains(d.rank) ? QStringLiteral("no divergence")
+               : answers.ours[d.rank].opName == d.opName ? QStringLiteral("the same") : QStringLiteral("differs");
+    };
+    const bool compareResult = file->kind == DiffAnalyzeFile::Kind::CompareResult;
+    const QString kind = compareResult ? QStringLiteral("msprobe compare -da per-rank result") : QStringLiteral("msprobe compare -da");
+    if (json) {
+        QJsonArray rows;
+        for (const MsprobeFirstDiff &d : file->diffs) {
+            QJsonObject row{{QStringLiteral("rank"), d.rank}, {QStringLiteral("op_name"), d.opName},
+                            {QStringLiteral("rows"), QJsonArray::fromStringList(d.rows)}, {QStringLiteral("stack"), QJsonArray::fromStringList(d.stack)}};
+            if (answers.found) {
+                QJsonValue ours;
+                if (answers.ours.contains(d.rank)) {
+                    const OwnFirstDiff &o = answers.ours[d.rank];
+                    ours = QJsonObject{{QStringLiteral("scope"), o.scope}, {QStringLiteral("op_name"), o.opName}, {QStringLiteral("cause"), o.cause},
+                                       {QStringLiteral("parameter"), o.parameter.isEmpty() ? QJsonValue() : QJsonValue(o.parameter)}};
+                }
+                row[QStringLiteral("dumpscope")] = ours;
+                row[QStringLiteral("agree")] = verdict(d) == QLatin1String("the same");
+            }
+            rows.append(row);
+        }
+        // ranks where DumpScope finds a divergence and msprobe names none
+        QJsonObject onlyOurs;
+        for (auto it = answers.ours.begin(); it != answers.ours.end(); ++it)
+            if (std::none_of(file->diffs.begin(), file->diffs.end(), [&](const MsprobeFirstDiff &d) { return d.rank == it.key(); }))
+                onlyOurs[it.key()] = QJsonObject{{QStringLiteral("scope"), it->scope}, {QStringLiteral("op_name"), it->opName}, {QStringLiteral("cause"), it->cause}};
+        QJsonObject o{{QStringLiteral("file"), path}, {QStringLiteral("kind"), kind}, {QStringLiteral("first_diffs"), rows},
+                      {QStringLiteral("dumps_found"), answers.found}, {QStringLiteral("dumps"), answers.how},
+                      {QStringLiteral("errors"), QJsonArray::fromStringList(answers.errors)}};
+        if (compareResult) {
+            o[QStringLiteral("entries")] = file->entries;
+            o[QStringLiteral("differing")] = file->differing;
+        }
+        if (answers.found)
+            o[QStringLiteral("dumpscope_only")] = onlyOurs;
+        out(o);
+        return answers.errors.isEmpty() ? Ok : Failed;
+    }
+    if (compareResult)
+        out(QStringLiteral("%1: %2, %3 entries, %4 with is_same false; the first of them:\n").arg(path, kind).arg(file->entries).arg(file->differing));
+    else
+        out(QStringLiteral("%1: %2's answer, the first differing op of %3 rank(s)\n").arg(path, kind).arg(file->diffs.size()));
+    if (file->diffs.empty())
+        out(QStringLiteral("  msprobe found no differing op\n"));
+    for (const MsprobeFirstDiff &d : file->diffs) {
+        out(QStringLiteral("  %1: %2\n").arg(d.rank, d.opName));
+        if (!d.stack.isEmpty()) {
+            QString where = d.stack.front().section(QLatin1Char('\n'), 0, 0).trimmed(); // "File f, line 70, in forward,"
+            if (where.endsWith(QLatin1Char(',')))
+                where.chop(1);
+            out(QStringLiteral("      at %1\n").arg(where));
+        }
+        if (!answers.found)
+            continue;
+        if (!answers.ours.contains(d.rank)) {
+            out(QStringLiteral("      DumpScope: no divergence in this rank (differs)\n"));
+            continue;
+        }
+        const OwnFirstDiff &o = answers.ours[d.rank];
+        out(QStringLiteral("      DumpScope: %1 in %2 (%3%4) (%5)\n")
+                .arg(o.opName, o.scope, o.cause, o.parameter.isEmpty() ? QString() : QStringLiteral(" ") + o.parameter, verdict(d)));
+    }
+    for (auto it = answers.ours.begin(); it != answers.ours.end(); ++it)
+        if (std::none_of(file->diffs.begin(), file->diffs.end(), [&](const MsprobeFirstDiff &d) { return d.rank == it.key(); }))
+            out(QStringLiteral("  %1: msprobe names none; DumpScope: %2 in %3 (%4) (differs)\n").arg(it.key(), it->opName, it->scope, it->cause));
+    out(QStringLiteral("dumps: %1\n").arg(answers.how));
+    for (const QString &e : answers.errors)
+        out(QStringLiteral("error: %1\n").arg(e));
+    return answers.errors.isEmpty() ? Ok : Failed;
 }
 
 } // namespace ds

@@ -21,4 +21,11 @@ int runMonitorCommand(const QString &path, bool json);
 /// 1 when the file (or the dump) cannot be read, 3 when a path is missing.
 int runAnomalyAnalyzeCommand(const QString &path, const QString &dump, bool json);
 
+/// `dumpscope-cli compare FILE.json [--npu A --bench B] [--json]`: msprobe `compare -da`'s answer
+/// (diff_analyze_*.json: the first differing op of each rank; compare_result_rank*.json: that
+/// rank's first entry with is_same false) and, when the dumps are given or found beside the
+/// file, DumpScope's own first divergence of each rank beside it ("the same" / "differs").
+/// Exit 0, 1 when the file cannot be read, 2 on usage errors, 3 when a path is missing.
+int runDiffAnalyzeCommand(const QString &path, const QString &npu, const QString &bench, bool json);
+
 } // namespace ds

@@ -6,6 +6,7 @@
 #include "precheckpanel.h"
 #include "models/monitortrendmodel.h"
 #include "monitorpanel.h"
+#include "msprobeanswerpanel.h"
 #include "settingsdialog.h"
 #include "graphcompareview.h"
 #include "graphpanel.h"
@@ -58,6 +59,13 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     for (int i = 0; i < 3000; ++i) { // msprobe's monitor output, likewise
         const auto *monitor = window.findChild<MonitorPanel *>(QStringLiteral("monitorPanel"));
         if ((monitor && !monitor->isBusy() && monitor->model()->rowCount() > 0) || (i > 300 && !monitor))
+            break;
+        QThread::msleep(10);
+        QCoreApplication::processEvents();
+    }
+    for (int i = 0; i < 6000; ++i) { // msprobe's answer files: read, dumps found, DumpScope's answer computed
+        const auto *answer = window.findChild<MsprobeAnswerPanel *>(QStringLiteral("msprobeAnswerPanel"));
+        if ((answer && answer->isReady()) || (i > 300 && !answer))
             break;
         QThread::msleep(10);
         QCoreApplication::processEvents();

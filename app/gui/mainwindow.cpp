@@ -18,6 +18,8 @@
 #include "overflowpanel.h"
 #include "monitor/monitor.h"
 #include "monitorpanel.h"
+#include "msprobeanswerpanel.h"
+#include "run/monitortrend.h"
 #include "precheck/precheck.h"
 #include "precheckpanel.h"
 #include "run/runcompare.h"
@@ -317,6 +319,11 @@ void MainWindow::openPath(const QString &path)
         addGraphFolder(path);
         return;
     }
+    // msprobe's own answers (overflow_check's anomaly_analyze, compare -da's JSON): their own tab.
+    if (QFileInfo(path).isFile() && isMsprobeAnswerName(QFileInfo(path).fileName())) {
+        showMsprobeAnswer(path);
+        return;
+    }
     // msprobe's API precheck results (acc_check / api_precision_compare tables, ut_error_data*):
     // their own tab. (A listing of one folder.)
     if (precheck::looksLikePrecheck(path)) {
@@ -333,7 +340,9 @@ void MainWindow::openPath(const QString &path)
                                                        || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
         m_tabs->setCurrentWidget(m_compare);
         m_compare->openTable(path);
-        m_statusText->setText(tr("Opened msprobe's compare table %1 (Compare tab).").arg(path));
+        // the first screen: what it is and where to go next, in one line (the full path on hover)
+        m_statusText->setText(tr("%1: msprobe's rows and Result on the Compare tab. Next: select a row, or filter above.").arg(info.fileName()));
+        m_statusText->setToolTip(path);
         return;
     }
     m_context->openDump(path);
@@ -356,11 +365,80 @@ void MainWindow::showMonitor(const QString &path)
     if (!m_monitor) {
         m_monitor = new MonitorPanel(this);
         m_monitor->setObjectName(QStringLiteral("monitorPanel"));
+        // its series also go to the Trends tab (step x module x rank, as a run's statistics)
+        connect(m_monitor, &MonitorPanel::anomalyActivated, this, &MainWindow::selectMonitorAnomaly);
+        connect(m_monitor, &MonitorPanel::opened, this, [this] {
+            if (const auto doc = m_monitor->document())
+                m_trends->setMonitor(doc, tr("msprobe monitor output %1").arg(doc->root));
+        });
         m_tabs->addTab(m_monitor, tr("Monitor"));
     }
     m_tabs->setCurrentWidget(m_monitor);
     m_monitor->open(path);
     m_statusText->setText(tr("Opened msprobe's monitor output %1 (Monitor tab).").arg(path));
+}
+
+void MainWindow::showMsprobeAnswer(const QString &path)
+{
+    if (!m_answer) {
+        m_answer = new MsprobeAnswerPanel(this);
+        m_answer->setObjectName(QStringLiteral("msprobeAnswerPanel"));
+        connect(m_answer, &MsprobeAnswerPanel::opRequested, this, &MainWindow::selectAnswerOp);
+        m_tabs->addTab(m_answer, tr("msprobe Answer"));
+    }
+    m_tabs->setCurrentWidget(m_answer);
+    m_answer->open(path);
+    m_statusText->setText(tr("Opened msprobe's answer %1 (msprobe Answer tab).").arg(path));
+}
+
+bool MainWindow::selectAnswerOp(const QString &rank, const QString &step, const QString &opName)
+{
+    const QString rankNumber = rank.section(QLatin1Char('_'), -1); // "rank_1" -> "1"
+    const auto sameRank = [&](const QString &level) { // "rank1"; no rank level: rank 0 (msprobe's single process)
+        return level.isEmpty() ? rankNumber == QLatin1String("0") : level.endsWith(rankNumber) && level.chopped(rankNumber.size()).endsWith(QLatin1String("rank"));
+    };
+    auto *model = m_context->treeModel();
+    for (const int d : model->dumpIds()) {
+        const auto index = m_context->index(d);
+        if (!index)
+            continue;
+        for (size_t i = 0; i < index->ops.size(); ++i) {
+            const OpRecord &op = index->ops[i];
+            if (op.opName.toString() != opName || !sameRank(op.levels->rank) || (!step.isEmpty() && !op.levels->step.isEmpty() && op.levels->step != step))
+                continue;
+            const QModelIndex item = model->findOp(d, int(i));
+            if (!item.isValid())
+                continue;
+            m_tree->scrollTo(item);
+            m_tree->setCurrentIndex(item);
+            m_statusText->setText(tr("Selected %1 of %2 in the open dump.").arg(opName, rank));
+            return true;
+        }
+    }
+    m_statusText->setText(tr("%1 of %2%3 is in no open dump: open the dump msprobe read (File \u2192 Open), then double-click the rank again.")
+                              .arg(opName, rank, step.isEmpty() ? QString() : QStringLiteral(", ") + step));
+    return false;
+}
+
+bool MainWindow::selectMonitorAnomaly(const monitor::Anomaly &anomaly)
+{
+    auto *model = m_context->treeModel();
+    for (const int d : model->dumpIds()) {
+        const auto index = m_context->index(d);
+        const int op = index ? monitorAnomalyOp(*index, anomaly) : -1;
+        const QModelIndex item = op >= 0 ? model->findOp(d, op) : QModelIndex();
+        if (!item.isValid())
+            continue;
+        m_tree->scrollTo(item);
+        m_tree->setCurrentIndex(item);
+        m_statusText->setText(tr("Selected %1, where the monitor's %2 anomaly of step %3, rank %4 is.")
+                                  .arg(index->ops[size_t(op)].opName.toString(), anomaly.module()).arg(anomaly.step).arg(anomaly.rank));
+        return true;
+    }
+    m_statusText->setText(tr("No open dump holds module %1 at step %2, rank %3: open the dump of that step (File \u2192 Open) "
+                             "with module entries (level L0 or mix), then double-click the anomaly again.")
+                              .arg(anomaly.module()).arg(anomaly.step).arg(anomaly.rank));
+    return false;
 }
 
 void MainWindow::openAfterFirstPaint(const QStringList &paths)

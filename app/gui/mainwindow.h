@@ -25,6 +25,10 @@ class DocumentContext;
 class DumpIndex;
 class CompareView;
 class PrecheckPanel;
+class MsprobeAnswerPanel;
+namespace monitor {
+struct Anomaly;
+}
 class MonitorPanel;
 class GraphPanel;
 struct MenuTarget;
@@ -71,6 +75,14 @@ public:
     void showPrecheck(const QString &path);
     /// msprobe's training monitor output on its own tab (made when first needed).
     void showMonitor(const QString &path);
+    /// msprobe overflow_check / compare -da answer files: the Answer tab.
+    void showMsprobeAnswer(const QString &path);
+    /// Selects op `opName` of rank `rank` ("rank_1") and `step` (empty: any) in the open dumps; false
+    /// (said in the status bar) when no open dump holds it.
+    bool selectAnswerOp(const QString &rank, const QString &step, const QString &opName);
+    /// Selects the module entry a monitor anomaly points at (monitorAnomalyOp) in the open dumps;
+    /// false (said in the status bar) when none holds it.
+    bool selectMonitorAnomaly(const monitor::Anomaly &anomaly);
     /// Tensors chosen for export: selected tree tensors and operators, else the selected
     /// table rows, else the tensor in the inspector.
     std::vector<struct ExportItem> selectedTensors() const;
@@ -180,6 +192,7 @@ private:
     CompareView *m_compare;
     PrecheckPanel *m_precheck = nullptr;
     MonitorPanel *m_monitor = nullptr;
+    MsprobeAnswerPanel *m_answer = nullptr;
     RunsPanel *m_runs;
     TrendsPanel *m_trends;
     RunSetPanel *m_runSet;

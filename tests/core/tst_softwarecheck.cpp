@@ -178,6 +178,49 @@ private slots:
         QVERIFY(files >= 5);
     }
 
+    /// Without --npu: the step folder overflow_check read is found beside its answer, the one
+    /// the producer's command gave as -i (expected.json producer.commands), for every answer file;
+    /// a copy of the file alone finds none and says how to give it; a changed data_info finds none.
+    void anomalyDumpBeside()
+    {
+        const QJsonObject e = readJson(kReal + QStringLiteral("/expected.json"));
+        QMap<QString, QString> inputOf; // -o folder -> -i folder
+        static const QRegularExpression cmd(QStringLiteral(R"(overflow_check -i (\S+) -o (\S+))"));
+        for (const QJsonValue c : e[QLatin1String("producer")][QLatin1String("commands")].toArray())
+            if (const auto m = cmd.match(c.toString()); m.hasMatch())
+                inputOf[m.captured(2)] = m.captured(1);
+        int files = 0;
+        for (const QJsonValue c : e[QLatin1String("cases")].toArray()) {
+            const QJsonObject msprobe = c[QLatin1String("msprobe")].toObject();
+            for (auto it = msprobe.begin(); it != msprobe.end(); ++it) {
+                const QString file = it.value()[QLatin1String("file")].toString();
+                if (!file.startsWith(QLatin1String("overflow_check/")))
+                    continue;
+                const QString path = kReal + QLatin1Char('/') + file;
+                auto read = readAnomalyAnalyze(path);
+                QVERIFY2(read.ok(), qPrintable(read.errorText()));
+                const AnomalyDump found = findAnomalyDump(path, *read);
+                const QString input = inputOf.value(QFileInfo(file).path());
+                QVERIFY2(!input.isEmpty(), qPrintable(file));
+                QCOMPARE(found.path, QDir::cleanPath(QFileInfo(kReal + QLatin1Char('/') + input).absoluteFilePath()));
+                QVERIFY2(found.how.startsWith(QLatin1String("found beside the file")), qPrintable(found.how));
+                ++files;
+                if (files > 1)
+                    continue;
+                QTemporaryDir alone;
+                const QString copy = alone.filePath(QFileInfo(file).fileName());
+                QVERIFY(QFile::copy(path, copy));
+                const AnomalyDump none = findAnomalyDump(copy, *read);
+                QVERIFY(none.path.isEmpty());
+                QVERIFY2(none.how.contains(QLatin1String("--npu DUMP")), qPrintable(none.how));
+                std::vector<MsprobeAnomaly> changed = *read;
+                changed.front().data.front().second += ' ';
+                QVERIFY(findAnomalyDump(path, changed).path.isEmpty());
+            }
+        }
+        QVERIFY(files >= 5);
+    }
+
     void anomalyAnalyzeBadInput_data()
     {
         QTest::addColumn<QByteArray>("text");

@@ -9,6 +9,8 @@
 #include <QLabel>
 #include <QListWidget>
 #include <QSignalSpy>
+#include <QHeaderView>
+#include <QTableView>
 #include <QTest>
 
 using namespace ds;
@@ -19,6 +21,7 @@ class TestPrecheckPanel : public QObject
 private slots:
     void opensAndCompares();
     void badFolderSaysWhy();
+    void nothingClipped();
 };
 
 void TestPrecheckPanel::opensAndCompares()
@@ -48,6 +51,30 @@ void TestPrecheckPanel::badFolderSaysWhy()
     panel.open(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/logs"));
     QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 10000);
     QCOMPARE(panel.model()->rowCount(), 0);
+}
+
+/// In the width the tab has at 1280x800 (about 520 px between the docks): every column header is
+/// readable ("Backward Test Success" was cut to "ackward Test Succes" at a fixed 130 px) and the
+/// failed output's comparison fits its pane (its device and bench side by side cut the bench
+/// column off).
+void TestPrecheckPanel::nothingClipped()
+{
+    PrecheckPanel panel;
+    panel.resize(520, 720);
+    panel.show();
+    panel.open(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_precheck/pytorch_bf16"));
+    QTRY_COMPARE_WITH_TIMEOUT(panel.model()->rowCount(), 11, 10000);
+    const QFontMetrics fm(panel.view()->horizontalHeader()->font());
+    for (int c = 0; c < panel.model()->columnCount(); ++c) {
+        const QString header = panel.model()->headerData(c, Qt::Horizontal).toString();
+        if (fm.horizontalAdvance(header) < 300)
+            QVERIFY2(panel.view()->columnWidth(c) >= fm.horizontalAdvance(header), qPrintable(header));
+    }
+    QTRY_VERIFY_WITH_TIMEOUT(panel.detail()->text().contains(u"bench (CPU)") && panel.detail()->text().contains(u"cosine"), 10000);
+    QVERIFY(panel.detail()->text().contains(u".bench."));
+    QWidget *pane = panel.detail()->parentWidget(); // what shows the comparison
+    QVERIFY2(panel.detail()->minimumSizeHint().width() <= pane->width(),
+             qPrintable(QStringLiteral("%1 > %2").arg(panel.detail()->minimumSizeHint().width()).arg(pane->width())));
 }
 
 QTEST_MAIN(TestPrecheckPanel)
