@@ -4568,6 +4568,14 @@ out of range: %5</source>
             <translation>|NPU − 标杆|</translation>
         </message>
         <message>
+            <source>No values were read (statistics only): no histogram.</source>
+            <translation>未读取数值（仅统计量）：无直方图。</translation>
+        </message>
+        <message>
+            <source>No element-wise error to show.</source>
+            <translation>没有逐元素误差可显示。</translation>
+        </message>
+        <message>
             <source>NPU</source>
             <translation>NPU</translation>
         </message>

@@ -53,6 +53,35 @@ void fitTicks(QCustomPlot *plot, QSize size)
     plot->yAxis->ticker()->setTickCount(std::clamp(yLength / (fm.height() * 2 + 6), 2, 8));
 }
 
+/// A plot without data: no axes (an empty 0-5 grid reads as "all counts are zero"), only
+/// `message` in its middle (nothing for an empty message). showData() brings the axes back.
+void showEmpty(QCustomPlot *plot, const QString &message)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->xAxis->setVisible(false);
+    plot->yAxis->setVisible(false);
+    plot->axisRect()->setBackground(Qt::NoBrush);
+    if (!message.isEmpty()) {
+        auto *text = new QCPItemText(plot);
+        text->position->setType(QCPItemPosition::ptAxisRectRatio);
+        text->position->setCoords(0.5, 0.5);
+        text->setText(message);
+        text->setColor(plot->palette().color(QPalette::PlaceholderText));
+    }
+    plot->legend->setVisible(false);
+    plot->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void showData(QCustomPlot *plot, bool legend)
+{
+    plot->clearPlottables();
+    plot->clearItems();
+    plot->xAxis->setVisible(true);
+    plot->yAxis->setVisible(true);
+    plot->legend->setVisible(legend);
+}
+
 } // namespace
 
 CompareHistograms::CompareHistograms(QWidget *parent) : QWidget(parent)
@@ -102,7 +131,11 @@ bool CompareHistograms::eventFilter(QObject *watched, QEvent *event)
 
 void CompareHistograms::setValues(const Histogram &npu, const Histogram &bench)
 {
-    m_values->clearPlottables();
+    if (npu.counts.empty()) {
+        showEmpty(m_values, tr("No values were read (statistics only): no histogram."));
+        return;
+    }
+    showData(m_values, true);
     // Overlaid steps over the same bins.
     auto steps = [this](const Histogram &h, const QColor &c, const QString &name) {
         QVector<double> x, y;
@@ -129,7 +162,11 @@ void CompareHistograms::setValues(const Histogram &npu, const Histogram &bench)
 
 void CompareHistograms::setError(const Histogram &e)
 {
-    m_error->clearPlottables();
+    if (e.counts.empty()) {
+        showEmpty(m_error, tr("No element-wise error to show."));
+        return;
+    }
+    showData(m_error, false);
     if (!e.counts.empty()) {
         auto *bars = new QCPBars(m_error->xAxis, m_error->yAxis);
         const auto edges = e.edges();
@@ -149,10 +186,8 @@ void CompareHistograms::setError(const Histogram &e)
 
 void CompareHistograms::clear()
 {
-    for (QCustomPlot *plot : {m_values, m_error}) {
-        plot->clearPlottables();
-        plot->replot();
-    }
+    for (QCustomPlot *plot : {m_values, m_error})
+        showEmpty(plot, QString());
 }
 
 } // namespace ds

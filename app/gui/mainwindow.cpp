@@ -141,6 +141,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
 
     connect(m_cancel, &QToolButton::clicked, m_context, &DocumentContext::cancelIndexing);
     connect(m_context, &DocumentContext::indexingStarted, this, [this](const QString &path) {
+        docksBack();
         // the runs overview fills from a walk of the folder, before the index is complete
         m_runs->openDump(m_context->indexingDump(), path);
         m_closeDump->setEnabled(true);
@@ -348,8 +349,27 @@ void MainWindow::openPath(const QString &path)
     m_context->openDump(path);
 }
 
+void MainWindow::docksAsideForResults()
+{
+    if (m_docksAside || !m_context->treeModel()->dumpIds().isEmpty() || !m_treeDock->isVisible() || m_treeDock->isFloating())
+        return;
+    m_docksAside = true;
+    m_treeDock->hide();
+    m_inspectorDock->hide();
+}
+
+void MainWindow::docksBack()
+{
+    if (!m_docksAside)
+        return;
+    m_docksAside = false;
+    m_treeDock->show();
+    m_inspectorDock->show();
+}
+
 void MainWindow::showPrecheck(const QString &path)
 {
+    docksAsideForResults();
     if (!m_precheck) {
         m_precheck = new PrecheckPanel(this);
         m_precheck->setObjectName(QStringLiteral("precheckPanel"));
@@ -362,6 +382,7 @@ void MainWindow::showPrecheck(const QString &path)
 
 void MainWindow::showMonitor(const QString &path)
 {
+    docksAsideForResults();
     if (!m_monitor) {
         m_monitor = new MonitorPanel(this);
         m_monitor->setObjectName(QStringLiteral("monitorPanel"));
@@ -380,6 +401,7 @@ void MainWindow::showMonitor(const QString &path)
 
 void MainWindow::showMsprobeAnswer(const QString &path)
 {
+    docksAsideForResults();
     if (!m_answer) {
         m_answer = new MsprobeAnswerPanel(this);
         m_answer->setObjectName(QStringLiteral("msprobeAnswerPanel"));

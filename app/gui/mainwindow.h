@@ -168,6 +168,11 @@ private:
     /// laid-out window; a broken one is replaced by the default.
     void checkRestoredLayout();
     void saveLayout();
+    /// A result document (precheck, monitor, msprobe answer) opened while no dump is open:
+    /// the empty dump tree and inspector step aside, so that the tab bar has room for its
+    /// labels ("R..." for Runs at 1280x800 beside them). docksBack() when a dump is opened.
+    void docksAsideForResults();
+    void docksBack();
     void createViewMenu();
     // mainwindowmenus.cpp
     void createHelpMenu();
@@ -205,6 +210,7 @@ private:
     QMenu *m_viewMenu = nullptr;
     QByteArray m_defaultState; ///< saveState() at construction: View -> Reset Layout
     bool m_stateRestored = false; ///< a saved layout of kLayoutVersion was restored
+    bool m_docksAside = false;    ///< docksAsideForResults() hid the tree and inspector docks
     bool m_layoutChecked = false; ///< checkRestoredLayout ran (first show)
     QPointer<QDialog> m_firstSteps;
     QTabWidget *m_tabs;

@@ -147,6 +147,7 @@ void MainWindow::resetLayout()
 
 void MainWindow::saveLayout()
 {
+    docksBack(); // docks put aside for a result document are not the user's layout
     QSettings settings;
     settings.setValue(geometryKey(), saveGeometry());
     // Never keep a broken layout: the next start shows the default instead.

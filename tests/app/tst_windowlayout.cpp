@@ -10,6 +10,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QDir>
 #include <QDockWidget>
 #include <QMenu>
 #include <QSettings>
@@ -175,6 +176,34 @@ private slots:
             const int minHeight = page->minimumSize().height() > 0 ? page->minimumSize().height() : page->minimumSizeHint().height();
             QVERIFY2(minHeight <= 300, qPrintable(QStringLiteral("%1 asks for %2 px").arg(bar->tabText(i)).arg(minHeight)));
         }
+    }
+
+    /// msprobe's result documents opened with no dump: the empty dump tree and inspector step
+    /// aside, so that every tab label (Precheck, Monitor, msprobe Answer added) reads in full at
+    /// 1280x800 (beside the docks "Runs" was "R..."); opening a dump brings the docks back, and
+    /// closing the window saves them shown.
+    void resultDocumentsLeaveRoomForTabLabels()
+    {
+        auto w = openWindow(QSize(1280, 800));
+        QVERIFY(w);
+        const QString real = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/compare/weight_statistics_mix/step0/diff_analyze");
+        const QStringList answers = QDir(real).entryList({QStringLiteral("diff_analyze_*.json")}, QDir::Files);
+        QVERIFY(!answers.isEmpty());
+        w->openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_precheck/pytorch_bf16"));
+        w->openPath(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_monitor/monitor_output"));
+        w->openPath(real + QLatin1Char('/') + answers.front());
+        QTabBar *bar = w->centralTabs()->tabBar();
+        QCOMPARE(bar->count(), 10); // 7 tabs + Precheck, Monitor, msprobe Answer
+        QTRY_VERIFY(!w->inspectorDock()->isVisible());
+        QTest::qWait(50);
+        for (int i = 0; i < bar->count(); ++i)
+            QVERIFY2(bar->tabRect(i).width() >= bar->fontMetrics().horizontalAdvance(bar->tabText(i)),
+                     qPrintable(QStringLiteral("%1 elided in %2 px").arg(bar->tabText(i)).arg(bar->tabRect(i).width())));
+        QSignalSpy started(w->context(), &DocumentContext::indexingStarted);
+        w->openPath(kCannModel);
+        QTRY_VERIFY_WITH_TIMEOUT(started.count() > 0, 20000); // may be emitted inside openPath
+        QTRY_VERIFY(w->inspectorDock()->isVisible());
+        QVERIFY(w->findChild<QDockWidget *>(QStringLiteral("dumpTreeDock"))->isVisible());
     }
 
     /// View lists every dock (its show/hide action) and every central tab, and Reset Layout.
