@@ -161,8 +161,8 @@ void backwardPass(std::vector<Item> &items)
     }
 }
 
-/// extract_next_item_last_number: the last number in the scope component after `prefix.`.
-std::optional<qint64> nextItemNumber(const QString &scope, const QString &prefix, QString *nextItem = nullptr)
+/// extract_next_item_last_number, also giving the component itself.
+std::optional<qint64> nextItem(const QString &scope, const QString &prefix, QString *item)
 {
     if (!scope.startsWith(prefix + kSep))
         return std::nullopt;
@@ -179,35 +179,24 @@ std::optional<qint64> nextItemNumber(const QString &scope, const QString &prefix
         last = it.next().captured();
     if (last.isEmpty())
         return std::nullopt;
-    if (nextItem)
-        *nextItem = next;
+    if (item)
+        *item = next;
     return last.toLongLong();
 }
 
-/// renumber_index_pass(items, "ParallelTransformer", "layers"): MindSpore numbers the layers of
-/// a pipeline stage globally, PyTorch from 0; both are renumbered from 0.
+/// postprocess_pass: msprobe renumbers the `layers` of Megatron's ParallelTransformer (MindSpore
+/// numbers the layers of a pipeline stage globally, PyTorch from 0).
 void renumberPass(std::vector<Item> &items)
 {
-    QStringList prefixes;
-    for (const Item &item : items)
-        if (item.typeName == QLatin1String("ParallelTransformer")) {
-            const QString p = item.fullScope + QStringLiteral(".layers");
-            if (!prefixes.contains(p))
-                prefixes << p;
-        }
-    for (const QString &prefix : std::as_const(prefixes)) {
-        std::optional<qint64> least;
-        for (const Item &item : items)
-            if (const auto k = nextItemNumber(item.fullScope, prefix))
-                least = least ? std::min(*least, *k) : *k;
-        if (!least)
-            continue;
-        for (Item &item : items) {
-            QString next;
-            if (const auto k = nextItemNumber(item.fullScope, prefix, &next))
-                item.fullScope = prefix + kSep + QString::number(*k - *least) + item.fullScope.mid(prefix.size() + 1 + next.size());
-        }
+    QStringList types, full, layer;
+    for (const Item &item : items) {
+        types << item.typeName;
+        full << item.fullScope;
+        layer << item.layerScope;
     }
+    renumberIndexes(types, full, layer, QStringLiteral("ParallelTransformer"), QStringLiteral("layers"));
+    for (size_t i = 0; i < items.size(); ++i)
+        items[i].fullScope = full[qsizetype(i)];
 }
 
 /// LayerTrie: a node per scope component; its type is that of the last entry filed at it.
@@ -303,6 +292,39 @@ std::vector<Item> itemsOf(const DumpIndex &index, QString &why)
 }
 
 } // namespace
+
+std::optional<qint64> nextItemNumber(const QString &scope, const QString &prefix)
+{
+    return nextItem(scope, prefix, nullptr);
+}
+
+void renumberIndexes(const QStringList &typeNames, QStringList &fullScopes, const QStringList &layerScopes,
+                     const QString &typeName, const QString &suffix)
+{
+    QStringList prefixes;
+    for (qsizetype i = 0; i < typeNames.size(); ++i)
+        if (typeNames[i] == typeName) {
+            const QString p = suffix.isEmpty() ? layerScopes[i] : fullScopes[i] + kSep + suffix;
+            if (!prefixes.contains(p))
+                prefixes << p;
+        }
+    // every prefix's smallest number first, then the renumbering (as msprobe: its prefix_dict)
+    std::vector<std::optional<qint64>> least(size_t(prefixes.size()));
+    for (qsizetype p = 0; p < prefixes.size(); ++p)
+        for (const QString &scope : std::as_const(fullScopes))
+            if (const auto k = nextItem(scope, prefixes[p], nullptr))
+                least[size_t(p)] = least[size_t(p)] ? std::min(*least[size_t(p)], *k) : *k;
+    for (qsizetype p = 0; p < prefixes.size(); ++p) {
+        const QString &prefix = prefixes[p];
+        if (!least[size_t(p)])
+            continue;
+        for (QString &scope : fullScopes) { // replace_next_item_index
+            QString next;
+            if (const auto k = nextItem(scope, prefix, &next))
+                scope = prefix + kSep + QString::number(*k - *least[size_t(p)]) + scope.mid(prefix.size() + 1 + next.size());
+        }
+    }
+}
 
 LayerMappingResult layerMappingToDataMapping(const DumpIndex &npu, const DumpIndex &bench,
                                              const std::vector<UserMapping::LayerEntry> &layers, const QString &fileName)

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -35,5 +36,15 @@ struct LayerMappingResult
 LayerMappingResult layerMappingToDataMapping(const DumpIndex &npu, const DumpIndex &bench,
                                              const std::vector<UserMapping::LayerEntry> &layers,
                                              const QString &fileName = {});
+
+/// msprobe's postprocess_pass helpers (exposed for the oracle of msprobe's own unit test,
+/// test_postprocess_pass.py). nextItemNumber: the last number of the scope component after
+/// `prefix.` (extract_next_item_last_number). renumberIndexes: for the entries of type
+/// `typeName`, the prefix `<full scope>.<suffix>` (or their layer scope when `suffix` is empty);
+/// the component after each prefix is renumbered from the smallest number found there, 0
+/// (renumber_index_pass). The three lists are one entry each, in dump order.
+std::optional<qint64> nextItemNumber(const QString &scope, const QString &prefix);
+void renumberIndexes(const QStringList &typeNames, QStringList &fullScopes, const QStringList &layerScopes,
+                     const QString &typeName, const QString &suffix);
 
 } // namespace ds

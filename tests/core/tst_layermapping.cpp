@@ -130,6 +130,19 @@ private slots:
         QCOMPARE(asMap(r.apiMapping), api);
     }
 
+    // msprobe's own test_postprocess_pass.py (core_ut/compare), its inputs and expected values:
+    // the number after a prefix, and ParallelTransformer layers renumbered from the smallest.
+    void postprocessPassIsMsprobes()
+    {
+        QCOMPARE(nextItemNumber("conv1.Conv2d.forward.input", "Conv2d"), std::nullopt);
+        QCOMPARE(nextItemNumber("conv1.Conv2d.forward.input.conv1", "conv1"), std::optional<qint64>(2));
+        const QStringList types{"ParallelTransformer", "ParallelTransformer", "FakeLayer"};
+        const QStringList layers{"fake_data.layers", "fake_data.layers", "fake_data.layers.a.b"};
+        QStringList full{"fake_data.layers.10", "fake_data.layers.12", "fake_data.layers.10.a.b.c"};
+        renumberIndexes(types, full, layers, "ParallelTransformer", QString());
+        QCOMPARE(full, QStringList({"fake_data.layers.0", "fake_data.layers.2", "fake_data.layers.0.a.b.c"}));
+    }
+
     // The layer_mapping is applied as msprobe's -lm: every row's bench row (or N/A) is that of
     // msprobe's CSV, and every field of the --style msprobe row is msprobe's text.
     void rowsAreMsprobeLm()
