@@ -14,6 +14,7 @@
 
 #include <QFile>
 #include <QHash>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <map>
@@ -196,6 +197,29 @@ private slots:
         QCOMPARE(r.rows.size(), plain.rows.size());
         for (size_t i = 0; i < r.rows.size(); ++i)
             QCOMPARE(r.rows[i].benchName, plain.rows[i].benchName);
+    }
+
+    // Without a construct.json msprobe derives nothing (get_dump_data_items returns no entries):
+    // its data_mapping is empty and it pairs as without one, silently; DumpScope does the same
+    // and says why.
+    void missingConstructIsNamed()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        for (const char *file : {"dump.json", "stack.json"})
+            QVERIFY(QFile::copy(kDir + QStringLiteral("fixtures/mindspore_data/") + QLatin1String(file), dir.filePath(QLatin1String(file))));
+        auto built = buildIndex(dir.path());
+        QVERIFY(built);
+        const auto n = *built, b = open(QStringLiteral("fixtures/pytorch_data"));
+        QVERIFY(n && b);
+        auto layer = UserMapping::load(kDir + QStringLiteral("fixtures/layer_mapping.yaml"));
+        QVERIFY(layer);
+        const LayerMappingResult r = layerMappingToDataMapping(*n, *b, layer->layers, QStringLiteral("lm.yaml"));
+        QVERIFY(r.dataMapping.empty());
+        QCOMPARE(r.warnings.size(), 1);
+        QVERIFY2(r.warnings.front().startsWith("mapping lm.yaml: the layer_mapping pairs nothing: ")
+                     && r.warnings.front().contains("has no construct.json"),
+                 qPrintable(r.warnings.front()));
     }
 };
 
