@@ -3,7 +3,17 @@
 // entry), postprocess_pass.py (backward entries take their forward twin's scope; Megatron
 // ParallelTransformer layers renumbered from 0), layer_mapping.py (the scope tries, the
 // renaming walk and the api_mapping -> data_mapping step). Written anew in C++; the comments
-// name the Python functions each part follows.
+// name the Python functions each part follows. Lines at msprobe commit 8ff00da3 (the mirror's HEAD):
+//   data_scope_parser.py  DumpDataItem.set_name 72, set_layer_scope 107, set_stack_scope 136,
+//                         set_full_scope 153, find_regard_scope 163, find_stack_func_list 176,
+//                         get_stack_in_lines 202, get_dump_data_items 233
+//   postprocess_pass.py   backward_pass 28, extract_next_item_last_number 48,
+//                         replace_next_item_index 59, renumber_index_pass 72
+//   layer_mapping.py      LayerTrie.insert 44, query_data 56, convert_scope 89,
+//                         update_keys_in_place 140, preprocess_layer_mapping 151,
+//                         convert_data_items 186, generate_data_mapping 212
+//   mindspore/compare/ms_compare.py 46-47 (-lm replaces the data_mapping);
+//   core/compare/acc_compare.py gen_dtype_condition 1226 (no dtype check under a data_mapping)
 #include "layermapping.h"
 
 #include "compare/comparematch.h"
