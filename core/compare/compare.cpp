@@ -363,7 +363,7 @@ namespace {
 /// cells still hold: same bench tensor, match source, unmatched reason and matching notes.
 bool samePairing(const CompareRow &old, const MatchedRow &m)
 {
-    if (!(old.npu == m.npu) || !(old.bench == m.bench) || old.source != m.source)
+    if (!(old.npu == m.npu) || !(old.bench == m.bench) || old.source != m.source || old.dataMapped != m.dataMapped)
         return false;
     if (m.hasReason && (old.reasons.empty() || old.reasons.front() != m.reason))
         return false;
@@ -430,6 +430,7 @@ CompareResult compareMatched(const DumpIndex &npu, const DumpIndex &bench, Match
         row.npu = m.npu;
         row.bench = m.bench;
         row.source = m.source;
+        row.dataMapped = m.dataMapped;
         row.io = npu.tensor(m.npu).io();
         row.npuName = npuNames.name(m.npu);
         if (m.source == MatchSource::Exact) // equal operator and tensor keys: the same name (shared text)

@@ -73,6 +73,9 @@ struct CompareRow
     IoKind io = IoKind::Input;  ///< of the NPU tensor
     MatchSource source = MatchSource::None;
     CompareMode mode = CompareMode::None;
+    /// Paired by an msprobe data_mapping entry (also one derived from a layer_mapping): msprobe's
+    /// gen_dtype_condition checks no dtypes then, so --style msprobe keeps the bench side.
+    bool dataMapped = false;
 
     TensorCells metrics; ///< tensor mode; metrics.raw(): the unformatted pass results
     /// NPU / bench max, min, mean, l2norm: computed from the data (finite values), else recorded.

@@ -2,6 +2,7 @@
 #include "mappingexport.h"
 
 #include "crossframework.h"
+#include "layermapping.h"
 #include "dump/levels.h"
 #include "msprobenames.h"
 #include "formats/readers.h"
@@ -494,8 +495,20 @@ private:
 
 } // namespace
 
-MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &options)
+MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const MatchOptions &given)
 {
+    // msprobe's layer_mapping: turned into the data_mapping msprobe derives from it
+    // (ms_compare.py: generate_data_mapping_by_layer_mapping), then used as a data_mapping
+    MatchOptions options = given;
+    std::optional<UserMapping> derived;
+    LayerMappingResult layerMapping;
+    if (given.mapping && !given.mapping->layers.empty()) {
+        layerMapping = layerMappingToDataMapping(npu, bench, given.mapping->layers, given.mapping->fileName);
+        derived = *given.mapping;
+        derived->kind = MappingKind::Data;
+        derived->names.insert(derived->names.end(), layerMapping.dataMapping.cbegin(), layerMapping.dataMapping.cend());
+        options.mapping = &*derived;
+    }
     MatchResult result;
     bool useScope = false;
     {
@@ -721,7 +734,9 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                 if (names.contains(name)) {
                     seenNames.insert(name);
                     const QString target = join(scopeText, names.value(name));
-                    if (!found(takeByName(target), MatchSource::User)) {
+                    if (found(takeByName(target), MatchSource::User)) {
+                        row.dataMapped = options.mapping->kind == MappingKind::Data;
+                    } else {
                         if (byRowName.contains(target))
                             unused[name].taken << name + QStringLiteral(" (") + names.value(name) + QLatin1Char(')');
                         else
@@ -876,10 +891,7 @@ MatchResult matchIndexes(const DumpIndex &npu, const DumpIndex &bench, const Mat
                                                   "row; not paired")
                                        .arg(file, entry, benchName, some(u.noRow));
         }
-        if (!options.mapping->layers.empty())
-            result.warnings << QStringLiteral("mapping%1: a layer_mapping is read but not applied yet; pass the data_mapping "
-                                              "YAML that msprobe compare -lm writes instead")
-                                   .arg(file);
+        result.warnings << layerMapping.warnings;
         // what the bench dump holds, for the entries' bench names
         QSet<QString> benchOps, benchRows;
         for (const OpRecord &op : bench.ops)

@@ -93,6 +93,7 @@ struct MatchedRow
     bool hasReason = false;
     ReasonCode reason = ReasonCode::UnmatchedBench; ///< when hasReason (unmatched rows)
     QStringList notes;
+    bool dataMapped = false; ///< paired by an msprobe data_mapping entry (msprobe then checks no dtypes)
 };
 
 struct BenchOnlyRow

@@ -485,7 +485,7 @@ MsprobeColumns msprobeColumns(const DumpIndex &npu, const DumpIndex &bench, cons
         bool matched = row.bench.op >= 0;
         if (matched) {
             side(bench, row.bench, row.benchStats, bd, bs);
-            matched = msprobeDtypesMatch(nd, bd);
+            matched = row.dataMapped || msprobeDtypesMatch(nd, bd);
         }
         for (size_t i = 0; i < kStatCount; ++i) {
             note(i, ns[i]);
@@ -519,7 +519,7 @@ MsprobeRow msprobeRow(const DumpIndex &npu, const DumpIndex &bench, const Compar
     bool matched = row.bench.op >= 0;
     if (matched) {
         b = sideOf(bench, row.bench, row.benchStats);
-        matched = msprobeDtypesMatch(n.dtype, b.dtype);
+        matched = row.dataMapped || msprobeDtypesMatch(n.dtype, b.dtype);
     }
     if (!matched) {
         b = Side{};
@@ -677,6 +677,9 @@ std::optional<MsprobeCheckFacts> MsprobeSummaryFacts::facts(const CompareRow &ro
         const TensorRecord *bt = row.bench.op >= 0 ? &d->bench.tensor(row.bench) : nullptr;
         if (!nt.leafInfo() || (bt && (bt->isTensor() || !bt->leafInfo())))
             return std::nullopt;
+        if (row.dataMapped) // cells of a pair no dtype check dropped: not those of the cached leaf pair
+            return msprobeCheckFacts(msprobeRow(d->npu, d->bench, row, CompareMode::Summary), CompareMode::Summary, row.npuName,
+                                     row.benchName);
         const auto key = std::make_pair(nt.leafInfo(), bt ? bt->leafInfo() : nullptr);
         auto it = d->values.find(key);
         if (it == d->values.end())
@@ -699,7 +702,7 @@ std::optional<MsprobeCheckFacts> MsprobeSummaryFacts::facts(const CompareRow &ro
     const Impl::Leaf &bl = d->leaf(bt, 1);
     if (!bl.usable)
         return std::nullopt;
-    if (!msprobeDtypesMatch(nl.dtype, bl.dtype)) { // msprobe drops the bench side
+    if (!row.dataMapped && !msprobeDtypesMatch(nl.dtype, bl.dtype)) { // msprobe drops the bench side
         f.infNanError = npuInfNan;
         return f;
     }

@@ -16,7 +16,8 @@ namespace ds {
 ///          pt_output, ...} (a single such map is taken as a list of one)
 ///   Cell:  msprobe's cell_mapping: `{cell}.{Class}: {module}.{Class}` or `string: string`
 ///   Data:  msprobe's data_mapping: `NPU row name: bench row name`
-///   Layer: msprobe's layer_mapping: `Layer: {ms name: pt name, ...}` (read, not applied yet)
+///   Layer: msprobe's layer_mapping: `Layer: {ms name: pt name, ...}` (applied as the data_mapping
+///          msprobe derives from it: layermapping.h)
 enum class MappingKind : std::uint8_t { Auto, Flat, Api, Cell, Data, Layer };
 QString mappingKindName(MappingKind k); ///< "auto", "flat", "api_mapping", "cell_mapping", "data_mapping", "layer_mapping"
 /// Parses mappingKindName() and the short forms "api", "cell", "data", "layer"; false otherwise.
