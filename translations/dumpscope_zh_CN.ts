@@ -4324,6 +4324,22 @@ out of range: %5</source>
             <translation>空白：无法判断（没有输出保存为浮点张量：记录的统计量无法判断下溢）</translation>
         </message>
         <message>
+            <source>Runs × operators agreement of the open run set (%1, %2): &lt;a href=&quot;runset&quot;&gt;show the matrix on the Run Set tab&lt;/a&gt;</source>
+            <translation>已打开的运行集的运行 × 算子一致性（%1，%2）：&lt;a href=&quot;runset&quot;&gt;在“运行集”页查看矩阵&lt;/a&gt;</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n run(s)</source>
+            <translation>
+                <numerusform>%n 个运行</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n row(s)</source>
+            <translation>
+                <numerusform>%n 行</numerusform>
+            </translation>
+        </message>
+        <message>
             <source>Operators</source>
             <translation>算子</translation>
         </message>

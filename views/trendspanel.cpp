@@ -93,6 +93,12 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_stop->setText(tr("Stop"));
     m_stop->setToolTip(tr("Stop reading the tensors"));
     m_stop->setVisible(false);
+    m_runSetLink = new QLabel(this);
+    m_runSetLink->setObjectName(QStringLiteral("trendsRunSetLink"));
+    m_runSetLink->setTextFormat(Qt::RichText);
+    m_runSetLink->setWordWrap(true);
+    m_runSetLink->setVisible(false);
+    connect(m_runSetLink, &QLabel::linkActivated, this, &TrendsPanel::showRunSetRequested);
     m_heatNote = new QLabel(this);
     m_heatNote->setTextFormat(Qt::RichText);
     m_heatNote->setWordWrap(true);
@@ -152,6 +158,7 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     controls->setColumnStretch(3, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_runSetLink);
     layout->addWidget(m_title);
     layout->addWidget(m_heat, 3);
     layout->addWidget(m_heatNote);
@@ -223,6 +230,14 @@ void TrendsPanel::updateHover() { m_hover->setText(hoverText()); }
 QPointF TrendsPanel::cellPosition(int step, int band) const
 {
     return {m_heat->xAxis->coordToPixel(step), m_heat->yAxis->coordToPixel(band)};
+}
+
+void TrendsPanel::setRunSet(int runs, int rows)
+{
+    m_runSetLink->setVisible(runs > 0);
+    if (runs > 0)
+        m_runSetLink->setText(tr("Runs × operators agreement of the open run set (%1, %2): <a href=\"runset\">show the matrix on the Run Set tab</a>")
+                                  .arg(tr("%n run(s)", nullptr, runs), tr("%n row(s)", nullptr, rows)));
 }
 
 void TrendsPanel::clearStatistics()

@@ -66,12 +66,19 @@ public:
     /// msprobe's training monitor output (issue 33): its series, step x module x rank, as a
     /// third source ("msprobe monitor"), one metric / statistic pair per entry of the metric box.
     void setMonitor(std::shared_ptr<const monitor::MonitorDocument> doc, const QString &title);
+    /// A run set (three or more runs) was compared: its runs x operators agreement matrix lives
+    /// on the Run Set tab; the panel names it with a link there (showRunSetRequested). 0 runs: none.
+    void setRunSet(int runs, int rows);
+    /// The line naming the run set's matrix (hidden without a run set).
+    QLabel *runSetLink() const { return m_runSetLink; }
     /// Forgets the run's statistics / the comparison (their dump was closed).
     void clearStatistics();
     void clearComparison();
 
 signals:
     void tableReady();
+    /// The user followed the link to the run set's agreement matrix.
+    void showRunSetRequested();
 
 private:
     void fillMetrics();
@@ -88,6 +95,7 @@ private:
     QComboBox *m_source, *m_metric, *m_group, *m_rank;
     QLabel *m_title, *m_status, *m_hover, *m_heatNote;
     QToolButton *m_stop;
+    QLabel *m_runSetLink;
     QCustomPlot *m_heat, *m_lines;
     QCPColorMap *m_map = nullptr, *m_marks = nullptr;
     QCPColorScale *m_scale = nullptr;
