@@ -236,6 +236,10 @@
             <translation>含 NaN/Inf 的输出数（记录值）</translation>
         </message>
         <message>
+            <source>Fraction that underflows in %1 (values read)</source>
+            <translation>在 %1 中下溢的比例（读取数值）</translation>
+        </message>
+        <message>
             <source>msprobe Result (0 pass, 1 warning, 2 error)</source>
             <translation>msprobe Result（0 通过，1 警告，2 错误）</translation>
         </message>
@@ -4288,8 +4292,52 @@ out of range: %5</source>
             <translation>与标杆运行的比对</translation>
         </message>
         <message>
-            <source>Recorded statistics of the run</source>
-            <translation>运行的记录统计量</translation>
+            <source>Statistics of the run</source>
+            <translation>运行的统计量</translation>
+        </message>
+        <message>
+            <source>Stop</source>
+            <translation>停止</translation>
+        </message>
+        <message>
+            <source>Stop reading the tensors</source>
+            <translation>停止读取张量</translation>
+        </message>
+        <message>
+            <source>Reads every output tensor of the run (statistics-only outputs have no value: their statistics cannot tell underflow)</source>
+            <translation>读取运行的每个输出张量（仅有统计量的输出没有值：其统计量无法判断下溢）</translation>
+        </message>
+        <message>
+            <source>Reading the run&apos;s tensors for the underflow fractions…</source>
+            <translation>正在读取运行的张量以计算下溢比例…</translation>
+        </message>
+        <message>
+            <source>Reading the run&apos;s tensors for the underflow fractions… %1 %</source>
+            <translation>正在读取运行的张量以计算下溢比例… %1 %</translation>
+        </message>
+        <message>
+            <source>Stopped: the underflow fractions need every output tensor read.</source>
+            <translation>已停止：下溢比例需要读取每个输出张量。</translation>
+        </message>
+        <message>
+            <source>blank: cannot tell (no output saved as a floating tensor: recorded statistics do not tell underflow)</source>
+            <translation>空白：无法判断（没有输出保存为浮点张量：记录的统计量无法判断下溢）</translation>
+        </message>
+        <message>
+            <source>Runs × operators agreement of the open run set (%1, %2): &lt;a href=&quot;runset&quot;&gt;show the matrix on the Run Set tab&lt;/a&gt;</source>
+            <translation>已打开的运行集的运行 × 算子一致性（%1，%2）：&lt;a href=&quot;runset&quot;&gt;在“运行集”页查看矩阵&lt;/a&gt;</translation>
+        </message>
+        <message numerus="yes">
+            <source>%n run(s)</source>
+            <translation>
+                <numerusform>%n 个运行</numerusform>
+            </translation>
+        </message>
+        <message numerus="yes">
+            <source>%n row(s)</source>
+            <translation>
+                <numerusform>%n 行</numerusform>
+            </translation>
         </message>
         <message>
             <source>Operators</source>

@@ -9,7 +9,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPointer>
 #include <QStandardItemModel>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 #include <qcustomplot.h>
@@ -73,7 +75,7 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     setMinimumSize(240, 200);
     m_source = new QComboBox(this);
     m_source->addItem(tr("Comparison with the bench run"), int(FromComparison));
-    m_source->addItem(tr("Recorded statistics of the run"), int(FromStatistics));
+    m_source->addItem(tr("Statistics of the run"), int(FromStatistics));
     m_metric = new QComboBox(this);
     m_group = new QComboBox(this);
     m_group->addItem(tr("Operators"), int(TrendGroup::Operator));
@@ -87,6 +89,16 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_status->setWordWrap(true);
     m_hover = new QLabel(this);
     m_hover->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_stop = new QToolButton(this);
+    m_stop->setText(tr("Stop"));
+    m_stop->setToolTip(tr("Stop reading the tensors"));
+    m_stop->setVisible(false);
+    m_runSetLink = new QLabel(this);
+    m_runSetLink->setObjectName(QStringLiteral("trendsRunSetLink"));
+    m_runSetLink->setTextFormat(Qt::RichText);
+    m_runSetLink->setWordWrap(true);
+    m_runSetLink->setVisible(false);
+    connect(m_runSetLink, &QLabel::linkActivated, this, &TrendsPanel::showRunSetRequested);
     m_heatNote = new QLabel(this);
     m_heatNote->setTextFormat(Qt::RichText);
     m_heatNote->setWordWrap(true);
@@ -146,12 +158,16 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     controls->setColumnStretch(3, 1);
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(controls);
+    layout->addWidget(m_runSetLink);
     layout->addWidget(m_title);
     layout->addWidget(m_heat, 3);
     layout->addWidget(m_heatNote);
     layout->addWidget(m_hover);
     layout->addWidget(m_lines, 2);
-    layout->addWidget(m_status);
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_stop);
+    layout->addLayout(statusRow);
 
     connect(m_source, &QComboBox::activated, this, [this] {
         fillMetrics();
@@ -164,6 +180,10 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
         updateHover();
     });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &TrendsPanel::onBuilt);
+    connect(m_stop, &QToolButton::clicked, this, [this] {
+        if (m_cancel)
+            m_cancel->store(true);
+    });
     connect(m_heat, &QCustomPlot::mouseMove, this, [this](QMouseEvent *e) {
         m_hoverAt = e->position();
         updateHover();
@@ -180,7 +200,12 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     m_status->setText(tr("Open a run, or compare it with a bench run, to see its trends."));
 }
 
-TrendsPanel::~TrendsPanel() { m_watcher.waitForFinished(); }
+TrendsPanel::~TrendsPanel()
+{
+    if (m_cancel)
+        m_cancel->store(true);
+    m_watcher.waitForFinished();
+}
 
 QString TrendsPanel::hoverText() const
 {
@@ -207,9 +232,18 @@ QPointF TrendsPanel::cellPosition(int step, int band) const
     return {m_heat->xAxis->coordToPixel(step), m_heat->yAxis->coordToPixel(band)};
 }
 
+void TrendsPanel::setRunSet(int runs, int rows)
+{
+    m_runSetLink->setVisible(runs > 0);
+    if (runs > 0)
+        m_runSetLink->setText(tr("Runs × operators agreement of the open run set (%1, %2): <a href=\"runset\">show the matrix on the Run Set tab</a>")
+                                  .arg(tr("%n run(s)", nullptr, runs), tr("%n row(s)", nullptr, rows)));
+}
+
 void TrendsPanel::clearStatistics()
 {
     m_statsIndex.reset();
+    m_underflow = {};
     m_statsTitle.clear();
     if (m_source->currentData().toInt() != FromComparison)
         m_row = -1;
@@ -235,6 +269,7 @@ void TrendsPanel::setStatistics(std::shared_ptr<const DumpIndex> index, const QS
 {
     m_statsIndex = std::move(index);
     m_statsTitle = title;
+    m_underflow = {};
     if (!m_result) {
         m_source->setCurrentIndex(m_source->findData(int(FromStatistics)));
         fillMetrics();
@@ -299,9 +334,16 @@ void TrendsPanel::fillMetrics()
     if (compare)
         for (TrendMetric m : kCompareMetrics)
             m_metric->addItem(trendMetricName(m), int(m));
-    else
+    else {
         for (TrendMetric m : kStatisticsMetrics)
             m_metric->addItem(trendMetricName(m), int(m));
+        for (const HeadroomLimits &l : headroomLimits()) {
+            m_metric->addItem(trendMetricName(underflowMetric(l.target)), int(underflowMetric(l.target)));
+            m_metric->setItemData(m_metric->count() - 1,
+                                  tr("Reads every output tensor of the run (statistics-only outputs have no value: their statistics cannot tell underflow)"),
+                                  Qt::ToolTipRole);
+        }
+    }
     const int i = m_metric->findData(previous);
     m_metric->setCurrentIndex(i >= 0 ? i : compare ? m_metric->findData(int(TrendMetric::NormRelativeError)) : 0);
 }
@@ -310,6 +352,9 @@ void TrendsPanel::rebuild()
 {
     if (m_watcher.isRunning()) {
         m_pending = true;
+        // reading the tensors for an underflow metric is long: stop it when something else is asked for
+        if (m_cancel && (m_source->currentData().toInt() != FromStatistics || !underflowTarget(TrendMetric(m_metric->currentData().toInt()))))
+            m_cancel->store(true);
         return;
     }
     if (m_source->currentData().toInt() == FromMonitor) {
@@ -354,6 +399,44 @@ void TrendsPanel::rebuild()
     m_status->setText(tr("Building the trend\u2026"));
     m_building = true;
     updateHover(); // the table it named is being replaced
+    if (const auto target = underflowTarget(metric); !compare && target) {
+        const size_t g = group == TrendGroup::Module ? 1 : 0;
+        if (m_underflow[g]) { // the tensors were read already
+            m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [t = (*m_underflow[g])[size_t(*target)]] { return t; }));
+            return;
+        }
+        m_status->setText(tr("Reading the run's tensors for the underflow fractions…"));
+        m_cancel = std::make_shared<std::atomic<bool>>(false);
+        m_stop->setVisible(true);
+        auto tables = std::make_shared<UnderflowTables>();
+        m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [self = QPointer<TrendsPanel>(this), stats = m_statsIndex, group, g, target = *target, tables,
+                                               cancel = m_cancel]() -> std::shared_ptr<const TrendTable> {
+            const BackgroundPriority background;
+            JobControl job;
+            job.cancelFlag = cancel.get();
+            job.progress = [self](int permille) {
+                QMetaObject::invokeMethod(
+                    self, [self, permille] {
+                        if (self && self->m_building)
+                            self->m_status->setText(tr("Reading the run's tensors for the underflow fractions… %1 %").arg(permille / 10));
+                    },
+                    Qt::QueuedConnection);
+            };
+            auto built = underflowTrends(*stats, group, &job);
+            if (!built)
+                return nullptr;
+            for (size_t k = 0; k < built->size(); ++k)
+                (*tables)[k] = std::make_shared<const TrendTable>(std::move((*built)[k]));
+            QMetaObject::invokeMethod(
+                self, [self, g, tables, stats] {
+                    if (self && self->m_statsIndex == stats)
+                        self->m_underflow[g] = tables;
+                },
+                Qt::QueuedConnection);
+            return (*tables)[size_t(target)];
+        }));
+        return;
+    }
     m_watcher.setFuture(QtConcurrent::run(backgroundPool(), [compare, metric, group, npu = m_npu, result = m_result, stats = m_statsIndex,
                                            agree = m_agreeUpTo]() -> std::shared_ptr<const TrendTable> {
         const BackgroundPriority background;
@@ -366,13 +449,25 @@ void TrendsPanel::rebuild()
 void TrendsPanel::onBuilt()
 {
     m_table = m_watcher.result();
-    m_bands = trendBands(*m_table, kMaxBands);
+    const bool stopped = m_cancel && m_cancel->load();
+    m_cancel.reset();
+    m_stop->setVisible(false);
     if (m_pending) {
         m_pending = false;
         rebuild();
         return;
     }
     m_building = false;
+    if (!m_table) { // the underflow job was stopped
+        m_bands = {};
+        m_status->setText(stopped ? tr("Stopped: the underflow fractions need every output tensor read.") : QString());
+        drawHeatmap();
+        drawLines();
+        updateHover();
+        emit tableReady();
+        return;
+    }
+    m_bands = trendBands(*m_table, kMaxBands);
     const QString previousRank = m_rank->currentText();
     m_rank->clear();
     m_rank->addItem(tr("largest over the ranks"), -1);
@@ -492,7 +587,8 @@ void TrendsPanel::drawHeatmap()
     if (nonFinite)
         notes << tr("<span style=\"color:%1\">\u25a0</span> Inf (or NaN) value").arg(kNonFinite.name());
     if (missingAny)
-        notes << tr("blank: no value (not recorded or not compared)");
+        notes << (underflowTarget(t.metric) ? tr("blank: cannot tell (no output saved as a floating tensor: recorded statistics do not tell underflow)")
+                                            : tr("blank: no value (not recorded or not compared)"));
     if (m_bands.rowsPerBand > 1)
         notes << tr("%1 rows in bands of %2, each showing its largest value (click a band to chart its worst row)")
                      .arg(t.rows.size())

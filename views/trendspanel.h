@@ -8,6 +8,7 @@
 #include <QRectF>
 #include <QPointF>
 #include <QWidget>
+#include <atomic>
 #include <memory>
 #include <optional>
 
@@ -17,6 +18,7 @@ class QCPColorScale;
 class QCPTextElement;
 class QCustomPlot;
 class QLabel;
+class QToolButton;
 
 namespace ds {
 
@@ -48,6 +50,8 @@ public:
     QComboBox *metricCombo() const { return m_metric; }
     QComboBox *groupCombo() const { return m_group; }
     QComboBox *rankCombo() const { return m_rank; }
+    /// Stops reading the tensors for an underflow metric (shown while that runs).
+    QToolButton *stopButton() const { return m_stop; }
     QCustomPlot *heatmap() const { return m_heat; }
     QCustomPlot *lines() const { return m_lines; }
     /// The "agrees until step N" label shown on the plots (empty when none).
@@ -62,12 +66,19 @@ public:
     /// msprobe's training monitor output (issue 33): its series, step x module x rank, as a
     /// third source ("msprobe monitor"), one metric / statistic pair per entry of the metric box.
     void setMonitor(std::shared_ptr<const monitor::MonitorDocument> doc, const QString &title);
+    /// A run set (three or more runs) was compared: its runs x operators agreement matrix lives
+    /// on the Run Set tab; the panel names it with a link there (showRunSetRequested). 0 runs: none.
+    void setRunSet(int runs, int rows);
+    /// The line naming the run set's matrix (hidden without a run set).
+    QLabel *runSetLink() const { return m_runSetLink; }
     /// Forgets the run's statistics / the comparison (their dump was closed).
     void clearStatistics();
     void clearComparison();
 
 signals:
     void tableReady();
+    /// The user followed the link to the run set's agreement matrix.
+    void showRunSetRequested();
 
 private:
     void fillMetrics();
@@ -83,6 +94,8 @@ private:
 
     QComboBox *m_source, *m_metric, *m_group, *m_rank;
     QLabel *m_title, *m_status, *m_hover, *m_heatNote;
+    QToolButton *m_stop;
+    QLabel *m_runSetLink;
     QCustomPlot *m_heat, *m_lines;
     QCPColorMap *m_map = nullptr, *m_marks = nullptr;
     QCPColorScale *m_scale = nullptr;
@@ -103,6 +116,11 @@ private:
     std::optional<QPointF> m_hoverAt; ///< the mouse over the heatmap (widget coordinates)
     bool m_pending = false;
     bool m_building = false;
+    /// The underflow trends of m_statsIndex (all targets: one pass reads the tensors), per
+    /// row grouping, once computed; and the cancel flag of the job computing them.
+    using UnderflowTables = std::array<std::shared_ptr<const TrendTable>, kHeadroomTargets>;
+    std::array<std::shared_ptr<const UnderflowTables>, 2> m_underflow;
+    std::shared_ptr<std::atomic<bool>> m_cancel;
 };
 
 } // namespace ds

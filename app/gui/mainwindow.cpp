@@ -93,6 +93,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     m_tabs->addTab(m_trends, tr("Trends"));
     m_runSet = new RunSetPanel(this);
     m_tabs->addTab(m_runSet, tr("Run Set"));
+    // Trends names the run set's runs x operators matrix and links to it (issue 34, item 2)
+    connect(m_runSet, &RunSetPanel::finished, this, [this] {
+        const RunSetResult *r = m_runSet->result();
+        m_trends->setRunSet(r ? int(r->paths.size()) : 0, r ? int(r->rows.size()) : 0);
+    });
+    connect(m_trends, &TrendsPanel::showRunSetRequested, this, [this] { m_tabs->setCurrentWidget(m_runSet); });
     m_tree->setItemDelegate(new OverflowMarkDelegate(DumpTreeModel::OverflowRole, DumpTreeModel::ProblemRole, m_tree));
     m_opTable->view()->setItemDelegate(new OverflowMarkDelegate(OpTableModel::OverflowRole, -1, m_opTable->view()));
     setCentralWidget(m_tabs);

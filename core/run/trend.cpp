@@ -1,6 +1,8 @@
 #include "trend.h"
 
 #include "dump/levels.h"
+#include "index/tensorloader.h"
+#include "tensor/stats.h"
 #include "runtree.h"
 
 #include <QCoreApplication>
@@ -153,11 +155,27 @@ QString trendMetricName(TrendMetric m)
     case TrendMetric::Norm: return QCoreApplication::translate("Trend", "Norm (recorded)");
     case TrendMetric::Max: return QCoreApplication::translate("Trend", "Max (recorded)");
     case TrendMetric::NonFinite: return QCoreApplication::translate("Trend", "Outputs with NaN/Inf (recorded)");
+    case TrendMetric::UnderflowFloat16:
+    case TrendMetric::UnderflowBFloat16:
+    case TrendMetric::UnderflowFloat8E4M3FN:
+    case TrendMetric::UnderflowFloat8E5M2:
+    case TrendMetric::UnderflowHiFloat8:
+        return QCoreApplication::translate("Trend", "Fraction that underflows in %1 (values read)")
+            .arg(QString::fromLatin1(headroomLimits(*underflowTarget(m)).name));
     }
     return {};
 }
 
 bool isCompareMetric(TrendMetric m) { return m <= TrendMetric::CosineDistance; }
+
+TrendMetric underflowMetric(HeadroomTarget t) { return TrendMetric(int(TrendMetric::UnderflowFloat16) + int(t)); }
+
+std::optional<HeadroomTarget> underflowTarget(TrendMetric m)
+{
+    if (m < TrendMetric::UnderflowFloat16 || m > TrendMetric::UnderflowHiFloat8)
+        return std::nullopt;
+    return HeadroomTarget(int(m) - int(TrendMetric::UnderflowFloat16));
+}
 
 QString parametersGradBase(const QString &entry)
 {
@@ -318,6 +336,76 @@ TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGrou
         b.add(rowOf(op, name, group), *op.levels, v.value());
     }
     return b.take();
+}
+
+std::optional<std::array<TrendTable, kHeadroomTargets>> underflowTrends(const DumpIndex &index, TrendGroup group, const JobControl *job)
+{
+    /// The read tensors' finite values and, per target, how many of them underflow.
+    struct Counts
+    {
+        std::uint64_t finite = 0;
+        std::array<std::uint64_t, kHeadroomTargets> underflow{};
+        bool read = false;
+        void add(const TensorStats &s)
+        {
+            read = true;
+            finite += s.finite;
+            for (size_t k = 0; k < size_t(kHeadroomTargets); ++k)
+                underflow[k] += s.headroom.targets[k].underflow;
+        }
+        double fraction(size_t k) const { return read && finite ? double(underflow[k]) / double(finite) : kNaN; }
+    };
+    std::array<Builder, kHeadroomTargets> builders{
+        Builder(TrendMetric::UnderflowFloat16, group), Builder(TrendMetric::UnderflowBFloat16, group),
+        Builder(TrendMetric::UnderflowFloat8E4M3FN, group), Builder(TrendMetric::UnderflowFloat8E5M2, group),
+        Builder(TrendMetric::UnderflowHiFloat8, group)};
+    // Adds a tensor's values when they were saved and are of a real floating type.
+    auto count = [&](int op, int t, Counts &c) {
+        const TensorRecord &record = index.ops[size_t(op)].tensors[size_t(t)];
+        if (record.storage() == TensorStorage::Absent)
+            return true;
+        auto loaded = loadTensor(index, {op, t}, LayoutChoice::Logical, job);
+        if (!loaded)
+            return !(job && job->cancelled()); // unreadable: no value, as without data
+        TensorStats s;
+        if (!computeStats((*loaded)->view, s, job))
+            return false;
+        if (s.headroom.valid)
+            c.add(s);
+        return true;
+    };
+    auto add = [&](const QString &row, const OpRecord &op, const Counts &c) {
+        for (size_t k = 0; k < size_t(kHeadroomTargets); ++k)
+            builders[k].add(row, *op.levels, c.fraction(k));
+    };
+    const size_t n = index.ops.size();
+    for (size_t i = 0; i < n; ++i) {
+        if (job && job->cancelled())
+            return std::nullopt;
+        if (job && i % 16 == 0)
+            job->report(int(i * 1000 / std::max<size_t>(n, 1)));
+        const OpRecord &op = index.ops[i];
+        const QString name = opMatchKey(op);
+        if (const QString grad = parametersGradBase(name); !grad.isEmpty()) {
+            for (size_t t = 0; t < op.tensors.size(); ++t) // one row per parameter
+                if (trendTensor(op.tensors[t], true)) {
+                    Counts c;
+                    if (!count(int(i), int(t), c))
+                        return std::nullopt;
+                    add(gradientRow(grad, op, op.tensors[t]), op, c);
+                }
+            continue;
+        }
+        Counts c;
+        for (size_t t = 0; t < op.tensors.size(); ++t)
+            if (trendTensor(op.tensors[t], false) && !count(int(i), int(t), c))
+                return std::nullopt;
+        add(rowOf(op, name, group), op, c);
+    }
+    std::array<TrendTable, kHeadroomTargets> out;
+    for (size_t k = 0; k < size_t(kHeadroomTargets); ++k)
+        out[k] = builders[k].take();
+    return out;
 }
 
 } // namespace ds

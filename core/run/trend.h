@@ -6,6 +6,7 @@
 // recorded (msprobe's own trend view: norm, max, NaN/Inf per step).
 
 #include "compare/compare.h"
+#include "tensor/headroom.h"
 
 #include <algorithm>
 #include <optional>
@@ -23,12 +24,23 @@ enum class TrendMetric : std::uint8_t {
     Norm,              ///< max Norm of the operator's outputs (a NaN statistic counts as +Inf)
     Max,               ///< max Max of the operator's outputs (a NaN statistic counts as +Inf)
     NonFinite,         ///< outputs whose recorded statistics hold NaN or Inf
+    // from one run's tensors, read (issue 34): the fraction of the outputs' finite values that
+    // underflows (becomes zero) in the target, as the graph's "Underflows in <dtype>" colour;
+    // no value where no output's values were saved (statistics cannot tell underflow)
+    UnderflowFloat16,
+    UnderflowBFloat16,
+    UnderflowFloat8E4M3FN,
+    UnderflowFloat8E5M2,
+    UnderflowHiFloat8,
 };
 inline constexpr TrendMetric kCompareMetrics[] = {TrendMetric::Verdict, TrendMetric::Result, TrendMetric::NormRelativeError,
                                                   TrendMetric::MaxAbsError, TrendMetric::CosineDistance};
 inline constexpr TrendMetric kStatisticsMetrics[] = {TrendMetric::Norm, TrendMetric::Max, TrendMetric::NonFinite};
 QString trendMetricName(TrendMetric m); ///< for people ("Norm relative error")
 bool isCompareMetric(TrendMetric m);
+/// The "fraction that underflows in <target>" metric, and back (empty for other metrics).
+TrendMetric underflowMetric(HeadroomTarget t);
+std::optional<HeadroomTarget> underflowTarget(TrendMetric m);
 /// "Module.fc1.Linear.parameters_grad" for the msprobe entries "Module.fc1.Linear.parameters_grad"
 /// and "Module.fc1.Linear.parameters_grad.<k>" (k: the trigger count); empty for other names.
 QString parametersGradBase(const QString &entry);
@@ -90,5 +102,12 @@ TrendTable compareTrend(const DumpIndex &npu, const CompareResult &result, Trend
                         std::optional<qint64> agreeUpTo = {});
 /// Trend of one run's recorded statistics (rows without recorded statistics have no value).
 TrendTable statisticsTrend(const DumpIndex &index, TrendMetric metric, TrendGroup group);
+/// Trends of the fraction of the outputs' finite values that underflows in each target (table
+/// k: HeadroomTarget k), from one pass over the run's output tensors (parameters_grad entries:
+/// their gradients), read and counted as the graph's colour counts them (tensor/headroom.h).
+/// A cell without a read output (statistics-only, md5, unreadable) has no value: cannot tell,
+/// not zero. A module's cell is the largest fraction of its operators. Empty when cancelled.
+std::optional<std::array<TrendTable, kHeadroomTargets>> underflowTrends(const DumpIndex &index, TrendGroup group,
+                                                                        const JobControl *job = nullptr);
 
 } // namespace ds

@@ -71,7 +71,8 @@ constexpr int smallIndex(int exp)
 
 // The float32 / float64 block kernel. The bits of |x| (sign cleared) order like |x|, so every
 // threshold is one integer compare, float32 subnormals included. The range pass (stats.cpp)
-// already found the block's zeros and largest |x|, one pass here its smallest nonzero |x|: a threshold at
+// already found the block's zeros and largest |x| (float64: also its smallest nonzero |x| and
+// the counts below float8_e4m3fn's two thresholds), one pass here float32's smallest nonzero |x|: a threshold at
 // or below the smallest nonzero |x| has no nonzero value below it, one above the largest |x|
 // has all of them, and only those in between (typically two or three) are counted here, two
 // per pass over the L1-resident block.
@@ -192,80 +193,27 @@ typename FloatBits<F>::U leastNonzeroBits(const std::byte *p, size_t n)
     DS_KERNEL_DISPATCH(minNonzeroBitsBody<F>(p, n));
 }
 
-/// float64: countBelowBody and the least nonzero |x| bits in one pass (all ones when every
-/// element is zero), in SIGNED lanes for the minimum (|x| bits are below the sign bit, a zero
-/// becomes the largest value): AVX2 compares signed 64-bit integers but has no unsigned 64-bit
-/// min, which GCC emulated in minNonzeroBitsBody. 16 lanes: with 8 (or 4) the dependency chains
-/// through the stack-held lanes cost more. float32 keeps the two passes: its unsigned 32-bit
-/// min is native and the fused form measured slower there.
+/// `range`: float64's range pass results (null for float32, whose smallest nonzero |x| is
+/// found in a pass here: its unsigned 32-bit min is native and folding it into the range pass
+/// measured no faster).
 template<typename F>
-DS_KERNEL_BODY typename FloatBits<F>::U minAndCountBelowBody(const std::byte *p, size_t n, typename FloatBits<F>::S l0,
-                                                             typename FloatBits<F>::S l1, std::uint64_t &c0, std::uint64_t &c1)
-{
-    using S = typename FloatBits<F>::S;
-    using U = typename FloatBits<F>::U;
-    constexpr S kMagnitude = std::numeric_limits<S>::max(), kNone = kMagnitude;
-    constexpr size_t kLanes = 16;
-    S k0[kLanes] = {}, k1[kLanes] = {}, least[kLanes];
-    for (size_t j = 0; j < kLanes; ++j)
-        least[j] = kNone;
-    const size_t whole = n - n % kLanes;
-    for (size_t i = 0; i < whole; i += kLanes)
-        for (size_t j = 0; j < kLanes; ++j) {
-            S b;
-            std::memcpy(&b, p + sizeof(F) * (i + j), sizeof b);
-            const S a = b & kMagnitude;
-            k0[j] += a < l0;
-            k1[j] += a < l1;
-            const S v = a == 0 ? kNone : a;
-            least[j] = v < least[j] ? v : least[j];
-        }
-    for (size_t i = whole; i < n; ++i) {
-        S b;
-        std::memcpy(&b, p + sizeof(F) * i, sizeof b);
-        const S a = b & kMagnitude;
-        k0[0] += a < l0;
-        k1[0] += a < l1;
-        least[0] = std::min(least[0], a == 0 ? kNone : a);
-    }
-    c0 = c1 = 0;
-    S m = kNone;
-    for (size_t j = 0; j < kLanes; ++j) {
-        c0 += std::uint64_t(k0[j]);
-        c1 += std::uint64_t(k1[j]);
-        m = std::min(m, least[j]);
-    }
-    return m == kNone ? std::numeric_limits<U>::max() : U(m);
-}
-template<typename F>
-typename FloatBits<F>::U minAndCountBelow(const std::byte *p, size_t n, typename FloatBits<F>::S l0, typename FloatBits<F>::S l1,
-                                          std::uint64_t &c0, std::uint64_t &c1)
-{
-    DS_KERNEL_DISPATCH(minAndCountBelowBody<F>(p, n, l0, l1, c0, c1));
-}
-
-template<typename F>
-void addBlock(const std::byte *p, size_t n, std::uint64_t zeros, typename FloatBits<F>::U maxAbsBits, headroom::Accumulator &acc)
+void addBlock(const std::byte *p, size_t n, std::uint64_t zeros, typename FloatBits<F>::U maxAbsBits, const headroom::DoubleRangeCounts *range,
+              headroom::Accumulator &acc)
 {
     using S = typename FloatBits<F>::S;
     const BitLimits<F> &lim = bitLimits<F>();
     const std::uint64_t nonzero = n - zeros;
-    // float64: one pass finds the smallest nonzero |x| and counts below the two largest small
-    // thresholds not above max |x| (the ones real data reaches: float8's, for standard-normal
-    // blocks); further passes only for thresholds between those and the smallest nonzero |x|.
+    // float64: the range pass found the smallest nonzero |x| and counted below the two largest
+    // small thresholds (float8_e4m3fn's: for standard-normal blocks the only ones between the
+    // smallest nonzero |x| and the largest); passes here only for other thresholds in between.
     // float32: the minimum pass, then the thresholds in between, two per pass.
-    int fused0 = -1, fused1 = -1;
-    std::uint64_t fusedBelow0 = 0, fusedBelow1 = 0;
+    const int fused0 = range ? headroom::kSmall - 1 : -1, fused1 = range ? headroom::kSmall - 2 : -1;
+    const std::uint64_t fusedBelow0 = range ? range->belowHigh : 0, fusedBelow1 = range ? range->belowLow : 0;
     auto minNonzeroBits = std::numeric_limits<typename FloatBits<F>::U>::max();
-    if (nonzero && std::is_same_v<F, double>) {
-        for (int k = headroom::kSmall - 1; k >= 0 && fused1 < 0; --k)
-            if (lim.small[size_t(k)] <= maxAbsBits)
-                (fused0 < 0 ? fused0 : fused1) = k;
-        const S l0 = fused0 >= 0 ? S(lim.small[size_t(fused0)]) : 0, l1 = fused1 >= 0 ? S(lim.small[size_t(fused1)]) : 0;
-        minNonzeroBits = minAndCountBelow<F>(p, n, l0, l1, fusedBelow0, fusedBelow1);
-    } else if (nonzero) {
+    if (range)
+        minNonzeroBits = typename FloatBits<F>::U(range->minNonzeroBits);
+    else if (nonzero)
         minNonzeroBits = leastNonzeroBits<F>(p, n);
-    }
     // The thresholds this block must count: the limit (count |x| bits below it), where the
     // count goes, and whether it counts values above (overflow: n minus those <= maxFinite).
     std::array<S, headroom::kSmall + kHeadroomTargets> limits{};
@@ -420,12 +368,15 @@ Headroom Accumulator::result() const
 
 void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint32_t maxAbsBits, Accumulator &acc)
 {
-    addBlock<float>(p, n, zeros, maxAbsBits, acc);
+    addBlock<float>(p, n, zeros, maxAbsBits, nullptr, acc);
 }
 
-void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, Accumulator &acc)
+std::int64_t doubleHighThresholdBits() { return std::int64_t(bitLimits<double>().small[size_t(kSmall - 1)]); }
+std::int64_t doubleLowThresholdBits() { return std::int64_t(bitLimits<double>().small[size_t(kSmall - 2)]); }
+
+void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, const DoubleRangeCounts &range, Accumulator &acc)
 {
-    addBlock<double>(p, n, zeros, maxAbsBits, acc);
+    addBlock<double>(p, n, zeros, maxAbsBits, &range, acc);
 }
 
 } // namespace headroom

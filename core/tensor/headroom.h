@@ -103,8 +103,21 @@ struct Accumulator
 /// smallest nonzero |x|; only the thresholds between the two are counted, two per pass, by
 /// integer compares of the bits of |x| (baseline + AVX2 builds).
 void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint32_t maxAbsBits, Accumulator &acc);
-/// The same for float64.
-void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, Accumulator &acc);
+/// What the range pass of a float64 block (stats.cpp) also finds for the headroom, in the
+/// same pass over the elements: the bits of the smallest nonzero |x| (all ones when every
+/// element is zero) and how many elements have |x| below the two largest small thresholds
+/// (float8_e4m3fn's 2^-6 and 2^-10, the ones ordinary data reaches), zeros included.
+struct DoubleRangeCounts
+{
+    std::uint64_t minNonzeroBits = ~std::uint64_t(0);
+    std::uint64_t belowHigh = 0, belowLow = 0; ///< |x| < smallThresholds()[kSmall - 1], [kSmall - 2]
+};
+/// The bits of smallThresholds()[kSmall - 1] and [kSmall - 2] as float64 (the range pass compares them).
+std::int64_t doubleHighThresholdBits();
+std::int64_t doubleLowThresholdBits();
+/// The same as addFloatBlock for float64, from what the range pass found.
+void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, const DoubleRangeCounts &range,
+                    Accumulator &acc);
 
 } // namespace headroom
 

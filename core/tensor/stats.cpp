@@ -402,6 +402,68 @@ void blockRange(const std::byte *p, size_t n, T &lo, T &hi, std::uint32_t &zeros
     DS_KERNEL_DISPATCH(blockRangeBody<T>(p, n, lo, hi, zeros));
 }
 
+/// float64 with the headroom: blockRangeBody's range and zeros and, in the same pass, the
+/// headroom's part of it (headroom::DoubleRangeCounts: the smallest nonzero |x| and the counts
+/// below two thresholds), on the bits of |x| in signed 64-bit lanes (a zero becomes INT64_MAX;
+/// AVX2 compares signed 64-bit integers, it has no unsigned 64-bit min). kLanes independent
+/// lanes: one chain per lane and quantity.
+DS_KERNEL_BODY void blockRangeHeadroomBody(const std::byte *p, size_t n, double &lo, double &hi, std::uint32_t &zeros,
+                                           headroom::DoubleRangeCounts &h)
+{
+    using Key = OrderKey<double>::Key;
+    constexpr std::int64_t kMagnitude = std::numeric_limits<std::int64_t>::max(), kNone = kMagnitude;
+    const std::int64_t l0 = headroom::doubleHighThresholdBits(), l1 = headroom::doubleLowThresholdBits();
+    Key kl[kLanes], kh[kLanes];
+    std::int64_t least[kLanes], z[kLanes] = {}, c0[kLanes] = {}, c1[kLanes] = {};
+    const Key first = OrderKey<double>::of(loadAt<double>(p, 0));
+    for (size_t j = 0; j < kLanes; ++j) {
+        kl[j] = kh[j] = first;
+        least[j] = kNone;
+    }
+#define DS_RANGE_HEADROOM_STEP(i, j)                                                                   \
+    do {                                                                                               \
+        std::int64_t b;                                                                                \
+        std::memcpy(&b, p + sizeof(double) * (i), sizeof b);                                           \
+        const Key k = b ^ ((b >> 63) & kMagnitude); /* OrderKey<double>::of */                        \
+        kl[j] = k < kl[j] ? k : kl[j];                                                                 \
+        kh[j] = k > kh[j] ? k : kh[j];                                                                 \
+        const std::int64_t a = b & kMagnitude;                                                         \
+        z[j] += a == 0;                                                                                \
+        c0[j] += a < l0;                                                                               \
+        c1[j] += a < l1;                                                                               \
+        const std::int64_t v = a == 0 ? kNone : a;                                                     \
+        least[j] = v < least[j] ? v : least[j];                                                        \
+    } while (false)
+    // one step for both loops (a lambda would not take the kernel's target)
+    const size_t whole = n - n % kLanes;
+    for (size_t i = 0; i < whole; i += kLanes)
+        for (size_t j = 0; j < kLanes; ++j)
+            DS_RANGE_HEADROOM_STEP(i + j, j);
+    for (size_t i = whole; i < n; ++i)
+        DS_RANGE_HEADROOM_STEP(i, 0);
+#undef DS_RANGE_HEADROOM_STEP
+    Key l = kl[0], g = kh[0];
+    std::int64_t m = kNone;
+    std::uint64_t zs = 0;
+    h.belowHigh = h.belowLow = 0;
+    for (size_t j = 0; j < kLanes; ++j) {
+        l = std::min(l, kl[j]);
+        g = std::max(g, kh[j]);
+        m = std::min(m, least[j]);
+        zs += std::uint64_t(z[j]);
+        h.belowHigh += std::uint64_t(c0[j]);
+        h.belowLow += std::uint64_t(c1[j]);
+    }
+    lo = OrderKey<double>::value(l);
+    hi = OrderKey<double>::value(g);
+    zeros = std::uint32_t(zs);
+    h.minNonzeroBits = m == kNone ? ~std::uint64_t(0) : std::uint64_t(m);
+}
+void blockRangeHeadroom(const std::byte *p, size_t n, double &lo, double &hi, std::uint32_t &zeros, headroom::DoubleRangeCounts &h)
+{
+    DS_KERNEL_DISPATCH(blockRangeHeadroomBody(p, n, lo, hi, zeros, h));
+}
+
 /// The unsigned integer as wide as T (the bits of |x| for the headroom kernels).
 template<typename T>
 using AbsBits = std::make_unsigned_t<typename OrderKey<T>::Key>;
@@ -484,7 +546,15 @@ bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
     T lo, hi;
     std::uint32_t zeros = 0;
     constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;
-    blockRange(p, n, lo, hi, zeros);
+    [[maybe_unused]] headroom::DoubleRangeCounts range;
+    if constexpr (std::is_same_v<T, double>) {
+        if (m.withHeadroom)
+            blockRangeHeadroom(p, n, lo, hi, zeros, range);
+        else
+            blockRange(p, n, lo, hi, zeros);
+    } else {
+        blockRange(p, n, lo, hi, zeros);
+    }
     if (!std::isfinite(double(lo)) || !std::isfinite(double(hi)))
         return false;
     Moments b;
@@ -508,7 +578,7 @@ bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
             if constexpr (std::is_same_v<T, float>)
                 headroom::addFloatBlock(p, n, zeros, maxAbsBits, m.headroom);
             else
-                headroom::addDoubleBlock(p, n, zeros, maxAbsBits, m.headroom);
+                headroom::addDoubleBlock(p, n, zeros, maxAbsBits, range, m.headroom);
         }
     }
     m.merge(b);

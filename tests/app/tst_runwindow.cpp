@@ -11,6 +11,7 @@
 #include "models/comparetablemodel.h"
 #include "models/dumptreemodel.h"
 #include "overflowpanel.h"
+#include "runsetpanel.h"
 #include "runspanel.h"
 #include "trendspanel.h"
 
@@ -240,6 +241,32 @@ private slots:
         QCOMPARE(current.data().toString(), QStringLiteral("rank1"));
         QCOMPARE(current.parent().data().toString(), QStringLiteral("step1"));
         QCOMPARE(current.parent().parent(), npuRun);
+    }
+
+    /// Issue 34 item 2: the runs x operators agreement is "shown as a matrix in Trends". The
+    /// matrix lives on the Run Set tab; once a run set is compared, Trends names it (its runs
+    /// and rows, from the run set's own result) with a link that opens that tab. Without a run
+    /// set there is no such line.
+    void trendsLinksToRunSetMatrix()
+    {
+        MainWindow w;
+        w.resize(1280, 800);
+        w.show();
+        QLabel *link = w.trendsPanel()->findChild<QLabel *>(QStringLiteral("trendsRunSetLink"));
+        QVERIFY(link);
+        QVERIFY(!link->isVisibleTo(w.trendsPanel()));
+        w.runSetPanel()->compareRunsIn(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_multirun/dumps/md5"));
+        QTRY_VERIFY_WITH_TIMEOUT(!w.runSetPanel()->isBusy() && w.runSetPanel()->result(), 60000);
+        const RunSetResult &r = *w.runSetPanel()->result();
+        QVERIFY(r.paths.size() >= 3);
+        QTRY_VERIFY(link->isVisibleTo(w.trendsPanel()));
+        QVERIFY2(link->text().contains(QStringLiteral("(%1 run").arg(r.paths.size())) && link->text().contains(QStringLiteral(", %1 row").arg(r.rows.size())),
+                 qPrintable(link->text()));
+        w.centralTabs()->setCurrentWidget(w.trendsPanel());
+        if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
+            w.grab().save(dir + QStringLiteral("/trends_runset_link.png"));
+        emit link->linkActivated(QStringLiteral("runset"));
+        QCOMPARE(w.centralTabs()->currentWidget(), static_cast<QWidget *>(w.runSetPanel()));
     }
 };
 

@@ -1,10 +1,15 @@
 // views/trendspanel: the heatmap as drawn. The oracle is the trend table itself: every row
 // with a value must be coloured at its centre, on a run of one step (a single column) and on
 // a rank of thousands of rows (drawn as bands).
+#include "compare/comparematch.h"
 #include "index/buildindex.h"
+#include "models/optablemodel.h"
+#include "run/runtree.h"
 #include "trendspanel.h"
 
+#include <QComboBox>
 #include <QSignalSpy>
+#include <QToolButton>
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -107,6 +112,112 @@ private slots:
         QCOMPARE(int(std::lround(panel.heatmap()->yAxis->pixelToCoord(labels.front().first.center().y()))), 0);
         if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
             panel.grab().save(dir + QStringLiteral("/trends_labels_%1x%2.png").arg(size.width()).arg(size.height()));
+    }
+
+    /// "Fraction that underflows in <dtype>" (issue 34) on a real msprobe tensor dump (two steps,
+    /// two ranks): every operator's cell is the fraction of its outputs' finite values that
+    /// underflows in the target, computed here from the core API the graph's colour uses
+    /// (computeOpStats: the tensors read, their headroom counts); an operator whose outputs were
+    /// not saved as tensors has no value (cannot tell), not zero. On a statistics dump of the same
+    /// model every cell is empty.
+    void underflowFractionPerTarget()
+    {
+        const auto built = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_tensor_mix"));
+        QVERIFY(built);
+        const DumpIndex &index = **built;
+        TrendsPanel panel;
+        panel.resize(1280, 800);
+        panel.show();
+        QSignalSpy ready(&panel, &TrendsPanel::tableReady);
+        panel.setStatistics(*built, QStringLiteral("tensor run"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 60000);
+        // the oracle: per operator (not parameters_grad, whose rows are per gradient)
+        std::vector<OpStats> oracle(index.ops.size());
+        for (size_t op = 0; op < index.ops.size(); ++op)
+            oracle[op] = computeOpStats(index, int(op));
+        for (const HeadroomLimits &l : headroomLimits()) {
+            QComboBox *metric = panel.metricCombo();
+            const int item = metric->findData(int(underflowMetric(l.target)));
+            QVERIFY2(item >= 0, l.name);
+            ready.clear();
+            metric->setCurrentIndex(item);
+            emit metric->activated(item);
+            QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 120000);
+            const TrendTable &t = *panel.table();
+            QCOMPARE(t.metric, underflowMetric(l.target));
+            QCOMPARE(t.steps.size(), size_t(2));
+            QCOMPARE(t.ranks.size(), size_t(2));
+            int withValue = 0, empty = 0, nonzero = 0;
+            for (size_t op = 0; op < index.ops.size(); ++op) {
+                const OpRecord &record = index.ops[op];
+                const QString name = opMatchKey(record);
+                if (!parametersGradBase(name).isEmpty())
+                    continue;
+                const int row = int(t.rows.indexOf(name));
+                const int step = int(t.stepLabels.indexOf(scopeStepLabel(*record.levels)));
+                const int rank = int(t.rankLabels.indexOf(scopeRankLabel(*record.levels)));
+                QVERIFY2(row >= 0 && step >= 0 && rank >= 0, qPrintable(name));
+                const double expected = oracle[op].underflowFraction(l.target), got = t.value(row, step, rank);
+                if (std::isnan(expected)) {
+                    QVERIFY2(std::isnan(got), qPrintable(QStringLiteral("%1 %2: %3, expected no value").arg(l.name, name).arg(got)));
+                    ++empty;
+                } else {
+                    QVERIFY2(got == expected, qPrintable(QStringLiteral("%1 %2: %3, expected %4").arg(l.name, name).arg(got).arg(expected)));
+                    ++withValue;
+                    nonzero += got > 0;
+                }
+            }
+            QVERIFY(withValue > 20);
+            QVERIFY(empty > 0); // the outputs saved as scalars or not at all
+            if (l.target == HeadroomTarget::Float8E4M3FN || l.target == HeadroomTarget::Float8E5M2)
+                QVERIFY2(nonzero > 0, l.name); // small values vanish in float8
+            if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
+                panel.grab().save(dir + QStringLiteral("/trends_underflow_%1.png").arg(QString::fromLatin1(l.name)));
+        }
+        // a statistics-only run: cannot tell anywhere
+        const auto stats = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix"));
+        QVERIFY(stats);
+        ready.clear();
+        panel.setStatistics(*stats, QStringLiteral("statistics run"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 60000);
+        QCOMPARE(panel.table()->metric, TrendMetric::UnderflowHiFloat8);
+        QVERIFY(!panel.table()->rows.isEmpty());
+        QVERIFY(std::all_of(panel.table()->values.begin(), panel.table()->values.end(), [](double v) { return std::isnan(v); }));
+        QVERIFY(!panel.stopButton()->isVisible());
+        const auto labels = panel.findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](QLabel *l) { return l->text().contains(QLatin1String("blank: cannot tell")); }));
+    }
+
+    /// Stop ends the tensor reading; the panel says so and then builds other metrics again.
+    void underflowStops()
+    {
+        const auto built = buildIndex(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_tensor_mix"));
+        QVERIFY(built);
+        TrendsPanel panel;
+        panel.show();
+        QSignalSpy ready(&panel, &TrendsPanel::tableReady);
+        panel.setStatistics(*built, QStringLiteral("tensor run"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 60000);
+        QComboBox *metric = panel.metricCombo();
+        const int item = metric->findData(int(TrendMetric::UnderflowFloat8E4M3FN));
+        QVERIFY(item >= 0);
+        ready.clear();
+        metric->setCurrentIndex(item);
+        emit metric->activated(item);
+        QVERIFY(panel.isBusy() && panel.stopButton()->isVisibleTo(&panel));
+        panel.stopButton()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 60000);
+        QVERIFY(!panel.stopButton()->isVisibleTo(&panel));
+        if (!panel.table()) { // (the job may have finished before the click)
+            const auto status = panel.findChildren<QLabel *>();
+            QVERIFY(std::any_of(status.begin(), status.end(), [](QLabel *l) { return l->text().startsWith(QLatin1String("Stopped")); }));
+        }
+        ready.clear();
+        const int norm = metric->findData(int(TrendMetric::Norm));
+        metric->setCurrentIndex(norm);
+        emit metric->activated(norm);
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy() && panel.table(), 60000);
+        QCOMPARE(panel.table()->metric, TrendMetric::Norm);
     }
 };
 
