@@ -4719,6 +4719,22 @@ out of range: %5</source>
     <context>
         <name>ds::PrecheckPanel</name>
         <message>
+            <source>|device − bench| heatmap</source>
+            <translation>|设备 − 标杆| 热力图</translation>
+        </message>
+        <message>
+            <source>Comparison</source>
+            <translation>比较</translation>
+        </message>
+        <message>
+            <source>No element-wise difference: see the message above.</source>
+            <translation>没有逐元素差异：请看上方的说明。</translation>
+        </message>
+        <message>
+            <source>The outputs are too large for the heatmap.</source>
+            <translation>输出过大，无法绘制热力图。</translation>
+        </message>
+        <message>
             <source>in %1</source>
             <translation>位于 %1</translation>
         </message>

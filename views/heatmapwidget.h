@@ -35,6 +35,8 @@ public:
     void setTensor(std::shared_ptr<const LoadedTensor> tensor, int headerDataType);
     void setTensor(std::shared_ptr<const LoadedTensor> tensor);
     void clear(const QString &message = {});
+    /// The tensor shown (null after clear()).
+    const std::shared_ptr<const LoadedTensor> &tensor() const { return m_tensor; }
     /// Shows another slice of the current tensor (as the slice controls do).
     void setSlice(const TensorSlice &slice);
     /// Largest number of cells along each axis (default 1024).

@@ -1,6 +1,7 @@
 #include "precheckpanel.h"
 
 #include "background.h"
+#include "heatmapwidget.h"
 #include "models/prechecktablemodel.h"
 #include "tensor/dtype.h"
 
@@ -13,6 +14,7 @@
 #include <QScrollArea>
 #include <QSplitter>
 #include <QStyledItemDelegate>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 #include <QtConcurrent>
@@ -57,7 +59,8 @@ QString shapeText(const Shape &s)
 
 PrecheckPanel::PrecheckPanel(QWidget *parent)
     : QWidget(parent), m_summary(new QLabel(this)), m_tables(new QComboBox(this)), m_view(new QTableView(this)),
-      m_model(new PrecheckTableModel(this)), m_failed(new QListWidget(this)), m_detail(new QLabel(this))
+      m_model(new PrecheckTableModel(this)), m_failed(new QListWidget(this)), m_detail(new QLabel(this)),
+      m_heatmap(new HeatmapWidget(this))
 {
     m_summary->setWordWrap(true);
     m_summary->setText(tr("Open msprobe's precheck results (File \u2192 Open): an accuracy_checking_*.csv, an api_precision_compare_*.csv or their folder."));
@@ -76,9 +79,15 @@ PrecheckPanel::PrecheckPanel(QWidget *parent)
     detailArea->setFrameShape(QFrame::NoFrame);
     detailArea->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the text wraps to the pane's width
     m_failed->setMinimumWidth(180);
+    // beside the numbers, where the two outputs differ: the heatmap of |device - bench|, on a
+    // tab of its own (under the numbers it left them two lines at 1280x800)
+    auto *right = new QTabWidget(this);
+    right->setDocumentMode(true);
+    right->addTab(detailArea, tr("Comparison"));
+    right->addTab(m_heatmap, tr("|device \u2212 bench| heatmap"));
     auto *bottom = new QSplitter(Qt::Horizontal, this);
     bottom->addWidget(m_failed);
-    bottom->addWidget(detailArea);
+    bottom->addWidget(right);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 2);
     bottom->setSizes({250, 500}); // a third for the list, the rest for the comparison
@@ -103,8 +112,13 @@ PrecheckPanel::PrecheckPanel(QWidget *parent)
             return; // a newer selection is on its way
         if (!c) {
             m_detail->setText(c.errorText().toHtmlEscaped());
+            m_heatmap->clear(tr("No element-wise difference: see the message above."));
             return;
         }
+        if (c->absError)
+            m_heatmap->setTensor(c->absError, int(DataType::Float32));
+        else
+            m_heatmap->clear(tr("The outputs are too large for the heatmap."));
         const precheck::FailedPair &p = m_doc->failed[size_t(m_compareRow)];
         const PairMetrics &m = c->metrics;
         const double cosine = m.npuNorm > 0 && m.benchNorm > 0 ? m.dot / (m.npuNorm * m.benchNorm) : std::nan("");
@@ -161,6 +175,7 @@ void PrecheckPanel::showDocument()
     m_tables->clear();
     m_failed->clear();
     m_detail->clear();
+    m_heatmap->clear();
     if (!m_doc) {
         m_model->setTable(nullptr, -1);
         m_summary->setText(loaded.error);

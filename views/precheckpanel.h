@@ -15,6 +15,7 @@ class QTableView;
 
 namespace ds {
 
+class HeatmapWidget;
 class PrecheckTableModel;
 
 class PrecheckPanel : public QWidget
@@ -30,6 +31,8 @@ public:
     PrecheckTableModel *model() const { return m_model; }
     QListWidget *failedList() const { return m_failed; }
     QLabel *detail() const { return m_detail; }
+    /// The heatmap of the selected failed output's |device - bench|.
+    HeatmapWidget *errorHeatmap() const { return m_heatmap; }
     QTableView *view() const { return m_view; }
 
 signals:
@@ -51,6 +54,7 @@ private:
     PrecheckTableModel *m_model;
     QListWidget *m_failed;
     QLabel *m_detail;
+    HeatmapWidget *m_heatmap;
     std::shared_ptr<const precheck::PrecheckDocument> m_doc;
     QFutureWatcher<Loaded> m_load;
     QFutureWatcher<Result<precheck::PairComparison>> m_compare;

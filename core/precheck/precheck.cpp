@@ -2,12 +2,14 @@
 #include "precheck.h"
 
 #include "formats/torch/ptloader.h"
+#include "tensor/dtype.h"
 #include "util/csvrecords.h"
 
 #include <QDir>
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace ds::precheck {
@@ -339,6 +341,18 @@ Result<PairComparison> compareFailedPair(const QString &root, const FailedPair &
         return Cancelled{};
     for (ElementDiff &d : c.detail.worst)
         d.position = unravelIndex(d.index, c.deviceShape);
+    const TensorView &dv = (*device)->view, &bv = (*bench)->view;
+    if (dv.count <= kMaxErrorTensorElements) {
+        auto err = std::make_shared<LoadedTensor>();
+        err->owned.resize(dv.count * sizeof(float));
+        err->view = TensorView{Elem::F32, err->owned.data(), dv.count};
+        err->shape = c.deviceShape;
+        err->dataType = int(DataType::Float32);
+        auto *e = reinterpret_cast<float *>(err->owned.data());
+        for (size_t i = 0; i < dv.count; ++i)
+            e[i] = float(std::fabs(elemToDouble(dv.elem, dv.data, i) - elemToDouble(bv.elem, bv.data, i)));
+        c.absError = std::move(err);
+    }
     return c;
 }
 

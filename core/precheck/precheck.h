@@ -6,6 +6,7 @@
 
 #include "compare/pairdetail.h"
 #include "compare/pairmetrics.h"
+#include "dump/loadedtensor.h"
 #include "util/error.h"
 
 #include <QByteArrayView>
@@ -128,7 +129,11 @@ struct PairComparison
     Shape benchShape, deviceShape;
     PairMetrics metrics;
     PairDetail detail;
+    /// |device - bench| per element as float32 in the device's shape, for a heatmap; null when
+    /// the pair has more than kMaxErrorTensorElements elements.
+    std::shared_ptr<const LoadedTensor> absError;
 };
+inline constexpr size_t kMaxErrorTensorElements = size_t(16) << 20; // 64 MiB of float32
 /// Loads both .pt files (the safe pickle subset of core/formats/torch) and compares them
 /// element by element. Errors name the file.
 Result<PairComparison> compareFailedPair(const QString &root, const FailedPair &pair, const JobControl *job = nullptr);

@@ -3,6 +3,7 @@
 // with the column's threshold, and a failed output's comparison; the model under
 // QAbstractItemModelTester.
 #include "models/prechecktablemodel.h"
+#include "heatmapwidget.h"
 #include "precheckpanel.h"
 
 #include <QAbstractItemModelTester>
@@ -12,6 +13,7 @@
 #include <QHeaderView>
 #include <QTableView>
 #include <QTest>
+#include <algorithm>
 
 using namespace ds;
 
@@ -41,6 +43,24 @@ void TestPrecheckPanel::opensAndCompares()
         if (panel.failedList()->item(i)->text() == u"Functional.linear.0.forward.output.0")
             panel.failedList()->setCurrentRow(i);
     QTRY_VERIFY_WITH_TIMEOUT(panel.detail()->text().contains(u"cosine"), 10000);
+    // the heatmap shows |device - bench| of that output: its largest cell is the comparison's
+    // max abs error (the same pair compared by the core here)
+    precheck::FailedPair pair;
+    const auto doc = precheck::openPrecheck(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_precheck/pytorch_bf16"));
+    QVERIFY(doc);
+    for (const precheck::FailedPair &p : doc->failed)
+        if (panel.failedList()->currentItem() && p.api + QLatin1Char('.') + p.output() == panel.failedList()->currentItem()->text())
+            pair = p;
+    const auto c = precheck::compareFailedPair(doc->root, pair);
+    QVERIFY2(c, qPrintable(c.errorText()));
+    QVERIFY(c->absError);
+    const auto *e = reinterpret_cast<const float *>(c->absError->view.data);
+    QCOMPARE(double(*std::max_element(e, e + c->absError->view.count)), double(float(c->metrics.maxAbsErr)));
+    QCOMPARE(c->absError->shape, c->deviceShape);
+    QTRY_VERIFY_WITH_TIMEOUT(panel.errorHeatmap()->tensor() != nullptr, 10000);
+    const auto shown = panel.errorHeatmap()->tensor();
+    QCOMPARE(shown->view.count, c->absError->view.count);
+    QVERIFY(std::equal(e, e + c->absError->view.count, reinterpret_cast<const float *>(shown->view.data)));
     QVERIFY(panel.detail()->text().contains(u"Functional.linear.0.forward.output.0.pt") || panel.detail()->text().contains(u"Functional.linear.0"));
 }
 
