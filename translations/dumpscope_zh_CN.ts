@@ -2753,10 +2753,6 @@ out of range: %5</source>
             <translation>最近一次比对的运行级结论（“运行”标签页）</translation>
         </message>
         <message>
-            <source>Recorded statistics of %1</source>
-            <translation>%1 的记录统计量</translation>
-        </message>
-        <message>
             <source>%1 compared with its bench run — %2</source>
             <translation>%1 与标杆运行比对 —— %2</translation>
         </message>
@@ -4279,6 +4275,14 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::TrendsPanel</name>
+        <message>
+            <source>Recorded statistics of %1</source>
+            <translation>%1 的记录统计量</translation>
+        </message>
+        <message>
+            <source>%1, read from the tensors of %2</source>
+            <translation>%1，读取自 %2 的张量</translation>
+        </message>
         <message>
             <source>msprobe monitor series</source>
             <translation>msprobe 监控序列</translation>

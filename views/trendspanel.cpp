@@ -244,7 +244,7 @@ void TrendsPanel::clearStatistics()
 {
     m_statsIndex.reset();
     m_underflow = {};
-    m_statsTitle.clear();
+    m_statsRun.clear();
     if (m_source->currentData().toInt() != FromComparison)
         m_row = -1;
     rebuild();
@@ -265,10 +265,10 @@ void TrendsPanel::clearComparison()
     rebuild();
 }
 
-void TrendsPanel::setStatistics(std::shared_ptr<const DumpIndex> index, const QString &title)
+void TrendsPanel::setStatistics(std::shared_ptr<const DumpIndex> index, const QString &run)
 {
     m_statsIndex = std::move(index);
-    m_statsTitle = title;
+    m_statsRun = run;
     m_underflow = {};
     if (!m_result) {
         m_source->setCurrentIndex(m_source->findData(int(FromStatistics)));
@@ -395,7 +395,11 @@ void TrendsPanel::rebuild()
         updateHover();
         return;
     }
-    m_title->setText(compare ? m_compareTitle : m_statsTitle);
+    // an underflow fraction is read from the tensors, not from the recorded statistics
+    m_title->setText(compare ? m_compareTitle
+                     : underflowTarget(metric)
+                         ? tr("%1, read from the tensors of %2").arg(trendMetricName(metric), m_statsRun)
+                         : tr("Recorded statistics of %1").arg(m_statsRun));
     m_status->setText(tr("Building the trend\u2026"));
     m_building = true;
     updateHover(); // the table it named is being replaced

@@ -34,8 +34,9 @@ public:
     explicit TrendsPanel(QWidget *parent = nullptr);
     ~TrendsPanel() override;
 
-    /// One run's recorded statistics.
-    void setStatistics(std::shared_ptr<const DumpIndex> index, const QString &title);
+    /// One run's recorded statistics (or, for an underflow metric, its tensors); `run` names it
+    /// in the title ("Recorded statistics of <run>").
+    void setStatistics(std::shared_ptr<const DumpIndex> index, const QString &run);
     /// A comparison of the run (the NPU index it was made on) and where the runs agree until.
     void setComparison(std::shared_ptr<const DumpIndex> npu, std::shared_ptr<const CompareResult> result,
                        std::optional<qint64> agreeUpTo, const QString &title);
@@ -103,7 +104,7 @@ private:
     std::shared_ptr<const DumpIndex> m_statsIndex, m_npu;
     std::shared_ptr<const CompareResult> m_result;
     std::optional<qint64> m_agreeUpTo;
-    QString m_statsTitle, m_compareTitle, m_agreeText;
+    QString m_statsRun, m_compareTitle, m_agreeText;
     std::shared_ptr<const monitor::MonitorDocument> m_monitor;
     QString m_monitorTitle;
     std::vector<std::pair<QString, QString>> m_monitorSeries; ///< (metric, statistic) per entry of the metric box

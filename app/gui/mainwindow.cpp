@@ -591,7 +591,7 @@ void MainWindow::onCurrentChanged()
         if (index && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
             m_trendRun = {runDump, run};
             if (const auto runIdx = runIndex(runDump, run))
-                m_trends->setStatistics(runIdx, tr("Recorded statistics of %1").arg(runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run)));
+                m_trends->setStatistics(runIdx, runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run));
         }
     }
     const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());

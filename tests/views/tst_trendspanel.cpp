@@ -205,6 +205,13 @@ private slots:
         metric->setCurrentIndex(item);
         emit metric->activated(item);
         QVERIFY(panel.isBusy() && panel.stopButton()->isVisibleTo(&panel));
+        // the title says where an underflow fraction comes from: the tensors, not the recorded statistics
+        auto titled = [&panel](const QString &text) {
+            const auto labels = panel.findChildren<QLabel *>();
+            return std::any_of(labels.begin(), labels.end(), [&](QLabel *l) { return l->text() == text; });
+        };
+        QVERIFY(titled(trendMetricName(TrendMetric::UnderflowFloat8E4M3FN) + QStringLiteral(", read from the tensors of tensor run")));
+        QVERIFY(!titled(QStringLiteral("Recorded statistics of tensor run")));
         panel.stopButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 60000);
         QVERIFY(!panel.stopButton()->isVisibleTo(&panel));
@@ -218,6 +225,7 @@ private slots:
         emit metric->activated(norm);
         QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy() && panel.table(), 60000);
         QCOMPARE(panel.table()->metric, TrendMetric::Norm);
+        QVERIFY(titled(QStringLiteral("Recorded statistics of tensor run")));
     }
 };
 
