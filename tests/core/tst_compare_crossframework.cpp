@@ -12,6 +12,7 @@
 #include "compare/comparematch.h"
 #include "compare/comparereport.h"
 #include "compare/crossframework.h"
+#include "crossframeworkfiles.h"
 #include "index/buildindex.h"
 
 #include <QFile>
@@ -22,57 +23,7 @@ using namespace ds;
 
 namespace {
 
-const QString kDir = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_crossframework/");
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-std::shared_ptr<DumpIndex> open(const QString &path)
-{
-    auto r = buildIndex(kDir + path);
-    return r ? *r : nullptr;
-}
-
-/// CSV records (quoted fields may hold commas, quotes and line breaks), each a list of fields.
-std::vector<QStringList> records(const QByteArray &csv)
-{
-    std::vector<QStringList> out;
-    QStringList rec;
-    QString field;
-    bool quoted = false;
-    const QString text = QString::fromUtf8(csv);
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
-                field += c;
-                ++i;
-            } else if (c == QLatin1Char('"')) {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == QLatin1Char(',')) {
-            rec << field;
-            field.clear();
-        } else if (c == QLatin1Char('\n')) {
-            rec << field;
-            field.clear();
-            out.push_back(rec);
-            rec.clear();
-        } else if (c != QLatin1Char('\r')) {
-            field += c;
-        }
-    }
-    if (!field.isEmpty() || !rec.isEmpty())
-        out.push_back(rec << field);
-    return out;
-}
+using namespace crossframework;
 
 /// msprobe's key of a backward entry: its counter replaced by the entry's backward call order
 /// (the number of earlier backward entries of the same API in dump order), as its

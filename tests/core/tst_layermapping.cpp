@@ -10,6 +10,7 @@
 #include "compare/comparematch.h"
 #include "compare/comparereport.h"
 #include "compare/layermapping.h"
+#include "crossframeworkfiles.h"
 #include "index/buildindex.h"
 
 #include <QFile>
@@ -23,57 +24,7 @@ using namespace ds;
 
 namespace {
 
-const QString kDir = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_crossframework/");
-
-std::shared_ptr<DumpIndex> open(const QString &path)
-{
-    auto r = buildIndex(kDir + path);
-    return r ? *r : nullptr;
-}
-
-/// CSV records of msprobe's compare output (quoted fields may hold commas, quotes, line breaks).
-std::vector<QStringList> records(const QByteArray &csv)
-{
-    std::vector<QStringList> out;
-    QStringList rec;
-    QString field;
-    bool quoted = false;
-    const QString text = QString::fromUtf8(csv);
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"')) {
-                field += c;
-                ++i;
-            } else if (c == QLatin1Char('"')) {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == QLatin1Char(',')) {
-            rec << field;
-            field.clear();
-        } else if (c == QLatin1Char('\n')) {
-            rec << field;
-            field.clear();
-            out.push_back(rec);
-            rec.clear();
-        } else if (c != QLatin1Char('\r')) {
-            field += c;
-        }
-    }
-    if (!field.isEmpty() || !rec.isEmpty())
-        out.push_back(rec << field);
-    return out;
-}
-
-QByteArray readAll(const QString &path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+using namespace crossframework;
 
 std::map<QString, QString> asMap(const std::vector<std::pair<QString, QString>> &v)
 {
