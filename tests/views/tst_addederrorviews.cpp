@@ -12,6 +12,8 @@
 #include "models/addederrortext.h"
 #include "models/comparetablemodel.h"
 
+#include "tsfile.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -23,7 +25,6 @@
 #include <QTranslator>
 #include <QMenu>
 #include <QToolButton>
-#include <QXmlStreamReader>
 
 using namespace ds;
 
@@ -31,29 +32,6 @@ namespace {
 
 const QString kNpu = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_addederror/dumps/npu_fc1bf16_tensor_mix/step0/");
 const QString kBench = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_tensor_mix/step0/");
-
-/// The translation of a message in the committed .ts (empty when missing or unfinished).
-QString tsTranslation(const QString &context, const QString &source)
-{
-    QFile ts(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/translations/dumpscope_zh_CN.ts"));
-    if (!ts.open(QIODevice::ReadOnly))
-        return {};
-    QXmlStreamReader xml(&ts);
-    QString name, src;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (!xml.isStartElement())
-            continue;
-        if (xml.name() == QLatin1String("name"))
-            name = xml.readElementText();
-        else if (xml.name() == QLatin1String("source"))
-            src = xml.readElementText();
-        else if (xml.name() == QLatin1String("translation") && name == context && src == source
-                 && xml.attributes().value(QLatin1String("type")).isEmpty())
-            return xml.readElementText();
-    }
-    return {};
-}
 
 /// The core's own answer for a rank: the comparison and the ranking of the first divergence's scope.
 struct CoreAnswer

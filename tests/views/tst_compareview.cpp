@@ -7,6 +7,8 @@
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
 
+#include "tsfile.h"
+
 #include <QAbstractItemModelTester>
 #include <QApplication>
 #include <QCheckBox>
@@ -35,7 +37,6 @@
 #include <QTimer>
 #include <QToolButton>
 #include <QTranslator>
-#include <QXmlStreamReader>
 #include <qcustomplot.h>
 
 using namespace ds;
@@ -167,29 +168,6 @@ bool compareCase(CompareView &view, const QJsonObject &c)
     QSignalSpy finished(&view, &CompareView::finished);
     view.start(*npu, 0, root + c[QStringLiteral("bench")].toString());
     return finished.wait(60000) || finished.count() > 0;
-}
-
-/// The translation of a message in the committed .ts file (the expectation does not come from
-/// the code).
-QString tsTranslation(const QString &context, const QString &source)
-{
-    QFile ts(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/translations/dumpscope_zh_CN.ts"));
-    if (!ts.open(QIODevice::ReadOnly))
-        return {};
-    QXmlStreamReader xml(&ts);
-    QString name, src;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (!xml.isStartElement())
-            continue;
-        if (xml.name() == QLatin1String("name"))
-            name = xml.readElementText();
-        else if (xml.name() == QLatin1String("source"))
-            src = xml.readElementText();
-        else if (xml.name() == QLatin1String("translation") && name == context && src == source)
-            return xml.readElementText();
-    }
-    return {};
 }
 
 /// Tick labels of an axis as drawn: each label's extent along the axis (pixels), in order.

@@ -5,6 +5,8 @@
 // Phase column and the answers are Chinese (expectations from the committed .ts).
 #include "runsetpanel.h"
 
+#include "tsfile.h"
+
 #include <QAbstractItemModelTester>
 #include <QDir>
 #include <QFile>
@@ -15,36 +17,12 @@
 #include <QTableView>
 #include <QTest>
 #include <QTranslator>
-#include <QXmlStreamReader>
 
 using namespace ds;
 
 namespace {
 
 const QString kMd5Runs = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_multirun/dumps/md5");
-
-/// The translation of a message in the committed .ts (empty when missing or unfinished).
-QString tsTranslation(const QString &context, const QString &source)
-{
-    QFile ts(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/translations/dumpscope_zh_CN.ts"));
-    if (!ts.open(QIODevice::ReadOnly))
-        return {};
-    QXmlStreamReader xml(&ts);
-    QString name, src;
-    while (!xml.atEnd()) {
-        xml.readNext();
-        if (!xml.isStartElement())
-            continue;
-        if (xml.name() == QLatin1String("name"))
-            name = xml.readElementText();
-        else if (xml.name() == QLatin1String("source"))
-            src = xml.readElementText();
-        else if (xml.name() == QLatin1String("translation") && name == context && src == source
-                 && xml.attributes().value(QLatin1String("type")).isEmpty())
-            return xml.readElementText();
-    }
-    return {};
-}
 
 } // namespace
 
