@@ -4276,6 +4276,10 @@ out of range: %5</source>
     <context>
         <name>ds::TrendsPanel</name>
         <message>
+            <source>underflow in %1</source>
+            <translation>%1 下溢比例</translation>
+        </message>
+        <message>
             <source>Recorded statistics of %1</source>
             <translation>%1 的记录统计量</translation>
         </message>

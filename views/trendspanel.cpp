@@ -65,6 +65,15 @@ QCPColorGradient errorGradient(bool verdict)
     return g;
 }
 
+/// `text` elided to fit along a vertical axis: QCustomPlot centres a label on its axis and
+/// cuts a longer one at both ends ("Fraction that underflows in float8_e4m3fn (values read)"
+/// beside a chart 150 px high).
+QString fittedAxisLabel(const QCPAxis *axis, const QString &text)
+{
+    const int room = axis->axisRect()->height() > 0 ? axis->axisRect()->height() : axis->parentPlot()->height() - 60;
+    return QFontMetrics(axis->labelFont()).elidedText(text, Qt::ElideMiddle, std::max(80, room));
+}
+
 } // namespace
 
 TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomPlot(this)), m_lines(new QCustomPlot(this))
@@ -300,6 +309,15 @@ void TrendsPanel::setMonitor(std::shared_ptr<const monitor::MonitorDocument> doc
     m_source->setCurrentIndex(m_source->findData(int(FromMonitor)));
     fillMetrics();
     rebuild();
+}
+
+QString TrendsPanel::axisName() const
+{
+    // the axes are ~150 px long: the underflow metrics' full name does not fit, its target must
+    if (m_table && m_source->currentData().toInt() != FromMonitor)
+        if (const auto target = underflowTarget(m_table->metric))
+            return tr("underflow in %1").arg(QString::fromLatin1(headroomLimits(*target).name));
+    return valueName();
 }
 
 QString TrendsPanel::valueName() const
@@ -598,7 +616,7 @@ void TrendsPanel::drawHeatmap()
                      .arg(t.rows.size())
                      .arg(m_bands.rowsPerBand);
     m_heatNote->setText(notes.join(QStringLiteral(" \u00b7 ")));
-    m_scale->axis()->setLabel(valueName());
+    m_scale->axis()->setLabel(fittedAxisLabel(m_scale->axis(), axisName()));
     auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
     for (int s = 0; s < nSteps; ++s)
         xTicks->addTick(s, t.steps[size_t(s)] >= 0 ? QString::number(t.steps[size_t(s)]) : t.stepLabels[s]);
@@ -713,7 +731,7 @@ void TrendsPanel::drawLines()
         lo = 0, hi = 1;
     const double pad = hi > lo ? (hi - lo) * 0.08 : std::max(std::fabs(hi) * 0.1, 1e-9);
     m_lines->yAxis->setRange(lo - pad, hi + pad);
-    m_lines->yAxis->setLabel(valueName());
+    m_lines->yAxis->setLabel(fittedAxisLabel(m_lines->yAxis, axisName()));
     m_linesTitle->setText(t.rows[m_row] + (t.ranks.size() > kMaxLines ? tr(" (first %1 ranks)").arg(kMaxLines) : QString()));
     if (t.agreeUpTo)
         if (const int i = t.stepIndex(*t.agreeUpTo); i >= 0)

@@ -84,6 +84,7 @@ signals:
 private:
     void fillMetrics();
     QString valueName() const;
+    QString axisName() const; ///< valueName(), or a short one where it is too long for an axis
     void rebuild();
     void onBuilt();
     void drawHeatmap();

@@ -171,6 +171,14 @@ private slots:
             QVERIFY(empty > 0); // the outputs saved as scalars or not at all
             if (l.target == HeadroomTarget::Float8E4M3FN || l.target == HeadroomTarget::Float8E5M2)
                 QVERIFY2(nonzero > 0, l.name); // small values vanish in float8
+            // the line chart's value axis names the metric within the axis (a longer label is cut at both ends)
+            for (QCustomPlot *plot : panel.findChildren<QCustomPlot *>()) {
+                const QCPAxis *y = plot->yAxis;
+                if (y->label().isEmpty())
+                    continue;
+                QVERIFY2(QFontMetrics(y->labelFont()).horizontalAdvance(y->label()) <= std::max(80, y->axisRect()->height()),
+                         qPrintable(QStringLiteral("%1: '%2' along %3 px").arg(l.name, y->label()).arg(y->axisRect()->height())));
+            }
             if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
                 panel.grab().save(dir + QStringLiteral("/trends_underflow_%1.png").arg(QString::fromLatin1(l.name)));
         }
