@@ -6,6 +6,7 @@
 #include "compare/comparereport.h"
 #include "compare/comparexlsx.h"
 #include "compare/resulttable.h"
+#include "compare/resulttablepaged.h"
 #include "compare/tabledumps.h"
 #include "index/buildindex.h"
 #include "run/runcompare.h"
@@ -524,6 +525,27 @@ int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, cons
     if (npuDump.isEmpty() != benchDump.isEmpty()) {
         err(QStringLiteral("--npu and --bench go together: the two dumps the table was written from"));
         return Usage;
+    }
+    // a large CSV table is read paged and summarized from its own cells (issue 35, item 5)
+    if (const QFileInfo info(c.npuPath); info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
+                                         && info.size() >= pagedTableThreshold()) {
+        if (!npuDump.isEmpty() || !c.csvFile.isEmpty() || !c.xlsxFile.isEmpty() || !c.writeMapping.isEmpty()) {
+            err(QStringLiteral("%1 is %2 MiB: a table of %3 MiB or more is read paged and summarized; --npu/--bench, --csv, "
+                               "--xlsx and --write-mapping need the whole table in memory (DS_PAGED_TABLE_BYTES above its "
+                               "size reads it whole)")
+                    .arg(c.npuPath).arg(info.size() >> 20).arg(pagedTableThreshold() >> 20));
+            return Usage;
+        }
+        auto paged = openPagedCompareTable(info.absoluteFilePath());
+        if (!paged) {
+            err(paged.errorText());
+            return Failed;
+        }
+        out(c.json ? QString::fromUtf8(pagedTableJson(*paged)) : pagedTableText(*paged));
+        const auto &counts = paged->table->verdictCounts();
+        const bool reached = (failOn == Verdict::Warning && counts[size_t(Verdict::Warning)] + counts[size_t(Verdict::Error)] > 0)
+                             || (failOn == Verdict::Error && counts[size_t(Verdict::Error)] > 0);
+        return reached ? Reached : Ok;
     }
     std::shared_ptr<const DumpIndex> npu, bench;
     for (const auto &[path, what, index] : {std::tuple{npuDump, "NPU", &npu}, std::tuple{benchDump, "bench", &bench}}) {

@@ -7,6 +7,9 @@
 #include "util/csvrecords.h"
 
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QStringDecoder>
 
 #include <algorithm>
@@ -350,11 +353,11 @@ TextTable PagedCsvTable::toTextTable() const
     return t;
 }
 
-Result<std::shared_ptr<const PagedCsvTable>> openPagedCompareTable(const QString &path, const JobControl *job)
+Result<PagedCompareTable> openPagedCompareTable(const QString &path, const JobControl *job)
 {
     auto table = PagedCsvTable::open(path, job);
     if (!table)
-        return table;
+        return table.error();
     // the header's checks (and the first row's cells) are openedTableFrom's, with its errors
     TextTable head;
     head.path = path;
@@ -363,11 +366,88 @@ Result<std::shared_ptr<const PagedCsvTable>> openPagedCompareTable(const QString
         head.rows.push_back((*table)->row(0));
         head.lines.push_back((*table)->line(0));
     }
-    if (auto opened = openedTableFrom(head); !opened)
+    auto opened = openedTableFrom(head);
+    if (!opened)
         return opened.error();
     if (!(*table)->resultError().isEmpty())
-        return Result<std::shared_ptr<const PagedCsvTable>>::failure(ErrorKind::Unsupported, path, (*table)->resultError());
-    return table;
+        return Result<PagedCompareTable>::failure(ErrorKind::Unsupported, path, (*table)->resultError());
+    PagedCompareTable out;
+    out.table = *table;
+    out.mode = opened->result->mode;
+    return out;
+}
+
+namespace {
+
+struct NotPassRow
+{
+    qint64 row;
+    int line;
+    QString npuName, benchName, result, message;
+};
+
+/// The first rows that are not a pass (verdict warning or error), in the table's order.
+std::vector<NotPassRow> notPassRows(const PagedCsvTable &t, qint64 limit)
+{
+    std::vector<NotPassRow> out;
+    const QStringList &h = t.header();
+    const int npuCol = int(h.indexOf(QStringLiteral("NPU Name"))), benchCol = int(h.indexOf(QStringLiteral("Bench Name")));
+    const int errCol = int(h.indexOf(QStringLiteral("Err_message")));
+    for (qint64 r = 0; r < t.rowCount() && qint64(out.size()) < limit; ++r) {
+        const Verdict v = t.verdict(r);
+        if (v != Verdict::Warning && v != Verdict::Error)
+            continue;
+        const QStringList cells = t.row(r);
+        out.push_back({r, t.line(r), cells.value(npuCol), cells.value(benchCol), verdictName(v), cells.value(errCol).trimmed()});
+    }
+    return out;
+}
+
+} // namespace
+
+QString pagedTableText(const PagedCompareTable &p)
+{
+    const PagedCsvTable &t = *p.table;
+    const auto &c = t.verdictCounts();
+    QString s = QStringLiteral("table:  %1 (msprobe's compare table, %2 MiB, read paged: %3 rows indexed)\n")
+                    .arg(t.path()).arg(t.fileBytes() >> 20).arg(t.rowCount());
+    s += QStringLiteral("dumps:  not searched: a table of %1 MiB or more is summarized from its own cells (no dumps linked, "
+                        "no first divergence traced)\n").arg(pagedTableThreshold() >> 20);
+    s += QStringLiteral("mode:   %1\nrows:   %2 (pass %3, warning %4, error %5, not compared %6); bench only 0\n")
+             .arg(compareModeName(p.mode)).arg(t.rowCount()).arg(c[size_t(Verdict::Pass)]).arg(c[size_t(Verdict::Warning)])
+             .arg(c[size_t(Verdict::Error)]).arg(c[size_t(Verdict::None)]);
+    const qint64 bad = c[size_t(Verdict::Warning)] + c[size_t(Verdict::Error)];
+    if (bad == 0) {
+        s += c[size_t(Verdict::None)] == 0 ? QStringLiteral("\nno divergence\n")
+                                           : QStringLiteral("\nno row is a warning or an error (%1 rows not compared)\n").arg(c[size_t(Verdict::None)]);
+        return s;
+    }
+    const std::vector<NotPassRow> rows = notPassRows(t, kPagedNotPassListed);
+    s += QStringLiteral("\nfirst row that is not a pass: line %1: %2\n").arg(rows.front().line).arg(rows.front().npuName);
+    s += QStringLiteral("\nrows that are not a pass (the first %1 of %2):\n").arg(rows.size()).arg(bad);
+    for (const NotPassRow &r : rows)
+        s += QStringLiteral("  %1  %2  Result %3\n").arg(r.result, r.npuName, r.result);
+    return s;
+}
+
+QByteArray pagedTableJson(const PagedCompareTable &p)
+{
+    const PagedCsvTable &t = *p.table;
+    const auto &c = t.verdictCounts();
+    QJsonObject summary{{QStringLiteral("rows"), t.rowCount()}, {QStringLiteral("pass"), c[size_t(Verdict::Pass)]},
+                        {QStringLiteral("warning"), c[size_t(Verdict::Warning)]}, {QStringLiteral("error"), c[size_t(Verdict::Error)]},
+                        {QStringLiteral("none"), c[size_t(Verdict::None)]}, {QStringLiteral("bench_only"), 0}};
+    QJsonArray rows;
+    for (const NotPassRow &r : notPassRows(t, kPagedNotPassListed))
+        rows.append(QJsonObject{{QStringLiteral("row"), r.row}, {QStringLiteral("line"), r.line}, {QStringLiteral("npu_name"), r.npuName},
+                                {QStringLiteral("bench_name"), r.benchName}, {QStringLiteral("result"), r.result},
+                                {QStringLiteral("err_message"), r.message}});
+    const QJsonObject o{{QStringLiteral("table"), t.path()}, {QStringLiteral("paged"), true}, {QStringLiteral("bytes"), t.fileBytes()},
+                        {QStringLiteral("mode"), compareModeName(p.mode)}, {QStringLiteral("summary"), summary},
+                        {QStringLiteral("not_pass"), rows},
+                        {QStringLiteral("not_pass_total"), c[size_t(Verdict::Warning)] + c[size_t(Verdict::Error)]},
+                        {QStringLiteral("table_dumps"), QStringLiteral("not searched (a paged table)")}};
+    return QJsonDocument(o).toJson(QJsonDocument::Indented);
 }
 
 } // namespace ds

@@ -80,8 +80,27 @@ private:
     QString m_resultError;
 };
 
+/// An msprobe compare table read paged.
+struct PagedCompareTable
+{
+    std::shared_ptr<const PagedCsvTable> table;
+    CompareMode mode = CompareMode::None; ///< from the header, as openedTableFrom finds it
+};
+
 /// Reads a .csv table paged (PagedCsvTable::open) and checks it is an msprobe compare table as
-/// openedTableFrom does (its header; each row's Result), with openedTableFrom's errors.
-Result<std::shared_ptr<const PagedCsvTable>> openPagedCompareTable(const QString &path, const JobControl *job = nullptr);
+/// openedTableFrom does (its header, the first row's cells, each row's Result), with
+/// openedTableFrom's errors.
+Result<PagedCompareTable> openPagedCompareTable(const QString &path, const JobControl *job = nullptr);
+
+/// Rows that are not a pass listed by the summaries below (the rest are counted).
+inline constexpr qint64 kPagedNotPassListed = 20;
+
+/// The summary `dumpscope-cli compare TABLE.csv` gives a paged table: its mode, rows per
+/// verdict and the first rows that are not a pass (with their line), in the text report's words.
+/// The dumps are not searched and the first divergence is not traced (docs/COMPARE.md).
+QString pagedTableText(const PagedCompareTable &t);
+/// The same as JSON: {"table", "paged": true, "mode", "summary": {...}, "not_pass": [...],
+/// "not_pass_total"} (the summary's keys are the compare JSON's).
+QByteArray pagedTableJson(const PagedCompareTable &t);
 
 } // namespace ds

@@ -3,11 +3,15 @@
 // wrote (samples/msprobe_real, samples/msprobe_fixtures) and on a multi-MB table made of their
 // rows with cells that hold line breaks, quotes and commas: the same header, cells and lines for
 // random rows; the same verdicts as openedTableFrom; the same errors for bad files.
+#include "compare/comparereport.h"
 #include "compare/resulttable.h"
 #include "compare/resulttablepaged.h"
 
 #include <QDirIterator>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QRandomGenerator>
 #include <QTemporaryDir>
 #include <QTest>
@@ -73,6 +77,35 @@ private slots:
             QCOMPARE(t.verdictCounts(), counts);
             QVERIFY(openPagedCompareTable(path));
         }
+    }
+
+    /// The paged summary (dumpscope-cli compare of a large table) counts every committed table's
+    /// rows as the compare JSON of the whole table does, and lists its first rows that are not a
+    /// pass in order.
+    void pagedSummaryEqualsTheWholeTable()
+    {
+        int checked = 0;
+        for (const QString &path : committedTables()) {
+            const auto whole = openCompareTable(path);
+            if (!whole)
+                continue;
+            const auto paged = openPagedCompareTable(path);
+            QVERIFY2(paged, qPrintable(paged.errorText()));
+            QCOMPARE(paged->mode, whole->result->mode);
+            const QJsonObject full = QJsonDocument::fromJson(compareJson(*whole->npu, *whole->bench, *whole->result)).object();
+            const QJsonObject mine = QJsonDocument::fromJson(pagedTableJson(*paged)).object();
+            QCOMPARE(mine.value(QStringLiteral("summary")), full.value(QStringLiteral("summary")));
+            QStringList expected;
+            for (const CompareRow &row : whole->result->rows)
+                if ((row.verdict == Verdict::Warning || row.verdict == Verdict::Error) && expected.size() < kPagedNotPassListed)
+                    expected << row.npuName;
+            QStringList listed;
+            for (const QJsonValue &v : mine.value(QStringLiteral("not_pass")).toArray())
+                listed << v.toObject().value(QStringLiteral("npu_name")).toString();
+            QCOMPARE(listed, expected);
+            ++checked;
+        }
+        QVERIFY(checked >= 60);
     }
 
     /// A multi-MB table (committed rows, renamed per copy, and rows whose cells hold line breaks,
