@@ -14,6 +14,8 @@
 
 #include <algorithm>
 
+#include <sys/mman.h>
+
 namespace ds {
 
 namespace {
@@ -53,13 +55,23 @@ bool verdictOf(QByteArrayView cell, Verdict &v, QString &text)
     const QByteArrayView t = cell.trimmed();
     if (t.isEmpty())
         return true;
-    for (Verdict k : {Verdict::None, Verdict::Pass, Verdict::Warning, Verdict::Error})
-        if (t == verdictName(k).toLatin1()) {
-            v = k;
+    static const std::array<QByteArray, 4> names = {verdictName(Verdict::None).toLatin1(), verdictName(Verdict::Pass).toLatin1(),
+                                                    verdictName(Verdict::Warning).toLatin1(), verdictName(Verdict::Error).toLatin1()};
+    for (size_t k = 0; k < names.size(); ++k)
+        if (t == names[k]) {
+            v = Verdict(k);
             return true;
         }
     text = QString::fromUtf8(cell).trimmed(); // QString trims Unicode spaces too
     return text.isEmpty() || parseVerdict(text, v);
+}
+
+/// Drops the mapped pages of [from, from + bytes) from this process (not from the page cache).
+void releasePages(const char *from, qint64 bytes)
+{
+    const qint64 n = bytes - bytes % 65536; // whole pages (from is a multiple of 64 KiB into the mapping)
+    if (n > 0)
+        madvise(const_cast<char *>(from), size_t(n), MADV_DONTNEED);
 }
 
 bool utf8Empty(QByteArrayView bytes)
@@ -79,7 +91,7 @@ qint64 pagedTableThreshold()
 
 PagedCsvTable::~PagedCsvTable() = default;
 
-Result<std::shared_ptr<const PagedCsvTable>> PagedCsvTable::open(const QString &path, const JobControl *job)
+Result<std::shared_ptr<const PagedCsvTable>> PagedCsvTable::open(const QString &path, const JobControl *job, qint64 headRows)
 {
     using R = Result<std::shared_ptr<const PagedCsvTable>>;
     std::shared_ptr<PagedCsvTable> t(new PagedCsvTable);
@@ -102,7 +114,7 @@ Result<std::shared_ptr<const PagedCsvTable>> PagedCsvTable::open(const QString &
             t->m_data = reinterpret_cast<const char *>(map);
         }
     }
-    auto indexed = t->index(job);
+    auto indexed = t->index(job, headRows);
     if (!indexed)
         return indexed.error();
     return std::shared_ptr<const PagedCsvTable>(std::move(t));
@@ -121,7 +133,7 @@ Result<std::shared_ptr<const PagedCsvTable>> PagedCsvTable::fromBytes(QByteArray
     return std::shared_ptr<const PagedCsvTable>(std::move(t));
 }
 
-Result<bool> PagedCsvTable::index(const JobControl *job)
+Result<bool> PagedCsvTable::index(const JobControl *job, qint64 headRows)
 {
     using R = Result<bool>;
     const char *const base = m_data;
@@ -150,7 +162,13 @@ Result<bool> PagedCsvTable::index(const JobControl *job)
     int shortLine = 0;
     qsizetype shortFields = 0;
     QString resultError;
-    qint64 nextCheck = 16 << 20;
+    qint64 nextCheck = 16 << 20, released = 0;
+    static const std::array<bool, 256> special = [] {
+        std::array<bool, 256> a{};
+        for (const char c : {',', '"', '\r', '\n'})
+            a[uchar(c)] = true;
+        return a;
+    }();
 
     auto endField = [&](const char *at) {
         if (!ascii && !validUtf8(fieldStart, at - fieldStart))
@@ -213,6 +231,8 @@ Result<bool> PagedCsvTable::index(const JobControl *job)
                 v = Verdict::None;
             m_flags.push_back(quint8(quint8(v) | (isMatched ? 4 : 0)));
             ++m_counts[size_t(v)];
+            if (headRows > 0 && r + 1 >= headRows)
+                m_complete = false; // enough for a first screen
         }
         for (int k = 0; k < 3; ++k)
             cellStart[k] = nullptr;
@@ -223,11 +243,37 @@ Result<bool> PagedCsvTable::index(const JobControl *job)
     while (p < end) {
         if (p - base >= nextCheck) {
             nextCheck += 16 << 20;
+            // the pages read so far leave this process (the page cache keeps them), so that the
+            // resident set stays a window of the file, not the file (issue 35: RSS << file)
+            if (m_owned.isEmpty() && recordStart - base > released + (32 << 20)) {
+                const qint64 upTo = (recordStart - base) - (16 << 20);
+                releasePages(base + released, upTo - released);
+                released = upTo - upTo % 65536;
+            }
             if (job) {
                 if (job->cancelled())
                     return R::failure(ErrorKind::Cancelled, m_path, QStringLiteral("cancelled"));
                 job->report(int(1000 * (p - base) / std::max<qint64>(m_size, 1)));
             }
+        }
+        if (quoted) { // a run of plain bytes of a quoted field
+            const char *run = p;
+            while (p < end && *p != '"' && *p != '\n') {
+                ascii = ascii && uchar(*p) < 0x80;
+                ++p;
+            }
+            fieldLen += p - run;
+            if (p == end)
+                break;
+        } else if (!wasQuoted) { // a run of plain bytes of an unquoted field
+            const char *run = p;
+            while (p < end && !special[uchar(*p)]) {
+                ascii = ascii && uchar(*p) < 0x80;
+                ++p;
+            }
+            fieldLen += p - run;
+            if (p == end)
+                break;
         }
         const char c = *p++;
         if (quoted) {
@@ -267,6 +313,8 @@ Result<bool> PagedCsvTable::index(const JobControl *job)
                 return fail(rowLine, fields, QStringLiteral("the text is not UTF-8"));
             rowLine = ++line;
             recordStart = fieldStart = p;
+            if (!m_complete)
+                return true;
             break;
         }
         default:

@@ -31,8 +31,11 @@ qint64 pagedTableThreshold();
 class PagedCsvTable
 {
 public:
-    /// Maps and indexes a CSV file. Errors are parseCsvTable's (file, line, column).
-    static Result<std::shared_ptr<const PagedCsvTable>> open(const QString &path, const JobControl *job = nullptr);
+    /// Maps and indexes a CSV file. Errors are parseCsvTable's (file, line, column). With
+    /// `headRows` > 0 only the first rows are indexed (a first screen while the whole file is):
+    /// complete() is false, errors after them are not seen and the counts are theirs.
+    static Result<std::shared_ptr<const PagedCsvTable>> open(const QString &path, const JobControl *job = nullptr,
+                                                             qint64 headRows = 0);
     /// The same over bytes in memory (kept by the table).
     static Result<std::shared_ptr<const PagedCsvTable>> fromBytes(QByteArray bytes, const QString &path);
     ~PagedCsvTable();
@@ -43,6 +46,8 @@ public:
     const QStringList &header() const { return m_header; }
     qint64 rowCount() const { return qint64(m_offsets.size()); }
     qint64 fileBytes() const { return m_size; }
+    /// Every row was indexed (open() without headRows).
+    bool complete() const { return m_complete; }
     /// The file line (1-based) row `r` starts on.
     int line(qint64 r) const;
     /// The cells of row `r` (0-based, header excluded), parsed from the file now.
@@ -63,7 +68,7 @@ public:
 
 private:
     PagedCsvTable() = default;
-    Result<bool> index(const JobControl *job);
+    Result<bool> index(const JobControl *job, qint64 headRows = 0);
 
     QString m_path;
     std::unique_ptr<QFile> m_file;
@@ -78,6 +83,7 @@ private:
     std::array<qint64, 4> m_counts{};
     int m_resultCol = -1, m_accuracyCol = -1, m_benchCol = -1;
     QString m_resultError;
+    bool m_complete = true;
 };
 
 /// An msprobe compare table read paged.

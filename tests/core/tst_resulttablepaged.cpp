@@ -6,7 +6,9 @@
 #include "compare/comparereport.h"
 #include "compare/resulttable.h"
 #include "compare/resulttablepaged.h"
+#include "models/pagedcomparetablemodel.h"
 
+#include <QAbstractItemModelTester>
 #include <QDirIterator>
 #include <QFile>
 #include <QJsonArray>
@@ -153,6 +155,45 @@ private slots:
         for (qint64 r = 0; r < t.rowCount(); r += 97)
             QCOMPARE(t.verdict(r), opened->result->rows[size_t(r)].verdict);
         QCOMPARE(readCsvTable(path)->rows, full->rows);
+
+        // the first screen: only the first rows indexed
+        const auto head = PagedCsvTable::open(path, nullptr, 100);
+        QVERIFY2(head, qPrintable(head.errorText()));
+        QCOMPARE((*head)->rowCount(), 100);
+        QVERIFY(!(*head)->complete());
+        QVERIFY(t.complete());
+        for (qint64 r = 0; r < 100; ++r) {
+            QCOMPARE((*head)->row(r), full->rows[size_t(r)]);
+            QCOMPARE((*head)->line(r), full->lines[size_t(r)]);
+        }
+
+        // the model parses the pages the view asks for, not the table
+        PagedCompareTableModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setTable(*paged);
+        QCOMPARE(model.rowCount(), int(t.rowCount()));
+        QCOMPARE(model.columnCount(), int(t.header().size()));
+        for (int r = 0; r < 40; ++r) // a first screen: one page parsed
+            for (int c = 0; c < model.columnCount(); ++c)
+                QCOMPARE(model.index(r, c).data(Qt::ToolTipRole).toString(), full->rows[size_t(r)][c]);
+        QCOMPARE(model.rowsParsed(), PagedCompareTableModel::kPageRows);
+        for (int i = 0; i < 200; ++i) {
+            const int r = int(rng.bounded(quint32(t.rowCount())));
+            const int c = int(rng.bounded(quint32(t.header().size())));
+            QCOMPARE(model.index(r, c).data(PagedCompareTableModel::LineRole).toInt(), full->lines[size_t(r)]);
+            QCOMPARE(model.index(r, c).data(Qt::ToolTipRole).toString(), full->rows[size_t(r)][c]);
+        }
+        QVERIFY2(model.rowsParsed() <= 200 * PagedCompareTableModel::kPageRows, qPrintable(QString::number(model.rowsParsed())));
+        model.setNotPassOnly(true);
+        int notPass = 0;
+        for (const CompareRow &row : opened->result->rows)
+            notPass += row.verdict == Verdict::Warning || row.verdict == Verdict::Error;
+        QCOMPARE(model.rowCount(), notPass);
+        for (int r = 0; r < model.rowCount(); r += 101) {
+            const qint64 tableRow = model.index(r, 0).data(PagedCompareTableModel::TableRowRole).toLongLong();
+            QVERIFY(opened->result->rows[size_t(tableRow)].verdict >= Verdict::Warning);
+            QCOMPARE(model.index(r, 0).data().toString(), full->rows[size_t(tableRow)][0]);
+        }
     }
 
     /// Bad files: the paged reader gives the full parser's error, which names the file, the line
