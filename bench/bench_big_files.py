@@ -30,6 +30,8 @@ table  msprobe compare tables of --mibs MiB (default 32,256,2048: up to 2 GiB, m
        `dumpscope-cli compare TABLE.csv --json --quiet` under an address-space cap (--cap-gb,
        default 8): wall, CPU and peak RSS; tables of 64 MiB or more are read paged. With
        --old-build DIR, that build alternated with this one on tables up to --old-max-mib (64).
+       With --gui, also the GUI (offscreen --screenshot, DS_TRACE_TABLE_OPEN): when the first
+       rows and every row were shown, wall, CPU and peak RSS.
 
 Prints one JSON object per measurement and the medians. Nothing is written into the repository.
 The machine is shared: figures are ratios measured in the same command, median of --repeat.
@@ -390,7 +392,19 @@ def part_table(d, build, repeat):
                        "rc": t["rc"], "out_bytes": len(t["out"]), "err": t["err"][-200:]}
                 rows.append(row)
                 show(row)
-        for name, _ in builds:
+            if "--gui" in sys.argv:  # the GUI opening the table: when its first rows and every row are shown
+                env = dict(os.environ, QT_QPA_PLATFORM="offscreen", DS_TRACE_TABLE_OPEN="1")
+                shot = d / "shot.png"
+                t = timed([str(Path(build) / "app" / "gui" / "dumpscope"), "--screenshot", str(shot), "--size", "1280x800",
+                           str(path)], env=env, cap_gb=cap)
+                first = re.search(r"rows shown after (\d+) ms \(first rows\)", t["err"])
+                every = re.search(r"rows shown after (\d+) ms \(every row\)", t["err"])
+                row = {"mib": mib, "build": "gui", "repeat": i, "wall_s": t["wall"], "cpu_s": t["cpu"], "rss": t["rss"],
+                       "rss_over_file": t["rss"] / path.stat().st_size, "first_rows_s": int(first[1]) / 1000 if first else None,
+                       "every_row_s": int(every[1]) / 1000 if every else None, "rc": t["rc"]}
+                rows.append(row)
+                show(row)
+        for name in [b[0] for b in builds] + (["gui"] if "--gui" in sys.argv else []):
             mine = [r for r in rows if r["build"] == name]
             show({"mib": mib, "build": name, "median_wall_s": median(mine, "wall_s"), "median_cpu_s": median(mine, "cpu_s"),
                   "max_rss": max(r["rss"] for r in mine)})
