@@ -25,10 +25,13 @@ lazy   a --gib GiB .npy (float32) and a .pt of the same size (torch's zip layout
        zeros), so that they cost no disk; `dumpscope-cli info` (open: header only) and
        `dumpscope-cli stats` (every element streamed; --stats-repeat times, default 1) with wall
        time and peak RSS.
-table  a 2 GiB msprobe compare table (compare_result_rank0_*.csv) made of the rows of a real
-       msprobe 26 table (samples/msprobe_real/compare/...), renamed per replica; `dumpscope-cli
-       compare TABLE.csv --json` under an address-space cap (--cap-gb, default 14), wall and peak
-       RSS, and the same on a 256 MiB table to show how both grow.
+table  msprobe compare tables of --mibs MiB (default 32,256,2048: up to 2 GiB, made of the rows
+       of a real msprobe 26 table (samples/msprobe_real/compare/...), renamed per replica);
+       `dumpscope-cli compare TABLE.csv --json --quiet` under an address-space cap (--cap-gb,
+       default 8): wall, CPU and peak RSS; tables of 64 MiB or more are read paged. With
+       --old-build DIR, that build alternated with this one on tables up to --old-max-mib (64).
+       With --gui, also the GUI (offscreen --screenshot, DS_TRACE_TABLE_OPEN): when the first
+       rows and every row were shown, wall, CPU and peak RSS.
 
 Prints one JSON object per measurement and the medians. Nothing is written into the repository.
 The machine is shared: figures are ratios measured in the same command, median of --repeat.
@@ -360,27 +363,53 @@ def write_table(path, source, target_bytes):
 
 
 def part_table(d, build, repeat):
+    """Tables of --mibs MiB (default 32,256,2048): `compare TABLE.csv --json --quiet` of the build
+    (tables of 64 MiB or more are read paged) and, for tables up to --old-max-mib (default 64),
+    of --old-build (a build before the paged reader) alternated with it; wall, CPU, peak RSS."""
     d.mkdir(parents=True, exist_ok=True)
     src = opt("--table-source", str(REPO / "samples/msprobe_real/compare/bf16_statistics_mix/step0/csv"))
     src = str(next(Path(src).glob("compare_result_rank0_*.csv"))) if Path(src).is_dir() else src
-    cap = opt("--cap-gb", 14.0, float)
-    for mib in (256, 2048):
+    cap = opt("--cap-gb", 8.0, float)
+    old = opt("--old-build", None)
+    old_max = opt("--old-max-mib", 64, int)
+    for mib in (int(m) for m in opt("--mibs", "32,256,2048").split(",")):
         # msprobe's table opened alone makes DumpScope look for its dumps below its folder and up
         # to four folders above it (core/compare/tabledumps.h): five empty folders keep the
         # search inside d, so that only the table is measured.
         deep = d / "a" / "b" / "c" / "d" / "e"
         deep.mkdir(parents=True, exist_ok=True)
         path = deep / ("compare_result_rank0_%d.csv" % mib)
-        rows_n = write_table(path, src, mib << 20)
+        if not path.exists():
+            write_table(path, src, mib << 20)
+        rows_n = sum(1 for _ in open(path, "rb")) - 1
+        builds = [("new", build)] + ([("old", old)] if old and mib <= old_max else [])
         rows = []
         for i in range(repeat):
-            t = timed([cli(build), "compare", str(path), "--json", "--quiet"], cap_gb=cap)
-            row = {"mib": mib, "rows": rows_n, "repeat": i, "bytes": path.stat().st_size, "wall_s": t["wall"],
-                   "rss": t["rss"], "rss_over_file": t["rss"] / path.stat().st_size, "rc": t["rc"], "err": t["err"][-200:]}
-            rows.append(row)
-            show(row)
-        show({"mib": mib, "median_wall_s": median(rows, "wall_s"), "max_rss": max(r["rss"] for r in rows)})
-        path.unlink()
+            for name, b in builds:
+                t = timed([cli(b), "compare", str(path), "--json", "--quiet"], cap_gb=cap)
+                row = {"mib": mib, "build": name, "rows": rows_n, "repeat": i, "bytes": path.stat().st_size,
+                       "wall_s": t["wall"], "cpu_s": t["cpu"], "rss": t["rss"], "rss_over_file": t["rss"] / path.stat().st_size,
+                       "rc": t["rc"], "out_bytes": len(t["out"]), "err": t["err"][-200:]}
+                rows.append(row)
+                show(row)
+            if "--gui" in sys.argv:  # the GUI opening the table: when its first rows and every row are shown
+                env = dict(os.environ, QT_QPA_PLATFORM="offscreen", DS_TRACE_TABLE_OPEN="1")
+                shot = d / "shot.png"
+                t = timed([str(Path(build) / "app" / "gui" / "dumpscope"), "--screenshot", str(shot), "--size", "1280x800",
+                           str(path)], env=env, cap_gb=cap)
+                first = re.search(r"rows shown after (\d+) ms \(first rows\)", t["err"])
+                every = re.search(r"rows shown after (\d+) ms \(every row\)", t["err"])
+                row = {"mib": mib, "build": "gui", "repeat": i, "wall_s": t["wall"], "cpu_s": t["cpu"], "rss": t["rss"],
+                       "rss_over_file": t["rss"] / path.stat().st_size, "first_rows_s": int(first[1]) / 1000 if first else None,
+                       "every_row_s": int(every[1]) / 1000 if every else None, "rc": t["rc"]}
+                rows.append(row)
+                show(row)
+        for name in [b[0] for b in builds] + (["gui"] if "--gui" in sys.argv else []):
+            mine = [r for r in rows if r["build"] == name]
+            show({"mib": mib, "build": name, "median_wall_s": median(mine, "wall_s"), "median_cpu_s": median(mine, "cpu_s"),
+                  "max_rss": max(r["rss"] for r in mine)})
+        if "--keep" not in sys.argv:
+            path.unlink()
 
 
 def main():

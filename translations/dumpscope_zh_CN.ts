@@ -942,6 +942,26 @@
             <source>Cannot open the compare table: %1</source>
             <translation>无法打开比对表：%1</translation>
         </message>
+        <message>
+            <source>Reading msprobe&apos;s compare table %1 (%2 MiB): its first rows come first, then every row is indexed…</source>
+            <translation>正在读取 msprobe 的比对表 %1（%2 MiB）：先显示最前面的行，再为所有行建立索引…</translation>
+        </message>
+        <message>
+            <source>Only the rows that are not a pass</source>
+            <translation>仅显示未通过（非 pass）的行</translation>
+        </message>
+        <message>
+            <source>Rows whose Result is warning or error (read from the whole table)</source>
+            <translation>Result 为 warning 或 error 的行（读自整张表）</translation>
+        </message>
+        <message>
+            <source>%1: the first %2 rows of msprobe&apos;s compare table (%3 MiB) while the rest is read…</source>
+            <translation>%1：msprobe 比对表（%3 MiB）的前 %2 行，其余部分正在读取…</translation>
+        </message>
+        <message>
+            <source>%1: %2 rows of msprobe&apos;s compare table (%3 MiB, %4 mode) read paged: pass %5, warning %6, error %7, not compared %8. A table of %9 MiB or more shows msprobe&apos;s cells as the file holds them; its dumps are not searched and its first divergence is not traced (dumpscope-cli compare TABLE.csv gives the same counts).</source>
+            <translation>%1：msprobe 比对表的 %2 行（%3 MiB，%4 模式），分页读取：pass %5，warning %6，error %7，未比对 %8。%9 MiB 及以上的表按文件原样显示 msprobe 的单元格；不查找其 dump，也不追踪首个分歧点（dumpscope-cli compare TABLE.csv 给出相同的计数）。</translation>
+        </message>
         <message numerus="yes">
             <source>msprobe&apos;s compare table %1: %n row(s) read, not computed. The verdicts are msprobe&apos;s Result; select a row for its values, or open the two dumps and use Analysis → Compare with… for DumpScope&apos;s own verdict and the tensors side by side.</source>
             <translation>

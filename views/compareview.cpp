@@ -13,6 +13,7 @@
 #include "addederrorpanel.h"
 #include "mappingpanel.h"
 #include "models/comparetablemodel.h"
+#include "models/pagedcomparetablemodel.h"
 #include "wrappedtextarea.h"
 
 #include <QAction>
@@ -429,6 +430,8 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
 
 void CompareView::openTable(const QString &path)
 {
+    if (openPagedTable(path)) // a large CSV table (compareviewpaged.cpp)
+        return;
     if (m_cancelRun)
         *m_cancelRun = true;
     m_run.waitForFinished();
@@ -460,6 +463,8 @@ void CompareView::openTable(const QString &path)
 
 QString CompareView::tablePath() const
 {
+    if (isPaged())
+        return m_pagedModel->table()->path();
     const auto result = m_model->result();
     return result ? result->tablePath : QString();
 }
@@ -488,6 +493,7 @@ void CompareView::clear()
     m_bench.reset();
     m_npuDump = -1;
     m_remapping = m_remapPending = false;
+    leavePaged();
     m_model->setResult(nullptr, nullptr, nullptr);
     m_benchPanel->setResult(nullptr, nullptr, nullptr);
     m_addedErrors->clear();
@@ -506,7 +512,13 @@ void CompareView::onFinished()
     m_cancel->setVisible(false);
     const RunResult run = m_run.result();
     if (!m_npu && m_npuDump < 0 && !run.remap && m_cancelRun && !*m_cancelRun) { // a table (openTable)
+        if (run.paged) {
+            showPagedTable(run.paged, run.pagedMode);
+            emit finished();
+            return;
+        }
         if (!run.result) {
+            leavePaged(); // its first rows, when they were shown
             m_summary->setText(tr("Cannot open the compare table: %1").arg(run.error));
             return;
         }
@@ -514,6 +526,7 @@ void CompareView::onFinished()
     }
     if (!m_npu) // cleared meanwhile (its NPU dump was closed)
         return;
+    leavePaged();
     if (run.remap) {
         m_remapping = false;
         const bool usable = run.result && !run.result->cancelled;

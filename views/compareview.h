@@ -5,12 +5,14 @@
 #include "run/runsummary.h"
 
 #include <QColor>
+#include <QElapsedTimer>
 #include <QFutureWatcher>
 #include <QWidget>
 #include <atomic>
 #include <memory>
 #include <unordered_map>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
@@ -29,6 +31,8 @@ class CompareFilterProxy;
 class CompareHistograms;
 class CompareTableModel;
 class HeatmapWidget;
+class PagedCompareTableModel;
+class PagedCsvTable;
 class MappingPanel;
 class WrappedTextArea;
 struct LoadedTensor;
@@ -66,6 +70,13 @@ public:
     void openTable(const QString &path);
     /// The table shown (empty when the rows were computed).
     QString tablePath() const;
+    /// A CSV table of pagedTableThreshold() bytes or more is opened paged (compareviewpaged.cpp):
+    /// its first rows as soon as they are read, then every row a page at a time, msprobe's cells
+    /// as the file holds them, in a table of their own that replaces the comparison's rows.
+    QTableView *pagedTable() const { return m_pagedTable; }
+    PagedCompareTableModel *pagedModel() const { return m_pagedModel; }
+    /// True while a paged table is shown (its rows, or the first ones while the rest is read).
+    bool isPaged() const;
     /// Drops the comparison (its NPU dump was closed): rows, detail, answer; a comparison still
     /// running is cancelled and its result ignored.
     void clear();
@@ -149,7 +160,15 @@ private:
         QString error;
         bool remap = false;               ///< a re-match after a mapping edit
         std::vector<size_t> recompared;   ///< rows compared anew (remap)
+        std::shared_ptr<const PagedCsvTable> paged; ///< a large table read paged (openPagedTable)
+        CompareMode pagedMode = CompareMode::None;
     };
+    /// openTable of a large CSV table; false when `path` is not one.
+    bool openPagedTable(const QString &path);
+    /// Shows a paged table (its first rows while `complete` is false).
+    void showPagedTable(std::shared_ptr<const PagedCsvTable> table, CompareMode mode);
+    /// Back to the comparison's rows (another compare or table, clear()).
+    void leavePaged();
     void watchProgress();
     void sizeSplitters();
     /// Narrow or wide arrangement (see the class comment).
@@ -205,6 +224,11 @@ private:
     QFutureWatcher<std::shared_ptr<const DetailJob>> m_detailJob;
     std::shared_ptr<const DetailJob> m_shown;
     std::shared_ptr<const PairDetail> m_detail;
+    QWidget *m_pagedBox = nullptr; ///< the paged table and its filter, in place of m_table
+    QTableView *m_pagedTable = nullptr;
+    PagedCompareTableModel *m_pagedModel = nullptr;
+    QCheckBox *m_pagedNotPass = nullptr;
+    QElapsedTimer m_pagedClock; ///< since openPagedTable (DS_TRACE_TABLE_OPEN prints the first rows' time)
 };
 
 } // namespace ds

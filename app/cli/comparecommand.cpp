@@ -6,6 +6,7 @@
 #include "compare/comparereport.h"
 #include "compare/comparexlsx.h"
 #include "compare/resulttable.h"
+#include "compare/resulttablepaged.h"
 #include "compare/tabledumps.h"
 #include "index/buildindex.h"
 #include "run/runcompare.h"
@@ -200,8 +201,12 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
     }
 }
 
-QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
-                    const RunAnswer &answer)
+namespace {
+
+/// compareText piece by piece (`sink` gets them in order), the scopes' parts read back from
+/// `reports` where they were spilled; false when the spool cannot be read.
+bool emitCompareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
+                     const RunAnswer &answer, const ReportSpool *reports, const std::function<void(const QByteArray &)> &sink)
 {
     QString t = answer.line() + QLatin1Char('\n');
     if (answer.first && !answer.first->at.scope.isEmpty()) {
@@ -244,23 +249,118 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
                  .arg(msToPtTableSize());
     for (const QString &w : std::as_const(warnings))
         t += QStringLiteral("warning: %1\n").arg(w);
-    QString divergences, notPass;
-    for (const ScopeOutput &s : scopes) {
-        divergences += s.divergences;
-        notPass += s.notPass;
-    }
-    if (!divergences.isEmpty())
-        t += divergences;
-    else if (none == 0)
+    // every scope's divergences, then every scope's rows that are not a pass (spilled or not)
+    bool ok = true;
+    auto part = [&](const ScopeOutput &s, bool divergences) {
+        if (s.textAt < 0) {
+            sink((divergences ? s.divergences : s.notPass).toUtf8());
+            return;
+        }
+        const qint64 at = s.textAt + (divergences ? 0 : s.divergenceBytes);
+        ok = reports->read(at, divergences ? s.divergenceBytes : s.notPassBytes, sink) && ok;
+    };
+    auto any = [&](bool divergences) {
+        return std::any_of(scopes.begin(), scopes.end(), [divergences](const ScopeOutput &s) {
+            return s.textAt < 0 ? !(divergences ? s.divergences : s.notPass).isEmpty()
+                                 : (divergences ? s.divergenceBytes : s.notPassBytes) > 0;
+        });
+    };
+    if (any(true)) {
+        sink(t.toUtf8());
+        t.clear();
+        for (const ScopeOutput &s : scopes)
+            part(s, true);
+    } else if (none == 0) {
         t += QStringLiteral("\nno divergence\n");
-    else if (none == rows) // what was not compared cannot agree
+    } else if (none == rows) { // what was not compared cannot agree
         t += QStringLiteral("\nnothing was compared (%1 rows not compared)\n").arg(rows);
-    else
+    } else {
         t += QStringLiteral("\nno divergence in the %1 compared rows (%2 of %3 rows not compared)\n").arg(rows - none).arg(none).arg(rows);
-    if (!notPass.isEmpty())
-        t += QStringLiteral("\nrows that are not a pass:\n") + notPass;
-    return t;
+    }
+    if (any(false)) {
+        sink((t + QStringLiteral("\nrows that are not a pass:\n")).toUtf8());
+        t.clear();
+        for (const ScopeOutput &s : scopes)
+            part(s, false);
+    }
+    if (!t.isEmpty())
+        sink(t.toUtf8());
+    return ok;
 }
+
+} // namespace
+
+QString compareText(const QString &npuPath, const QString &benchPath, const std::vector<ScopeOutput> &scopes, CompareMode mode,
+                    const RunAnswer &answer)
+{
+    QByteArray text;
+    emitCompareText(npuPath, benchPath, scopes, mode, answer, nullptr, [&](const QByteArray &b) { text += b; });
+    return QString::fromUtf8(text);
+}
+
+ReportSpool::ReportSpool() = default;
+ReportSpool::~ReportSpool() = default;
+
+qint64 ReportSpool::append(std::initializer_list<QByteArrayView> parts)
+{
+    if (!m_file) {
+        m_file = std::make_unique<QTemporaryFile>();
+        if (!m_file->open()) {
+            m_file.reset();
+            return -1;
+        }
+    }
+    if (!m_file->seek(m_end))
+        return -1;
+    const qint64 at = m_end;
+    for (const QByteArrayView &p : parts) {
+        if (m_file->write(p.data(), p.size()) != p.size())
+            return -1;
+        m_end += p.size();
+    }
+    return at;
+}
+
+void ReportSpool::spill(ScopeOutput &o)
+{
+    const std::lock_guard lock(m_mutex);
+    if (o.csvAt < 0 && !o.csv.isEmpty()) {
+        if (const qint64 at = append({o.csv}); at >= 0) {
+            o.csvAt = at;
+            o.csvBytes = o.csv.size();
+            o.csv = QByteArray();
+        }
+    }
+    if (o.textAt < 0) {
+        const QByteArray divergences = o.divergences.toUtf8(), notPass = o.notPass.toUtf8();
+        if (const qint64 at = append({divergences, notPass}); at >= 0) {
+            o.textAt = at;
+            o.divergenceBytes = divergences.size();
+            o.notPassBytes = notPass.size();
+            o.divergences.clear();
+            o.notPass.clear();
+        }
+    }
+}
+
+bool ReportSpool::read(qint64 at, qint64 bytes, const std::function<void(const QByteArray &)> &sink) const
+{
+    if (bytes <= 0)
+        return true;
+    const std::lock_guard lock(m_mutex);
+    if (!m_file || !m_file->flush() || !m_file->seek(at))
+        return false;
+    while (bytes > 0) {
+        const QByteArray chunk = m_file->read(std::min<qint64>(bytes, qint64(1) << 20));
+        if (chunk.isEmpty())
+            return false;
+        sink(chunk);
+        bytes -= chunk.size();
+    }
+    return true;
+}
+
+
 
 int compareSetup(const CompareCommand &c, CompareOptions &options, Verdict &failOn, ReportStyle &style)
 {
@@ -398,6 +498,7 @@ int runCompareCommand(const CompareCommand &c)
     std::vector<ScopeOutput> outputs(pairs.size());
     std::vector<QByteArray> mappings(mappingTarget.files.size());
     CompareJsonSpool spool; // --json: the scopes' rows wait in a temporary file, not in memory
+    ReportSpool reports;
     compareRuns(npuTree, *npuRun, benchTree, *benchRun, options, &job, [&](size_t i, const ScopePair &, ScopeCompare &s) {
         ScopeOutput &o = outputs[i];
         o.summary = s.summary;
@@ -418,6 +519,7 @@ int runCompareCommand(const CompareCommand &c)
             spool.add(i, compareJson(*s.npu, *s.bench, s.result), int(s.npu->ops.size()));
         else
             renderScopeText(s, o);
+        reports.spill(o); // the scope's CSV and text wait in a temporary file, not in memory
     });
     if (progressShown(quiet))
         std::fprintf(stderr, "\r                  \r");
@@ -430,7 +532,9 @@ int runCompareCommand(const CompareCommand &c)
             if (outputs[i].tableMode != mode && outputs[i].summary.rows > 0) {
                 // Rendered in other columns than the run's: compare it again (deterministic).
                 ScopeCompare again = compareScope(npuTree, benchTree, pairs[i], options);
+                outputs[i].csvAt = -1; // rendered anew in memory
                 renderScopeTable(again, mode, style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), outputs[i]);
+                reports.spill(outputs[i]);
             }
     for (size_t i = 0; i < mappings.size(); ++i) {
         if (!mappingTarget.folder.isEmpty() && !QDir().mkpath(mappingTarget.folder)) {
@@ -444,11 +548,12 @@ int runCompareCommand(const CompareCommand &c)
         }
     }
     return writeCompareReports(c, npuTree.walk.openedPath, benchTree.walk.openedPath, mode, style, outputs,
-                               c.json ? &spool : nullptr);
+                               c.json ? &spool : nullptr, &reports);
 }
 
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        ReportStyle style, const std::vector<ScopeOutput> &outputs, CompareJsonSpool *spool)
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs, CompareJsonSpool *spool,
+                        const ReportSpool *reports)
 {
     std::vector<ScopeSummary> summaries;
     for (const ScopeOutput &o : outputs)
@@ -459,12 +564,17 @@ int writeCompareReports(const CompareCommand &c, const QString &npuPath, const Q
         for (const ScopeOutput &o : outputs)
             stack = stack || (o.stack && o.summary.rows > 0);
         const QStringList header = compareCsvHeader(mode, style, stack);
-        if (!c.csvFile.isEmpty()) {
-            QByteArray csv = csvLine(header);
-            for (const ScopeOutput &o : outputs)
-                csv += o.csv;
+        if (!c.csvFile.isEmpty()) { // written scope by scope (from the spool where spilled)
             QSaveFile f(c.csvFile);
-            if (!f.open(QIODevice::WriteOnly) || f.write(csv) < 0 || !f.commit()) {
+            bool ok = f.open(QIODevice::WriteOnly) && f.write(csvLine(header)) >= 0;
+            for (size_t i = 0; i < outputs.size() && ok; ++i) {
+                const ScopeOutput &o = outputs[i];
+                if (o.csvAt < 0)
+                    ok = f.write(o.csv) >= 0;
+                else
+                    ok = reports && reports->read(o.csvAt, o.csvBytes, [&](const QByteArray &b) { ok = ok && f.write(b) >= 0; }) && ok;
+            }
+            if (!ok || !f.commit()) {
                 err(QStringLiteral("cannot write %1: %2").arg(c.csvFile, f.errorString()));
                 return Failed;
             }
@@ -499,8 +609,10 @@ int writeCompareReports(const CompareCommand &c, const QString &npuPath, const Q
         }
         // written piece by piece: the report of a large run is several GB
         writeMergedCompareJson(docs, ops, mode, answer.toJson(summaries), npuPath, benchPath, toStdout);
-    } else {
-        out(compareText(npuPath, benchPath, outputs, mode, answer));
+    } else if (!emitCompareText(npuPath, benchPath, outputs, mode, answer, reports,
+                                [](const QByteArray &b) { std::fwrite(b.constData(), 1, size_t(b.size()), stdout); })) {
+        err(QStringLiteral("cannot read back the text report's temporary file"));
+        return Failed;
     }
     const bool reached = std::any_of(outputs.begin(), outputs.end(), [](const ScopeOutput &o) { return o.reached; });
     return reached ? Reached : Ok;
@@ -524,6 +636,27 @@ int runCompareTableCommand(const CompareCommand &c, const QString &npuDump, cons
     if (npuDump.isEmpty() != benchDump.isEmpty()) {
         err(QStringLiteral("--npu and --bench go together: the two dumps the table was written from"));
         return Usage;
+    }
+    // a large CSV table is read paged and summarized from its own cells (issue 35, item 5)
+    if (const QFileInfo info(c.npuPath); info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
+                                         && info.size() >= pagedTableThreshold()) {
+        if (!npuDump.isEmpty() || !c.csvFile.isEmpty() || !c.xlsxFile.isEmpty() || !c.writeMapping.isEmpty()) {
+            err(QStringLiteral("%1 is %2 MiB: a table of %3 MiB or more is read paged and summarized; --npu/--bench, --csv, "
+                               "--xlsx and --write-mapping need the whole table in memory (DS_PAGED_TABLE_BYTES above its "
+                               "size reads it whole)")
+                    .arg(c.npuPath).arg(info.size() >> 20).arg(pagedTableThreshold() >> 20));
+            return Usage;
+        }
+        auto paged = openPagedCompareTable(info.absoluteFilePath());
+        if (!paged) {
+            err(paged.errorText());
+            return Failed;
+        }
+        out(c.json ? QString::fromUtf8(pagedTableJson(*paged)) : pagedTableText(*paged));
+        const auto &counts = paged->table->verdictCounts();
+        const bool reached = (failOn == Verdict::Warning && counts[size_t(Verdict::Warning)] + counts[size_t(Verdict::Error)] > 0)
+                             || (failOn == Verdict::Error && counts[size_t(Verdict::Error)] > 0);
+        return reached ? Reached : Ok;
     }
     std::shared_ptr<const DumpIndex> npu, bench;
     for (const auto &[path, what, index] : {std::tuple{npuDump, "NPU", &npu}, std::tuple{benchDump, "bench", &bench}}) {

@@ -24,6 +24,10 @@
 
 #include <QString>
 #include <QStringList>
+#include <QTemporaryFile>
+#include <functional>
+#include <memory>
+#include <mutex>
 
 namespace ds {
 
@@ -96,6 +100,31 @@ struct ScopeOutput
     QStringList warnings;
     bool crossFramework = false;               ///< names paired through msprobe's MindSpore -> PyTorch table
     bool reached = false;                      ///< some row reached --fail-on
+    /// `csv` moved to a ReportSpool (csvAt; -1: in memory above), and `divergences` and
+    /// `notPass` (their UTF-8 bytes one after the other at textAt; -1: in memory)
+    qint64 csvAt = -1, csvBytes = 0, textAt = -1, divergenceBytes = 0, notPassBytes = 0;
+};
+
+/// The CSV and text parts of the scopes compared so far, in a temporary file instead of memory
+/// (issue 35, item 3: a run compare kept every scope's rows for the report): memory stays the
+/// largest scope plus the summaries. writeCompareReports reads them back in scope order.
+class ReportSpool
+{
+public:
+    ReportSpool();
+    ~ReportSpool();
+    /// Moves `o`'s csv, divergences and notPass (those in memory) to the file (kept in memory
+    /// if it cannot be written). Thread-safe (compareRuns reports scopes from several threads).
+    void spill(ScopeOutput &o);
+    /// Passes `bytes` bytes from `at` to `sink`, a MiB at a time; false when the file cannot be read.
+    bool read(qint64 at, qint64 bytes, const std::function<void(const QByteArray &)> &sink) const;
+
+private:
+    /// Appends `parts` to the file; their offset, or -1.
+    qint64 append(std::initializer_list<QByteArrayView> parts);
+    mutable std::mutex m_mutex;
+    std::unique_ptr<QTemporaryFile> m_file;
+    qint64 m_end = 0;
 };
 /// One scope's rows of the msprobe table in `mode`'s columns: CSV lines (`csv`) and/or typed
 /// cells (`xlsx`); sets the scope result's column set.
@@ -109,6 +138,7 @@ QString compareText(const QString &npuPath, const QString &benchPath, const std:
 /// in scope order) and prints the JSON (--json) or text report of the scopes; returns the exit
 /// code (0, 1 when a report cannot be written, 4 when a row reached --fail-on).
 int writeCompareReports(const CompareCommand &c, const QString &npuPath, const QString &benchPath, CompareMode mode,
-                        ReportStyle style, const std::vector<ScopeOutput> &outputs, CompareJsonSpool *spool = nullptr);
+                        ReportStyle style, const std::vector<ScopeOutput> &outputs, CompareJsonSpool *spool = nullptr,
+                        const ReportSpool *reports = nullptr);
 
 } // namespace ds

@@ -1,10 +1,10 @@
 // CSV text of msprobe's compare tables (pandas to_csv) into cells, with the line and column
 // of anything that is not CSV (resulttable.h).
 #include "resulttable.h"
+#include "resulttablepaged.h"
 
 #include "util/csvrecords.h"
 
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
 
@@ -32,15 +32,12 @@ Result<TextTable> parseCsvTable(QByteArrayView bytes, const QString &path)
 
 Result<TextTable> readCsvTable(const QString &path)
 {
-    QFile f(path);
-    if (!f.exists())
-        return Result<TextTable>::failure(ErrorKind::NotFound, path, QStringLiteral("no such file"));
-    if (!f.open(QIODevice::ReadOnly))
-        return Result<TextTable>::failure(ErrorKind::Access, path, f.errorString());
-    const QByteArray bytes = f.readAll();
-    if (f.error() != QFileDevice::NoError)
-        return Result<TextTable>::failure(ErrorKind::Access, path, f.errorString());
-    return parseCsvTable(bytes, path);
+    // the mapped file indexed and its rows parsed by the paged reader (the errors and cells are
+    // parseCsvTable's; tst_resulttablepaged checks both on every committed table)
+    auto table = PagedCsvTable::open(path);
+    if (!table)
+        return table.error();
+    return (*table)->toTextTable();
 }
 
 bool isCompareTableName(const QString &fileName)

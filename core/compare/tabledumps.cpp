@@ -23,7 +23,10 @@ namespace {
 
 constexpr int kLevelsUp = 4;        ///< folders above the table's own that are searched
 constexpr int kDepthBelow = 5;      ///< dumps/<run>/step<N>/rank<R> below a searched folder, and one more level
-constexpr int kMaxFolders = 20000;  ///< folders looked at in all before the search gives up (said in a note)
+constexpr int kMaxFolders = 2000;   ///< folders looked at in all before the search gives up (said in a note)
+/// A folder with more subfolders than this is a large tree (a scratch or home folder, a dataset),
+/// not a compare output beside its dumps: it is not descended into (said in a note; issue 35).
+constexpr int kMaxSubfolders = 200;
 constexpr qint64 kMaxCompareJson = 1 << 20;
 // A candidate is indexed only when its dump.json could be this table's: msprobe writes about
 // one table row per dump.json entry, and an entry is a few hundred bytes like a row, so a
@@ -123,7 +126,7 @@ int roleWords(const QSet<QString> &w, bool npu)
 /// Folders holding a dump.json in the table's scope, below `root` (depth-limited; hidden
 /// folders and symbolic links are not followed; `skip` was searched already).
 void collect(const QString &root, const QString &skip, const DumpLevels &levels, int depth, int &budget,
-             QStringList &out)
+             QStringList &out, QStringList &large)
 {
     if (budget <= 0)
         return;
@@ -143,9 +146,13 @@ void collect(const QString &root, const QString &skip, const DumpLevels &levels,
     if (depth <= 0)
         return;
     const QFileInfoList subs = dir.entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot | QDir::NoSymLinks, QDir::Name);
+    if (subs.size() > kMaxSubfolders) {
+        large << QDir::cleanPath(root);
+        return;
+    }
     for (const QFileInfo &s : subs)
         if (s.absoluteFilePath() != skip)
-            collect(s.absoluteFilePath(), QString(), levels, depth - 1, budget, out);
+            collect(s.absoluteFilePath(), QString(), levels, depth - 1, budget, out, large);
 }
 
 /// The folder of one side named by a compare JSON (a dump.json file, a rank folder or a folder
@@ -181,23 +188,33 @@ public:
         if (fromCompareJson(out))
             return out;
         const QString home = QDir::cleanPath(QDir::homePath());
-        QString dir = m_tableDir, searched;
+        QString dir = m_tableDir, searched, stoppedAt;
         int budget = kMaxFolders;
+        QStringList large;
         for (int up = 0; up <= kLevelsUp && !(m_job && m_job->cancelled()); ++up) {
             const QString clean = QDir::cleanPath(dir);
             if (QDir(clean).isRoot() || clean == home)
                 break;
             QStringList folders;
-            collect(clean, searched, m_levels, kDepthBelow, budget, folders);
+            collect(clean, searched, m_levels, kDepthBelow, budget, folders, large);
             std::vector<Candidate> candidates;
             for (const QString &f : std::as_const(folders))
                 if (!m_tried.contains(f) && affordable(f, out))
                     candidates.push_back(judge(f));
             if (pick(candidates, clean, out))
                 return out;
+            if (!folders.isEmpty()) { // the nearest folder holding dumps: those beside the table, or none
+                stoppedAt = clean;
+                break;
+            }
             searched = clean;
             dir = QFileInfo(clean).absolutePath();
         }
+        if (!stoppedAt.isEmpty())
+            out.notes << QStringLiteral("the search stopped at %1, the nearest folder holding msprobe dumps of the table's scope: "
+                                        "none of them holds the table's rows with its values").arg(stoppedAt);
+        for (const QString &l : std::as_const(large))
+            out.notes << QStringLiteral("%1 was not searched: more than %2 folders in it").arg(l).arg(kMaxSubfolders);
         if (budget <= 0)
             out.notes << QStringLiteral("the search stopped after %1 folders").arg(kMaxFolders);
         if (m_bytesLeft <= 0)

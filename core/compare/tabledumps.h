@@ -30,7 +30,8 @@ struct TableDumps
 /// JSON (`{"npu_path", "bench_path", ...}`, msprobe's `-i` input) in the table's folder or
 /// the one above, then msprobe dump folders in the table's scope (rank, step) below the
 /// table's folder and up to four folders above it (never the file system root or the home
-/// folder itself), nearest first. Each candidate is indexed and kept only when it holds every
+/// folder itself), nearest first, stopping at the nearest folder that holds any (and never
+/// descending into a folder of more than 200 subfolders, at most 2,000 folders in all). Each candidate is indexed and kept only when it holds every
 /// row of its side with the table's dtype and statistics (md5: its CRC). Ties (two dumps with
 /// the same values) are broken by the folder names (npu / bench, base, gpu, golden, cpu) and
 /// by the words the dump's path shares with the table's, and said in `notes`. Reads only.

@@ -105,6 +105,8 @@ private slots:
     void dumpsFromCompareJson();
     void noDumpsBeside();
     void hugeDumpBesideNotRead();
+    void searchStopsAtTheNearestDumps();
+    void largeTreeNotDescended();
 };
 
 void TestResultTable::sameAsComputed_data()
@@ -481,6 +483,73 @@ void TestResultTable::hugeDumpBesideNotRead()
     const QString note = opened->result->warnings.join(QLatin1Char('\n'));
     QVERIFY2(note.contains(QStringLiteral("big/step1/rank0 was not read")) && note.contains(QStringLiteral("%1 MiB").arg(size >> 20)),
              qPrintable(note));
+}
+
+namespace {
+
+bool copyTree(const QString &from, const QString &to)
+{
+    if (!QDir().mkpath(to))
+        return false;
+    for (const QFileInfo &f : QDir(from).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
+        const QString target = QDir(to).filePath(f.fileName());
+        if (f.isDir() ? !copyTree(f.absoluteFilePath(), target) : !QFile::copy(f.absoluteFilePath(), target))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+/// The search for a table's dumps stops at the nearest folder above it holding msprobe dumps of
+/// its scope (issue 35: it climbed on into /work and indexed other people's runs): with an
+/// unrelated dump there, the table's own dumps one folder further up are not looked at, and the
+/// note says where it stopped. The same tree without the unrelated dump links them.
+void TestResultTable::searchStopsAtTheNearestDumps()
+{
+    const QString table = QDir(kReal + QStringLiteral("/compare/bf16_statistics_mix/step0/csv"))
+                              .entryInfoList({QStringLiteral("compare_result_rank0_*.csv")}).value(0).absoluteFilePath();
+    QTemporaryDir tmp;
+    const QString top = tmp.filePath(QStringLiteral("top"));
+    QVERIFY(copyTree(kReal + QStringLiteral("/dumps/npu_bf16_statistics_mix/step0/rank0"), top + QStringLiteral("/npu/step0/rank0")));
+    QVERIFY(copyTree(kReal + QStringLiteral("/dumps/base_statistics_mix/step0/rank0"), top + QStringLiteral("/base/step0/rank0")));
+    QVERIFY(QDir().mkpath(top + QStringLiteral("/a/b/step0/csv")));
+    const QString copy = top + QStringLiteral("/a/b/step0/csv/") + QFileInfo(table).fileName();
+    QVERIFY(QFile::copy(table, copy));
+    auto opened = openCompareTableWithDumps(copy);
+    QVERIFY(opened);
+    QVERIFY2(opened->linked, qPrintable(opened->result->tableDumps));
+    QCOMPARE(opened->npu->openedPath, top + QStringLiteral("/npu/step0/rank0"));
+    QVERIFY(opened->result->tableDumps.contains(QStringLiteral("npu/step0/rank0")));
+    // an unrelated dump of the same scope nearer the table
+    QVERIFY(copyTree(kReal + QStringLiteral("/dumps/npu_weight_tensor_mix/step0/rank0"), top + QStringLiteral("/a/other/step0/rank0")));
+    opened = openCompareTableWithDumps(copy);
+    QVERIFY(opened);
+    QVERIFY(!opened->linked);
+    const QString notes = opened->result->warnings.join(QLatin1Char('\n'));
+    QVERIFY2(notes.contains(QStringLiteral("the search stopped at %1,").arg(top + QStringLiteral("/a"))), qPrintable(notes));
+}
+
+/// A folder with hundreds of subfolders beside the table (a scratch folder) is not descended into.
+void TestResultTable::largeTreeNotDescended()
+{
+    const QString table = QDir(kReal + QStringLiteral("/compare/bf16_statistics_mix/step0/csv"))
+                              .entryInfoList({QStringLiteral("compare_result_rank0_*.csv")}).value(0).absoluteFilePath();
+    QTemporaryDir tmp;
+    QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("t/step0"))));
+    for (int i = 0; i < 250; ++i)
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("scratch/run%1").arg(i))));
+    // the dumps, inside the large folder: not found
+    QVERIFY(copyTree(kReal + QStringLiteral("/dumps/npu_bf16_statistics_mix/step0/rank0"), tmp.filePath(QStringLiteral("scratch/run7/npu/step0/rank0"))));
+    QVERIFY(copyTree(kReal + QStringLiteral("/dumps/base_statistics_mix/step0/rank0"), tmp.filePath(QStringLiteral("scratch/run7/base/step0/rank0"))));
+    const QString copy = tmp.filePath(QStringLiteral("t/step0/") + QFileInfo(table).fileName());
+    QVERIFY(QFile::copy(table, copy));
+    const auto opened = openCompareTableWithDumps(copy);
+    QVERIFY(opened);
+    QVERIFY(!opened->linked);
+    const QString notes = opened->result->warnings.join(QLatin1Char('\n'));
+    QVERIFY2(notes.contains(QStringLiteral("%1 was not searched: more than 200 folders in it").arg(QDir::cleanPath(tmp.filePath(QStringLiteral("scratch"))))),
+             qPrintable(notes));
 }
 
 QTEST_GUILESS_MAIN(TestResultTable)

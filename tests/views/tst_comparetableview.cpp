@@ -7,7 +7,9 @@
 #include "compareview.h"
 #include "index/tensorloader.h"
 #include "models/comparetablemodel.h"
+#include "models/pagedcomparetablemodel.h"
 
+#include <QCheckBox>
 #include <QDir>
 #include <QLabel>
 #include <QSignalSpy>
@@ -88,6 +90,51 @@ private slots:
         view.openTable(copy);
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
         QVERIFY2(view.summary()->text().contains(QStringLiteral("--npu PATH --bench PATH")), qPrintable(view.summary()->text()));
+    }
+
+    /// A table of DS_PAGED_TABLE_BYTES or more opens paged (issue 35, item 5): msprobe's cells as
+    /// the file holds them, its Results counted, the rows that are not a pass on a click; then a
+    /// small table brings the comparison's rows back. Oracle: the full parser and openedTableFrom.
+    void largeTableOpensPaged()
+    {
+        const QString table = tableIn(QStringLiteral("compare/bf16_statistics_mix/step0/csv"), QStringLiteral("compare_result_rank0_*.csv"));
+        const auto whole = openCompareTable(table);
+        QVERIFY2(whole, qPrintable(whole.errorText()));
+        const auto cells = readCsvTable(table);
+        QVERIFY(cells);
+        int notPass = 0;
+        for (const CompareRow &row : whole->result->rows)
+            notPass += row.verdict == Verdict::Warning || row.verdict == Verdict::Error;
+        QVERIFY(notPass > 0 && notPass < int(whole->result->rows.size()));
+        qputenv("DS_PAGED_TABLE_BYTES", "10000"); // the committed table (50 KB) counts as large
+        CompareView view;
+        view.resize(1200, 800);
+        view.show();
+        QSignalSpy finished(&view, &CompareView::finished);
+        view.openTable(table);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 30000);
+        qunsetenv("DS_PAGED_TABLE_BYTES");
+        QVERIFY(view.isPaged());
+        QVERIFY(view.pagedTable()->isVisible());
+        QVERIFY(!view.table()->isVisible());
+        QCOMPARE(view.tablePath(), table);
+        QCOMPARE(view.pagedModel()->rowCount(), int(cells->rows.size()));
+        QCOMPARE(view.pagedModel()->columnCount(), int(cells->header.size()));
+        for (int r = 0; r < view.pagedModel()->rowCount(); r += 7)
+            for (int c = 0; c < view.pagedModel()->columnCount(); ++c)
+                QCOMPARE(view.pagedModel()->index(r, c).data(Qt::ToolTipRole).toString(), cells->rows[size_t(r)][c]);
+        const QString summary = view.summary()->text();
+        QVERIFY2(summary.contains(QStringLiteral("error %1").arg(notPass)), qPrintable(summary));
+        auto *box = view.findChild<QCheckBox *>();
+        QVERIFY(box && box->isEnabled());
+        box->click();
+        QCOMPARE(view.pagedModel()->rowCount(), notPass);
+        // a small table: the comparison's rows again
+        view.openTable(table);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
+        QVERIFY(!view.isPaged());
+        QVERIFY(view.table()->isVisible());
+        QCOMPARE(view.proxy()->rowCount(), int(whole->result->rows.size()));
     }
 };
 
