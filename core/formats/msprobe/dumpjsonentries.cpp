@@ -14,6 +14,12 @@ namespace dumpjson {
 
 void windowEntriesTaken(std::uint64_t n) { t_windowEntries += n; }
 
+TextArena &threadTextArena()
+{
+    thread_local TextArena arena;
+    return arena;
+}
+
 EntryKind entryKind(std::string_view name)
 {
     if (name.ends_with(".forward") || name.find(".forward.") != std::string_view::npos)

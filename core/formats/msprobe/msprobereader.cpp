@@ -345,6 +345,30 @@ QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
     return out;
 }
 
+/// The lines of a stack.json stack (array `arr`), shared with the same stack read before on
+/// this thread: every rank of a run runs the same code, so its rank directories hold the same
+/// handful of stacks, and 1,024 ranks x 100 steps would otherwise keep 102,400 copies of each
+/// (QStringList and QString are implicitly shared). Bounded: the memory is forgotten, not the
+/// stacks, when a thread has seen kMaxStacks distinct ones.
+QStringList sharedStack(const JsonTree &t, std::uint32_t arr)
+{
+    constexpr size_t kMaxStacks = 4096;
+    thread_local std::unordered_map<std::string, QStringList> seen;
+    std::string key;
+    const JsonNode &n = t.node(arr);
+    if (n.kind == JsonNode::Array)
+        for (std::uint32_t c = n.first; c; c = t.node(c).next)
+            if (t.node(c).kind == JsonNode::String)
+                key.append(t.text(t.node(c))).push_back('\x1f');
+    if (auto it = seen.find(key); it != seen.end())
+        return it->second;
+    if (seen.size() >= kMaxStacks)
+        seen.clear();
+    QStringList lines = stringList(t, arr, nullptr);
+    seen.emplace(std::move(key), lines);
+    return lines;
+}
+
 // stack.json, both formats (§4). Fills op.stack for the entries it names.
 void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
                    IndexPart &part)
@@ -376,7 +400,7 @@ void readStackJson(const QString &absFile, const QString &relFile, const NameInd
         const JsonNode &firstElem = tree.node(root.first ? root.first : 0);
         if (root.count == 2 && firstElem.kind == JsonNode::Array && isNumber(key)) {
             // New format: [[entries], [lines]].
-            const QStringList lines = stringList(tree, firstElem.next, nullptr);
+            const QStringList lines = sharedStack(tree, firstElem.next);
             const int index = int(part.stacks.size());
             part.stacks.push_back(lines);
             for (std::uint32_t c = firstElem.first; c; c = tree.node(c).next) {
@@ -392,7 +416,7 @@ void readStackJson(const QString &absFile, const QString &relFile, const NameInd
         const int it = byName.find(std::string_view(key));
         if (it < 0)
             continue;
-        const QStringList lines = stringList(tree, 0, nullptr);
+        const QStringList lines = sharedStack(tree, 0);
         const QString joined = lines.join(QLatin1Char('\x1f'));
         auto s = oldFormatStacks.constFind(joined);
         if (s == oldFormatStacks.constEnd()) {
@@ -423,7 +447,7 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
     // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
     std::vector<bool> listed(part.ops.size(), false);
     QHash<QString, QString> others;
-    TextArena texts;
+    TextArena &texts = threadTextArena();
     std::unordered_map<std::string, PackedText> outside; // parents without a record, shared
     for (;;) {
         const int m = r.nextMember(key, first);
