@@ -12,7 +12,8 @@ json   a --gib GiB dump.json of real msprobe entries (bench/gen_big_dumpjson.py)
        of the slice (/usr/bin/python3, its C scanner) and `dumpscope-cli info --json --quiet` of
        the big file, each its own process under /usr/bin/time (wall, CPU, peak RSS). The
        json.load-equivalent ratio is (big bytes / CLI wall) / (slice bytes / json.load wall).
-       Then once: the GUI probe (bench_gui_latency, offscreen) on the big file, --gui-repeat
+       With --baseline CLI, another build's `info` of the big file runs in each repeat too
+       (old against new build, same command). Then once: the GUI probe (bench_gui_latency, offscreen) on the big file, --gui-repeat
        times (default 1: it needs about 0.7x the file in memory).
 cold   a 1 GiB float32 tensor (a CANN dump file, bench/gen_tree.py --big-tensor) and a second
        one (another seed); per repeat, each with its pages dropped from the page cache first
@@ -127,6 +128,9 @@ def part_json(d, build, repeat, gib):
         if ds["rc"] != 0:
             raise SystemExit("dumpscope-cli info failed: " + ds["err"])
         info = json.loads(ds["out"])
+        base = None
+        if opt("--baseline", None):  # another build's CLI on the same file, alternated (old vs new)
+            base = timed([opt("--baseline", None), "info", "--json", "--quiet", str(big)])
         row = {"repeat": i, "big_bytes": big_bytes, "slice_bytes": sl_bytes,
                "json_load_slice_s": py["wall"], "json_load_slice_cpu_s": py["cpu"], "json_load_slice_rss": py["rss"],
                "json_load_equiv_gbps": sl_bytes / py["wall"] / 1e9,
@@ -136,11 +140,17 @@ def part_json(d, build, repeat, gib):
                "rss_over_file": ds["rss"] / big_bytes,
                "ratio_cpu": (big_bytes / ds["cpu"]) / (sl_bytes / py["cpu"]),
                "ops": info.get("ops", info.get("operators")), "loadavg": os.getloadavg()[0]}
+        if base:
+            row.update({"baseline_wall_s": base["wall"], "baseline_cpu_s": base["cpu"], "baseline_rss": base["rss"],
+                        "baseline_ratio": (big_bytes / base["wall"]) / (sl_bytes / py["wall"]),
+                        "speedup_over_baseline": base["wall"] / ds["wall"]})
         rows.append(row)
         show(row)
     show({"median_ratio": median(rows, "ratio"), "median_cli_wall_s": median(rows, "cli_wall_s"),
           "median_rss_over_file": median(rows, "rss_over_file"),
-          "median_json_load_slice_s": median(rows, "json_load_slice_s")})
+          "median_json_load_slice_s": median(rows, "json_load_slice_s"), "median_cli_cpu_s": median(rows, "cli_cpu_s"),
+          **({"median_baseline_ratio": median(rows, "baseline_ratio"),
+              "median_speedup_over_baseline": median(rows, "speedup_over_baseline")} if rows and "baseline_ratio" in rows[0] else {})})
     gui = Path(build) / "bench" / "bench_gui_latency"
     if gui.exists():
         env = dict(os.environ, QT_QPA_PLATFORM="offscreen")

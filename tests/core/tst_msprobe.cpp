@@ -5,7 +5,9 @@
 #include "formats/msprobe/msprobereader.h"
 #include "tensor/dtype.h"
 
+#include <QDir>
 #include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 #include <nlohmann/json.hpp>
 
@@ -624,6 +626,29 @@ private slots:
         QVERIFY(r.errorText().endsWith(QLatin1String("no dump.json or debug.json")));
         auto p = ptdbg::indexRankDir(kMsprobe, QStringLiteral("step0/rank0"), DumpLevels{});
         QVERIFY(!p.ok());
+    }
+
+    void stacksSharedAcrossRanks()
+    {
+        // Every rank of a run holds the same stacks: read on one thread, the second rank's
+        // stacks are the first one's lists (implicitly shared), not copies, and read the same.
+        QTemporaryDir dir;
+        const QString real = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix/step0/rank0/");
+        for (const QString &rank : {QStringLiteral("step0/rank0"), QStringLiteral("step0/rank1")}) {
+            QVERIFY(QDir().mkpath(dir.filePath(rank)));
+            for (const QString &file : {QStringLiteral("dump.json"), QStringLiteral("stack.json")})
+                QVERIFY(QFile::copy(real + file, dir.filePath(rank + QLatin1Char('/') + file)));
+        }
+        auto a = msprobe::indexRankDir(dir.path(), QStringLiteral("step0/rank0"), DumpLevels{});
+        auto b = msprobe::indexRankDir(dir.path(), QStringLiteral("step0/rank1"), DumpLevels{});
+        QVERIFY(a.ok() && b.ok());
+        QVERIFY(a->stacks.size() > 3);
+        QCOMPARE(b->stacks, a->stacks);
+        QVERIFY(a->stacks[0].constFirst().startsWith(QLatin1String("File ")));
+        for (size_t i = 0; i < a->stacks.size(); ++i)
+            QVERIFY2(b->stacks[i].constData() == a->stacks[i].constData(), "each rank holds its own copy of a stack");
+        for (size_t i = 0; i < a->ops.size(); ++i)
+            QCOMPARE(b->ops[i].stack, a->ops[i].stack);
     }
 
     void cancel()

@@ -1,10 +1,12 @@
 // libFuzzer harness: msprobe dump.json / debug.json content (readDumpJsonText over the streaming
 // JSON tokenizer), plus the small-document parser and its Python-style serializer. The reading
-// is done twice, with simdjson windows (the default) and with RapidJSON alone: every record,
-// warning and error must be the same (a differential check of EntryWindow).
+// is done three times, with simdjson windows (the default), with RapidJSON alone, and split into
+// chunks read by worker threads: every record, warning and error must be the same (a
+// differential check of EntryWindow and of the split reading).
 #include "formats/msprobe/jsonstream.h"
 #include "formats/msprobe/msprobereader.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -68,6 +70,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
                                                              msprobe::JsonEngine::RapidJson);
     if (fingerprint(part, complete) != fingerprint(viaRapidJson, completeRapidJson))
         __builtin_trap(); // simdjson windows read something RapidJSON reads differently
+
+    // The same text cut into chunks read by worker threads (dumpjsonsplit.h), chunks of a
+    // seventh of the input on 3 threads: every record, warning and error must be the same.
+    msprobe::DumpJsonSplitSettings split;
+    split.threshold = 0;
+    split.chunkBytes = std::max<std::uint64_t>(1, size / 7);
+    split.threads = 3;
+    split.waitForWorkers = true;
+    msprobe::setDumpJsonSplit(split);
+    IndexPart viaSplit;
+    const bool completeSplit = msprobe::readDumpJsonText(text, QStringLiteral("step0/rank0"),
+                                                         QStringLiteral("step0/rank0/dump.json"), levels, viaSplit);
+    msprobe::setDumpJsonSplit(msprobe::DumpJsonSplitSettings{});
+    if (fingerprint(part, complete) != fingerprint(viaSplit, completeSplit))
+        __builtin_trap(); // the split reading differs from the one-thread reading
 
     // The same bytes as one small document: what parses must serialize to JSON that parses
     // again and serializes identically (Python json.dumps spelling is a fixed point).

@@ -46,9 +46,16 @@ bool FastJsonReader::open(const QString &path)
 
 void FastJsonReader::setData(std::string data)
 {
-    m_file.reset();
     m_data = std::move(data);
-    m_size = m_data.size();
+    setView(m_data);
+}
+
+void FastJsonReader::setView(std::string_view data)
+{
+    m_file.reset();
+    m_path.clear();
+    m_view = data;
+    m_size = m_view.size();
     m_base = m_len = m_pos = 0;
     m_eof = m_size == 0;
 }
@@ -78,7 +85,7 @@ void FastJsonReader::load(std::uint64_t at, size_t want)
         }
     } else {
         n = size_t(std::min<std::uint64_t>(cap, left));
-        std::memcpy(m_buf.get(), m_data.data() + at, n);
+        std::memcpy(m_buf.get(), m_view.data() + at, n);
     }
     m_buf[n] = 0;
     m_base = at;
@@ -105,9 +112,9 @@ void FastJsonReader::slide()
                 break;
             n += size_t(got);
         }
-    } else if (at < m_data.size()) {
-        n = size_t(std::min<std::uint64_t>(m_cap - keep, m_data.size() - at));
-        std::memcpy(m_buf.get() + keep, m_data.data() + at, n);
+    } else if (at < m_view.size()) {
+        n = size_t(std::min<std::uint64_t>(m_cap - keep, m_view.size() - at));
+        std::memcpy(m_buf.get() + keep, m_view.data() + at, n);
     }
     m_len = keep + n;
     m_buf[m_len] = 0;

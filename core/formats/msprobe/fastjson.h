@@ -36,6 +36,13 @@ public:
     bool open(const QString &path);
     /// Reads from a byte array (tests, small inputs).
     void setData(std::string data);
+    /// Reads from bytes that outlive the reader (another reader's input(): no copy).
+    void setView(std::string_view data);
+    /// Goes on reading at byte `at` (the threads of a split dump.json start at their chunk).
+    void seek(std::uint64_t at) { load(at, 1); }
+    /// The file being read (empty when reading from memory) and the input in memory.
+    const QString &path() const { return m_path; }
+    std::string_view input() const { return m_view; }
 
     std::uint64_t size() const { return m_size; }
     std::uint64_t offset() const { return m_base + m_pos; }
@@ -105,6 +112,7 @@ private:
     std::unique_ptr<QFile> m_file;
     QString m_path;
     std::string m_data; ///< setData(): the pristine input (in-situ parsing changes the buffer)
+    std::string_view m_view; ///< the input in memory (m_data, or setView()'s)
     std::unique_ptr<char[]> m_buf;
     size_t m_cap = 0, m_len = 0, m_pos = 0;
     std::uint64_t m_base = 0, m_size = 0;

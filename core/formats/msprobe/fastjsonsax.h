@@ -185,7 +185,7 @@ auto FastJsonReader::viaTokenizer(std::uint64_t at, Op op) -> decltype(op(std::d
                 return -1;
         }
     } else {
-        slow.setData(m_data.substr(size_t(std::min<std::uint64_t>(at, m_data.size()))), at);
+        slow.setData(std::string(m_view.substr(size_t(std::min<std::uint64_t>(at, m_view.size())))), at);
     }
     const auto result = op(slow);
     if (!slow.error().isEmpty()) {

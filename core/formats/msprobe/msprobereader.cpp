@@ -1,9 +1,8 @@
 #include "msprobereader.h"
 
-#include "entryrecords.h"
-#include "fastjson.h"
+#include "dumpjsonentries.h"
+#include "dumpjsonsplit.h"
 #include "jsonstream.h"
-#include "leafbuilder.h"
 #include "tensor/dtype.h"
 
 #include <QDir>
@@ -13,6 +12,7 @@
 
 #include <algorithm>
 #include <array>
+#include <limits>
 #include <type_traits>
 #include <unordered_map>
 
@@ -40,236 +40,13 @@ namespace msprobe {
 
 namespace {
 
+using namespace dumpjson;
+
+constexpr std::uint64_t kNoStop = std::numeric_limits<std::uint64_t>::max();
+
 QString joinPath(const QString &dir, const QString &name)
 {
     return dir.isEmpty() ? name : dir + QLatin1Char('/') + name;
-}
-
-enum class EntryKind { Forward, Backward, ParametersGrad, Debug, Other };
-
-EntryKind entryKind(std::string_view name)
-{
-    if (name.ends_with(".forward") || name.find(".forward.") != std::string_view::npos)
-        return EntryKind::Forward;
-    if (name.ends_with(".backward") || name.find(".backward.") != std::string_view::npos)
-        return EntryKind::Backward;
-    if (name.ends_with(".parameters_grad") || name.find(".parameters_grad.") != std::string_view::npos)
-        return EntryKind::ParametersGrad;
-    if (name.ends_with(".debug"))
-        return EntryKind::Debug;
-    return EntryKind::Other;
-}
-
-bool isNumber(std::string_view s)
-{
-    if (s.empty())
-        return false;
-    for (char c : s)
-        if (c < '0' || c > '9')
-            return false;
-    return true;
-}
-
-// "Functional.conv2d.0.forward" -> "Functional.conv2d"; "Module.conv1.Conv2d.forward.0" ->
-// "Conv2d"; "Module.fc.Linear.parameters_grad.1" -> "Linear"; "x_grad.0.debug" -> "x_grad".
-std::string_view opTypeOf(std::string_view name)
-{
-    // Tokens between dots, up to the first forward / backward / parameters_grad / debug; a name
-    // of more than 64 tokens is its own type.
-    constexpr size_t kMaxTokens = 64;
-    std::string_view first, before, last; // tokens 0, d - 2 and d - 1 (d: the keyword's)
-    size_t d = 0, start = 0;
-    bool found = false;
-    while (start <= name.size()) {
-        const size_t dot = std::min(name.find('.', start), name.size());
-        const std::string_view tok = name.substr(start, dot - start);
-        if (tok == "forward" || tok == "backward" || tok == "parameters_grad" || tok == "debug") {
-            found = true;
-            const size_t rest = size_t(std::count(name.begin() + std::ptrdiff_t(dot), name.end(), '.'));
-            if (d + 1 + rest > kMaxTokens)
-                return name;
-            break;
-        }
-        if (d == 0)
-            first = tok;
-        before = last;
-        last = tok;
-        if (++d > kMaxTokens)
-            return name;
-        start = dot + 1;
-    }
-    if (!found || d == 0)
-        return name;
-    if (first == "Module" || first == "Cell")
-        return last;
-    const std::string_view end = isNumber(last) && d >= 2 ? before : last;
-    return name.substr(0, size_t(end.data() + end.size() - name.data()));
-}
-
-struct DumpJsonContext
-{
-    QString relDir, relFile;
-    SharedLevels levels;
-    IndexPart *part = nullptr;
-    const JobControl *job = nullptr;
-    StringPool pool;
-    LeafPool leaves;
-    TextArena texts;
-    PackedText dataFile;
-    std::string pathPrefix; ///< "<relDir>/" in UTF-8
-    std::string scratch;
-    JsonEngine engine = JsonEngine::SimdJson;
-    bool cancelled = false;
-
-    void init(const QString &dir, const QString &file, const DumpLevels &l, IndexPart &p, const JobControl *j)
-    {
-        relDir = dir;
-        relFile = file;
-        levels = SharedLevels(l);
-        part = &p;
-        job = j;
-        dataFile = texts.add(file);
-        pathPrefix = dir.isEmpty() ? std::string() : dir.toStdString() + '/';
-    }
-};
-
-/// Names an entry's op: one text per entry, "<relDir>/<name>"; the name and the type are
-/// parts of it.
-void nameOp(DumpJsonContext &ctx, const std::string &name, OpRecord &op)
-{
-    ctx.scratch.assign(ctx.pathPrefix).append(name);
-    op.relPath = ctx.texts.add(ctx.scratch);
-    op.opName = op.relPath.substr(ctx.pathPrefix.size());
-    const std::string_view type = opTypeOf(name);
-    op.opType = op.opName.substr(size_t(type.data() - name.data()), type.size());
-    op.dataFile = ctx.dataFile;
-    op.levels = ctx.levels;
-    op.timestamp = ctx.part->ops.size();
-}
-
-/// An entry from its JsonTree: the reference walk (EntryRecords streams the same records
-/// from RapidJSON's events; the tokenizer's results and debug.json entries come here).
-void convertEntry(DumpJsonContext &ctx, LeafBuilder &lb, const std::string &name, EntryKind kind, const JsonTree &t,
-                  std::string &path)
-{
-    OpRecord op;
-    nameOp(ctx, name, op);
-    lb.begin();
-    const JsonNode &root = t.root();
-    if (kind == EntryKind::Debug) {
-        path.assign("debug");
-        lb.walk(t, 0, IoKind::Output, path, op, false);
-    } else if (root.kind != JsonNode::Object) {
-        op.addWarning(QStringLiteral("entry body is not an object"));
-        path.clear();
-        lb.walk(t, 0, IoKind::Input, path, op, false);
-    } else {
-        for (std::uint32_t c = root.first; c; c = t.node(c).next) {
-            const JsonNode &member = t.node(c);
-            const std::string_view key = t.key(member);
-            if (kind == EntryKind::ParametersGrad) {
-                path.assign(key);
-                // {"weight": [leaf]}: the one-element list is unwrapped ("weight").
-                if (member.kind == JsonNode::Array && member.count == 1)
-                    lb.walk(t, member.first, IoKind::Parameter, path, op, false, 1);
-                else
-                    lb.walk(t, c, IoKind::Parameter, path, op, true);
-                continue;
-            }
-            bool known = false;
-            const IoKind io = categoryIo(key, known);
-            if (!known && member.kind != JsonNode::Object && member.kind != JsonNode::Array) {
-                if (key == "is_nan") { // nan_check's result
-                    path.clear();
-                    t.serialize(c, path);
-                    op.nanCheck = nanCheckOf(member.kind, path);
-                }
-                continue; // is_recompute and other per-entry flags
-            }
-            path.assign(key);
-            lb.walk(t, c, io, path, op, true);
-        }
-    }
-    lb.finish(op);
-    ctx.part->ops.push_back(std::move(op));
-}
-
-QString qs(const std::string &name)
-{
-    return QString::fromUtf8(name.data(), qsizetype(name.size()));
-}
-
-/// The simdjson windows of one dump.json (EntryWindow, FastJsonReader::openMemberWindow).
-struct SimdState
-{
-    std::string closing; ///< "\n" + the entries' indentation + "},"; empty: no windows
-    int failures = 0;    ///< windows that took no entry
-    EntryWindow window;
-    OpRecord pendingOp;  ///< the last entry read, kept until what follows it is known to be right
-    std::string pendingName;
-};
-/// After this many windows that took nothing, the file is read entry by entry (a file whose
-/// indentation misleads the window search must not pay for a search per entry).
-constexpr int kSimdFailures = 16;
-thread_local std::uint64_t t_windowEntries = 0;
-constexpr size_t kWindowBytes = size_t(256) << 10;
-
-/// Takes the entries of one window. An entry whose value ends at the window's '}' (that byte is
-/// a ',' in the file: the layout misled the window search) is not taken, and an entry is kept
-/// only once the window goes on correctly after it (a ',' and the next name, or the window's
-/// own end). Whatever the window refuses is left where it starts for
-/// the caller's entry-by-entry reading. Returns the entries taken, -1 when cancelled.
-template<typename EntryDone>
-int readEntryWindow(FastJsonReader &r, DumpJsonContext &ctx, SimdState &simd, EntryRecords &records, LeafBuilder &lb,
-                    OpRecord &op, JsonTree &tree, bool &firstEntry, std::string &lastEntry, EntryDone &entryDone)
-{
-    FastJsonReader::MemberWindow w;
-    if (!r.openMemberWindow(firstEntry, simd.closing, kWindowBytes, w)) {
-        ++simd.failures;
-        return 0;
-    }
-    int taken = 0;
-    const char *resume = w.start, *pendingEnd = nullptr;
-    bool resumeFirst = firstEntry, pending = false, cancelled = false;
-    if (simd.window.open(w.doc, w.len, w.capacity)) {
-        for (;;) {
-            std::string_view name;
-            const char *nameAt = nullptr;
-            const int n = simd.window.next(name, nameAt);
-            if (pending && n >= 0) {
-                ctx.part->ops.push_back(std::move(simd.pendingOp));
-                lastEntry.swap(simd.pendingName);
-                resume = pendingEnd;
-                resumeFirst = pending = false;
-                ++taken;
-                if (!entryDone(r.offsetOf(resume))) {
-                    cancelled = true;
-                    break;
-                }
-            }
-            if (n <= 0)
-                break;
-            const EntryKind kind = entryKind(name);
-            bool inTree = false;
-            if (kind == EntryKind::Debug || !simd.window.parse(records, kind == EntryKind::ParametersGrad, op, tree, inTree)
-                || inTree)
-                break;
-            pendingEnd = simd.window.position();
-            if (!pendingEnd)
-                break;
-            simd.pendingName.assign(name);
-            nameOp(ctx, simd.pendingName, op);
-            lb.finish(op);
-            simd.pendingOp = std::move(op);
-            pending = true;
-        }
-    }
-    r.closeMemberWindow(w, resume);
-    firstEntry = resumeFirst;
-    t_windowEntries += std::uint64_t(taken);
-    if (taken == 0)
-        ++simd.failures;
-    return cancelled ? -1 : taken;
 }
 
 template<typename Reader>
@@ -304,12 +81,14 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
             if (!r.beginObject())
                 return addError(QStringLiteral("\"data\" is not an object: %1").arg(r.error()), r.errorOffset());
             const std::uint64_t dataStart = r.offset();
-            bool firstEntry = true;
-            // After an entry is in part.ops (`at`: the input offset after it): the reservation,
-            // progress and cancellation. false: cancelled.
+            bool firstEntry = true, reserved = false;
+            size_t nextCheck = 1024;
+            // After an entry (or a split file's chunk) is in part.ops (`at`: the input offset
+            // after it): the reservation, progress and cancellation. false: cancelled.
             auto entryDone = [&](std::uint64_t at) {
                 const size_t done = part.ops.size() - opsBefore;
-                if (done == 1024 && r.size() > at) {
+                if (!reserved && done >= 1024 && r.size() > at) {
+                    reserved = true;
                     // Reserve from the entry size seen so far (+25 %): push_back doubling
                     // would hold the old and the new array at once, and reserved pages
                     // that are never written cost no memory.
@@ -317,7 +96,10 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                     const double rest = double(r.size() - at) / std::max(perEntry, 16.0);
                     part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
                 }
-                if ((done & 1023) == 0 && ctx.job) {
+                if (done < nextCheck)
+                    return true;
+                nextCheck = (done / 1024 + 1) * 1024;
+                if (ctx.job) {
                     if (ctx.job->cancelled()) {
                         ctx.cancelled = true;
                         return false;
@@ -327,17 +109,48 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                 }
                 return true;
             };
+            // A large "data" of the first dump.json layout is read on several threads.
+            std::optional<DumpJsonSplit> split;
+            std::uint64_t stopAt = kNoStop; // the next worker chunk's start
             if constexpr (std::is_same_v<Reader, FastJsonReader>) {
                 if (ctx.engine == JsonEngine::SimdJson) {
                     simd.closing = r.memberIndent();
-                    if (!simd.closing.empty())
+                    if (!simd.closing.empty()) {
                         simd.closing += "},";
+                        if (part.ops.size() == opsBefore) {
+                            split.emplace(r, dataStart, simd.closing, ctx);
+                            if (split->active())
+                                stopAt = split->nextStop(dataStart);
+                        }
+                    }
                 }
             }
             for (;;) {
                 if constexpr (std::is_same_v<Reader, FastJsonReader>) {
+                    if (stopAt != kNoStop && r.offset() >= stopAt) {
+                        // Right after an entry at a worker chunk's start: take its entries.
+                        const std::uint64_t at = r.offset();
+                        ChunkEntries chunk;
+                        if (at == stopAt && !firstEntry && split->take(at, chunk)) {
+                            for (OpRecord &o : chunk.ops) {
+                                o.timestamp = part.ops.size();
+                                part.ops.push_back(std::move(o));
+                            }
+                            lastEntry.swap(chunk.lastEntry);
+                            windowEntriesTaken(chunk.windowEntries);
+                            r.seek(chunk.end);
+                            stopAt = split->nextStop(chunk.end);
+                            if (!entryDone(chunk.end))
+                                return false;
+                            continue;
+                        }
+                        stopAt = split->nextStop(at + 1);
+                    }
                     if (!simd.closing.empty() && simd.failures < kSimdFailures) {
-                        const int w = readEntryWindow(r, ctx, simd, records, lb, op, tree, firstEntry, lastEntry, entryDone);
+                        // In a split file, windows end at the next worker chunk at the latest.
+                        const std::uint64_t left = stopAt - r.offset();
+                        const int w = readEntryWindow(r, ctx, simd, records, lb, op, tree, firstEntry, lastEntry, entryDone,
+                                                      left < kWindowBytes ? size_t(left) + 1 : kWindowBytes);
                         if (w < 0)
                             return false; // cancelled
                         if (w > 0)
@@ -532,6 +345,30 @@ QStringList stringList(const JsonTree &t, std::uint32_t arr, StringPool *pool)
     return out;
 }
 
+/// The lines of a stack.json stack (array `arr`), shared with the same stack read before on
+/// this thread: every rank of a run runs the same code, so its rank directories hold the same
+/// handful of stacks, and 1,024 ranks x 100 steps would otherwise keep 102,400 copies of each
+/// (QStringList and QString are implicitly shared). Bounded: the memory is forgotten, not the
+/// stacks, when a thread has seen kMaxStacks distinct ones.
+QStringList sharedStack(const JsonTree &t, std::uint32_t arr)
+{
+    constexpr size_t kMaxStacks = 4096;
+    thread_local std::unordered_map<std::string, QStringList> seen;
+    std::string key;
+    const JsonNode &n = t.node(arr);
+    if (n.kind == JsonNode::Array)
+        for (std::uint32_t c = n.first; c; c = t.node(c).next)
+            if (t.node(c).kind == JsonNode::String)
+                key.append(t.text(t.node(c))).push_back('\x1f');
+    if (auto it = seen.find(key); it != seen.end())
+        return it->second;
+    if (seen.size() >= kMaxStacks)
+        seen.clear();
+    QStringList lines = stringList(t, arr, nullptr);
+    seen.emplace(std::move(key), lines);
+    return lines;
+}
+
 // stack.json, both formats (§4). Fills op.stack for the entries it names.
 void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
                    IndexPart &part)
@@ -563,7 +400,7 @@ void readStackJson(const QString &absFile, const QString &relFile, const NameInd
         const JsonNode &firstElem = tree.node(root.first ? root.first : 0);
         if (root.count == 2 && firstElem.kind == JsonNode::Array && isNumber(key)) {
             // New format: [[entries], [lines]].
-            const QStringList lines = stringList(tree, firstElem.next, nullptr);
+            const QStringList lines = sharedStack(tree, firstElem.next);
             const int index = int(part.stacks.size());
             part.stacks.push_back(lines);
             for (std::uint32_t c = firstElem.first; c; c = tree.node(c).next) {
@@ -579,7 +416,7 @@ void readStackJson(const QString &absFile, const QString &relFile, const NameInd
         const int it = byName.find(std::string_view(key));
         if (it < 0)
             continue;
-        const QStringList lines = stringList(tree, 0, nullptr);
+        const QStringList lines = sharedStack(tree, 0);
         const QString joined = lines.join(QLatin1Char('\x1f'));
         auto s = oldFormatStacks.constFind(joined);
         if (s == oldFormatStacks.constEnd()) {
@@ -610,7 +447,7 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
     // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
     std::vector<bool> listed(part.ops.size(), false);
     QHash<QString, QString> others;
-    TextArena texts;
+    TextArena &texts = threadTextArena();
     std::unordered_map<std::string, PackedText> outside; // parents without a record, shared
     for (;;) {
         const int m = r.nextMember(key, first);
@@ -700,8 +537,6 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
     FastJsonReader r;
     return read(r);
 }
-
-std::uint64_t simdWindowEntries() { return t_windowEntries; }
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                       IndexPart &part, JsonEngine engine)

@@ -89,6 +89,24 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
 /// benchmarks check that the windows are used).
 std::uint64_t simdWindowEntries();
 
+/// How a large dump.json is read on several threads (dumpjsonsplit.h): a file whose "data"
+/// object holds more than `threshold` bytes is cut into chunks of about `chunkBytes`, read by
+/// `threads` threads (0: QThread::idealThreadCount(); 1: no split). Tests and the fuzz harness
+/// force small values; the records and errors are the same either way.
+struct DumpJsonSplitSettings
+{
+    std::uint64_t threshold = std::uint64_t(64) << 20;
+    std::uint64_t chunkBytes = std::uint64_t(32) << 20;
+    int threads = 0;
+    /// Tests: the reading thread waits for a worker's chunk even when the worker has not
+    /// started it yet (otherwise it reads such a chunk itself rather than wait).
+    bool waitForWorkers = false;
+};
+void setDumpJsonSplit(const DumpJsonSplitSettings &settings);
+DumpJsonSplitSettings dumpJsonSplit();
+/// How many chunks this thread has taken from worker threads (tests check the split is used).
+std::uint64_t splitChunksTaken();
+
 /// The same for JSON text in memory (tests).
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                       IndexPart &part, JsonEngine engine = JsonEngine::SimdJson);

@@ -1,0 +1,236 @@
+// A large dump.json read on several threads (core/formats/msprobe/dumpjsonsplit.*): the "data"
+// object cut into chunks at msprobe's entry boundaries, chunks read by worker threads and
+// taken in file order. The oracle is the same reader without the split (one thread): every
+// record, its order and timestamp, every warning and every error (text, offset, salvage count)
+// must be the same, from a file and from memory, whatever the chunk size and thread count, on
+// the real msprobe 26 entries replicated, and on files broken inside a worker's chunk.
+#include "formats/msprobe/msprobereader.h"
+
+#include <QFile>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <string>
+
+using namespace ds::msprobe;
+
+namespace {
+
+/// Every field of every record, warning and error of a reading, one line each.
+QStringList describe(const ds::IndexPart &part, bool complete)
+{
+    QStringList out;
+    out << QStringLiteral("complete=%1 task=%2 level=%3 framework=%4 dir=%5")
+               .arg(complete)
+               .arg(part.task, part.level, part.framework, part.dumpDataDir);
+    auto num = [](double v) { return QString::number(v, 'g', 17); };
+    for (const ds::OpRecord &op : part.ops) {
+        out << QStringLiteral("op %1 | %2 | %3 | %4 | %5 | %6")
+                   .arg(op.relPath.toString(), op.opName.toString(), op.opType.toString(), op.dataFile.toString())
+                   .arg(op.timestamp)
+                   .arg(op.warnings().join(QLatin1String(" / ")));
+        for (const ds::TensorRecord &t : op.tensors) {
+            const ds::RecordedStats st = t.recorded();
+            QStringList shape;
+            for (std::uint64_t d : t.shape())
+                shape << QString::number(d);
+            out << QStringLiteral("  %1 | %2 | %3 | [%4] | io=%5 #%6 | dt=%7 st=%8 | %9 %10 %11 %12 %13 | %14 | %15")
+                       .arg(t.name(), t.typeName(), t.value(), shape.join(QLatin1Char(',')))
+                       .arg(int(t.io()))
+                       .arg(t.index())
+                       .arg(t.dataType())
+                       .arg(int(t.storage()))
+                       .arg(int(st.present))
+                       .arg(num(st.max), num(st.min), num(st.mean), num(st.norm), t.checksum(), t.location());
+        }
+    }
+    for (const ds::FileError &e : part.errors)
+        out << QStringLiteral("error %1: %2 @%3").arg(e.file, e.message).arg(e.offset);
+    return out;
+}
+
+/// The 31 entries msprobe 26 wrote (statistics, mix level: tensors, ints, null, nested lists,
+/// backward, parameters_grad, all_reduce), in its json.dump(indent=1) layout, replicated
+/// `copies` times; replica k's names start with "R<k>." so that every name is unique.
+std::string replicatedDump(int copies)
+{
+    QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix/step0/rank0/dump.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    const std::string text = f.readAll().toStdString();
+    const size_t open = text.find("\"data\": {\n");
+    const size_t close = text.rfind("\n }");
+    if (open == std::string::npos || close == std::string::npos)
+        return {};
+    const size_t bodyStart = open + 9; // the '\n' before the first entry
+    const std::string body = text.substr(bodyStart, close - bodyStart);
+    std::string out = text.substr(0, bodyStart);
+    for (int k = 0; k < copies; ++k) {
+        std::string replica = body;
+        const std::string from = "\n  \"", to = "\n  \"R" + std::to_string(k) + '.';
+        for (size_t at = replica.find(from); at != std::string::npos; at = replica.find(from, at + to.size()))
+            replica.replace(at, from.size(), to);
+        out += k ? "," + replica : replica;
+    }
+    return out + text.substr(close);
+}
+
+/// Reads `text` from memory and from a file with these split settings (threads 1: no split).
+QStringList readBoth(const std::string &text, const DumpJsonSplitSettings &settings, QString *fromFile = nullptr)
+{
+    setDumpJsonSplit(settings);
+    ds::IndexPart part;
+    const bool complete = readDumpJsonText(text, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
+                                           ds::DumpLevels{}, part);
+    if (fromFile) {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dump.json"));
+        QFile f(path);
+        if (f.open(QIODevice::WriteOnly)) {
+            f.write(text.data(), qint64(text.size()));
+            f.close();
+        }
+        ds::IndexPart filePart;
+        const bool fileComplete = readDumpJson(path, QStringLiteral("step0/rank0"), QStringLiteral("step0/rank0/dump.json"),
+                                               ds::DumpLevels{}, filePart);
+        *fromFile = describe(filePart, fileComplete).join(QLatin1Char('\n'));
+    }
+    setDumpJsonSplit(DumpJsonSplitSettings{});
+    return describe(part, complete);
+}
+
+DumpJsonSplitSettings oneThread()
+{
+    DumpJsonSplitSettings s;
+    s.threads = 1;
+    return s;
+}
+
+DumpJsonSplitSettings split(std::uint64_t chunkBytes, int threads)
+{
+    DumpJsonSplitSettings s;
+    s.threshold = 0;
+    s.chunkBytes = chunkBytes;
+    s.threads = threads;
+    s.waitForWorkers = true; // every worker chunk read by its worker: the split path is taken
+    return s;
+}
+
+} // namespace
+
+class TestDumpJsonSplit : public QObject
+{
+    Q_OBJECT
+
+private slots:
+    void cleanup() { setDumpJsonSplit(DumpJsonSplitSettings{}); }
+    void sameAsOneThread_data();
+    void sameAsOneThread();
+    void brokenChunk_data();
+    void brokenChunk();
+    void defaultsSplitLargeFilesOnly();
+};
+
+void TestDumpJsonSplit::sameAsOneThread_data()
+{
+    QTest::addColumn<int>("chunkDivisor"); // chunk size = the file's size / this
+    QTest::addColumn<int>("threads");
+    QTest::addRow("2 threads, 8 chunks") << 8 << 2;
+    QTest::addRow("2 threads, 40 chunks") << 40 << 2;
+    QTest::addRow("3 threads, 25 chunks") << 25 << 3;
+    QTest::addRow("4 threads, 1000 chunks (smaller than an entry)") << 1000 << 4;
+}
+
+void TestDumpJsonSplit::sameAsOneThread()
+{
+    QFETCH(int, chunkDivisor);
+    QFETCH(int, threads);
+    const std::string doc = replicatedDump(60);
+    QVERIFY(doc.size() > size_t(1) << 20);
+    QString expectedFile;
+    const QStringList expected = readBoth(doc, oneThread(), &expectedFile);
+    QCOMPARE(expected.filter(QRegularExpression(QStringLiteral("^op "))).size(), 60 * 31);
+    QVERIFY(expected.first().startsWith(QLatin1String("complete=1 task=statistics level=mix framework=pytorch")));
+    QVERIFY(expected.filter(QStringLiteral("error ")).isEmpty());
+    const std::uint64_t before = splitChunksTaken();
+    QString splitFile;
+    const QStringList splitRead = readBoth(doc, split(doc.size() / std::uint64_t(chunkDivisor), threads), &splitFile);
+    QCOMPARE(splitRead, expected);
+    QCOMPARE(splitFile, expectedFile);
+    QCOMPARE(splitFile, expected.join(QLatin1Char('\n')));
+    // Chunks were read by workers and taken (memory and file: at least one each; 2 threads
+    // and 8 chunks: chunks 1, 3 and 5, as 7 is the last).
+    QVERIFY2(splitChunksTaken() - before >= 2, qPrintable(QString::number(splitChunksTaken() - before)));
+    if (chunkDivisor == 8 && threads == 2)
+        QCOMPARE(splitChunksTaken() - before, std::uint64_t(6));
+}
+
+void TestDumpJsonSplit::brokenChunk_data()
+{
+    // Each row changes the replicated document at `where` (a fraction of its size, inside a
+    // worker's chunk: with 8 chunks and 2 threads chunk 1 spans 1/8 to 2/8, chunk 3 3/8 to 4/8):
+    // the first `find` after it becomes `replace` (in the odd-layout row followed by 5,000 more
+    // members), and with `cut` the file ends right after that.
+    QTest::addColumn<double>("where");
+    QTest::addColumn<QString>("find");
+    QTest::addColumn<QString>("replace");
+    QTest::addColumn<bool>("cut");
+    QTest::addColumn<QString>("error"); // a part of the expected error; empty: complete
+    QTest::addRow("syntax error in chunk 1") << 0.19 << "\"Max\": " << "\"Max\" " << false << "syntax error inside entry";
+    QTest::addRow("syntax error in chunk 3") << 0.44 << "\"Min\": " << "\"Min\": ," << false << "syntax error inside entry";
+    QTest::addRow("truncated inside an entry in chunk 1") << 0.19 << "\"Max\": " << "\"Ma" << true << "file ends inside entry";
+    QTest::addRow("truncated after an entry in chunk 1") << 0.19 << "\n  }," << "\n  }" << true << "file ends after entry";
+    QTest::addRow("truncated in chunk 3") << 0.44 << "\"dtype\": " << "\"dty" << true << "file ends inside entry";
+    QTest::addRow("raw newline in a string (a split inside it)")
+        << 0.19 << "\"torch.float32\"" << "\"torch.\n  },\n  \"float32\"" << false << "syntax error inside entry";
+    QTest::addRow("data ends early, keys after it at the entries' indentation")
+        << 0.19 << "\n  },\n  \"" << "\n  }\n },\n \"extra\": {\n  \"" << false << "";
+    // One entry of 200 KB (more than a chunk) full of "\n  },\n  \"" that are not entry
+    // boundaries: the split points found in it are wrong and must be caught.
+    QTest::addRow("entry-level '},' inside an entry (odd layout)")
+        << 0.19 << "\n   ]" << QStringLiteral("\n   ]") + QStringLiteral(",\n   \"odd\": {\n    \"k\": 1\n  },\n  \"x\": {}").repeated(5000) << false << "";
+    QTest::addRow("a name with an escape") << 0.19 << "\n  \"R" << "\n  \"\\u0052" << false << "";
+    QTest::addRow("NaN statistic") << 0.19 << "\"Max\": " << "\"Max\": NaN, \"x\": " << false << "";
+}
+
+void TestDumpJsonSplit::brokenChunk()
+{
+    QFETCH(double, where);
+    QFETCH(QString, find);
+    QFETCH(QString, replace);
+    QFETCH(bool, cut);
+    QFETCH(QString, error);
+    std::string doc = replicatedDump(40);
+    const size_t hit = doc.find(find.toStdString(), size_t(double(doc.size()) * where));
+    QVERIFY(hit != std::string::npos);
+    const std::string with = replace.toStdString();
+    doc.replace(hit, size_t(find.toUtf8().size()), with);
+    if (cut)
+        doc.resize(hit + with.size());
+    QString expectedFile;
+    const QStringList expected = readBoth(doc, oneThread(), &expectedFile);
+    if (error.isEmpty())
+        QVERIFY2(expected.first().startsWith(QLatin1String("complete=1")), qPrintable(expected.last()));
+    else
+        QVERIFY2(expected.last().contains(error), qPrintable(expected.last()));
+    QString splitFile;
+    QCOMPARE(readBoth(doc, split(doc.size() / 8, 2), &splitFile), expected);
+    QCOMPARE(splitFile, expectedFile);
+    QCOMPARE(readBoth(doc, split(doc.size() / 50, 3)), expected);
+}
+
+void TestDumpJsonSplit::defaultsSplitLargeFilesOnly()
+{
+    // The defaults: files above 64 MiB of "data", chunks of 32 MiB, every core.
+    const DumpJsonSplitSettings d = dumpJsonSplit();
+    QCOMPARE(d.threshold, std::uint64_t(64) << 20);
+    QCOMPARE(d.chunkBytes, std::uint64_t(32) << 20);
+    QCOMPARE(d.threads, 0);
+    const std::uint64_t before = splitChunksTaken();
+    readBoth(replicatedDump(10), DumpJsonSplitSettings{});
+    QCOMPARE(splitChunksTaken(), before);
+}
+
+QTEST_GUILESS_MAIN(TestDumpJsonSplit)
+#include "tst_dumpjsonsplit.moc"
