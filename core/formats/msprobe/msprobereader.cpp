@@ -291,6 +291,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
     std::string key, entry, path, lastEntry;
     bool first = true, sawData = false;
     const size_t opsBefore = part.ops.size();
+    size_t opsShown = opsBefore; // delivered to JobControl::opsRead
     for (;;) {
         const int m = r.nextMember(key, first);
         if (m == 0)
@@ -318,6 +319,8 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                     part.ops.reserve(part.ops.size() + size_t(std::min(rest * 1.25, 1e8)) + 64);
                 }
                 if ((done & 1023) == 0 && ctx.job) {
+                    ctx.job->read(part.ops.data() + opsShown, part.ops.size() - opsShown);
+                    opsShown = part.ops.size();
                     if (ctx.job->cancelled()) {
                         ctx.cancelled = true;
                         return false;
@@ -791,7 +794,12 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
         return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     if (hasDebug) {
         IndexPart debug;
-        readDumpJson(debugJson, relDir, joinPath(relDir, QStringLiteral("debug.json")), levels, debug, job);
+        JobControl debugJob; // its operators join the part after dump.json's: delivered with the part
+        if (job) {
+            debugJob.cancelFlag = job->cancelFlag;
+            debugJob.progress = job->progress;
+        }
+        readDumpJson(debugJson, relDir, joinPath(relDir, QStringLiteral("debug.json")), levels, debug, job ? &debugJob : nullptr);
         if (job && job->cancelled())
             return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
         if (!hasDump) {
