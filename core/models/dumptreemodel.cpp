@@ -7,6 +7,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLocale>
+#include <QThreadPool>
 #include <functional>
 #include <span>
 
@@ -503,16 +504,19 @@ void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index,
     const QModelIndex root = indexOf(&d.root);
     // Swap the provisional levels (and the operators shown while indexing) for the final
     // tree: two row-range notifications in all.
+    std::vector<Dump::LiveOps> shownOps; // up to 100,000 copied operators: freed on a worker
     if (const int shown = int(d.root.children.size() + (d.hasOps() ? d.root.ops->size() : 0)); shown > 0) {
         beginRemoveRows(root, 0, shown - 1);
         d.root.children.clear();
         d.root.ops = std::make_shared<std::vector<int>>();
-        d.live.clear();
+        shownOps.swap(d.live);
         d.liveCount = 0;
         d.opParent.clear();
         d.opPos.clear();
         endRemoveRows();
     }
+    if (!shownOps.empty())
+        QThreadPool::globalInstance()->start([shownOps = std::move(shownOps)]() mutable { shownOps.clear(); });
     d.index = std::move(index);
     d.opParent = std::move(tree->opParent);
     d.opPos = std::move(tree->opPos);
