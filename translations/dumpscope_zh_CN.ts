@@ -2531,6 +2531,10 @@ out of range: %5</source>
             <translation>正在索引 %1…</translation>
         </message>
         <message>
+            <source>Indexing %1… %2 operators so far</source>
+            <translation>正在索引 %1… 已读取 %2 个算子</translation>
+        </message>
+        <message>
             <source>Cannot open</source>
             <translation>无法打开</translation>
         </message>

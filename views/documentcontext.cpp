@@ -3,7 +3,9 @@
 #include "background.h"
 #include "index/buildindex.h"
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFileInfo>
 #include <QPointer>
 
 #include <deque>
@@ -22,7 +24,10 @@ struct DocumentContext::Job
     std::shared_ptr<DumpTreeModel::BuiltTree> tree; ///< built by the worker with the index
     std::vector<Problem> problems;                  ///< found by the worker in the index
     std::mutex mutex; ///< guards batches (filled by workers, drained by the GUI thread)
-    std::deque<DumpTreeModel::Batch> batches; ///< totals per directory, not the operators
+    std::deque<DumpTreeModel::Batch> batches; ///< totals per directory, the first operators as rows
+    std::atomic<qint64> opsRead{0};
+    std::atomic<qint64> rowsLeft{kLiveRowLimit}; ///< operators still to copy as rows
+    std::function<void()> batchHook;
     QFutureWatcher<Result<std::shared_ptr<DumpIndex>>> watcher;
 };
 
@@ -52,6 +57,8 @@ void DocumentContext::openDump(const QString &path)
     Job *job = m_job.get();
     job->path = path;
     job->dump = m_tree->beginDump(path);
+    job->batchHook = m_batchHook;
+    m_countShown = 0;
     emit indexingStarted(path);
     connect(&job->watcher, &QFutureWatcherBase::finished, this, &DocumentContext::onFinished);
     QPointer<DocumentContext> self(this);
@@ -66,11 +73,41 @@ void DocumentContext::openDump(const QString &path)
                 QMetaObject::invokeMethod(self, [self, permille] { if (self) emit self->indexingProgress(permille); },
                                           Qt::QueuedConnection);
         };
-        auto result = buildIndex(path, &control, [job](const std::vector<OpRecord> &ops, const std::vector<FileError> &errors) {
-            auto batch = DumpTreeModel::summarizeBatch(ops, errors);
+        const QFileInfo opened(path); // the root of the batches' operators, as buildIndex's (walkTree)
+        const QString openedPath = opened.absoluteFilePath();
+        const QString rootDir = opened.isDir() ? QDir::cleanPath(openedPath) : opened.absolutePath();
+        // Errors with their parts; every operator as soon as it is read: its directory's totals,
+        // and a copy of the first kLiveRowLimit as rows of the tree.
+        auto errors = [job](const std::vector<OpRecord> &, const std::vector<FileError> &errors) {
+            if (errors.empty())
+                return;
+            auto batch = DumpTreeModel::summarizeBatch(nullptr, 0, errors);
             std::lock_guard lock(job->mutex);
             job->batches.push_back(std::move(batch));
-        });
+        };
+        auto live = [job, openedPath, rootDir](FormatId format, const OpRecord *ops, size_t count) {
+            auto batch = DumpTreeModel::summarizeBatch(ops, count, {});
+            job->opsRead += qint64(count);
+            const qint64 left = job->rowsLeft.fetch_sub(qint64(count));
+            if (const size_t rows = size_t(std::clamp<qint64>(left, 0, qint64(count)))) {
+                auto shown = std::make_shared<DumpIndex>();
+                shown->openedPath = openedPath;
+                shown->rootDir = rootDir;
+                shown->ops.assign(ops, ops + rows);
+                for (OpRecord &op : shown->ops) {
+                    op.source = format;
+                    op.stack = -1; // stacks join the final index
+                }
+                batch.ops = std::move(shown);
+            }
+            {
+                std::lock_guard lock(job->mutex);
+                job->batches.push_back(std::move(batch));
+            }
+            if (job->batchHook)
+                job->batchHook();
+        };
+        auto result = buildIndex(path, &control, errors, live);
         if (result) { // the final tree, the problems and the path lookup: made here, not on the GUI thread
             (*result)->buildPathIndex();
             job->tree = DumpTreeModel::buildTree(**result, job->dump);
@@ -84,8 +121,9 @@ void DocumentContext::drainBatches()
 {
     if (!m_job)
         return;
-    // A batch is a few directories' totals: cheap, but still pulled in a bounded time slice.
-    constexpr qint64 kBudgetMs = 12;
+    // A batch is a few directories' totals and up to 1,024 operator rows (well under a
+    // millisecond): pulled in a bounded time slice, the rest on the next tick.
+    constexpr qint64 kBudgetMs = 8;
     QElapsedTimer budget;
     budget.start();
     while (budget.elapsed() < kBudgetMs) {
@@ -93,11 +131,15 @@ void DocumentContext::drainBatches()
         {
             std::lock_guard lock(m_job->mutex);
             if (m_job->batches.empty())
-                return;
+                break;
             batch = std::move(m_job->batches.front());
             m_job->batches.pop_front();
         }
         m_tree->addBatch(m_job->dump, batch);
+    }
+    if (const qint64 count = m_job->opsRead.load(); count != m_countShown) {
+        m_countShown = count;
+        emit indexingCount(count);
     }
 }
 
@@ -123,6 +165,8 @@ void DocumentContext::onFinished()
     if (!m_queue.isEmpty())
         openDump(m_queue.takeFirst());
 }
+
+qint64 DocumentContext::opsReadSoFar() const { return m_job ? m_job->opsRead.load() : 0; }
 
 int DocumentContext::indexingDump() const { return m_job && !m_job->closed ? m_job->dump : -1; }
 

@@ -120,6 +120,7 @@ void OpTablePanel::selectOp(int op)
     const int row = op < 0 ? -1 : m_model->rowOf(op);
     if (row < 0)
         return;
+    m_model->fetchTo(row);
     const QModelIndex i = m_model->index(row, 0);
     if (!i.isValid() || i == m_view->currentIndex())
         return;
@@ -137,7 +138,7 @@ void OpTablePanel::applyFilter()
 void OpTablePanel::showCount()
 {
     m_filter->setStyleSheet(m_model->isValidPattern() ? QString() : QStringLiteral("color: red"));
-    m_count->setText(tr("%1 of %2 operators").arg(m_model->rowCount()).arg(m_model->ops().size()));
+    m_count->setText(tr("%1 of %2 operators").arg(m_model->rowsTotal()).arg(m_model->ops().size()));
 }
 
 void OpTablePanel::startStats()
@@ -213,7 +214,7 @@ void OpTablePanel::copySelection() const
 bool OpTablePanel::exportCsv(const QString &path) const
 {
     QList<int> rows;
-    for (int r = 0; r < m_model->rowCount(); ++r)
+    for (int r = 0; r < m_model->rowsTotal(); ++r)
         rows << r;
     QSaveFile f(path);
     if (!f.open(QIODevice::WriteOnly))

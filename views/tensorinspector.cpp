@@ -137,7 +137,7 @@ TensorInspector::~TensorInspector()
 void TensorInspector::onSelectionChanged(int dump, const TensorId &tensorId)
 {
     m_selectedAt.start();
-    m_index = m_context->index(dump);
+    m_index = m_context->indexFor(dump, tensorId); // while indexing: the batch shown that holds it
     const auto ref = m_index ? m_index->find(tensorId) : std::nullopt;
     m_meta->clear();
     m_stats->clear();

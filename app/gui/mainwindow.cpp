@@ -157,6 +157,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         m_cancel->setVisible(true);
     });
     connect(m_context, &DocumentContext::indexingProgress, m_progress, &QProgressBar::setValue);
+    connect(m_context, &DocumentContext::indexingCount, this, [this](qint64 ops) { // the tree fills meanwhile
+        const QString path = m_context->treeModel()->dumpPath(m_context->indexingDump());
+        if (!path.isEmpty())
+            m_statusText->setText(tr("Indexing %1\u2026 %2 operators so far").arg(path, QLocale().toString(ops)));
+    });
     connect(m_context, &DocumentContext::indexingFinished, this, &MainWindow::onIndexingFinished);
     connect(m_context, &DocumentContext::dumpClosed, this, &MainWindow::onDumpClosed);
     connect(m_context, &DocumentContext::openFailed, this, [this](const QString &message) {

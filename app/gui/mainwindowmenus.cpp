@@ -125,7 +125,10 @@ void MainWindow::selectInitialItem(int dump)
     // table and starting the runs overview and trends is a turn's work of its own. An item
     // the user chose is kept; the dump's own item is current only by default (the tree takes
     // its first row when it gets the focus, and finishing the index replaces the items below).
-    QTimer::singleShot(0, this, [this, root = QPersistentModelIndex(root), pick = QPersistentModelIndex(op.isValid() ? op : level)] {
+    // An operator of a level left folded is not picked: scrollTo() would unfold it after all (a
+    // level of 2.6 M operators stalled the GUI thread for 1.5 s laying them out).
+    const bool opInView = op.isValid() && model->rowCount(level) <= 1000;
+    QTimer::singleShot(0, this, [this, root = QPersistentModelIndex(root), pick = QPersistentModelIndex(opInView ? op : level)] {
         const QModelIndex current = m_tree->currentIndex().siblingAtColumn(0);
         if (pick.isValid() && (!current.isValid() || current == root)) {
             m_tree->scrollTo(pick);

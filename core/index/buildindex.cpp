@@ -185,7 +185,7 @@ Result<TreeWalk> walkTree(const QString &path, const JobControl *job)
 }
 
 std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which, const JobControl *job,
-                                       const IndexBatchSink &sink, IndexLabels labels)
+                                       const IndexBatchSink &sink, IndexLabels labels, const IndexOpsSink &live)
 {
     auto index = std::make_shared<DumpIndex>();
     index->openedPath = walk.openedPath;
@@ -226,6 +226,12 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
         JobControl sub;
         sub.cancelFlag = job ? job->cancelFlag : nullptr;
         sub.progress = [&, c, w](int permille) { progress.report(c, w, permille); };
+        size_t shown = 0; // operators the reader delivered to `live` while it read
+        if (live)
+            sub.opsRead = [&live, &claim, &shown](const OpRecord *ops, size_t count) {
+                shown += count;
+                live(claim.format, ops, count);
+            };
         auto part = formatReader(claim.format).index(index->rootDir, claim, &sub);
         progress.report(c, w, 1000);
         if (part && !part->framework.isEmpty()) { // the tree and the inspector say which framework a part came from
@@ -271,6 +277,8 @@ std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<s
                 op.stack += stackBase;
         }
         std::move(part->stacks.begin(), part->stacks.end(), std::back_inserter(index->stacks));
+        if (live && part->ops.size() > shown) // the rest of the part (all of it for most readers)
+            live(claim.format, part->ops.data() + shown, part->ops.size() - shown);
         if (sink && (!part->ops.empty() || !part->errors.empty()))
             sink(part->ops, part->errors);
         if (!part->ops.empty()) {
@@ -396,12 +404,13 @@ QString nothingRecognisedMessage(const QString &openedPath, bool singleFile, std
                  .arg(formats.join(QStringLiteral("; ")));
 }
 
-Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink)
+Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job, const IndexBatchSink &sink,
+                                              const IndexOpsSink &live)
 {
     auto walk = walkTree(path, job);
     if (!walk)
         return walk.error();
-    return indexClaims(*walk, {}, job, sink);
+    return indexClaims(*walk, {}, job, sink, IndexLabels::Auto, live);
 }
 
 } // namespace ds

@@ -15,6 +15,15 @@ namespace ds {
 /// that merges parts: keep what is needed, do not copy every operator.
 using IndexBatchSink = std::function<void(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)>;
 
+/// Every operator as soon as it is read, for a display that fills while indexing: `format`'s
+/// reader read them, a part's in file order (a reader that streams one huge file, msprobe's
+/// dump.json, delivers them every 1,024 entries; the others, and the rest of a part, when the
+/// part is complete). Each operator comes once. Called from worker threads, concurrently for
+/// different parts; the array moves on after the call: copy what is kept. These are the
+/// records as read: levels without the run and part labels, no stacks (finalize() and the
+/// merge of parts give those to the index).
+using IndexOpsSink = std::function<void(FormatId format, const OpRecord *ops, size_t count)>;
+
 /// The claims of a tree before anything is indexed: what every reader took, directory by
 /// directory (names and at most a few first bytes of a file).
 struct TreeWalk
@@ -43,7 +52,7 @@ enum class IndexLabels : std::uint8_t {
 /// come from several runs, their levels.run names the run (each run gets its own tree node).
 std::shared_ptr<DumpIndex> indexClaims(const TreeWalk &walk, const std::vector<size_t> &which = {},
                                        const JobControl *job = nullptr, const IndexBatchSink &sink = {},
-                                       IndexLabels labels = IndexLabels::Auto);
+                                       IndexLabels labels = IndexLabels::Auto, const IndexOpsSink &live = {});
 
 /// The error of a single file opened alone that no reader takes ("not a dump file name").
 bool isNotDumpFileName(const FileError &error);
@@ -68,6 +77,6 @@ inline QString nothingRecognisedMessage(const DumpIndex &index)
 /// directory, then indexes the claims on all cores (headers only). A missing path is an
 /// error; bad files become entries in DumpIndex::errors and never stop the rest.
 Result<std::shared_ptr<DumpIndex>> buildIndex(const QString &path, const JobControl *job = nullptr,
-                                              const IndexBatchSink &sink = {});
+                                              const IndexBatchSink &sink = {}, const IndexOpsSink &live = {});
 
 } // namespace ds

@@ -7,7 +7,9 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLocale>
+#include <QThreadPool>
 #include <functional>
+#include <span>
 
 namespace ds {
 
@@ -70,7 +72,35 @@ struct DumpTreeModel::Dump
     std::vector<int> opPos;       ///< per operator: its place in opParent->ops
     std::unordered_map<int, int> marks; ///< op -> overflow mark
     std::unordered_map<const Node *, int> levelMarks; ///< worst mark below a level item
-    const OpRecord &op(int i) const { return index->ops[size_t(i)]; }
+    /// While indexing: the batches of operators shown (Batch::ops), each with the number of
+    /// its first operator; operator numbers run on across them.
+    struct LiveOps
+    {
+        std::shared_ptr<const DumpIndex> index;
+        int first = 0;
+    };
+    std::vector<LiveOps> live;
+    int liveCount = 0;
+    bool hasOps() const { return index || liveCount > 0; }
+    const LiveOps &liveOf(int i) const
+    {
+        const auto it = std::upper_bound(live.begin(), live.end(), i, [](int v, const LiveOps &l) { return v < l.first; });
+        return *(it - 1);
+    }
+    const OpRecord &op(int i) const
+    {
+        if (index)
+            return index->ops[size_t(i)];
+        const LiveOps &l = liveOf(i);
+        return l.index->ops[size_t(i - l.first)];
+    }
+    TensorId tensorIdOf(int op, int tensor) const
+    {
+        if (index)
+            return index->tensorId({op, tensor});
+        const LiveOps &l = liveOf(op);
+        return l.index->tensorId({op - l.first, tensor});
+    }
 };
 
 namespace {
@@ -302,12 +332,12 @@ DumpTreeModel::Node *DumpTreeModel::levelNode(DumpTreeModel *notify, Node *root,
     return n;
 }
 
-DumpTreeModel::Batch DumpTreeModel::summarizeBatch(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)
+DumpTreeModel::Batch DumpTreeModel::summarizeBatch(const OpRecord *ops, size_t count, const std::vector<FileError> &errors)
 {
     Batch batch;
     batch.errors = errors;
     const DumpLevels *last = nullptr;
-    for (const OpRecord &op : ops) {
+    for (const OpRecord &op : std::span(ops, count)) {
         if (&*op.levels != last) { // the ops of one directory share their levels
             last = &*op.levels;
             const auto it = std::find_if(batch.levels.begin(), batch.levels.end(),
@@ -404,6 +434,63 @@ void DumpTreeModel::addBatch(int dump, const Batch &batch)
         group->renumber(first);
         endInsertRows();
     }
+    if (batch.ops && !d.index)
+        appendLive(d, batch.ops);
+}
+
+void DumpTreeModel::appendLive(Dump &d, std::shared_ptr<const DumpIndex> chunk)
+{
+    const auto &ops = chunk->ops;
+    const int first = d.liveCount;
+    if (ops.empty() || size_t(first) + ops.size() > size_t(kMaxOps))
+        return;
+    d.live.push_back({chunk, first});
+    d.liveCount += int(ops.size());
+    d.opParent.resize(size_t(d.liveCount));
+    d.opPos.resize(size_t(d.liveCount));
+    // One insertion per run of operators of one directory (they share their levels).
+    for (size_t o = 0; o < ops.size();) {
+        const DumpLevels *levels = &*ops[o].levels;
+        size_t end = o + 1;
+        while (end < ops.size() && &*ops[end].levels == levels)
+            ++end;
+        Node *parent = levelNode(this, &d.root, *levels);
+        if (const QString producer = producerLabel(ops[o]); !producer.isEmpty() && !parent->producers.contains(producer))
+            for (Node *n = parent; n; n = n->parent)
+                if (!n->producers.contains(producer)) {
+                    n->producers << producer;
+                    n->producers.sort();
+                }
+        const int row = int(parent->children.size() + parent->ops->size());
+        beginInsertRows(indexOf(parent), row, row + int(end - o) - 1);
+        for (size_t i = o; i < end; ++i) {
+            const int number = first + int(i);
+            d.opParent[size_t(number)] = parent;
+            d.opPos[size_t(number)] = int(parent->ops->size());
+            parent->ops->push_back(number);
+        }
+        endInsertRows();
+        o = end;
+    }
+}
+
+std::shared_ptr<const DumpIndex> DumpTreeModel::indexFor(int dump, const TensorId &tensorId) const
+{
+    const Dump *d = dumpById(dump);
+    if (!d)
+        return nullptr;
+    if (d->index)
+        return d->index;
+    for (const auto &l : d->live)
+        if (l.index->find(tensorId))
+            return l.index;
+    return nullptr;
+}
+
+int DumpTreeModel::liveOps(int dump) const
+{
+    const Dump *d = dumpById(dump);
+    return d && !d->index ? d->liveCount : 0;
 }
 
 void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<BuiltTree> tree)
@@ -415,12 +502,21 @@ void DumpTreeModel::finishDump(int dump, std::shared_ptr<const DumpIndex> index,
     if (!tree || tree->dump != dump || tree->opParent.size() != std::min(index->ops.size(), size_t(kMaxOps)))
         tree = buildTree(*index, dump);
     const QModelIndex root = indexOf(&d.root);
-    // Swap the provisional levels for the final tree: two row-range notifications in all.
-    if (!d.root.children.empty()) {
-        beginRemoveRows(root, 0, int(d.root.children.size()) - 1);
+    // Swap the provisional levels (and the operators shown while indexing) for the final
+    // tree: two row-range notifications in all.
+    std::vector<Dump::LiveOps> shownOps; // up to 100,000 copied operators: freed on a worker
+    if (const int shown = int(d.root.children.size() + (d.hasOps() ? d.root.ops->size() : 0)); shown > 0) {
+        beginRemoveRows(root, 0, shown - 1);
         d.root.children.clear();
+        d.root.ops = std::make_shared<std::vector<int>>();
+        shownOps.swap(d.live);
+        d.liveCount = 0;
+        d.opParent.clear();
+        d.opPos.clear();
         endRemoveRows();
     }
+    if (!shownOps.empty())
+        QThreadPool::globalInstance()->start([shownOps = std::move(shownOps)]() mutable { shownOps.clear(); });
     d.index = std::move(index);
     d.opParent = std::move(tree->opParent);
     d.opPos = std::move(tree->opPos);
@@ -658,7 +754,7 @@ QModelIndex DumpTreeModel::index(int row, int column, const QModelIndex &parent)
         if (row < int(children.size()))
             return indexOf(children[size_t(row)].get(), column);
         const size_t pos = size_t(row) - children.size();
-        return pos < p.node->ops->size() && p.dump && p.dump->index ? opIndex(*p.dump, (*p.node->ops)[pos], column) : QModelIndex();
+        return pos < p.node->ops->size() && p.dump && p.dump->hasOps() ? opIndex(*p.dump, (*p.node->ops)[pos], column) : QModelIndex();
     }
     if (p.dump && p.tensor < 0 && p.op >= 0 && row < rowCount(parent))
         return tensorIndex(*p.dump, p.op, row, column);
@@ -685,7 +781,7 @@ int DumpTreeModel::rowCount(const QModelIndex &parent) const
         return 0;
     const Item p = item(parent);
     if (p.node)
-        return int(p.node->children.size() + (p.dump && p.dump->index ? p.node->ops->size() : 0));
+        return int(p.node->children.size() + (p.dump && p.dump->hasOps() ? p.node->ops->size() : 0));
     if (p.dump && p.op >= 0 && p.tensor < 0)
         return int(std::min(p.dump->op(p.op).tensors.size(), size_t(kMaxTensorRows)));
     return 0;
@@ -698,7 +794,7 @@ QVariant DumpTreeModel::data(const QModelIndex &index, int role) const
     const Item it = item(index);
     if (it.node)
         return nodeData(*it.node, index.column(), role);
-    if (!it.dump || !it.dump->index || it.op < 0)
+    if (!it.dump || !it.dump->hasOps() || it.op < 0)
         return {};
     if (it.tensor >= 0)
         return tensorData(*it.dump, it.op, it.tensor, index.column(), role);
@@ -824,7 +920,7 @@ QVariant DumpTreeModel::tensorData(const Dump &d, int opNumber, int tensor, int 
     case Qt::ToolTipRole: return op.relPath.toString();
     case KindRole: return int(Kind::Tensor);
     case DumpRole: return dumpNumber(&d);
-    case TensorIdRole: return QVariant::fromValue(d.index->tensorId({opNumber, tensor}));
+    case TensorIdRole: return QVariant::fromValue(d.tensorIdOf(opNumber, tensor));
     case OpPathRole: return op.relPath.toString();
     case ProblemRole: return false;
     case OverflowRole: {

@@ -14,8 +14,10 @@ namespace ds {
 /// data_index / operator / tensor (absent levels skipped; a run node only when the folder holds
 /// several runs),
 /// one top-level item per open dump, bad files as their own items. While a dump indexes, its
-/// directory levels fill with counts and sizes from indexing batches; the operators and
-/// tensors appear when the final index arrives. Roles give numbers, not colours.
+/// directory levels fill with counts and sizes from indexing batches, and the first operators
+/// read (Batch::ops, up to the indexer's limit) appear as rows, in the order they were read;
+/// the final index then replaces them all (its order, its run and part levels). Roles give
+/// numbers, not colours.
 ///
 /// Compact: only directory levels and unreadable files are nodes. Operator and tensor items
 /// are (operator, tensor) numbers into the dump's index packed into the model index, and
@@ -60,9 +62,18 @@ public:
     {
         std::vector<LevelTotals> levels;
         std::vector<FileError> errors;
+        /// Operators to show as rows while the dump indexes (a copy of some of those the totals
+        /// count, with the index's root), or null. Their tensors open in the inspector through
+        /// indexFor().
+        std::shared_ptr<const DumpIndex> ops;
     };
-    static Batch summarizeBatch(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors);
-    /// Adds the totals and errors of a batch to a dump still indexing.
+    static Batch summarizeBatch(const OpRecord *ops, size_t count, const std::vector<FileError> &errors);
+    static Batch summarizeBatch(const std::vector<OpRecord> &ops, const std::vector<FileError> &errors)
+    {
+        return summarizeBatch(ops.data(), ops.size(), errors);
+    }
+    /// Adds the totals, errors and operator rows of a batch to a dump still indexing (the rows
+    /// appended with one beginInsertRows per directory of the batch).
     void addBatch(int dump, const Batch &batch);
     /// The final tree of an index as plain data; safe to build on a worker thread.
     struct BuiltTree;
@@ -80,6 +91,11 @@ public:
     /// Operator items whose changed mark is still to be announced.
     size_t pendingMarkNotices() const { return m_markNotices.size() - m_markNoticesDone; }
     std::shared_ptr<const DumpIndex> index(int dump) const;
+    /// The index holding `tensorId`: the final index, or while the dump indexes the batch of
+    /// operators shown (Batch::ops) that holds it; null when none does.
+    std::shared_ptr<const DumpIndex> indexFor(int dump, const TensorId &tensorId) const;
+    /// Operator rows shown while the dump indexes (0 once its final index is in).
+    int liveOps(int dump) const;
     int dumpCount() const;
     /// The numbers of the open dumps, in row order.
     QList<int> dumpIds() const;
@@ -128,6 +144,7 @@ private:
     QVariant opData(const Dump &d, int op, int column, int role) const;
     QVariant tensorData(const Dump &d, int op, int tensor, int column, int role) const;
     void applyMarks(Dump &d, bool notify);
+    void appendLive(Dump &d, std::shared_ptr<const DumpIndex> ops);
     /// The node for the directory levels below root, created (and announced through
     /// `notify` when it is a live model) as needed.
     static Node *levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels);

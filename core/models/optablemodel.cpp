@@ -42,7 +42,26 @@ void OpTableModel::setOps(int dump, std::shared_ptr<const DumpIndex> index, std:
     m_regex = QRegularExpression(m_filter.text, QRegularExpression::CaseInsensitiveOption);
     m_validPattern = !m_filter.regex || m_regex.isValid();
     arrange();
+    m_fetched = std::min(rowsTotal(), kFetchRows);
     endResetModel();
+}
+
+bool OpTableModel::canFetchMore(const QModelIndex &parent) const { return !parent.isValid() && m_fetched < rowsTotal(); }
+
+void OpTableModel::fetchMore(const QModelIndex &parent)
+{
+    if (canFetchMore(parent))
+        fetchTo(std::min(rowsTotal(), m_fetched + kFetchRows) - 1);
+}
+
+void OpTableModel::fetchTo(int row)
+{
+    row = std::min(row, rowsTotal() - 1);
+    if (row < m_fetched)
+        return;
+    beginInsertRows({}, m_fetched, row);
+    m_fetched = row + 1;
+    endInsertRows();
 }
 
 void OpTableModel::setFilter(OpFilter filter)
@@ -140,12 +159,17 @@ void OpTableModel::rearrange()
     for (const QModelIndex &i : before)
         ops.push_back(i.row() < rowCount() ? opAt(i.row()) : -1);
     arrange();
+    std::vector<int> rows(size_t(before.size()));
+    int fetched = std::min(rowsTotal(), std::max(m_fetched, kFetchRows)); // and the rows kept
+    for (qsizetype k = 0; k < before.size(); ++k) {
+        rows[size_t(k)] = ops[size_t(k)] < 0 ? -1 : rowOf(ops[size_t(k)]);
+        fetched = std::max(fetched, rows[size_t(k)] + 1);
+    }
+    m_fetched = fetched;
     QModelIndexList after;
     after.reserve(before.size());
-    for (qsizetype k = 0; k < before.size(); ++k) {
-        const int row = ops[size_t(k)] < 0 ? -1 : rowOf(ops[size_t(k)]);
-        after << (row < 0 ? QModelIndex() : index(row, before[k].column()));
-    }
+    for (qsizetype k = 0; k < before.size(); ++k)
+        after << (rows[size_t(k)] < 0 ? QModelIndex() : index(rows[size_t(k)], before[k].column()));
     changePersistentIndexList(before, after);
     emit layoutChanged();
 }
@@ -198,7 +222,8 @@ void OpTableModel::setStats(int first, std::vector<OpStats> stats)
                 bottom = std::max(bottom, row);
             }
     }
-    if (bottom >= 0)
+    bottom = std::min(bottom, m_fetched - 1); // rows not fetched are read when they are
+    if (bottom >= top)
         emit dataChanged(index(top, Min), index(bottom, Inf));
 }
 
@@ -219,13 +244,14 @@ void OpTableModel::setOverflowMarks(std::unordered_map<int, int> marks)
     for (const auto &[op, mark] : m_marks)
         if (const auto it = marks.find(op); it == marks.end() || it->second != mark)
             changed(op);
-    if (bottom >= 0)
+    bottom = std::min(bottom, m_fetched - 1);
+    if (bottom >= top)
         emit dataChanged(index(top, 0), index(bottom, ColumnCount - 1));
 }
 
 int OpTableModel::rowCount(const QModelIndex &parent) const
 {
-    return parent.isValid() ? 0 : int(m_whole ? m_ops->size() : m_shown.size());
+    return parent.isValid() ? 0 : std::min(m_fetched, rowsTotal());
 }
 
 int OpTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }

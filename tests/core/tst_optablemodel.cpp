@@ -306,6 +306,53 @@ private slots:
         QCOMPARE(means, recordedMeans); // every entry of dump.json has its row
     }
 
+    // A level of millions (a 20 GiB dump.json's 25.8 M operators under one item) is listed
+    // kFetchRows at a time: a view's header lays out every row it is told of at once.
+    void hugeLevelsAreFetchedInPages()
+    {
+        const int n = 2 * OpTableModel::kFetchRows + 123;
+        auto big = std::make_shared<DumpIndex>();
+        big->ops.reserve(size_t(n));
+        for (int i = 0; i < n; ++i)
+            big->ops.push_back(m_index->ops[size_t(i) % m_index->ops.size()]);
+        auto level = std::make_shared<std::vector<int>>(size_t(n));
+        std::iota(level->begin(), level->end(), 0);
+        OpTableModel m;
+        QSignalSpy inserted(&m, &QAbstractItemModel::rowsInserted);
+        m.setOps(0, big, level);
+        QCOMPARE(m.rowsTotal(), n);
+        QCOMPARE(m.rowCount(), OpTableModel::kFetchRows);
+        QVERIFY(m.canFetchMore({}));
+        QCOMPARE(m.index(OpTableModel::kFetchRows - 1, 0).data(OpTableModel::OpRole).toInt(), OpTableModel::kFetchRows - 1);
+        QVERIFY(!m.index(OpTableModel::kFetchRows, 0).isValid());
+        m.fetchMore({});
+        QCOMPARE(m.rowCount(), 2 * OpTableModel::kFetchRows);
+        m.fetchMore({});
+        QCOMPARE(m.rowCount(), n);
+        QVERIFY(!m.canFetchMore({}));
+        QCOMPARE(inserted.count(), 2);
+        QCOMPARE(inserted.last().at(1).toInt(), 2 * OpTableModel::kFetchRows);
+        QCOMPARE(inserted.last().at(2).toInt(), n - 1);
+        QCOMPARE(m.index(n - 1, 0).data(OpTableModel::OpRole).toInt(), n - 1);
+        // A new level starts with one page; an operator far down is fetched when it is selected.
+        m.setOps(0, big, level);
+        QCOMPARE(m.rowCount(), OpTableModel::kFetchRows);
+        QCOMPARE(m.rowOf(n - 2), n - 2);
+        m.fetchTo(n - 2);
+        QCOMPARE(m.rowCount(), n - 1);
+        QCOMPARE(m.index(n - 2, 0).data(OpTableModel::OpRole).toInt(), n - 2);
+        // Filtered, the total is the operators the filter lets through (counted here).
+        const QString type = big->ops.front().opType.toString();
+        m.setFilter(OpFilter{type, {}, false});
+        const int expected = int(std::count_if(big->ops.begin(), big->ops.end(), [&](const OpRecord &op) { return op.opType == type; }));
+        QCOMPARE(m.rowsTotal(), expected);
+        QCOMPARE(m.rowCount(), std::min(expected, n - 1)); // the rows fetched stay fetched
+        // Every row, fetched or not, reaches the CSV text.
+        const QStringList lines = m.rowsText({expected - 1}).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 2); // the header and that row
+        QCOMPARE(lines.last().section(QLatin1Char('\t'), 0, 0), type);
+    }
+
     void marksNotifyOnlyChangedRows()
     {
         OpTableModel m;

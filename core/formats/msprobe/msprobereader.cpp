@@ -68,6 +68,7 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
     std::string key, entry, path, lastEntry;
     bool first = true, sawData = false;
     const size_t opsBefore = part.ops.size();
+    size_t opsShown = opsBefore; // delivered to JobControl::opsRead
     for (;;) {
         const int m = r.nextMember(key, first);
         if (m == 0)
@@ -100,6 +101,9 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                     return true;
                 nextCheck = (done / 1024 + 1) * 1024;
                 if (ctx.job) {
+                    // every operator read so far, a worker's chunk included, in file order
+                    ctx.job->read(part.ops.data() + opsShown, part.ops.size() - opsShown);
+                    opsShown = part.ops.size();
                     if (ctx.job->cancelled()) {
                         ctx.cancelled = true;
                         return false;
@@ -626,7 +630,12 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
         return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     if (hasDebug) {
         IndexPart debug;
-        readDumpJson(debugJson, relDir, joinPath(relDir, QStringLiteral("debug.json")), levels, debug, job);
+        JobControl debugJob; // its operators join the part after dump.json's: delivered with the part
+        if (job) {
+            debugJob.cancelFlag = job->cancelFlag;
+            debugJob.progress = job->progress;
+        }
+        readDumpJson(debugJson, relDir, joinPath(relDir, QStringLiteral("debug.json")), levels, debug, job ? &debugJob : nullptr);
         if (job && job->cancelled())
             return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
         if (!hasDump) {
