@@ -9,6 +9,8 @@
 #include <QRegularExpression>
 #include <QTest>
 
+#include <random>
+
 using namespace ds;
 
 namespace {
@@ -218,6 +220,28 @@ private slots:
         const QByteArray text = everyKindText();
         for (qsizetype cut = 0; cut < text.size(); cut += 7)
             compareReaders(text.left(cut), QStringLiteral("cut%1.txt").arg(cut));
+    }
+
+    // Random edits of the every-kind text (fixed seed): both paths still agree on each.
+    void mutationsMatchTextFormat()
+    {
+        const QByteArray text = everyKindText();
+        const char alphabet[] = "{}:\"'\\#\n -0123456789.eExX_abz;,<>[]";
+        std::mt19937 rng(35);
+        for (int k = 0; k < 3000; ++k) {
+            QByteArray t = text;
+            for (int e = 0, edits = 1 + int(rng() % 3); e < edits; ++e) {
+                const qsizetype at = qsizetype(rng() % size_t(t.size()));
+                const char c = alphabet[rng() % (sizeof alphabet - 1)];
+                if (rng() % 2)
+                    t[at] = c;
+                else
+                    t.insert(at, c);
+            }
+            compareReaders(t, QStringLiteral("mut%1.txt").arg(k));
+            if (QTest::currentTestFailed())
+                qFatal("differs on: %s", t.constData());
+        }
     }
 
     void fastOnlyNamesWhereItStopped()
