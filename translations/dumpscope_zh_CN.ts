@@ -21,6 +21,13 @@
         </message>
     </context>
     <context>
+        <name>GraphHierarchy</name>
+        <message>
+            <source>calls %1–%2 of %3</source>
+            <translation>第 %1–%2 次调用（共 %3 次）</translation>
+        </message>
+    </context>
+    <context>
         <name>H5Isolate</name>
         <message>
             <source>the HDF5 reader process sent an incomplete or garbled result</source>

@@ -11,6 +11,8 @@
 #include <QJsonObject>
 #include <QRegularExpression>
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 #include <cmath>
 
@@ -23,8 +25,9 @@ constexpr int kApiGroupType = 9;
 /// A node name as one component of a graph node name ('/' separates the groups).
 QString component(const QString &name) { return QString(name).replace(QLatin1Char('/'), QChar(0x2215)); }
 
-/// Row name -> descriptor for an input_data / output_data JSON object.
-std::vector<GraphTensorDesc> descs(const QString &json)
+/// Row name -> descriptor for an input_data / output_data JSON object, as QJsonObject gives it
+/// (rows and their keys sorted by name).
+std::vector<GraphTensorDesc> descsViaQJson(const QString &json)
 {
     std::vector<GraphTensorDesc> out;
     const QJsonObject rows = QJsonDocument::fromJson(json.toUtf8()).object();
@@ -37,6 +40,75 @@ std::vector<GraphTensorDesc> descs(const QString &json)
             d.attrs.push_back({key, QStringLiteral("s"), leaf.value(key).toVariant().toString()});
         out.push_back(std::move(d));
     }
+    return out;
+}
+
+/// The keys of a database's rows and the values that repeat (dtype, shape, type ...), one
+/// QString each: a million nodes' rows share them instead of holding a copy per row.
+class RowStrings
+{
+public:
+    QString key(const char *data, size_t size) { return get(m_keys, data, size); }
+    QString value(const QString &key, const char *data, size_t size)
+    {
+        static const QStringList repeating{QStringLiteral("type"), QStringLiteral("dtype"), QStringLiteral("shape"),
+                                           QStringLiteral("requires_grad"), QStringLiteral("data_name")};
+        if (size <= 64 && repeating.contains(key))
+            return get(m_values, data, size);
+        return QString::fromUtf8(data, qsizetype(size));
+    }
+
+private:
+    static QString get(QHash<QByteArray, QString> &table, const char *data, size_t size)
+    {
+        const QByteArray probe = QByteArray::fromRawData(data, qsizetype(size));
+        if (auto it = table.constFind(probe); it != table.cend())
+            return *it;
+        const QString s = QString::fromUtf8(data, qsizetype(size));
+        table.insert(QByteArray(data, qsizetype(size)), s);
+        return s;
+    }
+    QHash<QByteArray, QString> m_keys, m_values;
+};
+
+/// The same rows read by RapidJSON, for what msprobe writes: an object of objects whose values
+/// are strings. Anything else (other value types, duplicate names, a syntax error) is left to
+/// descsViaQJson, so the rows are always QJsonObject's.
+std::vector<GraphTensorDesc> descs(const QString &json, RowStrings &strings)
+{
+    const QByteArray utf8 = json.toUtf8();
+    rapidjson::Document doc;
+    doc.Parse(utf8.constData(), size_t(utf8.size()));
+    if (doc.HasParseError() || !doc.IsObject())
+        return descsViaQJson(json);
+    static const QString kString = QStringLiteral("s");
+    std::vector<GraphTensorDesc> out;
+    out.reserve(doc.MemberCount());
+    for (const auto &row : doc.GetObject()) {
+        if (!row.value.IsObject())
+            return descsViaQJson(json);
+        GraphTensorDesc d;
+        d.name = QString::fromUtf8(row.name.GetString(), qsizetype(row.name.GetStringLength()));
+        d.attrs.reserve(row.value.MemberCount());
+        for (const auto &leaf : row.value.GetObject()) {
+            if (!leaf.value.IsString())
+                return descsViaQJson(json);
+            const QString key = strings.key(leaf.name.GetString(), leaf.name.GetStringLength());
+            d.attrs.push_back({key, kString, strings.value(key, leaf.value.GetString(), leaf.value.GetStringLength())});
+        }
+        std::sort(d.attrs.begin(), d.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
+        for (size_t i = 0; i < d.attrs.size(); ++i) {
+            if (i > 0 && d.attrs[i].key == d.attrs[i - 1].key)
+                return descsViaQJson(json); // QJsonObject keeps one of them
+            if (d.attrs[i].key == QLatin1String("dtype"))
+                d.dtypeName = d.attrs[i].value;
+        }
+        out.push_back(std::move(d));
+    }
+    std::sort(out.begin(), out.end(), [](const GraphTensorDesc &a, const GraphTensorDesc &b) { return a.name < b.name; });
+    for (size_t i = 1; i < out.size(); ++i)
+        if (out[i].name == out[i - 1].name)
+            return descsViaQJson(json);
     return out;
 }
 
@@ -88,6 +160,7 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
                {QString::fromLatin1(kVisStepAttr), QStringLiteral("i"), QString::number(vg.step)},
                {QString::fromLatin1(kVisTaskAttr), QStringLiteral("s"), db.task}};
     std::vector<int> nodeOf(vg.nodes.size(), -1); // database node -> graph node (-1: a group only)
+    RowStrings strings;
     for (size_t i = 0; i < vg.nodes.size(); ++i) {
         const visdb::VisNode &vn = vg.nodes[i];
         if (vn.name == vg.root || vn.nodeType == kApiGroupType)
@@ -111,8 +184,8 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
             n.attrs.push_back({QString::fromLatin1(kVisMatchedAttr), QStringLiteral("s"),
                                vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
         std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
-        n.inputDescs = descs(vn.inputData);
-        n.outputDescs = descs(vn.outputData);
+        n.inputDescs = descs(vn.inputData, strings);
+        n.outputDescs = descs(vn.outputData, strings);
         nodeOf[i] = int(g.nodes.size());
         g.nodes.push_back(std::move(n));
     }

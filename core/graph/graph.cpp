@@ -28,7 +28,7 @@ bool Graph::splitInput(const QString &input, QString *producer, int *index)
     }
     const qsizetype colon = input.lastIndexOf(QLatin1Char(':'));
     bool ok = false;
-    const int idx = colon > 0 ? input.mid(colon + 1).toInt(&ok) : 0;
+    const int idx = colon > 0 ? QStringView(input).mid(colon + 1).toInt(&ok) : 0;
     if (!ok) { // "name" without an index: output 0
         *producer = input;
         *index = 0;
@@ -99,8 +99,19 @@ void Graph::build()
             topGroups.push_back(id);
         return id;
     };
+    // Neighbours mostly share a scope (GE writes a scope's ops together): reuse the last one's
+    // group without building its path again.
+    QStringView lastScope;
+    GroupId lastGroup;
+    bool haveLast = false;
     for (size_t n = 0; n < nodes.size(); ++n) {
-        const GroupId g = groupFor(scopeOf(nodes[n].name), groupFor);
+        const QString &name = nodes[n].name;
+        const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
+        const QStringView scope = slash > 0 ? QStringView(name).left(slash) : QStringView();
+        const GroupId g = haveLast && scope == lastScope ? lastGroup : groupFor(scope.toString(), groupFor);
+        lastScope = scope;
+        lastGroup = g;
+        haveLast = true;
         nodes[n].group = g;
         if (g.isValid())
             groups[g.index()].nodes.push_back(NodeId{int(n)});

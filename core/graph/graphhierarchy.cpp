@@ -1,11 +1,61 @@
 #include "graphhierarchy.h"
 
+#include <QCoreApplication>
 #include <QHash>
 #include <algorithm>
 
 namespace ds {
 
 namespace {
+
+/// Splits every container of `h` with more than `pageSize` direct members into pages of
+/// consecutive members (in call order: the smallest node below each member).
+void paginate(GraphHierarchy &h, int pageSize)
+{
+    const size_t scopes = h.groups.size(); // pages appended below are never split again
+    for (int c = -1; c < int(scopes); ++c) {
+        auto &childGroups = c < 0 ? h.topGroups : h.groups[size_t(c)].childGroups;
+        auto &childNodes = c < 0 ? h.topNodes : h.groups[size_t(c)].nodes;
+        const size_t count = childGroups.size() + childNodes.size();
+        if (count <= size_t(pageSize))
+            continue;
+        struct Item { int first; bool isGroup; int id; };
+        std::vector<Item> items;
+        items.reserve(count);
+        for (GroupId g : childGroups)
+            items.push_back({h.groups[g.index()].firstNode, true, g.value});
+        for (NodeId n : childNodes)
+            items.push_back({n.value, false, n.value});
+        std::stable_sort(items.begin(), items.end(), [](const Item &a, const Item &b) { return a.first < b.first; });
+        const QString containerPath = c < 0 ? QString() : h.groups[size_t(c)].path;
+        std::vector<GroupId> pages;
+        for (size_t from = 0; from < count; from += size_t(pageSize)) {
+            const size_t to = std::min(count, from + size_t(pageSize));
+            HierarchyGroup page;
+            page.kind = GroupKind::Page;
+            page.label = QCoreApplication::translate("GraphHierarchy", "calls %1\u2013%2 of %3").arg(from + 1).arg(to).arg(count);
+            page.path = (containerPath.isEmpty() ? QString() : containerPath + QLatin1Char('/')) + page.label;
+            page.parent = c < 0 ? GroupId{} : GroupId{c};
+            page.firstNode = items[from].first;
+            const GroupId id{int(h.groups.size())};
+            for (size_t i = from; i < to; ++i) {
+                if (items[i].isGroup) {
+                    page.childGroups.push_back(GroupId{items[i].id});
+                    h.groups[size_t(items[i].id)].parent = id;
+                } else {
+                    page.nodes.push_back(NodeId{items[i].id});
+                    h.nodeGroup[size_t(items[i].id)] = id;
+                }
+            }
+            std::sort(page.nodes.begin(), page.nodes.end());
+            pages.push_back(id);
+            h.groups.push_back(std::move(page));
+        }
+        // h.groups grew: take the container's lists again.
+        (c < 0 ? h.topGroups : h.groups[size_t(c)].childGroups) = std::move(pages);
+        (c < 0 ? h.topNodes : h.groups[size_t(c)].nodes).clear();
+    }
+}
 
 bool isDigit(QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); }
 bool isSeparator(QChar c) { return c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char('-'); }
@@ -410,6 +460,9 @@ GraphHierarchy GraphHierarchy::build(const Graph &graph, const FoldOptions &opti
             (container < 0 ? h.topNodes : h.groups[size_t(container)].nodes) = std::move(keptNodes);
         }
     }
+
+    if (options.enabled && options.consecutiveOnly && options.pageSize > 0)
+        paginate(h, options.pageSize);
 
     // Depths, member and node counts, common types (groups are not in parents-first order
     // any more: a fold has a larger id than the scopes in it).

@@ -11,6 +11,7 @@ namespace ds {
 enum class GroupKind : std::uint8_t {
     Scope, ///< a name scope of the graph (Graph::groups, same GroupId)
     Fold,  ///< siblings that share a name pattern, folded into one box ("atomic_addr_clean* ×120")
+    Page,  ///< consecutive members of a crowded container ("calls 2001–4000 of 200000")
 };
 
 /// One group of the display hierarchy: a name scope, or a fold of pattern siblings.
@@ -41,6 +42,10 @@ struct FoldOptions
     /// Fold only runs of siblings that are adjacent in graph order (module graphs: the call
     /// order is the meaning, folding calls around others would draw false cycles).
     bool consecutiveOnly = false;
+    /// With consecutiveOnly: a container left with more direct members than this after folding
+    /// is split into pages of this many consecutive members (0: never), so that opening any
+    /// box lays out at most a page.
+    int pageSize = 2000;
     bool operator==(const FoldOptions &) const = default;
 };
 
@@ -76,6 +81,8 @@ struct GraphHierarchy
     /// Otherwise the crowd's sources (no input inside the container) and its sinks are
     /// folded apart when each is large enough. A fold never takes all members of a scope with fewer than minWholeScope
     /// members (the scope box already is that box).
+    /// 3. with consecutiveOnly, a container still over `pageSize` direct members is split into
+    ///    pages of consecutive members (GroupKind::Page, "calls 1–2000 of 200000").
     static GraphHierarchy build(const Graph &graph, const FoldOptions &options = {});
 };
 

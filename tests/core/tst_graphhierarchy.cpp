@@ -295,6 +295,50 @@ private slots:
         QCOMPARE(foldsOf(GraphHierarchy::build(handmade(few), o)).size(), size_t(0));
     }
 
+    /// Module graphs: a phase of 5,000 calls that nothing folds (two kinds alternating) is split
+    /// into pages of 2,000 consecutive calls, so that opening it lays out three boxes, and
+    /// opening a page at most 2,000.
+    void crowdedContainerPaged()
+    {
+        std::vector<std::tuple<QString, QString, QStringList>> ops;
+        QString last;
+        for (int i = 0; i < 5000; ++i) {
+            const QString name = i % 2 ? QStringLiteral("backward/Functional.relu.%1.backward").arg(i)
+                                       : QStringLiteral("backward/Tensor.add_.%1.backward").arg(i);
+            ops.emplace_back(name, i % 2 ? QStringLiteral("Functional.relu") : QStringLiteral("Tensor.add_"),
+                             last.isEmpty() ? QStringList() : QStringList{last + QStringLiteral(":0")});
+            last = name;
+        }
+        const Graph g = handmade(ops);
+        FoldOptions o;
+        o.consecutiveOnly = true;
+        const GraphHierarchy h = GraphHierarchy::build(g, o);
+        checkHierarchy(g, h);
+        QCOMPARE(h.topGroups.size(), size_t(1));
+        const HierarchyGroup &phase = h.group(h.topGroups[0]);
+        QCOMPARE(phase.label, QStringLiteral("backward"));
+        QCOMPARE(phase.nodes.size(), size_t(0));
+        QCOMPARE(phase.childGroups.size(), size_t(3));
+        QCOMPARE(phase.nodeCount, 5000);
+        const QStringList labels{QStringLiteral("calls 1\u20132000 of 5000"), QStringLiteral("calls 2001\u20134000 of 5000"),
+                                 QStringLiteral("calls 4001\u20135000 of 5000")};
+        for (int p = 0; p < 3; ++p) {
+            const HierarchyGroup &page = h.group(phase.childGroups[size_t(p)]);
+            QCOMPARE(page.kind, GroupKind::Page);
+            QCOMPARE(page.label, labels[p]);
+            QCOMPARE(page.memberCount, p < 2 ? 2000 : 1000);
+            for (size_t i = 0; i < page.nodes.size(); ++i) // consecutive calls, in call order
+                QCOMPARE(page.nodes[i].value, p * 2000 + int(i));
+        }
+        for (const HierarchyGroup &grp : h.groups)
+            QVERIFY(grp.memberCount <= 2000);
+        // GE graphs (no call order) and pageSize 0 are not paged.
+        const GraphHierarchy ge = GraphHierarchy::build(g);
+        QVERIFY(std::none_of(ge.groups.begin(), ge.groups.end(), [](const HierarchyGroup &grp) { return grp.kind == GroupKind::Page; }));
+        o.pageSize = 0;
+        QCOMPARE(GraphHierarchy::build(g, o).group(GroupId{0}).memberCount, 5000);
+    }
+
     void entryAndFirstView()
     {
         GeneratedGraphSpec spec{4, 3, 15, 100, 2};

@@ -207,6 +207,50 @@ private slots:
         }
     }
 
+    // Every node's input and output rows are the JSON msprobe stored in input_data /
+    // output_data, read here by Qt's own JSON parser: the row names, every key and every value
+    // (sorted by name, as QJsonObject orders them). The reader takes them with RapidJSON.
+    void rowsAreWhatMsprobeWrote()
+    {
+        const QJsonObject graphs = expectedGraphs();
+        int rows = 0;
+        for (const QString &key : graphs.keys()) {
+            const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/') + graphs.value(key).toObject().value(QStringLiteral("file")).toString());
+            QVERIFY(db.ok());
+            const auto models = visDbGraphModels(*db);
+            for (size_t m = 0; m < models.size(); ++m) {
+                const visdb::VisGraph &vg = db->graphs[m];
+                for (const GraphNode &n : models[m].root()->nodes) {
+                    const QString name = n.attr(QString::fromLatin1(kVisNodeAttr))->value;
+                    const auto it = std::find_if(vg.nodes.begin(), vg.nodes.end(), [&](const visdb::VisNode &v) { return v.name == name; });
+                    QVERIFY(it != vg.nodes.end());
+                    for (const auto &[json, got] : {std::pair{it->inputData, &n.inputDescs}, std::pair{it->outputData, &n.outputDescs}}) {
+                        const QJsonObject stored = QJsonDocument::fromJson(json.toUtf8()).object();
+                        QCOMPARE(qsizetype(got->size()), stored.size());
+                        QStringList storedNames = stored.keys();
+                        storedNames.sort();
+                        for (size_t r = 0; r < got->size(); ++r) {
+                            const GraphTensorDesc &row = (*got)[r];
+                            QCOMPARE(row.name, storedNames[qsizetype(r)]);
+                            const QJsonObject leaf = stored.value(row.name).toObject();
+                            QCOMPARE(row.dtypeName, leaf.value(QStringLiteral("dtype")).toString());
+                            QCOMPARE(qsizetype(row.attrs.size()), leaf.size());
+                            QStringList leafKeys = leaf.keys();
+                            leafKeys.sort();
+                            for (size_t a = 0; a < row.attrs.size(); ++a) {
+                                QCOMPARE(row.attrs[a].key, leafKeys[qsizetype(a)]);
+                                QCOMPARE(row.attrs[a].kind, QStringLiteral("s"));
+                                QCOMPARE(row.attrs[a].value, leaf.value(row.attrs[a].key).toString());
+                            }
+                            ++rows;
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY(rows > 100);
+    }
+
     void cliSectionMatchesTheDatabases()
     {
         const VisDbSection section = visDbSection(kCorpus + QStringLiteral("/graph"), kCorpus + QStringLiteral("/graph"));

@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 secs=${1:-600}
 shift || true
 harnesses=("$@")
-[ ${#harnesses[@]} -gt 0 ] || harnesses=(dumpdata opdebug gegraph_text onnx_text mappingcsv dumpname \
+[ ${#harnesses[@]} -gt 0 ] || harnesses=(dumpdata opdebug gegraph_text getext_fast onnx_text mappingcsv dumpname \
     msprobe_dumpjson msprobe_sidecar torch_pt pickle npy h5dumper comparetable)
 out=build/fuzz
 mkdir -p "$out/logs"

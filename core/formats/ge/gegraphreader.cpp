@@ -2,6 +2,7 @@
 
 #include "formats/ge/geir.pb.h"
 #include "formats/ge/geonnx.pb.h"
+#include "formats/ge/getextfastparser.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -10,11 +11,16 @@
 #include <QHash>
 #include <QRegularExpression>
 
+#include <google/protobuf/arena.h>
 #include <google/protobuf/io/tokenizer.h>
 #include <google/protobuf/io/zero_copy_stream_impl_lite.h>
 #include <google/protobuf/text_format.h>
 
 #include <algorithm>
+#include <memory>
+#include <string_view>
+#include <thread>
+#include <unordered_map>
 
 namespace ds::ge {
 
@@ -176,16 +182,30 @@ QString shapeText(const std::vector<std::int64_t> &dims)
     return QLatin1Char('[') + parts.join(QStringLiteral(", ")) + QLatin1Char(']');
 }
 
+/// One QString per distinct type, layout, dtype name and attribute key of a graph (a million
+/// ops share a few hundred), so that converting allocates them once and the nodes share them.
+using Interner = std::unordered_map<std::string_view, QString>;
+
 struct Ctx
 {
     const QHash<int, QString> *unknownEnums = nullptr;
+    Interner *interner = nullptr; ///< per thread; the views point into the parsed message
     QString dtypeName(int v) const
     {
         if (unknownEnums && unknownEnums->contains(v))
             return unknownEnums->value(v);
         if (pb::DataType_IsValid(v))
-            return qs(pb::DataType_Name(pb::DataType(v)));
+            return intern(pb::DataType_Name(pb::DataType(v)));
         return QString::number(v);
+    }
+    QString intern(const std::string &s) const
+    {
+        if (!interner)
+            return qs(s);
+        auto it = interner->find(std::string_view(s));
+        if (it == interner->end())
+            it = interner->emplace(std::string_view(s), qs(s)).first;
+        return it->second;
     }
 };
 
@@ -277,7 +297,7 @@ std::vector<GraphAttr> convertAttrs(const Map &map, const Ctx &ctx)
     out.reserve(size_t(map.size()));
     for (const auto &[k, v] : map) {
         auto [kind, text] = attrText(v, ctx);
-        out.push_back({qs(k), kind, text});
+        out.push_back({ctx.intern(k), kind, text});
     }
     std::sort(out.begin(), out.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
     return out;
@@ -291,16 +311,16 @@ QString tensorDescText(const pb::TensorDescriptor &d, const Ctx &ctx)
 GraphTensorDesc convertDesc(const pb::TensorDescriptor &d, const Ctx &ctx)
 {
     GraphTensorDesc t;
-    t.name = qs(d.name());
+    t.name = ctx.intern(d.name());
     t.dtype = int(d.dtype());
     t.dtypeName = ctx.dtypeName(d.dtype());
-    t.layout = qs(d.layout());
+    t.layout = ctx.intern(d.layout());
     t.shape.assign(d.shape().dim().begin(), d.shape().dim().end());
     t.size = d.size();
     t.attrs = convertAttrs(d.attr(), ctx);
     const auto &attr = d.attr();
     if (auto it = attr.find("origin_format"); it != attr.end() && it->second.value_case() == pb::AttrDef::kS)
-        t.originFormat = qs(it->second.s());
+        t.originFormat = ctx.intern(it->second.s());
     if (auto it = attr.find("origin_shape"); it != attr.end() && it->second.value_case() == pb::AttrDef::kList) {
         t.originShape.assign(it->second.list().i().begin(), it->second.list().i().end());
         t.hasOriginShape = true;
@@ -312,6 +332,41 @@ GraphTensorDesc convertDesc(const pb::TensorDescriptor &d, const Ctx &ctx)
     return t;
 }
 
+GraphNode convertOp(const pb::OpDef &op, const Ctx &ctx)
+{
+    GraphNode n;
+    n.name = qs(op.name());
+    n.type = ctx.intern(op.type());
+    n.id = op.id();
+    n.streamId = op.stream_id();
+    n.inputs.reserve(op.input_size());
+    for (const auto &s : op.input())
+        n.inputs << qs(s);
+    for (const auto &d : op.input_desc())
+        n.inputDescs.push_back(convertDesc(d, ctx));
+    for (const auto &d : op.output_desc())
+        n.outputDescs.push_back(convertDesc(d, ctx));
+    for (const auto &s : op.subgraph_name())
+        n.subgraphNames << qs(s);
+    n.attrs = convertAttrs(op.attr(), ctx);
+    const auto &attr = op.attr();
+    if (auto it = attr.find("_datadump_original_op_names"); it != attr.end())
+        for (const auto &s : it->second.list().s())
+            if (!s.empty())
+                n.originalOpNames << qs(s);
+    if (auto it = attr.find("_no_task"); it != attr.end())
+        n.noTask = it->second.b() || it->second.i() != 0;
+    if (auto it = attr.find("_L1_fusion_sub_graph_no"); it != attr.end()) {
+        const auto [kind, text] = attrText(it->second, ctx);
+        n.l1FusionGroup = text;
+    }
+    return n;
+}
+
+/// Ops per graph from which the conversion is split over two threads (ops are independent
+/// until Graph::build links them).
+constexpr int kParallelOps = 20000;
+
 Graph convertGraph(const pb::GraphDef &g, const Ctx &ctx)
 {
     Graph graph;
@@ -321,34 +376,21 @@ Graph convertGraph(const pb::GraphDef &g, const Ctx &ctx)
     for (const auto &s : g.output())
         graph.outputs << qs(s);
     graph.attrs = convertAttrs(g.attr(), ctx);
-    graph.nodes.reserve(size_t(g.op_size()));
-    for (const auto &op : g.op()) {
-        GraphNode n;
-        n.name = qs(op.name());
-        n.type = qs(op.type());
-        n.id = op.id();
-        n.streamId = op.stream_id();
-        for (const auto &s : op.input())
-            n.inputs << qs(s);
-        for (const auto &d : op.input_desc())
-            n.inputDescs.push_back(convertDesc(d, ctx));
-        for (const auto &d : op.output_desc())
-            n.outputDescs.push_back(convertDesc(d, ctx));
-        for (const auto &s : op.subgraph_name())
-            n.subgraphNames << qs(s);
-        n.attrs = convertAttrs(op.attr(), ctx);
-        const auto &attr = op.attr();
-        if (auto it = attr.find("_datadump_original_op_names"); it != attr.end())
-            for (const auto &s : it->second.list().s())
-                if (!s.empty())
-                    n.originalOpNames << qs(s);
-        if (auto it = attr.find("_no_task"); it != attr.end())
-            n.noTask = it->second.b() || it->second.i() != 0;
-        if (auto it = attr.find("_L1_fusion_sub_graph_no"); it != attr.end()) {
-            const auto [kind, text] = attrText(it->second, ctx);
-            n.l1FusionGroup = text;
-        }
-        graph.nodes.push_back(std::move(n));
+    const int count = g.op_size();
+    graph.nodes.resize(size_t(count));
+    auto convertRange = [&](int from, int to) {
+        Interner interner;
+        Ctx local = ctx;
+        local.interner = &interner;
+        for (int i = from; i < to; ++i)
+            graph.nodes[size_t(i)] = convertOp(g.op(i), local);
+    };
+    if (count >= kParallelOps) {
+        std::thread second(convertRange, count / 2, count);
+        convertRange(0, count / 2);
+        second.join();
+    } else {
+        convertRange(0, count);
     }
     graph.build();
     return graph;
@@ -423,22 +465,43 @@ QStringList findGraphFiles(const QString &path)
     return files;
 }
 
-Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel)
+Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel, GeTextReader reader)
 {
-    pb::ModelDef model;
+    // The fast reader fills the same message TextFormat does; on an arena, so that a million
+    // ops are allocated and freed in blocks.
+    google::protobuf::Arena arena;
+    pb::ModelDef *model = nullptr;
+    ParseOutcome parsed;
     QHash<int, QString> unknownEnums;
-    auto parsed = parseText(text, fileLabel, &model, &unknownEnums);
-    if (!parsed)
-        return Result<GraphModel>::failure(parsed.error());
+    if (reader != GeTextReader::TextFormat) {
+        model = google::protobuf::Arena::CreateMessage<pb::ModelDef>(&arena);
+        detail::FastParseStop stop;
+        if (!detail::parseGeProtoTextFast(text, model, &stop, &unknownEnums)) {
+            if (reader == GeTextReader::FastOnly)
+                return Result<GraphModel>::failure(QStringLiteral("%1:%2:%3: outside the fast reader's subset: %4")
+                                                       .arg(fileLabel).arg(stop.line).arg(stop.column).arg(stop.reason));
+            model = nullptr; // partial: TextFormat reads the file again from the start
+            unknownEnums.clear();
+        }
+    }
+    std::unique_ptr<pb::ModelDef> slow;
+    if (!model) {
+        slow = std::make_unique<pb::ModelDef>();
+        model = slow.get();
+        auto r = parseText(text, fileLabel, model, &unknownEnums);
+        if (!r)
+            return Result<GraphModel>::failure(r.error());
+        parsed = *r;
+    }
     GraphModel out;
-    out.modelName = qs(model.name());
-    out.unknownFields = parsed->warnings + int(unknownEnums.size());
-    out.warnings = parsed->messages;
+    out.modelName = qs(model->name());
+    out.unknownFields = parsed.warnings + int(unknownEnums.size());
+    out.warnings = parsed.messages;
     for (auto it = unknownEnums.cbegin(); it != unknownEnums.cend(); ++it)
         out.warnings << QStringLiteral("unknown enumeration value %1").arg(it.value());
     const Ctx ctx{&unknownEnums};
-    out.graphs.reserve(size_t(model.graph_size()));
-    for (const auto &g : model.graph())
+    out.graphs.reserve(size_t(model->graph_size()));
+    for (const auto &g : model->graph())
         out.graphs.push_back(convertGraph(g, ctx));
     return out;
 }

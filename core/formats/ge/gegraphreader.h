@@ -39,8 +39,14 @@ QStringList findGraphFiles(const QString &path);
 /// "<file>:<line>:<column>: <message>".
 Result<GraphModel> readGraphFile(const QString &path);
 
+/// Which reader parses ge_proto text: `Auto` tries the hand-written reader for the subset GE
+/// writes and falls back to protobuf's TextFormat for anything outside it (so odd files read as
+/// before); `FastOnly` fails where `Auto` would fall back (tests); `TextFormat` is the old path.
+enum class GeTextReader { Auto, FastOnly, TextFormat };
+
 /// `ge.proto.ModelDef` in protobuf text format. `fileLabel` names the file in messages.
-Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel);
+Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel,
+                                    GeTextReader reader = GeTextReader::Auto);
 
 /// Text-format ONNX ModelProto as GE writes it (ge-graph.md §8); reducedFidelity is set.
 Result<GraphModel> parseGeOnnxText(const QByteArray &text, const QString &fileLabel);
