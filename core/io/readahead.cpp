@@ -21,6 +21,7 @@ struct ReadAhead::State
     std::mutex mutex;
     std::condition_variable wake;
     bool stop = false;
+    std::atomic<unsigned> sink{0};
 };
 
 namespace {
@@ -57,7 +58,15 @@ void run(ReadAhead::State &s)
         const std::uintptr_t n = std::min<std::uintptr_t>(ReadAhead::kStep, s.end - pos);
         // Starts the reads and returns (the kernel's forced read-ahead); blocks only while the
         // disk's queue is full, which is where this thread should wait.
-        ::madvise(reinterpret_cast<void *>(pos), size_t(n), MADV_WILLNEED);
+        // touch one byte a page: the faults read the pages (the kernel's mmap read-around)
+        // on this thread while the pass computes on its own
+        unsigned sum = 0;
+        for (std::uintptr_t p = pos; p < pos + n; p += page)
+            sum += *reinterpret_cast<const volatile unsigned char *>(p);
+        s.sink.fetch_add(sum, std::memory_order_relaxed);
+        // and hand them back at once: they stay in the page cache for the pass (a minor fault),
+        // not in this process's resident set (the pass's own bound, io/pagerelease.h, holds)
+        ::madvise(reinterpret_cast<void *>(pos), size_t(n), MADV_DONTNEED);
         pos += n;
     }
 }
