@@ -113,6 +113,21 @@ void releaseMappedPages(const void *begin, std::size_t length)
     if (lo < mapBegin || hi <= lo)
         return;
     ::madvise(reinterpret_cast<void *>(lo), size_t(hi - lo), MADV_DONTNEED);
+    noteReleasedForReadAhead(begin, size_t(end - b));
+}
+
+bool isMappedRange(const void *begin, std::size_t length)
+{
+    if (!begin)
+        return false;
+    const auto b = reinterpret_cast<std::uintptr_t>(begin);
+    Registry &reg = registry();
+    std::shared_lock lock(reg.mutex);
+    auto it = reg.ranges.upper_bound(b);
+    if (it == reg.ranges.begin())
+        return false;
+    --it;
+    return b < it->second && length <= it->second - b;
 }
 
 std::int64_t mappedResidentBytes(const void *mappingBegin)

@@ -23,6 +23,13 @@ namespace ds {
 ///     releaseMappedPages(view.data + b * elemBytes(view.elem), (e - b) * elemBytes(view.elem));
 void releaseMappedPages(const void *begin, std::size_t length);
 
+/// True when [begin, begin + length) lies inside one live MappedFile.
+bool isMappedRange(const void *begin, std::size_t length);
+
+/// (readahead.cpp) Tells the live ReadAheads over this range that their pass has read it.
+/// releaseMappedPages() calls it; nothing else needs to.
+void noteReleasedForReadAhead(const void *begin, std::size_t length);
+
 /// Bytes of the live MappedFile starting at `mappingBegin` that are resident in this
 /// process (its "Rss" in /proc/self/smaps); -1 when unknown. For tests and measurements.
 std::int64_t mappedResidentBytes(const void *mappingBegin);

@@ -1,6 +1,7 @@
 #include "stats.h"
 
 #include "io/pagerelease.h"
+#include "io/readahead.h"
 #include "util/kernelisa.h"
 #include "util/parallel.h"
 
@@ -241,6 +242,7 @@ const std::vector<double> &codeValues(Elem e)
 
 bool countCodes(const TensorView &t, std::vector<std::uint64_t> &counts, const JobControl *job)
 {
+    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
     const int bits = codeBits(t.elem);
     const size_t codes = size_t(1) << bits;
     counts.assign(codes, 0);
@@ -631,6 +633,7 @@ double momentsShift(const TensorView &t)
 
 bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, bool withHeadroom)
 {
+    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
     // One Moments per task, merged in task order afterwards: the result does not depend on
     // which thread finished first.
     std::vector<Moments> parts((t.count + kTaskElems - 1) / kTaskElems);
@@ -835,6 +838,7 @@ void histogramGeneral(Elem elem, const std::byte *data, size_t b, size_t e, cons
 bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out, const JobControl *job,
                      bool allInRange = false)
 {
+    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
     widenIfEqual(lo, hi);
     const Binner binner(bins, lo, hi);
     out = Histogram{};
