@@ -5,7 +5,7 @@
 // that file is kept beside the table, or else msprobe dump folders (dump.json in the table's
 // step/rank) near it. A candidate is taken only when every row's tensor is in it with the
 // table's values (NPU columns for the NPU dump, Bench columns for the bench dump); see
-// docs/COMPARE.md "Opening msprobe's tables".
+// docs/COMPARE-TABLES.md "Opening msprobe's tables".
 
 #include "resulttable.h"
 

@@ -7,7 +7,7 @@
 // API, process group and call order; send/recv by peer and call order) and layered: matched ops
 // share a layer, and every op of a rank is one layer after the rank's previous one. An operator
 // then sits at (layer of the next communication op on its rank, before or at that op, ops since
-// the previous communication op). See docs/COMPARE.md "Runs" for how this differs from msprobe.
+// the previous communication op). See docs/COMPARE-RUNS.md "Runs" for how this differs from msprobe.
 
 #include "dump/records.h"
 

@@ -1,6 +1,6 @@
 #pragma once
 // DumpScope's own first divergence beside msprobe's `compare -da` answer (issue 33, item 1;
-// compare/diffanalyze.h reads the files; docs/COMPARE.md "msprobe's -da answers").
+// compare/diffanalyze.h reads the files; docs/COMPARE-TABLES.md "msprobe's -da answers").
 
 #include "compare/diffanalyze.h"
 

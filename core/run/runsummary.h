@@ -105,7 +105,7 @@ struct RunAnswer
     /// says how many and why ("runs agree on every compared row (step 0); 3 of 4 rows not
     /// compared: No bench data matched 3"), and "nothing was compared" when no row was.
     QString line() const;
-    /// The `run` object of the JSON reports (docs/COMPARE.md "Runs"), compact JSON text.
+    /// The `run` object of the JSON reports (docs/COMPARE-RUNS.md "Runs"), compact JSON text.
     QByteArray toJson(const std::vector<ScopeSummary> &scopes) const;
 };
 

@@ -3,7 +3,7 @@
 // MindSpore kernel-level dumps (msprobe L2, static graph O0/O1, exception dump; written by
 // MindSpore's own E2E dump, not by CANN): the statistic.csv of one iteration folder, kernel
 // file names and scopes. Layout and sources: ../shared/specs/msprobe-outputs.md §4 and
-// docs/COMPARE.md "MindSpore kernel dumps".
+// docs/COMPARE-TABLES.md "MindSpore kernel dumps".
 
 #include "dump/records.h"
 #include "util/error.h"
