@@ -227,6 +227,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_sides->setStretchFactor(1, 2);
     m_sides->setChildrenCollapsible(false);
     m_detailPane = new QWidget(this);
+    m_detailPane->setObjectName(QStringLiteral("compareDetailPane"));
     auto *detailLayout = new QVBoxLayout(m_detailPane);
     detailLayout->setContentsMargins(0, 0, 0, 0);
     detailLayout->addWidget(m_detailStatus);
@@ -362,7 +363,7 @@ void CompareView::arrange(bool narrow)
         m_split->addWidget(m_detailPane);
         m_sides->insertWidget(0, m_stats);
         for (QWidget *w : {static_cast<QWidget *>(m_side), m_detailPane, static_cast<QWidget *>(m_stats)})
-            w->show();
+            w->setVisible(!isPaged() || w == m_stats); // a paged table has no pair to detail (showPagedTable)
     }
     if (isVisible())
         QTimer::singleShot(0, this, &CompareView::sizeSplitters); // once the splitters have their new children

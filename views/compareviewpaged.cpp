@@ -110,6 +110,10 @@ void CompareView::showPagedTable(std::shared_ptr<const PagedCsvTable> table, Com
     m_pagedModel->setTable(table);
     m_table->hide();
     m_pagedBox->show();
+    // its rows are the file's cells, not pairs of tensors: no bench operators to pair by hand, no
+    // statistics, histograms or heatmap of a selected pair (they would stay empty grids)
+    m_side->hide();
+    m_detailPane->hide();
     const bool complete = table->complete();
     m_pagedNotPass->setEnabled(complete);
     if (!complete)
@@ -146,6 +150,8 @@ void CompareView::leavePaged()
     m_pagedModel->setTable(nullptr);
     m_pagedBox->hide();
     m_table->show();
+    m_side->show();
+    m_detailPane->show();
     m_filter->setEnabled(true);
     m_verdictFilter->setEnabled(true);
 }

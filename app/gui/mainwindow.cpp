@@ -1,6 +1,7 @@
 #include "mainwindow.h"
 
 #include "compare/resulttable.h"
+#include "compare/resulttablepaged.h"
 
 #include "background.h"
 #include "compareview.h"
@@ -351,6 +352,9 @@ void MainWindow::openPath(const QString &path)
     if (const QFileInfo info(path); info.isFile() && (isCompareTableName(path) || info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0
                                                        || info.suffix().compare(QLatin1String("xlsx"), Qt::CaseInsensitive) == 0)) {
         m_tabs->setCurrentWidget(m_compare);
+        // a table read paged links no dumps: with none open, the empty tree and inspector step aside
+        if (info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0 && info.size() >= pagedTableThreshold())
+            docksAsideForResults();
         m_compare->openTable(path);
         // the first screen: what it is and where to go next, in one line (the full path on hover)
         m_statusText->setText(tr("%1: msprobe's rows and Result on the Compare tab. Next: select a row, or filter above.").arg(info.fileName()));

@@ -206,6 +206,37 @@ private slots:
         QVERIFY(w->findChild<QDockWidget *>(QStringLiteral("dumpTreeDock"))->isVisible());
     }
 
+    /// A compare table read paged links no dumps: opened with none open, the empty dump tree and
+    /// inspector step aside for its columns (h31: "the table is narrow" beside them), and come
+    /// back with the first dump. A table opened whole keeps them (it may find its dumps).
+    void pagedTableLeavesRoomForItsColumns()
+    {
+        const QString table = QDir(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/compare/bf16_statistics_mix/step0/csv"))
+                                  .entryInfoList({QStringLiteral("compare_result_rank0_*.csv")}, QDir::Files)
+                                  .value(0)
+                                  .absoluteFilePath();
+        QVERIFY(!table.isEmpty());
+        {
+            auto whole = openWindow(QSize(1280, 800));
+            QVERIFY(whole);
+            whole->openPath(table);
+            QTest::qWait(50);
+            QVERIFY(whole->inspectorDock()->isVisible());
+        }
+        qputenv("DS_PAGED_TABLE_BYTES", "1"); // this small table read as a large one would be
+        auto w = openWindow(QSize(1280, 800));
+        QVERIFY(w);
+        w->openPath(table);
+        qunsetenv("DS_PAGED_TABLE_BYTES");
+        QTRY_VERIFY(!w->inspectorDock()->isVisible());
+        QVERIFY(!w->findChild<QDockWidget *>(QStringLiteral("dumpTreeDock"))->isVisible());
+        QSignalSpy started(w->context(), &DocumentContext::indexingStarted);
+        w->openPath(kCannModel);
+        QTRY_VERIFY_WITH_TIMEOUT(started.count() > 0, 20000);
+        QTRY_VERIFY(w->inspectorDock()->isVisible());
+        QVERIFY(w->findChild<QDockWidget *>(QStringLiteral("dumpTreeDock"))->isVisible());
+    }
+
     /// View lists every dock (its show/hide action) and every central tab, and Reset Layout.
     void viewMenuListsDocksAndTabs()
     {

@@ -3,6 +3,7 @@
 // row shows both tensors side by side and the error heatmap. Oracle: the MaxAbsErr cell msprobe
 // 26 wrote for that row in samples/msprobe_real.
 #include "compare/comparereport.h"
+#include "benchoperatorspanel.h"
 #include "compare/resulttable.h"
 #include "compareview.h"
 #include "index/tensorloader.h"
@@ -117,6 +118,9 @@ private slots:
         QVERIFY(view.isPaged());
         QVERIFY(view.pagedTable()->isVisible());
         QVERIFY(!view.table()->isVisible());
+        // no pair to detail: the bench operators and the selected pair's panes are not shown empty
+        QVERIFY(!view.benchPanel()->isVisible());
+        QVERIFY(!view.findChild<QWidget *>(QStringLiteral("compareDetailPane"))->isVisible());
         QCOMPARE(view.tablePath(), table);
         QCOMPARE(view.pagedModel()->rowCount(), int(cells->rows.size()));
         QCOMPARE(view.pagedModel()->columnCount(), int(cells->header.size()));
@@ -134,6 +138,8 @@ private slots:
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 30000);
         QVERIFY(!view.isPaged());
         QVERIFY(view.table()->isVisible());
+        QVERIFY(view.benchPanel()->isVisible());
+        QVERIFY(view.findChild<QWidget *>(QStringLiteral("compareDetailPane"))->isVisible());
         QCOMPARE(view.proxy()->rowCount(), int(whole->result->rows.size()));
     }
 };
