@@ -429,10 +429,8 @@ void CompareView::start(std::shared_ptr<const DumpIndex> npu, int npuDump, const
     }));
 }
 
-void CompareView::openTable(const QString &path)
+void CompareView::beginTableRun()
 {
-    if (openPagedTable(path)) // a large CSV table (compareviewpaged.cpp)
-        return;
     if (m_cancelRun)
         *m_cancelRun = true;
     m_run.waitForFinished();
@@ -442,8 +440,15 @@ void CompareView::openTable(const QString &path)
     m_cancelRun = std::make_shared<std::atomic<bool>>(false);
     m_runProgress = std::make_shared<std::atomic<int>>(0);
     m_csv->setEnabled(false);
-    m_summary->setText(tr("Reading msprobe's compare table %1\u2026").arg(path));
     m_remapping = m_remapPending = false;
+}
+
+void CompareView::openTable(const QString &path)
+{
+    if (openPagedTable(path)) // a large CSV table (compareviewpaged.cpp)
+        return;
+    beginTableRun();
+    m_summary->setText(tr("Reading msprobe's compare table %1\u2026").arg(path));
     watchProgress();
     m_run.setFuture(QtConcurrent::run(backgroundPool(), [path, cancel = m_cancelRun] {
         const BackgroundPriority background;

@@ -164,6 +164,8 @@ private:
         CompareMode pagedMode = CompareMode::None;
     };
     /// openTable of a large CSV table; false when `path` is not one.
+    /// Stops the running job and forgets the dumps before a table is read (openTable, openPagedTable).
+    void beginTableRun();
     bool openPagedTable(const QString &path);
     /// Shows a paged table (its first rows while `complete` is false).
     void showPagedTable(std::shared_ptr<const PagedCsvTable> table, CompareMode mode);

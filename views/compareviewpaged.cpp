@@ -41,16 +41,7 @@ bool CompareView::openPagedTable(const QString &path)
     const QFileInfo info(path);
     if (info.suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) != 0 || info.size() < pagedTableThreshold())
         return false;
-    if (m_cancelRun)
-        *m_cancelRun = true;
-    m_run.waitForFinished();
-    m_npu.reset();
-    m_bench.reset();
-    m_npuDump = -1;
-    m_cancelRun = std::make_shared<std::atomic<bool>>(false);
-    m_runProgress = std::make_shared<std::atomic<int>>(0);
-    m_csv->setEnabled(false);
-    m_remapping = m_remapPending = false;
+    beginTableRun();
     m_summary->setText(tr("Reading msprobe's compare table %1 (%2 MiB): its first rows come first, then every row is indexed\u2026")
                            .arg(path).arg(info.size() >> 20));
     watchProgress();
