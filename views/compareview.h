@@ -171,6 +171,8 @@ private:
     void showPagedTable(std::shared_ptr<const PagedCsvTable> table, CompareMode mode);
     /// Back to the comparison's rows (another compare or table, clear()).
     void leavePaged();
+    /// A page of the paged table's cells arrived: the name columns are sized to the first one.
+    void pagedPageLoaded();
     void watchProgress();
     void sizeSplitters();
     /// Narrow or wide arrangement (see the class comment).
@@ -231,6 +233,7 @@ private:
     PagedCompareTableModel *m_pagedModel = nullptr;
     QCheckBox *m_pagedNotPass = nullptr;
     QElapsedTimer m_pagedClock; ///< since openPagedTable (DS_TRACE_TABLE_OPEN prints the first rows' time)
+    bool m_pagedColumnsSized = false;
 };
 
 } // namespace ds

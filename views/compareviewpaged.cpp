@@ -81,6 +81,8 @@ void CompareView::showPagedTable(std::shared_ptr<const PagedCsvTable> table, Com
         m_pagedNotPass = new QCheckBox(tr("Only the rows that are not a pass"), m_pagedBox);
         m_pagedNotPass->setToolTip(tr("Rows whose Result is warning or error (read from the whole table)"));
         m_pagedModel = new PagedCompareTableModel(this);
+        m_pagedModel->setPool(backgroundPool()); // rows parsed off the GUI thread, a page at a time
+        connect(m_pagedModel, &PagedCompareTableModel::pageLoaded, this, &CompareView::pagedPageLoaded);
         m_pagedTable = new QTableView(m_pagedBox);
         m_pagedTable->setModel(m_pagedModel);
         m_pagedTable->setSelectionBehavior(QAbstractItemView::SelectRows);
@@ -111,13 +113,7 @@ void CompareView::showPagedTable(std::shared_ptr<const PagedCsvTable> table, Com
         m_pagedNotPass->setChecked(false);
     if (top > 0 && !m_pagedModel->notPassOnly()) // the whole table replaced the first rows: keep the place
         m_pagedTable->scrollTo(m_pagedModel->index(int(top), 0), QAbstractItemView::PositionAtTop);
-    for (int c = 0; c < 2 && c < m_pagedModel->columnCount(); ++c) { // the names, up to 360 px
-        m_pagedTable->resizeColumnToContents(c);
-        m_pagedTable->setColumnWidth(c, std::clamp(m_pagedTable->columnWidth(c), 110, 360));
-    }
-    if (qEnvironmentVariableIsSet("DS_TRACE_TABLE_OPEN")) // bench/bench_big_files.py table --gui
-        std::fprintf(stderr, "paged table: %lld rows shown after %lld ms (%s)\n", static_cast<long long>(table->rowCount()),
-                     static_cast<long long>(m_pagedClock.elapsed()), table->complete() ? "every row" : "first rows");
+    m_pagedColumnsSized = false; // sized when the first page of cells arrives (pagedPageLoaded)
     const QString file = QFileInfo(table->path()).fileName();
     if (!complete) {
         m_summary->setText(tr("%1: the first %2 rows of msprobe's compare table (%3 MiB) while the rest is read\u2026")
@@ -132,6 +128,21 @@ void CompareView::showPagedTable(std::shared_ptr<const PagedCsvTable> table, Com
                            .arg(file).arg(table->rowCount()).arg(table->fileBytes() >> 20).arg(compareModeName(mode))
                            .arg(c[size_t(Verdict::Pass)]).arg(c[size_t(Verdict::Warning)]).arg(c[size_t(Verdict::Error)])
                            .arg(c[size_t(Verdict::None)]).arg(pagedTableThreshold() >> 20));
+}
+
+void CompareView::pagedPageLoaded()
+{
+    if (m_pagedColumnsSized || !m_pagedModel->table())
+        return;
+    m_pagedColumnsSized = true;
+    for (int c = 0; c < 2 && c < m_pagedModel->columnCount(); ++c) { // the names, up to 360 px
+        m_pagedTable->resizeColumnToContents(c);
+        m_pagedTable->setColumnWidth(c, std::clamp(m_pagedTable->columnWidth(c), 110, 360));
+    }
+    const PagedCsvTable &table = *m_pagedModel->table();
+    if (qEnvironmentVariableIsSet("DS_TRACE_TABLE_OPEN")) // bench/bench_big_files.py table --gui
+        std::fprintf(stderr, "paged table: %lld rows shown after %lld ms (%s)\n", static_cast<long long>(table.rowCount()),
+                     static_cast<long long>(m_pagedClock.elapsed()), table.complete() ? "every row" : "first rows");
 }
 
 void CompareView::leavePaged()

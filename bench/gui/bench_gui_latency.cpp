@@ -10,8 +10,13 @@
 // selected and listed). The worst gap counts from the open on (the gap in which indexing
 // starts included); the window's first paint before it (an empty window: fonts, style, Qt's
 // paint threads started) is reported on its own.
+// Every gap is also measured in the GUI thread's own CPU time (CLOCK_THREAD_CPUTIME_ID): a gap
+// with little CPU is the thread waiting for a core (load) or blocked, a gap with as much CPU as
+// wall time is work on the GUI thread; "worst_gui_gap_cpu_ms" is the CPU time of the worst gap,
+// "worst_gui_busy_ms" the most CPU the GUI thread spent between two ticks.
 // With DS_STALL_TRACE=MS set, a watchdog thread prints the GUI thread's stack (raw frames,
-// for addr2line) to stderr whenever the GUI thread has not ticked for MS milliseconds.
+// for addr2line) to stderr whenever the GUI thread has not ticked for MS milliseconds, sampled
+// every 10 ms of it, labelled by whether it spent most of the last 10 ms on a core.
 #include "documentcontext.h"
 #include "mainwindow.h"
 #include "overflowpanel.h"
@@ -25,14 +30,18 @@
 #include <QTreeView>
 #include <atomic>
 #include <chrono>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <execinfo.h>
 #include <pthread.h>
+#include <sched.h>
 #include <thread>
 #include <unistd.h>
+#include <string_view>
 #include <utility>
 
 using namespace ds;
@@ -41,30 +50,63 @@ namespace {
 
 std::atomic<qint64> g_lastTickNs{0};
 std::atomic<bool> g_stop{false};
+std::atomic<qint64> g_stalledMs{0};
+std::atomic<bool> g_working{false};
 
 void dumpStack(int)
 {
     void *frames[64];
     const int n = backtrace(frames, 64);
-    const char sep[] = "--- GUI thread stack during a stall ---\n";
-    (void)!write(2, sep, sizeof sep - 1);
+    // "--- GUI thread stack, stalled for N ms ---": N written by hand (async-signal-safe).
+    char line[64] = "--- GUI thread stack, stalled for ";
+    size_t len = std::strlen(line);
+    char digits[20];
+    int nd = 0;
+    for (qint64 v = g_stalledMs; nd == 0 || v > 0; v /= 10)
+        digits[nd++] = char('0' + v % 10);
+    while (nd > 0)
+        line[len++] = digits[--nd];
+    for (const char c : std::string_view(g_working ? " ms, working ---\n" : " ms, not on a core ---\n"))
+        line[len++] = c;
+    (void)!write(2, line, len);
     backtrace_symbols_fd(frames, n, 2);
+}
+
+qint64 threadCpuNs()
+{
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
 qint64 nowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
 
-/// Samples the GUI thread's stack while it is stalled longer than `ms` (one sample per 50 ms).
+/// Samples the GUI thread's stack every 10 ms while it is stalled longer than `ms`.
 std::thread stallTracer(int ms)
 {
     std::signal(SIGUSR2, dumpStack);
     const pthread_t gui = pthread_self();
-    return std::thread([gui, ms] {
+    clockid_t guiClock{};
+    pthread_getcpuclockid(gui, &guiClock);
+    return std::thread([gui, ms, guiClock] {
+        const auto guiCpuNs = [guiClock] {
+            timespec ts{};
+            clock_gettime(guiClock, &ts);
+            return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+        };
+        qint64 cpuBefore = guiCpuNs();
         while (!g_stop) {
             std::this_thread::sleep_for(std::chrono::milliseconds(10));
-            const qint64 last = g_lastTickNs;
-            if (last && nowNs() - last > qint64(ms) * 1000000) {
+            const qint64 last = g_lastTickNs, cpu = guiCpuNs();
+            // A stall in which the GUI thread works (over half of the last 10 ms on a core) is
+            // labelled "working"; otherwise it waits for a core or is blocked (a lock, a fault).
+            const bool working = cpu - cpuBefore > 5000000;
+            cpuBefore = cpu;
+            const qint64 stalledNs = nowNs() - last;
+            if (last && stalledNs > qint64(ms) * 1000000) {
+                g_stalledMs = stalledNs / 1000000;
+                g_working = working;
                 pthread_kill(gui, SIGUSR2);
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
             }
         }
     });
@@ -85,6 +127,15 @@ int main(int argc, char **argv)
         std::fprintf(stderr, "usage: bench_gui_latency [--after-shown] PATH [TENSOR_ID]\n");
         return 2;
     }
+    // DS_BENCH_RT=1: the GUI thread alone runs SCHED_FIFO (root only), so that on a loaded
+    // machine it never waits for a core and the gaps left are the GUI thread's own work and
+    // its waits on locks: what it would see on an idle machine.
+    if (std::getenv("DS_BENCH_RT")) {
+        sched_param param{};
+        param.sched_priority = 1;
+        if (const int rc = pthread_setschedparam(pthread_self(), SCHED_FIFO, &param))
+            std::fprintf(stderr, "DS_BENCH_RT: SCHED_FIFO refused (%s)\n", std::strerror(rc));
+    }
     std::thread tracer;
     if (const char *trace = std::getenv("DS_STALL_TRACE"))
         tracer = stallTracer(std::max(10, std::atoi(trace)));
@@ -93,14 +144,24 @@ int main(int argc, char **argv)
     w.show();
 
     QElapsedTimer clock, sinceTick;
+    qint64 worstGapCpuNs = 0, worstBusyNs = 0, worstBusyAt = 0, lastCpuNs = threadCpuNs();
     qint64 worstGap = 0, worstAt = 0, firstRowMs = -1, finishedMs = -1, ticks = 0, beforeOpenGap = -1;
     QTimer probe;
     probe.setInterval(2);
     QObject::connect(&probe, &QTimer::timeout, [&] {
-        if (ticks++ && sinceTick.elapsed() > worstGap) {
-            worstGap = sinceTick.elapsed();
-            worstAt = clock.elapsed();
+        const qint64 cpuNs = threadCpuNs();
+        if (ticks++) {
+            if (sinceTick.elapsed() > worstGap) {
+                worstGap = sinceTick.elapsed();
+                worstAt = clock.elapsed();
+                worstGapCpuNs = cpuNs - lastCpuNs;
+            }
+            if (cpuNs - lastCpuNs > worstBusyNs) {
+                worstBusyNs = cpuNs - lastCpuNs;
+                worstBusyAt = clock.elapsed();
+            }
         }
+        lastCpuNs = cpuNs;
         sinceTick.restart();
         g_lastTickNs = nowNs();
         if (firstRowMs < 0 && w.context()->treeModel()->rowCount(w.context()->treeModel()->index(0, 0)) > 0)
@@ -125,6 +186,7 @@ int main(int argc, char **argv)
             return;
         openMs = clock.elapsed();
         beforeOpenGap = std::exchange(worstGap, 0);
+        worstGapCpuNs = worstBusyNs = worstBusyAt = 0;
     });
     QObject::connect(w.context(), &DocumentContext::indexingFinished, [&](int, bool, int opCount, int) {
         finishedMs = clock.elapsed();
@@ -141,6 +203,8 @@ int main(int argc, char **argv)
         w.openAfterFirstPaint({path});
     app.exec();
     const qint64 indexGap = worstGap, indexGapAt = worstAt;
+    const double indexGapCpuMs = double(worstGapCpuNs) / 1e6, indexBusyMs = double(worstBusyNs) / 1e6;
+    const qint64 indexBusyAt = worstBusyAt;
     g_lastTickNs = 0;
 
     double pageMs = -1, histMs = -1;
@@ -160,8 +224,8 @@ int main(int argc, char **argv)
     g_stop = true;
     if (tracer.joinable())
         tracer.join();
-    std::printf("{\"ops\": %d, \"open_started_ms\": %lld, \"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"settled_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, "
+    std::printf("{\"ops\": %d, \"open_started_ms\": %lld, \"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"settled_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, \"worst_gui_gap_cpu_ms\": %.1f, \"worst_gui_busy_ms\": %.1f, \"worst_busy_at_ms\": %lld, "
                 "\"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
-                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, beforeOpenGap, pageMs, histMs, worstGap);
+                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, beforeOpenGap, pageMs, histMs, worstGap);
     return 0;
 }

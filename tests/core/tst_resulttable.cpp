@@ -21,6 +21,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -421,7 +422,15 @@ void TestResultTable::dumpsFromCompareJson()
     const QString table = QDir(kReal + QStringLiteral("/compare/weight_statistics_mix/step0/csv"))
                               .entryInfoList({QStringLiteral("compare_result_rank1_*.csv")}).value(0).absoluteFilePath();
     QVERIFY(!table.isEmpty());
-    QTemporaryDir tmp;
+    // The table's folder is the only one searched: a folder below the home folder, where the
+    // search stops (copies of these dumps elsewhere in the system's temporary folder would hold
+    // the table's values and be found, rightly, when the JSON is not believed).
+    QTemporaryDir home;
+    const QByteArray oldHome = qgetenv("HOME");
+    qputenv("HOME", home.path().toUtf8());
+    const auto restoreHome = qScopeGuard([&] { qputenv("HOME", oldHome); });
+    QVERIFY(QDir(home.path()).mkdir(QStringLiteral("table")));
+    QDir tmp(home.filePath(QStringLiteral("table")));
     const QString copy = tmp.filePath(QFileInfo(table).fileName());
     QVERIFY(QFile::copy(table, copy));
     const QString npu = QFileInfo(kReal + QStringLiteral("/dumps/npu_weight_statistics_mix/step0/rank1")).absoluteFilePath();
@@ -429,7 +438,7 @@ void TestResultTable::dumpsFromCompareJson()
     write(tmp.filePath(QStringLiteral("compare.json")),
           QStringLiteral("{\"npu_path\": \"%1/dump.json\", \"bench_path\": \"%2\", \"stack_path\": \"%1/stack.json\", "
                          "\"is_print_compare_log\": true}")
-              .arg(QDir(tmp.path()).relativeFilePath(npu), bench).toUtf8());
+              .arg(tmp.relativeFilePath(npu), bench).toUtf8());
     auto opened = openCompareTableWithDumps(copy);
     QVERIFY2(opened && opened->linked, opened ? qPrintable(opened->result->tableDumps) : qPrintable(opened.errorText()));
     QCOMPARE(opened->npu->openedPath, npu);

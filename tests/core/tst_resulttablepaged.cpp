@@ -15,8 +15,10 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QRandomGenerator>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QThreadPool>
 
 using namespace ds;
 
@@ -194,6 +196,49 @@ private slots:
             QVERIFY(opened->result->rows[size_t(tableRow)].verdict >= Verdict::Warning);
             QCOMPARE(model.index(r, 0).data().toString(), full->rows[size_t(tableRow)][0]);
         }
+
+        // with a pool (the GUI), data() never parses: the page is parsed on the pool and its rows
+        // change when it arrives, in the whole table and among the rows that are not a pass
+        QThreadPool pool;
+        PagedCompareTableModel async;
+        QAbstractItemModelTester asyncTester(&async, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        async.setPool(&pool);
+        async.setTable(*paged);
+        QTRY_COMPARE(async.pagesLoading(), 0); // the model tester's first look (page 0)
+        const qint64 parsedBefore = async.rowsParsed();
+        QSignalSpy changed(&async, &QAbstractItemModel::dataChanged);
+        const int row = int(3 * PagedCompareTableModel::kPageRows + 5);
+        QCOMPARE(async.index(row, 1).data().toString(), QString());
+        QCOMPARE(async.rowsParsed(), parsedBefore);
+        QCOMPARE(async.pagesLoading(), 1);
+        QCOMPARE(async.index(row, 0).data(PagedCompareTableModel::LineRole).toInt(), full->lines[size_t(row)]); // no page needed
+        QTRY_COMPARE(async.pagesLoading(), 0);
+        QCOMPARE(changed.count(), 1);
+        QCOMPARE(changed.front().at(0).value<QModelIndex>().row(), int(3 * PagedCompareTableModel::kPageRows));
+        QCOMPARE(changed.front().at(1).value<QModelIndex>().row(), int(4 * PagedCompareTableModel::kPageRows) - 1);
+        QCOMPARE(async.rowsParsed(), parsedBefore + PagedCompareTableModel::kPageRows);
+        for (int c = 0; c < async.columnCount(); ++c)
+            QCOMPARE(async.index(row, c).data(Qt::ToolTipRole).toString(), full->rows[size_t(row)][c]);
+        async.setNotPassOnly(true);
+        QTRY_COMPARE(async.pagesLoading(), 0);
+        changed.clear();
+        const int shown = async.rowCount() / 2;
+        const qint64 tableRow = async.index(shown, 0).data(PagedCompareTableModel::TableRowRole).toLongLong();
+        QCOMPARE(async.index(shown, 0).data().toString(), QString());
+        QTRY_COMPARE(async.pagesLoading(), 0);
+        QCOMPARE(changed.count(), 1);
+        const int top = changed.front().at(0).value<QModelIndex>().row(), bottom = changed.front().at(1).value<QModelIndex>().row();
+        QVERIFY(top <= shown && shown <= bottom);
+        for (int r = top; r <= bottom; ++r) // the changed rows are those of the page's table rows
+            QCOMPARE(async.index(r, 0).data(PagedCompareTableModel::TableRowRole).toLongLong() / PagedCompareTableModel::kPageRows,
+                     tableRow / PagedCompareTableModel::kPageRows);
+        QCOMPARE(async.index(shown, 0).data().toString(), full->rows[size_t(tableRow)][0]);
+        // a page asked for before the table changed is dropped when it arrives
+        (void)async.index(0, 0).data();
+        async.setTable(nullptr);
+        pool.waitForDone();
+        QCoreApplication::processEvents();
+        QCOMPARE(async.rowCount(), 0);
     }
 
     /// Bad files: the paged reader gives the full parser's error, which names the file, the line

@@ -124,9 +124,14 @@ private slots:
         QCOMPARE(view.tablePath(), table);
         QCOMPARE(view.pagedModel()->rowCount(), int(cells->rows.size()));
         QCOMPARE(view.pagedModel()->columnCount(), int(cells->header.size()));
+        // the cells are parsed off the GUI thread: asked for, they arrive a page at a time
+        for (int r = 0; r < view.pagedModel()->rowCount(); r += int(PagedCompareTableModel::kPageRows))
+            (void)view.pagedModel()->index(r, 0).data();
+        QTRY_COMPARE_WITH_TIMEOUT(view.pagedModel()->pagesLoading(), 0, 30000);
         for (int r = 0; r < view.pagedModel()->rowCount(); r += 7)
             for (int c = 0; c < view.pagedModel()->columnCount(); ++c)
                 QCOMPARE(view.pagedModel()->index(r, c).data(Qt::ToolTipRole).toString(), cells->rows[size_t(r)][c]);
+        QVERIFY(view.pagedTable()->columnWidth(0) > 110); // the name column sized to the first page's names
         const QString summary = view.summary()->text();
         QVERIFY2(summary.contains(QStringLiteral("error %1").arg(notPass)), qPrintable(summary));
         auto *box = view.findChild<QCheckBox *>();
