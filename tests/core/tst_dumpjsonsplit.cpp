@@ -98,6 +98,7 @@ private slots:
     void brokenChunk_data();
     void brokenChunk();
     void defaultsSplitLargeFilesOnly();
+    void takenChunksShareTheFilesLevels();
 };
 
 void TestDumpJsonSplit::sameAsOneThread_data()
@@ -198,6 +199,30 @@ void TestDumpJsonSplit::defaultsSplitLargeFilesOnly()
     const std::uint64_t before = splitChunksTaken();
     readBoth(replicatedDump(10), DumpJsonSplitSettings{});
     QCOMPARE(splitChunksTaken(), before);
+}
+
+void TestDumpJsonSplit::takenChunksShareTheFilesLevels()
+{
+    // A worker's records come without levels and file name (no reference counts written by
+    // two threads at once); the reading thread gives every record taken the file's own: the
+    // same levels object (the dump tree groups operators by it) and file name as its own.
+    const std::string doc = replicatedDump(60);
+    ds::DumpLevels levels;
+    levels.step = QStringLiteral("0");
+    levels.rank = QStringLiteral("3");
+    setDumpJsonSplit(split(doc.size() / 8, 2));
+    const std::uint64_t before = splitChunksTaken();
+    ds::IndexPart part;
+    QVERIFY(readDumpJsonText(doc, QStringLiteral("step0/rank3"), QStringLiteral("step0/rank3/dump.json"), levels, part));
+    setDumpJsonSplit(DumpJsonSplitSettings{});
+    QCOMPARE(splitChunksTaken() - before, std::uint64_t(3));
+    QCOMPARE(part.ops.size(), size_t(60 * 31));
+    const ds::DumpLevels *shared = &*part.ops.front().levels;
+    QCOMPARE(shared->rank, QStringLiteral("3"));
+    for (const ds::OpRecord &op : part.ops) {
+        QVERIFY2(&*op.levels == shared, qPrintable(op.opName.toString()));
+        QCOMPARE(op.dataFile, QStringLiteral("step0/rank3/dump.json"));
+    }
 }
 
 QTEST_GUILESS_MAIN(TestDumpJsonSplit)

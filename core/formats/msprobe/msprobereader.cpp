@@ -138,8 +138,11 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                         if (at == stopAt && !firstEntry && split->take(at, chunk)) {
                             for (OpRecord &o : chunk.ops) {
                                 o.timestamp = part.ops.size();
+                                o.levels = ctx.levels; // the worker left them empty (ChunkEntries)
+                                o.dataFile = ctx.dataFile;
                                 part.ops.push_back(std::move(o));
                             }
+                            split->recycle(std::move(chunk.ops));
                             lastEntry.swap(chunk.lastEntry);
                             windowEntriesTaken(chunk.windowEntries);
                             r.seek(chunk.end);
