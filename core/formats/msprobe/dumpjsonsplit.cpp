@@ -248,6 +248,7 @@ void DumpJsonSplit::work(int worker, FastJsonReader &reader)
 bool DumpJsonSplit::readChunk(FastJsonReader &r, DumpJsonContext &ctx, Chunk &c, ChunkEntries &out)
 {
     IndexPart &part = *ctx.part;
+    r.setReadAheadLimit(c.end);
     r.seek(c.start);
     LeafBuilder lb(ctx.pool, ctx.leaves);
     lb.tensorDirPrefix = ctx.relDir.isEmpty() ? QStringLiteral("dump_tensor_data/")

@@ -22,9 +22,16 @@ using fastjson_detail::kBlock;
 constexpr size_t kSimdPadding = 1 + 16; ///< the NUL and 16 zeroed bytes
 
 constexpr size_t kDirectAlign = 4096;
-constexpr size_t kDirectBuffer = size_t(4) << 20;
+constexpr size_t kDirectBuffer = size_t(16) << 20;
+constexpr std::uint64_t kDirectSlack = std::uint64_t(1) << 20; ///< read ahead past the limit
 constexpr size_t kDirectFirst = size_t(256) << 10; ///< the read after a seek
-std::atomic<DirectRead> g_directRead{DirectRead::Auto};
+/// DS_DIRECT_READ=auto|always (benchmarks); unset: never (see fastjson.h).
+DirectRead directReadFromEnvironment()
+{
+    const QByteArray v = qgetenv("DS_DIRECT_READ");
+    return v == "auto" ? DirectRead::Auto : v == "always" ? DirectRead::Always : DirectRead::Never;
+}
+std::atomic<DirectRead> g_directRead{directReadFromEnvironment()};
 
 /// At least half of 64 pages spread over the file are in the page cache (mincore() of a
 /// mapping that is never touched: a file that shrinks meanwhile cannot fault it).
@@ -112,7 +119,7 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
     while (n < len && m_directFd >= 0) {
         const std::uint64_t from = at + n;
         if (from < m_directAt || from >= m_directAt + m_directLen) {
-            // The aligned 4 MiB around `from` (fewer bytes at the end of the file).
+            // The aligned bytes from `from` on (fewer at the end of the file).
             const std::uint64_t start = from & ~std::uint64_t(kDirectAlign - 1);
             ssize_t got = -1;
             if (m_aheadRead.valid()) {
@@ -123,17 +130,25 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
                     got = ahead;
                 }
             }
-            size_t wanted = kDirectBuffer;
+            size_t wanted = m_aheadLen;
             if (got < 0) {
                 // Not read ahead (the first read, a seek): a short read to wait less.
                 wanted = kDirectFirst;
                 got = ::pread(m_directFd, m_direct.get(), wanted, off_t(start));
             }
-            if (got == ssize_t(wanted) && start + wanted < m_size) {
-                // The next 4 MiB are read while these are parsed (O_DIRECT has no kernel read-ahead).
-                m_aheadAt = start + wanted;
-                m_aheadRead = std::async(std::launch::async, [fd = m_directFd, buf = m_ahead.get(), at = m_aheadAt] {
-                    return ::pread(fd, buf, kDirectBuffer, off_t(at));
+            const std::uint64_t next = start + wanted;
+            if (got == ssize_t(wanted) && next < m_size) {
+                // The next bytes are read while these are parsed (O_DIRECT has no kernel
+                // read-ahead): 16 MiB (the block layer splits it into requests served in
+                // parallel), no further than just past the limit while it is ahead.
+                std::uint64_t end = std::min<std::uint64_t>(m_size, next + kDirectBuffer);
+                const std::uint64_t limit = m_aheadLimit + std::min(kDirectSlack, ~std::uint64_t(0) - m_aheadLimit);
+                if (next < limit)
+                    end = std::min(end, limit);
+                m_aheadAt = next;
+                m_aheadLen = size_t((end - next + kDirectAlign - 1) & ~std::uint64_t(kDirectAlign - 1));
+                m_aheadRead = std::async(std::launch::async, [fd = m_directFd, buf = m_ahead.get(), at = next, len = m_aheadLen] {
+                    return ::pread(fd, buf, len, off_t(at));
                 });
             }
             if (got < 0) {

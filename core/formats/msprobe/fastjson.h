@@ -15,7 +15,10 @@ namespace ds::msprobe {
 
 /// How FastJsonReader reads a file: Auto reads a file of at least kDirectReadMin bytes that is
 /// mostly not in the page cache with O_DIRECT (see FastJsonReader::open()), any other through
-/// the page cache; Always and Never are for tests and benchmarks.
+/// the page cache; Always is for tests. The default is Never, or DS_DIRECT_READ=auto|always
+/// from the environment: O_DIRECT saves most of the kernel CPU of a cold read, but on the
+/// project's shared VM disk its two streams read slower than the page cache's read-ahead
+/// (docs/scale/files.md item 1, "Third session"), so it is measured before it is the default.
 enum class DirectRead { Auto, Always, Never };
 void setDirectRead(DirectRead mode);
 DirectRead directRead();
@@ -44,10 +47,14 @@ public:
 
     /// Opens a file; false with error() set ("No such file or directory") if that fails.
     /// A file read once and too large to stay in the page cache (directRead()) is read with
-    /// O_DIRECT into a 4 MiB buffer: through the page cache, a cold 20 GiB dump.json cost
-    /// 1.2-1.8 s of kernel CPU per GB (fresh page-cache pages, their copy, their reclaim),
-    /// more than the parse on two threads (docs/scale/files.md, item 1, "Third session").
+    /// O_DIRECT into a 4 MiB buffer: through the page cache, reading a cold file cost 0.5-1.2 s
+    /// of kernel CPU per GB on the project's VM (page-cache pages allocated, filled, copied and
+    /// reclaimed; O_DIRECT: 0.04-0.07 s), 10-26 s for a 20 GiB dump.json
+    /// (docs/scale/files.md, item 1, "Third session").
     bool open(const QString &path);
+    /// With O_DIRECT, reads ahead no further than just past `at` while it is ahead (a thread of
+    /// a split dump.json: its chunk's end, after which it seeks to its next chunk).
+    void setReadAheadLimit(std::uint64_t at) { m_aheadLimit = at; }
     /// The file is read with O_DIRECT (tests).
     bool readsDirect() const { return m_directFd >= 0; }
     /// Reads from a byte array (tests, small inputs).
@@ -141,7 +148,8 @@ private:
     std::uint64_t m_directAt = 0; ///< the file offset of m_direct's first byte
     size_t m_directLen = 0;
     std::unique_ptr<char, FreeDeleter> m_ahead; ///< the next kDirectBuffer bytes, read ahead
-    std::uint64_t m_aheadAt = 0;
+    std::uint64_t m_aheadAt = 0, m_aheadLimit = 0;
+    size_t m_aheadLen = 0;
     std::future<ssize_t> m_aheadRead; ///< the read into m_ahead while the reader parses
     QString m_path;
     std::string m_data; ///< setData(): the pristine input (in-situ parsing changes the buffer)

@@ -123,8 +123,10 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                         simd.closing += "},";
                         if (part.ops.size() == opsBefore) {
                             split.emplace(r, dataStart, simd.closing, ctx);
-                            if (split->active())
+                            if (split->active()) {
                                 stopAt = split->nextStop(dataStart);
+                                r.setReadAheadLimit(stopAt);
+                            }
                         }
                     }
                 }
@@ -147,11 +149,13 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                             windowEntriesTaken(chunk.windowEntries);
                             r.seek(chunk.end);
                             stopAt = split->nextStop(chunk.end);
+                            r.setReadAheadLimit(stopAt);
                             if (!entryDone(chunk.end))
                                 return false;
                             continue;
                         }
                         stopAt = split->nextStop(at + 1);
+                        r.setReadAheadLimit(stopAt);
                     }
                     if (!simd.closing.empty() && simd.failures < kSimdFailures) {
                         // In a split file, windows end at the next worker chunk at the latest.
