@@ -5,6 +5,7 @@
 // must be the same, from a file and from memory, whatever the chunk size and thread count, on
 // the real msprobe 26 entries replicated, and on files broken inside a worker's chunk.
 #include "describepart.h"
+#include "formats/msprobe/fastjson.h"
 #include "formats/msprobe/msprobereader.h"
 
 #include <QFile>
@@ -92,12 +93,19 @@ class TestDumpJsonSplit : public QObject
     Q_OBJECT
 
 private slots:
-    void cleanup() { setDumpJsonSplit(DumpJsonSplitSettings{}); }
+    void cleanup()
+    {
+        setDumpJsonSplit(DumpJsonSplitSettings{});
+        setDirectRead(DirectRead::Never); // the default (DS_DIRECT_READ unset)
+    }
     void sameAsOneThread_data();
     void sameAsOneThread();
     void brokenChunk_data();
     void brokenChunk();
     void defaultsSplitLargeFilesOnly();
+    void takenChunksShareTheFilesLevels();
+    void directReadSameAsPageCache_data();
+    void directReadSameAsPageCache();
 };
 
 void TestDumpJsonSplit::sameAsOneThread_data()
@@ -198,6 +206,87 @@ void TestDumpJsonSplit::defaultsSplitLargeFilesOnly()
     const std::uint64_t before = splitChunksTaken();
     readBoth(replicatedDump(10), DumpJsonSplitSettings{});
     QCOMPARE(splitChunksTaken(), before);
+}
+
+void TestDumpJsonSplit::takenChunksShareTheFilesLevels()
+{
+    // A worker's records come without levels and file name (no reference counts written by
+    // two threads at once); the reading thread gives every record taken the file's own: the
+    // same levels object (the dump tree groups operators by it) and file name as its own.
+    const std::string doc = replicatedDump(60);
+    ds::DumpLevels levels;
+    levels.step = QStringLiteral("0");
+    levels.rank = QStringLiteral("3");
+    setDumpJsonSplit(split(doc.size() / 8, 2));
+    const std::uint64_t before = splitChunksTaken();
+    ds::IndexPart part;
+    QVERIFY(readDumpJsonText(doc, QStringLiteral("step0/rank3"), QStringLiteral("step0/rank3/dump.json"), levels, part));
+    setDumpJsonSplit(DumpJsonSplitSettings{});
+    QCOMPARE(splitChunksTaken() - before, std::uint64_t(3));
+    QCOMPARE(part.ops.size(), size_t(60 * 31));
+    const ds::DumpLevels *shared = &*part.ops.front().levels;
+    QCOMPARE(shared->rank, QStringLiteral("3"));
+    for (const ds::OpRecord &op : part.ops) {
+        QVERIFY2(&*op.levels == shared, qPrintable(op.opName.toString()));
+        QCOMPARE(op.dataFile, QStringLiteral("step0/rank3/dump.json"));
+    }
+}
+
+void TestDumpJsonSplit::directReadSameAsPageCache_data()
+{
+    QTest::addColumn<int>("threads"); // 1: no split
+    QTest::addColumn<int>("chunkDivisor");
+    QTest::addColumn<double>("cutAt"); // < 1: the file ends there (a truncated dump.json)
+    QTest::addRow("one thread") << 1 << 1 << 1.0;
+    QTest::addRow("2 threads, 8 chunks (seeks between 4 MiB reads)") << 2 << 8 << 1.0;
+    QTest::addRow("3 threads, 40 chunks") << 3 << 40 << 1.0;
+    QTest::addRow("2 threads, truncated in a worker's chunk") << 2 << 8 << 0.37;
+    QTest::addRow("one thread, truncated past the first 4 MiB") << 1 << 1 << 0.81;
+}
+
+void TestDumpJsonSplit::directReadSameAsPageCache()
+{
+    // With DS_DIRECT_READ=auto a cold dump.json of a GiB or more is read with O_DIRECT
+    // (fastjson.h, DirectRead): aligned reads of up to 16 MiB, the next ones read ahead and
+    // stopped just past a split chunk's end, a short read after a seek. The records, their
+    // order and every error must be those of the reading through the page cache.
+    QFETCH(int, threads);
+    QFETCH(int, chunkDivisor);
+    QFETCH(double, cutAt);
+    std::string doc = replicatedDump(400);
+    QVERIFY(doc.size() > size_t(8) << 20); // several 4 MiB reads
+    doc.resize(size_t(double(doc.size()) * cutAt));
+    {
+        // O_DIRECT is used where the file system takes it (not on tmpfs: then read as before).
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dump.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(doc.data(), qint64(doc.size()));
+        f.close();
+        FastJsonReader r;
+        setDirectRead(DirectRead::Auto);
+        QVERIFY(r.open(path));
+        QVERIFY(!r.readsDirect()); // under kDirectReadMin
+        setDirectRead(DirectRead::Always);
+        QVERIFY(r.open(path));
+        const bool direct = r.readsDirect();
+        setDirectRead(DirectRead::Never);
+        if (!direct)
+            QSKIP("the temporary directory's file system refuses O_DIRECT");
+    }
+    const DumpJsonSplitSettings settings = threads == 1 ? oneThread() : split(doc.size() / std::uint64_t(chunkDivisor), threads);
+    setDirectRead(DirectRead::Never);
+    QString viaCache;
+    const QStringList expected = readBoth(doc, settings, &viaCache);
+    setDirectRead(DirectRead::Always);
+    QString direct;
+    readBoth(doc, settings, &direct);
+    setDirectRead(DirectRead::Never);
+    QVERIFY(viaCache.count(QStringLiteral("\nop ")) > 1000);
+    QCOMPARE(direct.split(QLatin1Char('\n')), viaCache.split(QLatin1Char('\n')));
+    QCOMPARE(viaCache, expected.join(QLatin1Char('\n')));
+    QCOMPARE(viaCache.contains(QStringLiteral("error ")), cutAt < 1);
 }
 
 QTEST_GUILESS_MAIN(TestDumpJsonSplit)

@@ -56,8 +56,7 @@ std::string bytesAt(const FastJsonReader &r, QFile *file, std::uint64_t at, size
 
 DumpJsonSplit::DumpJsonSplit(const FastJsonReader &r, std::uint64_t dataStart, const std::string &closing,
                              const DumpJsonContext &ctx)
-    : m_relDir(ctx.relDir), m_relFile(ctx.relFile), m_levels(ctx.levels), m_dataFile(ctx.dataFile), m_job(ctx.job),
-      m_closing(closing)
+    : m_relDir(ctx.relDir), m_relFile(ctx.relFile), m_job(ctx.job), m_closing(closing)
 {
     const DumpJsonSplitSettings settings = dumpJsonSplit();
     m_waitForWorkers = settings.waitForWorkers;
@@ -189,17 +188,26 @@ bool DumpJsonSplit::take(std::uint64_t at, ChunkEntries &out)
     return true;
 }
 
+void DumpJsonSplit::recycle(std::vector<OpRecord> &&ops)
+{
+    ops.clear();
+    std::lock_guard lock(m_mutex);
+    if (m_spare.size() < size_t(m_threadCount))
+        m_spare.push_back(std::move(ops));
+}
+
 void DumpJsonSplit::work(int worker, FastJsonReader &reader)
 {
     DumpJsonContext ctx;
     IndexPart part;
     ctx.relDir = m_relDir;
     ctx.relFile = m_relFile;
-    ctx.levels = m_levels;
-    ctx.dataFile = m_dataFile;
+    // ctx.levels and ctx.dataFile stay empty: the reading thread sets them in every record it
+    // takes (ChunkEntries::ops).
     ctx.job = m_job;
     ctx.part = &part;
     ctx.pathPrefix = m_relDir.isEmpty() ? std::string() : m_relDir.toStdString() + '/';
+    double bytesPerEntry = 0;
     for (Chunk &c : m_chunks) {
         if (c.worker != worker)
             continue;
@@ -214,7 +222,18 @@ void DumpJsonSplit::work(int worker, FastJsonReader &reader)
         }
         ChunkEntries entries;
         part.ops.clear();
+        {
+            std::lock_guard lock(m_mutex);
+            if (part.ops.capacity() == 0 && !m_spare.empty()) {
+                part.ops = std::move(m_spare.back());
+                m_spare.pop_back();
+            }
+        }
+        if (bytesPerEntry > 0) // the chunk's entries from the previous chunk's size per entry, + 1/8
+            part.ops.reserve(size_t(double(c.end - c.start) / bytesPerEntry * 1.125) + 64);
         const bool complete = readChunk(reader, ctx, c, entries);
+        if (complete && !entries.ops.empty())
+            bytesPerEntry = double(c.end - c.start) / double(entries.ops.size());
         {
             std::lock_guard lock(m_mutex);
             c.complete = complete && !c.abandoned;
@@ -229,6 +248,7 @@ void DumpJsonSplit::work(int worker, FastJsonReader &reader)
 bool DumpJsonSplit::readChunk(FastJsonReader &r, DumpJsonContext &ctx, Chunk &c, ChunkEntries &out)
 {
     IndexPart &part = *ctx.part;
+    r.setReadAheadLimit(c.end);
     r.seek(c.start);
     LeafBuilder lb(ctx.pool, ctx.leaves);
     lb.tensorDirPrefix = ctx.relDir.isEmpty() ? QStringLiteral("dump_tensor_data/")

@@ -16,7 +16,10 @@ namespace ds::msprobe::dumpjson {
 /// The entries of one chunk, read completely by a worker thread.
 struct ChunkEntries
 {
-    std::vector<OpRecord> ops; ///< in file order; timestamps count from 0 in the chunk
+    /// In file order; timestamps count from 0 in the chunk. Their `levels` and `dataFile` are
+    /// empty: the reading thread sets them when it takes the chunk (take()), so that the two
+    /// threads never write the reference counts of the same levels and file name at once.
+    std::vector<OpRecord> ops;
     std::string lastEntry;     ///< the name of the chunk's last entry
     std::uint64_t end = 0;     ///< the offset after it (the ',' before the next entry)
     std::uint64_t windowEntries = 0;
@@ -54,6 +57,9 @@ public:
     /// the chunk's entries if its worker read it completely (waits for it); false (the chunk
     /// is dropped): read it yourself.
     bool take(std::uint64_t at, ChunkEntries &out);
+    /// Gives back the array of a chunk taken (its records moved out): a worker fills it again
+    /// instead of faulting in fresh pages for every chunk.
+    void recycle(std::vector<OpRecord> &&ops);
 
 private:
     enum class State { Pending, Running, Done, Dropped };
@@ -75,8 +81,6 @@ private:
 
     // What the workers' contexts copy from the reading thread's (copied here, on its thread).
     QString m_relDir, m_relFile;
-    SharedLevels m_levels;
-    PackedText m_dataFile;
     const JobControl *m_job = nullptr;
     std::string m_closing;
     int m_threadCount = 1;
@@ -85,6 +89,7 @@ private:
     int m_mainChunk = 0; ///< the chunk the reading thread is in
     bool m_waitForWorkers = false;
     std::vector<bool> m_workerGone; ///< workers that returned (their pending chunks are never read)
+    std::vector<std::vector<OpRecord>> m_spare; ///< emptied chunk arrays (recycle())
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::atomic<bool> m_stop{false};

@@ -3,17 +3,55 @@
 #include <QFile>
 
 #include <algorithm>
+#include <atomic>
+#include <cstdlib>
+#include <future>
 #include <cstring>
 #include <limits>
 #include <type_traits>
-#include <unistd.h>
 #include <vector>
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace ds::msprobe {
 
 namespace {
 using fastjson_detail::kBlock;
 constexpr size_t kSimdPadding = 1 + 16; ///< the NUL and 16 zeroed bytes
+
+constexpr size_t kDirectAlign = 4096;
+constexpr size_t kDirectBuffer = size_t(16) << 20;
+constexpr std::uint64_t kDirectSlack = std::uint64_t(1) << 20; ///< read ahead past the limit
+constexpr size_t kDirectFirst = size_t(256) << 10; ///< the read after a seek
+/// DS_DIRECT_READ=auto|always (benchmarks); unset: never (see fastjson.h).
+DirectRead directReadFromEnvironment()
+{
+    const QByteArray v = qgetenv("DS_DIRECT_READ");
+    return v == "auto" ? DirectRead::Auto : v == "always" ? DirectRead::Always : DirectRead::Never;
+}
+std::atomic<DirectRead> g_directRead{directReadFromEnvironment()};
+
+/// At least half of 64 pages spread over the file are in the page cache (mincore() of a
+/// mapping that is never touched: a file that shrinks meanwhile cannot fault it).
+bool mostlyCached(int fd, std::uint64_t size)
+{
+    void *map = ::mmap(nullptr, size_t(size), PROT_READ, MAP_SHARED, fd, 0);
+    if (map == MAP_FAILED)
+        return true;
+    const std::uint64_t pages = (size + kDirectAlign - 1) / kDirectAlign;
+    constexpr int kSamples = 64;
+    int resident = 0;
+    for (int i = 0; i < kSamples; ++i) {
+        unsigned char in = 0;
+        const std::uint64_t page = pages * std::uint64_t(i) / kSamples;
+        if (::mincore(static_cast<char *>(map) + page * kDirectAlign, kDirectAlign, &in) == 0 && (in & 1))
+            ++resident;
+    }
+    ::munmap(map, size_t(size));
+    return resident * 2 >= kSamples;
+}
 
 bool isSpace(char c) { return c == ' ' || c == '\n' || c == '\r' || c == '\t'; }
 
@@ -26,8 +64,26 @@ public:
 };
 } // namespace
 
+void setDirectRead(DirectRead mode) { g_directRead = mode; }
+DirectRead directRead() { return g_directRead; }
+
+void FastJsonReader::FreeDeleter::operator()(char *p) const { std::free(p); }
+
 FastJsonReader::FastJsonReader() = default;
-FastJsonReader::~FastJsonReader() = default;
+FastJsonReader::~FastJsonReader() { closeDirect(); }
+
+void FastJsonReader::closeDirect()
+{
+    if (m_aheadRead.valid())
+        m_aheadRead.wait();
+    m_aheadRead = {};
+    if (m_directFd >= 0)
+        ::close(m_directFd);
+    m_directFd = -1;
+    m_direct.reset();
+    m_ahead.reset();
+    m_directLen = 0;
+}
 
 bool FastJsonReader::open(const QString &path)
 {
@@ -41,7 +97,90 @@ bool FastJsonReader::open(const QString &path)
     m_file = std::move(file);
     m_base = m_len = m_pos = 0;
     m_eof = m_size == 0;
+    closeDirect();
+    const DirectRead mode = directRead();
+    if (m_size > 0
+        && (mode == DirectRead::Always
+            || (mode == DirectRead::Auto && m_size >= kDirectReadMin && !mostlyCached(m_file->handle(), m_size)))) {
+        m_directFd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+        if (m_directFd >= 0) {
+            m_direct.reset(static_cast<char *>(std::aligned_alloc(kDirectAlign, kDirectBuffer)));
+            m_ahead.reset(static_cast<char *>(std::aligned_alloc(kDirectAlign, kDirectBuffer)));
+            if (!m_direct || !m_ahead)
+                closeDirect();
+        }
+    }
     return true;
+}
+
+size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
+{
+    size_t n = 0;
+    while (n < len && m_directFd >= 0) {
+        const std::uint64_t from = at + n;
+        if (from < m_directAt || from >= m_directAt + m_directLen) {
+            // The aligned bytes from `from` on (fewer at the end of the file).
+            const std::uint64_t start = from & ~std::uint64_t(kDirectAlign - 1);
+            ssize_t got = -1;
+            if (m_aheadRead.valid()) {
+                // The read ahead: taken when it is the one wanted (reading on), else dropped (a seek).
+                const ssize_t ahead = m_aheadRead.get();
+                if (m_aheadAt == start && ahead >= 0) {
+                    std::swap(m_direct, m_ahead);
+                    got = ahead;
+                }
+            }
+            size_t wanted = m_aheadLen;
+            if (got < 0) {
+                // Not read ahead (the first read, a seek): a short read to wait less.
+                wanted = kDirectFirst;
+                got = ::pread(m_directFd, m_direct.get(), wanted, off_t(start));
+            }
+            const std::uint64_t next = start + wanted;
+            if (got == ssize_t(wanted) && next < m_size) {
+                // The next bytes are read while these are parsed (O_DIRECT has no kernel
+                // read-ahead): 16 MiB (the block layer splits it into requests served in
+                // parallel), no further than just past the limit while it is ahead.
+                std::uint64_t end = std::min<std::uint64_t>(m_size, next + kDirectBuffer);
+                const std::uint64_t limit = m_aheadLimit + std::min(kDirectSlack, ~std::uint64_t(0) - m_aheadLimit);
+                if (next < limit)
+                    end = std::min(end, limit);
+                m_aheadAt = next;
+                m_aheadLen = size_t((end - next + kDirectAlign - 1) & ~std::uint64_t(kDirectAlign - 1));
+                m_aheadRead = std::async(std::launch::async, [fd = m_directFd, buf = m_ahead.get(), at = next, len = m_aheadLen] {
+                    return ::pread(fd, buf, len, off_t(at));
+                });
+            }
+            if (got < 0) {
+                closeDirect(); // the rest through the page cache
+                break;
+            }
+            m_directAt = start;
+            m_directLen = size_t(got);
+            if (from >= m_directAt + m_directLen)
+                break; // the end of the file
+        }
+        const size_t skip = size_t(from - m_directAt);
+        const size_t take = std::min(m_directLen - skip, len - n);
+        std::memcpy(dst + n, m_direct.get() + skip, take);
+        n += take;
+    }
+    return n;
+}
+
+size_t FastJsonReader::readAt(char *dst, size_t len, std::uint64_t at)
+{
+    size_t n = m_directFd >= 0 ? readDirect(dst, len, at) : 0;
+    if (n == len || m_directFd >= 0)
+        return n; // all of it, or the end of the file
+    const int fd = m_file->handle();
+    while (n < len) {
+        const ssize_t got = ::pread(fd, dst + n, len - n, off_t(at + n));
+        if (got <= 0)
+            break; // read error or a file that shrank: the input ends here
+        n += size_t(got);
+    }
+    return n;
 }
 
 void FastJsonReader::setData(std::string data)
@@ -52,6 +191,7 @@ void FastJsonReader::setData(std::string data)
 
 void FastJsonReader::setView(std::string_view data)
 {
+    closeDirect();
     m_file.reset();
     m_path.clear();
     m_view = data;
@@ -76,13 +216,7 @@ void FastJsonReader::load(std::uint64_t at, size_t want)
     }
     size_t n = 0;
     if (m_file) {
-        const int fd = m_file->handle();
-        while (n < cap && at + n < m_size) {
-            const ssize_t got = ::pread(fd, m_buf.get() + n, std::min<std::uint64_t>(cap - n, m_size - at - n), off_t(at + n));
-            if (got <= 0)
-                break; // read error or a file that shrank: the input ends here
-            n += size_t(got);
-        }
+        n = readAt(m_buf.get(), size_t(std::min<std::uint64_t>(cap, left)), at);
     } else {
         n = size_t(std::min<std::uint64_t>(cap, left));
         std::memcpy(m_buf.get(), m_view.data() + at, n);
@@ -104,14 +238,8 @@ void FastJsonReader::slide()
     size_t n = 0;
     const std::uint64_t at = m_base + keep;
     if (m_file) {
-        const int fd = m_file->handle();
-        while (keep + n < m_cap && at + n < m_size) {
-            const ssize_t got = ::pread(fd, m_buf.get() + keep + n, std::min<std::uint64_t>(m_cap - keep - n, m_size - at - n),
-                                        off_t(at + n));
-            if (got <= 0)
-                break;
-            n += size_t(got);
-        }
+        if (at < m_size)
+            n = readAt(m_buf.get() + keep, size_t(std::min<std::uint64_t>(m_cap - keep, m_size - at)), at);
     } else if (at < m_view.size()) {
         n = size_t(std::min<std::uint64_t>(m_cap - keep, m_view.size() - at));
         std::memcpy(m_buf.get() + keep, m_view.data() + at, n);

@@ -4,12 +4,25 @@
 
 #include <QString>
 #include <cstdint>
+#include <future>
+#include <sys/types.h>
 #include <memory>
 #include <string>
 
 class QFile;
 
 namespace ds::msprobe {
+
+/// How FastJsonReader reads a file: Auto reads a file of at least kDirectReadMin bytes that is
+/// mostly not in the page cache with O_DIRECT (see FastJsonReader::open()), any other through
+/// the page cache; Always is for tests. The default is Never, or DS_DIRECT_READ=auto|always
+/// from the environment: O_DIRECT saves most of the kernel CPU of a cold read, but on the
+/// project's shared VM disk its two streams read slower than the page cache's read-ahead
+/// (docs/scale/files.md item 1, "Third session"), so it is measured before it is the default.
+enum class DirectRead { Auto, Always, Never };
+void setDirectRead(DirectRead mode);
+DirectRead directRead();
+constexpr std::uint64_t kDirectReadMin = std::uint64_t(1) << 30;
 
 /// The reader of msprobe's JSON files (dump.json, debug.json, stack.json, construct.json):
 /// RapidJSON's SAX parser, in situ, with NaN / Infinity / -Infinity accepted and numbers
@@ -33,7 +46,17 @@ public:
     FastJsonReader &operator=(const FastJsonReader &) = delete;
 
     /// Opens a file; false with error() set ("No such file or directory") if that fails.
+    /// A file read once and too large to stay in the page cache (directRead()) is read with
+    /// O_DIRECT into a 4 MiB buffer: through the page cache, reading a cold file cost 0.5-1.2 s
+    /// of kernel CPU per GB on the project's VM (page-cache pages allocated, filled, copied and
+    /// reclaimed; O_DIRECT: 0.04-0.07 s), 10-26 s for a 20 GiB dump.json
+    /// (docs/scale/files.md, item 1, "Third session").
     bool open(const QString &path);
+    /// With O_DIRECT, reads ahead no further than just past `at` while it is ahead (a thread of
+    /// a split dump.json: its chunk's end, after which it seeks to its next chunk).
+    void setReadAheadLimit(std::uint64_t at) { m_aheadLimit = at; }
+    /// The file is read with O_DIRECT (tests).
+    bool readsDirect() const { return m_directFd >= 0; }
     /// Reads from a byte array (tests, small inputs).
     void setData(std::string data);
     /// Reads from bytes that outlive the reader (another reader's input(): no copy).
@@ -105,11 +128,29 @@ private:
     /// Moves the unread rest of the buffer to its start and fills it up from the file.
     void slide();
     int skipWhiteSpace();
+    /// Up to `len` bytes of the file at `at` into `dst` (fewer at its end or on a read error).
+    size_t readAt(char *dst, size_t len, std::uint64_t at);
+    /// readAt() through the O_DIRECT buffer; stops early (and reads through the page cache
+    /// from then on) if O_DIRECT fails.
+    size_t readDirect(char *dst, size_t len, std::uint64_t at);
+    void closeDirect();
     /// Runs `op` on a JsonStreamReader positioned at `at` and adopts its outcome.
     template<typename Op>
     auto viaTokenizer(std::uint64_t at, Op op) -> decltype(op(std::declval<JsonStreamReader &>()));
 
     std::unique_ptr<QFile> m_file;
+    int m_directFd = -1; ///< the file opened with O_DIRECT, -1: read through the page cache
+    struct FreeDeleter
+    {
+        void operator()(char *p) const;
+    };
+    std::unique_ptr<char, FreeDeleter> m_direct; ///< aligned buffer of kDirectBuffer bytes
+    std::uint64_t m_directAt = 0; ///< the file offset of m_direct's first byte
+    size_t m_directLen = 0;
+    std::unique_ptr<char, FreeDeleter> m_ahead; ///< the next kDirectBuffer bytes, read ahead
+    std::uint64_t m_aheadAt = 0, m_aheadLimit = 0;
+    size_t m_aheadLen = 0;
+    std::future<ssize_t> m_aheadRead; ///< the read into m_ahead while the reader parses
     QString m_path;
     std::string m_data; ///< setData(): the pristine input (in-situ parsing changes the buffer)
     std::string_view m_view; ///< the input in memory (m_data, or setView()'s)

@@ -123,8 +123,10 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                         simd.closing += "},";
                         if (part.ops.size() == opsBefore) {
                             split.emplace(r, dataStart, simd.closing, ctx);
-                            if (split->active())
+                            if (split->active()) {
                                 stopAt = split->nextStop(dataStart);
+                                r.setReadAheadLimit(stopAt);
+                            }
                         }
                     }
                 }
@@ -138,17 +140,22 @@ bool readDumpJsonStream(Reader &r, DumpJsonContext &ctx)
                         if (at == stopAt && !firstEntry && split->take(at, chunk)) {
                             for (OpRecord &o : chunk.ops) {
                                 o.timestamp = part.ops.size();
+                                o.levels = ctx.levels; // the worker left them empty (ChunkEntries)
+                                o.dataFile = ctx.dataFile;
                                 part.ops.push_back(std::move(o));
                             }
+                            split->recycle(std::move(chunk.ops));
                             lastEntry.swap(chunk.lastEntry);
                             windowEntriesTaken(chunk.windowEntries);
                             r.seek(chunk.end);
                             stopAt = split->nextStop(chunk.end);
+                            r.setReadAheadLimit(stopAt);
                             if (!entryDone(chunk.end))
                                 return false;
                             continue;
                         }
                         stopAt = split->nextStop(at + 1);
+                        r.setReadAheadLimit(stopAt);
                     }
                     if (!simd.closing.empty() && simd.failures < kSimdFailures) {
                         // In a split file, windows end at the next worker chunk at the latest.
