@@ -234,22 +234,27 @@ QStringList findGraphFiles(const QString &path)
     return files;
 }
 
-Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel, GeTextReader reader)
+Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel, GeTextReader reader, qsizetype splitAt,
+                                    bool *splitAdopted)
 {
-    // The fast reader fills the same message TextFormat does; on an arena, so that a million
-    // ops are allocated and freed in blocks.
+    if (splitAdopted)
+        *splitAdopted = false;
+    // The fast reader converts the top-level graphs' ops as it reads them; the message (on an
+    // arena) keeps only the rest: names, graph inputs and outputs, attributes.
     google::protobuf::Arena arena;
     pb::ModelDef *model = nullptr;
+    std::vector<std::vector<GraphNode>> nodes;
     ParseOutcome parsed;
     QHash<int, QString> unknownEnums;
     if (reader != GeTextReader::TextFormat) {
         model = google::protobuf::Arena::CreateMessage<pb::ModelDef>(&arena);
         detail::FastParseStop stop;
-        if (!detail::parseGeProtoTextFast(text, model, &stop, &unknownEnums)) {
+        if (!detail::parseGeProtoTextDirect(text, model, &nodes, &stop, &unknownEnums, splitAt, splitAdopted)) {
             if (reader == GeTextReader::FastOnly)
                 return Result<GraphModel>::failure(QStringLiteral("%1:%2:%3: outside the fast reader's subset: %4")
                                                        .arg(fileLabel).arg(stop.line).arg(stop.column).arg(stop.reason));
             model = nullptr; // partial: TextFormat reads the file again from the start
+            nodes.clear();
             unknownEnums.clear();
         }
     }
@@ -269,8 +274,9 @@ Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileL
     for (auto it = unknownEnums.cbegin(); it != unknownEnums.cend(); ++it)
         out.warnings << QStringLiteral("unknown enumeration value %1").arg(it.value());
     out.graphs.reserve(size_t(model->graph_size()));
-    for (const auto &g : model->graph())
-        out.graphs.push_back(detail::convertGraph(g, &unknownEnums));
+    for (int g = 0; g < model->graph_size(); ++g)
+        out.graphs.push_back(detail::convertGraph(model->graph(g), &unknownEnums,
+                                                  size_t(g) < nodes.size() ? std::move(nodes[size_t(g)]) : std::vector<GraphNode>{}));
     return out;
 }
 
