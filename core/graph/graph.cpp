@@ -19,6 +19,26 @@ QString Graph::scopeOf(const QString &nodeName)
     return slash > 0 ? nodeName.left(slash) : QString();
 }
 
+bool Graph::splitInput(QStringView input, QStringView *producer, int *index)
+{
+    if (input.isEmpty()) {
+        *producer = {};
+        *index = 0;
+        return false;
+    }
+    const qsizetype colon = input.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    const int idx = colon > 0 ? input.mid(colon + 1).toInt(&ok) : 0;
+    if (!ok) { // "name" without an index: output 0
+        *producer = input;
+        *index = 0;
+        return true;
+    }
+    *producer = input.left(colon);
+    *index = idx;
+    return true;
+}
+
 bool Graph::splitInput(const QString &input, QString *producer, int *index)
 {
     if (input.isEmpty()) {
@@ -44,19 +64,53 @@ int Graph::dataEdgeCount() const
     return int(std::count_if(edges.begin(), edges.end(), [](const GraphEdge &e) { return !e.isControl(); }));
 }
 
+void Graph::indexNames()
+{
+    size_t capacity = 16;
+    while (capacity < nodes.size() * 2)
+        capacity *= 2;
+    m_nameSlots.assign(capacity, 0);
+    const size_t mask = capacity - 1;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        const QString &name = nodes[n].name;
+        for (size_t s = qHash(QStringView(name)) & mask;; s = (s + 1) & mask) {
+            int &slot = m_nameSlots[s];
+            if (slot == 0 || nodes[size_t(slot - 1)].name == name) {
+                slot = int(n) + 1; // a duplicate name: the last one wins lookups
+                break;
+            }
+        }
+    }
+}
+
+NodeId Graph::findNode(QStringView nodeName) const
+{
+    if (m_nameSlots.empty())
+        return {};
+    const size_t mask = m_nameSlots.size() - 1;
+    for (size_t s = qHash(nodeName) & mask;; s = (s + 1) & mask) {
+        const int slot = m_nameSlots[s];
+        if (slot == 0)
+            return {};
+        if (nodes[size_t(slot - 1)].name == nodeName)
+            return NodeId{slot - 1};
+    }
+}
+
 void Graph::build()
 {
-    m_byName.clear();
-    m_byName.reserve(qsizetype(nodes.size()));
-    for (size_t n = 0; n < nodes.size(); ++n)
-        m_byName.insert(nodes[n].name, int(n)); // a duplicate name: the last one wins lookups
+    indexNames();
 
     edges.clear();
+    size_t inputCount = 0;
+    for (const GraphNode &node : nodes)
+        inputCount += size_t(node.inputs.size());
+    edges.reserve(inputCount);
     unresolvedInputs.clear();
     for (size_t n = 0; n < nodes.size(); ++n) {
         int dataIn = 0, controlIn = 0;
         for (const QString &in : std::as_const(nodes[n].inputs)) {
-            QString producer;
+            QStringView producer;
             int out = 0;
             if (!splitInput(in, &producer, &out)) {
                 ++dataIn; // "" keeps the anchor position
