@@ -70,13 +70,22 @@ void Graph::indexNames()
     while (capacity < nodes.size() * 2)
         capacity *= 2;
     m_nameSlots.assign(capacity, 0);
+    m_nameHashes.assign(capacity, 0);
+    m_uniqueNames = true;
     const size_t mask = capacity - 1;
     for (size_t n = 0; n < nodes.size(); ++n) {
         const QString &name = nodes[n].name;
-        for (size_t s = qHash(QStringView(name)) & mask;; s = (s + 1) & mask) {
+        const size_t hash = qHash(QStringView(name));
+        for (size_t s = hash & mask;; s = (s + 1) & mask) {
             int &slot = m_nameSlots[s];
-            if (slot == 0 || nodes[size_t(slot - 1)].name == name) {
+            if (slot == 0) {
+                slot = int(n) + 1;
+                m_nameHashes[s] = std::uint32_t(hash >> 32);
+                break;
+            }
+            if (m_nameHashes[s] == std::uint32_t(hash >> 32) && nodes[size_t(slot - 1)].name == name) {
                 slot = int(n) + 1; // a duplicate name: the last one wins lookups
+                m_uniqueNames = false;
                 break;
             }
         }
@@ -88,11 +97,12 @@ NodeId Graph::findNode(QStringView nodeName) const
     if (m_nameSlots.empty())
         return {};
     const size_t mask = m_nameSlots.size() - 1;
-    for (size_t s = qHash(nodeName) & mask;; s = (s + 1) & mask) {
+    const size_t hash = qHash(nodeName);
+    for (size_t s = hash & mask;; s = (s + 1) & mask) {
         const int slot = m_nameSlots[s];
         if (slot == 0)
             return {};
-        if (nodes[size_t(slot - 1)].name == nodeName)
+        if (m_nameHashes[s] == std::uint32_t(hash >> 32) && nodes[size_t(slot - 1)].name == nodeName)
             return NodeId{slot - 1};
     }
 }
@@ -116,7 +126,15 @@ void Graph::build()
                 ++dataIn; // "" keeps the anchor position
                 continue;
             }
-            const NodeId from = findNode(producer);
+            // GE writes an op after its producers, most often right after: with unique names
+            // the few nodes before this one are checked first (in cache, no hashing).
+            NodeId from;
+            if (m_uniqueNames)
+                for (size_t back = 1; back <= 4 && back <= n && !from.isValid(); ++back)
+                    if (nodes[n - back].name == producer)
+                        from = NodeId{int(n - back)};
+            if (!from.isValid())
+                from = findNode(producer);
             const bool control = out < 0;
             if (!from.isValid()) {
                 unresolvedInputs << nodes[n].name + QLatin1String(" <- ") + in;

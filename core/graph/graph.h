@@ -137,8 +137,11 @@ public:
 
 private:
     /// Name index: open addressing over `nodes` (slot = node index + 1, 0 = empty), hashed by
-    /// qHash(QStringView), so that neither the index nor a lookup copies a name.
+    /// qHash(QStringView), so that neither the index nor a lookup copies a name; the high bits
+    /// of each slot's hash spare reading other nodes' names on collisions.
     std::vector<int> m_nameSlots;
+    std::vector<std::uint32_t> m_nameHashes;
+    bool m_uniqueNames = true; ///< no name repeats (a node's nearest producers may be checked first)
     void indexNames();
 };
 

@@ -229,6 +229,35 @@ private slots:
         QCOMPARE(g.findNode(QStringLiteral("late")), NodeId{});
         g.build();
         QCOMPARE(g.findNode(QStringLiteral("late")), NodeId{int(g.nodes.size()) - 1});
+
+        // Unique names (the nearest producers are tried first): inputs from the previous
+        // nodes, from far back, from later nodes and from nowhere resolve as the oracle says.
+        Graph u;
+        for (int n = 0; n < 3000; ++n) {
+            GraphNode node;
+            node.name = QStringLiteral("b%1/op_%2").arg(n % 7).arg(n);
+            for (int k = 0; k < 3; ++k)
+                node.inputs << QStringLiteral("b%1/op_%2:%3").arg((n - 1 - k + 3000) % 7).arg(n - 1 - k).arg(k);
+            node.inputs << QStringLiteral("b%1/op_%2").arg(int(rng() % 7)).arg(int(rng() % 3000)); // far, later or absent
+            u.nodes.push_back(std::move(node));
+        }
+        u.build();
+        QHash<QString, int> names;
+        for (size_t n = 0; n < u.nodes.size(); ++n)
+            names.insert(u.nodes[n].name, int(n));
+        size_t resolved = 0;
+        for (size_t n = 0; n < u.nodes.size(); ++n)
+            for (const QString &in : u.nodes[n].inputs) {
+                QString producer;
+                int index = 0;
+                QVERIFY(Graph::splitInput(in, &producer, &index));
+                resolved += names.contains(producer) ? 1 : 0;
+            }
+        QCOMPARE(u.edges.size(), resolved);
+        for (const GraphEdge &e : u.edges) {
+            const QString &in = u.node(e.to).inputs[e.inIndex];
+            QCOMPARE(e.from, NodeId{names.value(in.left(in.lastIndexOf(QLatin1Char(':'))), names.value(in, -1))});
+        }
     }
 
     void countsMatchManifest()
