@@ -19,6 +19,26 @@ QString Graph::scopeOf(const QString &nodeName)
     return slash > 0 ? nodeName.left(slash) : QString();
 }
 
+bool Graph::splitInput(QStringView input, QStringView *producer, int *index)
+{
+    if (input.isEmpty()) {
+        *producer = {};
+        *index = 0;
+        return false;
+    }
+    const qsizetype colon = input.lastIndexOf(QLatin1Char(':'));
+    bool ok = false;
+    const int idx = colon > 0 ? input.mid(colon + 1).toInt(&ok) : 0;
+    if (!ok) { // "name" without an index: output 0
+        *producer = input;
+        *index = 0;
+        return true;
+    }
+    *producer = input.left(colon);
+    *index = idx;
+    return true;
+}
+
 bool Graph::splitInput(const QString &input, QString *producer, int *index)
 {
     if (input.isEmpty()) {
@@ -44,25 +64,77 @@ int Graph::dataEdgeCount() const
     return int(std::count_if(edges.begin(), edges.end(), [](const GraphEdge &e) { return !e.isControl(); }));
 }
 
+void Graph::indexNames()
+{
+    size_t capacity = 16;
+    while (capacity < nodes.size() * 2)
+        capacity *= 2;
+    m_nameSlots.assign(capacity, 0);
+    m_nameHashes.assign(capacity, 0);
+    m_uniqueNames = true;
+    const size_t mask = capacity - 1;
+    for (size_t n = 0; n < nodes.size(); ++n) {
+        const QString &name = nodes[n].name;
+        const size_t hash = qHash(QStringView(name));
+        for (size_t s = hash & mask;; s = (s + 1) & mask) {
+            int &slot = m_nameSlots[s];
+            if (slot == 0) {
+                slot = int(n) + 1;
+                m_nameHashes[s] = std::uint32_t(hash >> 32);
+                break;
+            }
+            if (m_nameHashes[s] == std::uint32_t(hash >> 32) && nodes[size_t(slot - 1)].name == name) {
+                slot = int(n) + 1; // a duplicate name: the last one wins lookups
+                m_uniqueNames = false;
+                break;
+            }
+        }
+    }
+}
+
+NodeId Graph::findNode(QStringView nodeName) const
+{
+    if (m_nameSlots.empty())
+        return {};
+    const size_t mask = m_nameSlots.size() - 1;
+    const size_t hash = qHash(nodeName);
+    for (size_t s = hash & mask;; s = (s + 1) & mask) {
+        const int slot = m_nameSlots[s];
+        if (slot == 0)
+            return {};
+        if (m_nameHashes[s] == std::uint32_t(hash >> 32) && nodes[size_t(slot - 1)].name == nodeName)
+            return NodeId{slot - 1};
+    }
+}
+
 void Graph::build()
 {
-    m_byName.clear();
-    m_byName.reserve(qsizetype(nodes.size()));
-    for (size_t n = 0; n < nodes.size(); ++n)
-        m_byName.insert(nodes[n].name, int(n)); // a duplicate name: the last one wins lookups
+    indexNames();
 
     edges.clear();
+    size_t inputCount = 0;
+    for (const GraphNode &node : nodes)
+        inputCount += size_t(node.inputs.size());
+    edges.reserve(inputCount);
     unresolvedInputs.clear();
     for (size_t n = 0; n < nodes.size(); ++n) {
         int dataIn = 0, controlIn = 0;
         for (const QString &in : std::as_const(nodes[n].inputs)) {
-            QString producer;
+            QStringView producer;
             int out = 0;
             if (!splitInput(in, &producer, &out)) {
                 ++dataIn; // "" keeps the anchor position
                 continue;
             }
-            const NodeId from = findNode(producer);
+            // GE writes an op after its producers, most often right after: with unique names
+            // the few nodes before this one are checked first (in cache, no hashing).
+            NodeId from;
+            if (m_uniqueNames)
+                for (size_t back = 1; back <= 4 && back <= n && !from.isValid(); ++back)
+                    if (nodes[n - back].name == producer)
+                        from = NodeId{int(n - back)};
+            if (!from.isValid())
+                from = findNode(producer);
             const bool control = out < 0;
             if (!from.isValid()) {
                 unresolvedInputs << nodes[n].name + QLatin1String(" <- ") + in;

@@ -120,7 +120,9 @@ public:
     /// Parses inputs into edges, builds the name lookup and the name-scope hierarchy.
     void build();
 
-    NodeId findNode(const QString &nodeName) const { return NodeId{m_byName.value(nodeName, -1)}; }
+    /// The node of that name (the last one when names repeat); invalid before build().
+    NodeId findNode(QStringView nodeName) const;
+    NodeId findNode(const QString &nodeName) const { return findNode(QStringView(nodeName)); }
     const GraphNode &node(NodeId id) const { return nodes[id.index()]; }
     const NameGroup &group(GroupId id) const { return groups[id.index()]; }
     int dataEdgeCount() const;
@@ -130,9 +132,17 @@ public:
     static QString scopeOf(const QString &nodeName);
     /// Splits an OpDef.input at the LAST ':' -> (producer, index). "" gives {"", 0} and false.
     static bool splitInput(const QString &input, QString *producer, int *index);
+    /// The same, giving a view into `input` (no copy).
+    static bool splitInput(QStringView input, QStringView *producer, int *index);
 
 private:
-    QHash<QString, int> m_byName;
+    /// Name index: open addressing over `nodes` (slot = node index + 1, 0 = empty), hashed by
+    /// qHash(QStringView), so that neither the index nor a lookup copies a name; the high bits
+    /// of each slot's hash spare reading other nodes' names on collisions.
+    std::vector<int> m_nameSlots;
+    std::vector<std::uint32_t> m_nameHashes;
+    bool m_uniqueNames = true; ///< no name repeats (a node's nearest producers may be checked first)
+    void indexNames();
 };
 
 /// A whole ge_proto (or ge_onnx) file: graphs[0] is the root, the rest are sub-graphs.

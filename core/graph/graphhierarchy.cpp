@@ -61,24 +61,14 @@ bool isDigit(QChar c) { return c >= QLatin1Char('0') && c <= QLatin1Char('9'); }
 bool isSeparator(QChar c) { return c == QLatin1Char('_') || c == QLatin1Char('.') || c == QLatin1Char('-'); }
 
 /// The label of a node inside its scope ("a/b/Conv2D" -> "Conv2D").
-QString nodeLabel(const QString &name)
+QStringView nodeLabel(const QString &name)
 {
     const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
-    return slash >= 0 ? name.mid(slash + 1) : name;
+    return slash >= 0 ? QStringView(name).mid(slash + 1) : QStringView(name);
 }
 
-/// One member of a container while folding: a scope group or a node.
-struct Member
-{
-    bool isGroup = false;
-    int id = -1;
-    int first = -1; ///< graph order
-    int fold = -1;  ///< fold it went into (-1: none)
-};
-
-} // namespace
-
-QString foldPattern(const QString &label)
+/// foldPattern, appended to `out` (no allocation when `out` has room).
+void appendFoldPattern(QStringView label, QString *out)
 {
     qsizetype end = label.size();
     // Trailing numbers and their separators: "clean0_71" -> "clean", "forward.0" -> "forward".
@@ -94,27 +84,53 @@ QString foldPattern(const QString &label)
             break; // all digits: keep the label as it is
         end = e;
     }
-    QString out;
-    out.reserve(end + 1);
     for (qsizetype i = 0; i < end; ++i) {
         if (isDigit(label[i])) {
-            out += QLatin1Char('#');
+            *out += QLatin1Char('#');
             while (i + 1 < end && isDigit(label[i + 1]))
                 ++i;
         } else {
-            out += label[i];
+            *out += label[i];
         }
     }
-    return out + QLatin1Char('*');
+    *out += QLatin1Char('*');
 }
 
-QString leadingWord(const QString &label)
+QStringView leadingWordView(QStringView label)
 {
     qsizetype i = 0;
     while (i < label.size() && !isDigit(label[i]) && !isSeparator(label[i]) && label[i] != QLatin1Char('/'))
         ++i;
     return label.left(i);
 }
+
+/// Each member's bucket key of one fold pass, as an id, and the fold pattern of each id.
+struct MemberKeys
+{
+    std::vector<int> keyOf;        ///< per member position; -1: in no bucket
+    std::vector<QString> patterns; ///< per key id
+};
+
+/// One member of a container while folding: a scope group or a node.
+struct Member
+{
+    bool isGroup = false;
+    int id = -1;
+    int first = -1; ///< graph order
+    int fold = -1;  ///< fold it went into (-1: none)
+};
+
+} // namespace
+
+QString foldPattern(const QString &label)
+{
+    QString out;
+    out.reserve(label.size() + 1);
+    appendFoldPattern(label, &out);
+    return out;
+}
+
+QString leadingWord(const QString &label) { return leadingWordView(label).toString(); }
 
 std::vector<GroupId> GraphHierarchy::ancestors(NodeId node) const
 {
@@ -273,7 +289,7 @@ GraphHierarchy GraphHierarchy::build(const Graph &graph, const FoldOptions &opti
         }
 
         auto labelOf = [&](const Member &m) {
-            return m.isGroup ? h.groups[size_t(m.id)].label : nodeLabel(graph.nodes[size_t(m.id)].name);
+            return m.isGroup ? QStringView(h.groups[size_t(m.id)].label) : nodeLabel(graph.nodes[size_t(m.id)].name);
         };
         for (size_t c = 0; c < nc; ++c) {
             ContainerGraph &cg = containers[c];
@@ -329,26 +345,28 @@ GraphHierarchy GraphHierarchy::build(const Graph &graph, const FoldOptions &opti
             // Buckets of one pass, key -> positions in graph order; each bucket (or each run,
             // with consecutiveOnly) is folded whole when it is a crowd, else its sources and
             // its sinks (parallel by nature) when they are.
-            auto foldPass = [&](auto keyOf, auto minOf) {
-                QHash<QString, int> bucketIds;
+            // A pass's keys (`keys`: each member's key id, -1 for none; `patterns`: per key id)
+            // are made once per container; buckets are numbered in the order their first
+            // member not yet folded comes.
+            auto foldPass = [&](const MemberKeys &keys, auto minOf) {
+                std::vector<int> bucketOfKey(keys.patterns.size(), -1);
                 std::vector<std::vector<size_t>> buckets;
                 std::vector<QString> patterns;
                 std::fill(bucketOf.begin(), bucketOf.end(), -1);
                 for (size_t i = 0; i < total; ++i) {
                     if (members[i].fold >= 0)
                         continue;
-                    QString pattern;
-                    const QString key = keyOf(members[i], &pattern);
-                    if (key.isEmpty())
+                    const int key = keys.keyOf[i];
+                    if (key < 0)
                         continue;
-                    auto it = bucketIds.find(key);
-                    if (it == bucketIds.end()) {
-                        it = bucketIds.insert(key, int(buckets.size()));
+                    int &bucket = bucketOfKey[size_t(key)];
+                    if (bucket < 0) {
+                        bucket = int(buckets.size());
                         buckets.emplace_back();
-                        patterns.push_back(pattern);
+                        patterns.push_back(keys.patterns[size_t(key)]);
                     }
-                    buckets[size_t(*it)].push_back(i);
-                    bucketOf[i] = *it;
+                    buckets[size_t(bucket)].push_back(i);
+                    bucketOf[i] = bucket;
                 }
                 std::vector<std::vector<std::vector<size_t>>> runs(buckets.size());
                 parallelBucket.assign(buckets.size(), 0);
@@ -386,32 +404,54 @@ GraphHierarchy GraphHierarchy::build(const Graph &graph, const FoldOptions &opti
                 }
                 std::fill(bucketOf.begin(), bucketOf.end(), -1);
             };
-            // Folding a crowd can make its neighbours a crowd (Variables feeding folded
-            // weight transforms): a few rounds until nothing changes.
-            for (size_t round = 0, before = size_t(-1); round < 3 && before != folds.size(); ++round) {
-            before = folds.size();
-            foldPass(
-                [&](const Member &m, QString *pattern) {
-                    *pattern = foldPattern(labelOf(m));
-                    QString key = *pattern + QLatin1Char('\n');
+            // The keys of both passes, once per container (they do not change between rounds):
+            // 1. the name pattern and the type (scopes fold with scopes), 2. the leading word
+            // and whether it is a scope. Written into one reused buffer: no string per member.
+            MemberKeys byPattern, byWord;
+            byPattern.keyOf.resize(total);
+            byWord.keyOf.resize(total);
+            {
+                QHash<QString, int> patternIds, wordIds;
+                QString key;
+                auto idOf = [](QHash<QString, int> &ids, MemberKeys &keys, const QString &key, qsizetype patternLength) {
+                    auto it = ids.constFind(key);
+                    if (it == ids.cend()) {
+                        it = ids.insert(key, int(keys.patterns.size()));
+                        keys.patterns.push_back(key.left(patternLength));
+                    }
+                    return *it;
+                };
+                for (size_t i = 0; i < total; ++i) {
+                    const Member &m = members[i];
+                    const QStringView label = labelOf(m);
+                    key.resize(0);
+                    appendFoldPattern(label, &key);
+                    const qsizetype patternLength = key.size();
+                    key += QLatin1Char('\n');
                     if (m.isGroup)
                         key += QLatin1Char('\x01'); // scopes fold with scopes
                     else
                         key += graph.nodes[size_t(m.id)].type;
-                    return key;
-                },
-                [&](const Member &m) { return m.isGroup ? options.minGroupPattern : options.minPattern; });
-            foldPass(
-                [&](const Member &m, QString *pattern) {
-                    const QString word = leadingWord(labelOf(m));
-                    if (word.isEmpty())
-                        return QString();
-                    *pattern = word + QLatin1Char('*');
-                    QString key = *pattern + QLatin1Char('\n');
+                    byPattern.keyOf[i] = idOf(patternIds, byPattern, key, patternLength);
+                    const QStringView word = leadingWordView(label);
+                    if (word.isEmpty()) {
+                        byWord.keyOf[i] = -1;
+                        continue;
+                    }
+                    key.resize(0);
+                    key += word;
+                    key += QLatin1Char('*');
+                    key += QLatin1Char('\n');
                     key += QLatin1Char(m.isGroup ? 'g' : 'n');
-                    return key;
-                },
-                [&](const Member &) { return options.minPrefix; });
+                    byWord.keyOf[i] = idOf(wordIds, byWord, key, word.size() + 1);
+                }
+            }
+            // Folding a crowd can make its neighbours a crowd (Variables feeding folded
+            // weight transforms): a few rounds until nothing changes.
+            for (size_t round = 0, before = size_t(-1); round < 3 && before != folds.size(); ++round) {
+                before = folds.size();
+                foldPass(byPattern, [&](const Member &m) { return m.isGroup ? options.minGroupPattern : options.minPattern; });
+                foldPass(byWord, [&](const Member &) { return options.minPrefix; });
             }
             if (folds.empty())
                 continue;

@@ -18,6 +18,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <random>
+
 using namespace ds;
 
 namespace {
@@ -191,6 +193,71 @@ private slots:
         QCOMPARE(producer, QStringLiteral("a:b/c"));
         QCOMPARE(idx, 2);
         QVERIFY(!Graph::splitInput(QString(), &producer, &idx));
+    }
+
+    // The name index (open addressing over the nodes' own names): every name found where a
+    // QHash filled in node order (the last of repeated names wins) finds it, absent names and
+    // views into longer strings are not copied to be looked up, and a rebuild re-indexes.
+    void nameIndex()
+    {
+        Graph g;
+        QCOMPARE(g.findNode(QStringLiteral("a")), NodeId{}); // before build()
+        std::mt19937 rng(35);
+        QHash<QString, int> oracle;
+        for (int n = 0; n < 5000; ++n) {
+            GraphNode node;
+            node.name = QStringLiteral("s%1/op_%2").arg(rng() % 40).arg(rng() % 3000); // repeats
+            if (n > 0)
+                node.inputs << g.nodes[rng() % size_t(n)].name + QStringLiteral(":0");
+            oracle.insert(node.name, n);
+            g.nodes.push_back(std::move(node));
+        }
+        g.nodes.push_back(GraphNode{}); // an empty name is a name too
+        oracle.insert(QString(), 5000);
+        g.build();
+        QVERIFY(size_t(oracle.size()) < g.nodes.size());
+        for (auto it = oracle.cbegin(); it != oracle.cend(); ++it)
+            QCOMPARE(g.findNode(it.key()), NodeId{it.value()});
+        for (const GraphEdge &e : g.edges) // producers resolved to the last of their name
+            QCOMPARE(e.from, NodeId{oracle.value(g.node(e.from).name)});
+        QCOMPARE(g.edges.size(), g.nodes.size() - 2);
+        const QString longer = QStringLiteral("xx") + g.nodes[7].name + QStringLiteral(":3");
+        QCOMPARE(g.findNode(QStringView(longer).mid(2, g.nodes[7].name.size())), NodeId{oracle.value(g.nodes[7].name)});
+        QCOMPARE(g.findNode(QStringView(longer).mid(2)), NodeId{});
+        QCOMPARE(g.findNode(QStringLiteral("s999/op_1")), NodeId{});
+        g.nodes.emplace_back().name = QStringLiteral("late");
+        QCOMPARE(g.findNode(QStringLiteral("late")), NodeId{});
+        g.build();
+        QCOMPARE(g.findNode(QStringLiteral("late")), NodeId{int(g.nodes.size()) - 1});
+
+        // Unique names (the nearest producers are tried first): inputs from the previous
+        // nodes, from far back, from later nodes and from nowhere resolve as the oracle says.
+        Graph u;
+        for (int n = 0; n < 3000; ++n) {
+            GraphNode node;
+            node.name = QStringLiteral("b%1/op_%2").arg(n % 7).arg(n);
+            for (int k = 0; k < 3; ++k)
+                node.inputs << QStringLiteral("b%1/op_%2:%3").arg((n - 1 - k + 3000) % 7).arg(n - 1 - k).arg(k);
+            node.inputs << QStringLiteral("b%1/op_%2").arg(int(rng() % 7)).arg(int(rng() % 3000)); // far, later or absent
+            u.nodes.push_back(std::move(node));
+        }
+        u.build();
+        QHash<QString, int> names;
+        for (size_t n = 0; n < u.nodes.size(); ++n)
+            names.insert(u.nodes[n].name, int(n));
+        size_t resolved = 0;
+        for (size_t n = 0; n < u.nodes.size(); ++n)
+            for (const QString &in : u.nodes[n].inputs) {
+                QString producer;
+                int index = 0;
+                QVERIFY(Graph::splitInput(in, &producer, &index));
+                resolved += names.contains(producer) ? 1 : 0;
+            }
+        QCOMPARE(u.edges.size(), resolved);
+        for (const GraphEdge &e : u.edges) {
+            const QString &in = u.node(e.to).inputs[e.inIndex];
+            QCOMPARE(e.from, NodeId{names.value(in.left(in.lastIndexOf(QLatin1Char(':'))), names.value(in, -1))});
+        }
     }
 
     void countsMatchManifest()

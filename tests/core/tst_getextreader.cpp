@@ -3,12 +3,14 @@
 // and malformed text give the same graphs (or the same error) through both paths.
 #include "formats/ge/gegraphreader.h"
 #include "graph/graph.h"
+#include "graph/graphgenerator.h"
 
 #include <QDirIterator>
 #include <QFile>
 #include <QRegularExpression>
 #include <QTest>
 
+#include <algorithm>
 #include <random>
 
 using namespace ds;
@@ -61,16 +63,24 @@ QString difference(const GraphModel &a, const GraphModel &b)
         for (size_t n = 0; n < x.nodes.size(); ++n)
             if (!(x.nodes[n] == y.nodes[n]))
                 return QStringLiteral("graph %1 node %2 (%3)").arg(g).arg(n).arg(x.nodes[n].name);
-        if (!(x.edges == y.edges) || x.unresolvedInputs != y.unresolvedInputs || x.groups.size() != y.groups.size())
-            return QStringLiteral("graph %1 edges or groups").arg(g);
+        if (!(x.edges == y.edges) || x.unresolvedInputs != y.unresolvedInputs)
+            return QStringLiteral("graph %1 edges").arg(g);
+        if (!(x.groups == y.groups) || x.topGroups != y.topGroups || x.topNodes != y.topNodes)
+            return QStringLiteral("graph %1 groups").arg(g);
+        for (const GraphNode &n : x.nodes)
+            if (x.findNode(n.name) != y.findNode(n.name))
+                return QStringLiteral("graph %1: %2 found at different nodes").arg(g).arg(n.name);
     }
     return {};
 }
 
-/// Both paths on the same text: the same graphs, or the same error.
-void compareReaders(const QByteArray &text, const QString &label)
+/// Both paths on the same text: the same graphs, or the same error. `splitAt`: where the fast
+/// reader's second thread starts (-1: its own choice).
+/// `reader`: FastOnly where the text is inside the fast subset (no fall-back to hide a mistake).
+void compareReaders(const QByteArray &text, const QString &label, qsizetype splitAt = -1, bool *splitAdopted = nullptr,
+                    ge::GeTextReader reader = ge::GeTextReader::Auto)
 {
-    const auto fast = ge::parseGeProtoText(text, label, ge::GeTextReader::Auto);
+    const auto fast = ge::parseGeProtoText(text, label, reader, splitAt, splitAdopted);
     const auto slow = ge::parseGeProtoText(text, label, ge::GeTextReader::TextFormat);
     QCOMPARE(fast.ok(), slow.ok());
     if (!slow.ok()) {
@@ -110,6 +120,43 @@ QByteArray everyKindText()
            "      attr { key: \"_datadump_origin_output_index\" value { i: 2 } }\n    }\n  }\n"
            "  op { name: \"b\"; type: \"Relu\", input: \"a:0\" input: \"a:-1\" input_desc { dtype: DT_FLOAT16 }\n"
            "    subgraph_name: \"s1\" workspace: 8 is_input_const: false }\n}\n";
+}
+
+/// A generated graph as GE writes it (the shape of bench_graph --write-ge).
+QByteArray generatedText(const Graph &g)
+{
+    QByteArray t = "name: \"gen\"\ngraph {\n  name: \"gen\"\n";
+    for (const GraphNode &n : g.nodes) {
+        t += "  op {\n    name: \"" + n.name.toUtf8() + "\"\n    type: \"" + n.type.toUtf8() + "\"\n";
+        for (const QString &in : n.inputs)
+            t += "    input: \"" + in.toUtf8() + "\"\n";
+        for (const auto &d : n.outputDescs) {
+            t += "    output_desc {\n      dtype: " + d.dtypeName.toUtf8() + "\n      shape {\n";
+            for (auto dim : d.shape)
+                t += "        dim: " + QByteArray::number(qlonglong(dim)) + "\n";
+            t += "      }\n      layout: \"" + d.layout.toUtf8() + "\"\n    }\n";
+        }
+        t += "  }\n";
+    }
+    return t + "}\n";
+}
+
+/// Byte offsets to start the second thread at: every `op` at a line start, and about 400
+/// others spread over the text (inside strings, names, nested graphs, ...).
+QList<qsizetype> splitPoints(const QByteArray &text)
+{
+    QList<qsizetype> at;
+    for (qsizetype p = text.indexOf("\n"); p >= 0; p = text.indexOf('\n', p + 1)) {
+        qsizetype q = p + 1;
+        while (q < text.size() && (text[q] == ' ' || text[q] == '\t'))
+            ++q;
+        if (text.mid(q, 2) == "op")
+            at << q;
+    }
+    const qsizetype step = std::max<qsizetype>(1, text.size() / 400);
+    for (qsizetype p = 1; p < text.size(); p += step)
+        at << p;
+    return at;
 }
 
 } // namespace
@@ -242,6 +289,66 @@ private slots:
             if (QTest::currentTestFailed())
                 qFatal("differs on: %s", t.constData());
         }
+    }
+
+    // The second thread may start anywhere: at a top-level op (its ops are adopted), inside a
+    // string, a nested graph's op or a token (never adopted: the first thread reads on). Every
+    // sample, the bad-input corpus and the every-kind text give TextFormat's graphs (or error).
+    void splitAnywhereMatchesTextFormat_data()
+    {
+        QTest::addColumn<QByteArray>("text");
+        QTest::addColumn<bool>("adopts"); // inside the fast subset: read by it alone, some split adopted
+        const QStringList files = geTextFiles(QStringLiteral(DUMPSCOPE_SAMPLES)) + geTextFiles(QStringLiteral(DUMPSCOPE_SOURCE_DIR "/tests/data/bad/graph"));
+        for (const QString &f : files) {
+            QTest::addRow("%s", qPrintable(QFileInfo(f).fileName())) << readAll(f) << false;
+            if (f.startsWith(QStringLiteral(DUMPSCOPE_SAMPLES)))
+                QTest::addRow("%s, fast subset", qPrintable(QFileInfo(f).fileName())) << withoutUnknownFields(readAll(f)) << true;
+        }
+        QTest::addRow("every kind") << everyKindText() << true;
+        QTest::addRow("two graphs") << QByteArray(everyKindText() + "graph {\n  name: \"h\"\n  op {\n    name: \"x\"\n  }\n  op {\n    name: \"y\"\n"
+                                                                     "    input: \"x:0\"\n  }\n}\n") << true;
+        QTest::addRow("unknown dtype after the split")
+            << QByteArray("graph {\n  op {\n    name: \"a\"\n  }\n  op {\n    name: \"b\"\n    output_desc { dtype: DT_NEW }\n  }\n}\n") << false;
+        QTest::addRow("graph fields after the ops")
+            << QByteArray("graph {\n  op {\n    name: \"a\"\n  }\n  op {\n    name: \"b\"\n  }\n  name: \"g\"\n  output: \"b:0\"\n}\n") << false;
+        QTest::addRow("error after the split")
+            << QByteArray("graph {\n  op {\n    name: \"a\"\n  }\n  op {\n    name: \"b\"\n    id: 1\n    id: 2\n  }\n}\n") << false;
+    }
+    void splitAnywhereMatchesTextFormat()
+    {
+        QFETCH(QByteArray, text);
+        QFETCH(bool, adopts);
+        int adopted = 0;
+        for (qsizetype at : splitPoints(text)) {
+            bool used = false;
+            compareReaders(text, QStringLiteral("split%1.txt").arg(at), at, &used,
+                           adopts ? ge::GeTextReader::FastOnly : ge::GeTextReader::Auto);
+            if (QTest::currentTestFailed())
+                qFatal("differs with the second thread at byte %lld", qlonglong(at));
+            adopted += used ? 1 : 0;
+        }
+        if (adopts)
+            QVERIFY(adopted > 0);
+    }
+
+    // A graph over 4 MB is read on two threads by itself, and gives TextFormat's graph.
+    void largeGraphSplitByItself()
+    {
+        GeneratedGraphSpec spec{20, 20, 50, 0, 3};
+        spec.atomicCleans = 200;
+        spec.weightTransforms = 300;
+        const Graph generated = generateScopedGraph(spec);
+        const QByteArray text = generatedText(generated);
+        QVERIFY(text.size() > (4 << 20));
+        bool adopted = false;
+        const auto fast = ge::parseGeProtoText(text, QStringLiteral("large.txt"), ge::GeTextReader::FastOnly, -1, &adopted);
+        QVERIFY2(fast.ok(), qPrintable(fast.errorText()));
+        QVERIFY(adopted);
+        QCOMPARE(fast->root()->nodes.size(), generated.nodes.size());
+        const auto slow = ge::parseGeProtoText(text, QStringLiteral("large.txt"), ge::GeTextReader::TextFormat);
+        QVERIFY2(slow.ok(), qPrintable(slow.errorText()));
+        QCOMPARE(difference(*fast, *slow), QString());
+        QCOMPARE(fast->root()->edges.size(), generated.edges.size());
     }
 
     void fastOnlyNamesWhereItStopped()

@@ -45,8 +45,12 @@ Result<GraphModel> readGraphFile(const QString &path);
 enum class GeTextReader { Auto, FastOnly, TextFormat };
 
 /// `ge.proto.ModelDef` in protobuf text format. `fileLabel` names the file in messages.
+/// `splitAt` (tests) is where the fast reader's second thread starts (see
+/// detail::parseGeProtoTextDirect; -1: its own choice, from 4 MB); `splitAdopted` says whether
+/// that thread's ops were used.
 Result<GraphModel> parseGeProtoText(const QByteArray &text, const QString &fileLabel,
-                                    GeTextReader reader = GeTextReader::Auto);
+                                    GeTextReader reader = GeTextReader::Auto, qsizetype splitAt = -1,
+                                    bool *splitAdopted = nullptr);
 
 /// Text-format ONNX ModelProto as GE writes it (ge-graph.md §8); reducedFidelity is set.
 Result<GraphModel> parseGeOnnxText(const QByteArray &text, const QString &fileLabel);

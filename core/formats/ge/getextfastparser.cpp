@@ -1,12 +1,18 @@
 #include "getextfastparser.h"
 
+#include "formats/ge/geconvert.h"
+
 #include <cctype>
 #include <charconv>
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace ds::ge::detail {
 
@@ -16,6 +22,11 @@ namespace {
 
 /// Same limit as the TextFormat path's nesting check (gegraphreader.cpp, kMaxNesting).
 constexpr int kMaxDepth = 100;
+/// From this size the direct reader gives the second half of the ops to a second thread.
+constexpr qsizetype kSplitBytes = 4 << 20;
+/// Bytes per op for the second thread's reservation: GE writes 250 bytes to a few KB per op, so it is
+/// rarely outgrown, and the pages it does not fill are never touched.
+constexpr qsizetype kMinOpBytes = 128;
 
 bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isDigit(char c) { return c >= '0' && c <= '9'; }
@@ -31,12 +42,49 @@ public:
     {
     }
 
+    /// The direct path: the ops of top-level graphs are converted as they are read (one scratch
+    /// OpDef reused) and appended to `(*nodes)[graph]`; the message keeps the rest.
+    void convertOps(OpConverter *converter, std::vector<std::vector<GraphNode>> *nodes)
+    {
+        m_converter = converter;
+        m_graphNodes = nodes;
+        m_scratch = std::make_unique<pb::OpDef>();
+    }
+
+    /// The second thread's half of a top-level graph: the ops from m_p (the 'o' of an `op`
+    /// field) to the graph's closing '}', left at `*end`. False (and nothing to adopt) on anything
+    /// else: another field, an unknown dtype, or where m_p did not start an op.
+    bool opsToGraphEnd(std::vector<GraphNode> *nodes, const char **end)
+    {
+        m_depth = 1;
+        const bool ok = body(false, [&](std::string_view f) { return f == "op" ? convertedOp(nodes) : unknown(f); });
+        if (ok)
+            *end = m_p - 1;
+        return ok;
+    }
+
+    /// Where a second thread reads the rest of a top-level graph's ops (nullptr: nowhere), and
+    /// what it found; adopted when this reader reaches exactly that `op` field.
+    struct Split
+    {
+        const char *at = nullptr;
+        std::thread thread;
+        bool ok = false;
+        const char *end = nullptr;
+        std::vector<GraphNode> nodes;
+        bool adopted = false;
+    };
+    Split *m_split = nullptr;
+
     bool model(pb::ModelDef *m)
     {
         unsigned seen = 0;
         return body(true, [&](std::string_view f) {
-            if (f == "graph")
-                return open() && graph(m->add_graph());
+            if (f == "graph") {
+                if (m_graphNodes)
+                    m_graphNodes->emplace_back();
+                return open() && graph(m->add_graph(), m_graphNodes != nullptr);
+            }
             if (f == "attr")
                 return open() && mapEntry(m->mutable_attr());
             if (f == "name")
@@ -66,6 +114,34 @@ private:
     int m_depth = 0;
     QHash<int, QString> *m_unknownEnums;
     QHash<QByteArray, int> m_unknownDtypes;
+    OpConverter *m_converter = nullptr;
+    std::vector<std::vector<GraphNode>> *m_graphNodes = nullptr;
+    std::unique_ptr<pb::OpDef> m_scratch;
+
+    /// One `op { ... }` read into the scratch message and converted.
+    bool convertedOp(std::vector<GraphNode> *nodes)
+    {
+        m_scratch->Clear();
+        if (!open() || !op(m_scratch.get()))
+            return false;
+        nodes->push_back(m_converter->convert(*m_scratch));
+        return true;
+    }
+
+    /// At the split point: wait for the second thread and take its ops and position.
+    bool adoptSplit(std::vector<GraphNode> *nodes)
+    {
+        if (m_split->thread.joinable())
+            m_split->thread.join();
+        if (!m_split->ok)
+            return false;
+        nodes->reserve(nodes->size() + m_split->nodes.size());
+        std::move(m_split->nodes.begin(), m_split->nodes.end(), std::back_inserter(*nodes));
+        m_split->nodes = {};
+        m_split->adopted = true;
+        m_p = m_split->end;
+        return true;
+    }
 
     bool stop(const char *why)
     {
@@ -386,10 +462,16 @@ private:
         }) && (value || stop("map entry without a key"));
     }
 
-    bool graph(pb::GraphDef *g)
+    bool graph(pb::GraphDef *g, bool topLevel = false)
     {
         unsigned seen = 0;
+        std::vector<GraphNode> *nodes = topLevel ? &m_graphNodes->back() : nullptr;
         return body(false, [&](std::string_view f) {
+            if (f == "op" && nodes) {
+                if (m_split && f.data() == m_split->at && adoptSplit(nodes))
+                    return true;
+                return convertedOp(nodes);
+            }
             if (f == "op")
                 return open() && op(g->add_op());
             if (f == "name")
@@ -682,26 +764,78 @@ private:
 
 } // namespace
 
-bool parseGeProtoTextFast(const QByteArray &text, pb::ModelDef *model, FastParseStop *stop, QHash<int, QString> *unknownEnums)
+namespace {
+
+void describeStop(const Reader &reader, FastParseStop *stop)
+{
+    if (!stop)
+        return;
+    const char *at = reader.m_stopAt ? reader.m_stopAt : reader.m_p;
+    int line = 1;
+    const char *lineStart = reader.m_begin;
+    for (const char *c = reader.m_begin; c < at; ++c)
+        if (*c == '\n') {
+            ++line;
+            lineStart = c + 1;
+        }
+    stop->line = line;
+    stop->column = int(at - lineStart) + 1;
+    stop->reason = QString::fromLatin1(reader.m_why ? reader.m_why : "stopped");
+}
+
+/// The 'o' of the first `op` that starts a line after the middle of the text (GE writes one
+/// field per line), or -1. Only a guess: the first thread checks that it reaches exactly there
+/// at a top-level graph's op, and otherwise reads on alone.
+qsizetype middleOp(const QByteArray &text)
+{
+    const char *begin = text.constData(), *end = begin + text.size();
+    for (const char *p = begin + text.size() / 2; p < end; ++p) {
+        p = static_cast<const char *>(std::memchr(p, '\n', size_t(end - p)));
+        if (!p)
+            return -1;
+        const char *q = p + 1;
+        while (q < end && (*q == ' ' || *q == '\t'))
+            ++q;
+        if (end - q >= 4 && q[0] == 'o' && q[1] == 'p' && (q[2] == ' ' || q[2] == '{' || q[2] == ':'))
+            return q - begin;
+    }
+    return -1;
+}
+
+} // namespace
+
+bool parseGeProtoTextDirect(const QByteArray &text, pb::ModelDef *model, std::vector<std::vector<GraphNode>> *nodes,
+                            FastParseStop *stop, QHash<int, QString> *unknownEnums, qsizetype splitAt, bool *splitAdopted)
 {
     model->Clear();
-    Reader reader(text.constData(), text.constData() + text.size(), unknownEnums);
-    if (reader.model(model))
-        return true;
-    if (stop) {
-        const char *at = reader.m_stopAt ? reader.m_stopAt : reader.m_p;
-        int line = 1;
-        const char *lineStart = reader.m_begin;
-        for (const char *c = reader.m_begin; c < at; ++c)
-            if (*c == '\n') {
-                ++line;
-                lineStart = c + 1;
-            }
-        stop->line = line;
-        stop->column = int(at - lineStart) + 1;
-        stop->reason = QString::fromLatin1(reader.m_why ? reader.m_why : "stopped");
+    nodes->clear();
+    const char *begin = text.constData(), *end = begin + text.size();
+    if (splitAt < 0)
+        splitAt = text.size() >= kSplitBytes ? middleOp(text) : -1;
+    Reader::Split split;
+    OpConverter second(nullptr); // unknown dtypes stop the second thread: their numbers go in order
+    if (splitAt > 0 && splitAt < text.size()) {
+        split.at = begin + splitAt;
+        split.nodes.reserve(size_t(text.size() - splitAt) / kMinOpBytes);
+        split.thread = std::thread([&] {
+            Reader tail(begin, end, nullptr);
+            tail.m_p = split.at;
+            tail.convertOps(&second, nullptr);
+            split.ok = tail.opsToGraphEnd(&split.nodes, &split.end);
+        });
     }
-    return false;
+    OpConverter first(unknownEnums);
+    Reader reader(begin, end, unknownEnums);
+    reader.convertOps(&first, nodes);
+    reader.m_split = split.at ? &split : nullptr;
+    const bool ok = reader.model(model);
+    if (split.thread.joinable())
+        split.thread.join();
+    if (!ok)
+        describeStop(reader, stop);
+    if (splitAdopted)
+        *splitAdopted = ok && split.adopted;
+    return ok;
 }
 
 } // namespace ds::ge::detail
