@@ -15,6 +15,7 @@
 
 namespace ds::statskernels {
 
+#if DS_KERNEL_LEVELS
 namespace {
 
 constexpr std::size_t kLanes = 16; // float64 lanes of every sum (as stats.cpp's kLanes)
@@ -105,8 +106,6 @@ double finishDeviations(const std::byte *p, std::size_t whole, std::size_t n, do
         total += d2[j];
     return total;
 }
-
-#if DS_KERNEL_LEVELS
 
 // ---- AVX-512: 16 floats per step, two zmm of 8 float64 lanes per sum
 
@@ -247,9 +246,8 @@ __attribute__((target("avx2"))) bool blockAvx2(const std::byte *p, std::size_t n
     return true;
 }
 
-#endif
-
 } // namespace
+#endif
 
 bool available()
 {
