@@ -19,7 +19,8 @@ cold   a 1 GiB float32 tensor (a CANN dump file, bench/gen_tree.py --big-tensor)
        one (another seed); per repeat, each with its pages dropped from the page cache first
        (posix_fadvise DONTNEED after fsync; checked with mincore through fincore when present):
        `cat FILE > /dev/null`, `dumpscope-cli stats FILE` (statistics and nothing else to do),
-       `cat A B > /dev/null` and `dumpscope-cli compare A B --quiet`; then warm: bench_stats
+       `cat A B > /dev/null` and `dumpscope-cli compare A B --quiet` (with --baseline CLI, that
+       build's compare too, alternated, its pages dropped first); then warm: bench_stats
        (statistics + histogram against a 2-thread read loop of the same mapping).
 lazy   a --gib GiB .npy (float32) and a .pt of the same size (torch's zip layout, zip64, one
        storage): written sparse (header and zip directory real, the payload a hole reading as
@@ -193,6 +194,12 @@ def part_cold(d, build, repeat):
         c2 = timed(["sh", "-c", 'cat "$0" "$1" > /dev/null', str(a), str(b)])
         drop(a, b)
         m = timed([cli(build), "compare", str(a), str(b), "--quiet"])
+        if opt("--baseline", None):  # another build's compare, alternated in the same repeat (old vs new)
+            drop(a, b)
+            o = timed([opt("--baseline", None), "compare", str(a), str(b), "--quiet"])
+            row.update({"baseline_compare_over_cat": c2["wall"] / o["wall"], "baseline_compare_rss": o["rss"],
+                        "baseline_compare_cpu": o["cpu"], "new_over_baseline": o["wall"] / m["wall"]})
+        row.update({"compare_cpu": m["cpu"], "stats_cpu": s["cpu"], "cat2_cpu": c2["cpu"]})
         row.update({"cat_gbps": size / c["wall"] / 1e9, "stats_gbps": size / s["wall"] / 1e9,
                     "stats_over_cat": c["wall"] / s["wall"], "stats_rss": s["rss"],
                     "cat2_gbps": 2 * size / c2["wall"] / 1e9, "compare_gbps": 2 * size / m["wall"] / 1e9,
@@ -207,6 +214,9 @@ def part_cold(d, build, repeat):
         r["over_read_loop"] = r["gbps"] / r["read_loop_gbps"]
         warm.append(r)
         show({"warm": i, "gbps": r["gbps"], "read_loop_gbps": r["read_loop_gbps"], "over_read_loop": r["over_read_loop"]})
+    if rows and "baseline_compare_over_cat" in rows[0]:
+        show({"median_baseline_compare_over_cat": median(rows, "baseline_compare_over_cat"),
+              "median_new_over_baseline": median(rows, "new_over_baseline")})
     show({"median_stats_over_cat": median(rows, "stats_over_cat"), "median_compare_over_cat": median(rows, "compare_over_cat"),
           "median_warm_over_read_loop": median(warm, "over_read_loop")})
 

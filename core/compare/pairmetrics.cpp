@@ -2,6 +2,7 @@
 
 #include "pairkernels.h"
 #include "io/pagerelease.h"
+#include "io/readahead.h"
 #include "util/kernelisa.h"
 #include "util/parallel.h"
 
@@ -9,6 +10,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -615,6 +617,15 @@ constexpr size_t kReleaseFirstPassBytes = size_t(1) << 30;
 
 bool largeSide(const TensorView &v) { return v.count * elemBytes(v.elem) > kReleaseFirstPassBytes; }
 
+/// A side that the passes stream (io/readahead.h): a mapped range large enough for a read-ahead.
+/// Its pages are handed back behind every pass, so two cold files stream from the disk as for
+/// `cat A B` and the resident set stays bounded (docs/scale/files.md, section 4).
+bool streamedSide(const TensorView &v)
+{
+    const size_t bytes = v.count * elemBytes(v.elem);
+    return bytes >= ReadAhead::kMinBytes && isMappedRange(v.data, bytes);
+}
+
 /// Runs fn(i, n, part, bx, by) over blocks [i, i + n) of both tensors in parallel tasks (bx, by:
 /// decoding buffers of kBlock values); `release` hands each task's mapped pages back behind it
 /// (releaseMappedPages), for the last pass or for very large tensors.
@@ -623,6 +634,9 @@ bool runTasks(const TensorView &x, const TensorView &y, std::vector<Part> &parts
               const JobControl *job, bool release, Fn &&fn)
 {
     parts.assign((x.count + kTaskElems - 1) / kTaskElems, Part{});
+    std::optional<ReadAhead> ahead; // both mapped sides read ahead, in turn, of a releasing pass
+    if (release)
+        ahead.emplace(x.data, x.count * elemBytes(x.elem), y.data, y.count * elemBytes(y.elem));
     return parallelChunks(x.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
         double bx[kBlock], by[kBlock];
         for (size_t i = b; i < e; i += kBlock)
@@ -684,7 +698,8 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
                       : eps == kEps32                                                  ? ReMode::F32
                                                                                        : ReMode::F64;
     std::vector<Acc> parts;
-    const bool releaseFirst = largeSide(npu) || largeSide(bench) || !options.secondPass;
+    const bool releaseFirst = largeSide(npu) || largeSide(bench) || !options.secondPass || streamedSide(npu)
+                              || streamedSide(bench);
     if (!runTasks(npu, bench, parts, options.threads, job, releaseFirst, [&](size_t i, size_t n, Acc &a, double *bx, double *by) {
             firstBlock(npu, bench, i, n, rm, eps, a, bx, by);
         }))

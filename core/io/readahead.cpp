@@ -3,11 +3,13 @@
 #include "pagerelease.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <utility>
 #include <sys/mman.h>
 #include <unistd.h>
 #include <vector>
@@ -16,8 +18,14 @@ namespace ds {
 
 struct ReadAhead::State
 {
-    std::uintptr_t begin = 0, end = 0;
-    std::atomic<std::uintptr_t> released{0}; ///< the end of the furthest range the pass released
+    struct Span
+    {
+        std::uintptr_t begin = 0, end = 0;
+        std::atomic<std::uintptr_t> released{0}; ///< the end of the furthest range the pass released
+    };
+    std::array<Span, 2> spans;
+    std::size_t count = 0; ///< spans in use
+    std::size_t step = ReadAhead::kStep;
     std::mutex mutex;
     std::condition_variable wake;
     bool stop = false;
@@ -42,32 +50,44 @@ Active &activeReadAheads()
 void run(ReadAhead::State &s)
 {
     static const auto page = std::uintptr_t(::sysconf(_SC_PAGESIZE));
-    std::uintptr_t pos = s.begin & ~(page - 1);
-    while (pos < s.end) {
+    std::array<std::uintptr_t, 2> pos{};
+    for (std::size_t i = 0; i < s.count; ++i)
+        pos[i] = s.spans[i].begin & ~(page - 1);
+    auto due = [&](std::size_t i) {
+        return pos[i] < s.spans[i].end
+               && pos[i] < s.spans[i].released.load(std::memory_order_relaxed) + ReadAhead::kWindow;
+    };
+    for (;;) {
+        bool pending = false;
+        for (std::size_t i = 0; i < s.count; ++i)
+            pending |= pos[i] < s.spans[i].end;
+        if (!pending)
+            return;
         {
             std::unique_lock lock(s.mutex);
-            // far enough ahead: wait for the pass (it wakes us on every release), or for the end
+            // far enough ahead on every span: wait for the pass (it wakes us on every release)
             s.wake.wait_for(lock, std::chrono::milliseconds(50), [&] {
-                return s.stop || pos < s.released.load(std::memory_order_relaxed) + ReadAhead::kWindow;
+                return s.stop || due(0) || (s.count > 1 && due(1));
             });
             if (s.stop)
                 return;
-            if (pos >= s.released.load(std::memory_order_relaxed) + ReadAhead::kWindow)
-                continue;
         }
-        const std::uintptr_t n = std::min<std::uintptr_t>(ReadAhead::kStep, s.end - pos);
-        // Starts the reads and returns (the kernel's forced read-ahead); blocks only while the
-        // disk's queue is full, which is where this thread should wait.
-        // touch one byte a page: the faults read the pages (the kernel's mmap read-around)
-        // on this thread while the pass computes on its own
-        unsigned sum = 0;
-        for (std::uintptr_t p = pos; p < pos + n; p += page)
-            sum += *reinterpret_cast<const volatile unsigned char *>(p);
-        s.sink.fetch_add(sum, std::memory_order_relaxed);
-        // and hand them back at once: they stay in the page cache for the pass (a minor fault),
-        // not in this process's resident set (the pass's own bound, io/pagerelease.h, holds)
-        ::madvise(reinterpret_cast<void *>(pos), size_t(n), MADV_DONTNEED);
-        pos += n;
+        // one step of each span that may advance, in turn
+        for (std::size_t i = 0; i < s.count; ++i) {
+            if (!due(i))
+                continue;
+            const std::uintptr_t n = std::min<std::uintptr_t>(s.step, s.spans[i].end - pos[i]);
+            // touch one byte a page: the faults read the pages (the kernel's mmap read-around)
+            // on this thread while the pass computes on its own
+            unsigned sum = 0;
+            for (std::uintptr_t p = pos[i]; p < pos[i] + n; p += page)
+                sum += *reinterpret_cast<const volatile unsigned char *>(p);
+            s.sink.fetch_add(sum, std::memory_order_relaxed);
+            // and hand them back at once: they stay in the page cache for the pass (a minor fault),
+            // not in this process's resident set (the pass's own bound, io/pagerelease.h, holds)
+            ::madvise(reinterpret_cast<void *>(pos[i]), size_t(n), MADV_DONTNEED);
+            pos[i] += n;
+        }
     }
 }
 
@@ -79,23 +99,35 @@ void noteReleasedForReadAhead(const void *begin, std::size_t length)
     Active &a = activeReadAheads();
     std::lock_guard lock(a.mutex);
     for (ReadAhead::State *s : a.states) {
-        if (b >= s->end || e <= s->begin)
-            continue;
-        std::uintptr_t seen = s->released.load(std::memory_order_relaxed);
-        while (e > seen && !s->released.compare_exchange_weak(seen, e, std::memory_order_relaxed)) {
+        for (std::size_t i = 0; i < s->count; ++i) {
+            auto &span = s->spans[i];
+            if (b >= span.end || e <= span.begin)
+                continue;
+            std::uintptr_t seen = span.released.load(std::memory_order_relaxed);
+            while (e > seen && !span.released.compare_exchange_weak(seen, e, std::memory_order_relaxed)) {
+            }
+            s->wake.notify_one();
         }
-        s->wake.notify_one();
     }
 }
 
-ReadAhead::ReadAhead(const void *begin, std::size_t length)
+ReadAhead::ReadAhead(const void *begin, std::size_t length) : ReadAhead(begin, length, nullptr, 0) {}
+
+ReadAhead::ReadAhead(const void *first, std::size_t firstLength, const void *second, std::size_t secondLength)
 {
-    if (!begin || length < kMinBytes || !isMappedRange(begin, length))
+    auto state = std::make_shared<State>();
+    for (auto [begin, length] : {std::pair{first, firstLength}, std::pair{second, secondLength}}) {
+        if (!begin || length < kMinBytes || !isMappedRange(begin, length))
+            continue;
+        auto &span = state->spans[state->count++];
+        span.begin = reinterpret_cast<std::uintptr_t>(begin);
+        span.end = span.begin + length;
+        span.released = span.begin;
+    }
+    if (state->count == 0)
         return;
-    m_state = std::make_shared<State>();
-    m_state->begin = reinterpret_cast<std::uintptr_t>(begin);
-    m_state->end = m_state->begin + length;
-    m_state->released = m_state->begin;
+    state->step = state->count > 1 ? kPairStep : kStep;
+    m_state = std::move(state);
     {
         Active &a = activeReadAheads();
         std::lock_guard lock(a.mutex);

@@ -28,6 +28,12 @@ public:
     static constexpr std::size_t kWindow = std::size_t(64) << 20;
     static constexpr std::size_t kMinBytes = std::size_t(32) << 20;
 
+    /// A pass over two mapped ranges at once (compare's metric passes over both tensors): one
+    /// thread reads kPairStep of each in turn, each at most kWindow ahead of what the pass has
+    /// handed back of it, so that two cold files stream from one disk instead of the pass
+    /// faulting on both alternately. A range too small or not mapped is left out.
+    ReadAhead(const void *first, std::size_t firstLength, const void *second, std::size_t secondLength);
+    static constexpr std::size_t kPairStep = std::size_t(4) << 20;
     ReadAhead(const void *begin, std::size_t length);
     ~ReadAhead(); ///< stops the thread and waits for it
     ReadAhead(const ReadAhead &) = delete;

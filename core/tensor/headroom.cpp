@@ -374,6 +374,15 @@ void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint3
 std::int64_t doubleHighThresholdBits() { return std::int64_t(bitLimits<double>().small[size_t(kSmall - 1)]); }
 std::int64_t doubleLowThresholdBits() { return std::int64_t(bitLimits<double>().small[size_t(kSmall - 2)]); }
 
+std::uint32_t floatHighThresholdBits() { return bitLimits<float>().small[size_t(kSmall - 1)]; }
+std::uint32_t floatLowThresholdBits() { return bitLimits<float>().small[size_t(kSmall - 2)]; }
+
+void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint32_t maxAbsBits, const DoubleRangeCounts &range,
+                   Accumulator &acc)
+{
+    addBlock<float>(p, n, zeros, maxAbsBits, &range, acc);
+}
+
 void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, const DoubleRangeCounts &range, Accumulator &acc)
 {
     addBlock<double>(p, n, zeros, maxAbsBits, &range, acc);

@@ -115,6 +115,13 @@ struct DoubleRangeCounts
 /// The bits of smallThresholds()[kSmall - 1] and [kSmall - 2] as float64 (the range pass compares them).
 std::int64_t doubleHighThresholdBits();
 std::int64_t doubleLowThresholdBits();
+/// The same two thresholds as float32 bits (the fused float32 kernels, tensor/statskernels.h).
+std::uint32_t floatHighThresholdBits();
+std::uint32_t floatLowThresholdBits();
+/// addFloatBlock when the range pass also found `range` (the fused float32 kernels): no pass
+/// of its own for the smallest nonzero |x| and the two largest small thresholds.
+void addFloatBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint32_t maxAbsBits,
+                   const DoubleRangeCounts &range, Accumulator &acc);
 /// The same as addFloatBlock for float64, from what the range pass found.
 void addDoubleBlock(const std::byte *p, size_t n, std::uint64_t zeros, std::uint64_t maxAbsBits, const DoubleRangeCounts &range,
                     Accumulator &acc);

@@ -2,6 +2,7 @@
 
 #include "io/pagerelease.h"
 #include "io/readahead.h"
+#include "statskernels.h"
 #include "util/kernelisa.h"
 #include "util/parallel.h"
 
@@ -539,12 +540,41 @@ double laneSquaredDeviations(const std::byte *p, size_t n, double shift, double 
     DS_KERNEL_DISPATCH(laneSquaredDeviationsBody<T>(p, n, shift, mean));
 }
 
+/// addBlockFinite for float32 with the fused SIMD kernels (tensor/statskernels.h): the same
+/// bits, one pass over the block plus the deviations' pass from L1.
+bool addFloatBlockFused(const std::byte *p, size_t n, Moments &m)
+{
+    static const std::uint32_t high = headroom::floatHighThresholdBits(), low = headroom::floatLowThresholdBits();
+    statskernels::Float32Block r;
+    if (!statskernels::float32Block(p, n, m.shift, m.withHeadroom, high, low, r))
+        return false;
+    Moments b;
+    b.shift = m.shift;
+    b.finite = n;
+    b.zero = r.zeros;
+    b.min = double(r.lo), b.max = double(r.hi);
+    b.sumsq = r.sumsq, b.mean = r.sum / double(n), b.m2 = r.m2;
+    if (m.withHeadroom) {
+        const float maxAbs = std::max(std::abs(r.lo), std::abs(r.hi));
+        std::uint32_t maxAbsBits;
+        std::memcpy(&maxAbsBits, &maxAbs, sizeof maxAbsBits);
+        const headroom::DoubleRangeCounts range{r.minNonzeroBits, r.belowHigh, r.belowLow};
+        headroom::addFloatBlock(p, n, r.zeros, maxAbsBits, range, m.headroom);
+    }
+    m.merge(b);
+    return true;
+}
+
 /// Fast path for the block [p, p + n) of 1 <= n <= kChunk elements of type T: three passes
 /// over the L1-resident block (range and zeros; sums; squared deviations from the block mean).
 /// Returns false, leaving m untouched, when the block holds a NaN or an Inf.
 template<typename T>
 bool addBlockFinite(const std::byte *p, size_t n, Moments &m)
 {
+    if constexpr (std::is_same_v<T, float>) {
+        if (statskernels::available())
+            return addFloatBlockFused(p, n, m);
+    }
     T lo, hi;
     std::uint32_t zeros = 0;
     constexpr bool kFloat = std::is_same_v<T, float> || std::is_same_v<T, double>;

@@ -1,7 +1,7 @@
 #pragma once
 
 // Which instruction-set build of the vectorised kernels runs (tensor/stats.cpp,
-// compare/pairmetrics.cpp, compare/pairkernels.cpp).
+// tensor/statskernels.cpp, compare/pairmetrics.cpp, compare/pairkernels.cpp).
 //
 // With GCC on x86-64 glibc every kernel is compiled once per level it supports (baseline SSE2,
 // AVX2, and for the compare kernels x86-64-v4) from one source: the body is an always-inlined
@@ -73,8 +73,8 @@ inline std::atomic<int> &kernelIsaState()
 }
 } // namespace detail
 
-/// The level the kernels use now. Kernels without a build for it (the statistics kernels have
-/// no x86-64-v4 build) use the best lower one.
+/// The level the kernels use now. Kernels without a build for it (the statistics kernels other
+/// than the fused float32 ones have no x86-64-v4 build) use the best lower one.
 inline KernelIsa kernelIsa() { return KernelIsa(detail::kernelIsaState().load(std::memory_order_relaxed)); }
 
 /// Selects the level for all later kernel calls; false (and no change) when unsupported.

@@ -2,6 +2,7 @@
 // at most its window ahead of what the pass has released. Page-cache residency is mincore()'s
 // answer for a file mapping (the page cache, not this process's resident set): a file whose
 // pages were dropped reads 0 % until something reads it.
+#include "compare/pairmetrics.h"
 #include "io/mappedfile.h"
 #include "io/pagerelease.h"
 #include "io/readahead.h"
@@ -15,6 +16,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <fstream>
+#include <string>
 #include <vector>
 
 using namespace ds;
@@ -37,9 +40,25 @@ double cached(const std::byte *base, std::size_t from, std::size_t to)
     return double(in) / double(vec.size());
 }
 
+/// This process's peak resident set since the last resetPeakResident(), bytes (-1: unknown).
+std::int64_t peakResident()
+{
+    std::ifstream status("/proc/self/status");
+    for (std::string line; std::getline(status, line);)
+        if (line.rfind("VmHWM:", 0) == 0)
+            return std::stoll(line.substr(6)) * 1024;
+    return -1;
+}
+bool resetPeakResident()
+{
+    std::ofstream clear("/proc/self/clear_refs");
+    clear << "5";
+    return bool(clear.flush());
+}
+
 /// Writes `path` (kFile bytes of float32 values), makes it durable and drops it from the page
 /// cache. False when the file system keeps it cached anyway (the test then has nothing to see).
-bool writeUncached(const QString &path)
+bool writeUncached(const QString &path, float scale = 0.5f)
 {
     {
         QFile f(path);
@@ -47,7 +66,7 @@ bool writeUncached(const QString &path)
             return false;
         std::vector<float> block(kMiB / sizeof(float));
         for (std::size_t i = 0; i < block.size(); ++i)
-            block[i] = float(i % 977) * 0.5f;
+            block[i] = float(i % 977) * scale;
         for (std::size_t m = 0; m < kFile / kMiB; ++m)
             f.write(reinterpret_cast<const char *>(block.data()), qint64(kMiB));
     }
@@ -86,6 +105,69 @@ private slots:
         // the pass hands back its first 48 MiB: the read-ahead follows to 48 + 64 MiB
         releaseMappedPages(base, 48 * kMiB);
         QTRY_VERIFY_WITH_TIMEOUT(cached(base, ReadAhead::kWindow, 48 * kMiB + ReadAhead::kWindow) > 0.99, 20000);
+    }
+
+    /// Two files at once (compare's metric passes): both first windows come in, in turn, and
+    /// each file's window then follows what the pass released of that file alone.
+    void readsTwoFilesAheadInTurn()
+    {
+        QTemporaryDir dir(QDir::currentPath() + QStringLiteral("/readahead-XXXXXX"));
+        QVERIFY(dir.isValid());
+        const QString pathA = dir.filePath(QStringLiteral("a.bin")), pathB = dir.filePath(QStringLiteral("b.bin"));
+        QVERIFY(writeUncached(pathA));
+        QVERIFY(writeUncached(pathB, 0.25f));
+        auto a = MappedFile::open(pathA), b = MappedFile::open(pathB);
+        QVERIFY(a && b);
+        const std::byte *baseA = (*a)->data(), *baseB = (*b)->data();
+        if (cached(baseA, 0, kFile) > 0.05 || cached(baseB, 0, kFile) > 0.05)
+            QSKIP("this file system keeps the files cached after POSIX_FADV_DONTNEED");
+        ReadAhead ahead(baseA, kFile, baseB, kFile);
+        QVERIFY(ahead.active());
+        QTRY_VERIFY_WITH_TIMEOUT(cached(baseA, 0, ReadAhead::kWindow) > 0.99 && cached(baseB, 0, ReadAhead::kWindow) > 0.99,
+                                 20000);
+        QTest::qWait(200);
+        // (a step's slack, as above: the kernel's own read-around reads a little past the last touch)
+        QCOMPARE(cached(baseA, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
+        QCOMPARE(cached(baseB, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
+        releaseMappedPages(baseA, 48 * kMiB); // the pass is done with A's first 48 MiB only
+        QTRY_VERIFY_WITH_TIMEOUT(cached(baseA, ReadAhead::kWindow, 48 * kMiB + ReadAhead::kWindow) > 0.99, 20000);
+        QTest::qWait(200);
+        QCOMPARE(cached(baseB, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
+    }
+
+    /// The compare metrics of two cold mapped files: the pass streams both (read ahead in turn,
+    /// pages handed back behind it, so the peak resident set stays far below the two files;
+    /// it held both whole before) and the metrics are those of the same values in memory.
+    void compareOfTwoColdFilesStreamsWithTheSameMetrics()
+    {
+        QTemporaryDir dir(QDir::currentPath() + QStringLiteral("/readahead-XXXXXX"));
+        QVERIFY(dir.isValid());
+        const QString pathA = dir.filePath(QStringLiteral("a.bin")), pathB = dir.filePath(QStringLiteral("b.bin"));
+        QVERIFY(writeUncached(pathA));
+        QVERIFY(writeUncached(pathB, 0.25f));
+        auto a = MappedFile::open(pathA), b = MappedFile::open(pathB);
+        QVERIFY(a && b);
+        const TensorView va{Elem::F32, (*a)->data(), kFile / 4}, vb{Elem::F32, (*b)->data(), kFile / 4};
+        PairMetrics mapped, inMemory;
+        const bool peakKnown = resetPeakResident() && peakResident() > 0;
+        const std::int64_t before = peakResident();
+        QVERIFY(computePairMetrics(va, vb, mapped, {}));
+        const std::int64_t peak = peakResident() - before;
+#if !defined(__SANITIZE_ADDRESS__) // under ASan the shadow memory sets the resident set
+        if (peakKnown)
+            QVERIFY2(peak < std::int64_t(kFile), qPrintable(QStringLiteral("peak RSS grew by %1 MiB for 2 x %2 MiB")
+                                                           .arg(peak >> 20).arg(kFile >> 20)));
+#endif
+        std::vector<std::byte> copyA((*a)->data(), (*a)->data() + kFile), copyB((*b)->data(), (*b)->data() + kFile);
+        QVERIFY(computePairMetrics({Elem::F32, copyA.data(), kFile / 4}, {Elem::F32, copyB.data(), kFile / 4}, inMemory, {}));
+        for (auto [x, y] : {std::pair{mapped.dot, inMemory.dot}, {mapped.npuNorm, inMemory.npuNorm},
+                            {mapped.benchNorm, inMemory.benchNorm}, {mapped.eucDist, inMemory.eucDist},
+                            {mapped.maxAbsErr, inMemory.maxAbsErr}, {mapped.maxRelErr, inMemory.maxRelErr},
+                            {mapped.meanAbsErr, inMemory.meanAbsErr}, {mapped.kl, inMemory.kl},
+                            {mapped.npu.mean, inMemory.npu.mean}, {mapped.bench.max, inMemory.bench.max},
+                            {mapped.npu.comparedStd, inMemory.npu.comparedStd}})
+            QCOMPARE(x, y);
+        QCOMPARE(mapped.bench.max, 976 * 0.25); // writeUncached's largest value
     }
 
     void smallOrUnmappedRangesAreLeftAlone()

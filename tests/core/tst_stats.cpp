@@ -1,5 +1,9 @@
 // Statistics and histograms against hand-computed values and a naive long-double reference.
 #include "tensor/stats.h"
+#include "util/kernelisa.h"
+
+#include <bit>
+#include <cstring>
 
 #include <QTest>
 #include <cmath>
@@ -184,6 +188,88 @@ private slots:
         const std::vector<std::uint8_t> flags{0, 1, 1, 0};
         QVERIFY(computeStats(view(Elem::Bool, flags), s));
         QCOMPARE(s.mean, 0.5);
+    }
+
+    /// The float32 kernels of every build this CPU runs (util/kernelisa.h: the fused AVX2 and
+    /// AVX-512 ones of tensor/statskernels.h, the portable baseline) give the same bits, headroom
+    /// included, on inputs made to break a SIMD kernel: large offsets, cancellation, subnormals,
+    /// NaN/Inf at the first element, in a lane, in the tail, lengths around the 16 lanes and the
+    /// 4,096-element blocks, unaligned starts.
+    void float32KernelBuildsGiveTheBaselineBits_data()
+    {
+        QTest::addColumn<std::vector<float>>("values");
+        QTest::addColumn<int>("misalign");
+        std::mt19937_64 rng(35);
+        std::normal_distribution<double> normal;
+        auto drawn = [&](size_t n, double mean, double sd) {
+            std::vector<float> v(n);
+            for (float &x : v)
+                x = float(mean + sd * normal(rng));
+            return v;
+        };
+        for (size_t n : {size_t(1), size_t(15), size_t(16), size_t(17), size_t(4095), size_t(4096), size_t(4113), size_t(70001)})
+            for (int misalign : {0, 1, 3})
+                QTest::addRow("normal n=%zu +%d", n, misalign) << drawn(n, 0, 1) << misalign;
+        QTest::addRow("offset 1e6") << drawn(9000, 1e6, 1e-2) << 2;
+        QTest::addRow("offset -3e7") << drawn(9000, -3e7, 1) << 1;
+        std::vector<float> cancel = drawn(8200, 0, 1);
+        for (size_t i = 0; i < cancel.size(); i += 2) {
+            cancel[i] += 1e30f;
+            cancel[i + 1] -= 1e30f;
+        }
+        QTest::addRow("cancellation") << cancel << 0;
+        QTest::addRow("subnormal") << drawn(5000, 0, 1e-42) << 1;
+        QTest::addRow("tiny and huge") << drawn(4500, 0, 1e-20) << 0;
+        const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+        for (size_t at : {size_t(0), size_t(5), size_t(4095), size_t(4100), size_t(8207)}) {
+            for (float special : {nan, inf, -inf, 0.0f, -0.0f}) {
+                auto v = drawn(8208 + 3, 0.5, 2);
+                v[at] = special;
+                QTest::addRow("%g at %zu", double(special), at) << v << 3;
+            }
+        }
+        std::vector<float> zeros(4099, 0.0f);
+        zeros[17] = -0.0f;
+        QTest::addRow("zeros") << zeros << 0;
+        auto mixed = drawn(6000, 0, 1);
+        for (size_t i = 0; i < mixed.size(); i += 7)
+            mixed[i] = float(std::ldexp(1.0, -int(i % 140))); // every headroom threshold crossed
+        QTest::addRow("headroom thresholds") << mixed << 2;
+    }
+    void float32KernelBuildsGiveTheBaselineBits()
+    {
+        QFETCH(std::vector<float>, values);
+        QFETCH(int, misalign);
+        std::vector<std::byte> raw(values.size() * sizeof(float) + 4);
+        std::memcpy(raw.data() + misalign, values.data(), values.size() * sizeof(float));
+        const TensorView t{Elem::F32, raw.data() + misalign, values.size()};
+        const KernelIsa selected = kernelIsa();
+        auto statsAt = [&](KernelIsa isa) {
+            TensorStats s;
+            setKernelIsa(isa);
+            computeStats(t, s);
+            return s;
+        };
+        const TensorStats base = statsAt(KernelIsa::Baseline);
+        auto bits = [](double d) { return std::bit_cast<std::uint64_t>(d); };
+        int tested = 0;
+        for (KernelIsa isa : kKernelIsas) {
+            if (isa == KernelIsa::Baseline || !kernelIsaSupported(isa))
+                continue;
+            ++tested;
+            const TensorStats s = statsAt(isa);
+            const char *name = kernelIsaName(isa);
+            QVERIFY2(s.count == base.count && s.finite == base.finite && s.nan == base.nan && s.posinf == base.posinf
+                         && s.neginf == base.neginf && s.zero == base.zero, name);
+            for (auto [a, b] : {std::pair{s.min, base.min}, {s.max, base.max}, {s.mean, base.mean}, {s.std, base.std},
+                                {s.l2norm, base.l2norm}, {s.headroom.maxAbs, base.headroom.maxAbs},
+                                {s.headroom.minNonzeroAbs, base.headroom.minNonzeroAbs}})
+                QVERIFY2(bits(a) == bits(b), qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(name)).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
+            QVERIFY2(s.headroom.targets == base.headroom.targets, name);
+        }
+        setKernelIsa(selected);
+        if (!tested)
+            QSKIP("this CPU or build has only the baseline kernels");
     }
 };
 
