@@ -155,6 +155,7 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
     g.attrs = {{QString::fromLatin1(kVisGraphTypeAttr), QStringLiteral("s"), db.graphType},
                {QString::fromLatin1(kVisOverflowCheckAttr), QStringLiteral("b"), db.overflowCheck ? QStringLiteral("true") : QStringLiteral("false")},
                {QString::fromLatin1(kVisRankAttr), QStringLiteral("i"), QString::number(vg.rank)},
+               {QString::fromLatin1(kVisRowsFileAttr), QStringLiteral("s"), db.rowsDeferred ? db.file : QString()},
                {QString::fromLatin1(kVisRunsAttr), QStringLiteral("s"), runs},
                {QString::fromLatin1(kVisSourceAttr), QStringLiteral("s"), vg.source},
                {QString::fromLatin1(kVisStepAttr), QStringLiteral("i"), QString::number(vg.step)},
@@ -184,8 +185,10 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
             n.attrs.push_back({QString::fromLatin1(kVisMatchedAttr), QStringLiteral("s"),
                                vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
         std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
-        n.inputDescs = descs(vn.inputData, strings);
-        n.outputDescs = descs(vn.outputData, strings);
+        if (!db.rowsDeferred) {
+            n.inputDescs = descs(vn.inputData, strings);
+            n.outputDescs = descs(vn.outputData, strings);
+        }
         nodeOf[i] = int(g.nodes.size());
         g.nodes.push_back(std::move(n));
     }
@@ -247,15 +250,48 @@ std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db)
     return out;
 }
 
+namespace {
+
+QString graphAttr(const Graph &g, const char *key)
+{
+    for (const GraphAttr &a : g.attrs)
+        if (a.key == QLatin1String(key))
+            return a.value;
+    return {};
+}
+
+} // namespace
+
+VisDbRowsKey visDbRowsKey(const Graph &graph, const GraphNode &node)
+{
+    VisDbRowsKey key;
+    const GraphAttr *name = node.attr(QString::fromLatin1(kVisNodeAttr));
+    if (!name)
+        return key;
+    key.file = graphAttr(graph, kVisRowsFileAttr);
+    key.source = graphAttr(graph, kVisSourceAttr);
+    key.step = graphAttr(graph, kVisStepAttr).toInt();
+    key.rank = graphAttr(graph, kVisRankAttr).toInt();
+    key.order = int(node.id);
+    key.nodeName = name->value;
+    return key;
+}
+
+Result<VisDbNodeRows> readVisDbNodeRows(const VisDbRowsKey &key)
+{
+    const auto data = visdb::readVisNodeData(key.file, key.source, key.step, key.rank, key.order, key.nodeName);
+    if (!data)
+        return data.error();
+    RowStrings strings;
+    return VisDbNodeRows{descs(data->inputData, strings), descs(data->outputData, strings)};
+}
+
 bool isVisDbGraph(const GraphModel &model) { return model.stage == QLatin1String(kVisDbStage); }
 
 QString visDbAttr(const GraphModel &model, const char *key)
 {
-    if (const Graph *g = model.root())
-        for (const GraphAttr &a : g->attrs)
-            if (a.key == QLatin1String(key))
-                return a.value;
-    return {};
+    const Graph *g = model.root();
+    return g ? graphAttr(*g, key) : QString();
 }
 
 bool isVisDbCompare(const GraphModel &model) { return visDbAttr(model, kVisGraphTypeAttr) == QLatin1String("compare"); }
