@@ -213,9 +213,12 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const 
     // instead of sorting every row with its data (graphs are put NPU first below).
     if (!nodes.exec(QStringLiteral(
             "SELECT data_source, step, rank, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
-            "overflow_level, micro_step_id, matched_node_link, stack_id, is_distributed, %1, %2 "
+            "overflow_level, %1, %2, %3 "
             "FROM tb_nodes ORDER BY step, rank, data_source, node_order")
-                        .arg(out.rowsDeferred ? QStringLiteral("'', ''") : QStringLiteral("input_data, output_data"),
+                        .arg(out.rowsDeferred ? QStringLiteral("0, %1, '', 0").arg(out.graphType == QLatin1String("compare") ? QStringLiteral("matched_node_link")
+                                                                                                                          : QStringLiteral("'[]'"))
+                                              : QStringLiteral("micro_step_id, matched_node_link, stack_id, is_distributed"),
+                             out.rowsDeferred ? QStringLiteral("'', ''") : QStringLiteral("input_data, output_data"),
                              hasColumn(db, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
                                                                                                         : QStringLiteral("''"))))
         return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(nodes.lastError().text()));

@@ -68,7 +68,9 @@ struct VisDatabase
 struct VisDbRead
 {
     /// Read every node's input_data / output_data as well when the database holds at most this
-    /// many nodes (the default: always); above it they are left for readVisNodeData.
+    /// many nodes (the default: always); above it they are left for readVisNodeData, and so
+    /// are what the graph does not show: micro_step_id, stack_id, is_distributed (0, "", false)
+    /// and a build database's matched_node_link (msprobe links nodes in compare databases only).
     qint64 rowsUpTo = std::numeric_limits<qint64>::max();
 };
 
