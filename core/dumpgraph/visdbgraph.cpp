@@ -229,6 +229,14 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
             g.nodes[size_t(members[m].first)].inputs << g.nodes[size_t(members[m - 1].last)].name + QStringLiteral(":0");
     }
     g.build();
+    // What the model list and the first view ask of every node, answered here on the reading
+    // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
+    const NodeId start = visDbStartNode(g);
+    const NodeStatusColumn verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
+    g.attrs.push_back({QString::fromLatin1(kVisStartAttr), QStringLiteral("i"), QString::number(start.value)});
+    g.attrs.push_back({QString::fromLatin1(kVisErrorNodesAttr), QStringLiteral("i"),
+                       QString::number(std::count(verdicts.values.begin(), verdicts.values.end(), 3.0))});
+    std::sort(g.attrs.begin(), g.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
     model.graphs.push_back(std::move(g));
     return model;
 }
@@ -317,8 +325,7 @@ QString visDbModelTitle(const GraphModel &model)
         if (!isVisDbCompare(model) && start.isValid()) {
             parts << QCoreApplication::translate("VisDb", "critical: %1").arg(g->node(start).attr(QString::fromLatin1(kVisNodeAttr))->value);
         } else if (isVisDbCompare(model)) {
-            const NodeStatusColumn c = visDbStatus(*g, NodeStatusRole::CompareVerdict);
-            const auto errors = std::count(c.values.begin(), c.values.end(), 3.0);
+            const int errors = graphAttr(*g, kVisErrorNodesAttr).toInt();
             if (errors)
                 parts << QCoreApplication::translate("VisDb", "%n error node(s)", nullptr, int(errors));
         }
@@ -413,8 +420,8 @@ namespace {
 
 double levelValue(const GraphNode &n, NodeStatusRole role)
 {
-    const char *key = role == NodeStatusRole::OverflowLevel ? kVisOverflowAttr : kVisPrecisionLevelAttr;
-    const GraphAttr *a = n.attr(QString::fromLatin1(key));
+    static const QString overflowKey = QString::fromLatin1(kVisOverflowAttr), precisionKey = QString::fromLatin1(kVisPrecisionLevelAttr);
+    const GraphAttr *a = n.attr(role == NodeStatusRole::OverflowLevel ? overflowKey : precisionKey);
     if (!a || role == NodeStatusRole::MetricValue)
         return std::nan("");
     static const QStringList overflow{QStringLiteral("medium"), QStringLiteral("high"), QStringLiteral("critical")};
@@ -494,6 +501,8 @@ RecordedStats visDbRowStats(const GraphTensorDesc &row)
 
 NodeId visDbStartNode(const Graph &graph)
 {
+    if (const QString known = graphAttr(graph, kVisStartAttr); !known.isEmpty())
+        return NodeId{known.toInt()};
     for (auto [role, level] : {std::pair{NodeStatusRole::OverflowLevel, 3.0}, std::pair{NodeStatusRole::CompareVerdict, 3.0}}) {
         NodeId best;
         for (size_t n = 0; n < graph.nodes.size(); ++n)

@@ -26,6 +26,8 @@ inline constexpr char kVisSourceAttr[] = "vis_source";                ///< s: "N
 inline constexpr char kVisStepAttr[] = "vis_step";                    ///< i
 inline constexpr char kVisRankAttr[] = "vis_rank";                    ///< i
 inline constexpr char kVisRunsAttr[] = "vis_runs";                    ///< s: "npu_run vs bench_run" from dump_data_dir, or ""
+inline constexpr char kVisStartAttr[] = "vis_start_node";            ///< i: visDbStartNode's node index (-1: none)
+inline constexpr char kVisErrorNodesAttr[] = "vis_error_nodes";       ///< i: nodes whose precision level is "error"
 inline constexpr char kVisRowsFileAttr[] = "vis_rows_file";           ///< s: the database to read a node's rows from
                                                                       ///<    (visDbRowsKey), "" when the nodes hold them
 

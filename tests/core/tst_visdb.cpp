@@ -319,6 +319,41 @@ private slots:
         QVERIFY2(none.errorText().contains(QLatin1String("No.such.node")), qPrintable(none.errorText()));
     }
 
+    // The start node and the number of error nodes are answered when the graph is read (on
+    // the reading thread), not by a pass over every node where the model list and the first
+    // view ask (the GUI thread): the same answers as a scan of the nodes' levels.
+    void startAndErrorsAnsweredAtRead()
+    {
+        const QJsonObject graphs = expectedGraphs();
+        int starts = 0;
+        for (const QString &key : graphs.keys()) {
+            const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/') + graphs.value(key).toObject().value(QStringLiteral("file")).toString());
+            QVERIFY(db.ok());
+            for (const GraphModel &m : visDbGraphModels(*db)) {
+                const Graph &g = *m.root();
+                int critical = -1, error = -1, errors = 0;
+                for (size_t n = 0; n < g.nodes.size(); ++n) {
+                    const GraphAttr *o = g.nodes[n].attr(QString::fromLatin1(kVisOverflowAttr));
+                    const GraphAttr *p = g.nodes[n].attr(QString::fromLatin1(kVisPrecisionLevelAttr));
+                    auto earlier = [&](int best) { return best < 0 || g.nodes[n].id < g.nodes[size_t(best)].id; };
+                    if (o && o->value == QLatin1String("critical") && earlier(critical))
+                        critical = int(n);
+                    if (p && p->value == QLatin1String("error")) {
+                        ++errors;
+                        if (earlier(error))
+                            error = int(n);
+                    }
+                }
+                const int start = critical >= 0 ? critical : error;
+                QCOMPARE(visDbAttr(m, kVisStartAttr), QString::number(start));
+                QCOMPARE(visDbAttr(m, kVisErrorNodesAttr), QString::number(errors));
+                QCOMPARE(visDbStartNode(g), NodeId{start});
+                starts += start >= 0;
+            }
+        }
+        QVERIFY(starts > 0);
+    }
+
     void cliSectionMatchesTheDatabases()
     {
         const VisDbSection section = visDbSection(kCorpus + QStringLiteral("/graph"), kCorpus + QStringLiteral("/graph"));
