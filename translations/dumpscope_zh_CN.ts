@@ -254,6 +254,10 @@
     <context>
         <name>VisDb</name>
         <message>
+            <source>no node %1 in %2 step%3 rank%4</source>
+            <translation>%2 step%3 rank%4 中没有节点 %1</translation>
+        </message>
+        <message>
             <source>no such file</source>
             <translation>文件不存在</translation>
         </message>
@@ -2057,6 +2061,14 @@ Bench: %2</source>
     </context>
     <context>
         <name>ds::GraphView</name>
+        <message>
+            <source>Inputs and outputs: reading them from the graph database…</source>
+            <translation>输入与输出：正在从图数据库读取…</translation>
+        </message>
+        <message>
+            <source>Inputs and outputs: cannot read them: %1</source>
+            <translation>输入与输出：无法读取：%1</translation>
+        </message>
         <message>
             <source>Control edge: %1 → %2</source>
             <translation>控制边：%1 → %2</translation>
@@ -3952,6 +3964,18 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::TensorInspector</name>
+        <message>
+            <source>reading the node&apos;s rows from the graph database…</source>
+            <translation>正在从图数据库读取该节点的行…</translation>
+        </message>
+        <message>
+            <source>Rows</source>
+            <translation>行</translation>
+        </message>
+        <message>
+            <source>cannot read them: %1</source>
+            <translation>无法读取：%1</translation>
+        </message>
         <message>
             <source>Headroom</source>
             <translation>精度余量</translation>

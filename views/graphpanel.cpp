@@ -186,8 +186,9 @@ GraphPanel::GraphPanel(QWidget *parent) : QWidget(parent)
         } else if (m_models && m_shown >= 0 && isVisDbGraph((*m_models)[size_t(m_shown)]) && m_view->graph()) {
             // No operator of an open dump: the statistics the database recorded for the node.
             const GraphModel &m = (*m_models)[size_t(m_shown)];
-            emit recordedNodeActivated(m_view->graph()->node(node),
-                                       tr("%1 in %2").arg(m.modelName, QDir::toNativeSeparators(m.file)));
+            const Graph &g = *m_view->graph();
+            emit recordedNodeActivated(g.node(node), tr("%1 in %2").arg(m.modelName, QDir::toNativeSeparators(m.file)),
+                                       visDbRowsKey(g, g.node(node)));
         }
     });
     connect(m_compareView, &GraphCompareView::pairRequested, this, &GraphPanel::pairRequested);
@@ -405,10 +406,12 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
         }
         setGraphs(loaded.models, index, dump);
     });
-    watcher->setFuture(QtConcurrent::run(backgroundPool(), [dumpPath, index, paths = m_graphPaths, moduleFallback] {
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [dumpPath, index, paths = m_graphPaths, moduleFallback,
+                                                          visDbRowsUpTo = m_visDbRowsUpTo] {
         const BackgroundPriority background;
         DiscoveryOptions options;
         options.moduleFallback = moduleFallback;
+        options.visDbRowsUpTo = visDbRowsUpTo;
         DiscoveredGraphs found = discoverGraphs(dumpPath, paths, index.get(), options);
         LoadedGraphs out;
         out.errors = found.errors();

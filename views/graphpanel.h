@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dumpgraph/dumpmapping.h"
+#include "dumpgraph/visdbgraph.h"
 #include "models/optablemodel.h"
 
 #include <QWidget>
@@ -54,6 +55,10 @@ public:
     /// same rules as `dumpscope-cli graph DUMP GRAPH_PATH`.
     void addGraphPaths(const QStringList &paths);
     const QStringList &graphPaths() const { return m_graphPaths; }
+    /// A graph database of more nodes than this is read without its nodes' input and output
+    /// rows (DiscoveryOptions::visDbRowsUpTo): a node's are read when it is shown. Tests lower it.
+    static constexpr qint64 kVisDbRowsInMemoryUpTo = 20000;
+    void setVisDbRowsInMemoryUpTo(qint64 nodes) { m_visDbRowsUpTo = nodes; }
     /// Ranks `models` for the dump (rankComputationGraphs), shows the chosen one and maps the
     /// dump's operators onto its nodes. `index` may be null (graph only). Module graphs
     /// (isModuleGraph) keep their order and are mapped with mapModuleGraph.
@@ -132,7 +137,9 @@ signals:
     void opActivated(int dump, int op);
     /// A node of an msprobe graph database without an operator of the open dump was clicked:
     /// show its own recorded data (the inspector's showGraphNode). `where` names the graph.
-    void recordedNodeActivated(const ds::GraphNode &node, const QString &where);
+    /// `rows` is valid when the database's rows were left in the file (a big database): the
+    /// receiver reads the node's rows with readVisDbNodeRows, off the GUI thread.
+    void recordedNodeActivated(const ds::GraphNode &node, const QString &where, const ds::VisDbRowsKey &rows);
     /// A graph (and its mapping) is shown; also after switching in the selector.
     void graphShown();
     /// The bench graph of the comparison is ready (hasBenchGraph()).
@@ -185,6 +192,7 @@ private:
     QString m_dumpPath;
     std::shared_ptr<const DumpIndex> m_loadIndex; ///< of the last loadForDump (m_index: of the graphs shown)
     int m_loadDump = -1;
+    qint64 m_visDbRowsUpTo = kVisDbRowsInMemoryUpTo;
     QString m_visDbKind; ///< the kind of database whose colouring was chosen last ("" none)
     QStringList m_graphPaths;
     QStringList m_readErrors; ///< graph files that could not be read

@@ -98,6 +98,7 @@ void GraphView::setGraph(std::shared_ptr<const Graph> graph, NodeId start)
             old = {};
         });
     m_graph = std::move(graph);
+    m_nodeRows.clear();
     m_engine.reset();
     m_layout.reset();
     m_expanded.clear();
@@ -513,7 +514,17 @@ QString GraphView::itemToolTip(int item) const
                 if (a.key == QLatin1String(kVisOverflowAttr) || a.key == QLatin1String(kVisPrecisionLevelAttr))
                     text += QLatin1Char('\n') + tr("%1: %2").arg(a.key, a.value);
             constexpr size_t kRows = 12;
-            for (const auto *rows : {&n.inputDescs, &n.outputDescs})
+            const std::vector<GraphTensorDesc> *inputs = &n.inputDescs, *outputs = &n.outputDescs;
+            if (visDbRowsKey(*g, n).isValid()) { // rows left in the database: read on demand
+                const auto fetched = m_nodeRows.find(it.node().value);
+                if (fetched == m_nodeRows.end() || !fetched->second)
+                    return text + QLatin1Char('\n') + tr("Inputs and outputs: reading them from the graph database\u2026");
+                if (!fetched->second->ok())
+                    return text + QLatin1Char('\n') + tr("Inputs and outputs: cannot read them: %1").arg(fetched->second->errorText());
+                inputs = &(*fetched->second)->inputs;
+                outputs = &(*fetched->second)->outputs;
+            }
+            for (const auto *rows : {inputs, outputs})
                 for (size_t r = 0; r < rows->size() && r < kRows; ++r)
                     text += QLatin1Char('\n') + visDbRowSummary((*rows)[r]);
             return text;
@@ -537,8 +548,15 @@ bool GraphView::event(QEvent *event)
         QString text;
         if (const int edge = edgeAt(help->pos()); edge >= 0)
             text = edgeToolTip(edge);
-        else if (const int item = itemAt(help->pos()); item >= 0)
+        else if (const int item = itemAt(help->pos()); item >= 0) {
+            const LayoutItem &it = m_layout->items[size_t(item)];
+            m_tipNode = it.kind == LayoutItem::Kind::Node ? it.node() : NodeId{};
+            m_tipPos = help->pos();
+            if (it.kind == LayoutItem::Kind::Node && !m_nodeRows.count(it.node().value)
+                && visDbRowsKey(*m_graph, m_graph->node(it.node())).isValid())
+                fetchNodeRows(it.node());
             text = itemToolTip(item);
+        }
         if (text.isEmpty())
             QToolTip::hideText();
         else
@@ -546,6 +564,29 @@ bool GraphView::event(QEvent *event)
         return true;
     }
     return QWidget::event(event);
+}
+
+void GraphView::fetchNodeRows(NodeId node)
+{
+    if (m_nodeRows.size() >= 4096) // rows of nodes hovered long ago: read again when needed
+        m_nodeRows.clear();
+    m_nodeRows[node.value] = nullptr; // being read
+    auto *watcher = new QFutureWatcher<std::shared_ptr<const Result<VisDbNodeRows>>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, node, graph = m_graph.get()] {
+        watcher->deleteLater();
+        if (graph != m_graph.get())
+            return; // another graph is shown
+        m_nodeRows[node.value] = watcher->result();
+        if (!QToolTip::isVisible() || !m_layout || !(m_tipNode == node))
+            return; // the tooltip asking for them is gone
+        const int item = itemAt(m_tipPos);
+        if (item >= 0 && m_layout->items[size_t(item)].kind == LayoutItem::Kind::Node && m_layout->items[size_t(item)].node() == node)
+            QToolTip::showText(mapToGlobal(m_tipPos), itemToolTip(item), this);
+    });
+    watcher->setFuture(QtConcurrent::run(backgroundPool(), [key = visDbRowsKey(*m_graph, m_graph->node(node))] {
+        const BackgroundPriority background;
+        return std::shared_ptr<const Result<VisDbNodeRows>>(std::make_shared<Result<VisDbNodeRows>>(readVisDbNodeRows(key)));
+    }));
 }
 
 void GraphView::mousePressEvent(QMouseEvent *event)

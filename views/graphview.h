@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dumpgraph/visdbgraph.h"
 #include "graph/graphlayout.h"
 
 #include <QColor>
@@ -153,6 +154,9 @@ private:
     QColor levelColor(int level) const;
     void paintMinimap(QPainter &p);
     QString itemToolTip(int item) const;
+    /// A database node whose rows were left in the file: reads them on a worker for its tooltip
+    /// (kept in m_nodeRows), then shows the tooltip again if the pointer is still on it.
+    void fetchNodeRows(NodeId node);
     GraphLayoutOptions layoutOptions() const;
     /// Label texts of a box, laid out once per layout (the painter only translates them when
     /// panning): name centred at the top, type (or count) at the bottom.
@@ -190,6 +194,10 @@ private:
     bool m_pressed = false, m_dragging = false, m_minimapDrag = false;
     bool m_userMoved = false; ///< false: keep showing the start on resize
     int m_hoverEdge = -1;
+    /// Rows of database nodes read on demand for tooltips (a null Result while being read).
+    std::unordered_map<int, std::shared_ptr<const Result<VisDbNodeRows>>> m_nodeRows;
+    NodeId m_tipNode; ///< the node of the last tooltip shown, and where it was asked for
+    QPoint m_tipPos;
 };
 
 } // namespace ds

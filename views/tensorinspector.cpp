@@ -5,6 +5,7 @@
 #include "heatmapwidget.h"
 #include "histogramwidget.h"
 #include "valuegridwidget.h"
+#include "background.h"
 #include "compare/msprobenames.h"
 #include "dumpgraph/visdbgraph.h"
 #include "formats/readers.h"
@@ -22,6 +23,7 @@
 #include <QTabWidget>
 #include <QTreeWidget>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
 
 namespace ds {
 
@@ -197,6 +199,8 @@ void TensorInspector::dropJobs()
             *c = true;
     m_loadWatcher.setFuture(QtFuture::makeReadyFuture(std::shared_ptr<TensorReport>()));
     m_statsWatcher.setFuture(QtFuture::makeReadyFuture(std::shared_ptr<TensorReport>()));
+    ++m_rowsRequest; // a graph node's rows still being read are not shown
+    m_rowsPending = false;
 }
 
 void TensorInspector::startLoad()
@@ -389,9 +393,10 @@ void TensorInspector::showRecordedStats(const RecordedStats &r, std::optional<st
                                                                 : QString::number(row.second, 'g', 8));
 }
 
-void TensorInspector::showGraphNode(const GraphNode &node, const QString &where)
+void TensorInspector::showGraphNode(const GraphNode &node, const QString &where, const VisDbRowsKey &rows)
 {
     dropJobs();
+    const int request = m_rowsRequest;
     m_index.reset();
     m_report.reset();
     m_loaded.reset();
@@ -411,6 +416,44 @@ void TensorInspector::showGraphNode(const GraphNode &node, const QString &where)
     for (const auto &[key, label] : states)
         if (const GraphAttr *a = node.attr(QString::fromLatin1(key)))
             addRow(m_meta, label, a->value.isEmpty() ? tr("(none)") : a->value);
+    if (rows.isValid() && node.inputDescs.empty() && node.outputDescs.empty()) {
+        // A big database's rows stay in the file until a node is shown: read this node's on a
+        // worker, then show the node again with them.
+        const QString reading = tr("reading the node's rows from the graph database\u2026");
+        addRow(m_meta, tr("Rows"), reading);
+        m_stats->clear();
+        m_hist->clear(reading);
+        m_headroom->clear(reading);
+        m_values->clear(reading);
+        m_heatmap->clear(reading);
+        m_rowsPending = true;
+        auto *watcher = new QFutureWatcher<std::shared_ptr<Result<VisDbNodeRows>>>(this);
+        connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, request, node, where] {
+            watcher->deleteLater();
+            if (request != m_rowsRequest) // another node or tensor was shown meanwhile
+                return;
+            m_rowsPending = false;
+            const auto read = watcher->result();
+            if (!read->ok()) {
+                addRow(m_meta, tr("Rows"), tr("cannot read them: %1").arg(read->errorText()));
+                const QString none = tr("A graph database node holds no values: no histogram.");
+                m_hist->clear(none);
+                m_headroom->clear(none);
+                m_values->clear(none);
+                m_heatmap->clear(none);
+                return;
+            }
+            GraphNode withRows = node;
+            withRows.inputDescs = std::move((*read)->inputs);
+            withRows.outputDescs = std::move((*read)->outputs);
+            showGraphNode(withRows, where);
+        });
+        watcher->setFuture(QtConcurrent::run(backgroundPool(), [rows] {
+            const BackgroundPriority background;
+            return std::make_shared<Result<VisDbNodeRows>>(readVisDbNodeRows(rows));
+        }));
+        return;
+    }
     for (const GraphTensorDesc &row : node.inputDescs)
         addRow(m_meta, tr("Input"), visDbRowSummary(row));
     for (const GraphTensorDesc &row : node.outputDescs)

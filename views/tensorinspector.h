@@ -1,6 +1,7 @@
 #pragma once
 
 #include "tensorjob.h"
+#include "dumpgraph/visdbgraph.h"
 #include "graph/graph.h"
 
 #include <optional>
@@ -40,14 +41,16 @@ public:
     ValueGridWidget *values() const { return m_values; }
     HeatmapWidget *heatmap() const { return m_heatmap; }
     QTabWidget *tabs() const { return m_tabs; }
-    bool isBusy() const { return m_loadWatcher.isRunning() || m_statsWatcher.isRunning(); }
+    bool isBusy() const { return m_loadWatcher.isRunning() || m_statsWatcher.isRunning() || m_rowsPending; }
     /// Milliseconds from the last selection until its tensor was ready for the value views.
     double firstPageMs() const { return m_firstPageMs; }
 
 public slots:
     /// A node of an msprobe graph database (no operator of an open dump behind it): its rows
     /// and the statistics msprobe recorded for them, instead of a tensor. `where` names the graph.
-    void showGraphNode(const ds::GraphNode &node, const QString &where);
+    /// With a valid `rows` (a database read with deferred rows) the node's rows are read from
+    /// the database on a worker, the inspector saying so until they are shown.
+    void showGraphNode(const ds::GraphNode &node, const QString &where, const ds::VisDbRowsKey &rows = {});
 
 signals:
     /// Stage 1 done: the tensor is mapped/converted and can be paged.
@@ -84,6 +87,8 @@ private:
     std::shared_ptr<const TensorReport> m_loaded, m_report;
     QElapsedTimer m_selectedAt;
     double m_firstPageMs = -1;
+    int m_rowsRequest = 0;      ///< the graph node rows read last asked for (older answers are dropped)
+    bool m_rowsPending = false;
 };
 
 } // namespace ds

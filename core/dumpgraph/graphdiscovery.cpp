@@ -65,7 +65,7 @@ DiscoveredGraphs discoverGraphs(const QString &dumpPath, const QStringList &grap
             out.visDbFiles += visdb::findVisDbFiles(p);
         out.visDbFiles.removeDuplicates();
         for (const QString &file : std::as_const(out.visDbFiles)) {
-            const auto db = visdb::readVisDb(file, job);
+            const auto db = visdb::readVisDb(file, job, visdb::VisDbRead{options.visDbRowsUpTo});
             if (db.isCancelled()) {
                 out.cancelled = true;
                 break;

@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <limits>
 #include <vector>
 
 namespace ds {
@@ -41,6 +42,10 @@ struct DiscoveryOptions
     /// Without a readable GE graph file, the module hierarchy of a framework dump (msprobe,
     /// ptdbg) in the index.
     bool moduleFallback = true;
+    /// Above this many nodes a graph database's input and output rows are left in the file
+    /// and read per node when shown (visdb::VisDbRead::rowsUpTo, readVisDbNodeRows); the
+    /// default reads them all, as the CLI does.
+    qint64 visDbRowsUpTo = std::numeric_limits<qint64>::max();
 };
 
 /// The GE graph files for a dump: ge::findGraphFiles(dumpPath) (in the dump, below it, or

@@ -155,6 +155,7 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
     g.attrs = {{QString::fromLatin1(kVisGraphTypeAttr), QStringLiteral("s"), db.graphType},
                {QString::fromLatin1(kVisOverflowCheckAttr), QStringLiteral("b"), db.overflowCheck ? QStringLiteral("true") : QStringLiteral("false")},
                {QString::fromLatin1(kVisRankAttr), QStringLiteral("i"), QString::number(vg.rank)},
+               {QString::fromLatin1(kVisRowsFileAttr), QStringLiteral("s"), db.rowsDeferred ? db.file : QString()},
                {QString::fromLatin1(kVisRunsAttr), QStringLiteral("s"), runs},
                {QString::fromLatin1(kVisSourceAttr), QStringLiteral("s"), vg.source},
                {QString::fromLatin1(kVisStepAttr), QStringLiteral("i"), QString::number(vg.step)},
@@ -184,8 +185,10 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
             n.attrs.push_back({QString::fromLatin1(kVisMatchedAttr), QStringLiteral("s"),
                                vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
         std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
-        n.inputDescs = descs(vn.inputData, strings);
-        n.outputDescs = descs(vn.outputData, strings);
+        if (!db.rowsDeferred) {
+            n.inputDescs = descs(vn.inputData, strings);
+            n.outputDescs = descs(vn.outputData, strings);
+        }
         nodeOf[i] = int(g.nodes.size());
         g.nodes.push_back(std::move(n));
     }
@@ -226,6 +229,14 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
             g.nodes[size_t(members[m].first)].inputs << g.nodes[size_t(members[m - 1].last)].name + QStringLiteral(":0");
     }
     g.build();
+    // What the model list and the first view ask of every node, answered here on the reading
+    // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
+    const NodeId start = visDbStartNode(g);
+    const NodeStatusColumn verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
+    g.attrs.push_back({QString::fromLatin1(kVisStartAttr), QStringLiteral("i"), QString::number(start.value)});
+    g.attrs.push_back({QString::fromLatin1(kVisErrorNodesAttr), QStringLiteral("i"),
+                       QString::number(std::count(verdicts.values.begin(), verdicts.values.end(), 3.0))});
+    std::sort(g.attrs.begin(), g.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
     model.graphs.push_back(std::move(g));
     return model;
 }
@@ -247,15 +258,48 @@ std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db)
     return out;
 }
 
+namespace {
+
+QString graphAttr(const Graph &g, const char *key)
+{
+    for (const GraphAttr &a : g.attrs)
+        if (a.key == QLatin1String(key))
+            return a.value;
+    return {};
+}
+
+} // namespace
+
+VisDbRowsKey visDbRowsKey(const Graph &graph, const GraphNode &node)
+{
+    VisDbRowsKey key;
+    const GraphAttr *name = node.attr(QString::fromLatin1(kVisNodeAttr));
+    if (!name)
+        return key;
+    key.file = graphAttr(graph, kVisRowsFileAttr);
+    key.source = graphAttr(graph, kVisSourceAttr);
+    key.step = graphAttr(graph, kVisStepAttr).toInt();
+    key.rank = graphAttr(graph, kVisRankAttr).toInt();
+    key.order = int(node.id);
+    key.nodeName = name->value;
+    return key;
+}
+
+Result<VisDbNodeRows> readVisDbNodeRows(const VisDbRowsKey &key)
+{
+    const auto data = visdb::readVisNodeData(key.file, key.source, key.step, key.rank, key.order, key.nodeName);
+    if (!data)
+        return data.error();
+    RowStrings strings;
+    return VisDbNodeRows{descs(data->inputData, strings), descs(data->outputData, strings)};
+}
+
 bool isVisDbGraph(const GraphModel &model) { return model.stage == QLatin1String(kVisDbStage); }
 
 QString visDbAttr(const GraphModel &model, const char *key)
 {
-    if (const Graph *g = model.root())
-        for (const GraphAttr &a : g->attrs)
-            if (a.key == QLatin1String(key))
-                return a.value;
-    return {};
+    const Graph *g = model.root();
+    return g ? graphAttr(*g, key) : QString();
 }
 
 bool isVisDbCompare(const GraphModel &model) { return visDbAttr(model, kVisGraphTypeAttr) == QLatin1String("compare"); }
@@ -281,8 +325,7 @@ QString visDbModelTitle(const GraphModel &model)
         if (!isVisDbCompare(model) && start.isValid()) {
             parts << QCoreApplication::translate("VisDb", "critical: %1").arg(g->node(start).attr(QString::fromLatin1(kVisNodeAttr))->value);
         } else if (isVisDbCompare(model)) {
-            const NodeStatusColumn c = visDbStatus(*g, NodeStatusRole::CompareVerdict);
-            const auto errors = std::count(c.values.begin(), c.values.end(), 3.0);
+            const int errors = graphAttr(*g, kVisErrorNodesAttr).toInt();
             if (errors)
                 parts << QCoreApplication::translate("VisDb", "%n error node(s)", nullptr, int(errors));
         }
@@ -377,8 +420,8 @@ namespace {
 
 double levelValue(const GraphNode &n, NodeStatusRole role)
 {
-    const char *key = role == NodeStatusRole::OverflowLevel ? kVisOverflowAttr : kVisPrecisionLevelAttr;
-    const GraphAttr *a = n.attr(QString::fromLatin1(key));
+    static const QString overflowKey = QString::fromLatin1(kVisOverflowAttr), precisionKey = QString::fromLatin1(kVisPrecisionLevelAttr);
+    const GraphAttr *a = n.attr(role == NodeStatusRole::OverflowLevel ? overflowKey : precisionKey);
     if (!a || role == NodeStatusRole::MetricValue)
         return std::nan("");
     static const QStringList overflow{QStringLiteral("medium"), QStringLiteral("high"), QStringLiteral("critical")};
@@ -458,6 +501,8 @@ RecordedStats visDbRowStats(const GraphTensorDesc &row)
 
 NodeId visDbStartNode(const Graph &graph)
 {
+    if (const QString known = graphAttr(graph, kVisStartAttr); !known.isEmpty())
+        return NodeId{known.toInt()};
     for (auto [role, level] : {std::pair{NodeStatusRole::OverflowLevel, 3.0}, std::pair{NodeStatusRole::CompareVerdict, 3.0}}) {
         NodeId best;
         for (size_t n = 0; n < graph.nodes.size(); ++n)

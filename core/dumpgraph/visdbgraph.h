@@ -2,6 +2,7 @@
 
 #include "dump/records.h"
 #include "dumpgraph/nodestatus.h"
+#include "util/error.h"
 #include "formats/visdb/visdb.h"
 #include "graph/graph.h"
 
@@ -25,6 +26,10 @@ inline constexpr char kVisSourceAttr[] = "vis_source";                ///< s: "N
 inline constexpr char kVisStepAttr[] = "vis_step";                    ///< i
 inline constexpr char kVisRankAttr[] = "vis_rank";                    ///< i
 inline constexpr char kVisRunsAttr[] = "vis_runs";                    ///< s: "npu_run vs bench_run" from dump_data_dir, or ""
+inline constexpr char kVisStartAttr[] = "vis_start_node";            ///< i: visDbStartNode's node index (-1: none)
+inline constexpr char kVisErrorNodesAttr[] = "vis_error_nodes";       ///< i: nodes whose precision level is "error"
+inline constexpr char kVisRowsFileAttr[] = "vis_rows_file";           ///< s: the database to read a node's rows from
+                                                                      ///<    (visDbRowsKey), "" when the nodes hold them
 
 /// One GraphModel per side, step and rank of a database, in its order (NPU before Bench):
 /// modelName "NPU step0 rank1", file the database, stage kVisDbStage, one root graph.
@@ -33,7 +38,31 @@ inline constexpr char kVisRunsAttr[] = "vis_runs";                    ///< s: "n
 /// the root DefaultModel is not a group, and "Apis_Between_Modules.N" are groups only. Sibling
 /// members are chained in node_order (msprobe records no data flow). Inputs and outputs keep
 /// the database's row names; each node carries the attributes above.
+/// A database read with deferred rows (db.rowsDeferred) gives nodes without inputDescs /
+/// outputDescs and the root graph's kVisRowsFileAttr names the database: readVisDbNodeRows
+/// reads a node's rows when it is shown.
 std::vector<GraphModel> visDbGraphModels(const visdb::VisDatabase &db);
+
+/// A node's input and output rows, as a GraphNode of an eager read holds them (inputDescs,
+/// outputDescs: rows sorted by name, each row's values as "s" attributes sorted by key).
+struct VisDbNodeRows
+{
+    std::vector<GraphTensorDesc> inputs, outputs;
+};
+
+/// Where a node of a graph read with deferred rows (visdb::VisDbRead) finds its rows.
+struct VisDbRowsKey
+{
+    QString file, source, nodeName;
+    int step = 0, rank = 0, order = 0;
+    /// False for a node that holds its rows (an eager read) or is not a database node.
+    bool isValid() const { return !file.isEmpty(); }
+};
+VisDbRowsKey visDbRowsKey(const Graph &graph, const GraphNode &node);
+
+/// Reads one node's rows from its database and parses them as an eager read does (the same
+/// rows, equal field by field). For a worker thread: it opens the database and queries it.
+Result<VisDbNodeRows> readVisDbNodeRows(const VisDbRowsKey &key);
 
 /// True for a model made by visDbGraphModels.
 bool isVisDbGraph(const GraphModel &model);

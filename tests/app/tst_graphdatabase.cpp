@@ -17,11 +17,15 @@
 #include "tensorinspector.h"
 
 #include <QComboBox>
+#include <QHelpEvent>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTest>
+#include <QToolTip>
 #include <QTreeView>
 
 #include <cmath>
@@ -162,6 +166,52 @@ private slots:
         QCOMPARE(w.inspector()->findChild<QLabel *>()->text(), QStringLiteral("Torch.exp.0.forward"));
         if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
             w.grab().save(dir + QStringLiteral("/graph_database_node.png"));
+    }
+
+    /// A big database's rows stay in the file (here forced on the 18-node sample): the graph
+    /// holds no node's rows after the open, a click shows the node at once saying its rows are
+    /// being read, and the inspector shows the same recorded statistics as an eager read once
+    /// the worker has read them (dump.json's, for Torch.exp's output: Max inf).
+    void nodeRowsReadOnDemandReachTheInspector()
+    {
+        MainWindow w;
+        w.resize(1400, 860);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.graph()->setVisDbRowsInMemoryUpTo(0);
+        w.centralTabs()->setCurrentWidget(w.graph());
+        QSignalSpy shown(w.graph(), &GraphPanel::graphShown);
+        w.openPath(kGraphs + QStringLiteral("/build_overflow_statistics_mix"));
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0 && w.graph()->view()->graph(), 20000);
+        const Graph &graph = *w.graph()->view()->graph();
+        for (const GraphNode &n : graph.nodes) { // not read at open
+            QVERIFY(n.inputDescs.empty() && n.outputDescs.empty());
+            QVERIFY(visDbRowsKey(graph, n).isValid());
+        }
+        const NodeId exp = visNode(graph, QStringLiteral("Torch.exp.0.forward"));
+        QString atClick;
+        QSignalSpy recorded(w.graph(), &GraphPanel::recordedNodeActivated);
+        connect(w.graph(), &GraphPanel::recordedNodeActivated, this, [&] { atClick = w.inspector()->histogram()->messageText(); });
+        clickNode(w.graph()->view(), exp);
+        QTRY_COMPARE(recorded.count(), 1);
+        QVERIFY2(atClick.contains(QLatin1String("reading")), qPrintable(atClick)); // shown at once, rows on their way
+        QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->histogram()->messageText().contains(QLatin1String("Torch.exp.0.forward.output.0")), 10000);
+        QVERIFY(!w.inspector()->isBusy());
+        const QJsonObject leaf = runcorpus::readDumpJson(runcorpus::runDir(QStringLiteral("overflow_statistics_mix")) + QStringLiteral("/step1/rank1/dump.json"))
+                                     .value(QStringLiteral("data")).toObject().value(QStringLiteral("Torch.exp.0.forward")).toObject()
+                                     .value(QStringLiteral("output")).toArray().at(0).toObject();
+        const QString text = w.inspector()->histogram()->messageText();
+        for (const char *key : {"Max", "Min", "Mean", "Norm"})
+            QVERIFY2(text.contains(recordedText(runcorpus::statistic(leaf, QLatin1String(key)))), qPrintable(QLatin1String(key) + QLatin1Char(' ') + text));
+        QCOMPARE(w.inspector()->findChild<QLabel *>()->text(), QStringLiteral("Torch.exp.0.forward"));
+        // The tooltip reads them on demand too, and then lists the node's rows.
+        GraphView *view = w.graph()->view();
+        const auto layout = view->currentLayout();
+        const QPoint at = view->mapFromScene(layout->items[size_t(layout->nodeItem[exp.index()])].rect.center()).toPoint();
+        QHelpEvent help(QEvent::ToolTip, at, view->mapToGlobal(at));
+        QCoreApplication::sendEvent(view, &help);
+        QTRY_VERIFY_WITH_TIMEOUT(QToolTip::isVisible(), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(QToolTip::text().contains(QLatin1String("Torch.exp.0.forward.output.0")), qPrintable(QToolTip::text()), 10000);
     }
 
     /// With the run open, a click on a node selects its operator (tree, table, inspector): the

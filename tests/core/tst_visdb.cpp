@@ -251,6 +251,109 @@ private slots:
         QVERIFY(rows > 100);
     }
 
+    // A database read with deferred rows (what the Graph tab does above a size) holds the node
+    // tree and its state only: no input_data / output_data is read at open. A node's rows are
+    // read when asked, and are then exactly the rows the eager read gives (which
+    // rowsAreWhatMsprobeWrote checks against msprobe's JSON). The same graphs otherwise.
+    void rowsReadOnDemandEqualTheEagerRead()
+    {
+        const QJsonObject graphs = expectedGraphs();
+        int rows = 0;
+        for (const QString &key : graphs.keys()) {
+            const QString file = kCorpus + QLatin1Char('/') + graphs.value(key).toObject().value(QStringLiteral("file")).toString();
+            const auto eager = visdb::readVisDb(file);
+            const auto lazy = visdb::readVisDb(file, nullptr, visdb::VisDbRead{0});
+            const auto above = visdb::readVisDb(file, nullptr, visdb::VisDbRead{1000000});
+            QVERIFY(eager.ok() && lazy.ok() && above.ok());
+            QVERIFY(!eager->rowsDeferred);
+            QVERIFY(!above->rowsDeferred); // at most rowsUpTo nodes: read as before
+            QVERIFY(lazy->rowsDeferred);
+            QCOMPARE(lazy->graphs.size(), eager->graphs.size());
+            for (size_t g = 0; g < lazy->graphs.size(); ++g) {
+                QCOMPARE(lazy->graphs[g].nodes.size(), eager->graphs[g].nodes.size());
+                QCOMPARE(above->graphs[g].nodes.size(), eager->graphs[g].nodes.size());
+                for (size_t n = 0; n < lazy->graphs[g].nodes.size(); ++n) {
+                    const visdb::VisNode &l = lazy->graphs[g].nodes[n], &e = eager->graphs[g].nodes[n];
+                    QVERIFY(l.inputData.isEmpty() && l.outputData.isEmpty()); // not read at open
+                    QCOMPARE(above->graphs[g].nodes[n].outputData, e.outputData);
+                    QCOMPARE(l.name, e.name);
+                    QCOMPARE(l.children, e.children);
+                    QCOMPARE(l.matchedPath, e.matchedPath);
+                    QCOMPARE(l.overflowLevel, e.overflowLevel);
+                    QCOMPARE(l.precisionIndex, e.precisionIndex);
+                }
+            }
+            const auto eagerModels = visDbGraphModels(*eager);
+            const auto lazyModels = visDbGraphModels(*lazy);
+            QCOMPARE(lazyModels.size(), eagerModels.size());
+            for (size_t m = 0; m < lazyModels.size(); ++m) {
+                const Graph &lg = *lazyModels[m].root(), &eg = *eagerModels[m].root();
+                QCOMPARE(visDbAttr(lazyModels[m], kVisRowsFileAttr), file);
+                QCOMPARE(visDbAttr(eagerModels[m], kVisRowsFileAttr), QString());
+                QCOMPARE(lg.edges, eg.edges);
+                QCOMPARE(lg.groups, eg.groups);
+                QCOMPARE(lg.nodes.size(), eg.nodes.size());
+                for (size_t n = 0; n < lg.nodes.size(); ++n) {
+                    const GraphNode &ln = lg.nodes[n], &en = eg.nodes[n];
+                    QCOMPARE(ln.name, en.name);
+                    QCOMPARE(ln.attrs, en.attrs);
+                    QVERIFY(ln.inputDescs.empty() && ln.outputDescs.empty());
+                    QVERIFY(!visDbRowsKey(eg, en).isValid()); // the eager node holds its rows
+                    const VisDbRowsKey rowsKey = visDbRowsKey(lg, ln);
+                    QVERIFY(rowsKey.isValid());
+                    const auto fetched = readVisDbNodeRows(rowsKey);
+                    QVERIFY2(fetched.ok(), qPrintable(fetched.errorText()));
+                    QCOMPARE(fetched->inputs, en.inputDescs);
+                    QCOMPARE(fetched->outputs, en.outputDescs);
+                    rows += int(en.inputDescs.size() + en.outputDescs.size());
+                }
+            }
+        }
+        QVERIFY(rows > 100);
+        VisDbRowsKey missing;
+        missing.file = kCorpus + QLatin1Char('/') + graphs.value(graphs.keys().front()).toObject().value(QStringLiteral("file")).toString();
+        missing.source = QStringLiteral("NPU");
+        missing.nodeName = QStringLiteral("No.such.node");
+        const auto none = readVisDbNodeRows(missing);
+        QVERIFY(!none.ok());
+        QVERIFY2(none.errorText().contains(QLatin1String("No.such.node")), qPrintable(none.errorText()));
+    }
+
+    // The start node and the number of error nodes are answered when the graph is read (on
+    // the reading thread), not by a pass over every node where the model list and the first
+    // view ask (the GUI thread): the same answers as a scan of the nodes' levels.
+    void startAndErrorsAnsweredAtRead()
+    {
+        const QJsonObject graphs = expectedGraphs();
+        int starts = 0;
+        for (const QString &key : graphs.keys()) {
+            const auto db = visdb::readVisDb(kCorpus + QLatin1Char('/') + graphs.value(key).toObject().value(QStringLiteral("file")).toString());
+            QVERIFY(db.ok());
+            for (const GraphModel &m : visDbGraphModels(*db)) {
+                const Graph &g = *m.root();
+                int critical = -1, error = -1, errors = 0;
+                for (size_t n = 0; n < g.nodes.size(); ++n) {
+                    const GraphAttr *o = g.nodes[n].attr(QString::fromLatin1(kVisOverflowAttr));
+                    const GraphAttr *p = g.nodes[n].attr(QString::fromLatin1(kVisPrecisionLevelAttr));
+                    auto earlier = [&](int best) { return best < 0 || g.nodes[n].id < g.nodes[size_t(best)].id; };
+                    if (o && o->value == QLatin1String("critical") && earlier(critical))
+                        critical = int(n);
+                    if (p && p->value == QLatin1String("error")) {
+                        ++errors;
+                        if (earlier(error))
+                            error = int(n);
+                    }
+                }
+                const int start = critical >= 0 ? critical : error;
+                QCOMPARE(visDbAttr(m, kVisStartAttr), QString::number(start));
+                QCOMPARE(visDbAttr(m, kVisErrorNodesAttr), QString::number(errors));
+                QCOMPARE(visDbStartNode(g), NodeId{start});
+                starts += start >= 0;
+            }
+        }
+        QVERIFY(starts > 0);
+    }
+
     void cliSectionMatchesTheDatabases()
     {
         const VisDbSection section = visDbSection(kCorpus + QStringLiteral("/graph"), kCorpus + QStringLiteral("/graph"));

@@ -13,6 +13,8 @@
 #include <QSqlRecord>
 #include <QUrl>
 
+#include <rapidjson/document.h>
+
 #include <algorithm>
 #include <atomic>
 #include <functional>
@@ -61,12 +63,22 @@ private:
     bool m_ok = false;
 };
 
+/// The strings of a JSON array (sub_nodes, matched_node_link), as QJsonDocument gives them: a
+/// value that is not a string is "", anything but an array gives none. Read by RapidJSON (a
+/// million nodes' arrays, most of them "[]").
 QStringList jsonStrings(const QString &text)
 {
     QStringList out;
-    const QJsonDocument doc = QJsonDocument::fromJson(text.toUtf8());
-    for (const QJsonValue &v : doc.array())
-        out << v.toString();
+    if (text.size() <= 2)
+        return out; // "", "[]": no element
+    const QByteArray utf8 = text.toUtf8();
+    rapidjson::Document doc;
+    doc.Parse(utf8.constData(), size_t(utf8.size()));
+    if (doc.HasParseError() || !doc.IsArray())
+        return out;
+    out.reserve(qsizetype(doc.Size()));
+    for (const auto &v : doc.GetArray())
+        out << (v.IsString() ? QString::fromUtf8(v.GetString(), qsizetype(v.GetStringLength())) : QString());
     return out;
 }
 
@@ -151,7 +163,7 @@ QString precisionLevel(const VisDatabase &db, double index)
     return {};
 }
 
-Result<VisDatabase> readVisDb(const QString &path, const JobControl *job)
+Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const VisDbRead &read)
 {
     QFile probe(path);
     if (!probe.exists())
@@ -189,15 +201,25 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job)
             out.stackCount = stacks.value(0).toInt();
     }
 
+    if (read.rowsUpTo < std::numeric_limits<qint64>::max()) {
+        QSqlQuery count(db);
+        if (!count.exec(QStringLiteral("SELECT COUNT(*) FROM tb_nodes")) || !count.next())
+            return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(count.lastError().text()));
+        out.rowsDeferred = count.value(0).toLongLong() > read.rowsUpTo;
+    }
     QSqlQuery nodes(db);
     nodes.setForwardOnly(true);
     // In msprobe's index3 (step, rank, data_source, node_order) order, so SQLite walks the index
     // instead of sorting every row with its data (graphs are put NPU first below).
     if (!nodes.exec(QStringLiteral(
             "SELECT data_source, step, rank, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
-            "overflow_level, micro_step_id, matched_node_link, stack_id, is_distributed, input_data, output_data, %1 "
+            "overflow_level, %1, %2, %3 "
             "FROM tb_nodes ORDER BY step, rank, data_source, node_order")
-                        .arg(hasColumn(db, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
+                        .arg(out.rowsDeferred ? QStringLiteral("0, %1, '', 0").arg(out.graphType == QLatin1String("compare") ? QStringLiteral("matched_node_link")
+                                                                                                                          : QStringLiteral("'[]'"))
+                                              : QStringLiteral("micro_step_id, matched_node_link, stack_id, is_distributed"),
+                             out.rowsDeferred ? QStringLiteral("'', ''") : QStringLiteral("input_data, output_data"),
+                             hasColumn(db, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
                                                                                                         : QStringLiteral("''"))))
         return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(nodes.lastError().text()));
     std::map<std::tuple<int, int, int>, size_t> graphOf; // (NPU first, step, rank) -> graphs index
@@ -237,6 +259,29 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job)
     for (auto &[key, index] : graphOf)
         out.graphs.push_back(std::move(graphs[index]));
     return out;
+}
+
+Result<VisNodeData> readVisNodeData(const QString &path, const QString &source, int step, int rank, int nodeOrder,
+                                    const QString &nodeName)
+{
+    Connection connection(path);
+    if (!connection.ok())
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "SQLite cannot open it: %1").arg(connection.error()));
+    QSqlQuery q(connection.db());
+    q.setForwardOnly(true);
+    // index3 (step, rank, data_source, node_order) finds the row without a scan.
+    q.prepare(QStringLiteral("SELECT input_data, output_data FROM tb_nodes "
+                             "WHERE step = ? AND rank = ? AND data_source = ? AND node_order = ? AND node_name = ? LIMIT 1"));
+    q.addBindValue(step);
+    q.addBindValue(rank);
+    q.addBindValue(source);
+    q.addBindValue(nodeOrder);
+    q.addBindValue(nodeName);
+    if (!q.exec())
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(q.lastError().text()));
+    if (!q.next())
+        return Error(ErrorKind::NotFound, path, QCoreApplication::translate("VisDb", "no node %1 in %2 step%3 rank%4").arg(nodeName, source).arg(step).arg(rank));
+    return VisNodeData{q.value(0).toString(), q.value(1).toString()};
 }
 
 } // namespace ds::visdb

@@ -5,6 +5,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -24,7 +25,7 @@ struct VisNode
     QStringList matchedPath; ///< matched_node_link: the other side's node path, root first
     QString stackId;
     bool distributed = false; ///< a communication op (is_distributed)
-    QString inputData, outputData; ///< JSON objects keyed by row name (every value a string)
+    QString inputData, outputData; ///< JSON objects keyed by row name (every value a string); "" when deferred
 };
 
 /// The nodes of one side of one step and rank (graph_id `<source>_<step>_<rank>`).
@@ -56,6 +57,27 @@ struct VisDatabase
     std::vector<int> steps, ranks;
     std::vector<VisGraph> graphs; ///< by source (NPU first), step, rank
     int stackCount = 0;
+    /// The nodes' input_data / output_data were not read (VisDbRows::OnDemand): readVisNodeData
+    /// reads a node's when it is shown.
+    bool rowsDeferred = false;
+};
+
+/// What readVisDb reads of every node: the node tree and its state only are what the graph,
+/// its colours and its first view need; a node's input and output rows are what its inspector
+/// and tooltip show, and they are ~90 % of a database.
+struct VisDbRead
+{
+    /// Read every node's input_data / output_data as well when the database holds at most this
+    /// many nodes (the default: always); above it they are left for readVisNodeData, and so
+    /// are what the graph does not show: micro_step_id, stack_id, is_distributed (0, "", false)
+    /// and a build database's matched_node_link (msprobe links nodes in compare databases only).
+    qint64 rowsUpTo = std::numeric_limits<qint64>::max();
+};
+
+/// The input_data and output_data JSON of one node of a database.
+struct VisNodeData
+{
+    QString inputData, outputData;
 };
 
 /// Cheap check: the name ends in ".vis.db", or the file starts with the SQLite header and
@@ -71,7 +93,15 @@ QStringList findVisDbFiles(const QString &path);
 /// nothing (msprobe writes its databases in WAL mode: an ordinary open, even a read-only one,
 /// would create `-wal` and `-shm` files beside it, inside the dump folder). Fails with an error
 /// naming the file when it is not an SQLite database or lacks msprobe's tables.
-Result<VisDatabase> readVisDb(const QString &path, const JobControl *job = nullptr);
+/// With `read.rowsUpTo` below the node count, the nodes' rows are not read (rowsDeferred).
+Result<VisDatabase> readVisDb(const QString &path, const JobControl *job = nullptr, const VisDbRead &read = {});
+
+/// One node's input_data and output_data (the node of that graph with that node_order and
+/// node_name), read through msprobe's index3 (step, rank, data_source, node_order): what a node
+/// of a database read with deferred rows shows. Safe on any thread (its own read-only
+/// connection). NotFound when the database has no such node.
+Result<VisNodeData> readVisNodeData(const QString &path, const QString &source, int step, int rank, int nodeOrder,
+                                    const QString &nodeName);
 
 /// The level of a precision index in the database's colour bands ("pass", "warning", "error"),
 /// "" when no band holds it.
