@@ -87,6 +87,7 @@ private:
         QString path;
         std::shared_ptr<const RunTree> tree;
         std::map<QString, ScopeProbe> probes;            ///< run + '\n' + scope
+        std::map<QString, size_t> probedOfRun;           ///< scopes in `probes`, by run (the status line)
         std::map<QString, std::pair<int, int>> indexed;  ///< run + '\n' + scope -> ops, errors
         std::map<QString, Answers> compare, overflow;    ///< by run
         std::shared_ptr<std::atomic<bool>> cancel;

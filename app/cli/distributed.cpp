@@ -294,8 +294,41 @@ struct Work
     RunTree npuTree, benchTree;
     const RunInfo *npuRun = nullptr, *benchRun = nullptr;
     std::vector<Assignment> assigned;
-    std::vector<ScopeCompare> compared;
+    std::vector<ScopePair> pairs;         ///< of `assigned`
+    /// Each pair's report parts, rendered as soon as it is compared (its indexes and rows then
+    /// go: holding them until the report's columns are known kept every pair's indexes, 1 GB
+    /// per process at 1,024 ranks x 20 steps); the CSV/xlsx rows in the pair's own columns.
+    std::vector<ScopePiece> pieces;
+    std::vector<ComparedScope> compared;  ///< summaries and column sets for rank 0
+    std::vector<qint64> rows;             ///< summary.rows of each pair
+    std::vector<CompareMode> tableModes;  ///< the columns each piece's CSV/xlsx rows are in
 };
+
+/// A compared pair's parts of the reports, its CSV/xlsx rows in `tableMode`'s columns.
+ScopePiece renderPiece(const CompareCommand &c, const Work &work, ScopeCompare &s, qint32 pair, CompareMode tableMode)
+{
+    ScopePiece piece;
+    piece.pair = pair;
+    piece.npuOps = qint32(s.npu->ops.size());
+    piece.warnings = s.result.warnings;
+    piece.reached = work.failOn != Verdict::None && s.result.any(work.failOn);
+    if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
+        ScopeOutput table;
+        renderScopeTable(s, tableMode, work.style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), table);
+        piece.csv = std::move(table.csv);
+        piece.cells = std::move(table.cells);
+        piece.stack = table.stack;
+    }
+    if (c.json) {
+        piece.json = compareJson(*s.npu, *s.bench, s.result);
+    } else {
+        ScopeOutput o;
+        renderScopeText(s, o);
+        piece.divergences = std::move(o.divergences);
+        piece.notPass = std::move(o.notPass);
+    }
+    return piece;
+}
 
 /// Rank 0 after the work: reports, tells everyone to stop, returns the exit code.
 class Root
@@ -550,7 +583,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     Root rootState(link, timeout);
     if (root)
         rootStarts(rootState);
-    Work work{c, {}, Verdict::None, ReportStyle::DumpScope, {}, {}, nullptr, nullptr, {}, {}};
+    Work work{c, {}, Verdict::None, ReportStyle::DumpScope, {}, {}, nullptr, nullptr, {}, {}, {}, {}, {}, {}};
     std::atomic<bool> cancel{false};
     const std::vector<int> watch = root ? everyone() : std::vector<int>{0};
 
@@ -595,7 +628,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     QByteArray body;
     ok = link.whileWorking(
         [&] {
-            std::vector<ScopePair> pairs;
+            std::vector<ScopePair> &pairs = work.pairs;
             // Scopes by id (RunInfo::scope is a linear search: quadratic for 100,000 scopes);
             // the first scope of an id, as RunInfo::scope finds it.
             QHash<QString, const RunScope *> npuById, benchById;
@@ -608,24 +641,27 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                     }
             for (const Assignment &a : work.assigned)
                 pairs.push_back({a.id, a.hasNpu ? npuById.value(a.npuId) : nullptr, a.hasBench ? benchById.value(a.benchId) : nullptr});
-            // as compareRuns does: scopes in parallel, each comparison on all cores
+            // as compareRuns does: scopes in parallel, each comparison on all cores; each pair's
+            // report parts rendered at once and its indexes dropped
+            work.pieces.resize(pairs.size());
             work.compared.resize(pairs.size());
+            work.rows.resize(pairs.size());
+            work.tableModes.resize(pairs.size());
             parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {
                 JobControl job;
                 job.cancelFlag = &cancel;
-                work.compared[i] = compareScope(work.npuTree, work.benchTree, pairs[i], work.options, &job);
+                ScopeCompare s = compareScope(work.npuTree, work.benchTree, pairs[i], work.options, &job);
+                const CompareMode own = scopeReportMode(s.result, work.options);
+                work.compared[i] = {work.assigned[i].pair, QJsonDocument(s.summary.toJson()).toJson(QJsonDocument::Compact), quint8(own)};
+                work.rows[i] = qint64(s.summary.rows);
+                work.tableModes[i] = own == CompareMode::None ? CompareMode::Tensor : own;
+                work.pieces[i] = renderPiece(c, work, s, work.assigned[i].pair, work.tableModes[i]);
                 return !cancel.load();
             });
         },
         cancel, watch);
     if (ok) {
-        std::vector<ComparedScope> compared;
-        for (size_t i = 0; i < work.compared.size(); ++i) {
-            const ScopeCompare &s = work.compared[i];
-            compared.push_back({work.assigned[i].pair, QJsonDocument(s.summary.toJson()).toJson(QJsonDocument::Compact),
-                                quint8(scopeReportMode(s.result, work.options))});
-        }
-        link.send(0, TCompared, encodeCompared(compared));
+        link.send(0, TCompared, encodeCompared(work.compared));
     }
 
     std::vector<ScopeSummary> summaries;
@@ -681,33 +717,26 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
         in >> m;
         mode = CompareMode(m);
     }
+    // The pieces of pairs whose rows are in other columns than the report's: compared again
+    // (deterministic) and rendered in the report's, as one process does.
     std::vector<QByteArray> pieces;
     ok = link.whileWorking(
         [&] {
-            for (size_t i = 0; i < work.compared.size() && !cancel; ++i) {
-                ScopePiece piece;
-                piece.pair = work.assigned[i].pair;
-                ScopeCompare &s = work.compared[i];
-                piece.npuOps = qint32(s.npu->ops.size());
-                piece.warnings = s.result.warnings;
-                piece.reached = work.failOn != Verdict::None && s.result.any(work.failOn);
-                if (!c.csvFile.isEmpty() || !c.xlsxFile.isEmpty()) {
-                    ScopeOutput table;
-                    renderScopeTable(s, mode, work.style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), table);
-                    piece.csv = std::move(table.csv);
-                    piece.cells = std::move(table.cells);
-                    piece.stack = table.stack;
-                }
-                if (c.json) {
-                    piece.json = compareJson(*s.npu, *s.bench, s.result);
-                } else {
+            const bool table = !c.csvFile.isEmpty() || !c.xlsxFile.isEmpty();
+            for (size_t i = 0; i < work.pieces.size() && !cancel; ++i) {
+                ScopePiece &piece = work.pieces[i];
+                if (table && work.tableModes[i] != mode && work.rows[i] > 0) {
+                    JobControl job;
+                    job.cancelFlag = &cancel;
+                    ScopeCompare again = compareScope(work.npuTree, work.benchTree, work.pairs[i], work.options, &job);
                     ScopeOutput o;
-                    renderScopeText(s, o);
-                    piece.divergences = o.divergences;
-                    piece.notPass = o.notPass;
+                    renderScopeTable(again, mode, work.style, !c.csvFile.isEmpty(), !c.xlsxFile.isEmpty(), o);
+                    piece.csv = std::move(o.csv);
+                    piece.cells = std::move(o.cells);
+                    piece.stack = o.stack;
                 }
-                work.compared[i] = {}; // the indexes and rows are no longer needed
                 pieces.push_back(encodePiece(piece));
+                piece = {};
             }
         },
         cancel, watch);
@@ -723,6 +752,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     if (!ok)
         return rootState.failed(msg("rendering its rows"));
     std::vector<ScopeOutput> outputs(plan.pairs);
+    ReportSpool reports;
     for (size_t i = 0; i < plan.pairs; ++i)
         outputs[i].summary = summaries[i];
     std::vector<size_t> got(size_t(g_size), 0), need(size_t(g_size), 0);
@@ -745,6 +775,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
                         o.notPass = std::move(p->notPass);
                         o.warnings = std::move(p->warnings);
                         o.reached = p->reached;
+                        reports.spill(o); // the pair's CSV and text wait in a temporary file
                     }
                     ++got[size_t(r)];
                     rootState.waiting(msg("gathering rows"), missing(link, TPiece, got, need));
@@ -759,7 +790,7 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
     // Written on a thread while the heartbeats go on: a large CSV takes longer than the timeout.
     link.whileWorking(
         [&] {
-            code = writeCompareReports(c, npuPath, benchPath, mode, work.style, outputs);
+            code = writeCompareReports(c, npuPath, benchPath, mode, work.style, outputs, nullptr, &reports);
             std::fflush(stdout);
         },
         cancel, {});

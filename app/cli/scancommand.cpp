@@ -4,6 +4,7 @@
 #include "index/buildindex.h"
 #include "run/firstoverflow.h"
 #include "run/runcompare.h"
+#include "run/streamedinfo.h"
 
 #include <QFileInfo>
 #include <QJsonDocument>
@@ -318,6 +319,27 @@ int runScanCommand(const ScanCommand &c)
     if (!walk) {
         err(walk.errorText());
         return NoPath;
+    }
+    if (c.kind == ScanCommand::Kind::Info) {
+        // A run of many scopes: a batch of scopes at a time, their operators dropped once
+        // counted (run/streamedinfo.h); the same report as the whole index below.
+        RunTree runs = runsOfWalk(std::move(*walk));
+        if (auto infos = streamedInfoParts(runs, &job)) {
+            if (progress)
+                std::fprintf(stderr, "\r                 \r");
+            std::vector<ScanPart> parts(infos->size());
+            for (size_t i = 0; i < infos->size(); ++i)
+                parts[i].info = std::move((*infos)[i]);
+            parts.front().runs = std::move(runs.runs);
+            for (RunInfo &r : parts.front().runs)
+                for (RunScope &x : r.scopes) { // as scanPart()
+                    x.dirs.clear();
+                    x.claims.clear();
+                }
+            return writeScanReport(c, std::move(parts), runs.walk.openedPath);
+        }
+        walk = std::move(runs.walk);
+        runs.runs.clear();
     }
     auto index = indexClaims(*walk, {}, &job);
     const RunTree runs = c.kind == ScanCommand::Kind::Info ? runsOfWalk(std::move(*walk)) : RunTree{};

@@ -14,13 +14,16 @@
 #include "run/firstoverflow.h"
 #include "run/runcompare.h"
 #include "run/runtree.h"
+#include "run/streamedinfo.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <random>
 
@@ -195,6 +198,53 @@ private slots:
             for (size_t i = 0; i < merged.levels.size(); ++i) // execution order of the distinct levels
                 QVERIFY(sameLevels(merged.levels[i], single.levels[i]));
         }
+    }
+
+    /// `info` of a run without its whole index (issue 35, item 3): batches of whole scopes,
+    /// each indexed, counted and dropped, give the report of the whole index byte for byte.
+    void streamedInfo_data() { trees_data(); }
+    void streamedInfo()
+    {
+        QFETCH(QString, path);
+        auto tree = discoverRuns(path);
+        QVERIFY(tree);
+        const QByteArray json = infoJson(*indexClaims(tree->walk));
+        // Batches: the scopes', plus one of the claims no run holds.
+        size_t scopes = 0, held = 0;
+        for (const RunInfo &r : tree->runs)
+            for (const RunScope &s : r.scopes) {
+                ++scopes;
+                held += s.claims.size();
+            }
+        const size_t rest = held < tree->walk.claims.size() ? 1 : 0;
+        // One run folder with dumps of several frameworks (all samples): the batches decline.
+        const bool mixed = json.contains("several frameworks");
+        for (const size_t perBatch : {size_t(1), size_t(2), size_t(3), scopes}) {
+            const auto parts = streamedInfoParts(*tree, nullptr, perBatch);
+            const size_t batches = (scopes + perBatch - 1) / perBatch + rest;
+            QCOMPARE(parts.has_value(), batches > 1 && !mixed);
+            if (parts)
+                QCOMPARE(infoJson(mergeInfo(*parts, tree->walk.openedPath)), json);
+        }
+    }
+
+    /// A run folder with dumps of two frameworks: the index's error naming them needs all of
+    /// the run's claims at once, so the batches decline (the CLI then builds the whole index).
+    void streamedInfoDeclinesMixedFrameworks()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString run = tmp.path() + QStringLiteral("/run");
+        QVERIFY(QDir().mkpath(run + QStringLiteral("/step0/rank1")));
+        QVERIFY(QFile::copy(sample("msprobe/step0/proc2016/dump.json"), run + QStringLiteral("/step0/rank1/dump.json")));
+        const QString kernel = QStringLiteral("/rank_0/Net/0/0");
+        QVERIFY(QDir().mkpath(run + kernel));
+        QVERIFY(QFile::copy(sample("mindspore_kernel/statistic/npu") + kernel + QStringLiteral("/statistic.csv"),
+                            run + kernel + QStringLiteral("/statistic.csv")));
+        auto tree = discoverRuns(tmp.path());
+        QVERIFY(tree);
+        QVERIFY(infoJson(*indexClaims(tree->walk)).contains("several frameworks"));
+        QVERIFY(!streamedInfoParts(*tree, nullptr, 1));
     }
 
     /// Runs found by processes that each see some scopes: as one walk of the whole lists them.

@@ -1,0 +1,69 @@
+#!/usr/bin/env python3
+"""`mpirun -n 2 dumpscope-cli compare` of a many-scope run keeps no pair's indexes (issue 35, item 3).
+
+    mpi_compare_streamed.py --cli DUMPSCOPE_CLI --tmp DIR
+
+Generates a 128-rank x 10-step pair of statistics runs (bench/gen_scale_run.py, 1,280 scope
+pairs) and compares it under mpirun on 2 processes (text report, 8.3 MB). Each process used to
+keep every pair it compared (both indexes and the rows) until rank 0 had chosen the report's
+columns, and rank 0 kept every pair's text until the end: the peak RSS of the largest process
+was 176 MB, 21x the report. Now a pair's report parts are rendered as soon as it is compared
+and its indexes dropped (a pair whose CSV rows are in other columns than the report's is
+compared again, as one process does), and rank 0 spools the pairs' text to a temporary file:
+71 MB, 8.6x. The check: at most 12x the report, and the report byte-identical to one process's.
+Not a timing test.
+"""
+
+import argparse
+import resource
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE))
+from mpi_compare import mpi_env  # noqa: E402
+
+RATIO = 12
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--cli", required=True)
+    ap.add_argument("--tmp", required=True)
+    a = ap.parse_args()
+    tmp = Path(a.tmp)
+    shutil.rmtree(tmp, ignore_errors=True)
+    tmp.mkdir(parents=True)
+    try:
+        subprocess.run([sys.executable, str(REPO / "bench" / "gen_scale_run.py"), str(tmp / "run"), "--ranks", "128",
+                        "--steps", "10"], check=True, stdout=subprocess.DEVNULL)
+        args = ["compare", str(tmp / "run" / "npu"), str(tmp / "run" / "bench"), "--quiet"]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        spread = subprocess.run(["mpirun", "-n", "2", "--oversubscribe", a.cli] + args, capture_output=True, env=mpi_env())
+        after = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss  # mpirun's processes first: the largest child so far
+        one = subprocess.run([a.cli] + args, capture_output=True)
+        if one.returncode not in (0, 4):
+            sys.exit("one process failed (%d): %s" % (one.returncode, one.stderr.decode(errors="replace")[-500:]))
+        if spread.returncode != one.returncode:
+            sys.exit("mpirun -n 2 exited %d, one process %d: %s" % (spread.returncode, one.returncode,
+                                                                    spread.stderr.decode(errors="replace")[-500:]))
+        if spread.stdout != one.stdout:
+            sys.exit("mpirun -n 2 wrote another report than one process")
+        if after <= before:
+            sys.exit("the peak RSS of mpirun's processes was not measured (%d KB before, %d after)" % (before, after))
+        rss, size = after * 1024, len(one.stdout)
+        print("report: %d bytes, peak RSS of a process %d bytes (%.1fx)" % (size, rss, rss / size))
+        if size < 6 << 20:
+            sys.exit("the report is smaller than expected (%d bytes): the run generator changed" % size)
+        if rss > RATIO * size:
+            sys.exit("peak RSS %d bytes is more than %dx the report's %d bytes: a process keeps every pair" % (rss, RATIO, size))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("ok")
+
+
+if __name__ == "__main__":
+    main()
