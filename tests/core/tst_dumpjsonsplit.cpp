@@ -96,7 +96,14 @@ private slots:
     void cleanup()
     {
         setDumpJsonSplit(DumpJsonSplitSettings{});
-        setDirectRead(DirectRead::Never); // the default (DS_DIRECT_READ unset)
+        setDirectRead(DirectRead::Auto); // the default (DS_DIRECT_READ unset)
+    }
+    /// A cold dump.json of a GiB or more is read with O_DIRECT unless DS_DIRECT_READ says otherwise.
+    void directReadIsAutoByDefault()
+    {
+        if (!qEnvironmentVariableIsEmpty("DS_DIRECT_READ"))
+            QSKIP("DS_DIRECT_READ is set");
+        QCOMPARE(directRead(), DirectRead::Auto);
     }
     void sameAsOneThread_data();
     void sameAsOneThread();

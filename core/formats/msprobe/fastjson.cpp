@@ -25,11 +25,11 @@ constexpr size_t kDirectAlign = 4096;
 constexpr size_t kDirectBuffer = size_t(16) << 20;
 constexpr std::uint64_t kDirectSlack = std::uint64_t(1) << 20; ///< read ahead past the limit
 constexpr size_t kDirectFirst = size_t(256) << 10; ///< the read after a seek
-/// DS_DIRECT_READ=auto|always (benchmarks); unset: never (see fastjson.h).
+/// DS_DIRECT_READ=never|always (benchmarks, tests); unset or anything else: auto (see fastjson.h).
 DirectRead directReadFromEnvironment()
 {
     const QByteArray v = qgetenv("DS_DIRECT_READ");
-    return v == "auto" ? DirectRead::Auto : v == "always" ? DirectRead::Always : DirectRead::Never;
+    return v == "never" ? DirectRead::Never : v == "always" ? DirectRead::Always : DirectRead::Auto;
 }
 std::atomic<DirectRead> g_directRead{directReadFromEnvironment()};
 

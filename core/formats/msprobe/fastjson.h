@@ -15,10 +15,11 @@ namespace ds::msprobe {
 
 /// How FastJsonReader reads a file: Auto reads a file of at least kDirectReadMin bytes that is
 /// mostly not in the page cache with O_DIRECT (see FastJsonReader::open()), any other through
-/// the page cache; Always is for tests. The default is Never, or DS_DIRECT_READ=auto|always
-/// from the environment: O_DIRECT saves most of the kernel CPU of a cold read, but on the
-/// project's shared VM disk its two streams read slower than the page cache's read-ahead
-/// (docs/scale/files.md item 1, "Third session"), so it is measured before it is the default.
+/// the page cache; Always is for tests. The default is Auto (DS_DIRECT_READ=never|always
+/// changes it): O_DIRECT saves most of the kernel CPU of a cold read (the copy out of the page
+/// cache), which on the idle machine made a cold 20 GiB dump.json 1.2x faster (docs/scale/
+/// files.md item 1, "Idle, cold"); on a disk shared with other heavy readers its two streams
+/// read slower than the page cache's read-ahead ("Third session").
 enum class DirectRead { Auto, Always, Never };
 void setDirectRead(DirectRead mode);
 DirectRead directRead();
