@@ -175,7 +175,7 @@ int main(int argc, char **argv)
         if (firstRowMs < 0 && w.context()->treeModel()->rowCount(w.context()->treeModel()->index(0, 0)) > 0)
             firstRowMs = clock.elapsed();
     });
-    qint64 settledMs = -1;
+    qint64 settledMs = -1, graphShownMs = -1;
     int ops = 0;
     QTimer settle;
     settle.setInterval(50);
@@ -184,11 +184,13 @@ int main(int argc, char **argv)
         // not block either: probe until it is done, then a little longer.
         if (w.overflow()->isRunning() || w.runsPanel()->isBusy())
             return;
+        if (graphMode && graphShownMs < 0)
+            return; // --graph on a dump folder: its module graph is built after the index
         settle.stop();
         settledMs = clock.elapsed();
         QTimer::singleShot(1500, &app, &QCoreApplication::quit);
     });
-    qint64 openMs = -1, graphShownMs = -1;
+    qint64 openMs = -1;
     if (graphMode) {
         w.centralTabs()->setCurrentWidget(w.graph());
         QObject::connect(w.graph(), &GraphPanel::graphShown, [&] {

@@ -107,4 +107,24 @@ Graph generateScopedGraph(const GeneratedGraphSpec &spec)
     return g;
 }
 
+QByteArray geProtoText(const Graph &g)
+{
+    QByteArray t;
+    t.reserve(qsizetype(g.nodes.size()) * 200);
+    t += "name: \"" + g.name.toUtf8() + "\"\ngraph {\n  name: \"" + g.name.toUtf8() + "\"\n";
+    for (const GraphNode &n : g.nodes) {
+        t += "  op {\n    name: \"" + n.name.toUtf8() + "\"\n    type: \"" + n.type.toUtf8() + "\"\n";
+        for (const QString &in : n.inputs)
+            t += "    input: \"" + in.toUtf8() + "\"\n";
+        for (const auto &d : n.outputDescs) {
+            t += "    output_desc {\n      dtype: " + d.dtypeName.toUtf8() + "\n      shape {\n";
+            for (auto dim : d.shape)
+                t += "        dim: " + QByteArray::number(qlonglong(dim)) + "\n";
+            t += "      }\n      layout: \"" + d.layout.toUtf8() + "\"\n    }\n";
+        }
+        t += "  }\n";
+    }
+    return t + "}\n";
+}
+
 } // namespace ds

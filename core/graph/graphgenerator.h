@@ -29,4 +29,9 @@ struct GeneratedGraphSpec
 /// with a dtype and shape.
 Graph generateScopedGraph(const GeneratedGraphSpec &spec);
 
+/// `g` in GE's ge_proto text format as GE's DumpGraph writes it (a ModelDef with one graph
+/// named g.name; each op with its name, type, inputs and output descriptors), for benchmarks
+/// and tests of the GE text readers.
+QByteArray geProtoText(const Graph &g);
+
 } // namespace ds

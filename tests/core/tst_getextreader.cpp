@@ -122,25 +122,6 @@ QByteArray everyKindText()
            "    subgraph_name: \"s1\" workspace: 8 is_input_const: false }\n}\n";
 }
 
-/// A generated graph as GE writes it (the shape of bench_graph --write-ge).
-QByteArray generatedText(const Graph &g)
-{
-    QByteArray t = "name: \"gen\"\ngraph {\n  name: \"gen\"\n";
-    for (const GraphNode &n : g.nodes) {
-        t += "  op {\n    name: \"" + n.name.toUtf8() + "\"\n    type: \"" + n.type.toUtf8() + "\"\n";
-        for (const QString &in : n.inputs)
-            t += "    input: \"" + in.toUtf8() + "\"\n";
-        for (const auto &d : n.outputDescs) {
-            t += "    output_desc {\n      dtype: " + d.dtypeName.toUtf8() + "\n      shape {\n";
-            for (auto dim : d.shape)
-                t += "        dim: " + QByteArray::number(qlonglong(dim)) + "\n";
-            t += "      }\n      layout: \"" + d.layout.toUtf8() + "\"\n    }\n";
-        }
-        t += "  }\n";
-    }
-    return t + "}\n";
-}
-
 /// Byte offsets to start the second thread at: every `op` at a line start, and about 400
 /// others spread over the text (inside strings, names, nested graphs, ...).
 QList<qsizetype> splitPoints(const QByteArray &text)
@@ -338,7 +319,7 @@ private slots:
         spec.atomicCleans = 200;
         spec.weightTransforms = 300;
         const Graph generated = generateScopedGraph(spec);
-        const QByteArray text = generatedText(generated);
+        const QByteArray text = geProtoText(generated); // as bench_graph --write-ge writes it
         QVERIFY(text.size() > (4 << 20));
         bool adopted = false;
         const auto fast = ge::parseGeProtoText(text, QStringLiteral("large.txt"), ge::GeTextReader::FastOnly, -1, &adopted);
