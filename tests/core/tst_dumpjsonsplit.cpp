@@ -97,6 +97,7 @@ private slots:
     {
         setDumpJsonSplit(DumpJsonSplitSettings{});
         setDirectRead(DirectRead::Auto); // the default (DS_DIRECT_READ unset)
+        ds::DirectStream::setBlockBytes(0);
     }
     /// A cold dump.json of a GiB or more is read with O_DIRECT unless DS_DIRECT_READ says otherwise.
     void directReadIsAutoByDefault()
@@ -113,6 +114,8 @@ private slots:
     void takenChunksShareTheFilesLevels();
     void directReadSameAsPageCache_data();
     void directReadSameAsPageCache();
+    void oneDirectStream_data();
+    void oneDirectStream();
 };
 
 void TestDumpJsonSplit::sameAsOneThread_data()
@@ -294,6 +297,81 @@ void TestDumpJsonSplit::directReadSameAsPageCache()
     QCOMPARE(direct.split(QLatin1Char('\n')), viaCache.split(QLatin1Char('\n')));
     QCOMPARE(viaCache, expected.join(QLatin1Char('\n')));
     QCOMPARE(viaCache.contains(QStringLiteral("error ")), cutAt < 1);
+}
+
+void TestDumpJsonSplit::oneDirectStream_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("chunkDivisor");
+    QTest::addColumn<double>("cutAt");      // < 1: the file ends there (a truncated dump.json)
+    QTest::addColumn<double>("garbageFrom"); // < 1: random bytes from there on
+    QTest::addColumn<int>("blockKiB");      // the stream's blocks (0: the default, 16 MiB)
+    QTest::addRow("2 threads, 8 chunks, 64 KiB blocks") << 2 << 8 << 1.0 << 1.0 << 64;
+    QTest::addRow("2 threads, 8 chunks, 1 MiB blocks") << 2 << 8 << 1.0 << 1.0 << 1024;
+    QTest::addRow("2 threads, 8 chunks, 16 MiB blocks") << 2 << 8 << 1.0 << 1.0 << 0;
+    QTest::addRow("3 threads, 40 chunks, 256 KiB blocks") << 3 << 40 << 1.0 << 1.0 << 256;
+    QTest::addRow("4 threads, chunks smaller than an entry") << 4 << 2000 << 1.0 << 1.0 << 64;
+    QTest::addRow("2 threads, truncated in a worker's chunk") << 2 << 8 << 0.37 << 1.0 << 64;
+    QTest::addRow("2 threads, truncated in the reading thread's chunk") << 2 << 8 << 0.81 << 1.0 << 1024;
+    QTest::addRow("2 threads, random bytes from 40 percent of the file") << 2 << 8 << 1.0 << 0.4 << 64;
+}
+
+void TestDumpJsonSplit::oneDirectStream()
+{
+    // A split dump.json read with O_DIRECT is read by ONE sequential stream (core/io/
+    // directstream.h) whose blocks go to the thread that parses them: at most one file is
+    // open with O_DIRECT at a time, and the records, their order and every error (truncated
+    // file, random bytes, a block or chunk boundary inside an entry) are those of the reading
+    // through the page cache.
+    QFETCH(int, threads);
+    QFETCH(int, chunkDivisor);
+    QFETCH(double, cutAt);
+    QFETCH(double, garbageFrom);
+    QFETCH(int, blockKiB);
+    std::string doc = replicatedDump(400);
+    doc.resize(size_t(double(doc.size()) * cutAt));
+    if (garbageFrom < 1) {
+        std::uint32_t x = 12345;
+        for (size_t i = size_t(double(doc.size()) * garbageFrom); i < doc.size(); ++i) {
+            x = x * 1664525u + 1013904223u;
+            doc[i] = char(x >> 24);
+        }
+    }
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dump.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(doc.data(), qint64(doc.size()));
+        f.close();
+        FastJsonReader r;
+        setDirectRead(DirectRead::Always);
+        QVERIFY(r.open(path));
+        const bool direct = r.readsDirect();
+        setDirectRead(DirectRead::Never);
+        if (!direct)
+            QSKIP("the temporary directory's file system refuses O_DIRECT");
+    }
+    const DumpJsonSplitSettings settings = split(doc.size() / std::uint64_t(chunkDivisor), threads);
+    setDirectRead(DirectRead::Never);
+    QString viaCache;
+    const QStringList expected = readBoth(doc, settings, &viaCache);
+    QVERIFY(viaCache.count(QStringLiteral("\nop ")) > 100);
+    QCOMPARE(viaCache, expected.join(QLatin1Char('\n')));
+    QCOMPARE(viaCache.contains(QStringLiteral("error step0/rank0/dump.json: ")), cutAt < 1 || garbageFrom < 1);
+
+    ds::DirectStream::setBlockBytes(size_t(blockKiB) << 10);
+    setDirectRead(DirectRead::Always);
+    resetDirectReadPeak();
+    const std::uint64_t streams = ds::DirectStream::started();
+    const std::uint64_t taken = splitChunksTaken();
+    QString direct;
+    readBoth(doc, settings, &direct);
+    setDirectRead(DirectRead::Never);
+    QCOMPARE(direct.split(QLatin1Char('\n')), viaCache.split(QLatin1Char('\n')));
+    QCOMPARE(directReadPeak(), 1);                          // one O_DIRECT file at a time
+    QCOMPARE(ds::DirectStream::started() - streams, std::uint64_t(1)); // shared by the threads
+    QVERIFY(splitChunksTaken() > taken);                    // the workers' chunks were taken
 }
 
 QTEST_GUILESS_MAIN(TestDumpJsonSplit)
