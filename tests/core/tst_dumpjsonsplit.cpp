@@ -13,7 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
 #include <string>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace ds::msprobe;
 
@@ -116,6 +120,7 @@ private slots:
     void directReadSameAsPageCache();
     void oneDirectStream_data();
     void oneDirectStream();
+    void streamNeverWaitsForAnotherParser();
 };
 
 void TestDumpJsonSplit::sameAsOneThread_data()
@@ -372,6 +377,47 @@ void TestDumpJsonSplit::oneDirectStream()
     QCOMPARE(directReadPeak(), 1);                          // one O_DIRECT file at a time
     QCOMPARE(ds::DirectStream::started() - streams, std::uint64_t(1)); // shared by the threads
     QVERIFY(splitChunksTaken() > taken);                    // the workers' chunks were taken
+}
+
+void TestDumpJsonSplit::streamNeverWaitsForAnotherParser()
+{
+    // The stream (core/io/directstream.h) waits while a parser's queue is full; a parser that
+    // asks for a block behind it gets nullptr at once (it reads the bytes itself) instead of
+    // waiting for a parser that may be waiting for it. Blocks hold the file's bytes.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bytes"));
+    std::string bytes(size_t(3) << 20, '\0');
+    for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = char(i * 7 + i / 4096);
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes.data(), qint64(bytes.size()));
+    }
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0)
+        QSKIP("the temporary directory's file system refuses O_DIRECT");
+    constexpr std::uint64_t kMiB = std::uint64_t(1) << 20;
+    ds::DirectStream::setBlockBytes(64 << 10);
+    ds::DirectStream stream(fd, bytes.size(), 0, {{0, 2 * kMiB, 0}, {2 * kMiB, 3 * kMiB, 1}}, 2, 0);
+    // Parser 0 reads nothing: 4 blocks queue up for it and the stream waits; parser 1 is not served.
+    QVERIFY(!stream.block(1, 2 * kMiB + 100));
+    // Parser 0 takes its blocks: they hold the file's bytes; then the stream goes on.
+    for (std::uint64_t at = 0; at < 2 * kMiB; at += 64 << 10) {
+        const ds::DirectStream::BlockPtr b = stream.block(0, at + 5);
+        QVERIFY(b);
+        QCOMPARE(b->at, at);
+        QCOMPARE(b->len, size_t(64 << 10));
+        QVERIFY(std::memcmp(b->data, bytes.data() + at, b->len) == 0);
+    }
+    const ds::DirectStream::BlockPtr b = stream.block(1, 2 * kMiB + 100);
+    QVERIFY(b);
+    QCOMPARE(b->at, 2 * kMiB);
+    QVERIFY(std::memcmp(b->data, bytes.data() + b->at, b->len) == 0);
+    QVERIFY(!stream.block(0, 2 * kMiB + 100)); // not parser 0's
+    stream.detach(0);
+    QVERIFY(stream.block(1, 3 * kMiB - 1)); // the last block
+    QVERIFY(!stream.block(1, 3 * kMiB));    // past the end
 }
 
 QTEST_GUILESS_MAIN(TestDumpJsonSplit)

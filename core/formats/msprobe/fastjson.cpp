@@ -130,8 +130,20 @@ std::shared_ptr<ds::DirectStream> FastJsonReader::shareDirect(std::vector<ds::Di
         m_aheadRead.wait();
     m_aheadRead = {};
     m_ahead.reset();
-    const std::uint64_t from = m_directLen ? m_directAt + m_directLen : 0;
-    auto *s = new ds::DirectStream(m_directFd, m_size, from, std::move(ranges), parsers, kDirectSlack);
+    // This reader's bytes up to the end of its current block are read; the other parsers' may
+    // start before it (small files, tests): the stream starts at the first byte still wanted.
+    const std::uint64_t readTo = m_directLen ? m_directAt + m_directLen : 0;
+    std::uint64_t from = readTo;
+    std::vector<ds::DirectStream::Range> wanted;
+    for (ds::DirectStream::Range r : ranges) {
+        if (r.parser == 0)
+            r.start = std::max(r.start, readTo);
+        if (r.start >= r.end)
+            continue;
+        from = std::min(from, r.start);
+        wanted.push_back(r);
+    }
+    auto *s = new ds::DirectStream(m_directFd, m_size, from, std::move(wanted), parsers, kDirectSlack);
     std::shared_ptr<ds::DirectStream> stream(s, [](ds::DirectStream *p) {
         delete p; // closes the descriptor this reader opened
         --g_directOpen;
@@ -212,7 +224,7 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
             size_t wanted = m_aheadLen;
             if (got < 0) {
                 // Not read ahead (the first read, a seek): a short read to wait less.
-                wanted = kDirectFirst;
+                wanted = std::min(kDirectFirst, ds::DirectStream::blockBytes()); // (smaller: tests)
                 got = ::pread(m_directFd, m_direct.get(), wanted, off_t(start));
             }
             const std::uint64_t next = start + wanted;
@@ -220,7 +232,7 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
                 // The next bytes are read while these are parsed (O_DIRECT has no kernel
                 // read-ahead): 16 MiB (the block layer splits it into requests served in
                 // parallel), no further than just past the limit while it is ahead.
-                std::uint64_t end = std::min<std::uint64_t>(m_size, next + kDirectBuffer);
+                std::uint64_t end = std::min<std::uint64_t>(m_size, next + std::min(kDirectBuffer, ds::DirectStream::blockBytes()));
                 const std::uint64_t limit = m_aheadLimit + std::min(kDirectSlack, ~std::uint64_t(0) - m_aheadLimit);
                 if (next < limit)
                     end = std::min(end, limit);
