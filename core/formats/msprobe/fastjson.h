@@ -20,8 +20,9 @@ namespace ds::msprobe {
 /// the page cache; Always is for tests. The default is Auto (DS_DIRECT_READ=never|always
 /// changes it): O_DIRECT saves most of the kernel CPU of a cold read (the copy out of the page
 /// cache), which on the idle machine made a cold 20 GiB dump.json 1.2x faster (docs/scale/
-/// files.md item 1, "Idle, cold"); on a disk shared with other heavy readers its two streams
-/// read slower than the page cache's read-ahead ("Third session").
+/// files.md item 1, "Idle, cold"). The threads of a split dump.json share one sequential
+/// stream (shareDirect()): two streams at two offsets read slower ("Third session", "Fourth
+/// session").
 enum class DirectRead { Auto, Always, Never };
 void setDirectRead(DirectRead mode);
 DirectRead directRead();
