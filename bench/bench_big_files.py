@@ -13,7 +13,11 @@ json   a --gib GiB dump.json of real msprobe entries (bench/gen_big_dumpjson.py)
        the big file, each its own process under /usr/bin/time (wall, CPU, peak RSS). The
        json.load-equivalent ratio is (big bytes / CLI wall) / (slice bytes / json.load wall).
        With --baseline CLI, another build's `info` of the big file runs in each repeat too
-       (old against new build, same command). Then once: the GUI probe (bench_gui_latency, offscreen) on the big file, --gui-repeat
+       (old against new build, same command). With --cold, the big file is dropped from the page
+       cache before each `info` (posix_fadvise DONTNEED), the two builds run in alternating order
+       and each run's per-thread CPU and block-I/O wait (/proc/TID/stat field 42, with
+       kernel.task_delayacct=1) are recorded. --autogroup-nice N runs every measured program in
+       an autogroup of its own at nice N (root; see own_autogroup()). Then once: the GUI probe (bench_gui_latency, offscreen) on the big file, --gui-repeat
        times (default 1: it needs about 0.7x the file in memory).
 cold   a 1 GiB float32 tensor (a CANN dump file, bench/gen_tree.py --big-tensor) and a second
        one (another seed); per repeat, each with its pages dropped from the page cache first
@@ -48,6 +52,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 from pathlib import Path
 
@@ -60,15 +65,32 @@ def opt(name, default, conv=str):
     return conv(sys.argv[sys.argv.index(name) + 1]) if name in sys.argv else default
 
 
+def own_autogroup():
+    """--autogroup-nice N (root; N < 0 on a shared machine): each measured program runs in a
+    scheduler autogroup of its own at that nice level (setsid, /proc/self/autogroup), so that
+    it gets the cores about as on an idle machine while other users' builds run."""
+    nice = opt("--autogroup-nice", None, int)
+    if nice is None:
+        return None
+
+    def pre():
+        os.setsid()
+        with open("/proc/self/autogroup", "w") as f:
+            f.write(str(nice))
+    return pre
+
+
 def timed(cmd, env=None, cap_gb=None):
     """Runs cmd under /usr/bin/time: {wall, cpu, rss (bytes), rc, out}."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
-        pre = None
+        pre = own_autogroup()
         if cap_gb:
             limit = int(cap_gb * (1 << 30))
 
             def pre():
                 import resource
+                if own_autogroup():
+                    own_autogroup()()
                 resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
         p = subprocess.run(["/usr/bin/time", "-o", t.name, "-f", "%e %U %S %M"] + cmd, env=env,
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=pre)
@@ -76,6 +98,60 @@ def timed(cmd, env=None, cap_gb=None):
     wall, user, sys_, rss = fields
     return {"wall": float(wall), "cpu": float(user) + float(sys_), "rss": int(rss) * 1024, "rc": p.returncode,
             "out": p.stdout.decode(errors="replace"), "err": p.stderr.decode(errors="replace")[-400:]}
+
+
+def timed_threads(cmd, env=None):
+    """timed() plus, polled every 0.1 s from /proc while it runs, each thread's CPU (utime +
+    stime) and block-I/O wait (delayacct_blkio_ticks, /proc/TID/stat field 42: needs
+    sysctl kernel.task_delayacct=1), in seconds: {..., threads: [{comm, cpu, blkio}], blkio}."""
+    import threading
+    tick = os.sysconf("SC_CLK_TCK")
+    seen, done = {}, threading.Event()
+    holder = {}
+
+    def poll():
+        while not done.is_set():
+            tp = holder.get("pid")
+            kids = []
+            if tp:
+                try:
+                    kids = Path(f"/proc/{tp}/task/{tp}/children").read_text().split()
+                except OSError:
+                    pass
+            for kid in kids:
+                try:
+                    tids = os.listdir(f"/proc/{kid}/task")
+                except OSError:
+                    continue
+                for tid in tids:
+                    try:
+                        st = Path(f"/proc/{kid}/task/{tid}/stat").read_text()
+                    except OSError:
+                        continue
+                    comm = st[st.index("(") + 1:st.rindex(")")]
+                    f = st[st.rindex(")") + 2:].split()  # f[0] is field 3
+                    blkio = int(f[39]) / tick
+                    if blkio > time.monotonic() - start + 1:  # a thread inside a read shows
+                        blkio = seen.get(tid, {}).get("blkio", 0.0)  # nonsense (uptime) on 6.18
+                    seen[tid] = {"comm": comm, "cpu": (int(f[11]) + int(f[12])) / tick, "blkio": blkio}
+            done.wait(0.1)
+
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as t:
+        th = threading.Thread(target=poll)
+        th.start()
+        start = time.monotonic()
+        p = subprocess.Popen(["/usr/bin/time", "-o", t.name, "-f", "%e %U %S %M"] + cmd, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=own_autogroup())
+        holder["pid"] = p.pid
+        out, err = p.communicate()
+        done.set()
+        th.join()
+        wall, user, sys_, rss = t.read().split()[-4:]
+    threads = sorted(seen.values(), key=lambda x: -x["cpu"])
+    return {"wall": float(wall), "cpu": float(user) + float(sys_), "sys": float(sys_), "rss": int(rss) * 1024,
+            "rc": p.returncode, "out": out.decode(errors="replace"), "err": err.decode(errors="replace")[-400:],
+            "threads": [t for t in threads if t["cpu"] >= 0.05 or t["blkio"] >= 0.05],
+            "blkio": sum(t["blkio"] for t in threads)}
 
 
 def drop(*paths):
@@ -123,15 +199,25 @@ def part_json(d, build, repeat, gib):
     sl_file = sl / "step0/rank0/dump.json"
     sl_bytes = sl_file.stat().st_size
     rows = []
+    # --cold: the big file dropped from the page cache before each CLI run, the new and the
+    # baseline build in alternating order, per-thread CPU and block-I/O wait recorded.
+    cold = "--cold" in sys.argv
     for i in range(repeat):
         py = timed([PY, "-c", "import json,sys; json.load(open(sys.argv[1]))", str(sl_file)])
-        ds = timed([cli(build), "info", "--json", "--quiet", str(big)])
+
+        def run(binary):
+            if cold:
+                drop(big / "step0/rank0/dump.json")
+                return timed_threads([binary, "info", "--json", "--quiet", str(big)])
+            return timed([binary, "info", "--json", "--quiet", str(big)])
+        baseline_first = cold and opt("--baseline", None) and i % 2 == 1
+        base = run(opt("--baseline", None)) if baseline_first else None
+        ds = run(cli(build))
         if ds["rc"] != 0:
             raise SystemExit("dumpscope-cli info failed: " + ds["err"])
         info = json.loads(ds["out"])
-        base = None
-        if opt("--baseline", None):  # another build's CLI on the same file, alternated (old vs new)
-            base = timed([opt("--baseline", None), "info", "--json", "--quiet", str(big)])
+        if opt("--baseline", None) and not base:  # another build's CLI on the same file, alternated (old vs new)
+            base = run(opt("--baseline", None))
         row = {"repeat": i, "big_bytes": big_bytes, "slice_bytes": sl_bytes,
                "json_load_slice_s": py["wall"], "json_load_slice_cpu_s": py["cpu"], "json_load_slice_rss": py["rss"],
                "json_load_equiv_gbps": sl_bytes / py["wall"] / 1e9,
@@ -141,6 +227,12 @@ def part_json(d, build, repeat, gib):
                "rss_over_file": ds["rss"] / big_bytes,
                "ratio_cpu": (big_bytes / ds["cpu"]) / (sl_bytes / py["cpu"]),
                "ops": info.get("ops", info.get("operators")), "loadavg": os.getloadavg()[0]}
+        if cold:
+            row.update({"baseline_first": bool(baseline_first), "cli_sys_s": ds["sys"], "cli_blkio_s": ds["blkio"],
+                        "cli_threads": ds["threads"]})
+            if base:
+                row.update({"baseline_sys_s": base["sys"], "baseline_blkio_s": base["blkio"],
+                            "baseline_threads": base["threads"], "cpu_over_baseline": ds["cpu"] / base["cpu"]})
         if base:
             row.update({"baseline_wall_s": base["wall"], "baseline_cpu_s": base["cpu"], "baseline_rss": base["rss"],
                         "baseline_ratio": (big_bytes / base["wall"]) / (sl_bytes / py["wall"]),

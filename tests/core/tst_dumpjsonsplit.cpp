@@ -13,7 +13,11 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cstring>
 #include <string>
+
+#include <fcntl.h>
+#include <unistd.h>
 
 using namespace ds::msprobe;
 
@@ -97,6 +101,7 @@ private slots:
     {
         setDumpJsonSplit(DumpJsonSplitSettings{});
         setDirectRead(DirectRead::Auto); // the default (DS_DIRECT_READ unset)
+        ds::DirectStream::setBlockBytes(0);
     }
     /// A cold dump.json of a GiB or more is read with O_DIRECT unless DS_DIRECT_READ says otherwise.
     void directReadIsAutoByDefault()
@@ -113,6 +118,9 @@ private slots:
     void takenChunksShareTheFilesLevels();
     void directReadSameAsPageCache_data();
     void directReadSameAsPageCache();
+    void oneDirectStream_data();
+    void oneDirectStream();
+    void streamNeverWaitsForAnotherParser();
 };
 
 void TestDumpJsonSplit::sameAsOneThread_data()
@@ -294,6 +302,122 @@ void TestDumpJsonSplit::directReadSameAsPageCache()
     QCOMPARE(direct.split(QLatin1Char('\n')), viaCache.split(QLatin1Char('\n')));
     QCOMPARE(viaCache, expected.join(QLatin1Char('\n')));
     QCOMPARE(viaCache.contains(QStringLiteral("error ")), cutAt < 1);
+}
+
+void TestDumpJsonSplit::oneDirectStream_data()
+{
+    QTest::addColumn<int>("threads");
+    QTest::addColumn<int>("chunkDivisor");
+    QTest::addColumn<double>("cutAt");      // < 1: the file ends there (a truncated dump.json)
+    QTest::addColumn<double>("garbageFrom"); // < 1: random bytes from there on
+    QTest::addColumn<int>("blockKiB");      // the stream's blocks (0: the default, 16 MiB)
+    QTest::addRow("2 threads, 8 chunks, 64 KiB blocks") << 2 << 8 << 1.0 << 1.0 << 64;
+    QTest::addRow("2 threads, 8 chunks, 1 MiB blocks") << 2 << 8 << 1.0 << 1.0 << 1024;
+    QTest::addRow("2 threads, 8 chunks, 16 MiB blocks") << 2 << 8 << 1.0 << 1.0 << 0;
+    QTest::addRow("3 threads, 40 chunks, 256 KiB blocks") << 3 << 40 << 1.0 << 1.0 << 256;
+    QTest::addRow("4 threads, chunks smaller than an entry") << 4 << 2000 << 1.0 << 1.0 << 64;
+    QTest::addRow("2 threads, truncated in a worker's chunk") << 2 << 8 << 0.37 << 1.0 << 64;
+    QTest::addRow("2 threads, truncated in the reading thread's chunk") << 2 << 8 << 0.81 << 1.0 << 1024;
+    QTest::addRow("2 threads, random bytes from 40 percent of the file") << 2 << 8 << 1.0 << 0.4 << 64;
+}
+
+void TestDumpJsonSplit::oneDirectStream()
+{
+    // A split dump.json read with O_DIRECT is read by ONE sequential stream (core/io/
+    // directstream.h) whose blocks go to the thread that parses them: at most one file is
+    // open with O_DIRECT at a time, and the records, their order and every error (truncated
+    // file, random bytes, a block or chunk boundary inside an entry) are those of the reading
+    // through the page cache.
+    QFETCH(int, threads);
+    QFETCH(int, chunkDivisor);
+    QFETCH(double, cutAt);
+    QFETCH(double, garbageFrom);
+    QFETCH(int, blockKiB);
+    std::string doc = replicatedDump(400);
+    doc.resize(size_t(double(doc.size()) * cutAt));
+    if (garbageFrom < 1) {
+        std::uint32_t x = 12345;
+        for (size_t i = size_t(double(doc.size()) * garbageFrom); i < doc.size(); ++i) {
+            x = x * 1664525u + 1013904223u;
+            doc[i] = char(x >> 24);
+        }
+    }
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("dump.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(doc.data(), qint64(doc.size()));
+        f.close();
+        FastJsonReader r;
+        setDirectRead(DirectRead::Always);
+        QVERIFY(r.open(path));
+        const bool direct = r.readsDirect();
+        setDirectRead(DirectRead::Never);
+        if (!direct)
+            QSKIP("the temporary directory's file system refuses O_DIRECT");
+    }
+    const DumpJsonSplitSettings settings = split(doc.size() / std::uint64_t(chunkDivisor), threads);
+    setDirectRead(DirectRead::Never);
+    QString viaCache;
+    const QStringList expected = readBoth(doc, settings, &viaCache);
+    QVERIFY(viaCache.count(QStringLiteral("\nop ")) > 100);
+    QCOMPARE(viaCache, expected.join(QLatin1Char('\n')));
+    QCOMPARE(viaCache.contains(QStringLiteral("error step0/rank0/dump.json: ")), cutAt < 1 || garbageFrom < 1);
+
+    ds::DirectStream::setBlockBytes(size_t(blockKiB) << 10);
+    setDirectRead(DirectRead::Always);
+    resetDirectReadPeak();
+    const std::uint64_t streams = ds::DirectStream::started();
+    const std::uint64_t taken = splitChunksTaken();
+    QString direct;
+    readBoth(doc, settings, &direct);
+    setDirectRead(DirectRead::Never);
+    QCOMPARE(direct.split(QLatin1Char('\n')), viaCache.split(QLatin1Char('\n')));
+    QCOMPARE(directReadPeak(), 1);                          // one O_DIRECT file at a time
+    QCOMPARE(ds::DirectStream::started() - streams, std::uint64_t(1)); // shared by the threads
+    QVERIFY(splitChunksTaken() > taken);                    // the workers' chunks were taken
+}
+
+void TestDumpJsonSplit::streamNeverWaitsForAnotherParser()
+{
+    // The stream (core/io/directstream.h) waits while a parser's queue is full; a parser that
+    // asks for a block behind it gets nullptr at once (it reads the bytes itself) instead of
+    // waiting for a parser that may be waiting for it. Blocks hold the file's bytes.
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("bytes"));
+    std::string bytes(size_t(3) << 20, '\0');
+    for (size_t i = 0; i < bytes.size(); ++i)
+        bytes[i] = char(i * 7 + i / 4096);
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(bytes.data(), qint64(bytes.size()));
+    }
+    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
+    if (fd < 0)
+        QSKIP("the temporary directory's file system refuses O_DIRECT");
+    constexpr std::uint64_t kMiB = std::uint64_t(1) << 20;
+    ds::DirectStream::setBlockBytes(64 << 10);
+    ds::DirectStream stream(fd, bytes.size(), 0, {{0, 2 * kMiB, 0}, {2 * kMiB, 3 * kMiB, 1}}, 2, 0);
+    // Parser 0 reads nothing: 4 blocks queue up for it and the stream waits; parser 1 is not served.
+    QVERIFY(!stream.block(1, 2 * kMiB + 100));
+    // Parser 0 takes its blocks: they hold the file's bytes; then the stream goes on.
+    for (std::uint64_t at = 0; at < 2 * kMiB; at += 64 << 10) {
+        const ds::DirectStream::BlockPtr b = stream.block(0, at + 5);
+        QVERIFY(b);
+        QCOMPARE(b->at, at);
+        QCOMPARE(b->len, size_t(64 << 10));
+        QVERIFY(std::memcmp(b->data, bytes.data() + at, b->len) == 0);
+    }
+    const ds::DirectStream::BlockPtr b = stream.block(1, 2 * kMiB + 100);
+    QVERIFY(b);
+    QCOMPARE(b->at, 2 * kMiB);
+    QVERIFY(std::memcmp(b->data, bytes.data() + b->at, b->len) == 0);
+    QVERIFY(!stream.block(0, 2 * kMiB + 100)); // not parser 0's
+    stream.detach(0);
+    QVERIFY(stream.block(1, 3 * kMiB - 1)); // the last block
+    QVERIFY(!stream.block(1, 3 * kMiB));    // past the end
 }
 
 QTEST_GUILESS_MAIN(TestDumpJsonSplit)

@@ -1,10 +1,17 @@
 // libFuzzer harness: msprobe dump.json / debug.json content (readDumpJsonText over the streaming
 // JSON tokenizer), plus the small-document parser and its Python-style serializer. The reading
-// is done three times, with simdjson windows (the default), with RapidJSON alone, and split into
-// chunks read by worker threads: every record, warning and error must be the same (a
-// differential check of EntryWindow and of the split reading).
+// is done four times, with simdjson windows (the default), with RapidJSON alone, split into
+// chunks read by worker threads, and that split reading from a file with O_DIRECT (one stream
+// shared by the threads): every record, warning and error must be the same (a differential
+// check of EntryWindow, of the split reading and of the shared O_DIRECT stream).
+#include "formats/msprobe/fastjson.h"
 #include "formats/msprobe/jsonstream.h"
 #include "formats/msprobe/msprobereader.h"
+#include "io/directstream.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cstddef>
@@ -37,6 +44,14 @@ QString fingerprint(const IndexPart &part, bool complete)
     for (const FileError &e : part.errors)
         out += QStringLiteral("error %1|%2|%3\n").arg(e.file, e.message).arg(e.offset);
     return out;
+}
+
+/// A file on a disk that takes O_DIRECT (tmpfs does not: /dev/shm is no use here) in a
+/// directory of this process, removed at exit.
+QString scratchFile()
+{
+    static QTemporaryDir dir(QDir::tempPath() + QStringLiteral("/fuzz_dumpjson_XXXXXX"));
+    return dir.isValid() ? dir.filePath(QStringLiteral("dump.json")) : QString();
 }
 
 } // namespace
@@ -82,9 +97,31 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
     IndexPart viaSplit;
     const bool completeSplit = msprobe::readDumpJsonText(text, QStringLiteral("step0/rank0"),
                                                          QStringLiteral("step0/rank0/dump.json"), levels, viaSplit);
-    msprobe::setDumpJsonSplit(msprobe::DumpJsonSplitSettings{});
     if (fingerprint(part, complete) != fingerprint(viaSplit, completeSplit))
         __builtin_trap(); // the split reading differs from the one-thread reading
+
+    // The same split reading from a file with O_DIRECT: one stream shared by the threads
+    // (core/io/directstream.h), in blocks of 4-32 KiB so that block boundaries fall anywhere.
+    if (const QString file = scratchFile(); !file.isEmpty()) {
+        QFile f(file);
+        if (f.open(QIODevice::WriteOnly | QIODevice::Truncate)) {
+            f.write(text.data(), qint64(text.size()));
+            f.close();
+            msprobe::setDirectRead(msprobe::DirectRead::Always);
+            DirectStream::setBlockBytes(4096 * (1 + size % 8));
+            msprobe::resetDirectReadPeak();
+            IndexPart viaStream;
+            const bool completeStream = msprobe::readDumpJson(file, QStringLiteral("step0/rank0"),
+                                                              QStringLiteral("step0/rank0/dump.json"), levels, viaStream);
+            msprobe::setDirectRead(msprobe::DirectRead::Never);
+            DirectStream::setBlockBytes(0);
+            if (fingerprint(part, complete) != fingerprint(viaStream, completeStream))
+                __builtin_trap(); // the O_DIRECT stream reads something else than the page cache
+            if (msprobe::directReadPeak() > 1)
+                __builtin_trap(); // more than one O_DIRECT file open at once
+        }
+    }
+    msprobe::setDumpJsonSplit(msprobe::DumpJsonSplitSettings{});
 
     // The same bytes as one small document: what parses must serialize to JSON that parses
     // again and serializes identically (Python json.dumps spelling is a fixed point).

@@ -54,7 +54,7 @@ std::string bytesAt(const FastJsonReader &r, QFile *file, std::uint64_t at, size
 }
 } // namespace
 
-DumpJsonSplit::DumpJsonSplit(const FastJsonReader &r, std::uint64_t dataStart, const std::string &closing,
+DumpJsonSplit::DumpJsonSplit(FastJsonReader &r, std::uint64_t dataStart, const std::string &closing,
                              const DumpJsonContext &ctx)
     : m_relDir(ctx.relDir), m_relFile(ctx.relFile), m_job(ctx.job), m_closing(closing)
 {
@@ -81,12 +81,28 @@ DumpJsonSplit::DumpJsonSplit(const FastJsonReader &r, std::uint64_t dataStart, c
         return;
     const int workers = std::min(m_threadCount - 1, int(m_chunks.size()));
     m_workerGone.assign(size_t(workers), false);
+    if (r.readsDirect()) {
+        // One O_DIRECT stream for all threads (the disk reads one sequence, not one per
+        // thread): worker w reads the blocks of its chunks (parser w + 1), the reading thread
+        // those of every other byte (parser 0).
+        std::vector<ds::DirectStream::Range> ranges;
+        std::uint64_t mine = 0;
+        for (const Chunk &c : m_chunks) {
+            if (c.start > mine)
+                ranges.push_back({mine, c.start, 0});
+            ranges.push_back({c.start, c.end, c.worker + 1});
+            mine = c.end;
+        }
+        ranges.push_back({mine, r.size(), 0});
+        m_stream = r.shareDirect(std::move(ranges), workers + 1);
+    }
     for (int w = 0; w < workers; ++w)
         m_threads.emplace_back([this, w, path = r.path(), input = r.input()] {
             FastJsonReader reader;
             if (path.isEmpty())
                 reader.setView(input);
-            if (path.isEmpty() || reader.open(path))
+            // From the shared stream, or through the page cache (never a second O_DIRECT stream).
+            if (path.isEmpty() || reader.openShared(path, m_stream, w + 1))
                 work(w, reader);
             // Chunks of this worker still pending are the reading thread's.
             {

@@ -41,9 +41,10 @@ class DumpJsonSplit
 {
 public:
     /// `r` is positioned inside "data" at `dataStart`; `closing` is "\n" + indent + "},".
-    /// Starts the workers when "data" is large enough (dumpJsonSplit()) and split points are
-    /// found; otherwise active() is false.
-    DumpJsonSplit(const FastJsonReader &r, std::uint64_t dataStart, const std::string &closing,
+    /// If `r` reads with O_DIRECT, its descriptor becomes one stream shared by all threads
+    /// (FastJsonReader::shareDirect). Starts the workers when "data" is large enough
+    /// (dumpJsonSplit()) and split points are found; otherwise active() is false.
+    DumpJsonSplit(FastJsonReader &r, std::uint64_t dataStart, const std::string &closing,
                   const DumpJsonContext &ctx);
     ~DumpJsonSplit();
     DumpJsonSplit(const DumpJsonSplit &) = delete;
@@ -93,6 +94,7 @@ private:
     std::mutex m_mutex;
     std::condition_variable m_changed;
     std::atomic<bool> m_stop{false};
+    std::shared_ptr<ds::DirectStream> m_stream; ///< the O_DIRECT stream the threads share, if any
     std::vector<std::thread> m_threads;
 };
 

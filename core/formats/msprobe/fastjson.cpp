@@ -25,6 +25,15 @@ constexpr size_t kDirectAlign = 4096;
 constexpr size_t kDirectBuffer = size_t(16) << 20;
 constexpr std::uint64_t kDirectSlack = std::uint64_t(1) << 20; ///< read ahead past the limit
 constexpr size_t kDirectFirst = size_t(256) << 10; ///< the read after a seek
+constexpr size_t kDirectPrivate = size_t(4) << 20; ///< a shared stream's reader reading itself
+std::atomic<int> g_directOpen{0}, g_directPeak{0};
+void directOpened()
+{
+    const int now = ++g_directOpen;
+    int peak = g_directPeak;
+    while (now > peak && !g_directPeak.compare_exchange_weak(peak, now)) {
+    }
+}
 /// DS_DIRECT_READ=never|always (benchmarks, tests); unset or anything else: auto (see fastjson.h).
 DirectRead directReadFromEnvironment()
 {
@@ -66,6 +75,8 @@ public:
 
 void setDirectRead(DirectRead mode) { g_directRead = mode; }
 DirectRead directRead() { return g_directRead; }
+int directReadPeak() { return g_directPeak; }
+void resetDirectReadPeak() { g_directPeak = g_directOpen.load(); }
 
 void FastJsonReader::FreeDeleter::operator()(char *p) const { std::free(p); }
 
@@ -77,15 +88,71 @@ void FastJsonReader::closeDirect()
     if (m_aheadRead.valid())
         m_aheadRead.wait();
     m_aheadRead = {};
-    if (m_directFd >= 0)
+    if (m_stream) {
+        m_block.reset();
+        m_stream->detach(m_parser); // (its descriptor is the stream's)
+        m_stream.reset();
+        m_parser = -1;
+    } else if (m_directFd >= 0) {
         ::close(m_directFd);
+        --g_directOpen;
+    }
     m_directFd = -1;
     m_direct.reset();
     m_ahead.reset();
     m_directLen = 0;
 }
 
-bool FastJsonReader::open(const QString &path)
+bool FastJsonReader::open(const QString &path) { return openFile(path, true); }
+
+bool FastJsonReader::openShared(const QString &path, std::shared_ptr<ds::DirectStream> stream, int parser)
+{
+    if (!openFile(path, false))
+        return false;
+    if (stream && m_size > 0)
+        attach(std::move(stream), parser);
+    return true;
+}
+
+void FastJsonReader::attach(std::shared_ptr<ds::DirectStream> stream, int parser)
+{
+    m_stream = std::move(stream);
+    m_parser = parser;
+    m_directFd = m_stream->fd();
+}
+
+std::shared_ptr<ds::DirectStream> FastJsonReader::shareDirect(std::vector<ds::DirectStream::Range> ranges, int parsers)
+{
+    if (m_directFd < 0 || m_stream)
+        return nullptr;
+    // The stream goes on from the end of this reader's current block (its read ahead dropped).
+    if (m_aheadRead.valid())
+        m_aheadRead.wait();
+    m_aheadRead = {};
+    m_ahead.reset();
+    // This reader's bytes up to the end of its current block are read; the other parsers' may
+    // start before it (small files, tests): the stream starts at the first byte still wanted.
+    const std::uint64_t readTo = m_directLen ? m_directAt + m_directLen : 0;
+    std::uint64_t from = readTo;
+    std::vector<ds::DirectStream::Range> wanted;
+    for (ds::DirectStream::Range r : ranges) {
+        if (r.parser == 0)
+            r.start = std::max(r.start, readTo);
+        if (r.start >= r.end)
+            continue;
+        from = std::min(from, r.start);
+        wanted.push_back(r);
+    }
+    auto *s = new ds::DirectStream(m_directFd, m_size, from, std::move(wanted), parsers, kDirectSlack);
+    std::shared_ptr<ds::DirectStream> stream(s, [](ds::DirectStream *p) {
+        delete p; // closes the descriptor this reader opened
+        --g_directOpen;
+    });
+    attach(stream, 0);
+    return stream;
+}
+
+bool FastJsonReader::openFile(const QString &path, bool mayReadDirect)
 {
     auto file = std::make_unique<QFile>(path);
     if (!file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
@@ -99,11 +166,12 @@ bool FastJsonReader::open(const QString &path)
     m_eof = m_size == 0;
     closeDirect();
     const DirectRead mode = directRead();
-    if (m_size > 0
+    if (m_size > 0 && mayReadDirect
         && (mode == DirectRead::Always
             || (mode == DirectRead::Auto && m_size >= kDirectReadMin && !mostlyCached(m_file->handle(), m_size)))) {
         m_directFd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_DIRECT | O_CLOEXEC);
         if (m_directFd >= 0) {
+            directOpened();
             m_direct.reset(static_cast<char *>(std::aligned_alloc(kDirectAlign, kDirectBuffer)));
             m_ahead.reset(static_cast<char *>(std::aligned_alloc(kDirectAlign, kDirectBuffer)));
             if (!m_direct || !m_ahead)
@@ -121,6 +189,29 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
         if (from < m_directAt || from >= m_directAt + m_directLen) {
             // The aligned bytes from `from` on (fewer at the end of the file).
             const std::uint64_t start = from & ~std::uint64_t(kDirectAlign - 1);
+            if (m_stream) {
+                // The shared stream's block, or (not coming for this reader) a read of its own.
+                m_block = m_stream->block(m_parser, from);
+                if (m_block) {
+                    m_directAt = m_block->at;
+                    m_directLen = m_block->len;
+                    continue;
+                }
+                const size_t wanted = std::min(kDirectPrivate, ds::DirectStream::blockBytes());
+                if (!m_direct)
+                    m_direct.reset(static_cast<char *>(std::aligned_alloc(kDirectAlign, kDirectPrivate)));
+                const ssize_t got = m_direct ? ::pread(m_directFd, m_direct.get(), wanted, off_t(start)) : -1;
+                m_stream->noteOwnRead(size_t(std::max<ssize_t>(got, 0)));
+                if (got < 0) {
+                    closeDirect(); // the rest through the page cache
+                    break;
+                }
+                m_directAt = start;
+                m_directLen = size_t(got);
+                if (from >= m_directAt + m_directLen)
+                    break; // the end of the file
+                continue;
+            }
             ssize_t got = -1;
             if (m_aheadRead.valid()) {
                 // The read ahead: taken when it is the one wanted (reading on), else dropped (a seek).
@@ -133,7 +224,7 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
             size_t wanted = m_aheadLen;
             if (got < 0) {
                 // Not read ahead (the first read, a seek): a short read to wait less.
-                wanted = kDirectFirst;
+                wanted = std::min(kDirectFirst, ds::DirectStream::blockBytes()); // (smaller: tests)
                 got = ::pread(m_directFd, m_direct.get(), wanted, off_t(start));
             }
             const std::uint64_t next = start + wanted;
@@ -141,7 +232,7 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
                 // The next bytes are read while these are parsed (O_DIRECT has no kernel
                 // read-ahead): 16 MiB (the block layer splits it into requests served in
                 // parallel), no further than just past the limit while it is ahead.
-                std::uint64_t end = std::min<std::uint64_t>(m_size, next + kDirectBuffer);
+                std::uint64_t end = std::min<std::uint64_t>(m_size, next + std::min(kDirectBuffer, ds::DirectStream::blockBytes()));
                 const std::uint64_t limit = m_aheadLimit + std::min(kDirectSlack, ~std::uint64_t(0) - m_aheadLimit);
                 if (next < limit)
                     end = std::min(end, limit);
@@ -162,7 +253,7 @@ size_t FastJsonReader::readDirect(char *dst, size_t len, std::uint64_t at)
         }
         const size_t skip = size_t(from - m_directAt);
         const size_t take = std::min(m_directLen - skip, len - n);
-        std::memcpy(dst + n, m_direct.get() + skip, take);
+        std::memcpy(dst + n, (m_block ? m_block->data : m_direct.get()) + skip, take);
         n += take;
     }
     return n;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "io/directstream.h"
 #include "jsonstream.h"
 
 #include <QString>
@@ -8,6 +9,7 @@
 #include <sys/types.h>
 #include <memory>
 #include <string>
+#include <vector>
 
 class QFile;
 
@@ -18,12 +20,17 @@ namespace ds::msprobe {
 /// the page cache; Always is for tests. The default is Auto (DS_DIRECT_READ=never|always
 /// changes it): O_DIRECT saves most of the kernel CPU of a cold read (the copy out of the page
 /// cache), which on the idle machine made a cold 20 GiB dump.json 1.2x faster (docs/scale/
-/// files.md item 1, "Idle, cold"); on a disk shared with other heavy readers its two streams
-/// read slower than the page cache's read-ahead ("Third session").
+/// files.md item 1, "Idle, cold"). The threads of a split dump.json share one sequential
+/// stream (shareDirect()): two streams at two offsets read slower ("Third session", "Fourth
+/// session").
 enum class DirectRead { Auto, Always, Never };
 void setDirectRead(DirectRead mode);
 DirectRead directRead();
 constexpr std::uint64_t kDirectReadMin = std::uint64_t(1) << 30;
+/// The most files FastJsonReaders (and their shared streams) held open with O_DIRECT at once
+/// since resetDirectReadPeak() (tests: a split dump.json is read by one O_DIRECT stream).
+int directReadPeak();
+void resetDirectReadPeak();
 
 /// The reader of msprobe's JSON files (dump.json, debug.json, stack.json, construct.json):
 /// RapidJSON's SAX parser, in situ, with NaN / Infinity / -Infinity accepted and numbers
@@ -58,6 +65,15 @@ public:
     void setReadAheadLimit(std::uint64_t at) { m_aheadLimit = at; }
     /// The file is read with O_DIRECT (tests).
     bool readsDirect() const { return m_directFd >= 0; }
+    /// The threads of a split dump.json read it as one sequential O_DIRECT stream: a reader that
+    /// reads with O_DIRECT hands its file descriptor to a DirectStream (core/io/directstream.h)
+    /// that reads the file from where this reader's reads ended (`ranges`: which parser reads
+    /// which bytes; this reader is parser 0) and takes its blocks from it from now on.
+    /// nullptr if this reader does not read with O_DIRECT.
+    std::shared_ptr<ds::DirectStream> shareDirect(std::vector<ds::DirectStream::Range> ranges, int parsers);
+    /// Opens `path` to read the blocks `stream` hands to `parser` (nullptr: through the page
+    /// cache, never with an O_DIRECT descriptor of its own).
+    bool openShared(const QString &path, std::shared_ptr<ds::DirectStream> stream, int parser);
     /// Reads from a byte array (tests, small inputs).
     void setData(std::string data);
     /// Reads from bytes that outlive the reader (another reader's input(): no copy).
@@ -135,6 +151,9 @@ private:
     /// from then on) if O_DIRECT fails.
     size_t readDirect(char *dst, size_t len, std::uint64_t at);
     void closeDirect();
+    bool openFile(const QString &path, bool mayReadDirect);
+    /// Attaches the reader to `stream` as `parser` (its O_DIRECT reads come from there).
+    void attach(std::shared_ptr<ds::DirectStream> stream, int parser);
     /// Runs `op` on a JsonStreamReader positioned at `at` and adopts its outcome.
     template<typename Op>
     auto viaTokenizer(std::uint64_t at, Op op) -> decltype(op(std::declval<JsonStreamReader &>()));
@@ -152,6 +171,9 @@ private:
     std::uint64_t m_aheadAt = 0, m_aheadLimit = 0;
     size_t m_aheadLen = 0;
     std::future<ssize_t> m_aheadRead; ///< the read into m_ahead while the reader parses
+    std::shared_ptr<ds::DirectStream> m_stream; ///< shareDirect()/openShared(): m_directFd is its own
+    int m_parser = -1;
+    ds::DirectStream::BlockPtr m_block; ///< the stream's block being read (else m_direct is)
     QString m_path;
     std::string m_data; ///< setData(): the pristine input (in-situ parsing changes the buffer)
     std::string_view m_view; ///< the input in memory (m_data, or setView()'s)
