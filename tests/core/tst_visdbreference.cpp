@@ -370,9 +370,13 @@ Result<visdb::VisDatabase> qtSqlRead(const QString &path, const visdb::VisDbRead
 
 const QString kGraphs = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/graph");
 
+/// The committed databases, and those DS_VISDB_REFERENCE_EXTRA names (':'-separated; e.g. a
+/// bench/gen_vis_db.py database, to compare a bigger tree by hand).
 QStringList corpusDatabases()
 {
-    return visdb::findVisDbFiles(kGraphs);
+    QStringList files = visdb::findVisDbFiles(kGraphs);
+    files << qEnvironmentVariable("DS_VISDB_REFERENCE_EXTRA").split(QLatin1Char(':'), Qt::SkipEmptyParts);
+    return files;
 }
 
 /// Every file of a folder with its bytes: what a read must leave as it was.
