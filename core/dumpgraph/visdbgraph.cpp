@@ -128,9 +128,10 @@ QString runOfDumpDir(const QString &dir)
 }
 
 /// The nodes of a graph by node_name: open addressing over their index (slot = index + 1,
-/// 0 empty), hashed by qHash(QStringView): no copy of a name and no node allocation per entry
-/// (a million-node database built a QHash<QString, int> of them). A name given twice finds the
-/// last node of that name, as QHash::insert did.
+/// 0 empty), hashed by qHash(QStringView), the high bits of each slot's hash kept beside it so
+/// that a probe rarely reads another node's name: no copy of a name and no allocation per
+/// entry (a million-node database built a QHash<QString, int> of them). A name given twice
+/// finds the last node of that name, as QHash::insert did.
 class NodeNames
 {
 public:
@@ -141,24 +142,33 @@ public:
         while (capacity < nodes.size() * 2)
             capacity *= 2;
         m_slots.assign(capacity, 0);
+        m_hashes.assign(capacity, 0);
         for (size_t n = 0; n < nodes.size(); ++n) {
-            int &slot = m_slots[find(nodes[n].name)];
-            slot = int(n) + 1;
+            const size_t hash = qHash(QStringView(nodes[n].name));
+            const size_t s = find(nodes[n].name, hash);
+            if (m_slots[s] != 0)
+                m_unique = false;
+            m_slots[s] = int(n) + 1;
+            m_hashes[s] = std::uint32_t(hash >> 32);
         }
     }
     /// The index of the node of that name, -1 when none has it.
-    int indexOf(QStringView name) const { return m_slots[find(name)] - 1; }
+    int indexOf(QStringView name) const { return m_slots[find(name, qHash(name))] - 1; }
+    /// No name is given to two nodes.
+    bool unique() const { return m_unique; }
 
 private:
-    size_t find(QStringView name) const
+    size_t find(QStringView name, size_t hash) const
     {
         const size_t mask = m_slots.size() - 1;
-        for (size_t s = qHash(name) & mask;; s = (s + 1) & mask)
-            if (m_slots[s] == 0 || m_nodes[size_t(m_slots[s] - 1)].name == name)
+        for (size_t s = hash & mask;; s = (s + 1) & mask)
+            if (m_slots[s] == 0 || (m_hashes[s] == std::uint32_t(hash >> 32) && m_nodes[size_t(m_slots[s] - 1)].name == name))
                 return s;
     }
     const std::vector<visdb::VisNode> &m_nodes;
     std::vector<int> m_slots;
+    std::vector<std::uint32_t> m_hashes;
+    bool m_unique = true;
 };
 
 /// GraphNode::type of an API node: its name without the last two fields
@@ -184,14 +194,42 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
     // sub_nodes order, a name that is no node or the node itself left out).
     const size_t count = vg.nodes.size();
     const NodeNames names(vg.nodes);
+    // Consecutive rows most often share their up_node string (the reader gives them one): it is
+    // looked up once. With unique names, the k-th name of a node's sub_nodes is most often the
+    // k-th node whose parent it is (msprobe writes both in node_order): checked before a lookup.
     std::vector<int> parentOf(count, -1), childStart(count + 1, 0), children;
+    const QChar *lastParent = nullptr;
+    int lastParentIndex = -1;
     for (size_t i = 0; i < count; ++i) {
-        const visdb::VisNode &vn = vg.nodes[i];
-        parentOf[i] = names.indexOf(vn.parent);
+        const QString &parent = vg.nodes[i].parent;
+        if (i == 0 || parent.constData() != lastParent)
+            lastParentIndex = names.indexOf(parent);
+        lastParent = parent.constData();
+        parentOf[i] = lastParentIndex;
+    }
+    std::vector<int> kidStart(count + 1, 0), kids(count);
+    for (size_t i = 0; i < count; ++i)
+        if (parentOf[i] >= 0)
+            ++kidStart[size_t(parentOf[i]) + 1];
+    for (size_t i = 0; i < count; ++i)
+        kidStart[i + 1] += kidStart[i];
+    {
+        std::vector<int> fill(kidStart.begin(), kidStart.end() - 1);
+        for (size_t i = 0; i < count; ++i)
+            if (parentOf[i] >= 0)
+                kids[size_t(fill[size_t(parentOf[i])]++)] = int(i);
+    }
+    for (size_t i = 0; i < count; ++i) {
         childStart[i] = int(children.size());
-        for (const QString &child : vn.children)
-            if (const int c = names.indexOf(child); c >= 0 && size_t(c) != i)
+        const QStringList &childNames = vg.nodes[i].children;
+        for (qsizetype k = 0; k < childNames.size(); ++k) {
+            const int guess = kidStart[i] + int(k) < kidStart[i + 1] ? kids[size_t(kidStart[i] + int(k))] : -1;
+            const int c = names.unique() && guess >= 0 && size_t(guess) != i && vg.nodes[size_t(guess)].name == childNames[k]
+                            ? guess
+                            : names.indexOf(childNames[k]);
+            if (c >= 0 && size_t(c) != i)
                 children.push_back(c);
+        }
     }
     childStart[count] = int(children.size());
     // The group a module forms, as a path ("outer/Module.a/Module.b"): made once per module and
@@ -296,6 +334,8 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
         return s;
     };
     std::vector<Span> members;
+    std::vector<std::pair<int, int>> chain; // (consumer, producer), in the order of their inputs
+    chain.reserve(count);
     for (size_t i = 0; i < count; ++i) {
         members.clear();
         for (int k = childStart[i]; k < childStart[i + 1]; ++k)
@@ -307,9 +347,25 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
             return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
         });
         for (size_t m = 1; m < members.size(); ++m)
-            g.nodes[size_t(members[m].first)].inputs << g.nodes[size_t(members[m - 1].last)].name + QStringLiteral(":0");
+            chain.emplace_back(members[m].first, members[m - 1].last);
     }
-    g.build();
+    // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
+    // by consumer, then in the order added. That is the same graph only when no two nodes share
+    // a name (an input names the last node of a name): else the inputs are parsed after all.
+    std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    g.edges.reserve(chain.size());
+    for (size_t e = 0; e < chain.size(); ++e) {
+        const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
+        g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
+    }
+    g.buildWithEdges();
+    if (!g.hasUniqueNames()) {
+        for (const auto &[to, from] : chain)
+            g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
+        g.build();
+        for (GraphNode &n : g.nodes)
+            n.inputs.clear();
+    }
     // What the model list and the first view ask of every node, answered here on the reading
     // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
     const NodeId start = visDbStartNode(g);
