@@ -7,7 +7,8 @@ packages=(
   build-essential cmake ninja-build pkg-config git
   ccache   # the compiler cache every clone shares (CMakeLists.txt: DUMPSCOPE_CCACHE)
   qt6-base-dev qt6-base-dev-tools qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools
-  libqt6sql6-sqlite   # the SQLite driver Qt SQL opens msprobe graph databases (.vis.db) with
+  libsqlite3-dev   # SQLite's C API: msprobe graph databases (.vis.db, core/formats/visdb)
+  libqt6sql6-sqlite   # Qt SQL's SQLite driver: tst_visdb writes its test databases with it
   libqcustomplot-dev libqcustomplot2.1-qt6 libgl-dev
   libhdf5-dev nlohmann-json3-dev rapidjson-dev libsimdjson-dev libfast-float-dev zlib1g-dev libprotobuf-dev protobuf-compiler libxlsxwriter-dev
   libzip-dev   # the zip part of the .xlsx compare tables DumpScope opens (core/compare/resulttablexlsx.cpp)

@@ -478,6 +478,7 @@ void GraphPanel::setGraphs(std::shared_ptr<const std::vector<GraphModel>> models
     m_subgraphs->clear();
     m_subgraphs->setVisible(false);
     m_models = std::move(models);
+    m_visDbLevels.clear();
     m_index = std::move(index);
     m_dump = dump;
     m_loadIndex = m_index;

@@ -7,7 +7,10 @@
 #include <QWidget>
 #include <atomic>
 #include <limits>
+#include <map>
 #include <memory>
+#include <optional>
+#include <tuple>
 #include <unordered_map>
 #include <vector>
 
@@ -59,6 +62,12 @@ public:
     /// rows (DiscoveryOptions::visDbRowsUpTo): a node's are read when it is shown. Tests lower it.
     static constexpr qint64 kVisDbRowsInMemoryUpTo = 20000;
     void setVisDbRowsInMemoryUpTo(qint64 nodes) { m_visDbRowsUpTo = nodes; }
+    /// A database graph of more nodes than this has the levels msprobe stored on its nodes
+    /// (visDbStatus, the Overflow / Compare colouring) lifted on a worker the first time they are
+    /// shown, then kept: a pass over a million nodes on the GUI thread stalled it 0.1-0.3 s at
+    /// open. Smaller graphs are coloured at once. Tests lower it.
+    static constexpr qint64 kVisDbLevelsOnGuiUpTo = 20000;
+    void setVisDbLevelsOnGuiUpTo(qint64 nodes) { m_visDbLevelsOnGuiUpTo = nodes; }
     /// Ranks `models` for the dump (rankComputationGraphs), shows the chosen one and maps the
     /// dump's operators onto its nodes. `index` may be null (graph only). Module graphs
     /// (isModuleGraph) keep their order and are mapped with mapModuleGraph.
@@ -167,6 +176,7 @@ private:
     void applyOverlay();
     void startStats();
     void stopStats();
+    void startVisDbLevels(int model, int graph, NodeStatusRole role);
     void onSearchEdited(const QString &text);
     void jumpTo(NodeId node);
     /// Shows the node in the status line; returns its ops.
@@ -193,6 +203,10 @@ private:
     std::shared_ptr<const DumpIndex> m_loadIndex; ///< of the last loadForDump (m_index: of the graphs shown)
     int m_loadDump = -1;
     qint64 m_visDbRowsUpTo = kVisDbRowsInMemoryUpTo;
+    qint64 m_visDbLevelsOnGuiUpTo = kVisDbLevelsOnGuiUpTo;
+    /// Levels of m_models' database graphs lifted on a worker, by (model, graph, role); an entry
+    /// without a value is being computed.
+    std::map<std::tuple<int, int, int>, std::optional<std::unordered_map<int, int>>> m_visDbLevels;
     QString m_visDbKind; ///< the kind of database whose colouring was chosen last ("" none)
     QStringList m_graphPaths;
     QStringList m_readErrors; ///< graph files that could not be read

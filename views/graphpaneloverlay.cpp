@@ -165,6 +165,23 @@ void GraphPanel::startStats()
     });
 }
 
+/// Lifts the levels msprobe stored on the nodes of a big database graph on a worker; the GUI
+/// thread keeps them and repaints the overlay (a new set of models drops them).
+void GraphPanel::startVisDbLevels(int model, int graph, NodeStatusRole role)
+{
+    QPointer<GraphPanel> self(this);
+    (void)QtConcurrent::run(backgroundPool(), [self, models = m_models, model, graph, role] {
+        const BackgroundPriority background;
+        auto levels = levelsOf(visDbStatus((*models)[size_t(model)].graphs[size_t(graph)], role), {}, nullptr);
+        QMetaObject::invokeMethod(qApp, [self, models, model, graph, role, levels = std::move(levels)]() mutable {
+            if (!self || self->m_models != models)
+                return;
+            self->m_visDbLevels[std::make_tuple(model, graph, int(role))] = std::move(levels);
+            self->applyOverlay();
+        }, Qt::QueuedConnection);
+    });
+}
+
 void GraphPanel::stopStats()
 {
     if (m_statsCancel)
@@ -281,13 +298,25 @@ void GraphPanel::applyOverlay()
         break;
     }
     std::unordered_map<int, int> levels;
+    bool levelsPending = false;
     const GraphModel *shown = m_models && m_shown >= 0 ? &(*m_models)[size_t(m_shown)] : nullptr;
     if (shown && isVisDbGraph(*shown) && size_t(m_graph) < shown->graphs.size()
         && (kind == Overlay::Overflow || kind == Overlay::Compare)) {
         // msprobe's graph database: the levels it stored on the nodes.
         hint = kind == Overlay::Overflow ? tr("The overflow levels msprobe's graph_visualize stored (-oc). Groups show their worst member.")
                                          : tr("msprobe's precision levels of the compare graph. Groups show their worst member.");
-        levels = levelsOf(visDbStatus(shown->graphs[size_t(m_graph)], role), {}, nullptr);
+        const Graph &graph = shown->graphs[size_t(m_graph)];
+        if (qint64(graph.nodes.size()) <= m_visDbLevelsOnGuiUpTo) {
+            levels = levelsOf(visDbStatus(graph, role), {}, nullptr);
+        } else {
+            auto [it, added] = m_visDbLevels.try_emplace(std::make_tuple(m_shown, m_graph, int(role)));
+            if (it->second)
+                levels = *it->second;
+            else
+                levelsPending = true;
+            if (added)
+                startVisDbLevels(m_shown, m_graph, role);
+        }
     } else if (m_mapping) {
         std::vector<char> undefined;
         const NodeStatusColumn column = liftOpStatus(*m_mapping, m_graph, role, values, worst, &undefined);
@@ -300,7 +329,7 @@ void GraphPanel::applyOverlay()
         html += QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2&nbsp;&nbsp;").arg(e.color.name(), e.text.toHtmlEscaped());
     html += QStringLiteral("&nbsp;<span style=\"color:#8e44ad\">\u2501</span>&nbsp;%1").arg(tr("cycle edge").toHtmlEscaped());
     if (!any)
-        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg((kind == Overlay::Overflow || !m_statsCancel ? tr("none in this graph")
+        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg((!levelsPending && (kind == Overlay::Overflow || !m_statsCancel) ? tr("none in this graph")
                                                                                                         : tr("computing\u2026")).toHtmlEscaped());
     m_legend->setToolTip(hint + QLatin1Char(' ')
                          + tr("Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the "

@@ -23,7 +23,10 @@ namespace {
 constexpr int kApiGroupType = 9;
 
 /// A node name as one component of a graph node name ('/' separates the groups).
-QString component(const QString &name) { return QString(name).replace(QLatin1Char('/'), QChar(0x2215)); }
+QString component(const QString &name)
+{
+    return name.contains(QLatin1Char('/')) ? QString(name).replace(QLatin1Char('/'), QChar(0x2215)) : name;
+}
 
 /// Row name -> descriptor for an input_data / output_data JSON object, as QJsonObject gives it
 /// (rows and their keys sorted by name).
@@ -124,28 +127,128 @@ QString runOfDumpDir(const QString &dir)
     return {};
 }
 
+/// The nodes of a graph by node_name: open addressing over their index (slot = index + 1,
+/// 0 empty), hashed by qHash(QStringView), the high bits of each slot's hash kept beside it so
+/// that a probe rarely reads another node's name: no copy of a name and no allocation per
+/// entry (a million-node database built a QHash<QString, int> of them). A name given twice
+/// finds the last node of that name, as QHash::insert did.
+class NodeNames
+{
+public:
+    explicit NodeNames(const std::vector<visdb::VisNode> &nodes)
+        : m_nodes(nodes)
+    {
+        size_t capacity = 16;
+        while (capacity < nodes.size() * 2)
+            capacity *= 2;
+        m_slots.assign(capacity, 0);
+        m_hashes.assign(capacity, 0);
+        for (size_t n = 0; n < nodes.size(); ++n) {
+            const size_t hash = qHash(QStringView(nodes[n].name));
+            const size_t s = find(nodes[n].name, hash);
+            if (m_slots[s] != 0)
+                m_unique = false;
+            m_slots[s] = int(n) + 1;
+            m_hashes[s] = std::uint32_t(hash >> 32);
+        }
+    }
+    /// The index of the node of that name, -1 when none has it.
+    int indexOf(QStringView name) const { return m_slots[find(name, qHash(name))] - 1; }
+    /// No name is given to two nodes.
+    bool unique() const { return m_unique; }
+
+private:
+    size_t find(QStringView name, size_t hash) const
+    {
+        const size_t mask = m_slots.size() - 1;
+        for (size_t s = hash & mask;; s = (s + 1) & mask)
+            if (m_slots[s] == 0 || (m_hashes[s] == std::uint32_t(hash >> 32) && m_nodes[size_t(m_slots[s] - 1)].name == name))
+                return s;
+    }
+    const std::vector<visdb::VisNode> &m_nodes;
+    std::vector<int> m_slots;
+    std::vector<std::uint32_t> m_hashes;
+    bool m_unique = true;
+};
+
+/// GraphNode::type of an API node: its name without the last two fields
+/// ("Functional.linear.0.forward" -> "Functional.linear"), QString::section(u'.', 0, -3)
+/// without splitting the name; consecutive nodes of one type share one string.
+QString apiType(const QString &name, QString &last)
+{
+    const qsizetype dot = name.lastIndexOf(QLatin1Char('.'));
+    const qsizetype before = dot > 0 ? name.lastIndexOf(QLatin1Char('.'), dot - 1) : -1;
+    const QStringView type = before >= 0 ? QStringView(name).left(before) : QStringView();
+    if (type != last)
+        last = type.toString();
+    return last;
+}
+
 GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, const QString &runs)
 {
     GraphModel model;
     model.file = db.file;
     model.stage = QString::fromLatin1(kVisDbStage);
     model.modelName = QStringLiteral("%1 step%2 rank%3").arg(vg.source).arg(vg.step).arg(vg.rank);
-    QHash<QString, int> byName;
-    for (size_t i = 0; i < vg.nodes.size(); ++i)
-        byName.insert(vg.nodes[i].name, int(i));
-    // Group path of every node: the chain of its ancestors below the root, memoised; a cycle
-    // or an unknown parent ends the chain.
-    std::vector<QString> scope(vg.nodes.size());
-    std::vector<char> state(vg.nodes.size(), 0);
-    auto scopeOf = [&](int i, auto &&self) -> QString {
+    // The hierarchy by node index, resolved once: a node's parent and its children (in
+    // sub_nodes order, a name that is no node or the node itself left out).
+    const size_t count = vg.nodes.size();
+    const NodeNames names(vg.nodes);
+    // Consecutive rows most often share their up_node string (the reader gives them one): it is
+    // looked up once. With unique names, the k-th name of a node's sub_nodes is most often the
+    // k-th node whose parent it is (msprobe writes both in node_order): checked before a lookup.
+    std::vector<int> parentOf(count, -1), childStart(count + 1, 0), children;
+    const QChar *lastParent = nullptr;
+    int lastParentIndex = -1;
+    for (size_t i = 0; i < count; ++i) {
+        const QString &parent = vg.nodes[i].parent;
+        if (i == 0 || parent.constData() != lastParent)
+            lastParentIndex = names.indexOf(parent);
+        lastParent = parent.constData();
+        parentOf[i] = lastParentIndex;
+    }
+    std::vector<int> kidStart(count + 1, 0), kids(count);
+    for (size_t i = 0; i < count; ++i)
+        if (parentOf[i] >= 0)
+            ++kidStart[size_t(parentOf[i]) + 1];
+    for (size_t i = 0; i < count; ++i)
+        kidStart[i + 1] += kidStart[i];
+    {
+        std::vector<int> fill(kidStart.begin(), kidStart.end() - 1);
+        for (size_t i = 0; i < count; ++i)
+            if (parentOf[i] >= 0)
+                kids[size_t(fill[size_t(parentOf[i])]++)] = int(i);
+    }
+    for (size_t i = 0; i < count; ++i) {
+        childStart[i] = int(children.size());
+        const QStringList &childNames = vg.nodes[i].children;
+        for (qsizetype k = 0; k < childNames.size(); ++k) {
+            const int guess = kidStart[i] + int(k) < kidStart[i + 1] ? kids[size_t(kidStart[i] + int(k))] : -1;
+            const int c = names.unique() && guess >= 0 && size_t(guess) != i && vg.nodes[size_t(guess)].name == childNames[k]
+                            ? guess
+                            : names.indexOf(childNames[k]);
+            if (c >= 0 && size_t(c) != i)
+                children.push_back(c);
+        }
+    }
+    childStart[count] = int(children.size());
+    // The group a module forms, as a path ("outer/Module.a/Module.b"): made once per module and
+    // shared by its members. A node's scope is its parent's group below the root; a cycle or an
+    // unknown parent ends the chain.
+    std::vector<QString> groupPath(count), scope(count);
+    std::vector<char> state(count, 0);
+    auto scopeOf = [&](int i, auto &&self) -> const QString & {
         if (state[size_t(i)] != 0)
             return scope[size_t(i)];
         state[size_t(i)] = 1;
-        const QString &parent = vg.nodes[size_t(i)].parent;
-        const int p = byName.value(parent, -1);
-        if (p >= 0 && parent != vg.root) {
-            const QString outer = self(p, self);
-            scope[size_t(i)] = (outer.isEmpty() ? QString() : outer + QLatin1Char('/')) + component(parent);
+        const int p = parentOf[size_t(i)];
+        if (p >= 0 && vg.nodes[size_t(i)].parent != vg.root) {
+            if (groupPath[size_t(p)].isNull()) {
+                const QString &outer = self(p, self);
+                groupPath[size_t(p)] = outer.isEmpty() ? component(vg.nodes[size_t(p)].name)
+                                                       : outer + QLatin1Char('/') + component(vg.nodes[size_t(p)].name);
+            }
+            scope[size_t(i)] = groupPath[size_t(p)];
         }
         state[size_t(i)] = 2;
         return scope[size_t(i)];
@@ -160,30 +263,44 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
                {QString::fromLatin1(kVisSourceAttr), QStringLiteral("s"), vg.source},
                {QString::fromLatin1(kVisStepAttr), QStringLiteral("i"), QString::number(vg.step)},
                {QString::fromLatin1(kVisTaskAttr), QStringLiteral("s"), db.task}};
-    std::vector<int> nodeOf(vg.nodes.size(), -1); // database node -> graph node (-1: a group only)
+    // Attribute keys and kinds, one string each for the million nodes.
+    const QString nodeKey = QString::fromLatin1(kVisNodeAttr), precisionKey = QString::fromLatin1(kVisPrecisionAttr),
+                  levelKey = QString::fromLatin1(kVisPrecisionLevelAttr), overflowKey = QString::fromLatin1(kVisOverflowAttr),
+                  matchedKey = QString::fromLatin1(kVisMatchedAttr), kindS = QStringLiteral("s"), kindF = QStringLiteral("f"),
+                  module = QStringLiteral("Module");
+    const bool compare = db.graphType == QLatin1String("compare");
+    std::vector<int> nodeOf(count, -1); // database node -> graph node (-1: a group only)
+    g.nodes.reserve(count);
     RowStrings strings;
-    for (size_t i = 0; i < vg.nodes.size(); ++i) {
+    QString lastType;
+    for (size_t i = 0; i < count; ++i) {
         const visdb::VisNode &vn = vg.nodes[i];
         if (vn.name == vg.root || vn.nodeType == kApiGroupType)
             continue;
-        const QString outer = scopeOf(int(i), scopeOf);
-        QString own = component(vn.name);
-        if (!vn.children.isEmpty())
-            own += QLatin1Char('/') + component(vn.name);
+        const QString &outer = scopeOf(int(i), scopeOf);
         GraphNode n;
-        n.name = outer.isEmpty() ? own : outer + QLatin1Char('/') + own;
-        n.type = vn.nodeType == 0 ? QStringLiteral("Module") : vn.name.section(QLatin1Char('.'), 0, -3);
+        const QString own = component(vn.name);
+        const bool group = !vn.children.isEmpty();
+        if (outer.isEmpty() && !group)
+            n.name = own;
+        else if (outer.isEmpty())
+            n.name = own + QLatin1Char('/') + own;
+        else if (!group)
+            n.name = outer + QLatin1Char('/') + own;
+        else
+            n.name = outer + QLatin1Char('/') + own + QLatin1Char('/') + own;
+        n.type = vn.nodeType == 0 ? module : apiType(vn.name, lastType);
         n.id = vn.order;
-        n.attrs.push_back({QString::fromLatin1(kVisNodeAttr), QStringLiteral("s"), vn.name});
+        n.attrs.reserve(4);
+        n.attrs.push_back({nodeKey, kindS, vn.name});
         if (vn.precisionIndex) {
-            n.attrs.push_back({QString::fromLatin1(kVisPrecisionAttr), QStringLiteral("f"), QString::number(*vn.precisionIndex)});
-            n.attrs.push_back({QString::fromLatin1(kVisPrecisionLevelAttr), QStringLiteral("s"), visdb::precisionLevel(db, *vn.precisionIndex)});
+            n.attrs.push_back({precisionKey, kindF, QString::number(*vn.precisionIndex)});
+            n.attrs.push_back({levelKey, kindS, visdb::precisionLevel(db, *vn.precisionIndex)});
         }
         if (!vn.overflowLevel.isEmpty())
-            n.attrs.push_back({QString::fromLatin1(kVisOverflowAttr), QStringLiteral("s"), vn.overflowLevel});
-        if (db.graphType == QLatin1String("compare"))
-            n.attrs.push_back({QString::fromLatin1(kVisMatchedAttr), QStringLiteral("s"),
-                               vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
+            n.attrs.push_back({overflowKey, kindS, vn.overflowLevel});
+        if (compare)
+            n.attrs.push_back({matchedKey, kindS, vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
         std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
         if (!db.rowsDeferred) {
             n.inputDescs = descs(vn.inputData, strings);
@@ -193,42 +310,62 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
         g.nodes.push_back(std::move(n));
     }
     // Chain the members of every parent in node_order: from the last node of one member (a
-    // node, or a whole child group) to the first node of the next.
-    struct Span { int first = -1, last = -1, order = 0; };
-    std::vector<Span> span(vg.nodes.size());
+    // node, or a whole child group) to the first node of the next. A member's span (its first
+    // and last graph node by id) is computed once per node; a cycle ends at the node itself.
+    struct Span { int first = -1, last = -1; };
+    std::vector<Span> span(count);
+    std::vector<char> spanState(count, 0);
     auto spanOf = [&](int i, auto &&self, int depth) -> Span {
-        Span s{nodeOf[size_t(i)], nodeOf[size_t(i)], vg.nodes[size_t(i)].order};
-        if (depth > 256)
-            return s;
-        for (const QString &child : vg.nodes[size_t(i)].children) {
-            const int c = byName.value(child, -1);
-            if (c < 0 || c == i)
-                continue;
-            const Span cs = self(c, self, depth + 1);
+        if (spanState[size_t(i)] == 2)
+            return span[size_t(i)];
+        Span s{nodeOf[size_t(i)], nodeOf[size_t(i)]};
+        if (spanState[size_t(i)] == 1 || depth > 256)
+            return s; // a cycle, or a chain too deep to follow
+        spanState[size_t(i)] = 1;
+        for (int k = childStart[size_t(i)]; k < childStart[size_t(i) + 1]; ++k) {
+            const Span cs = self(children[size_t(k)], self, depth + 1);
             if (cs.first >= 0 && (s.first < 0 || g.nodes[size_t(cs.first)].id < g.nodes[size_t(s.first)].id))
                 s.first = cs.first;
             if (cs.last >= 0 && (s.last < 0 || g.nodes[size_t(cs.last)].id > g.nodes[size_t(s.last)].id))
                 s.last = cs.last;
         }
+        spanState[size_t(i)] = 2;
+        span[size_t(i)] = s;
         return s;
     };
-    for (size_t i = 0; i < vg.nodes.size(); ++i) {
-        std::vector<Span> members;
-        for (const QString &child : vg.nodes[i].children) {
-            const int c = byName.value(child, -1);
-            if (c >= 0 && size_t(c) != i)
-                members.push_back(spanOf(c, spanOf, 0));
-        }
+    std::vector<Span> members;
+    std::vector<std::pair<int, int>> chain; // (consumer, producer), in the order of their inputs
+    chain.reserve(count);
+    for (size_t i = 0; i < count; ++i) {
+        members.clear();
+        for (int k = childStart[i]; k < childStart[i + 1]; ++k)
+            members.push_back(spanOf(children[size_t(k)], spanOf, 0));
         if (nodeOf[i] >= 0 && !vg.nodes[i].children.isEmpty())
-            members.push_back({nodeOf[i], nodeOf[i], vg.nodes[i].order}); // the module's own node
+            members.push_back({nodeOf[i], nodeOf[i]}); // the module's own node
         members.erase(std::remove_if(members.begin(), members.end(), [](const Span &s) { return s.first < 0; }), members.end());
         std::sort(members.begin(), members.end(), [&](const Span &a, const Span &b) {
             return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
         });
         for (size_t m = 1; m < members.size(); ++m)
-            g.nodes[size_t(members[m].first)].inputs << g.nodes[size_t(members[m - 1].last)].name + QStringLiteral(":0");
+            chain.emplace_back(members[m].first, members[m - 1].last);
     }
-    g.build();
+    // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
+    // by consumer, then in the order added. That is the same graph only when no two nodes share
+    // a name (an input names the last node of a name): else the inputs are parsed after all.
+    std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    g.edges.reserve(chain.size());
+    for (size_t e = 0; e < chain.size(); ++e) {
+        const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
+        g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
+    }
+    g.buildWithEdges();
+    if (!g.hasUniqueNames()) {
+        for (const auto &[to, from] : chain)
+            g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
+        g.build();
+        for (GraphNode &n : g.nodes)
+            n.inputs.clear();
+    }
     // What the model list and the first view ask of every node, answered here on the reading
     // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
     const NodeId start = visDbStartNode(g);

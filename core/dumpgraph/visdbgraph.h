@@ -36,7 +36,8 @@ inline constexpr char kVisRowsFileAttr[] = "vis_rows_file";           ///< s: th
 /// The module hierarchy becomes name-scope groups the way buildModuleGraphs makes them: a node
 /// with children is a group, and its own node sits inside it (so its data stays reachable);
 /// the root DefaultModel is not a group, and "Apis_Between_Modules.N" are groups only. Sibling
-/// members are chained in node_order (msprobe records no data flow). Inputs and outputs keep
+/// members are chained in node_order (msprobe records no data flow): Graph::edges made by node
+/// index, GraphNode::inputs left empty. Inputs and outputs keep
 /// the database's row names; each node carries the attributes above.
 /// A database read with deferred rows (db.rowsDeferred) gives nodes without inputDescs /
 /// outputDescs and the root graph's kVisRowsFileAttr names the database: readVisDbNodeRows

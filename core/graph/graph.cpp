@@ -107,6 +107,13 @@ NodeId Graph::findNode(QStringView nodeName) const
     }
 }
 
+void Graph::buildWithEdges()
+{
+    indexNames();
+    unresolvedInputs.clear();
+    buildGroups();
+}
+
 void Graph::build()
 {
     indexNames();
@@ -145,6 +152,11 @@ void Graph::build()
         }
     }
 
+    buildGroups();
+}
+
+void Graph::buildGroups()
+{
     // Name-scope hierarchy: every prefix of a node name's scope is a group.
     groups.clear();
     topGroups.clear();

@@ -119,6 +119,11 @@ public:
 
     /// Parses inputs into edges, builds the name lookup and the name-scope hierarchy.
     void build();
+    /// The same with `edges` given by the caller (by consumer, then input position) instead of
+    /// parsed from inputs: for a graph that makes its edges by node index (vis.db's chains).
+    void buildWithEdges();
+    /// No two nodes have the same name (after build()).
+    bool hasUniqueNames() const { return m_uniqueNames; }
 
     /// The node of that name (the last one when names repeat); invalid before build().
     NodeId findNode(QStringView nodeName) const;
@@ -143,6 +148,7 @@ private:
     std::vector<std::uint32_t> m_nameHashes;
     bool m_uniqueNames = true; ///< no name repeats (a node's nearest producers may be checked first)
     void indexNames();
+    void buildGroups();
 };
 
 /// A whole ge_proto (or ge_onnx) file: graphs[0] is the root, the rest are sub-graphs.

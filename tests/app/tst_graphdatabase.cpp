@@ -97,6 +97,25 @@ private slots:
         QCOMPARE(w.graph()->view()->nodeLevel(exp), 3); // critical, red
     }
 
+    /// A big database graph (here: every graph, the bound lowered) has its stored levels
+    /// lifted on a worker: the critical node turns red once they arrive, as a small one's at once.
+    void bigGraphLevelsLiftedOnAWorker()
+    {
+        MainWindow w;
+        w.resize(1400, 860);
+        w.graph()->setVisDbLevelsOnGuiUpTo(0);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.centralTabs()->setCurrentWidget(w.graph());
+        QSignalSpy shown(w.graph(), &GraphPanel::graphShown);
+        w.openPath(kGraphs + QStringLiteral("/build_overflow_statistics_mix"));
+        QTRY_VERIFY_WITH_TIMEOUT(shown.count() > 0 && w.graph()->view()->graph(), 20000);
+        QCOMPARE(w.graph()->overlayKind(), GraphPanel::Overlay::Overflow);
+        const NodeId exp = visNode(*w.graph()->view()->graph(), QStringLiteral("Torch.exp.0.forward"));
+        QVERIFY(exp.isValid());
+        QTRY_COMPARE(w.graph()->view()->nodeLevel(exp), 3); // critical, red
+    }
+
     /// Every database of the folder at once: each listed by what it is with its time stamp
     /// last, and the colouring follows the database shown (it stayed on "Compare verdict" for
     /// the overflow database, every node white).

@@ -7,73 +7,105 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSqlDatabase>
-#include <QSqlError>
-#include <QSqlQuery>
-#include <QSqlRecord>
 #include <QUrl>
 
 #include <rapidjson/document.h>
+#include <sqlite3.h>
 
 #include <algorithm>
-#include <atomic>
 #include <functional>
 #include <map>
+#include <string>
+#include <string_view>
 
 namespace ds::visdb {
 
 namespace {
 
-/// One Qt SQL connection for the life of a read, with a name no other read uses (connections
-/// belong to the thread that made them; reads run on any worker thread).
+/// One read-only SQLite connection for the life of a read (SQLite's C API: rows come as UTF-8
+/// text, without Qt SQL's UTF-16 conversion and a QVariant per column per row). Opened as an
+/// immutable URI: SQLite neither locks nor creates -journal, -wal or -shm files (msprobe writes
+/// its databases in WAL mode: even an ordinary read-only open would create -wal and -shm beside
+/// it, inside the dump folder).
 class Connection
 {
 public:
     explicit Connection(const QString &path)
     {
-        static std::atomic<int> counter{0};
-        m_name = QStringLiteral("dumpscope-visdb-%1").arg(counter.fetch_add(1));
-        auto db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), m_name);
-        // immutable=1: SQLite neither locks nor creates -wal/-shm files; the dump stays untouched.
         QUrl url = QUrl::fromLocalFile(QFileInfo(path).absoluteFilePath());
         url.setQuery(QStringLiteral("immutable=1"));
-        db.setDatabaseName(url.toString(QUrl::FullyEncoded));
-        db.setConnectOptions(QStringLiteral("QSQLITE_OPEN_READONLY;QSQLITE_OPEN_URI"));
-        m_ok = db.open();
-        if (!m_ok)
-            m_error = db.lastError().text();
-    }
-    ~Connection()
-    {
-        {
-            auto db = QSqlDatabase::database(m_name, false);
-            db.close();
+        const QByteArray uri = url.toString(QUrl::FullyEncoded).toUtf8();
+        const int rc = sqlite3_open_v2(uri.constData(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI, nullptr);
+        if (rc != SQLITE_OK) {
+            m_error = m_db ? QString::fromUtf8(sqlite3_errmsg(m_db)) : QString::fromUtf8(sqlite3_errstr(rc));
+            sqlite3_close(m_db);
+            m_db = nullptr;
         }
-        QSqlDatabase::removeDatabase(m_name);
     }
+    ~Connection() { sqlite3_close(m_db); }
     Connection(const Connection &) = delete;
     Connection &operator=(const Connection &) = delete;
 
-    bool ok() const { return m_ok; }
+    bool ok() const { return m_db != nullptr; }
     const QString &error() const { return m_error; }
-    QSqlDatabase db() const { return QSqlDatabase::database(m_name, false); }
+    sqlite3 *db() const { return m_db; }
+    QString lastError() const { return QString::fromUtf8(sqlite3_errmsg(m_db)); }
 
 private:
-    QString m_name, m_error;
-    bool m_ok = false;
+    sqlite3 *m_db = nullptr;
+    QString m_error;
 };
 
+/// One prepared statement; step() gives SQLITE_ROW per row, SQLITE_DONE at the end.
+class Statement
+{
+public:
+    Statement(const Connection &c, const QString &sql)
+    {
+        const QByteArray utf8 = sql.toUtf8();
+        if (sqlite3_prepare_v2(c.db(), utf8.constData(), int(utf8.size()), &m_stmt, nullptr) != SQLITE_OK) {
+            sqlite3_finalize(m_stmt);
+            m_stmt = nullptr;
+        }
+    }
+    ~Statement() { sqlite3_finalize(m_stmt); }
+    Statement(const Statement &) = delete;
+    Statement &operator=(const Statement &) = delete;
+
+    bool ok() const { return m_stmt != nullptr; }
+    int step() { return sqlite3_step(m_stmt); }
+    bool isNull(int col) const { return sqlite3_column_type(m_stmt, col) == SQLITE_NULL; }
+    qint64 integer(int col) const { return sqlite3_column_int64(m_stmt, col); }
+    double real(int col) const { return sqlite3_column_double(m_stmt, col); }
+    /// The column as UTF-8 text (a view valid until the next step): "" for NULL.
+    std::string_view text(int col) const
+    {
+        const auto *data = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, col));
+        return data ? std::string_view(data, size_t(sqlite3_column_bytes(m_stmt, col))) : std::string_view();
+    }
+    QString string(int col) const { return toQString(text(col)); }
+    void bind(int index, qint64 v) { sqlite3_bind_int64(m_stmt, index, v); }
+    void bind(int index, const QByteArray &utf8) { sqlite3_bind_text(m_stmt, index, utf8.constData(), int(utf8.size()), SQLITE_TRANSIENT); }
+
+    static QString toQString(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+private:
+    sqlite3_stmt *m_stmt = nullptr;
+};
+
+/// What went wrong with a statement (the connection's last error).
+QString failure(const Connection &c) { return c.lastError(); }
+
 /// The strings of a JSON array (sub_nodes, matched_node_link), as QJsonDocument gives them: a
-/// value that is not a string is "", anything but an array gives none. Read by RapidJSON (a
-/// million nodes' arrays, most of them "[]").
-QStringList jsonStrings(const QString &text)
+/// value that is not a string is "", anything but an array gives none. Read by RapidJSON from
+/// SQLite's UTF-8 (a million nodes' arrays, most of them "" or "[]").
+QStringList jsonStrings(std::string_view text)
 {
     QStringList out;
     if (text.size() <= 2)
         return out; // "", "[]": no element
-    const QByteArray utf8 = text.toUtf8();
     rapidjson::Document doc;
-    doc.Parse(utf8.constData(), size_t(utf8.size()));
+    doc.Parse(text.data(), text.size());
     if (doc.HasParseError() || !doc.IsArray())
         return out;
     out.reserve(qsizetype(doc.Size()));
@@ -114,13 +146,48 @@ std::vector<VisColor> colorBands(const QString &text)
     return out;
 }
 
-bool hasTable(const QSqlDatabase &db, const QString &table) { return db.tables().contains(table); }
+/// The tables of the database, or an error text when SQLite cannot read its schema (a file
+/// with SQLite's header whose pages are not a database, a truncated file).
+Result<QStringList> tables(const Connection &c, const QString &path)
+{
+    Statement q(c, QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'table'"));
+    QStringList out;
+    int rc = q.ok() ? q.step() : SQLITE_ERROR;
+    for (; rc == SQLITE_ROW; rc = q.step())
+        out << q.string(0);
+    if (rc != SQLITE_DONE)
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "SQLite cannot open it: %1").arg(failure(c)));
+    return out;
+}
 
 /// True when `table` has `column` (dump_data_dir is not in every msprobe version's schema).
-bool hasColumn(const QSqlDatabase &db, const QString &table, const QString &column)
+bool hasColumn(const Connection &c, const QString &table, const QString &column)
 {
-    return db.record(table).contains(column);
+    Statement q(c, QStringLiteral("PRAGMA table_info(%1)").arg(table));
+    while (q.ok() && q.step() == SQLITE_ROW)
+        if (q.text(1) == column.toStdString())
+            return true;
+    return false;
 }
+
+/// Interns the repeated text of consecutive rows (a node's up_node is most often the one
+/// before it's): the same QString instead of one per row.
+class LastString
+{
+public:
+    QString get(std::string_view text)
+    {
+        if (text != std::string_view(m_utf8)) {
+            m_utf8.assign(text);
+            m_string = Statement::toQString(text);
+        }
+        return m_string;
+    }
+
+private:
+    std::string m_utf8;
+    QString m_string;
+};
 
 } // namespace
 
@@ -177,41 +244,42 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const 
     Connection connection(path);
     if (!connection.ok())
         return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "SQLite cannot open it: %1").arg(connection.error()));
-    QSqlDatabase db = connection.db();
+    const auto known = tables(connection, path);
+    if (!known)
+        return known.error();
     for (const QString &table : {QStringLiteral("tb_nodes"), QStringLiteral("tb_config")})
-        if (!hasTable(db, table))
+        if (!known->contains(table))
             return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "an SQLite database without msprobe's %1 table").arg(table));
 
     VisDatabase out;
     out.file = path;
-    QSqlQuery config(db);
-    if (!config.exec(QStringLiteral("SELECT graph_type, task, overflow_check, node_colors, rank_list, step_list FROM tb_config")))
-        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_config: %1").arg(config.lastError().text()));
-    if (config.next()) {
-        out.graphType = config.value(0).toString();
-        out.task = config.value(1).toString();
-        out.overflowCheck = config.value(2).toInt() != 0;
-        out.colors = colorBands(config.value(3).toString());
-        out.ranks = jsonInts(config.value(4).toString());
-        out.steps = jsonInts(config.value(5).toString());
+    Statement config(connection, QStringLiteral("SELECT graph_type, task, overflow_check, node_colors, rank_list, step_list FROM tb_config"));
+    const int configRow = config.ok() ? config.step() : SQLITE_ERROR;
+    if (configRow != SQLITE_ROW && configRow != SQLITE_DONE)
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_config: %1").arg(failure(connection)));
+    if (configRow == SQLITE_ROW) {
+        out.graphType = config.string(0);
+        out.task = config.string(1);
+        out.overflowCheck = config.integer(2) != 0;
+        out.colors = colorBands(config.string(3));
+        out.ranks = jsonInts(config.string(4));
+        out.steps = jsonInts(config.string(5));
     }
-    if (hasTable(db, QStringLiteral("tb_stack"))) {
-        QSqlQuery stacks(db);
-        if (stacks.exec(QStringLiteral("SELECT COUNT(*) FROM tb_stack")) && stacks.next())
-            out.stackCount = stacks.value(0).toInt();
+    if (known->contains(QStringLiteral("tb_stack"))) {
+        Statement stacks(connection, QStringLiteral("SELECT COUNT(*) FROM tb_stack"));
+        if (stacks.ok() && stacks.step() == SQLITE_ROW)
+            out.stackCount = int(stacks.integer(0));
     }
 
     if (read.rowsUpTo < std::numeric_limits<qint64>::max()) {
-        QSqlQuery count(db);
-        if (!count.exec(QStringLiteral("SELECT COUNT(*) FROM tb_nodes")) || !count.next())
-            return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(count.lastError().text()));
-        out.rowsDeferred = count.value(0).toLongLong() > read.rowsUpTo;
+        Statement count(connection, QStringLiteral("SELECT COUNT(*) FROM tb_nodes"));
+        if (!count.ok() || count.step() != SQLITE_ROW)
+            return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
+        out.rowsDeferred = count.integer(0) > read.rowsUpTo;
     }
-    QSqlQuery nodes(db);
-    nodes.setForwardOnly(true);
     // In msprobe's index3 (step, rank, data_source, node_order) order, so SQLite walks the index
     // instead of sorting every row with its data (graphs are put NPU first below).
-    if (!nodes.exec(QStringLiteral(
+    Statement nodes(connection, QStringLiteral(
             "SELECT data_source, step, rank, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
             "overflow_level, %1, %2, %3 "
             "FROM tb_nodes ORDER BY step, rank, data_source, node_order")
@@ -219,43 +287,48 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const 
                                                                                                                           : QStringLiteral("'[]'"))
                                               : QStringLiteral("micro_step_id, matched_node_link, stack_id, is_distributed"),
                              out.rowsDeferred ? QStringLiteral("'', ''") : QStringLiteral("input_data, output_data"),
-                             hasColumn(db, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
-                                                                                                        : QStringLiteral("''"))))
-        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(nodes.lastError().text()));
+                             hasColumn(connection, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
+                                                                                                                : QStringLiteral("''")));
+    if (!nodes.ok())
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
     std::map<std::tuple<int, int, int>, size_t> graphOf; // (NPU first, step, rank) -> graphs index
     std::vector<VisGraph> graphs;
+    LastString sources, parents, overflows;
     std::uint64_t row = 0;
-    while (nodes.next()) {
+    int rc = SQLITE_ROW;
+    while ((rc = nodes.step()) == SQLITE_ROW) {
         if (job && (++row & 1023) == 0 && job->cancelled())
             return Cancelled{};
-        const QString source = nodes.value(0).toString();
-        const int step = nodes.value(1).toInt(), rank = nodes.value(2).toInt();
-        const auto key = std::make_tuple(source == QLatin1String("NPU") ? 0 : 1, step, rank);
+        const std::string_view source = nodes.text(0);
+        const int step = int(nodes.integer(1)), rank = int(nodes.integer(2));
+        const auto key = std::make_tuple(source == "NPU" ? 0 : 1, step, rank);
         auto [it, added] = graphOf.try_emplace(key, graphs.size());
         if (added)
-            graphs.push_back(VisGraph{source, step, rank, {}, {}, {}});
+            graphs.push_back(VisGraph{sources.get(source), step, rank, {}, {}, {}});
         VisGraph &g = graphs[it->second];
         VisNode n;
-        n.order = nodes.value(3).toInt();
-        n.name = nodes.value(4).toString();
-        n.nodeType = nodes.value(5).toInt();
-        n.parent = nodes.value(6).toString();
-        n.children = jsonStrings(nodes.value(7).toString());
-        if (!nodes.value(8).isNull())
-            n.precisionIndex = nodes.value(8).toDouble();
-        n.overflowLevel = nodes.value(9).toString();
-        n.microStep = nodes.value(10).toInt();
-        n.matchedPath = jsonStrings(nodes.value(11).toString());
-        n.stackId = nodes.value(12).toString();
-        n.distributed = nodes.value(13).toInt() != 0;
-        n.inputData = nodes.value(14).toString();
-        n.outputData = nodes.value(15).toString();
+        n.order = int(nodes.integer(3));
+        n.name = nodes.string(4);
+        n.nodeType = int(nodes.integer(5));
+        n.parent = parents.get(nodes.text(6));
+        n.children = jsonStrings(nodes.text(7));
+        if (!nodes.isNull(8))
+            n.precisionIndex = nodes.real(8);
+        n.overflowLevel = overflows.get(nodes.text(9));
+        n.microStep = int(nodes.integer(10));
+        n.matchedPath = jsonStrings(nodes.text(11));
+        n.stackId = nodes.string(12);
+        n.distributed = nodes.integer(13) != 0;
+        n.inputData = nodes.string(14);
+        n.outputData = nodes.string(15);
         if (g.dumpDataDir.isEmpty())
-            g.dumpDataDir = nodes.value(16).toString();
+            g.dumpDataDir = nodes.string(16);
         if (n.parent.isEmpty())
             g.root = n.name;
         g.nodes.push_back(std::move(n));
     }
+    if (rc != SQLITE_DONE)
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
     for (auto &[key, index] : graphOf)
         out.graphs.push_back(std::move(graphs[index]));
     return out;
@@ -267,21 +340,22 @@ Result<VisNodeData> readVisNodeData(const QString &path, const QString &source, 
     Connection connection(path);
     if (!connection.ok())
         return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "SQLite cannot open it: %1").arg(connection.error()));
-    QSqlQuery q(connection.db());
-    q.setForwardOnly(true);
     // index3 (step, rank, data_source, node_order) finds the row without a scan.
-    q.prepare(QStringLiteral("SELECT input_data, output_data FROM tb_nodes "
-                             "WHERE step = ? AND rank = ? AND data_source = ? AND node_order = ? AND node_name = ? LIMIT 1"));
-    q.addBindValue(step);
-    q.addBindValue(rank);
-    q.addBindValue(source);
-    q.addBindValue(nodeOrder);
-    q.addBindValue(nodeName);
-    if (!q.exec())
-        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(q.lastError().text()));
-    if (!q.next())
+    Statement q(connection, QStringLiteral("SELECT input_data, output_data FROM tb_nodes "
+                                           "WHERE step = ? AND rank = ? AND data_source = ? AND node_order = ? AND node_name = ? LIMIT 1"));
+    if (!q.ok())
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
+    q.bind(1, step);
+    q.bind(2, rank);
+    q.bind(3, source.toUtf8());
+    q.bind(4, nodeOrder);
+    q.bind(5, nodeName.toUtf8());
+    const int rc = q.step();
+    if (rc == SQLITE_DONE)
         return Error(ErrorKind::NotFound, path, QCoreApplication::translate("VisDb", "no node %1 in %2 step%3 rank%4").arg(nodeName, source).arg(step).arg(rank));
-    return VisNodeData{q.value(0).toString(), q.value(1).toString()};
+    if (rc != SQLITE_ROW)
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
+    return VisNodeData{q.string(0), q.string(1)};
 }
 
 } // namespace ds::visdb

@@ -89,7 +89,7 @@ bool looksLikeVisDb(const QString &path);
 QStringList findVisDbFiles(const QString &path);
 
 /// Reads a graph database written by msprobe's `graph_visualize` (build or compare) through
-/// Qt SQL's SQLite driver. The file is opened read-only as an immutable URI, so SQLite writes
+/// SQLite's C API (UTF-8 rows, no Qt SQL). The file is opened read-only as an immutable URI, so SQLite writes
 /// nothing (msprobe writes its databases in WAL mode: an ordinary open, even a read-only one,
 /// would create `-wal` and `-shm` files beside it, inside the dump folder). Fails with an error
 /// naming the file when it is not an SQLite database or lacks msprobe's tables.
