@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -266,6 +267,85 @@ private slots:
                                 {s.headroom.minNonzeroAbs, base.headroom.minNonzeroAbs}})
                 QVERIFY2(bits(a) == bits(b), qPrintable(QStringLiteral("%1: %2 vs %3").arg(QLatin1String(name)).arg(a, 0, 'g', 17).arg(b, 0, 'g', 17)));
             QVERIFY2(s.headroom.targets == base.headroom.targets, name);
+        }
+        setKernelIsa(selected);
+        if (!tested)
+            QSKIP("this CPU or build has only the baseline kernels");
+    }
+
+    // The float32 histogram's bin kernels (tensor/histkernels.*) against the portable path and
+    // against an independent per-element reference (the bin found by searching numpy's edges).
+    // Bin counts of 1, 3, 7, 8 and 64 reach the certified path (1,024 elements per bin) on the
+    // longer rows; the user range [-1, 1.5) leaves NaN/Inf-free blocks out of range too.
+    void histogramKernelBuildsGiveTheBaselineCounts_data()
+    {
+        float32KernelBuildsGiveTheBaselineBits_data();
+        std::mt19937_64 rng(42);
+        std::uniform_int_distribution<int> pick(0, 8), side(-1, 1);
+        std::vector<float> edges(40000); // the integers 0..8 and their float neighbours: bin edges for 8 bins on [0, 8]
+        for (float &x : edges) {
+            const auto k = float(pick(rng));
+            const int s = side(rng);
+            x = s == 0 ? k : std::nextafter(k, s < 0 ? -1e9f : 1e9f);
+        }
+        edges[0] = 0.0f;
+        edges[1] = 8.0f; // the range is exactly [0, 8]
+        QTest::addRow("bin edges") << edges << 1;
+        QTest::addRow("min == max") << std::vector<float>(9000, 2.5f) << 2;
+    }
+    void histogramKernelBuildsGiveTheBaselineCounts()
+    {
+        QFETCH(std::vector<float>, values);
+        QFETCH(int, misalign);
+        std::vector<std::byte> raw(values.size() * sizeof(float) + 4);
+        std::memcpy(raw.data() + misalign, values.data(), values.size() * sizeof(float));
+        const TensorView t{Elem::F32, raw.data() + misalign, values.size()};
+        const KernelIsa selected = kernelIsa();
+        auto same = [](const Histogram &a, const Histogram &b) {
+            return a.counts == b.counts && a.nan == b.nan && a.posinf == b.posinf && a.neginf == b.neginf
+                   && a.below == b.below && a.above == b.above;
+        };
+        auto reference = [&](int bins, double lo, double hi) {
+            if (lo == hi) { lo -= 0.5; hi += 0.5; }
+            Histogram h;
+            h.lo = lo; h.hi = hi;
+            h.counts.assign(size_t(bins), 0);
+            const std::vector<double> e = h.edges();
+            for (float f : values) {
+                const double x = f;
+                if (std::isnan(x)) ++h.nan;
+                else if (x == kInf) ++h.posinf;
+                else if (x == -kInf) ++h.neginf;
+                else if (x < lo) ++h.below;
+                else if (x > hi) ++h.above;
+                else ++h.counts[std::min(size_t(std::upper_bound(e.begin(), e.end(), x) - e.begin()) - 1, size_t(bins - 1))];
+            }
+            return h;
+        };
+        int tested = 0;
+        for (int bins : {1, 3, 7, 8, 64}) {
+            for (bool userRange : {false, true}) {
+                auto histAt = [&](KernelIsa isa) {
+                    setKernelIsa(isa);
+                    TensorStats s;
+                    Histogram h;
+                    if (userRange)
+                        computeHistogram(t, bins, -1.0, 1.5, h);
+                    else
+                        computeStatsAndHistogram(t, bins, s, h);
+                    return h;
+                };
+                const Histogram base = histAt(KernelIsa::Baseline);
+                const Histogram ref = reference(bins, base.lo, base.hi);
+                const QByteArray where = QByteArray::number(bins) + (userRange ? " bins, [-1, 1.5]" : " bins, data range");
+                QVERIFY2(same(base, ref), QByteArray("baseline vs reference: " + where).constData());
+                for (KernelIsa isa : kKernelIsas) {
+                    if (isa == KernelIsa::Baseline || !kernelIsaSupported(isa))
+                        continue;
+                    ++tested;
+                    QVERIFY2(same(histAt(isa), base), QByteArray(kernelIsaName(isa) + QByteArray(": ") + where).constData());
+                }
+            }
         }
         setKernelIsa(selected);
         if (!tested)
