@@ -351,6 +351,50 @@ private slots:
         if (!tested)
             QSKIP("this CPU or build has only the baseline kernels");
     }
+
+    // countSaturated's vectorised, parallel scan (tensor/saturation.cpp) at every kernel level
+    // against a naive count of the two bit patterns: float32 (±FLT_MAX) and float16 (±65504),
+    // several 8 MiB tasks, a misaligned start, a length off the vector width, NaN/Inf/±0 around.
+    void countSaturatedAtEveryKernelLevel_data()
+    {
+        QTest::addColumn<int>("elem");
+        QTest::addColumn<int>("misalign");
+        QTest::addColumn<qulonglong>("count");
+        for (int misalign : {0, 1, 3}) {
+            QTest::addRow("float32 +%d", misalign) << int(Elem::F32) << misalign << qulonglong(4'500'007);
+            QTest::addRow("float16 +%d", misalign) << int(Elem::F16) << misalign << qulonglong(9'000'013);
+        }
+        QTest::addRow("float32 short") << int(Elem::F32) << 2 << qulonglong(37);
+    }
+    void countSaturatedAtEveryKernelLevel()
+    {
+        QFETCH(int, elem);
+        QFETCH(int, misalign);
+        QFETCH(qulonglong, count);
+        const auto e = Elem(elem);
+        const size_t width = elemBytes(e);
+        const std::vector<std::uint32_t> patterns = e == Elem::F32
+            ? std::vector<std::uint32_t>{0x7F7FFFFFu, 0xFF7FFFFFu, 0x7F7FFFFEu, 0x7F800000u, 0x7FC00000u, 0x80000000u, 0u, 0x3F800000u}
+            : std::vector<std::uint32_t>{0x7BFFu, 0xFBFFu, 0x7BFEu, 0x7C00u, 0x7E00u, 0x8000u, 0u, 0x3C00u};
+        std::mt19937_64 rng(7);
+        std::vector<std::byte> raw(count * width + 4);
+        std::uint64_t want = 0;
+        for (size_t i = 0; i < count; ++i) {
+            const std::uint32_t w = rng() % 5 == 0 ? patterns[rng() % patterns.size()] : std::uint32_t(rng()) & (e == Elem::F32 ? 0x3FFFFFFFu : 0x3FFFu);
+            std::memcpy(raw.data() + misalign + i * width, &w, width); // little-endian: the low bytes
+            want += (w & (e == Elem::F32 ? 0x7FFFFFFFu : 0x7FFFu)) == (e == Elem::F32 ? 0x7F7FFFFFu : 0x7BFFu);
+        }
+        QVERIFY(want > 0);
+        const TensorView t{e, raw.data() + misalign, size_t(count)};
+        const KernelIsa selected = kernelIsa();
+        for (KernelIsa isa : kKernelIsas) {
+            if (!kernelIsaSupported(isa))
+                continue;
+            setKernelIsa(isa);
+            QCOMPARE(countSaturated(t), want);
+        }
+        setKernelIsa(selected);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestStats)
