@@ -1,7 +1,9 @@
 #include "stats.h"
 
+#include "binning.h"
 #include "io/pagerelease.h"
 #include "io/readahead.h"
+#include "histkernels.h"
 #include "statskernels.h"
 #include "util/kernelisa.h"
 #include "util/parallel.h"
@@ -16,6 +18,12 @@
 namespace ds {
 
 namespace {
+
+using binning::Binner;
+using binning::binThresholds;
+using binning::CertifiedBinner;
+using binning::EstimateType;
+using binning::kCertifyElemsPerBin;
 
 constexpr size_t kChunk = 4096;              // elements per inner block (fits L1 as doubles)
 constexpr size_t kTaskElems = size_t(1) << 20; // elements per parallel task
@@ -124,44 +132,6 @@ struct Moments
         }
         if (withHeadroom)
             out.headroom = headroom.result();
-    }
-};
-
-// ---- numpy-compatible binning ----------------------------------------------------------
-
-struct Binner
-{
-    double lo, hi, denom;
-    int n;
-    std::vector<double> edges;
-
-    Binner(int bins, double l, double h) : lo(l), hi(h), denom(h - l), n(bins)
-    {
-        Histogram tmp;
-        tmp.lo = lo; tmp.hi = hi; tmp.counts.resize(size_t(bins));
-        edges = tmp.edges();
-    }
-
-    /// numpy's bin of x, which must lie in [lo, hi]: a first estimate from ((x - lo) / denom) * n,
-    /// corrected by one against the float64 edges.
-    std::int64_t bin(double x) const
-    {
-        auto i = static_cast<std::int64_t>(((x - lo) / denom) * n);
-        if (i >= n) i = n - 1;
-        if (i < 0) i = 0;
-        if (x < edges[size_t(i)])
-            --i;
-        else if (i != n - 1 && x >= edges[size_t(i) + 1])
-            ++i;
-        return i;
-    }
-
-    /// Adds x (already known to be finite) to counts; out-of-range goes to below/above.
-    void add(double x, std::uint64_t *counts, std::uint64_t &below, std::uint64_t &above, std::uint64_t w = 1) const
-    {
-        if (!(x >= lo)) { below += w; return; }
-        if (!(x <= hi)) { above += w; return; }
-        counts[bin(x)] += w;
     }
 };
 
@@ -688,94 +658,8 @@ bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, b
     return true;
 }
 
-// ---- histogram
-//
-// Binner::bin() costs a float64 division, a dependent load of an edge and two data-dependent
-// branches per element. For big inputs a certified estimate replaces it for almost every element:
-//
-// numpy's bin is a monotone (non-decreasing) function of x on [lo, hi]: the first estimate
-// is a chain of correctly rounded monotone operations and the correction compares against
-// non-decreasing edges. So bin k starts at a threshold T[k], the least float64 x with
-// bin(x) >= k, found once per histogram by bisection with bin() itself. Any monotone estimate
-// t(x), here (x - lo) * scale in float32 for float32 tensors and in float64 otherwise, then
-// certifies itself: with margin = max_k |t(T[k]) - k|, an element x in [lo, hi] whose t has a
-// fractional part in (margin, 1 - margin) and whose integer part j is below n lies in
-// [T[j], T[j + 1]), so its bin is j. (If x < T[j] then t(x) <= t(T[j]) <= j + margin; if
-// x >= T[j + 1] then t(x) >= j + 1 - margin.) margin is a few ulps of n, so bin() is left
-// only for the elements within that distance of an edge.
+// ---- histogram (the binning is in binning.h)
 
-/// T[k - 1] = the least float64 x in [lo, hi] with b.bin(x) >= k, for k = 1 .. n - 1; empty
-/// when some bin holds no float64 value at all (or the range is not finite).
-std::vector<double> binThresholds(const Binner &b)
-{
-    if (!std::isfinite(b.lo) || !std::isfinite(b.hi) || !std::isfinite(b.denom) || !(b.denom > 0))
-        return {};
-    // Bisection over the float64 values in order, on their integer keys. The keys are handled
-    // as uint64: differences and midpoints wrap around correctly across the sign change.
-    using Key = OrderKey<double>;
-    if (b.bin(b.hi) < b.n - 1)
-        return {};
-    std::vector<double> t;
-    auto below = std::uint64_t(Key::of(b.lo)); // invariant: bin(value(below)) < k
-    const auto top = std::uint64_t(Key::of(b.hi));
-    for (std::int64_t k = 1; k < b.n; ++k) {
-        if (b.bin(b.lo) >= k) { // only when the first edges coincide with lo (a degenerate range)
-            t.push_back(b.lo);
-            continue;
-        }
-        std::uint64_t atOrAbove = top; // bin(value(atOrAbove)) >= k
-        while (atOrAbove - below > 1) {
-            const std::uint64_t mid = below + (atOrAbove - below) / 2;
-            (b.bin(Key::value(std::int64_t(mid))) >= k ? atOrAbove : below) = mid;
-        }
-        t.push_back(Key::value(std::int64_t(atOrAbove)));
-    }
-    return t;
-}
-
-/// Below this many elements per bin the thresholds cost more than they save.
-constexpr size_t kCertifyElemsPerBin = 1024;
-
-/// The certified estimate in arithmetic E (float or double); see above.
-template<typename E>
-struct CertifiedBinner
-{
-    E lo = 0, scale = 0;
-    E fracLo = 1, fracHi = 0; ///< certified when fracLo < fractional part < fracHi
-    std::int32_t n = 0;
-    bool usable = false;
-
-    E estimate(E x) const { return (x - lo) * scale; }
-
-    CertifiedBinner() = default;
-    CertifiedBinner(const Binner &b, const std::vector<double> &thresholds)
-        : lo(E(b.lo)), scale(E(double(b.n) / b.denom)), n(b.n)
-    {
-        // n < 2^24: every estimate converts to int32, and float32 still resolves the fractions.
-        if (b.n >= (1 << 24) || thresholds.size() != size_t(b.n - 1) || !std::isfinite(scale) || !(scale > 0)
-            || !std::isfinite(lo))
-            return;
-        double margin = 0;
-        for (size_t k = 1; k < size_t(b.n); ++k) {
-            const double d = std::abs(double(estimate(E(thresholds[k - 1]))) - double(k));
-            if (!(d < 0.25))
-                return; // the estimate is too coarse here (or NaN): leave everything to bin()
-            margin = std::max(margin, d);
-        }
-        // Round the bounds inwards in E: fracLo >= margin, fracHi <= 1 - margin.
-        fracLo = E(margin);
-        if (double(fracLo) < margin)
-            fracLo = std::nextafter(fracLo, E(1));
-        fracHi = E(1.0 - margin);
-        if (double(fracHi) > 1.0 - margin)
-            fracHi = std::nextafter(fracHi, E(0));
-        usable = true;
-    }
-};
-
-/// Estimates in float32 for float32 tensors (twice the vector width), else in float64.
-template<typename T>
-using EstimateType = std::conditional_t<std::is_same_v<T, float>, float, double>;
 
 /// Per-element histogram of values already converted to float64 (the reference behaviour).
 void histogramValues(const double *v, size_t n, const Binner &binner, Histogram &local)
@@ -818,6 +702,18 @@ bool certifiedBins(const std::byte *p, size_t n, const CertifiedBinner<EstimateT
     DS_KERNEL_DISPATCH(certifiedBinsBody<T>(p, n, cert, lo, hi, allInRange, bins));
 }
 
+/// certifiedBins, through the explicit SIMD float32 kernels (histkernels.h) where the level has them.
+template<typename T>
+bool typedBins(const std::byte *p, size_t n, const CertifiedBinner<EstimateType<T>> &cert, const Binner &binner,
+               bool allInRange, std::int32_t *bins)
+{
+    if constexpr (std::is_same_v<T, float>)
+        if (histkernels::available())
+            return histkernels::float32Bins(p, n, {cert.lo, cert.scale, cert.fracLo, cert.fracHi, cert.n}, binner.lo,
+                                            binner.hi, allInRange, bins);
+    return certifiedBins<T>(p, n, cert, binner.lo, binner.hi, allInRange, bins);
+}
+
 /// Histogram of elements [b, e) (fewer than 2^32) of type T into `local` (counts sized). Blocks
 /// with certified bins are counted by a scalar loop that calls bin() only for the rare
 /// uncertified element; other blocks take the per-element reference path.
@@ -834,21 +730,24 @@ void histogramTyped(Elem elem, const std::byte *data, size_t b, size_t e, const 
     for (size_t i = b; i < e; i += kChunk) {
         const size_t n = std::min(e, i + kChunk) - i;
         const std::byte *p = data + i * sizeof(T);
-        if (!cert.usable || !certifiedBins<T>(p, n, cert, binner.lo, binner.hi, allInRange, bins)) {
+        if (!cert.usable || !typedBins<T>(p, n, cert, binner, allInRange, bins)) {
             double v[kChunk];
             loadDoubles(elem, data, i, i + n, v);
             histogramValues(v, n, binner, local);
             continue;
         }
+        auto binAt = [&](size_t k) { return bins[k] >= 0 ? bins[k] : std::int32_t(binner.bin(double(loadAt<T>(p, k)))); };
         size_t k = 0;
         for (; k + 4 <= n; k += 4) { // one test per four elements
             const std::int32_t j0 = bins[k], j1 = bins[k + 1], j2 = bins[k + 2], j3 = bins[k + 3];
-            if ((j0 | j1 | j2 | j3) < 0)
-                break;
+            if ((j0 | j1 | j2 | j3) < 0) { // an element near an edge: bin() decides it, the run goes on
+                ++t0[binAt(k)]; ++t1[binAt(k + 1)]; ++t2[binAt(k + 2)]; ++t3[binAt(k + 3)];
+                continue;
+            }
             ++t0[j0]; ++t1[j1]; ++t2[j2]; ++t3[j3];
         }
         for (; k < n; ++k)
-            ++t0[bins[k] >= 0 ? bins[k] : binner.bin(double(loadAt<T>(p, k)))];
+            ++t0[binAt(k)];
     }
     for (size_t j = 0; j < nb; ++j)
         local.counts[j] += std::uint64_t(t0[j]) + t1[j] + t2[j] + t3[j];

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include <QTest>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -270,6 +271,129 @@ private slots:
         setKernelIsa(selected);
         if (!tested)
             QSKIP("this CPU or build has only the baseline kernels");
+    }
+
+    // The float32 histogram's bin kernels (tensor/histkernels.*) against the portable path and
+    // against an independent per-element reference (the bin found by searching numpy's edges).
+    // Bin counts of 1, 3, 7, 8 and 64 reach the certified path (1,024 elements per bin) on the
+    // longer rows; the user range [-1, 1.5) leaves NaN/Inf-free blocks out of range too.
+    void histogramKernelBuildsGiveTheBaselineCounts_data()
+    {
+        float32KernelBuildsGiveTheBaselineBits_data();
+        std::mt19937_64 rng(42);
+        std::uniform_int_distribution<int> pick(0, 8), side(-1, 1);
+        std::vector<float> edges(40000); // the integers 0..8 and their float neighbours: bin edges for 8 bins on [0, 8]
+        for (float &x : edges) {
+            const auto k = float(pick(rng));
+            const int s = side(rng);
+            x = s == 0 ? k : std::nextafter(k, s < 0 ? -1e9f : 1e9f);
+        }
+        edges[0] = 0.0f;
+        edges[1] = 8.0f; // the range is exactly [0, 8]
+        QTest::addRow("bin edges") << edges << 1;
+        QTest::addRow("min == max") << std::vector<float>(9000, 2.5f) << 2;
+    }
+    void histogramKernelBuildsGiveTheBaselineCounts()
+    {
+        QFETCH(std::vector<float>, values);
+        QFETCH(int, misalign);
+        std::vector<std::byte> raw(values.size() * sizeof(float) + 4);
+        std::memcpy(raw.data() + misalign, values.data(), values.size() * sizeof(float));
+        const TensorView t{Elem::F32, raw.data() + misalign, values.size()};
+        const KernelIsa selected = kernelIsa();
+        auto same = [](const Histogram &a, const Histogram &b) {
+            return a.counts == b.counts && a.nan == b.nan && a.posinf == b.posinf && a.neginf == b.neginf
+                   && a.below == b.below && a.above == b.above;
+        };
+        auto reference = [&](int bins, double lo, double hi) {
+            if (lo == hi) { lo -= 0.5; hi += 0.5; }
+            Histogram h;
+            h.lo = lo; h.hi = hi;
+            h.counts.assign(size_t(bins), 0);
+            const std::vector<double> e = h.edges();
+            for (float f : values) {
+                const double x = f;
+                if (std::isnan(x)) ++h.nan;
+                else if (x == kInf) ++h.posinf;
+                else if (x == -kInf) ++h.neginf;
+                else if (x < lo) ++h.below;
+                else if (x > hi) ++h.above;
+                else ++h.counts[std::min(size_t(std::upper_bound(e.begin(), e.end(), x) - e.begin()) - 1, size_t(bins - 1))];
+            }
+            return h;
+        };
+        int tested = 0;
+        for (int bins : {1, 3, 7, 8, 64}) {
+            for (bool userRange : {false, true}) {
+                auto histAt = [&](KernelIsa isa) {
+                    setKernelIsa(isa);
+                    TensorStats s;
+                    Histogram h;
+                    if (userRange)
+                        computeHistogram(t, bins, -1.0, 1.5, h);
+                    else
+                        computeStatsAndHistogram(t, bins, s, h);
+                    return h;
+                };
+                const Histogram base = histAt(KernelIsa::Baseline);
+                const Histogram ref = reference(bins, base.lo, base.hi);
+                const QByteArray where = QByteArray::number(bins) + (userRange ? " bins, [-1, 1.5]" : " bins, data range");
+                QVERIFY2(same(base, ref), QByteArray("baseline vs reference: " + where).constData());
+                for (KernelIsa isa : kKernelIsas) {
+                    if (isa == KernelIsa::Baseline || !kernelIsaSupported(isa))
+                        continue;
+                    ++tested;
+                    QVERIFY2(same(histAt(isa), base), QByteArray(kernelIsaName(isa) + QByteArray(": ") + where).constData());
+                }
+            }
+        }
+        setKernelIsa(selected);
+        if (!tested)
+            QSKIP("this CPU or build has only the baseline kernels");
+    }
+
+    // countSaturated's vectorised, parallel scan (tensor/saturation.cpp) at every kernel level
+    // against a naive count of the two bit patterns: float32 (±FLT_MAX) and float16 (±65504),
+    // several 8 MiB tasks, a misaligned start, a length off the vector width, NaN/Inf/±0 around.
+    void countSaturatedAtEveryKernelLevel_data()
+    {
+        QTest::addColumn<int>("elem");
+        QTest::addColumn<int>("misalign");
+        QTest::addColumn<qulonglong>("count");
+        for (int misalign : {0, 1, 3}) {
+            QTest::addRow("float32 +%d", misalign) << int(Elem::F32) << misalign << qulonglong(4'500'007);
+            QTest::addRow("float16 +%d", misalign) << int(Elem::F16) << misalign << qulonglong(9'000'013);
+        }
+        QTest::addRow("float32 short") << int(Elem::F32) << 2 << qulonglong(37);
+    }
+    void countSaturatedAtEveryKernelLevel()
+    {
+        QFETCH(int, elem);
+        QFETCH(int, misalign);
+        QFETCH(qulonglong, count);
+        const auto e = Elem(elem);
+        const size_t width = elemBytes(e);
+        const std::vector<std::uint32_t> patterns = e == Elem::F32
+            ? std::vector<std::uint32_t>{0x7F7FFFFFu, 0xFF7FFFFFu, 0x7F7FFFFEu, 0x7F800000u, 0x7FC00000u, 0x80000000u, 0u, 0x3F800000u}
+            : std::vector<std::uint32_t>{0x7BFFu, 0xFBFFu, 0x7BFEu, 0x7C00u, 0x7E00u, 0x8000u, 0u, 0x3C00u};
+        std::mt19937_64 rng(7);
+        std::vector<std::byte> raw(count * width + 4);
+        std::uint64_t want = 0;
+        for (size_t i = 0; i < count; ++i) {
+            const std::uint32_t w = rng() % 5 == 0 ? patterns[rng() % patterns.size()] : std::uint32_t(rng()) & (e == Elem::F32 ? 0x3FFFFFFFu : 0x3FFFu);
+            std::memcpy(raw.data() + misalign + i * width, &w, width); // little-endian: the low bytes
+            want += (w & (e == Elem::F32 ? 0x7FFFFFFFu : 0x7FFFu)) == (e == Elem::F32 ? 0x7F7FFFFFu : 0x7BFFu);
+        }
+        QVERIFY(want > 0);
+        const TensorView t{e, raw.data() + misalign, size_t(count)};
+        const KernelIsa selected = kernelIsa();
+        for (KernelIsa isa : kKernelIsas) {
+            if (!kernelIsaSupported(isa))
+                continue;
+            setKernelIsa(isa);
+            QCOMPARE(countSaturated(t), want);
+        }
+        setKernelIsa(selected);
     }
 };
 
