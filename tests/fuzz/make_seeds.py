@@ -97,6 +97,8 @@ def main():
         rel = str(f.relative_to(SAMPLES))
         data = f.read_bytes()
         names.add(f.name)
+        if f.name.endswith(".vis.db"):
+            write("visdb", rel, data)  # and, as every other file, to dumpdata below
         if f.name in ("dump.json", "debug.json"):
             write("msprobe_dumpjson", rel, data)
         elif f.name in ("stack.json", "construct.json"):
