@@ -165,6 +165,18 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     });
     connect(m_context, &DocumentContext::indexingFinished, this, &MainWindow::onIndexingFinished);
     connect(m_context, &DocumentContext::dumpClosed, this, &MainWindow::onDumpClosed);
+    connect(m_context, &DocumentContext::scopeRead, this, [this](int dump, const std::vector<FileError> &errors) {
+        m_scopeErrors[dump] += int(errors.size());
+        for (const FileError &e : errors) { // the Problems panel lists what is read
+            auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxCritical),
+                                             QStringLiteral("%1 \u2014 %2").arg(e.file, e.message), m_problems);
+            item->setData(Qt::UserRole, dump);
+            item->setData(Qt::UserRole + 1, e.file);
+            m_problemsDock->show();
+        }
+        if (!m_context->isIndexing())
+            showScopesRead(dump);
+    });
     connect(m_context, &DocumentContext::openFailed, this, [this](const QString &message) {
         m_progress->setVisible(false);
         m_cancel->setVisible(false);
@@ -601,6 +613,9 @@ void MainWindow::onCurrentChanged()
             m_trendRun = {runDump, run};
             if (const auto runIdx = runIndex(runDump, run))
                 m_trends->setStatistics(runIdx, runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run));
+        } else if (m_context->isScopeByScope(runDump) && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
+            m_trendRun = {runDump, run};
+            showScopeByScopeTrends(runDump, run);
         }
     }
     const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
@@ -670,6 +685,11 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
 {
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
+    if (m_context->isScopeByScope(dump)) { // nothing indexed yet: say what is read, not totals
+        selectInitialItem(dump);
+        showScopesRead(dump);
+        return;
+    }
     const QString what = tr("%1, %2").arg(tr("%n operator(s)", nullptr, ops), tr("%n unreadable file(s)", nullptr, errors));
     m_statusText->setText(cancelled ? tr("Indexing cancelled: %1 indexed so far.").arg(what) : tr("Indexed %1.").arg(what));
     selectInitialItem(dump);
@@ -700,6 +720,15 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     if (const auto index = m_context->index(dump))
         if (const int warnings = addProblems(dump, *index, m_context->finishedProblems()))
             m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + tr("%n file warning(s): see Problems.", nullptr, warnings));
+}
+
+void MainWindow::showScopesRead(int dump)
+{
+    const auto [scopes, read] = m_context->treeModel()->scopesRead(dump);
+    m_statusText->setText(tr("Opened %1 scope by scope: %2 of %3 scopes read (a scope's operators are read when it is "
+                             "expanded); %n unreadable file(s) in what is read.",
+                             nullptr, m_scopeErrors.value(dump))
+                              .arg(m_context->treeModel()->dumpPath(dump), QLocale().toString(read), QLocale().toString(scopes)));
 }
 
 int MainWindow::addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems)
