@@ -32,7 +32,7 @@ struct DocumentContext::Job
     int scopeByScopeAbove = 0;
     /// Opened scope by scope (more scopes than scopeByScopeAbove): the runs of the walk, and
     /// the levels of each scope's node (made by the worker)
-    std::shared_ptr<const RunTree> lazyTree;
+    std::shared_ptr<Lazy> lazy;
     std::vector<std::shared_ptr<const DumpLevels>> unread;
     QFutureWatcher<Result<std::shared_ptr<DumpIndex>>> watcher;
 };
@@ -181,16 +181,22 @@ void DocumentContext::openDump(const QString &path)
         if (job->scopeByScopeAbove > 0 && !walk->singleFile && walk->claims.size() > size_t(job->scopeByScopeAbove)) {
             auto tree = std::make_shared<RunTree>(runsOfWalk(std::move(*walk)));
             if (scopeCount(*tree) > size_t(job->scopeByScopeAbove) && !tree->walk.cancelled) {
-                const bool severalRuns = tree->runs.size() > 1;
+                // The scopes' nodes and their lookup, made here, not on the GUI thread.
+                auto lazy = std::make_shared<Lazy>();
+                lazy->tree = tree;
+                lazy->severalRuns = tree->runs.size() > 1;
+                lazy->scopes.reserve(qsizetype(scopeCount(*tree)));
                 for (const RunInfo &run : tree->runs)
-                    for (const RunScope &scope : run.scopes)
-                        for (auto &levels : scopeNodes(*tree, scope, severalRuns, run.relPath))
-                            job->unread.push_back(std::move(levels));
+                    for (const RunScope &scope : run.scopes) {
+                        auto nodes = scopeNodes(*tree, scope, lazy->severalRuns, run.relPath);
+                        job->unread.insert(job->unread.end(), nodes.begin(), nodes.end());
+                        lazy->scopes.insert(lazyKey(run.relPath, scope.id), {&scope, std::move(nodes)});
+                    }
                 if (!tree->walk.errors.empty()) {
                     std::lock_guard lock(job->mutex);
                     job->batches.push_back(DumpTreeModel::summarizeBatch(nullptr, 0, tree->walk.errors));
                 }
-                job->lazyTree = tree;
+                job->lazy = std::move(lazy);
                 auto none = std::make_shared<DumpIndex>(); // stands for the index no one builds
                 none->openedPath = tree->walk.openedPath;
                 none->rootDir = tree->walk.rootDir;
@@ -245,22 +251,16 @@ void DocumentContext::onFinished()
         m_tree->removeDump(dump);
         m_job.reset();
         emit openFailed(result.errorText());
-    } else if (m_job->lazyTree) { // opened scope by scope: the tree shows the scopes, unread
-        auto lazy = std::make_shared<Lazy>();
-        lazy->tree = m_job->lazyTree;
-        lazy->severalRuns = lazy->tree->runs.size() > 1;
-        for (const RunInfo &run : lazy->tree->runs)
-            for (const RunScope &scope : run.scopes)
-                lazy->scopes.insert(lazyKey(run.relPath, scope.id),
-                                    {&scope, scopeNodes(*lazy->tree, scope, lazy->severalRuns, run.relPath)});
+    } else if (m_job->lazy) { // opened scope by scope: the tree shows the scopes, unread
+        std::shared_ptr<Lazy> lazy = m_job->lazy;
         while (!m_job->batches.empty()) { // the walk's errors
             m_tree->addBatch(dump, m_job->batches.front());
             m_job->batches.pop_front();
         }
-        m_lazy[dump] = std::move(lazy);
+        m_lazy[dump] = lazy;
         // The scopes' nodes join the tree in time slices (100,000 insertions at once would
         // stall the GUI thread); the opening is finished when the last is in.
-        const int errors = int(m_job->lazyTree->walk.errors.size());
+        const int errors = int(lazy->tree->walk.errors.size());
         auto unread = std::make_shared<std::vector<std::shared_ptr<const DumpLevels>>>(std::move(m_job->unread));
         m_job.reset();
         auto *slices = new QTimer(this);

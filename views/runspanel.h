@@ -94,8 +94,10 @@ private:
         QFuture<void> job;
         bool probing = false;
         int indexGeneration = 0; ///< the latest setIndex (its counts arrive from a worker)
+        /// The grid of the first run, laid out by the walk's worker (taken by the first refresh)
+        std::shared_ptr<RunGridModel::Layout> layout;
     };
-    void onRunsFound(int dump, std::shared_ptr<const RunTree> tree);
+    void onRunsFound(int dump, std::shared_ptr<const RunTree> tree, std::shared_ptr<RunGridModel::Layout> layout = {});
     void onProbe(int dump, const QString &run, const QString &scope, const ScopeProbe &probe);
     void fillChooser();
     void refresh();
