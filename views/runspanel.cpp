@@ -5,6 +5,7 @@
 #include "run/runtree.h"
 #include "run/scopeprobe.h"
 
+#include <QLocale>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -261,7 +262,10 @@ QString RunsPanel::statusText() const
             const auto counted = d.probedOfRun.find(run->relPath);
             const size_t read = counted == d.probedOfRun.end() ? 0 : counted->second;
             text = read < run->scopes.size() ? tr("Reading scope details\u2026 %1 of %2").arg(read).arg(run->scopes.size())
-                                                     : tr("All scopes read.");
+                   : d.scopeByScope
+                       ? tr("Sizes and contents of all %1 scopes read; a scope's operators are read when it is expanded in the dump tree.")
+                             .arg(QLocale().toString(qulonglong(run->scopes.size())))
+                       : tr("All scopes read.");
         } else {
             text = d.probing ? tr("Looking for runs in %1\u2026").arg(d.path) : tr("No run found in %1.").arg(d.path);
         }
@@ -327,6 +331,14 @@ void RunsPanel::fillChooser()
             m_runs->addItem(m_dumps.size() > 1 ? QStringLiteral("%1 \u2014 %2").arg(QFileInfo(d.path).fileName(), name) : name,
                             QStringList{QString::number(dump), r.relPath});
         }
+    }
+}
+
+void RunsPanel::setScopeByScope(int dump)
+{
+    if (const auto it = m_dumps.find(dump); it != m_dumps.end()) {
+        it->second.scopeByScope = true;
+        updateStatus();
     }
 }
 

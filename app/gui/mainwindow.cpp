@@ -686,6 +686,7 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
     if (m_context->isScopeByScope(dump)) { // nothing indexed yet: say what is read, not totals
+        m_runs->setScopeByScope(dump);
         selectInitialItem(dump);
         showScopesRead(dump);
         return;
@@ -725,8 +726,8 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
 void MainWindow::showScopesRead(int dump)
 {
     const auto [scopes, read] = m_context->treeModel()->scopesRead(dump);
-    m_statusText->setText(tr("Opened %1 scope by scope: %2 of %3 scopes read (a scope's operators are read when it is "
-                             "expanded); %n unreadable file(s) in what is read.",
+    m_statusText->setText(tr("Opened %1 scope by scope: the operators of %2 of %3 scopes read (a scope's are read when it is "
+                             "expanded in the dump tree); %n unreadable file(s) in them.",
                              nullptr, m_scopeErrors.value(dump))
                               .arg(m_context->treeModel()->dumpPath(dump), QLocale().toString(read), QLocale().toString(scopes)));
 }

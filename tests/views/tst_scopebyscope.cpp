@@ -3,6 +3,9 @@
 // when its node is expanded, equal to the whole index's rows for that scope.
 #include "documentcontext.h"
 #include "models/dumptreemodel.h"
+#include "models/rungridmodel.h"
+#include "runspanel.h"
+#include "run/runtree.h"
 
 #include <QAbstractItemModelTester>
 #include <QtTest>
@@ -160,6 +163,55 @@ private slots:
         // Every scope read: the dump's row counts what the whole index counts, as it does.
         QCOMPARE(m->dumpItem(dump).siblingAtColumn(DumpTreeModel::CountColumn).data().toString(),
                  QStringLiteral("%1 op(s)").arg(whole.index(wholeDump)->ops.size()));
+    }
+
+    // The Runs overview of a dump opened scope by scope (its grid laid out by the walk's worker,
+    // RunGridModel::layoutOf) is the grid of the whole index: the same steps x ranks, each cell
+    // the scope the whole index's operators belong to, with the same size.
+    void runsGridEqualsWholeIndex()
+    {
+        DocumentContext whole;
+        whole.setScopeByScopeAbove(0);
+        whole.openDump(kOneRun);
+        whole.waitForIndexing();
+        const auto index = whole.index(whole.treeModel()->dumpIds().value(0));
+        QVERIFY(index);
+        RunsPanel full, lazy;
+        full.openDump(0, kOneRun);
+        lazy.openDump(0, kOneRun);
+        QTRY_VERIFY(full.runs(0) && !full.isBusy());
+        QTRY_VERIFY(lazy.runs(0) && !lazy.isBusy());
+        full.setIndex(0, index);
+        lazy.setScopeByScope(0);
+        QAbstractItemModelTester tester(lazy.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        // The oracle: the scopes of the whole index's operators, and their steps and ranks.
+        QSet<QString> scopes, steps, ranks;
+        for (const auto &[id, ops] : opsByScope(*index)) {
+            scopes << id;
+            steps << scopeStepLabel(*index->ops[size_t(ops.front())].levels);
+            ranks << scopeRankLabel(*index->ops[size_t(ops.front())].levels);
+        }
+        const RunGridModel &g = *lazy.model();
+        QCOMPARE(g.rowCount(), int(steps.size()));
+        QCOMPARE(g.columnCount(), int(ranks.size()));
+        QCOMPARE(g.rowCount(), full.model()->rowCount());
+        QCOMPARE(g.columnCount(), full.model()->columnCount());
+        QSet<QString> cells;
+        for (int r = 0; r < g.rowCount(); ++r) {
+            QCOMPARE(g.headerData(r, Qt::Vertical).toString(), full.model()->headerData(r, Qt::Vertical).toString());
+            for (int c = 0; c < g.columnCount(); ++c) {
+                if (!r)
+                    QCOMPARE(g.headerData(c, Qt::Horizontal).toString(), full.model()->headerData(c, Qt::Horizontal).toString());
+                const QModelIndex i = g.index(r, c), f = full.model()->index(r, c);
+                QCOMPARE(i.data(RunGridModel::ScopeIdRole).toString(), f.data(RunGridModel::ScopeIdRole).toString());
+                QCOMPARE(i.data(RunGridModel::BytesRole), f.data(RunGridModel::BytesRole));
+                QVERIFY(i.data(RunGridModel::BytesRole).toULongLong() > 0);
+                cells << i.data(RunGridModel::ScopeIdRole).toString();
+            }
+        }
+        QCOMPARE(cells, scopes);
+        QVERIFY(lazy.statusText().contains(QStringLiteral("operators are read when it is expanded")));
+        QCOMPARE(full.statusText(), QStringLiteral("All scopes read."));
     }
 };
 
