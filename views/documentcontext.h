@@ -67,6 +67,7 @@ public:
     /// DS_SCOPE_BY_SCOPE_ABOVE when set; tests set their own. Applies to the dumps opened after.
     static constexpr int kScopeByScopeAbove = 4'096;
     void setScopeByScopeAbove(int scopes) { m_scopeByScopeAbove = scopes; }
+    int scopeByScopeAbove() const { return m_scopeByScopeAbove; }
     /// True when `dump` was opened scope by scope.
     bool isScopeByScope(int dump) const { return m_lazy.count(dump) > 0; }
     /// The runs found by the walk of a dump opened scope by scope (null otherwise).

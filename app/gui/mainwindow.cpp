@@ -656,6 +656,14 @@ void MainWindow::compareWith(QString benchPath)
     // In a folder of several runs, the run of the current item is compared.
     m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump) : QString();
     const auto npu = runIndex(dump, m_compareRun);
+    if (!npu && m_context->isScopeByScope(dump)) { // no index of the whole run to compare
+        QMessageBox::information(this, tr("Compare"),
+                                 tr("This run has more than %1 scopes and was opened scope by scope: no operator index of the "
+                                    "whole run is kept to compare. Compare it with the command line (dumpscope-cli compare "
+                                    "NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair.")
+                                     .arg(QLocale().toString(m_context->scopeByScopeAbove())));
+        return;
+    }
     if (!npu) {
         QMessageBox::information(this, tr("Compare"), tr("Open the NPU dump first and wait until it is indexed; then compare it with a bench dump."));
         return;
