@@ -1260,6 +1260,18 @@ Bench: %2</source>
     </context>
     <context>
         <name>ds::DumpTreeModel</name>
+    <message>
+        <source>reading…</source>
+        <translation>正在读取…</translation>
+    </message>
+    <message>
+        <source>not read (expand to read)</source>
+        <translation>未读取（展开以读取）</translation>
+    </message>
+    <message>
+        <source>%1 in %2 of %3 scopes read</source>
+        <translation>%1，已读取 %3 个作用域中的 %2 个</translation>
+    </message>
         <message>
             <source>Files that could not be read</source>
             <translation>无法读取的文件</translation>
@@ -2481,6 +2493,20 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::MainWindow</name>
+    <message>
+        <source>This run has more than %1 scopes and was opened scope by scope: no operator index of the whole run is kept to compare. Compare it with the command line (dumpscope-cli compare NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair.</source>
+        <translation>此运行的作用域超过 %1 个，已按作用域逐个打开：未保留整个运行的算子索引用于比对。请使用命令行比对（dumpscope-cli compare NPU_RUN BENCH_RUN，或在 mpirun 下运行），它按作用域对逐对比对。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Opened %1 scope by scope: the operators of %2 of %3 scopes read (a scope&apos;s are read when it is expanded in the dump tree); %n unreadable file(s) in them.</source>
+        <translation>
+            <numerusform>已按作用域逐个打开 %1：已读取 %3 个作用域中 %2 个的算子（在转储树中展开某个作用域时读取其算子）；其中有 %n 个无法读取的文件。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 (%2: %3 of %4 scopes read, one per step; the other ranks are not read)</source>
+        <translation>%1（%2：已读取 %4 个作用域中的 %3 个，每步一个；其他 rank 未读取）</translation>
+    </message>
         <message>
             <source>Selected %1, where the monitor&apos;s %2 anomaly of step %3, rank %4 is.</source>
             <translation>已选中 %1，即监控在 step %3、rank %4 上 %2 异常所在之处。</translation>
@@ -3637,6 +3663,10 @@ out of range: %5</source>
     </context>
     <context>
         <name>ds::RunsPanel</name>
+    <message>
+        <source>Sizes and contents of all %1 scopes read; a scope&apos;s operators are read when it is expanded in the dump tree.</source>
+        <translation>已读取全部 %1 个作用域的大小和内容；作用域的算子在转储树中展开时读取。</translation>
+    </message>
         <message>
             <source>The runs of the open dumps: a run is the folder above its step/rank (or time/device) folders</source>
             <translation>已打开数据中的运行：运行是其 step/rank（或 time/device）目录的上级目录</translation>

@@ -3,12 +3,14 @@
 #include "dump/dumpindex.h"
 #include "index/problems.h"
 #include "models/dumptreemodel.h"
+#include "run/runtree.h"
 
 #include <QFutureWatcher>
 #include <QObject>
 #include <QTimer>
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 
 namespace ds {
@@ -28,7 +30,7 @@ public:
     /// The index that holds `tensorId` (DumpTreeModel::indexFor): the final index, or while the
     /// dump indexes the batch of operators shown that holds it.
     std::shared_ptr<const DumpIndex> indexFor(int dump, const TensorId &tensorId) const { return m_tree->indexFor(dump, tensorId); }
-    bool isIndexing() const { return m_job != nullptr; }
+    bool isIndexing() const { return m_job != nullptr || m_slicing > 0; }
     /// Paths opened while another was indexing, not started yet.
     bool hasQueued() const { return !m_queue.isEmpty(); }
 
@@ -58,6 +60,19 @@ public:
     /// GUI thread.
     const std::vector<Problem> &finishedProblems() const { return m_finishedProblems; }
 
+    /// A folder whose runs hold more scopes than this opens scope by scope: the walk's folders
+    /// and scopes at once, a scope's operators read when its tree node is expanded (on a
+    /// worker); no operator index of the whole dump is made (index() stays null). Below it,
+    /// the whole dump is indexed as before. The default, kScopeByScopeAbove, is replaced by
+    /// DS_SCOPE_BY_SCOPE_ABOVE when set; tests set their own. Applies to the dumps opened after.
+    static constexpr int kScopeByScopeAbove = 4'096;
+    void setScopeByScopeAbove(int scopes) { m_scopeByScopeAbove = scopes; }
+    int scopeByScopeAbove() const { return m_scopeByScopeAbove; }
+    /// True when `dump` was opened scope by scope.
+    bool isScopeByScope(int dump) const { return m_lazy.count(dump) > 0; }
+    /// The runs found by the walk of a dump opened scope by scope (null otherwise).
+    std::shared_ptr<const RunTree> scopeByScopeRuns(int dump) const;
+
     int selectedDump() const { return m_selDump; }
     TensorId selectedTensor() const { return m_selTensor; }
     void selectTensor(int dump, const TensorId &tensorId);
@@ -72,11 +87,17 @@ signals:
     /// A dump was closed (closeDump): its number names nothing any more.
     void dumpClosed(int dump);
     void selectionChanged(int dump, const TensorId &tensorId);
+    /// A scope of a dump opened scope by scope was read (DumpTreeModel::scopesRead counts them);
+    /// `errors`: its unreadable files.
+    void scopeRead(int dump, const std::vector<FileError> &errors);
 
 private:
     struct Job;
     void drainBatches();
     void onFinished();
+    /// Reads the scope whose tree node asked for it (DumpTreeModel::scopeWanted) on a worker.
+    void readScope(int dump, std::shared_ptr<const DumpLevels> levels);
+    struct Lazy;
 
     DumpTreeModel *m_tree;
     std::unique_ptr<Job> m_job;
@@ -85,6 +106,9 @@ private:
     std::vector<Problem> m_finishedProblems;
     std::function<void()> m_batchHook;
     qint64 m_countShown = 0;
+    int m_scopeByScopeAbove;
+    int m_slicing = 0; ///< dumps opened scope by scope whose scopes' nodes are still being added
+    std::map<int, std::shared_ptr<Lazy>> m_lazy; ///< dumps opened scope by scope
     int m_selDump = -1;
     TensorId m_selTensor;
 };

@@ -43,6 +43,9 @@ public:
     using RunOverflow = std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>>;
     static RunOverflow overflowByRun(const std::vector<ScopeSummary> &scopes);
     void setOverflow(int dump, const RunOverflow &runs);
+    /// The dump was opened scope by scope (DocumentContext::isScopeByScope): the status line
+    /// says that reading the scopes' details is not reading their operators.
+    void setScopeByScope(int dump);
     /// Shows run `runPath` of dump `dump` (the first run when there is no such run).
     void showRun(int dump, const QString &runPath);
     /// Forgets a closed dump (its walk and probes stop); shows another open dump's run, or nothing.
@@ -93,9 +96,12 @@ private:
         std::shared_ptr<std::atomic<bool>> cancel;
         QFuture<void> job;
         bool probing = false;
+        bool scopeByScope = false;
         int indexGeneration = 0; ///< the latest setIndex (its counts arrive from a worker)
+        /// The grid of the first run, laid out by the walk's worker (taken by the first refresh)
+        std::shared_ptr<RunGridModel::Layout> layout;
     };
-    void onRunsFound(int dump, std::shared_ptr<const RunTree> tree);
+    void onRunsFound(int dump, std::shared_ptr<const RunTree> tree, std::shared_ptr<RunGridModel::Layout> layout = {});
     void onProbe(int dump, const QString &run, const QString &scope, const ScopeProbe &probe);
     void fillChooser();
     void refresh();

@@ -165,6 +165,18 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     });
     connect(m_context, &DocumentContext::indexingFinished, this, &MainWindow::onIndexingFinished);
     connect(m_context, &DocumentContext::dumpClosed, this, &MainWindow::onDumpClosed);
+    connect(m_context, &DocumentContext::scopeRead, this, [this](int dump, const std::vector<FileError> &errors) {
+        m_scopeErrors[dump] += int(errors.size());
+        for (const FileError &e : errors) { // the Problems panel lists what is read
+            auto *item = new QListWidgetItem(style()->standardIcon(QStyle::SP_MessageBoxCritical),
+                                             QStringLiteral("%1 \u2014 %2").arg(e.file, e.message), m_problems);
+            item->setData(Qt::UserRole, dump);
+            item->setData(Qt::UserRole + 1, e.file);
+            m_problemsDock->show();
+        }
+        if (!m_context->isIndexing())
+            showScopesRead(dump);
+    });
     connect(m_context, &DocumentContext::openFailed, this, [this](const QString &message) {
         m_progress->setVisible(false);
         m_cancel->setVisible(false);
@@ -601,6 +613,9 @@ void MainWindow::onCurrentChanged()
             m_trendRun = {runDump, run};
             if (const auto runIdx = runIndex(runDump, run))
                 m_trends->setStatistics(runIdx, runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run));
+        } else if (m_context->isScopeByScope(runDump) && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
+            m_trendRun = {runDump, run};
+            showScopeByScopeTrends(runDump, run);
         }
     }
     const auto kind = DumpTreeModel::Kind(i.data(DumpTreeModel::KindRole).toInt());
@@ -641,6 +656,14 @@ void MainWindow::compareWith(QString benchPath)
     // In a folder of several runs, the run of the current item is compared.
     m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump) : QString();
     const auto npu = runIndex(dump, m_compareRun);
+    if (!npu && m_context->isScopeByScope(dump)) { // no index of the whole run to compare
+        QMessageBox::information(this, tr("Compare"),
+                                 tr("This run has more than %1 scopes and was opened scope by scope: no operator index of the "
+                                    "whole run is kept to compare. Compare it with the command line (dumpscope-cli compare "
+                                    "NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair.")
+                                     .arg(QLocale().toString(m_context->scopeByScopeAbove())));
+        return;
+    }
     if (!npu) {
         QMessageBox::information(this, tr("Compare"), tr("Open the NPU dump first and wait until it is indexed; then compare it with a bench dump."));
         return;
@@ -670,6 +693,12 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
 {
     m_progress->setVisible(false);
     m_cancel->setVisible(false);
+    if (m_context->isScopeByScope(dump)) { // nothing indexed yet: say what is read, not totals
+        m_runs->setScopeByScope(dump);
+        selectInitialItem(dump);
+        showScopesRead(dump);
+        return;
+    }
     const QString what = tr("%1, %2").arg(tr("%n operator(s)", nullptr, ops), tr("%n unreadable file(s)", nullptr, errors));
     m_statusText->setText(cancelled ? tr("Indexing cancelled: %1 indexed so far.").arg(what) : tr("Indexed %1.").arg(what));
     selectInitialItem(dump);
@@ -700,6 +729,15 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
     if (const auto index = m_context->index(dump))
         if (const int warnings = addProblems(dump, *index, m_context->finishedProblems()))
             m_statusText->setText(m_statusText->text() + QLatin1Char(' ') + tr("%n file warning(s): see Problems.", nullptr, warnings));
+}
+
+void MainWindow::showScopesRead(int dump)
+{
+    const auto [scopes, read] = m_context->treeModel()->scopesRead(dump);
+    m_statusText->setText(tr("Opened %1 scope by scope: the operators of %2 of %3 scopes read (a scope's are read when it is "
+                             "expanded in the dump tree); %n unreadable file(s) in them.",
+                             nullptr, m_scopeErrors.value(dump))
+                              .arg(m_context->treeModel()->dumpPath(dump), QLocale().toString(read), QLocale().toString(scopes)));
 }
 
 int MainWindow::addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems)

@@ -3,6 +3,7 @@
 #include "dump/tensorid.h"
 #include "index/problems.h"
 
+#include <QHash>
 #include <QMainWindow>
 #include <QPointer>
 #include <memory>
@@ -153,6 +154,10 @@ private:
     /// Lists the problems (indexProblems, found by the indexing worker) of a dump; returns the
     /// number of warnings.
     int addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems);
+    /// The status line of a dump opened scope by scope: how many of its scopes are read.
+    void showScopesRead(int dump);
+    /// Trends of a run opened scope by scope: one rank's scopes read for them (mainwindowscopes.cpp).
+    void showScopeByScopeTrends(int dump, const QString &runPath);
     void addRecent(const QString &path);
     void updateRecentMenu();
 
@@ -202,6 +207,7 @@ private:
     TrendsPanel *m_trends;
     RunSetPanel *m_runSet;
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
+    QHash<int, int> m_scopeErrors; ///< unreadable files in the scopes read, by dump opened scope by scope
     std::pair<int, QString> m_trendRun{-1, QString()}; ///< the run whose statistics the trends show
     QListWidget *m_problems;
     QDockWidget *m_problemsDock;

@@ -43,6 +43,7 @@ void MainWindow::closeDump(int dump)
 
 void MainWindow::onDumpClosed(int dump)
 {
+    m_scopeErrors.remove(dump);
     if (m_context->indexingDump() < 0) { // it was the one indexing (or nothing is)
         m_progress->setVisible(false);
         m_cancel->setVisible(false);

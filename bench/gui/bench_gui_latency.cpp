@@ -3,7 +3,10 @@
 // indexes and fills; then selects the largest tensor and times its first value page and
 // histogram. Probing goes on until what opening starts after the index (overflow analysis,
 // runs overview) is done, plus 1.5 s. Prints JSON.
-// Usage: bench_gui_latency [--graph] [--after-shown] PATH [TENSOR_ID]
+// Usage: bench_gui_latency [--graph] [--after-shown] [--tab runs|trends] PATH [TENSOR_ID]
+// With --tab the Runs or Trends tab is shown while the dump opens, and "first_answer_ms" is
+// when it first showed an answer: the Runs grid's first read cell (size known), or the Trends'
+// first table with points; the probe then also waits for the Trends to finish.
 // With --graph the Graph tab is shown first and the probe runs until the tab has shown its
 // graph (GraphPanel::graphShown) plus 1.5 s: for a graph file or folder, which indexes nothing.
 // The path opens as on the command line (MainWindow::openAfterFirstPaint: once the window has
@@ -26,6 +29,7 @@
 #include "runspanel.h"
 #include "models/dumptreemodel.h"
 #include "tensorinspector.h"
+#include "trendspanel.h"
 
 #include <QApplication>
 #include <QElapsedTimer>
@@ -131,8 +135,14 @@ int main(int argc, char **argv)
         --argc;
         ++argv;
     }
-    if (argc < 2) {
-        std::fprintf(stderr, "usage: bench_gui_latency [--graph] [--after-shown] PATH [TENSOR_ID]\n");
+    QString tab;
+    if (argc > 2 && std::strcmp(argv[1], "--tab") == 0) {
+        tab = QString::fromLatin1(argv[2]);
+        argc -= 2;
+        argv += 2;
+    }
+    if (argc < 2 || (!tab.isEmpty() && tab != QLatin1String("runs") && tab != QLatin1String("trends"))) {
+        std::fprintf(stderr, "usage: bench_gui_latency [--graph] [--after-shown] [--tab runs|trends] PATH [TENSOR_ID]\n");
         return 2;
     }
     // DS_BENCH_RT=1: the GUI thread alone runs SCHED_FIFO (root only), so that on a loaded
@@ -151,6 +161,11 @@ int main(int argc, char **argv)
     w.resize(1400, 860);
     w.show();
 
+    if (tab == QLatin1String("runs"))
+        w.centralTabs()->setCurrentWidget(w.runsPanel());
+    else if (tab == QLatin1String("trends"))
+        w.centralTabs()->setCurrentWidget(w.trendsPanel());
+    qint64 firstAnswerMs = -1;
     QElapsedTimer clock, sinceTick;
     qint64 worstGapCpuNs = 0, worstBusyNs = 0, worstBusyAt = 0, lastCpuNs = threadCpuNs();
     qint64 worstGap = 0, worstAt = 0, firstRowMs = -1, finishedMs = -1, ticks = 0, beforeOpenGap = -1;
@@ -174,6 +189,9 @@ int main(int argc, char **argv)
         g_lastTickNs = nowNs();
         if (firstRowMs < 0 && w.context()->treeModel()->rowCount(w.context()->treeModel()->index(0, 0)) > 0)
             firstRowMs = clock.elapsed();
+        if (firstAnswerMs < 0 && tab == QLatin1String("runs") && w.runsPanel()->model()->rowCount() > 0 &&
+            w.runsPanel()->model()->index(0, 0).data(RunGridModel::BytesRole).isValid())
+            firstAnswerMs = clock.elapsed();
     });
     qint64 settledMs = -1, graphShownMs = -1;
     int ops = 0;
@@ -182,7 +200,7 @@ int main(int argc, char **argv)
     QObject::connect(&settle, &QTimer::timeout, [&] {
         // What opening starts after the index (overflow analysis, the runs overview) must
         // not block either: probe until it is done, then a little longer.
-        if (w.overflow()->isRunning() || w.runsPanel()->isBusy())
+        if (w.overflow()->isRunning() || w.runsPanel()->isBusy() || (tab == QLatin1String("trends") && (w.trendsPanel()->isBusy() || firstAnswerMs < 0)))
             return;
         if (graphMode && graphShownMs < 0)
             return; // --graph on a dump folder: its module graph is built after the index
@@ -215,6 +233,10 @@ int main(int argc, char **argv)
         finishedMs = clock.elapsed();
         ops = opCount;
         settle.start();
+    });
+    QObject::connect(w.trendsPanel(), &TrendsPanel::tableReady, [&] {
+        if (firstAnswerMs < 0 && tab == QLatin1String("trends") && w.trendsPanel()->table() && !w.trendsPanel()->table()->empty())
+            firstAnswerMs = clock.elapsed();
     });
     clock.start();
     sinceTick.start();
@@ -254,7 +276,7 @@ int main(int argc, char **argv)
     if (tracer.joinable())
         tracer.join();
     std::printf("{\"ops\": %d, \"open_started_ms\": %lld, \"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"settled_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, \"worst_gui_gap_cpu_ms\": %.1f, \"worst_gui_busy_ms\": %.1f, \"worst_busy_at_ms\": %lld, "
-                "\"graph_shown_ms\": %lld, \"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
-                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, graphShownMs, beforeOpenGap, pageMs, histMs, worstGap);
+                "\"graph_shown_ms\": %lld, \"first_answer_ms\": %lld, \"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
+                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, graphShownMs, firstAnswerMs, beforeOpenGap, pageMs, histMs, worstGap);
     return 0;
 }

@@ -115,13 +115,38 @@ public:
     /// tensor item, the operators of its parent level.
     std::shared_ptr<const std::vector<int>> opsUnder(const QModelIndex &item) const;
 
+    /// A run of thousands of scopes opens scope by scope (DocumentContext): its scopes are
+    /// level nodes without operators, marked unread (an expander, "not read" in the count
+    /// column). Expanding one (fetchMore) or requestScope() emits scopeWanted once; the
+    /// operators then arrive through scopeRead() as the rows of a live dump (addBatch).
+    void addUnreadScopes(int dump, const std::vector<std::shared_ptr<const DumpLevels>> &scopes);
+    /// Adds a scope's operators and totals (batch.ops: the scope's own index) and marks the
+    /// nodes of `nodes` (the scope's levels given to addUnreadScopes) read.
+    void scopeRead(int dump, const std::vector<std::shared_ptr<const DumpLevels>> &nodes, const Batch &batch);
+    /// True when `item` is a scope not read yet (with requested: or being read).
+    bool isUnreadScope(const QModelIndex &item, bool includeReading = true) const;
+    /// Asks for an unread scope's operators (what expanding it does); false when `item` is not
+    /// one or is being read already.
+    bool requestScope(const QModelIndex &item);
+    /// Scopes of a dump opened scope by scope, and how many of them are read (0, 0: none).
+    std::pair<int, int> scopesRead(int dump) const;
+
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    bool hasChildren(const QModelIndex &parent = {}) const override;
+    bool canFetchMore(const QModelIndex &parent) const override;
+    void fetchMore(const QModelIndex &parent) override;
 
+signals:
+    /// An unread scope was expanded (or requestScope): read the operators of the scope whose
+    /// levels are `scope` (one of those given to addUnreadScopes) and give them to scopeRead().
+    void scopeWanted(int dump, std::shared_ptr<const DumpLevels> scope);
+
+public:
     struct Node;
     struct Dump;
 
@@ -149,6 +174,7 @@ private:
     /// `notify` when it is a live model) as needed.
     static Node *levelNode(DumpTreeModel *notify, Node *root, const DumpLevels &levels);
 
+    QVariant unreadCount(const Node &n) const;
     /// Announces the next operator items of m_markNotices for at most a time slice.
     void announceMarks();
 

@@ -1,6 +1,7 @@
 #include "rungridmodel.h"
 
 #include <QLocale>
+#include <map>
 
 namespace ds {
 
@@ -14,27 +15,57 @@ RunGridModel::RunGridModel(QObject *parent) : QAbstractTableModel(parent) {}
 
 void RunGridModel::setRun(const RunInfo &run)
 {
+    auto copy = std::make_shared<const RunInfo>(run);
+    const RunInfo &kept = *copy;
+    setRun(std::move(copy), kept);
+}
+
+void RunGridModel::setRun(std::shared_ptr<const void> owner, const RunInfo &run)
+{
+    setRun(std::move(owner), run, std::move(*layoutOf(run)));
+}
+
+std::shared_ptr<RunGridModel::Layout> RunGridModel::layoutOf(const RunInfo &run)
+{
+    auto layout = std::make_shared<Layout>();
+    // Rows and columns looked up by hash of their labels (a label gives its number): a run of
+    // 1,024 ranks searched linearly per scope stalled the GUI thread.
+    QHash<QString, int> stepRow, rankColumn;
+    std::map<std::pair<qint64, QString>, int> ranks; // sorted, as std::sort sorted them
+    for (const RunScope &s : run.scopes) {
+        if (!stepRow.contains(s.step)) {
+            stepRow.insert(s.step, int(layout->steps.size()));
+            layout->steps.push_back({s.stepNumber, s.step});
+        }
+        if (!rankColumn.contains(s.rank)) {
+            rankColumn.insert(s.rank, 0);
+            ranks.try_emplace({s.rankNumber, s.rank}, 0);
+        }
+    }
+    for (auto &[rank, column] : ranks) {
+        rankColumn.insert(rank.second, int(layout->ranks.size()));
+        layout->ranks.push_back(rank);
+    }
+    layout->cells.resize(layout->steps.size() * layout->ranks.size());
+    layout->byScope.reserve(qsizetype(run.scopes.size()));
+    for (const RunScope &s : run.scopes) {
+        const int i = stepRow.value(s.step) * int(layout->ranks.size()) + rankColumn.value(s.rank);
+        layout->cells[size_t(i)].scope = &s;
+        layout->byScope.insert(s.id, i);
+    }
+    return layout;
+}
+
+void RunGridModel::setRun(std::shared_ptr<const void> owner, const RunInfo &run, Layout &&layout)
+{
     beginResetModel();
-    m_run = run;
-    m_steps.clear();
-    m_ranks.clear();
-    m_byScope.clear();
-    for (const RunScope &s : m_run.scopes) {
-        const std::pair<qint64, QString> step{s.stepNumber, s.step}, rank{s.rankNumber, s.rank};
-        if (std::find(m_steps.begin(), m_steps.end(), step) == m_steps.end())
-            m_steps.push_back(step);
-        if (std::find(m_ranks.begin(), m_ranks.end(), rank) == m_ranks.end())
-            m_ranks.push_back(rank);
-    }
-    std::sort(m_ranks.begin(), m_ranks.end()); // scopes come in step, then rank order
-    m_cells.assign(m_steps.size() * m_ranks.size(), Cell{});
-    for (const RunScope &s : m_run.scopes) {
-        const auto row = std::find(m_steps.begin(), m_steps.end(), std::pair{s.stepNumber, s.step}) - m_steps.begin();
-        const auto col = std::find(m_ranks.begin(), m_ranks.end(), std::pair{s.rankNumber, s.rank}) - m_ranks.begin();
-        const int i = int(row * qsizetype(m_ranks.size()) + col);
-        m_cells[size_t(i)].scope = &s;
-        m_byScope.insert(s.id, i);
-    }
+    m_runOwner = std::move(owner);
+    m_run = &run;
+    // swapped: the old cells are freed with `layout` by the caller
+    std::swap(m_steps, layout.steps);
+    std::swap(m_ranks, layout.ranks);
+    std::swap(m_cells, layout.cells);
+    std::swap(m_byScope, layout.byScope);
     endResetModel();
 }
 

@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <memory>
 
 namespace ds {
 
@@ -39,7 +40,14 @@ public:
 
     /// Shows `run` (resets everything known about its cells).
     void setRun(const RunInfo &run);
-    const RunInfo &run() const { return m_run; }
+    /// The same without copying `run`, which `owner` keeps alive (a run of 100,000 scopes).
+    void setRun(std::shared_ptr<const void> owner, const RunInfo &run);
+    /// The cells of a run, laid out off the GUI thread (a run of 100,000 scopes: 100,000 cells).
+    struct Layout;
+    static std::shared_ptr<Layout> layoutOf(const RunInfo &run);
+    /// setRun with a layout made by layoutOf(run) (taken, not copied).
+    void setRun(std::shared_ptr<const void> owner, const RunInfo &run, Layout &&layout);
+    const RunInfo &run() const { return m_run ? *m_run : m_noRun; }
     void setProbe(const QString &scope, const ScopeProbe &probe);
     void setIndexed(const QString &scope, int ops, int errors);
     /// Compare summaries of the run (and its answer: which cell holds the first divergence).
@@ -70,10 +78,19 @@ private:
     QString cellText(const Cell &c) const;
     QString cellToolTip(const Cell &c) const;
 
-    RunInfo m_run;
+    std::shared_ptr<const void> m_runOwner; ///< keeps m_run alive
+    const RunInfo *m_run = nullptr;
+    RunInfo m_noRun; ///< run() before setRun
     std::vector<std::pair<qint64, QString>> m_steps, m_ranks; ///< (number, label) of rows and columns
     std::vector<Cell> m_cells; ///< rows x columns
     QHash<QString, int> m_byScope; ///< scope id -> cell
+};
+
+struct RunGridModel::Layout
+{
+    std::vector<std::pair<qint64, QString>> steps, ranks;
+    std::vector<Cell> cells;
+    QHash<QString, int> byScope;
 };
 
 } // namespace ds
