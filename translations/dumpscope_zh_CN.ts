@@ -2494,8 +2494,8 @@ out of range: %5</source>
     <context>
         <name>ds::MainWindow</name>
     <message>
-        <source>This run has more than %1 scopes and was opened scope by scope: no operator index of the whole run is kept to compare. Compare it with the command line (dumpscope-cli compare NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair.</source>
-        <translation>此运行的作用域超过 %1 个，已按作用域逐个打开：未保留整个运行的算子索引用于比对。请使用命令行比对（dumpscope-cli compare NPU_RUN BENCH_RUN，或在 mpirun 下运行），它按作用域对逐对比对。</translation>
+        <source>This run has more than %1 scopes and was opened scope by scope: no operator index of the whole run is kept to compare. Compare it with the command line (dumpscope-cli compare NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair, or open one step&apos;s folder here to compare that step.</source>
+        <translation>此运行的作用域超过 %1 个，已按作用域逐个打开：未保留整个运行的算子索引用于比对。请使用命令行比对（dumpscope-cli compare NPU_RUN BENCH_RUN，或在 mpirun 下运行），它按作用域对逐对比对；或在此打开某一步的文件夹，比对该步。</translation>
     </message>
     <message numerus="yes">
         <source>Opened %1 scope by scope: the operators of %2 of %3 scopes read (a scope&apos;s are read when it is expanded in the dump tree); %n unreadable file(s) in them.</source>

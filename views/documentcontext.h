@@ -65,7 +65,10 @@ public:
     /// worker); no operator index of the whole dump is made (index() stays null). Below it,
     /// the whole dump is indexed as before. The default, kScopeByScopeAbove, is replaced by
     /// DS_SCOPE_BY_SCOPE_ABOVE when set; tests set their own. Applies to the dumps opened after.
-    static constexpr int kScopeByScopeAbove = 4'096;
+    /// 16,384 scopes: the whole index then costs about 1.0-1.3 GB (63-81 KB a scope), which a
+    /// workstation holds; below it the overflow scan, the graph, the operator table and Compare,
+    /// which need the whole index, keep working.
+    static constexpr int kScopeByScopeAbove = 16'384;
     void setScopeByScopeAbove(int scopes) { m_scopeByScopeAbove = scopes; }
     int scopeByScopeAbove() const { return m_scopeByScopeAbove; }
     /// True when `dump` was opened scope by scope.

@@ -660,7 +660,8 @@ void MainWindow::compareWith(QString benchPath)
         QMessageBox::information(this, tr("Compare"),
                                  tr("This run has more than %1 scopes and was opened scope by scope: no operator index of the "
                                     "whole run is kept to compare. Compare it with the command line (dumpscope-cli compare "
-                                    "NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair.")
+                                    "NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair, or open "
+                                    "one step's folder here to compare that step.")
                                      .arg(QLocale().toString(m_context->scopeByScopeAbove())));
         return;
     }
