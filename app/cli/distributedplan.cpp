@@ -451,8 +451,11 @@ std::optional<std::vector<ComparedScope>> decodeCompared(const QByteArray &bytes
 QByteArray encodePiece(const ScopePiece &p)
 {
     return writer([&](QDataStream &s) {
-        s << p.pair << p.npuOps << p.csv << p.json << p.divergences << p.notPass << p.warnings << p.reached << p.stack
-          << quint32(p.cells.size());
+        // the text parts as UTF-8: half the bytes of QDataStream's UTF-16 for this ASCII text
+        s << p.pair << p.npuOps << p.csv << p.json << p.divergences.toUtf8() << p.notPass.toUtf8() << quint32(p.warnings.size());
+        for (const QString &w : p.warnings)
+            s << w.toUtf8();
+        s << p.reached << p.stack << quint32(p.cells.size());
         for (const std::vector<MsCell> &row : p.cells) {
             s << quint32(row.size());
             for (const MsCell &c : row) {
@@ -469,8 +472,17 @@ QByteArray encodePiece(const ScopePiece &p)
 std::optional<ScopePiece> decodePiece(const QByteArray &bytes)
 {
     return reader<ScopePiece>(bytes, [](QDataStream &s, ScopePiece &p) {
-        quint32 rows = 0;
-        s >> p.pair >> p.npuOps >> p.csv >> p.json >> p.divergences >> p.notPass >> p.warnings >> p.reached >> p.stack >> rows;
+        quint32 rows = 0, warnings = 0;
+        QByteArray divergences, notPass;
+        s >> p.pair >> p.npuOps >> p.csv >> p.json >> divergences >> notPass >> warnings;
+        p.divergences = QString::fromUtf8(divergences);
+        p.notPass = QString::fromUtf8(notPass);
+        for (quint32 w = 0; w < warnings && s.status() == QDataStream::Ok; ++w) {
+            QByteArray line;
+            s >> line;
+            p.warnings << QString::fromUtf8(line);
+        }
+        s >> p.reached >> p.stack >> rows;
         // counts come off the wire: rows and cells are added one by one while the stream holds them
         for (quint32 r = 0; r < rows && s.status() == QDataStream::Ok; ++r) {
             quint32 n = 0;

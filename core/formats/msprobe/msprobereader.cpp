@@ -2,6 +2,7 @@
 
 #include "dumpjsonentries.h"
 #include "dumpjsonsplit.h"
+#include "sidefiles.h"
 #include "jsonstream.h"
 #include "tensor/dtype.h"
 
@@ -13,6 +14,8 @@
 #include <algorithm>
 #include <array>
 #include <limits>
+#include <memory>
+#include <optional>
 #include <type_traits>
 #include <unordered_map>
 
@@ -295,17 +298,6 @@ QString forwardTwin(const QString &entry)
 }
 
 namespace {
-// The backward counterpart of a forward module/API name (inverse of forwardTwin).
-QString backwardTwin(const QString &entry)
-{
-    if (entry.endsWith(QLatin1String(".forward")))
-        return entry.chopped(8) + QLatin1String(".backward");
-    static const QRegularExpression re(QStringLiteral("\\.forward\\.(\\d+)$"));
-    const auto m = re.match(entry);
-    if (m.hasMatch())
-        return entry.left(m.capturedStart()) + QLatin1String(".backward.") + m.captured(1);
-    return {};
-}
 
 /// Entry name -> op index, as a sorted array of (hash, index): 16 bytes per entry instead of
 /// a hash table node per name (a 10^6-entry dump.json).
@@ -380,92 +372,122 @@ QStringList sharedStack(const JsonTree &t, std::uint32_t arr)
     return lines;
 }
 
-// stack.json, both formats (§4). Fills op.stack for the entries it names.
-void readStackJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
-                   IndexPart &part)
+// stack.json, both formats (§4), as parsed before it meets a dump.json's operators: what
+// depends only on the file's bytes, so that ranks with identical files share one parse.
+struct StackFile
 {
-    FastJsonReader r;
-    if (!r.open(absFile)) {
-        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
-        return;
-    }
-    if (!r.beginObject()) {
-        part.errors.push_back({relFile, QStringLiteral("not a stack.json object: %1").arg(r.error()), r.errorOffset()});
-        return;
-    }
+    struct Member
+    {
+        std::string key;
+        bool newFormat = false;           ///< `"n": [[entries], [lines]]`, else `"entry": [lines]`
+        std::vector<std::string> entries; ///< new format: the entries it names
+        QStringList lines;
+    };
+    std::vector<Member> members; ///< in file order; members that are not arrays are left out
+    bool failed = false;         ///< `error` (at `errorOffset`) after the members
+    QString error;
+    std::uint64_t errorOffset = 0;
+};
+
+StackFile parseStackJson(FastJsonReader &r)
+{
+    StackFile f;
+    auto fail = [&](const QString &message) {
+        f.failed = true;
+        f.error = message;
+        f.errorOffset = r.errorOffset();
+        return f;
+    };
+    if (!r.beginObject())
+        return fail(QStringLiteral("not a stack.json object: %1").arg(r.error()));
     JsonTree tree;
     std::string key;
     bool first = true;
-    QHash<QString, int> oldFormatStacks; // identical old-format stacks share one list
     for (;;) {
         const int m = r.nextMember(key, first);
         if (m == 0)
             break;
-        if (m < 0 || !r.parseValue(tree)) {
-            part.errors.push_back({relFile, QStringLiteral("%1 (stacks before it were kept)").arg(r.error()), r.errorOffset()});
-            return;
-        }
+        if (m < 0 || !r.parseValue(tree))
+            return fail(QStringLiteral("%1 (stacks before it were kept)").arg(r.error()));
         const JsonNode &root = tree.root();
         if (root.kind != JsonNode::Array)
             continue;
         const JsonNode &firstElem = tree.node(root.first ? root.first : 0);
+        StackFile::Member member;
+        member.key = key;
         if (root.count == 2 && firstElem.kind == JsonNode::Array && isNumber(key)) {
-            // New format: [[entries], [lines]].
-            const QStringList lines = sharedStack(tree, firstElem.next);
+            member.newFormat = true;
+            member.lines = sharedStack(tree, firstElem.next);
+            for (std::uint32_t c = firstElem.first; c; c = tree.node(c).next)
+                if (tree.node(c).kind == JsonNode::String)
+                    member.entries.emplace_back(tree.text(tree.node(c)));
+        } else {
+            member.lines = sharedStack(tree, 0);
+        }
+        f.members.push_back(std::move(member));
+    }
+    return f;
+}
+
+// Fills op.stack for the entries `f` names.
+void applyStackJson(const StackFile &f, const QString &relFile, const NameIndex &byName, IndexPart &part)
+{
+    QHash<QString, int> oldFormatStacks; // identical old-format stacks share one list
+    for (const StackFile::Member &m : f.members) {
+        if (m.newFormat) {
             const int index = int(part.stacks.size());
-            part.stacks.push_back(lines);
-            for (std::uint32_t c = firstElem.first; c; c = tree.node(c).next) {
-                if (tree.node(c).kind != JsonNode::String)
-                    continue;
-                const std::string_view e = tree.text(tree.node(c));
-                if (const int o = byName.find(e); o >= 0)
+            part.stacks.push_back(m.lines);
+            for (const std::string &e : m.entries)
+                if (const int o = byName.find(std::string_view(e)); o >= 0)
                     part.ops[size_t(o)].stack = index;
-            }
             continue;
         }
-        // Old format: "entry": [lines].
-        const int it = byName.find(std::string_view(key));
+        const int it = byName.find(std::string_view(m.key));
         if (it < 0)
             continue;
-        const QStringList lines = sharedStack(tree, 0);
-        const QString joined = lines.join(QLatin1Char('\x1f'));
+        const QString joined = m.lines.join(QLatin1Char('\x1f'));
         auto s = oldFormatStacks.constFind(joined);
         if (s == oldFormatStacks.constEnd()) {
             s = oldFormatStacks.insert(joined, int(part.stacks.size()));
-            part.stacks.push_back(lines);
+            part.stacks.push_back(m.lines);
         }
         part.ops[size_t(it)].stack = *s;
     }
+    if (f.failed)
+        part.errors.push_back({relFile, f.error, f.errorOffset});
 }
 
-// construct.json (§5): plain `child: parent|null` and Megatron `child: [parent, micro_step]`.
-void readConstructJson(const QString &absFile, const QString &relFile, const NameIndex &byName,
-                       IndexPart &part)
+// construct.json (§5) as parsed: plain `child: parent|null` and Megatron `child: [parent,
+// micro_step]`, the parent's text ("" for none).
+struct ConstructFile
 {
-    FastJsonReader r;
-    if (!r.open(absFile)) {
-        part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
-        return;
-    }
+    std::vector<std::pair<std::string, std::string>> members; ///< child, parent; file order
+    bool notAnObject = false; ///< the error below and nothing else: no parent rule either
+    bool failed = false;      ///< `error` (at `errorOffset`) after the members
+    QString error;
+    std::uint64_t errorOffset = 0;
+};
+
+ConstructFile parseConstructJson(FastJsonReader &r)
+{
+    ConstructFile f;
     if (!r.beginObject()) {
-        part.errors.push_back({relFile, QStringLiteral("not a construct.json object: %1").arg(r.error()), r.errorOffset()});
-        return;
+        f.notAnObject = f.failed = true;
+        f.error = QStringLiteral("not a construct.json object: %1").arg(r.error());
+        f.errorOffset = r.errorOffset();
+        return f;
     }
     JsonTree tree;
     std::string key;
     bool first = true;
-    // Parents of dumped entries go straight into their records; only keys without a record
-    // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
-    std::vector<bool> listed(part.ops.size(), false);
-    QHash<QString, QString> others;
-    TextArena &texts = threadTextArena();
-    std::unordered_map<std::string, PackedText> outside; // parents without a record, shared
     for (;;) {
         const int m = r.nextMember(key, first);
         if (m == 0)
             break;
         if (m < 0 || !r.parseValue(tree)) {
-            part.errors.push_back({relFile, QStringLiteral("%1 (parents before it were kept)").arg(r.error()), r.errorOffset()});
+            f.failed = true;
+            f.error = QStringLiteral("%1 (parents before it were kept)").arg(r.error());
+            f.errorOffset = r.errorOffset();
             break;
         }
         if (key == "megatron_micro_step_number")
@@ -475,20 +497,36 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
         if (root.kind == JsonNode::Array && root.first)
             p = root.first; // Megatron [parent, micro_step]
         const JsonNode &pn = tree.node(p);
-        const std::string_view parentText = pn.kind == JsonNode::String ? tree.text(pn) : std::string_view();
+        f.members.emplace_back(key, pn.kind == JsonNode::String ? std::string(tree.text(pn)) : std::string());
+    }
+    return f;
+}
+
+void applyConstructJson(const ConstructFile &f, const QString &relFile, const NameIndex &byName, IndexPart &part)
+{
+    if (f.notAnObject) {
+        part.errors.push_back({relFile, f.error, f.errorOffset});
+        return;
+    }
+    // Parents of dumped entries go straight into their records; only keys without a record
+    // (optimizer phases, entries outside the dump) are kept aside, for the twin rule below.
+    std::vector<bool> listed(part.ops.size(), false);
+    std::unordered_map<std::string_view, std::string_view> others; // views into `f`
+    TextArena &texts = threadTextArena();
+    std::unordered_map<std::string_view, PackedText> outside; // parents without a record, shared
+    for (const auto &[key, parentText] : f.members) {
         const int it = byName.find(std::string_view(key));
         if (it < 0) {
-            others.insert(QString::fromUtf8(key.data(), qsizetype(key.size())),
-                          parentText.empty() ? QString() : QString::fromUtf8(parentText.data(), qsizetype(parentText.size())));
+            others.insert_or_assign(std::string_view(key), std::string_view(parentText));
             continue;
         }
         PackedText parent;
         if (!parentText.empty()) {
             // Share the parent's text with its own record.
-            if (const int po = byName.find(parentText); po >= 0) {
+            if (const int po = byName.find(std::string_view(parentText)); po >= 0) {
                 parent = part.ops[size_t(po)].opName;
             } else {
-                auto [slot, added] = outside.try_emplace(std::string(parentText));
+                auto [slot, added] = outside.try_emplace(std::string_view(parentText));
                 if (added)
                     slot->second = texts.add(parentText);
                 parent = slot->second;
@@ -497,33 +535,66 @@ void readConstructJson(const QString &absFile, const QString &relFile, const Nam
         part.ops[size_t(it)].parent = std::move(parent);
         listed[size_t(it)] = true;
     }
+    if (f.failed)
+        part.errors.push_back({relFile, f.error, f.errorOffset});
     // "Parent inferred": a backward node's parent is the backward twin of its forward twin's
     // parent when that node exists and the recorded parent differs (in-place module reuse).
+    // In UTF-8: no QString per operator of a run of millions.
+    auto isOther = [&](const std::string &name) { return others.find(std::string_view(name)) != others.end(); };
     for (size_t i = 0; i < part.ops.size(); ++i) {
         OpRecord &op = part.ops[i];
         if (!listed[i])
             continue; // not in construct.json at all (L1): nothing to correct
-        const QString fwd = forwardTwin(op.opName);
-        if (fwd.isEmpty())
+        const std::string fwd = forwardTwinUtf8(op.opName.utf8());
+        if (fwd.empty())
             continue;
-        QString fwdParent;
-        if (const int f = byName.find(fwd); f >= 0) {
-            if (!listed[size_t(f)])
+        std::string_view fwdParent;
+        if (const int fo = byName.find(std::string_view(fwd)); fo >= 0) {
+            if (!listed[size_t(fo)])
                 continue;
-            fwdParent = part.ops[size_t(f)].parent;
-        } else if (const auto o = others.constFind(fwd); o != others.constEnd()) {
-            fwdParent = *o;
+            fwdParent = part.ops[size_t(fo)].parent.utf8();
+        } else if (const auto o = others.find(std::string_view(fwd)); o != others.end()) {
+            fwdParent = o->second;
         }
-        if (fwdParent.isEmpty())
+        if (fwdParent.empty())
             continue;
-        const QString expected = backwardTwin(fwdParent);
-        if (expected.isEmpty() || expected == op.parent)
+        const std::string expected = backwardTwinUtf8(fwdParent);
+        if (expected.empty() || std::string_view(expected) == op.parent.utf8())
             continue;
-        if (!byName.contains(expected) && !others.contains(expected))
+        if (byName.find(std::string_view(expected)) < 0 && !isOther(expected))
             continue;
-        op.parent = expected;
+        op.parent = texts.add(expected);
         part.parentInferred.push_back(int(i));
     }
+}
+
+/// A side file's parse, shared with the identical files this thread read before (the ranks of
+/// a run write the same stack.json and construct.json); the file is read in one call. Missing:
+/// false, nothing read. A file that cannot be read is reported as before ("cannot open: ...").
+template<typename Parsed, typename Parse>
+bool readSideFile(const QString &absFile, const QString &relFile, IndexPart &part, ParsedFileCache<Parsed> &cache,
+                  Parse parse, std::shared_ptr<const Parsed> &out)
+{
+    std::string bytes;
+    const SmallFile got = readSmallFile(absFile, bytes);
+    if (got == SmallFile::Missing)
+        return false;
+    FastJsonReader r;
+    if (got == SmallFile::Failed) { // through QFile, as FastJsonReader::open says it
+        if (!QFileInfo::exists(absFile))
+            return false;
+        if (!r.open(absFile)) {
+            part.errors.push_back({relFile, QStringLiteral("cannot open: %1").arg(r.error()), 0});
+            return true;
+        }
+        out = std::make_shared<const Parsed>(parse(r));
+        return true;
+    }
+    out = cache.get(bytes, [&](const std::string &b) {
+        r.setView(b);
+        return parse(r);
+    });
+    return true;
 }
 
 } // namespace
@@ -659,24 +730,34 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
     }
     if (const QString tensorDir = tensorDirOf(rootDir, dir, relDir, part.dumpDataDir); !tensorDir.isEmpty())
         moveTensorFiles(part, relDir, tensorDir);
-    const QString stackJson = dir + QStringLiteral("/stack.json");
-    const QString constructJson = dir + QStringLiteral("/construct.json");
-    const bool hasStack = QFileInfo::exists(stackJson), hasConstruct = QFileInfo::exists(constructJson);
+    // stack.json and construct.json: each read in one call and parsed once per thread for all
+    // the identical files of a run's ranks (sidefiles.h).
+    thread_local ParsedFileCache<StackFile> stackFiles;
+    thread_local ParsedFileCache<ConstructFile> constructFiles;
+    const QString relStack = joinPath(relDir, QStringLiteral("stack.json"));
+    const QString relConstruct = joinPath(relDir, QStringLiteral("construct.json"));
+    std::shared_ptr<const StackFile> stack;
+    std::shared_ptr<const ConstructFile> construct;
+    const bool hasStack = readSideFile(dir + QStringLiteral("/stack.json"), relStack, part, stackFiles, parseStackJson, stack);
+    IndexPart constructOpenError; // its errors go after stack.json's, as when it was read after it
+    const bool hasConstruct = readSideFile(dir + QStringLiteral("/construct.json"), relConstruct, constructOpenError,
+                                           constructFiles, parseConstructJson, construct);
     std::optional<NameIndex> byNameStore;
     if (hasStack || hasConstruct)
         byNameStore.emplace(part.ops);
-    if (hasStack) {
-        readStackJson(stackJson, joinPath(relDir, QStringLiteral("stack.json")), *byNameStore, part);
+    if (stack) {
+        applyStackJson(*stack, relStack, *byNameStore, part);
         // Stacks are collected on forward hooks only: backward entries use their twin's.
         for (OpRecord &op : part.ops) {
             if (op.stack >= 0)
                 continue;
-            if (const int f = byNameStore->find(forwardTwin(op.opName)); f >= 0)
+            if (const int f = byNameStore->find(std::string_view(forwardTwinUtf8(op.opName.utf8()))); f >= 0)
                 op.stack = part.ops[size_t(f)].stack;
         }
     }
-    if (hasConstruct)
-        readConstructJson(constructJson, joinPath(relDir, QStringLiteral("construct.json")), *byNameStore, part);
+    part.errors.insert(part.errors.end(), constructOpenError.errors.begin(), constructOpenError.errors.end());
+    if (construct)
+        applyConstructJson(*construct, relConstruct, *byNameStore, part);
     if (job && job->cancelled())
         return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
     return part;
