@@ -617,9 +617,21 @@ void TrendsPanel::drawHeatmap()
                      .arg(m_bands.rowsPerBand);
     m_heatNote->setText(notes.join(QStringLiteral(" \u00b7 ")));
     m_scale->axis()->setLabel(fittedAxisLabel(m_scale->axis(), axisName()));
-    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
+    // Every k-th step labelled, k a round number that leaves each label its width (a hundred
+    // steps' labels side by side would overwrite each other).
+    const auto stepLabel = [&](int s) { return t.steps[size_t(s)] >= 0 ? QString::number(t.steps[size_t(s)]) : t.stepLabels[s]; };
+    const QFontMetrics tickFont(m_heat->xAxis->tickLabelFont());
+    int widest = 1;
     for (int s = 0; s < nSteps; ++s)
-        xTicks->addTick(s, t.steps[size_t(s)] >= 0 ? QString::number(t.steps[size_t(s)]) : t.stepLabels[s]);
+        widest = std::max(widest, tickFont.horizontalAdvance(stepLabel(s)));
+    const int room = std::max(2, (m_heat->width() > 200 ? m_heat->width() - 160 : 480) / (widest + tickFont.horizontalAdvance(QStringLiteral("00"))));
+    int every = 1;
+    for (const int k : {1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000, 10000})
+        if ((every = k) * room >= nSteps)
+            break;
+    auto xTicks = QSharedPointer<QCPAxisTickerText>::create();
+    for (int s = 0; s < nSteps; s += every)
+        xTicks->addTick(s, stepLabel(s));
     m_heat->xAxis->setTicker(xTicks);
     m_heat->yAxis->setTickLabelFont(QFont(font().family(), std::max(7, font().pointSize() - 1)));
     m_labelEvery = m_labelWidth = 0;

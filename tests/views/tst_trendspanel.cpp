@@ -8,8 +8,11 @@
 #include "trendspanel.h"
 
 #include <QComboBox>
+#include <QDir>
+#include <QFile>
 #include <QSignalSpy>
 #include <QToolButton>
+#include <QTemporaryDir>
 #include <QTest>
 #include <qcustomplot.h>
 
@@ -112,6 +115,44 @@ private slots:
         QCOMPARE(int(std::lround(panel.heatmap()->yAxis->pixelToCoord(labels.front().first.center().y()))), 0);
         if (const QString dir = qEnvironmentVariable("DUMPSCOPE_SCREENSHOTS"); !dir.isEmpty())
             panel.grab().save(dir + QStringLiteral("/trends_labels_%1x%2.png").arg(size.width()).arg(size.height()));
+    }
+
+    /// A hundred steps: the step axis labels every k-th step, k round, so that no label is
+    /// drawn over the next (all hundred were drawn, on top of each other, on a 1,024 x 100 run).
+    void stepLabelsDoNotOverlap()
+    {
+        QTemporaryDir dir;
+        const QString rank0 = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps/base_statistics_mix/step0/rank0");
+        constexpr int kSteps = 100;
+        for (int step = 0; step < kSteps; ++step) {
+            const QString to = dir.filePath(QStringLiteral("step%1/rank0").arg(step));
+            QVERIFY(QDir().mkpath(to));
+            for (const QString &f : QDir(rank0).entryList(QDir::Files))
+                QVERIFY(QFile::copy(rank0 + QLatin1Char('/') + f, to + QLatin1Char('/') + f));
+        }
+        const auto built = buildIndex(dir.path());
+        QVERIFY(built);
+        TrendsPanel panel;
+        panel.resize(600, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy ready(&panel, &TrendsPanel::tableReady);
+        panel.setStatistics(*built, QStringLiteral("steps"));
+        QTRY_VERIFY_WITH_TIMEOUT(ready.count() > 0 && !panel.isBusy(), 60000);
+        QCOMPARE(int(panel.table()->steps.size()), kSteps);
+        QCustomPlot *plot = panel.heatmap();
+        plot->replot();
+        const auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+        QVERIFY(ticker);
+        const QFontMetrics fm(plot->xAxis->tickLabelFont());
+        QVERIFY(ticker->ticks().size() >= 3); // still labelled
+        double lastRight = -1e9;
+        for (auto it = ticker->ticks().cbegin(); it != ticker->ticks().cend(); ++it) {
+            const double x = plot->xAxis->coordToPixel(it.key()), half = fm.horizontalAdvance(it.value()) / 2.0;
+            QVERIFY2(x - half > lastRight, qPrintable(QStringLiteral("step label '%1' overlaps the one before").arg(it.value())));
+            QCOMPARE(it.value(), QString::number(panel.table()->steps[size_t(it.key())])); // the step it stands under
+            lastRight = x + half;
+        }
     }
 
     /// "Fraction that underflows in <dtype>" (issue 34) on a real msprobe tensor dump (two steps,
