@@ -7,6 +7,8 @@
 #include "formats/h5/h5dumper.h"
 #include "formats/h5/h5loader.h"
 
+#include "fuzzscratch.h"
+
 #include <QDir>
 #include <QFile>
 
@@ -19,23 +21,7 @@ using namespace ds;
 
 namespace {
 
-QString scratchDir()
-{
-    // Leaked on purpose: the exit handler below still needs it after static destructors ran.
-    static const QString &dir = *new QString([] {
-        QByteArray tmpl = QFile::encodeName(QDir(QDir::tempPath()).filePath(QStringLiteral("fuzz_h5_XXXXXX")));
-        if (QDir(QStringLiteral("/dev/shm")).exists())
-            tmpl = "/dev/shm/fuzz_h5_XXXXXX";
-        if (!::mkdtemp(tmpl.data()))
-            std::abort();
-        return QFile::decodeName(tmpl);
-    }());
-    static const bool cleanup = [] {
-        return std::atexit([] { QDir(dir).removeRecursively(); }) == 0;
-    }();
-    (void)cleanup;
-    return dir;
-}
+QString scratchDir() { return fuzz::scratchDir("fuzz_h5"); }
 
 } // namespace
 

@@ -8,6 +8,8 @@
 #include "dumpgraph/visdbgraph.h"
 #include "formats/visdb/visdb.h"
 
+#include "fuzzscratch.h"
+
 #include <QDir>
 #include <QFile>
 
@@ -21,23 +23,7 @@ using namespace ds;
 
 namespace {
 
-QString scratchDir()
-{
-    // Leaked on purpose: the exit handler below still needs it after static destructors ran.
-    static const QString &dir = *new QString([] {
-        QByteArray tmpl = QFile::encodeName(QDir(QDir::tempPath()).filePath(QStringLiteral("fuzz_visdb_XXXXXX")));
-        if (QDir(QStringLiteral("/dev/shm")).exists())
-            tmpl = "/dev/shm/fuzz_visdb_XXXXXX";
-        if (!::mkdtemp(tmpl.data()))
-            std::abort();
-        return QFile::decodeName(tmpl);
-    }());
-    static const bool cleanup = [] {
-        return std::atexit([] { QDir(dir).removeRecursively(); }) == 0;
-    }();
-    (void)cleanup;
-    return dir;
-}
+QString scratchDir() { return fuzz::scratchDir("fuzz_visdb"); }
 
 void walkGraphs(const visdb::VisDatabase &db)
 {
