@@ -110,4 +110,18 @@ QString runRootOf(const QString &relPath, const DumpLevels &levels)
     return comps.mid(0, cut).join(QLatin1Char('/'));
 }
 
+QString scopeIdOf(const DumpLevels &l)
+{
+    QStringList parts;
+    if (!l.step.isEmpty())
+        parts << l.step;
+    if (!l.rank.isEmpty())
+        parts << l.rank;
+    if (!l.device.isEmpty())
+        parts << QStringLiteral("device") + l.device;
+    if (!l.dataIndex.isEmpty())
+        parts << QStringLiteral("iteration") + l.dataIndex;
+    return parts.join(QLatin1Char('/'));
+}
+
 } // namespace ds

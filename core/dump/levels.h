@@ -39,4 +39,9 @@ bool allDigits(const QString &s);
 /// folder. `relPath` is relative to the opened folder, `levels` are the claim's.
 QString runRootOf(const QString &relPath, const DumpLevels &levels);
 
+/// The id of the scope a record with these levels belongs to: its step, rank, device and
+/// iteration levels joined by '/', e.g. "step0/rank1" (msprobe), "device0/iteration3" (CANN),
+/// "" when the dump has none of them (the whole run is one scope).
+QString scopeIdOf(const DumpLevels &levels);
+
 } // namespace ds

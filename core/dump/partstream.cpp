@@ -1,5 +1,7 @@
 #include "partstream.h"
 
+#include "util/checkedstream.h"
+
 #include <QDataStream>
 #include <QIODevice>
 
@@ -30,40 +32,10 @@ void putShape(QDataStream &s, const Shape &shape)
         s << quint64(d);
 }
 
-/// A count read from the stream that can be right: each element takes at least `minBytes`.
-bool getCount(QDataStream &s, quint32 &n, qint64 minBytes)
-{
-    s >> n;
-    const qint64 left = s.device()->bytesAvailable();
-    return s.status() == QDataStream::Ok && qint64(n) <= left / std::max<qint64>(minBytes, 1);
-}
-
-void putStrings(QDataStream &s, const QStringList &list)
-{
-    s << quint32(list.size());
-    for (const QString &x : list)
-        s << x;
-}
-
-/// QDataStream's own QList reading reserves the count it reads: check it first.
-bool getStrings(QDataStream &s, QStringList &list)
-{
-    quint32 n = 0;
-    if (!getCount(s, n, 4))
-        return false;
-    list.clear();
-    for (quint32 i = 0; i < n; ++i) {
-        QString x;
-        s >> x;
-        list.append(std::move(x));
-    }
-    return s.status() == QDataStream::Ok;
-}
-
 bool getShape(QDataStream &s, Shape &shape)
 {
     quint32 n = 0;
-    if (!getCount(s, n, 8))
+    if (!getCheckedCount(s, n, 8))
         return false;
     shape.clear();
     for (quint32 i = 0; i < n; ++i) {
@@ -128,7 +100,7 @@ void putOp(QDataStream &s, const OpRecord &op)
     s << quint32(op.tensors.size());
     for (const TensorRecord &t : op.tensors)
         putTensor(s, t);
-    putStrings(s, op.warnings());
+    putStringList(s, op.warnings());
     s << op.parent.toString() << qint32(op.stack);
     putEnum(s, op.source);
     s << op.opDebug;
@@ -155,7 +127,7 @@ bool getOp(QDataStream &s, OpRecord &op)
     x.fileSize = fileSize;
     x.headerLen = headerLen;
     quint32 n = 0;
-    if (!getCount(s, n, 64))
+    if (!getCheckedCount(s, n, 64))
         return false;
     for (quint32 i = 0; i < n; ++i) {
         TensorRecord t;
@@ -163,7 +135,7 @@ bool getOp(QDataStream &s, OpRecord &op)
             return false;
         op.tensors.push_back(std::move(t));
     }
-    if (!getStrings(s, x.warnings))
+    if (!getStringList(s, x.warnings))
         return false;
     qint32 stack = -1;
     s >> parent >> stack;
@@ -195,7 +167,7 @@ QByteArray encodePart(const IndexPart &part)
         s << e.file << e.message << quint64(e.offset);
     s << quint32(part.stacks.size());
     for (const QStringList &stack : part.stacks)
-        putStrings(s, stack);
+        putStringList(s, stack);
     s << part.task << part.level << part.framework << part.dumpDataDir;
     s << quint32(part.parentInferred.size());
     for (int i : part.parentInferred)
@@ -214,7 +186,7 @@ std::optional<IndexPart> decodePart(const QByteArray &bytes)
         return std::nullopt;
     IndexPart part;
     quint32 n = 0;
-    if (!getCount(s, n, 64))
+    if (!getCheckedCount(s, n, 64))
         return std::nullopt;
     for (quint32 i = 0; i < n; ++i) {
         OpRecord op;
@@ -222,7 +194,7 @@ std::optional<IndexPart> decodePart(const QByteArray &bytes)
             return std::nullopt;
         part.ops.push_back(std::move(op));
     }
-    if (!getCount(s, n, 16))
+    if (!getCheckedCount(s, n, 16))
         return std::nullopt;
     for (quint32 i = 0; i < n; ++i) {
         FileError e;
@@ -231,16 +203,16 @@ std::optional<IndexPart> decodePart(const QByteArray &bytes)
         e.offset = offset;
         part.errors.push_back(std::move(e));
     }
-    if (!getCount(s, n, 4))
+    if (!getCheckedCount(s, n, 4))
         return std::nullopt;
     for (quint32 i = 0; i < n; ++i) {
         QStringList stack;
-        if (!getStrings(s, stack))
+        if (!getStringList(s, stack))
             return std::nullopt;
         part.stacks.push_back(std::move(stack));
     }
     s >> part.task >> part.level >> part.framework >> part.dumpDataDir;
-    if (!getCount(s, n, 4))
+    if (!getCheckedCount(s, n, 4))
         return std::nullopt;
     for (quint32 i = 0; i < n; ++i) {
         qint32 v = 0;

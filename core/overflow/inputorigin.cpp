@@ -1,5 +1,6 @@
 #include "inputorigin.h"
 
+#include "dump/levels.h"
 
 #include <QCoreApplication>
 #include <cmath>
@@ -13,22 +14,6 @@ namespace {
 /// else the device.
 QString stepOf(const DumpLevels &l) { return l.step.isEmpty() ? l.dataIndex : l.step; }
 QString rankOf(const DumpLevels &l) { return l.rank.isEmpty() ? l.device : l.rank; }
-/// "step1/rank0", "device0/iteration1": run/runtree.h's scopeIdOf (the same words as the run
-/// answers; no part, run or time level, which a part indexed alone may carry).
-QString scopeName(const DumpLevels &l)
-{
-    QStringList parts;
-    if (!l.step.isEmpty())
-        parts << l.step;
-    if (!l.rank.isEmpty())
-        parts << l.rank;
-    if (!l.device.isEmpty())
-        parts << QStringLiteral("device") + l.device;
-    if (!l.dataIndex.isEmpty())
-        parts << QStringLiteral("iteration") + l.dataIndex;
-    return parts.join(QLatin1Char('/'));
-}
-
 /// The number a step level ends with ("step12" -> 12, "3" -> 3), -1 none.
 qint64 stepNumber(const QString &step)
 {
@@ -152,7 +137,7 @@ InputOrigin explain(const DumpIndex &index, const std::vector<ScopeScan> &scopes
     const int prev = previousStep(scopes, scopeAt);
     if (prev >= 0) {
         const ScopeScan &p = scopes[size_t(prev)];
-        o.previousScope = scopeName(*p.scope.levels);
+        o.previousScope = scopeIdOf(*p.scope.levels);
         const QString firstEntry = entryName(first);
         for (int op = p.scope.end - 1; op >= p.scope.begin && o.writer.isEmpty(); --op) {
             const OpRecord &rec = index.ops[size_t(op)];
@@ -185,7 +170,7 @@ InputOrigin explain(const DumpIndex &index, const std::vector<ScopeScan> &scopes
     // One sentence.
     const QString name = o.parameter.isEmpty() ? o.tensor
                                                : QCoreApplication::translate("ds::Overflow", "%1 (%2, parameter of %3)").arg(o.tensor, o.parameter, o.module);
-    const QString scope = scopeName(*scan.scope.levels);
+    const QString scope = scopeIdOf(*scan.scope.levels);
     o.text = QCoreApplication::translate("ds::Overflow", "%1 was already %2 when %3 began (no operator before it in this step produced it)").arg(name, what(input.recorded()), scope);
     if (prev < 0)
         o.text += QStringLiteral("; ") + QCoreApplication::translate("ds::Overflow", "no earlier step of this rank is in the dump");

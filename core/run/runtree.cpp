@@ -15,20 +15,6 @@
 
 namespace ds {
 
-QString scopeIdOf(const DumpLevels &l)
-{
-    QStringList parts;
-    if (!l.step.isEmpty())
-        parts << l.step;
-    if (!l.rank.isEmpty())
-        parts << l.rank;
-    if (!l.device.isEmpty())
-        parts << QStringLiteral("device") + l.device;
-    if (!l.dataIndex.isEmpty())
-        parts << QStringLiteral("iteration") + l.dataIndex;
-    return parts.join(QLatin1Char('/'));
-}
-
 QString scopeStepLabel(const DumpLevels &l) { return !l.step.isEmpty() ? l.step : l.dataIndex; }
 QString scopeRankLabel(const DumpLevels &l) { return !l.rank.isEmpty() ? l.rank : l.device; }
 

@@ -8,6 +8,7 @@
 // levels ("step0/rank1", "device0/iteration3"), the same in every run, so that the scopes of
 // two runs pair up and the per-scope work can run anywhere (issue 17: one process per node).
 
+#include "dump/levels.h"
 #include "index/buildindex.h"
 
 #include <QStringList>
@@ -16,10 +17,6 @@
 
 namespace ds {
 
-/// The id of the scope a record with these levels belongs to: its step, rank, device and
-/// iteration levels joined by '/', e.g. "step0/rank1" (msprobe), "device0/iteration3" (CANN),
-/// "" when the dump has none of them (the whole run is one scope).
-QString scopeIdOf(const DumpLevels &levels);
 /// The step label of a scope: its step level, else the CANN iteration (data_index).
 QString scopeStepLabel(const DumpLevels &levels);
 /// The rank label of a scope: its rank level, else the CANN device.

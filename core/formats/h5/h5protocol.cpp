@@ -1,5 +1,7 @@
 #include "h5protocol.h"
 
+#include "util/checkedstream.h"
+
 #include <QDataStream>
 #include <QIODevice>
 
@@ -28,34 +30,6 @@ std::optional<std::uint64_t> payloadLimit(char c, FrameReader::Direction directi
 
 bool fixedSize(char c) { return FrameTag(c) == FrameTag::Go || FrameTag(c) == FrameTag::Progress; }
 
-/// A count that can be right: each element takes at least `minBytes` of what is left.
-bool getCount(QDataStream &s, quint32 &n, qint64 minBytes)
-{
-    s >> n;
-    return s.status() == QDataStream::Ok && qint64(n) <= s.device()->bytesAvailable() / std::max<qint64>(minBytes, 1);
-}
-
-void putStrings(QDataStream &s, const QStringList &list)
-{
-    s << quint32(list.size());
-    for (const QString &x : list)
-        s << x;
-}
-
-bool getStrings(QDataStream &s, QStringList &list)
-{
-    quint32 n = 0;
-    if (!getCount(s, n, 4))
-        return false;
-    list.clear();
-    for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) {
-        QString x;
-        s >> x;
-        list.append(std::move(x));
-    }
-    return s.status() == QDataStream::Ok;
-}
-
 void putInts(QDataStream &s, const QList<qint32> &list)
 {
     s << quint32(list.size());
@@ -66,7 +40,7 @@ void putInts(QDataStream &s, const QList<qint32> &list)
 bool getInts(QDataStream &s, QList<qint32> &list)
 {
     quint32 n = 0;
-    if (!getCount(s, n, 4))
+    if (!getCheckedCount(s, n, 4))
         return false;
     list.clear();
     for (quint32 i = 0; i < n; ++i) {
@@ -160,7 +134,7 @@ QByteArray encodeRequest(const Request &r)
             s << r.exportJob.outPath << quint32(r.exportJob.sources.size());
             for (const ExportSource &src : r.exportJob.sources) {
                 s << src.path << src.dataFile;
-                putStrings(s, src.groups);
+                putStringList(s, src.groups);
             }
             break;
         case RequestKind::Echo:
@@ -192,7 +166,7 @@ std::optional<Request> decodeRequest(const QByteArray &bytes)
             quint64 fileSize = 0, chunkBytes = 0;
             quint32 rank = 0;
             s >> r.load.path >> r.load.dataFile >> r.load.location >> fileSize;
-            if (!getCount(s, rank, 8))
+            if (!getCheckedCount(s, rank, 8))
                 return false;
             for (quint32 i = 0; i < rank; ++i) {
                 quint64 d = 0;
@@ -207,12 +181,12 @@ std::optional<Request> decodeRequest(const QByteArray &bytes)
         case RequestKind::Export: {
             quint32 n = 0;
             s >> r.exportJob.outPath;
-            if (!getCount(s, n, 12))
+            if (!getCheckedCount(s, n, 12))
                 return false;
             for (quint32 i = 0; i < n && s.status() == QDataStream::Ok; ++i) {
                 ExportSource src;
                 s >> src.path >> src.dataFile;
-                if (!getStrings(s, src.groups))
+                if (!getStringList(s, src.groups))
                     return false;
                 r.exportJob.sources.push_back(std::move(src));
             }
