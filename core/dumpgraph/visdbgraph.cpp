@@ -15,12 +15,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace ds {
 
 namespace {
 
 constexpr int kApiGroupType = 9;
+/// A graph of at least this many database nodes makes its nodes on two threads, and its chain
+/// beside its start node and verdicts.
+constexpr size_t kTwoThreadsFrom = 100000;
 
 /// A node name as one component of a graph node name ('/' separates the groups).
 QString component(const QString &name)
@@ -269,46 +273,77 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
                   matchedKey = QString::fromLatin1(kVisMatchedAttr), kindS = QStringLiteral("s"), kindF = QStringLiteral("f"),
                   module = QStringLiteral("Module");
     const bool compare = db.graphType == QLatin1String("compare");
+    // Which database nodes become graph nodes, and their scopes, first (the scope memo is for
+    // one thread); then the nodes themselves, on two threads for a big graph.
     std::vector<int> nodeOf(count, -1); // database node -> graph node (-1: a group only)
-    g.nodes.reserve(count);
-    RowStrings strings;
-    QString lastType;
+    int made = 0;
     for (size_t i = 0; i < count; ++i) {
         const visdb::VisNode &vn = vg.nodes[i];
         if (vn.name == vg.root || vn.nodeType == kApiGroupType)
             continue;
-        const QString &outer = scopeOf(int(i), scopeOf);
-        GraphNode n;
-        const QString own = component(vn.name);
-        const bool group = !vn.children.isEmpty();
-        if (outer.isEmpty() && !group)
-            n.name = own;
-        else if (outer.isEmpty())
-            n.name = own + QLatin1Char('/') + own;
-        else if (!group)
-            n.name = outer + QLatin1Char('/') + own;
-        else
-            n.name = outer + QLatin1Char('/') + own + QLatin1Char('/') + own;
-        n.type = vn.nodeType == 0 ? module : apiType(vn.name, lastType);
-        n.id = vn.order;
-        n.attrs.reserve(4);
-        n.attrs.push_back({nodeKey, kindS, vn.name});
-        if (vn.precisionIndex) {
-            n.attrs.push_back({precisionKey, kindF, QString::number(*vn.precisionIndex)});
-            n.attrs.push_back({levelKey, kindS, visdb::precisionLevel(db, *vn.precisionIndex)});
-        }
-        if (!vn.overflowLevel.isEmpty())
-            n.attrs.push_back({overflowKey, kindS, vn.overflowLevel});
-        if (compare)
-            n.attrs.push_back({matchedKey, kindS, vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
-        std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
-        if (!db.rowsDeferred) {
-            n.inputDescs = descs(vn.inputData, strings);
-            n.outputDescs = descs(vn.outputData, strings);
-        }
-        nodeOf[i] = int(g.nodes.size());
-        g.nodes.push_back(std::move(n));
+        scopeOf(int(i), scopeOf);
+        nodeOf[i] = made++;
     }
+    g.nodes.resize(size_t(made));
+    auto makeNodes = [&](size_t from, size_t to) {
+        RowStrings strings;
+        QString lastType;
+        for (size_t i = from; i < to; ++i) {
+            if (nodeOf[i] < 0)
+                continue;
+            const visdb::VisNode &vn = vg.nodes[i];
+            const QString &outer = scope[i];
+            GraphNode &n = g.nodes[size_t(nodeOf[i])];
+            const QString own = component(vn.name);
+            const bool group = !vn.children.isEmpty();
+            if (outer.isEmpty() && !group)
+                n.name = own;
+            else if (outer.isEmpty())
+                n.name = own + QLatin1Char('/') + own;
+            else if (!group)
+                n.name = outer + QLatin1Char('/') + own;
+            else
+                n.name = outer + QLatin1Char('/') + own + QLatin1Char('/') + own;
+            n.type = vn.nodeType == 0 ? module : apiType(vn.name, lastType);
+            n.id = vn.order;
+            n.attrs.reserve(4);
+            n.attrs.push_back({nodeKey, kindS, vn.name});
+            if (vn.precisionIndex) {
+                n.attrs.push_back({precisionKey, kindF, QString::number(*vn.precisionIndex)});
+                n.attrs.push_back({levelKey, kindS, visdb::precisionLevel(db, *vn.precisionIndex)});
+            }
+            if (!vn.overflowLevel.isEmpty())
+                n.attrs.push_back({overflowKey, kindS, vn.overflowLevel});
+            if (compare)
+                n.attrs.push_back({matchedKey, kindS, vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
+            std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
+            if (!db.rowsDeferred) {
+                n.inputDescs = descs(vn.inputData, strings);
+                n.outputDescs = descs(vn.outputData, strings);
+            }
+        }
+    };
+    if (count >= kTwoThreadsFrom) {
+        std::thread second(makeNodes, count / 2, count);
+        makeNodes(0, count / 2);
+        second.join();
+    } else {
+        makeNodes(0, count);
+    }
+    // What the model list and the first view ask of every node, answered here on the reading
+    // thread (a pass over a million nodes on the GUI thread stalled it, setGraphs 0.8-1 s); it
+    // reads the nodes' attributes only, so a big graph answers it beside the chain below.
+    NodeId start;
+    NodeStatusColumn verdicts;
+    auto answer = [&] {
+        start = visDbStartNode(g);
+        verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
+    };
+    std::thread answering;
+    if (count >= kTwoThreadsFrom)
+        answering = std::thread(answer);
+    else
+        answer();
     // Chain the members of every parent in node_order: from the last node of one member (a
     // node, or a whole child group) to the first node of the next. A member's span (its first
     // and last graph node by id) is computed once per node; a cycle ends at the node itself.
@@ -349,6 +384,8 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
         for (size_t m = 1; m < members.size(); ++m)
             chain.emplace_back(members[m].first, members[m - 1].last);
     }
+    if (answering.joinable())
+        answering.join();
     // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
     // by consumer, then in the order added. That is the same graph only when no two nodes share
     // a name (an input names the last node of a name): else the inputs are parsed after all.
@@ -366,10 +403,6 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
         for (GraphNode &n : g.nodes)
             n.inputs.clear();
     }
-    // What the model list and the first view ask of every node, answered here on the reading
-    // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
-    const NodeId start = visDbStartNode(g);
-    const NodeStatusColumn verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
     g.attrs.push_back({QString::fromLatin1(kVisStartAttr), QStringLiteral("i"), QString::number(start.value)});
     g.attrs.push_back({QString::fromLatin1(kVisErrorNodesAttr), QStringLiteral("i"),
                        QString::number(std::count(verdicts.values.begin(), verdicts.values.end(), 3.0))});
