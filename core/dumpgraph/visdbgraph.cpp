@@ -330,72 +330,71 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
     } else {
         makeNodes(0, count);
     }
-    // What the model list and the first view ask of every node, answered here on the reading
-    // thread (a pass over a million nodes on the GUI thread stalled it, setGraphs 0.8-1 s); it
-    // reads the nodes' attributes only, so a big graph answers it beside the chain below.
-    NodeId start;
-    NodeStatusColumn verdicts;
-    auto answer = [&] {
-        start = visDbStartNode(g);
-        verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
-    };
-    std::thread answering;
-    if (count >= kTwoThreadsFrom)
-        answering = std::thread(answer);
-    else
-        answer();
     // Chain the members of every parent in node_order: from the last node of one member (a
     // node, or a whole child group) to the first node of the next. A member's span (its first
     // and last graph node by id) is computed once per node; a cycle ends at the node itself.
-    struct Span { int first = -1, last = -1; };
-    std::vector<Span> span(count);
-    std::vector<char> spanState(count, 0);
-    auto spanOf = [&](int i, auto &&self, int depth) -> Span {
-        if (spanState[size_t(i)] == 2)
-            return span[size_t(i)];
-        Span s{nodeOf[size_t(i)], nodeOf[size_t(i)]};
-        if (spanState[size_t(i)] == 1 || depth > 256)
-            return s; // a cycle, or a chain too deep to follow
-        spanState[size_t(i)] = 1;
-        for (int k = childStart[size_t(i)]; k < childStart[size_t(i) + 1]; ++k) {
-            const Span cs = self(children[size_t(k)], self, depth + 1);
-            if (cs.first >= 0 && (s.first < 0 || g.nodes[size_t(cs.first)].id < g.nodes[size_t(s.first)].id))
-                s.first = cs.first;
-            if (cs.last >= 0 && (s.last < 0 || g.nodes[size_t(cs.last)].id > g.nodes[size_t(s.last)].id))
-                s.last = cs.last;
-        }
-        spanState[size_t(i)] = 2;
-        span[size_t(i)] = s;
-        return s;
-    };
-    std::vector<Span> members;
+    // It reads the nodes' ids and writes the edges only: a big graph makes it on a thread of its
+    // own beside the name index, the groups and the start node below.
     std::vector<std::pair<int, int>> chain; // (consumer, producer), in the order of their inputs
-    chain.reserve(count);
-    for (size_t i = 0; i < count; ++i) {
-        members.clear();
-        for (int k = childStart[i]; k < childStart[i + 1]; ++k)
-            members.push_back(spanOf(children[size_t(k)], spanOf, 0));
-        if (nodeOf[i] >= 0 && !vg.nodes[i].children.isEmpty())
-            members.push_back({nodeOf[i], nodeOf[i]}); // the module's own node
-        members.erase(std::remove_if(members.begin(), members.end(), [](const Span &s) { return s.first < 0; }), members.end());
-        std::sort(members.begin(), members.end(), [&](const Span &a, const Span &b) {
-            return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
-        });
-        for (size_t m = 1; m < members.size(); ++m)
-            chain.emplace_back(members[m].first, members[m - 1].last);
-    }
-    if (answering.joinable())
-        answering.join();
-    // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
-    // by consumer, then in the order added. That is the same graph only when no two nodes share
-    // a name (an input names the last node of a name): else the inputs are parsed after all.
-    std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    g.edges.reserve(chain.size());
-    for (size_t e = 0; e < chain.size(); ++e) {
-        const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
-        g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
-    }
+    auto makeChain = [&] {
+        struct Span { int first = -1, last = -1; };
+        std::vector<Span> span(count);
+        std::vector<char> spanState(count, 0);
+        auto spanOf = [&](int i, auto &&self, int depth) -> Span {
+            if (spanState[size_t(i)] == 2)
+                return span[size_t(i)];
+            Span s{nodeOf[size_t(i)], nodeOf[size_t(i)]};
+            if (spanState[size_t(i)] == 1 || depth > 256)
+                return s; // a cycle, or a chain too deep to follow
+            spanState[size_t(i)] = 1;
+            for (int k = childStart[size_t(i)]; k < childStart[size_t(i) + 1]; ++k) {
+                const Span cs = self(children[size_t(k)], self, depth + 1);
+                if (cs.first >= 0 && (s.first < 0 || g.nodes[size_t(cs.first)].id < g.nodes[size_t(s.first)].id))
+                    s.first = cs.first;
+                if (cs.last >= 0 && (s.last < 0 || g.nodes[size_t(cs.last)].id > g.nodes[size_t(s.last)].id))
+                    s.last = cs.last;
+            }
+            spanState[size_t(i)] = 2;
+            span[size_t(i)] = s;
+            return s;
+        };
+        std::vector<Span> members;
+        chain.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            members.clear();
+            for (int k = childStart[i]; k < childStart[i + 1]; ++k)
+                members.push_back(spanOf(children[size_t(k)], spanOf, 0));
+            if (nodeOf[i] >= 0 && !vg.nodes[i].children.isEmpty())
+                members.push_back({nodeOf[i], nodeOf[i]}); // the module's own node
+            members.erase(std::remove_if(members.begin(), members.end(), [](const Span &s) { return s.first < 0; }), members.end());
+            std::sort(members.begin(), members.end(), [&](const Span &a, const Span &b) {
+                return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
+            });
+            for (size_t m = 1; m < members.size(); ++m)
+                chain.emplace_back(members[m].first, members[m - 1].last);
+        }
+        // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
+        // by consumer, then in the order added. That is the same graph only when no two nodes share
+        // a name (an input names the last node of a name): else the inputs are parsed after all.
+        std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        g.edges.reserve(chain.size());
+        for (size_t e = 0; e < chain.size(); ++e) {
+            const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
+            g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
+        }
+    };
+    std::thread chaining;
+    if (count >= kTwoThreadsFrom)
+        chaining = std::thread(makeChain);
+    else
+        makeChain();
+    // What the model list and the first view ask of every node, answered here on the reading
+    // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
+    const NodeId start = visDbStartNode(g);
+    const NodeStatusColumn verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
     g.buildWithEdges();
+    if (chaining.joinable())
+        chaining.join();
     if (!g.hasUniqueNames()) {
         for (const auto &[to, from] : chain)
             g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
