@@ -203,9 +203,11 @@ struct NodePart
     std::vector<Piece> pieces;
 };
 
-/// Reads the rows [offset, offset + limit) of the node query (limit -1: to the end).
+/// Reads the rows [offset, offset + limit) of the node query (limit -1: to the end). The first
+/// graph met reserves room for `expected` nodes (a big table is most often one graph: its
+/// nodes are not moved again as the vector grows, nor when the second half is appended).
 Result<NodePart> readNodePart(const Connection &c, const QString &path, const QString &sql, qint64 offset, qint64 limit,
-                              const JobControl *job)
+                              const JobControl *job, qint64 expected = 0)
 {
     Statement nodes(c, sql);
     if (!nodes.ok())
@@ -226,8 +228,11 @@ Result<NodePart> readNodePart(const Connection &c, const QString &path, const QS
         const auto key = std::make_tuple(source == "NPU" ? 0 : 1, step, rank);
         if (part.pieces.empty() || key != part.pieces[last].key) { // rows come graph by graph
             auto [it, added] = pieceOf.try_emplace(key, part.pieces.size());
-            if (added)
+            if (added) {
                 part.pieces.push_back({key, VisGraph{sources.get(source), step, rank, {}, {}, {}}, false});
+                if (part.pieces.size() == 1 && expected > 0) // at most 4 M: rowids need not be dense
+                    part.pieces.back().graph.nodes.reserve(size_t(std::min(expected, qint64(1) << 22)));
+            }
             last = it->second;
         }
         NodePart::Piece &piece = part.pieces[last];
@@ -363,10 +368,10 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const 
     // A big table is read on two threads, each on its own connection: the first `split` rows of
     // the walk (LIMIT) and the rest (OFFSET: SQLite skips those index entries without fetching
     // their rows), merged in order. Where the split falls changes nothing that is read.
-    qint64 split = read.splitAt;
+    qint64 split = read.splitAt, rows = 0;
     if (split < 0 && read.twoThreadsFrom < std::numeric_limits<qint64>::max()) {
         Statement size(connection, QStringLiteral("SELECT MAX(rowid) FROM tb_nodes")); // O(log n): about the row count
-        const qint64 rows = size.ok() && size.step() == SQLITE_ROW ? size.integer(0) : 0;
+        rows = size.ok() && size.step() == SQLITE_ROW ? size.integer(0) : 0;
         if (rows >= read.twoThreadsFrom && rows >= 2)
             split = rows / 2;
     }
@@ -377,10 +382,10 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const 
         Result<NodePart> second = Error(ErrorKind::Corrupt, path, QString());
         std::thread thread([&] {
             const Connection own(path);
-            second = own.ok() ? readNodePart(own, path, sql, split, -1, job)
+            second = own.ok() ? readNodePart(own, path, sql, split, -1, job, rows - split)
                               : Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "SQLite cannot open it: %1").arg(own.error()));
         });
-        parts.push_back(readNodePart(connection, path, sql, 0, split, job));
+        parts.push_back(readNodePart(connection, path, sql, 0, split, job, rows));
         thread.join();
         parts.push_back(std::move(second));
     }
