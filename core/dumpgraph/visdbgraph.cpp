@@ -15,12 +15,16 @@
 
 #include <algorithm>
 #include <cmath>
+#include <thread>
 
 namespace ds {
 
 namespace {
 
 constexpr int kApiGroupType = 9;
+/// A graph of at least this many database nodes makes its nodes on two threads, and its chain
+/// beside its start node and verdicts.
+constexpr size_t kTwoThreadsFrom = 100000;
 
 /// A node name as one component of a graph node name ('/' separates the groups).
 QString component(const QString &name)
@@ -269,96 +273,128 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
                   matchedKey = QString::fromLatin1(kVisMatchedAttr), kindS = QStringLiteral("s"), kindF = QStringLiteral("f"),
                   module = QStringLiteral("Module");
     const bool compare = db.graphType == QLatin1String("compare");
+    // Which database nodes become graph nodes, and their scopes, first (the scope memo is for
+    // one thread); then the nodes themselves, on two threads for a big graph.
     std::vector<int> nodeOf(count, -1); // database node -> graph node (-1: a group only)
-    g.nodes.reserve(count);
-    RowStrings strings;
-    QString lastType;
+    int made = 0;
     for (size_t i = 0; i < count; ++i) {
         const visdb::VisNode &vn = vg.nodes[i];
         if (vn.name == vg.root || vn.nodeType == kApiGroupType)
             continue;
-        const QString &outer = scopeOf(int(i), scopeOf);
-        GraphNode n;
-        const QString own = component(vn.name);
-        const bool group = !vn.children.isEmpty();
-        if (outer.isEmpty() && !group)
-            n.name = own;
-        else if (outer.isEmpty())
-            n.name = own + QLatin1Char('/') + own;
-        else if (!group)
-            n.name = outer + QLatin1Char('/') + own;
-        else
-            n.name = outer + QLatin1Char('/') + own + QLatin1Char('/') + own;
-        n.type = vn.nodeType == 0 ? module : apiType(vn.name, lastType);
-        n.id = vn.order;
-        n.attrs.reserve(4);
-        n.attrs.push_back({nodeKey, kindS, vn.name});
-        if (vn.precisionIndex) {
-            n.attrs.push_back({precisionKey, kindF, QString::number(*vn.precisionIndex)});
-            n.attrs.push_back({levelKey, kindS, visdb::precisionLevel(db, *vn.precisionIndex)});
+        scopeOf(int(i), scopeOf);
+        nodeOf[i] = made++;
+    }
+    g.nodes.resize(size_t(made));
+    auto makeNodes = [&](size_t from, size_t to) {
+        RowStrings strings;
+        QString lastType;
+        for (size_t i = from; i < to; ++i) {
+            if (nodeOf[i] < 0)
+                continue;
+            const visdb::VisNode &vn = vg.nodes[i];
+            const QString &outer = scope[i];
+            GraphNode &n = g.nodes[size_t(nodeOf[i])];
+            const QString own = component(vn.name);
+            const bool group = !vn.children.isEmpty();
+            if (outer.isEmpty() && !group)
+                n.name = own;
+            else if (outer.isEmpty())
+                n.name = own + QLatin1Char('/') + own;
+            else if (!group)
+                n.name = outer + QLatin1Char('/') + own;
+            else
+                n.name = outer + QLatin1Char('/') + own + QLatin1Char('/') + own;
+            n.type = vn.nodeType == 0 ? module : apiType(vn.name, lastType);
+            n.id = vn.order;
+            n.attrs.reserve(4);
+            n.attrs.push_back({nodeKey, kindS, vn.name});
+            if (vn.precisionIndex) {
+                n.attrs.push_back({precisionKey, kindF, QString::number(*vn.precisionIndex)});
+                n.attrs.push_back({levelKey, kindS, visdb::precisionLevel(db, *vn.precisionIndex)});
+            }
+            if (!vn.overflowLevel.isEmpty())
+                n.attrs.push_back({overflowKey, kindS, vn.overflowLevel});
+            if (compare)
+                n.attrs.push_back({matchedKey, kindS, vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
+            std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
+            if (!db.rowsDeferred) {
+                n.inputDescs = descs(vn.inputData, strings);
+                n.outputDescs = descs(vn.outputData, strings);
+            }
         }
-        if (!vn.overflowLevel.isEmpty())
-            n.attrs.push_back({overflowKey, kindS, vn.overflowLevel});
-        if (compare)
-            n.attrs.push_back({matchedKey, kindS, vn.matchedPath.isEmpty() ? QString() : vn.matchedPath.back()});
-        std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
-        if (!db.rowsDeferred) {
-            n.inputDescs = descs(vn.inputData, strings);
-            n.outputDescs = descs(vn.outputData, strings);
-        }
-        nodeOf[i] = int(g.nodes.size());
-        g.nodes.push_back(std::move(n));
+    };
+    if (count >= kTwoThreadsFrom) {
+        std::thread second(makeNodes, count / 2, count);
+        makeNodes(0, count / 2);
+        second.join();
+    } else {
+        makeNodes(0, count);
     }
     // Chain the members of every parent in node_order: from the last node of one member (a
     // node, or a whole child group) to the first node of the next. A member's span (its first
     // and last graph node by id) is computed once per node; a cycle ends at the node itself.
-    struct Span { int first = -1, last = -1; };
-    std::vector<Span> span(count);
-    std::vector<char> spanState(count, 0);
-    auto spanOf = [&](int i, auto &&self, int depth) -> Span {
-        if (spanState[size_t(i)] == 2)
-            return span[size_t(i)];
-        Span s{nodeOf[size_t(i)], nodeOf[size_t(i)]};
-        if (spanState[size_t(i)] == 1 || depth > 256)
-            return s; // a cycle, or a chain too deep to follow
-        spanState[size_t(i)] = 1;
-        for (int k = childStart[size_t(i)]; k < childStart[size_t(i) + 1]; ++k) {
-            const Span cs = self(children[size_t(k)], self, depth + 1);
-            if (cs.first >= 0 && (s.first < 0 || g.nodes[size_t(cs.first)].id < g.nodes[size_t(s.first)].id))
-                s.first = cs.first;
-            if (cs.last >= 0 && (s.last < 0 || g.nodes[size_t(cs.last)].id > g.nodes[size_t(s.last)].id))
-                s.last = cs.last;
-        }
-        spanState[size_t(i)] = 2;
-        span[size_t(i)] = s;
-        return s;
-    };
-    std::vector<Span> members;
+    // It reads the nodes' ids and writes the edges only: a big graph makes it on a thread of its
+    // own beside the name index, the groups and the start node below.
     std::vector<std::pair<int, int>> chain; // (consumer, producer), in the order of their inputs
-    chain.reserve(count);
-    for (size_t i = 0; i < count; ++i) {
-        members.clear();
-        for (int k = childStart[i]; k < childStart[i + 1]; ++k)
-            members.push_back(spanOf(children[size_t(k)], spanOf, 0));
-        if (nodeOf[i] >= 0 && !vg.nodes[i].children.isEmpty())
-            members.push_back({nodeOf[i], nodeOf[i]}); // the module's own node
-        members.erase(std::remove_if(members.begin(), members.end(), [](const Span &s) { return s.first < 0; }), members.end());
-        std::sort(members.begin(), members.end(), [&](const Span &a, const Span &b) {
-            return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
-        });
-        for (size_t m = 1; m < members.size(); ++m)
-            chain.emplace_back(members[m].first, members[m - 1].last);
-    }
-    // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
-    // by consumer, then in the order added. That is the same graph only when no two nodes share
-    // a name (an input names the last node of a name): else the inputs are parsed after all.
-    std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    g.edges.reserve(chain.size());
-    for (size_t e = 0; e < chain.size(); ++e) {
-        const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
-        g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
-    }
+    auto makeChain = [&] {
+        struct Span { int first = -1, last = -1; };
+        std::vector<Span> span(count);
+        std::vector<char> spanState(count, 0);
+        auto spanOf = [&](int i, auto &&self, int depth) -> Span {
+            if (spanState[size_t(i)] == 2)
+                return span[size_t(i)];
+            Span s{nodeOf[size_t(i)], nodeOf[size_t(i)]};
+            if (spanState[size_t(i)] == 1 || depth > 256)
+                return s; // a cycle, or a chain too deep to follow
+            spanState[size_t(i)] = 1;
+            for (int k = childStart[size_t(i)]; k < childStart[size_t(i) + 1]; ++k) {
+                const Span cs = self(children[size_t(k)], self, depth + 1);
+                if (cs.first >= 0 && (s.first < 0 || g.nodes[size_t(cs.first)].id < g.nodes[size_t(s.first)].id))
+                    s.first = cs.first;
+                if (cs.last >= 0 && (s.last < 0 || g.nodes[size_t(cs.last)].id > g.nodes[size_t(s.last)].id))
+                    s.last = cs.last;
+            }
+            spanState[size_t(i)] = 2;
+            span[size_t(i)] = s;
+            return s;
+        };
+        std::vector<Span> members;
+        chain.reserve(count);
+        for (size_t i = 0; i < count; ++i) {
+            members.clear();
+            for (int k = childStart[i]; k < childStart[i + 1]; ++k)
+                members.push_back(spanOf(children[size_t(k)], spanOf, 0));
+            if (nodeOf[i] >= 0 && !vg.nodes[i].children.isEmpty())
+                members.push_back({nodeOf[i], nodeOf[i]}); // the module's own node
+            members.erase(std::remove_if(members.begin(), members.end(), [](const Span &s) { return s.first < 0; }), members.end());
+            std::sort(members.begin(), members.end(), [&](const Span &a, const Span &b) {
+                return g.nodes[size_t(a.first)].id < g.nodes[size_t(b.first)].id;
+            });
+            for (size_t m = 1; m < members.size(); ++m)
+                chain.emplace_back(members[m].first, members[m - 1].last);
+        }
+        // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
+        // by consumer, then in the order added. That is the same graph only when no two nodes share
+        // a name (an input names the last node of a name): else the inputs are parsed after all.
+        std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+        g.edges.reserve(chain.size());
+        for (size_t e = 0; e < chain.size(); ++e) {
+            const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
+            g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
+        }
+    };
+    std::thread chaining;
+    if (count >= kTwoThreadsFrom)
+        chaining = std::thread(makeChain);
+    else
+        makeChain();
+    // What the model list and the first view ask of every node, answered here on the reading
+    // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
+    const NodeId start = visDbStartNode(g);
+    const NodeStatusColumn verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
     g.buildWithEdges();
+    if (chaining.joinable())
+        chaining.join();
     if (!g.hasUniqueNames()) {
         for (const auto &[to, from] : chain)
             g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
@@ -366,10 +402,6 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
         for (GraphNode &n : g.nodes)
             n.inputs.clear();
     }
-    // What the model list and the first view ask of every node, answered here on the reading
-    // thread: a pass over a million nodes on the GUI thread stalled it (setGraphs, 0.8-1 s).
-    const NodeId start = visDbStartNode(g);
-    const NodeStatusColumn verdicts = visDbStatus(g, NodeStatusRole::CompareVerdict);
     g.attrs.push_back({QString::fromLatin1(kVisStartAttr), QStringLiteral("i"), QString::number(start.value)});
     g.attrs.push_back({QString::fromLatin1(kVisErrorNodesAttr), QStringLiteral("i"),
                        QString::number(std::count(verdicts.values.begin(), verdicts.values.end(), 3.0))});

@@ -4,6 +4,7 @@
 
 #include <QSet>
 #include <algorithm>
+#include <thread>
 
 namespace ds {
 
@@ -109,9 +110,17 @@ NodeId Graph::findNode(QStringView nodeName) const
 
 void Graph::buildWithEdges()
 {
-    indexNames();
     unresolvedInputs.clear();
-    buildGroups();
+    // The name index and the groups both only read the names (buildGroups writes each node's
+    // group): a big graph makes them side by side.
+    if (nodes.size() >= 100000) {
+        std::thread names([this] { indexNames(); });
+        buildGroups();
+        names.join();
+    } else {
+        indexNames();
+        buildGroups();
+    }
 }
 
 void Graph::build()

@@ -20,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -476,6 +477,25 @@ private slots:
     void sameGraphsAsPathStrings()
     {
         QFETCH(QString, file);
+        sameGraphsAsPathStringsIn(file);
+    }
+
+    // A bench/gen_vis_db.py database of 100,101 nodes: big enough for the two-thread build
+    // (nodes made in two halves, the chain beside the name index and groups).
+    void generatedDatabaseSameGraphsAsPathStrings()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath(QStringLiteral("g100k.vis.db"));
+        QProcess gen;
+        gen.start(QStringLiteral("python3"), {QStringLiteral(DUMPSCOPE_SOURCE_DIR "/bench/gen_vis_db.py"), QStringLiteral("--layers"),
+                                              QStringLiteral("100"), file});
+        QVERIFY2(gen.waitForFinished(120000) && gen.exitCode() == 0, gen.readAllStandardError().constData());
+        sameGraphsAsPathStringsIn(file);
+    }
+
+private:
+    void sameGraphsAsPathStringsIn(const QString &file)
+    {
         const auto db = visdb::readVisDb(file, nullptr, {0}); // rows deferred: the tree only
         QVERIFY2(db.ok(), qPrintable(db.errorText()));
         const std::vector<GraphModel> models = visDbGraphModels(*db);
@@ -512,6 +532,8 @@ private slots:
             QCOMPARE(visDbStatus(a, NodeStatusRole::CompareVerdict).values.size(), a.nodes.size());
         }
     }
+
+private slots:
 
     // Opening a database (eager, deferred, a node's rows on demand) writes nothing in its
     // folder: no -journal, -wal or -shm file, no byte changed. The copy is put in WAL mode, as

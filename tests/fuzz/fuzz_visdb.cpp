@@ -3,6 +3,8 @@
 // (readVisDb's eager read) and the node tree alone (deferred rows, rowsUpTo 0), each turned
 // into graphs (visDbGraphModels: the node-index build, its groups and chain edges), their start
 // node and stored levels, and the first nodes' rows fetched on demand (readVisDbNodeRows).
+// Each read is also made on two threads split in the middle of the rows (VisDbRead::splitAt):
+// it must give the same nodes, or fail as the one-thread read does.
 // A bad database must give an error naming the file; nothing may crash or hang (up_node
 // cycles, sub_nodes naming missing or repeated nodes, node_order out of range, bad JSON rows).
 #include "dumpgraph/visdbgraph.h"
@@ -53,6 +55,22 @@ void walkGraphs(const visdb::VisDatabase &db)
     }
 }
 
+bool sameNodes(const visdb::VisDatabase &a, const visdb::VisDatabase &b)
+{
+    if (a.graphs.size() != b.graphs.size())
+        return false;
+    for (std::size_t g = 0; g < a.graphs.size(); ++g) {
+        const visdb::VisGraph &x = a.graphs[g], &y = b.graphs[g];
+        if (x.source != y.source || x.root != y.root || x.dumpDataDir != y.dumpDataDir || x.nodes.size() != y.nodes.size())
+            return false;
+        for (std::size_t n = 0; n < x.nodes.size(); ++n)
+            if (x.nodes[n].name != y.nodes[n].name || x.nodes[n].parent != y.nodes[n].parent || x.nodes[n].order != y.nodes[n].order
+                || x.nodes[n].children != y.nodes[n].children || x.nodes[n].inputData != y.nodes[n].inputData)
+                return false;
+    }
+    return true;
+}
+
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
@@ -68,7 +86,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, size_t size)
     for (const qint64 rowsUpTo : {std::numeric_limits<qint64>::max(), qint64(0)}) {
         visdb::VisDbRead read;
         read.rowsUpTo = rowsUpTo;
+        read.twoThreadsFrom = std::numeric_limits<qint64>::max();
         const auto db = visdb::readVisDb(file, nullptr, read);
+        std::size_t rows = 0;
+        for (const visdb::VisGraph &g : db ? db->graphs : std::vector<visdb::VisGraph>{})
+            rows += g.nodes.size();
+        read.splitAt = qint64(rows / 2);
+        const auto split = visdb::readVisDb(file, nullptr, read);
+        if (!split && (split.error().file != file || split.errorText().isEmpty()))
+            __builtin_trap();
+        if (db.ok() != split.ok() || (db && !sameNodes(*db, *split)))
+            __builtin_trap(); // two threads read what one does
         if (!db) {
             if (db.error().file != file || db.errorText().isEmpty())
                 __builtin_trap(); // errors name the file and say why

@@ -17,6 +17,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace ds::visdb {
 
@@ -189,6 +190,81 @@ private:
     QString m_string;
 };
 
+/// The nodes of one stretch of the index3 walk (all of it, or one thread's half), graph by
+/// graph in the order met: what one walk would have appended to each graph.
+struct NodePart
+{
+    struct Piece
+    {
+        std::tuple<int, int, int> key; ///< (NPU first, step, rank)
+        VisGraph graph;
+        bool hasRoot = false; ///< a row without up_node was met (graph.root is the last one's name)
+    };
+    std::vector<Piece> pieces;
+};
+
+/// Reads the rows [offset, offset + limit) of the node query (limit -1: to the end). The first
+/// graph met reserves room for `expected` nodes (a big table is most often one graph: its
+/// nodes are not moved again as the vector grows, nor when the second half is appended).
+Result<NodePart> readNodePart(const Connection &c, const QString &path, const QString &sql, qint64 offset, qint64 limit,
+                              const JobControl *job, qint64 expected = 0)
+{
+    Statement nodes(c, sql);
+    if (!nodes.ok())
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(c)));
+    nodes.bind(1, limit);
+    nodes.bind(2, offset);
+    NodePart part;
+    std::map<std::tuple<int, int, int>, size_t> pieceOf;
+    LastString sources, parents, overflows;
+    std::uint64_t row = 0;
+    size_t last = 0;
+    int rc = SQLITE_ROW;
+    while ((rc = nodes.step()) == SQLITE_ROW) {
+        if (job && (++row & 1023) == 0 && job->cancelled())
+            return Cancelled{};
+        const std::string_view source = nodes.text(0);
+        const int step = int(nodes.integer(1)), rank = int(nodes.integer(2));
+        const auto key = std::make_tuple(source == "NPU" ? 0 : 1, step, rank);
+        if (part.pieces.empty() || key != part.pieces[last].key) { // rows come graph by graph
+            auto [it, added] = pieceOf.try_emplace(key, part.pieces.size());
+            if (added) {
+                part.pieces.push_back({key, VisGraph{sources.get(source), step, rank, {}, {}, {}}, false});
+                if (part.pieces.size() == 1 && expected > 0) // at most 4 M: rowids need not be dense
+                    part.pieces.back().graph.nodes.reserve(size_t(std::min(expected, qint64(1) << 22)));
+            }
+            last = it->second;
+        }
+        NodePart::Piece &piece = part.pieces[last];
+        VisGraph &g = piece.graph;
+        VisNode n;
+        n.order = int(nodes.integer(3));
+        n.name = nodes.string(4);
+        n.nodeType = int(nodes.integer(5));
+        n.parent = parents.get(nodes.text(6));
+        n.children = jsonStrings(nodes.text(7));
+        if (!nodes.isNull(8))
+            n.precisionIndex = nodes.real(8);
+        n.overflowLevel = overflows.get(nodes.text(9));
+        n.microStep = int(nodes.integer(10));
+        n.matchedPath = jsonStrings(nodes.text(11));
+        n.stackId = nodes.string(12);
+        n.distributed = nodes.integer(13) != 0;
+        n.inputData = nodes.string(14);
+        n.outputData = nodes.string(15);
+        if (g.dumpDataDir.isEmpty())
+            g.dumpDataDir = nodes.string(16);
+        if (n.parent.isEmpty()) {
+            g.root = n.name;
+            piece.hasRoot = true;
+        }
+        g.nodes.push_back(std::move(n));
+    }
+    if (rc != SQLITE_DONE)
+        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(c)));
+    return part;
+}
+
 } // namespace
 
 bool looksLikeVisDb(const QString &path)
@@ -279,56 +355,60 @@ Result<VisDatabase> readVisDb(const QString &path, const JobControl *job, const 
     }
     // In msprobe's index3 (step, rank, data_source, node_order) order, so SQLite walks the index
     // instead of sorting every row with its data (graphs are put NPU first below).
-    Statement nodes(connection, QStringLiteral(
+    const QString sql = QStringLiteral(
             "SELECT data_source, step, rank, node_order, node_name, node_type, up_node, sub_nodes, precision_index, "
             "overflow_level, %1, %2, %3 "
-            "FROM tb_nodes ORDER BY step, rank, data_source, node_order")
-                        .arg(out.rowsDeferred ? QStringLiteral("0, %1, '', 0").arg(out.graphType == QLatin1String("compare") ? QStringLiteral("matched_node_link")
-                                                                                                                          : QStringLiteral("'[]'"))
-                                              : QStringLiteral("micro_step_id, matched_node_link, stack_id, is_distributed"),
-                             out.rowsDeferred ? QStringLiteral("'', ''") : QStringLiteral("input_data, output_data"),
-                             hasColumn(connection, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
-                                                                                                                : QStringLiteral("''")));
-    if (!nodes.ok())
-        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
+            "FROM tb_nodes ORDER BY step, rank, data_source, node_order LIMIT ? OFFSET ?")
+                            .arg(out.rowsDeferred ? QStringLiteral("0, %1, '', 0").arg(out.graphType == QLatin1String("compare") ? QStringLiteral("matched_node_link")
+                                                                                                                              : QStringLiteral("'[]'"))
+                                                  : QStringLiteral("micro_step_id, matched_node_link, stack_id, is_distributed"),
+                                 out.rowsDeferred ? QStringLiteral("'', ''") : QStringLiteral("input_data, output_data"),
+                                 hasColumn(connection, QStringLiteral("tb_nodes"), QStringLiteral("dump_data_dir")) ? QStringLiteral("dump_data_dir")
+                                                                                                                    : QStringLiteral("''"));
+    // A big table is read on two threads, each on its own connection: the first `split` rows of
+    // the walk (LIMIT) and the rest (OFFSET: SQLite skips those index entries without fetching
+    // their rows), merged in order. Where the split falls changes nothing that is read.
+    qint64 split = read.splitAt, rows = 0;
+    if (split < 0 && read.twoThreadsFrom < std::numeric_limits<qint64>::max()) {
+        Statement size(connection, QStringLiteral("SELECT MAX(rowid) FROM tb_nodes")); // O(log n): about the row count
+        rows = size.ok() && size.step() == SQLITE_ROW ? size.integer(0) : 0;
+        if (rows >= read.twoThreadsFrom && rows >= 2)
+            split = rows / 2;
+    }
+    std::vector<Result<NodePart>> parts;
+    if (split < 0) {
+        parts.push_back(readNodePart(connection, path, sql, 0, -1, job));
+    } else {
+        Result<NodePart> second = Error(ErrorKind::Corrupt, path, QString());
+        std::thread thread([&] {
+            const Connection own(path);
+            second = own.ok() ? readNodePart(own, path, sql, split, -1, job, rows - split)
+                              : Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "SQLite cannot open it: %1").arg(own.error()));
+        });
+        parts.push_back(readNodePart(connection, path, sql, 0, split, job, rows));
+        thread.join();
+        parts.push_back(std::move(second));
+    }
+    for (const Result<NodePart> &part : parts)
+        if (!part)
+            return part.error(); // the first half's error first, as one walk would meet it
     std::map<std::tuple<int, int, int>, size_t> graphOf; // (NPU first, step, rank) -> graphs index
     std::vector<VisGraph> graphs;
-    LastString sources, parents, overflows;
-    std::uint64_t row = 0;
-    int rc = SQLITE_ROW;
-    while ((rc = nodes.step()) == SQLITE_ROW) {
-        if (job && (++row & 1023) == 0 && job->cancelled())
-            return Cancelled{};
-        const std::string_view source = nodes.text(0);
-        const int step = int(nodes.integer(1)), rank = int(nodes.integer(2));
-        const auto key = std::make_tuple(source == "NPU" ? 0 : 1, step, rank);
-        auto [it, added] = graphOf.try_emplace(key, graphs.size());
-        if (added)
-            graphs.push_back(VisGraph{sources.get(source), step, rank, {}, {}, {}});
-        VisGraph &g = graphs[it->second];
-        VisNode n;
-        n.order = int(nodes.integer(3));
-        n.name = nodes.string(4);
-        n.nodeType = int(nodes.integer(5));
-        n.parent = parents.get(nodes.text(6));
-        n.children = jsonStrings(nodes.text(7));
-        if (!nodes.isNull(8))
-            n.precisionIndex = nodes.real(8);
-        n.overflowLevel = overflows.get(nodes.text(9));
-        n.microStep = int(nodes.integer(10));
-        n.matchedPath = jsonStrings(nodes.text(11));
-        n.stackId = nodes.string(12);
-        n.distributed = nodes.integer(13) != 0;
-        n.inputData = nodes.string(14);
-        n.outputData = nodes.string(15);
-        if (g.dumpDataDir.isEmpty())
-            g.dumpDataDir = nodes.string(16);
-        if (n.parent.isEmpty())
-            g.root = n.name;
-        g.nodes.push_back(std::move(n));
+    for (Result<NodePart> &part : parts) {
+        for (NodePart::Piece &piece : part->pieces) {
+            auto [it, added] = graphOf.try_emplace(piece.key, graphs.size());
+            if (added) {
+                graphs.push_back(std::move(piece.graph));
+                continue;
+            }
+            VisGraph &g = graphs[it->second];
+            g.nodes.insert(g.nodes.end(), std::make_move_iterator(piece.graph.nodes.begin()), std::make_move_iterator(piece.graph.nodes.end()));
+            if (piece.hasRoot)
+                g.root = piece.graph.root;
+            if (g.dumpDataDir.isEmpty())
+                g.dumpDataDir = piece.graph.dumpDataDir;
+        }
     }
-    if (rc != SQLITE_DONE)
-        return Error(ErrorKind::Corrupt, path, QCoreApplication::translate("VisDb", "cannot read tb_nodes: %1").arg(failure(connection)));
     for (auto &[key, index] : graphOf)
         out.graphs.push_back(std::move(graphs[index]));
     return out;

@@ -72,6 +72,11 @@ struct VisDbRead
     /// are what the graph does not show: micro_step_id, stack_id, is_distributed (0, "", false)
     /// and a build database's matched_node_link (msprobe links nodes in compare databases only).
     qint64 rowsUpTo = std::numeric_limits<qint64>::max();
+    /// A node table of at least this many rows is read on two threads (two read-only
+    /// connections, each walking one half of index3: the same rows in the same order).
+    qint64 twoThreadsFrom = 100000;
+    /// Where the second thread starts (a row of the index3 walk); -1: the middle. For tests.
+    qint64 splitAt = -1;
 };
 
 /// The input_data and output_data JSON of one node of a database.
