@@ -3,37 +3,25 @@
 #include "dump/records.h"
 
 #include <QString>
-#include <algorithm>
-#include <functional>
+#include <cstdint>
 #include <string_view>
-#include <utility>
 #include <vector>
 
 namespace ds {
 namespace msprobe {
 
-/// Entry name -> op index, as a sorted array of (hash, index): 16 bytes per entry instead of
-/// a hash table node per name (a 10^6-entry dump.json).
+/// Entry name -> op index: a hashed directory over the ops' own UTF-8 names (open addressing,
+/// linear probing, at most half full), each 8-byte slot holding the op and the high bits of its
+/// name's hash, so that a lookup reads one slot and, on a hash match, the one name it names: no
+/// copy of a name, no node per name. A 10^6-entry dump.json: 16 MB, about two cache misses per
+/// lookup (the binary search over a sorted array of hashes it replaces took about twenty).
+/// Repeated names: the first op of that name, as before.
 class NameIndex
 {
 public:
-    explicit NameIndex(const std::vector<OpRecord> &ops) : m_ops(ops)
-    {
-        m_keys.reserve(ops.size());
-        for (size_t i = 0; i < ops.size(); ++i)
-            m_keys.push_back({std::hash<std::string_view>{}(ops[i].opName.utf8()), int(i)});
-        std::sort(m_keys.begin(), m_keys.end());
-    }
-    /// The op named `name` (UTF-8), -1 if none.
-    int find(std::string_view utf8) const
-    {
-        const size_t h = std::hash<std::string_view>{}(utf8);
-        auto it = std::lower_bound(m_keys.begin(), m_keys.end(), std::pair<size_t, int>{h, -1});
-        for (; it != m_keys.end() && it->first == h; ++it)
-            if (m_ops[size_t(it->second)].opName.utf8() == utf8)
-                return it->second;
-        return -1;
-    }
+    explicit NameIndex(const std::vector<OpRecord> &ops);
+    /// The op named `utf8`, -1 if none.
+    int find(std::string_view utf8) const;
     int find(const QString &name) const
     {
         const QByteArray u = name.toUtf8();
@@ -42,8 +30,13 @@ public:
     bool contains(const QString &name) const { return find(name) >= 0; }
 
 private:
+    struct Slot
+    {
+        std::uint32_t hashHigh = 0;
+        std::int32_t op = -1; ///< -1: empty
+    };
     const std::vector<OpRecord> &m_ops;
-    std::vector<std::pair<size_t, int>> m_keys;
+    std::vector<Slot> m_slots; ///< a power of two
 };
 
 } // namespace msprobe
