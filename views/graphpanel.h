@@ -215,9 +215,10 @@ private:
     qint64 m_visDbLevelsOnGuiUpTo = kVisDbLevelsOnGuiUpTo;
     qint64 m_overlayOnGuiUpTo = kOverlayOnGuiUpTo;
     int m_overlayJob = 0; ///< the latest overlay lifted on a worker; older results are dropped
-    /// What the lifted levels on the view are of (overlay kind, model, graph): a worker's new
-    /// levels of the same colouring replace them; another colouring clears them meanwhile.
-    std::tuple<int, int, int> m_overlayShownKey{-1, -1, -1};
+    /// What the lifted levels on the view are of (overlay kind, the view's graph): a worker's
+    /// new levels of the same colouring replace them; another colouring or graph clears them
+    /// meanwhile.
+    std::pair<int, const Graph *> m_overlayShownKey{-1, nullptr};
     /// Levels of m_models' database graphs lifted on a worker, by (model, graph, role); an entry
     /// without a value is being computed.
     std::map<std::tuple<int, int, int>, std::optional<std::unordered_map<int, int>>> m_visDbLevels;

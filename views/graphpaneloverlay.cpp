@@ -334,7 +334,7 @@ void GraphPanel::applyOverlay()
             // A big graph: lifted on a worker; the view keeps what it shows of the same colouring
             // until the new levels arrive (statistics batches repaint ~10 times a second).
             const int job = ++m_overlayJob;
-            const auto key = std::make_tuple(int(kind), m_shown, m_graph);
+            const auto key = std::make_pair(int(kind), m_view->graph());
             OverlayShown shown{legend, title, hint, true};
             if (key != m_overlayShownKey) {
                 m_overlayShownKey = key;
@@ -357,7 +357,7 @@ void GraphPanel::applyOverlay()
         }
     }
     ++m_overlayJob; // a worker still lifting an older colouring is not shown
-    m_overlayShownKey = {-1, -1, -1};
+    m_overlayShownKey = {-1, nullptr};
     showOverlay(std::move(levels), OverlayShown{legend, title, hint, levelsPending});
 }
 
