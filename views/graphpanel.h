@@ -68,6 +68,12 @@ public:
     /// open. Smaller graphs are coloured at once. Tests lower it.
     static constexpr qint64 kVisDbLevelsOnGuiUpTo = 20000;
     void setVisDbLevelsOnGuiUpTo(qint64 nodes) { m_visDbLevelsOnGuiUpTo = nodes; }
+    /// A dump's graph (a module graph, a GE graph) of more nodes than this has its colouring's
+    /// per-operator values lifted to the nodes (liftOpStatus, then the levels) on a worker: the
+    /// pass over a million nodes took 46 ms of the GUI thread when the graph appeared. No values
+    /// (nothing to colour): no pass at all. Tests lower it.
+    static constexpr qint64 kOverlayOnGuiUpTo = 20000;
+    void setOverlayOnGuiUpTo(qint64 nodes) { m_overlayOnGuiUpTo = nodes; }
     /// Ranks `models` for the dump (rankComputationGraphs), shows the chosen one and maps the
     /// dump's operators onto its nodes. `index` may be null (graph only). Module graphs
     /// (isModuleGraph) keep their order and are mapped with mapModuleGraph.
@@ -177,6 +183,9 @@ private:
     void startStats();
     void stopStats();
     void startVisDbLevels(int model, int graph, NodeStatusRole role);
+    /// What applyOverlay hands the view and the legend line, also when a worker's levels arrive.
+    struct OverlayShown;
+    void showOverlay(std::unordered_map<int, int> levels, const OverlayShown &shown);
     void onSearchEdited(const QString &text);
     void jumpTo(NodeId node);
     /// Shows the node in the status line; returns its ops.
@@ -204,6 +213,12 @@ private:
     int m_loadDump = -1;
     qint64 m_visDbRowsUpTo = kVisDbRowsInMemoryUpTo;
     qint64 m_visDbLevelsOnGuiUpTo = kVisDbLevelsOnGuiUpTo;
+    qint64 m_overlayOnGuiUpTo = kOverlayOnGuiUpTo;
+    int m_overlayJob = 0; ///< the latest overlay lifted on a worker; older results are dropped
+    /// What the lifted levels on the view are of (overlay kind, the view's graph): a worker's
+    /// new levels of the same colouring replace them; another colouring or graph clears them
+    /// meanwhile.
+    std::pair<int, const Graph *> m_overlayShownKey{-1, nullptr};
     /// Levels of m_models' database graphs lifted on a worker, by (model, graph, role); an entry
     /// without a value is being computed.
     std::map<std::tuple<int, int, int>, std::optional<std::unordered_map<int, int>>> m_visDbLevels;

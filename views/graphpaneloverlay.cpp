@@ -107,6 +107,13 @@ void underflowOverlay(const std::unordered_map<int, OpStats> &opStats, HeadroomT
 
 } // namespace
 
+struct GraphPanel::OverlayShown
+{
+    std::vector<GraphLegendEntry> legend;
+    QString title, hint;
+    bool computing = false; ///< no levels yet: "computing…" when there are none
+};
+
 /// Computes the missing output statistics of the shown graph's operators when a statistics
 /// overlay is chosen; always repaints the overlay.
 void GraphPanel::startStats()
@@ -317,21 +324,55 @@ void GraphPanel::applyOverlay()
             if (added)
                 startVisDbLevels(m_shown, m_graph, role);
         }
-    } else if (m_mapping) {
-        std::vector<char> undefined;
-        const NodeStatusColumn column = liftOpStatus(*m_mapping, m_graph, role, values, worst, &undefined);
-        levels = levelsOf(column, undefined, bands ? &*bands : nullptr);
+    } else if (m_mapping && !values.empty()) { // no values: every node uncoloured, no pass needed
+        const size_t nodes = size_t(m_graph) < m_mapping->nodeOps.size() ? m_mapping->nodeOps[size_t(m_graph)].size() : 0;
+        if (qint64(nodes) <= m_overlayOnGuiUpTo) {
+            std::vector<char> undefined;
+            const NodeStatusColumn column = liftOpStatus(*m_mapping, m_graph, role, values, worst, &undefined);
+            levels = levelsOf(column, undefined, bands ? &*bands : nullptr);
+        } else {
+            // A big graph: lifted on a worker; the view keeps what it shows of the same colouring
+            // until the new levels arrive (statistics batches repaint ~10 times a second).
+            const int job = ++m_overlayJob;
+            const auto key = std::make_pair(int(kind), m_view->graph());
+            OverlayShown shown{legend, title, hint, true};
+            if (key != m_overlayShownKey) {
+                m_overlayShownKey = key;
+                showOverlay({}, shown);
+            }
+            shown.computing = false;
+            QPointer<GraphPanel> self(this);
+            (void)QtConcurrent::run(backgroundPool(), [self, job, mapping = m_mapping, graph = m_graph, role, worst, bands,
+                                                       values = std::move(values), shown = std::move(shown)]() mutable {
+                const BackgroundPriority background;
+                std::vector<char> undefined;
+                const NodeStatusColumn column = liftOpStatus(*mapping, graph, role, values, worst, &undefined);
+                auto lifted = levelsOf(column, undefined, bands ? &*bands : nullptr);
+                QMetaObject::invokeMethod(qApp, [self, job, lifted = std::move(lifted), shown = std::move(shown)]() mutable {
+                    if (self && job == self->m_overlayJob)
+                        self->showOverlay(std::move(lifted), shown);
+                }, Qt::QueuedConnection);
+            });
+            return;
+        }
     }
+    ++m_overlayJob; // a worker still lifting an older colouring is not shown
+    m_overlayShownKey = {-1, nullptr};
+    showOverlay(std::move(levels), OverlayShown{legend, title, hint, levelsPending});
+}
+
+void GraphPanel::showOverlay(std::unordered_map<int, int> levels, const OverlayShown &shown)
+{
     const bool any = !levels.empty();
-    m_view->setOverlay(std::move(levels), legend);
-    QString html = QStringLiteral("<b>%1</b> ").arg(title.toHtmlEscaped());
-    for (const auto &e : legend)
+    m_view->setOverlay(std::move(levels), shown.legend);
+    QString html = QStringLiteral("<b>%1</b> ").arg(shown.title.toHtmlEscaped());
+    for (const auto &e : shown.legend)
         html += QStringLiteral("<span style=\"color:%1\">\u25a0</span>&nbsp;%2&nbsp;&nbsp;").arg(e.color.name(), e.text.toHtmlEscaped());
     html += QStringLiteral("&nbsp;<span style=\"color:#8e44ad\">\u2501</span>&nbsp;%1").arg(tr("cycle edge").toHtmlEscaped());
     if (!any)
-        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg((!levelsPending && (kind == Overlay::Overflow || !m_statsCancel) ? tr("none in this graph")
-                                                                                                        : tr("computing\u2026")).toHtmlEscaped());
-    m_legend->setToolTip(hint + QLatin1Char(' ')
+        html += QStringLiteral("&nbsp;&nbsp;<i>%1</i>").arg((!shown.computing && (overlayKind() == Overlay::Overflow || !m_statsCancel) ? tr("none in this graph")
+                                                                                                                    : tr("computing\u2026")).toHtmlEscaped());
+    m_legend->setToolTip(shown.hint + QLatin1Char(' ')
                          + tr("Dotted border: no dump data. Dashed edge: control edge. Purple edge: drawn against the "
                               "flow to break a cycle between boxes."));
     m_legend->setText(html);

@@ -202,8 +202,15 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
     };
     std::vector<Planned> out;
     out.reserve(count);
+    // A node name ends with its entry's name (component() of it): with distinct entry names
+    // free of '/' and no name-scope parent, no two names can be equal, and the hash of every
+    // name that finds repeats is not needed.
+    const bool mayRepeat = byName.size() != qsizetype(count)
+                           || std::any_of(entry.begin(), entry.end(), [](std::string_view e) { return e.find('/') != std::string_view::npos; })
+                           || std::any_of(ops.begin(), ops.end(), [&](int o) { return hasScopeParent(index.ops[size_t(o)]); });
     QHash<QString, int> seen; // node name -> times used: a kernel run twice in an iteration gets "#2"
-    seen.reserve(qsizetype(count));
+    if (mayRepeat)
+        seen.reserve(qsizetype(count));
     for (size_t i = 0; i < count; ++i) {
         const OpRecord &op = opAt(i);
         QString own = component(hasScopeParent(op) ? scopedOwnName(op) : toQString(entry[i])), outer;
@@ -227,9 +234,10 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
                 outer += QLatin1Char('/') + prefix;
         }
         QString name = outer.isEmpty() ? own : outer + QLatin1Char('/') + own;
-        if (const int n = seen[name]++; n > 0)
-            name += QStringLiteral(" #%1").arg(n + 1);
-        out.push_back({name, int(i), {}, gradHost[i]});
+        if (mayRepeat)
+            if (const int n = seen[name]++; n > 0)
+                name += QStringLiteral(" #%1").arg(n + 1);
+        out.push_back({std::move(name), int(i), {}, gradHost[i]});
     }
     // Parameters of module entries: beside the module's own node (in the group its node is
     // in), feeding it.
@@ -247,7 +255,8 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
 /// Chains the members of every group in call order (see buildModuleGraphs); `attached` nodes
 /// (parameters, parameter gradients) are left out: they hang off their module's own node.
 /// Groups are found by their path as a view into the node names: no string per level.
-void chainInCallOrder(Graph &g, const std::vector<char> &attached, bool chainPhases)
+/// Appends each link to `chain` as (consumer, producer) node indices.
+void chainInCallOrder(const Graph &g, const std::vector<char> &attached, bool chainPhases, std::vector<std::pair<int, int>> &chain)
 {
     struct Group
     {
@@ -301,7 +310,7 @@ void chainInCallOrder(Graph &g, const std::vector<char> &attached, bool chainPha
         auto &m = s.members;
         std::sort(m.begin(), m.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
         for (size_t i = 1; i < m.size(); ++i)
-            g.nodes[size_t(m[i].first)].inputs << g.nodes[size_t(m[i - 1].second)].name + QStringLiteral(":0");
+            chain.emplace_back(m[i].first, m[i - 1].second);
     }
 }
 
@@ -329,6 +338,7 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
     g.attrs.push_back({QString::fromLatin1(kHierarchyAttr), QStringLiteral("s"), QString::fromLatin1(kHierarchyModules)});
     if (std::any_of(ops.begin(), ops.end(), [&](int o) { return hasScopeParent(index.ops[size_t(o)]); }))
         g.attrs.push_back({QString::fromLatin1(kScopeGroupsAttr), QStringLiteral("s"), QStringLiteral("1")});
+    g.nodes.reserve(plan.size());
     std::vector<char> attached(plan.size(), 0);
     std::vector<int> ownNode(ops.size(), 0); // op position -> its node (parameters feed it, parameter gradients leave it)
     // Attribute keys and kinds shared by every node; a parent's name converted once for its
@@ -344,6 +354,7 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
         GraphNode n;
         n.name = p.name;
         n.id = std::int64_t(i);
+        n.attrs.reserve(p.tensor.isEmpty() ? 2 : 3);
         n.attrs.push_back({entryKey, kindText, op.relPath});
         attached[i] = !p.tensor.isEmpty() || p.host >= 0;
         if (!p.tensor.isEmpty()) {
@@ -368,17 +379,39 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
                     n.outputDescs.push_back(outputDesc(t));
             ownNode[size_t(p.op)] = int(i);
         }
-        std::sort(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; });
+        // Pushed in key order (dump_entry, dump_tensor, module, parent): sorted as GraphNode wants.
+        Q_ASSERT(std::is_sorted(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; }));
         g.nodes.push_back(std::move(n));
     }
-    chainInCallOrder(g, attached, modules);
+    // The edges by node index, (consumer, producer) in the order the inputs were once written
+    // as "name:0" strings: the chain, then parameters into their module's call and parameter
+    // gradients out of the module's backward call.
+    std::vector<std::pair<int, int>> chain;
+    chain.reserve(plan.size());
+    chainInCallOrder(g, attached, modules, chain);
     for (size_t i = 0; i < plan.size(); ++i) {
         if (!plan[i].tensor.isEmpty()) // a parameter feeds its module's call
-            g.nodes[size_t(ownNode[size_t(plan[i].op)])].inputs << g.nodes[i].name + QStringLiteral(":0");
+            chain.emplace_back(ownNode[size_t(plan[i].op)], int(i));
         else if (plan[i].host >= 0) // parameter gradients come out of the module's backward call
-            g.nodes[i].inputs << g.nodes[size_t(ownNode[size_t(plan[i].host)])].name + QStringLiteral(":0");
+            chain.emplace_back(int(i), ownNode[size_t(plan[i].host)]);
     }
-    g.build();
+    // As Graph::build would parse them: by consumer, then in the order added. That is the same
+    // graph only when no two nodes share a name (an input names the last node of a name): else
+    // the inputs are written and parsed after all.
+    std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+    g.edges.reserve(chain.size());
+    for (size_t e = 0; e < chain.size(); ++e) {
+        const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
+        g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
+    }
+    g.buildWithEdges();
+    if (!g.hasUniqueNames()) {
+        for (const auto &[to, from] : chain)
+            g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
+        g.build();
+        for (GraphNode &n : g.nodes)
+            n.inputs.clear();
+    }
     model.graphs.push_back(std::move(g));
     return model;
 }

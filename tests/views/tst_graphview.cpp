@@ -291,6 +291,50 @@ private slots:
         QVERIFY(panel.grab().save(QStringLiteral("/tmp/modgraph_fit.png")));
     }
 
+    /// A graph over GraphPanel::overlayOnGuiUpTo nodes (the bound lowered to 0 here) has its
+    /// colouring lifted to the nodes on a worker: nothing on the view when setOpMarks returns,
+    /// the same levels as the GUI thread's pass when the worker's arrive; no marks: cleared at once.
+    void bigGraphOverlayLiftedOnAWorker_data()
+    {
+        QTest::addColumn<bool>("worker");
+        QTest::addRow("GUI thread") << false;
+        QTest::addRow("worker") << true;
+    }
+    void bigGraphOverlayLiftedOnAWorker()
+    {
+        QFETCH(bool, worker);
+        GraphPanel panel;
+        if (worker)
+            panel.setOverlayOnGuiUpTo(0);
+        panel.resize(1100, 700);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QSignalSpy shown(&panel, &GraphPanel::graphShown);
+        panel.loadForDump(m_index->openedPath, m_index, 0);
+        QTRY_COMPARE(shown.count(), 1);
+        GraphView *view = panel.view();
+        QTRY_VERIFY(view->currentLayout() && !view->isLayoutPending());
+        const Graph &g = *view->graph();
+        const GroupId resnet = groupByPath(g, QStringLiteral("resnet"));
+        QVERIFY(resnet.isValid());
+        view->setExpanded(resnet, false);
+        QTRY_VERIFY(!view->isLayoutPending());
+        const auto resnetLevel = [&] { return view->itemLevel(view->currentLayout()->groupItem[resnet.index()]); };
+        QCOMPARE(resnetLevel(), 0);
+        panel.setOpMarks({{opByName(*m_index, QStringLiteral("resnet_block1_bn_BNInference")), 3}});
+        QCOMPARE(resnetLevel(), worker ? 0 : 3); // the worker's levels come through the event loop
+        if (worker)
+            QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("computing")));
+        QTRY_COMPARE(resnetLevel(), 3);
+        QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("critical")));
+        QVERIFY(!panel.legendLabel()->text().contains(QStringLiteral("computing")));
+        panel.setOpMarks({{opByName(*m_index, QStringLiteral("resnet_fc_BiasAdd")), 1}});
+        QTRY_COMPARE(resnetLevel(), 1);
+        panel.setOpMarks({});
+        QCOMPARE(resnetLevel(), 0); // nothing to lift: no pass, no worker
+        QVERIFY(panel.legendLabel()->text().contains(QStringLiteral("none in this graph")));
+    }
+
     /// Colour by max |output| and NaN/Inf: statistics computed in the background, levels match
     /// the numpy statistics of the sample manifest; double-clicking a node opens its sub-graph.
     void statisticOverlaysAndSubgraphs()
