@@ -41,9 +41,9 @@ std::optional<std::vector<InfoPart>> streamedInfoParts(const RunTree &tree, cons
     if (batches.size() < 2)
         return std::nullopt;
 
-    // Batches on all cores (a lane per core, each batch's own indexing on all cores too): a
-    // batch's index is read, counted and freed on its lane, so the reading, the counting and
-    // the freeing of consecutive batches overlap. Parts are kept by batch number: the merge
+    // Batches on all cores, a lane per core, each batch read on its lane alone (no threads
+    // started per batch): a batch's index is read, counted and freed on its lane, so the
+    // reading, the counting and the freeing of consecutive batches overlap. Parts are kept by batch number: the merge
     // sees them in batch order whichever lane finished first.
     const size_t n = batches.size();
     std::vector<std::optional<InfoPart>> done(n);
@@ -54,6 +54,7 @@ std::optional<std::vector<InfoPart>> streamedInfoParts(const RunTree &tree, cons
     parallelChunks(n, 1, [&](size_t b, size_t, size_t) {
         if (b > firstCancelled.load())
             return false;
+        const ParallelLimit oneThread(1); // the lanes take the cores: each batch on its lane alone
         std::vector<size_t> &claims = batches[b];
         std::sort(claims.begin(), claims.end());
         JobControl sub;
