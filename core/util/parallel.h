@@ -8,11 +8,16 @@
 
 namespace ds {
 
-/// Number of worker threads for data-parallel kernels (all cores).
+/// Number of worker threads for data-parallel kernels (all cores). Asked once: each
+/// hardware_concurrency() is a sched_getaffinity system call, and parallelChunks is called per
+/// batch of a run (2.8 % of `info`'s CPU at 256 x 10 when asked every time).
 inline unsigned workerCount()
 {
-    const unsigned n = std::thread::hardware_concurrency();
-    return n == 0 ? 1 : n;
+    static const unsigned n = [] {
+        const unsigned c = std::thread::hardware_concurrency();
+        return c == 0 ? 1u : c;
+    }();
+    return n;
 }
 
 /// The most threads parallelChunks() uses on this thread (0: no limit). Work that already runs
