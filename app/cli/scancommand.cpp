@@ -328,9 +328,12 @@ int runScanCommand(const ScanCommand &c)
         size_t scopes = 0;
         for (const RunInfo &r : runs.runs)
             scopes += r.scopes.size();
-        if (scopes > kInfoScopesPerBatch)
+        if (scopes > kInfoStreamAbove)
             keepFreedMemory(); // each batch's index reuses the last one's freed memory (5-8 % less CPU at 1,024 x 20)
-        if (auto infos = streamedInfoParts(runs, &job)) {
+        std::optional<std::vector<InfoPart>> infos;
+        if (scopes > kInfoStreamAbove)
+            infos = streamedInfoParts(runs, &job);
+        if (infos) {
             if (progress)
                 std::fprintf(stderr, "\r                 \r");
             std::vector<ScanPart> parts(infos->size());

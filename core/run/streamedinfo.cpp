@@ -2,8 +2,12 @@
 
 #include "index/buildindex.h"
 
+#include "util/parallel.h"
+
 #include <algorithm>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <set>
 
 namespace ds {
@@ -37,15 +41,33 @@ std::optional<std::vector<InfoPart>> streamedInfoParts(const RunTree &tree, cons
     if (batches.size() < 2)
         return std::nullopt;
 
-    std::vector<InfoPart> parts;
-    std::map<QString, std::set<QString>> frameworks; // run label -> producers' frameworks
-    for (size_t b = 0; b < batches.size(); ++b) {
+    // Batches on all cores, a lane per core, each batch read on its lane alone (no threads
+    // started per batch): a batch's index is read, counted and freed on its lane, so the
+    // reading, the counting and the freeing of consecutive batches overlap. Parts are kept by batch number: the merge
+    // sees them in batch order whichever lane finished first.
+    const size_t n = batches.size();
+    std::vector<std::optional<InfoPart>> done(n);
+    std::vector<std::map<QString, std::set<QString>>> frameworksOf(n); // run label -> producers' frameworks
+    std::vector<int> permilleOf(n, 0);
+    std::mutex progressMutex;
+    std::atomic<size_t> firstCancelled{n};
+    parallelChunks(n, 1, [&](size_t b, size_t, size_t) {
+        if (b > firstCancelled.load())
+            return false;
+        const ParallelLimit oneThread(1); // the lanes take the cores: each batch on its lane alone
         std::vector<size_t> &claims = batches[b];
         std::sort(claims.begin(), claims.end());
         JobControl sub;
         sub.cancelFlag = job ? job->cancelFlag : nullptr;
         if (job && job->progress)
-            sub.progress = [job, b, n = batches.size()](int permille) { job->report(int((b * 1000 + size_t(permille)) / n)); };
+            sub.progress = [&, b](int permille) {
+                std::lock_guard lock(progressMutex);
+                permilleOf[b] = permille;
+                size_t sum = 0;
+                for (int p : permilleOf)
+                    sum += size_t(p);
+                job->report(int(sum / n));
+            };
         std::shared_ptr<DumpIndex> index = indexClaims(walk, claims, &sub, {}, IndexLabels::Always);
         if (b == 0) { // the walk's own errors (unreadable folders), once
             index->errors.insert(index->errors.end(), walk.errors.begin(), walk.errors.end());
@@ -53,10 +75,26 @@ std::optional<std::vector<InfoPart>> streamedInfoParts(const RunTree &tree, cons
         }
         for (const OpRecord &op : index->ops)
             if (!op.levels->framework.isEmpty())
-                frameworks[op.levels->run].insert(op.levels->framework);
-        parts.push_back(infoPart(*index));
-        if (index->cancelled)
+                frameworksOf[b][op.levels->run].insert(op.levels->framework);
+        done[b] = infoPart(*index);
+        index.reset(); // freed on this lane, beside the other lane's reading
+        if (done[b]->cancelled) {
+            size_t seen = firstCancelled.load();
+            while (b < seen && !firstCancelled.compare_exchange_weak(seen, b)) {
+            }
+            return false;
+        }
+        return true;
+    }, std::max(2u, workerCount()));
+    // As one batch after another: the parts up to the first cancelled one.
+    std::vector<InfoPart> parts;
+    std::map<QString, std::set<QString>> frameworks;
+    for (size_t b = 0; b < n && b <= firstCancelled.load(); ++b) {
+        if (!done[b])
             break;
+        parts.push_back(std::move(*done[b]));
+        for (auto &[run, set] : frameworksOf[b])
+            frameworks[run].insert(set.begin(), set.end());
     }
     for (const auto &[run, set] : frameworks)
         if (set.size() > 1)

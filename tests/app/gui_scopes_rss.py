@@ -13,7 +13,6 @@ grew by about 60 KB per scope (262 MB at 2,560 scopes); the walk, the tree's sco
 probes and the grid's cells grow by about 5 KB. The screenshot must be written. Not a timing test.
 """
 
-import argparse
 import os
 import shutil
 import subprocess
@@ -21,7 +20,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+from scaletest import fresh_tmp, gen_run, parse_args  # noqa: E402
 KB_PER_SCOPE = 12
 
 
@@ -39,21 +39,14 @@ def peak_rss(cmd, env):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--gui", required=True)
-    ap.add_argument("--tmp", required=True)
-    a = ap.parse_args()
-    tmp = Path(a.tmp)
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    env = dict(os.environ, QT_QPA_PLATFORM="offscreen", DS_SCOPE_BY_SCOPE_ABOVE="100",
-               XDG_CONFIG_HOME=str(tmp / "config"))
-    try:
+    a = parse_args("gui")
+    with fresh_tmp(a.tmp) as tmp:
+        env = dict(os.environ, QT_QPA_PLATFORM="offscreen", DS_SCOPE_BY_SCOPE_ABOVE="100",
+                   XDG_CONFIG_HOME=str(tmp / "config"))
         rss = {}
         for ranks in (32, 256):
             out = tmp / ("r%d" % ranks)
-            subprocess.run([sys.executable, str(REPO / "bench" / "gen_scale_run.py"), str(out), "--ranks", str(ranks),
-                            "--steps", "10"], check=True, stdout=subprocess.DEVNULL)
+            gen_run(str(out), ranks)
             png = tmp / ("r%d.png" % ranks)
             rss[ranks] = peak_rss([a.gui, "--screenshot", str(png), "--size", "1280x800", "--tab", "runs",
                                    str(out / "npu")], env)
@@ -66,8 +59,6 @@ def main():
         if per_scope > KB_PER_SCOPE * 1024:
             sys.exit("the GUI's peak RSS grows by %.1f KB per scope (more than %d KB): it indexes every operator"
                      % (per_scope / 1024, KB_PER_SCOPE))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
 
 

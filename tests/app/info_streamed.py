@@ -13,7 +13,6 @@ counted and dropped (run/streamedinfo.h), grow by about 3 KB (the walk and the s
 The bytes of the report equal the whole index's: tst_reportmerge streamedInfo. Not a timing test.
 """
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -21,7 +20,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+from scaletest import fresh_tmp, gen_run, parse_args  # noqa: E402
 KB_PER_SCOPE = 12
 
 
@@ -50,19 +50,12 @@ def expected(run):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--tmp", required=True)
-    a = ap.parse_args()
-    tmp = Path(a.tmp)
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    try:
+    a = parse_args("cli")
+    with fresh_tmp(a.tmp) as tmp:
         rss = {}
         for ranks in (32, 256):
             out = tmp / ("r%d" % ranks)
-            subprocess.run([sys.executable, str(REPO / "bench" / "gen_scale_run.py"), str(out), "--ranks", str(ranks),
-                            "--steps", "10"], check=True, stdout=subprocess.DEVNULL)
+            gen_run(str(out), ranks)
             run = out / "npu"
             body, rss[ranks] = peak_rss([a.cli, "info", str(run), "--json"])
             doc = json.loads(body)
@@ -79,8 +72,6 @@ def main():
         if per_scope > KB_PER_SCOPE * 1024:
             sys.exit("info's peak RSS grows by %.1f KB per scope (more than %d KB): it keeps the operators"
                      % (per_scope / 1024, KB_PER_SCOPE))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
 
 

@@ -12,15 +12,14 @@ exceeded four times over. The bytes of the text and CSV reports are checked by c
 runs_oracle and mpi_compare (unchanged). Not a timing test.
 """
 
-import argparse
 import resource
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+from scaletest import fresh_tmp, gen_run, parse_args  # noqa: E402
 
 
 def peak_rss(cmd, out):
@@ -36,16 +35,9 @@ def peak_rss(cmd, out):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--tmp", required=True)
-    a = ap.parse_args()
-    tmp = Path(a.tmp)
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    try:
-        subprocess.run([sys.executable, str(REPO / "bench" / "gen_scale_run.py"), str(tmp / "run"), "--ranks", "128",
-                        "--steps", "10"], check=True, stdout=subprocess.DEVNULL)
+    a = parse_args("cli")
+    with fresh_tmp(a.tmp) as tmp:
+        gen_run(str(tmp / "run"), 128)
         csv = tmp / "report.csv"
         rss = peak_rss([a.cli, "compare", str(tmp / "run" / "npu"), str(tmp / "run" / "bench"), "--quiet", "--csv", str(csv)],
                        tmp / "text.txt")
@@ -55,8 +47,6 @@ def main():
             sys.exit("the CSV is smaller than expected (%d bytes): the run generator changed" % size)
         if rss > 0.75 * size:
             sys.exit("peak RSS %d bytes is more than 0.75x the CSV's %d bytes: the report is kept in memory" % (rss, size))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
 
 

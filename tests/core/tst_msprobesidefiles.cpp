@@ -6,6 +6,8 @@
 #include "formats/msprobe/sidefiles.h"
 
 #include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
 #include <QFile>
 #include <QTemporaryDir>
 #include <QTest>
@@ -91,6 +93,72 @@ private slots:
         QVERIFY(writeAll(tmp.filePath(QStringLiteral("empty.json")), {}));
         QCOMPARE(msprobe::readSmallFile(tmp.filePath(QStringLiteral("empty.json")), bytes), msprobe::SmallFile::Read);
         QVERIFY(bytes.empty());
+    }
+
+    /// A rank folder's files opened relative to its descriptor (openat: one lookup of a name, not
+    /// of the whole path): the same answers as by path, a file over the limit left to the caller.
+    void smallFileReadFromItsFolder()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QVERIFY(!msprobe::FolderFd(tmp.filePath(QStringLiteral("none"))));
+        const msprobe::FolderFd folder(kRank0);
+        QVERIFY(folder);
+        std::string bytes = "left over";
+        QCOMPARE(msprobe::readSmallFileAt(folder.fd(), "none.json", bytes), msprobe::SmallFile::Missing);
+        QVERIFY(bytes.empty());
+        const QByteArray content = readAll(kRank0 + QStringLiteral("/stack.json"));
+        QCOMPARE(msprobe::readSmallFileAt(folder.fd(), "stack.json", bytes), msprobe::SmallFile::Read);
+        QCOMPARE(QByteArray::fromStdString(bytes), content);
+        QCOMPARE(msprobe::readSmallFileAt(folder.fd(), "stack.json", bytes, size_t(content.size())), msprobe::SmallFile::Read);
+        QCOMPARE(msprobe::readSmallFileAt(folder.fd(), "stack.json", bytes, size_t(content.size() - 1)), msprobe::SmallFile::Failed);
+        QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("sub/dump.json"))));
+        const msprobe::FolderFd sub(tmp.filePath(QStringLiteral("sub")));
+        QCOMPARE(msprobe::readSmallFileAt(sub.fd(), "dump.json", bytes), msprobe::SmallFile::Failed); // a folder
+    }
+
+    /// indexRankDir reads a small dump.json in one call from its folder and parses it in memory:
+    /// the same operators, tensors and errors as readDumpJson reading the file by path in blocks,
+    /// for every msprobe sample rank folder (truncated and corrupt ones included).
+    void rankDirReadInOneGoAsByPath()
+    {
+        const QString root = QDir(QStringLiteral(DUMPSCOPE_SAMPLES)).canonicalPath();
+        int folders = 0, withErrors = 0;
+        QDirIterator it(root, {QStringLiteral("dump.json")}, QDir::Files, QDirIterator::Subdirectories);
+        while (it.hasNext()) {
+            const QString file = it.next();
+            const QString dir = QFileInfo(file).canonicalPath();
+            if (QFileInfo::exists(dir + QStringLiteral("/debug.json")))
+                continue;
+            const QString relDir = QDir(root).relativeFilePath(dir);
+            auto part = msprobe::indexRankDir(root, relDir, DumpLevels{});
+            QVERIFY2(part, qPrintable(relDir));
+            IndexPart byPath;
+            msprobe::readDumpJson(file, relDir, relDir + QStringLiteral("/dump.json"), DumpLevels{}, byPath);
+            QCOMPARE(part->ops.size(), byPath.ops.size());
+            for (size_t o = 0; o < part->ops.size(); ++o) {
+                const OpRecord &a = part->ops[o], &b = byPath.ops[o];
+                QCOMPARE(a.opName.toString(), b.opName.toString());
+                QCOMPARE(a.tensors.size(), b.tensors.size());
+                for (size_t t = 0; t < a.tensors.size(); ++t) {
+                    QCOMPARE(a.tensors[t].name(), b.tensors[t].name());
+                    QCOMPARE(a.tensors[t].typeName(), b.tensors[t].typeName());
+                    QCOMPARE(a.tensors[t].value(), b.tensors[t].value());
+                    // (indexRankDir may point the folder elsewhere: dump_data_dir, tensorDirOf)
+                    QCOMPARE(a.tensors[t].location().section(QLatin1Char('/'), -1), b.tensors[t].location().section(QLatin1Char('/'), -1));
+                }
+            }
+            // dump.json's own errors come first in both (side files' errors follow in the part)
+            QVERIFY(part->errors.size() >= byPath.errors.size());
+            for (size_t e = 0; e < byPath.errors.size(); ++e) {
+                QCOMPARE(part->errors[e].file, byPath.errors[e].file);
+                QCOMPARE(part->errors[e].message, byPath.errors[e].message);
+            }
+            ++folders;
+            withErrors += byPath.errors.empty() ? 0 : 1;
+        }
+        QVERIFY(folders > 50);
+        QVERIFY(withErrors > 0); // samples/msprobe_truncated and the fixtures' corrupt files
     }
 
     void cacheSharesIdenticalBytesOnly()

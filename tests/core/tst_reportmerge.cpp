@@ -228,6 +228,59 @@ private slots:
         }
     }
 
+    /// A generated run of 4 steps x 5 ranks (real msprobe 26 rank folders copied) with bad
+    /// files: a truncated dump.json, a missing stack.json, an unreadable construct.json (a
+    /// folder of that name) and stack.json. Batches read on several lanes at once (issue 35,
+    /// item 3) finish out of order; the report is the whole index's byte for byte.
+    void streamedInfoGeneratedRun()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString from = sample("msprobe_real/dumps/optnan_statistics_mix/step0/rank0");
+        for (int s = 0; s < 4; ++s)
+            for (int r = 0; r < 5; ++r) {
+                const QString dir = tmp.path() + QStringLiteral("/run/step%1/rank%2").arg(s).arg(r);
+                QVERIFY(QDir().mkpath(dir));
+                for (const char *f : {"dump.json", "stack.json", "construct.json"})
+                    QVERIFY(QFile::copy(from + QLatin1Char('/') + QLatin1String(f), dir + QLatin1Char('/') + QLatin1String(f)));
+            }
+        const QString run = tmp.path() + QStringLiteral("/run");
+        QFile truncated(run + QStringLiteral("/step1/rank3/dump.json"));
+        QVERIFY(truncated.open(QIODevice::ReadWrite));
+        QVERIFY(truncated.resize(truncated.size() / 2));
+        truncated.close();
+        QVERIFY(QFile::remove(run + QStringLiteral("/step2/rank0/stack.json")));
+        QVERIFY(QFile::remove(run + QStringLiteral("/step2/rank4/construct.json")));
+        QVERIFY(QDir().mkpath(run + QStringLiteral("/step2/rank4/construct.json")));
+        QVERIFY(QFile::remove(run + QStringLiteral("/step3/rank1/stack.json")));
+        QVERIFY(QDir().mkpath(run + QStringLiteral("/step3/rank1/stack.json")));
+        auto tree = discoverRuns(run);
+        QVERIFY(tree);
+        const QByteArray json = infoJson(*indexClaims(tree->walk));
+        const QJsonObject doc = QJsonDocument::fromJson(json).object();
+        QCOMPARE(doc.value(QStringLiteral("errors")).toInt(), 3); // truncated + 2 unreadable
+        for (const size_t perBatch : {size_t(1), size_t(2), size_t(3), size_t(7)}) {
+            const auto parts = streamedInfoParts(*tree, nullptr, perBatch);
+            QVERIFY(parts);
+            QCOMPARE(infoJson(mergeInfo(*parts, tree->walk.openedPath)), json);
+        }
+    }
+
+    /// Cancelled before it starts: the first batch's part says so and no later part follows
+    /// (as when batches were read one after another), whichever lane saw the flag first.
+    void streamedInfoCancelled()
+    {
+        auto tree = discoverRuns(sample("msprobe_real/dumps"));
+        QVERIFY(tree);
+        std::atomic<bool> cancel{true};
+        JobControl job;
+        job.cancelFlag = &cancel;
+        const auto parts = streamedInfoParts(*tree, &job, 1);
+        QVERIFY(parts);
+        QCOMPARE(parts->size(), size_t(1));
+        QVERIFY(parts->front().cancelled);
+    }
+
     /// A run folder with dumps of two frameworks: the index's error naming them needs all of
     /// the run's claims at once, so the batches decline (the CLI then builds the whole index).
     void streamedInfoDeclinesMixedFrameworks()

@@ -19,15 +19,14 @@ sent it after: from 32 x 10 to 128 x 10 its peak RSS grew 24.4 MB for 6.2 MB mor
 Not a timing test.
 """
 
-import argparse
 import resource
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-REPO = HERE.parent.parent
+sys.path.insert(0, str(HERE.parent))
+from scaletest import fresh_tmp, gen_run, parse_args  # noqa: E402
 sys.path.insert(0, str(HERE))
 from mpi_compare import mpi_env  # noqa: E402
 
@@ -54,16 +53,9 @@ def worker_rss(cli, run, tmp):
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--cli", required=True)
-    ap.add_argument("--tmp", required=True)
-    a = ap.parse_args()
-    tmp = Path(a.tmp)
-    shutil.rmtree(tmp, ignore_errors=True)
-    tmp.mkdir(parents=True)
-    try:
-        subprocess.run([sys.executable, str(REPO / "bench" / "gen_scale_run.py"), str(tmp / "run"), "--ranks", "128",
-                        "--steps", "10"], check=True, stdout=subprocess.DEVNULL)
+    a = parse_args("cli")
+    with fresh_tmp(a.tmp) as tmp:
+        gen_run(str(tmp / "run"), 128)
         args = ["compare", str(tmp / "run" / "npu"), str(tmp / "run" / "bench"), "--quiet"]
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         spread = subprocess.run(["mpirun", "-n", "2", "--oversubscribe", a.cli] + args, capture_output=True, env=mpi_env())
@@ -85,8 +77,7 @@ def main():
         if rss > RATIO * size:
             sys.exit("peak RSS %d bytes is more than %dx the report's %d bytes: a process keeps every pair" % (rss, RATIO, size))
         # A worker's memory does not grow with the text it rendered.
-        subprocess.run([sys.executable, str(REPO / "bench" / "gen_scale_run.py"), str(tmp / "small"), "--ranks", "32",
-                        "--steps", "10"], check=True, stdout=subprocess.DEVNULL)
+        gen_run(str(tmp / "small"), 32)
         small_rss, small_report = worker_rss(a.cli, tmp / "small", tmp)
         big_rss, big_report = worker_rss(a.cli, tmp / "run", tmp)
         if big_report != one.stdout:
@@ -97,8 +88,6 @@ def main():
         if grew > WORKER_GROWTH * more:
             sys.exit("a worker's peak RSS grew %d bytes for %d more bytes of report: more than %dx, it keeps its pairs' text"
                      % (grew, more, WORKER_GROWTH))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
     print("ok")
 
 

@@ -60,7 +60,9 @@ DumpJsonSplit::DumpJsonSplit(FastJsonReader &r, std::uint64_t dataStart, const s
 {
     const DumpJsonSplitSettings settings = dumpJsonSplit();
     m_waitForWorkers = settings.waitForWorkers;
-    m_threadCount = settings.threads > 0 ? settings.threads : std::max(1, QThread::idealThreadCount());
+    // Asked once: idealThreadCount() is a system call, and this runs per file (102,400 at 1,024 x 100).
+    static const int ideal = std::max(1, QThread::idealThreadCount());
+    m_threadCount = settings.threads > 0 ? settings.threads : ideal;
     if (m_threadCount < 2 || closing.size() < 3 || r.size() <= dataStart || r.size() - dataStart <= settings.threshold)
         return;
     findSplits(r, dataStart, closing, std::max<std::uint64_t>(settings.chunkBytes, 1), m_splits);

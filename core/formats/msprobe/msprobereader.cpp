@@ -20,6 +20,9 @@
 #include <type_traits>
 #include <unordered_map>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 namespace ds {
 
 std::optional<StackFrame> parseStackLine(const QString &line)
@@ -538,12 +541,13 @@ void applyConstructJson(const ConstructFile &f, const QString &relFile, const Na
 /// A side file's parse, shared with the identical files this thread read before (the ranks of
 /// a run write the same stack.json and construct.json); the file is read in one call. Missing:
 /// false, nothing read. A file that cannot be read is reported as before ("cannot open: ...").
+/// `folder`: the file's folder (opened by indexRankDir), -1 to go by `absFile`.
 template<typename Parsed, typename Parse>
-bool readSideFile(const QString &absFile, const QString &relFile, IndexPart &part, ParsedFileCache<Parsed> &cache,
-                  Parse parse, std::shared_ptr<const Parsed> &out)
+bool readSideFile(int folder, const char *name, const QString &absFile, const QString &relFile, IndexPart &part,
+                  ParsedFileCache<Parsed> &cache, Parse parse, std::shared_ptr<const Parsed> &out)
 {
     std::string bytes;
-    const SmallFile got = readSmallFile(absFile, bytes);
+    const SmallFile got = folder >= 0 ? readSmallFileAt(folder, name, bytes) : readSmallFile(absFile, bytes);
     if (got == SmallFile::Missing)
         return false;
     FastJsonReader r;
@@ -586,6 +590,26 @@ bool readDumpJson(const QString &absFile, const QString &relDir, const QString &
     FastJsonReader r;
     return read(r);
 }
+
+namespace {
+
+/// A dump.json up to this size is read in one call (from its folder's descriptor) and parsed in
+/// memory; a bigger one is read by path in blocks (and split over threads, dumpjsonsplit.h).
+constexpr size_t kDumpJsonInOneRead = size_t(4) << 20;
+
+/// readDumpJson() of a file's bytes read already: the same records and errors.
+bool readDumpJsonBytes(std::string bytes, const QString &relDir, const QString &relFile, const DumpLevels &levels,
+                       IndexPart &part, const JobControl *job)
+{
+    DumpJsonContext ctx;
+    ctx.init(relDir, relFile, levels, part, job);
+    ctx.engine = JsonEngine::SimdJson;
+    FastJsonReader r;
+    r.setData(std::move(bytes));
+    return readDumpJsonStream(r, ctx);
+}
+
+} // namespace
 
 bool readDumpJsonText(std::string text, const QString &relDir, const QString &relFile, const DumpLevels &levels,
                       IndexPart &part, JsonEngine engine)
@@ -664,12 +688,28 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
     const QString dir = relDir.isEmpty() ? rootDir : rootDir + QLatin1Char('/') + relDir;
     const QString dumpJson = dir + QStringLiteral("/dump.json");
     const QString debugJson = dir + QStringLiteral("/debug.json");
-    const bool hasDump = QFileInfo::exists(dumpJson), hasDebug = QFileInfo::exists(debugJson);
+    // The folder is looked up once; its files are opened relative to it (a lookup of one name
+    // each instead of the whole path, issue 35 item 3), and a missing file is known from its
+    // open. Without the folder's descriptor, by path as before.
+    const FolderFd folder(dir);
+    std::string dumpBytes;
+    SmallFile dumpRead = SmallFile::Failed;
+    bool hasDump = false, hasDebug = false;
+    if (folder) {
+        dumpRead = readSmallFileAt(folder.fd(), "dump.json", dumpBytes, kDumpJsonInOneRead);
+        hasDump = dumpRead == SmallFile::Read || (dumpRead == SmallFile::Failed && QFileInfo::exists(dumpJson));
+        hasDebug = ::faccessat(folder.fd(), "debug.json", F_OK, 0) == 0;
+    } else {
+        hasDump = QFileInfo::exists(dumpJson);
+        hasDebug = QFileInfo::exists(debugJson);
+    }
     if (!hasDump && !hasDebug)
         return Result<IndexPart>::failure(QStringLiteral("%1: no dump.json or debug.json").arg(dir));
     IndexPart part;
     const QString relFileDump = joinPath(relDir, QStringLiteral("dump.json"));
-    if (hasDump)
+    if (hasDump && dumpRead == SmallFile::Read)
+        readDumpJsonBytes(std::move(dumpBytes), relDir, relFileDump, levels, part, job);
+    else if (hasDump)
         readDumpJson(dumpJson, relDir, relFileDump, levels, part, job);
     if (job && job->cancelled())
         return Result<IndexPart>::failure(QStringLiteral("indexing cancelled"));
@@ -705,10 +745,11 @@ Result<IndexPart> indexRankDir(const QString &rootDir, const QString &relDir, co
     const QString relConstruct = joinPath(relDir, QStringLiteral("construct.json"));
     std::shared_ptr<const StackFile> stack;
     std::shared_ptr<const ConstructFile> construct;
-    const bool hasStack = readSideFile(dir + QStringLiteral("/stack.json"), relStack, part, stackFiles, parseStackJson, stack);
+    const bool hasStack = readSideFile(folder.fd(), "stack.json", dir + QStringLiteral("/stack.json"), relStack, part,
+                                       stackFiles, parseStackJson, stack);
     IndexPart constructOpenError; // its errors go after stack.json's, as when it was read after it
-    const bool hasConstruct = readSideFile(dir + QStringLiteral("/construct.json"), relConstruct, constructOpenError,
-                                           constructFiles, parseConstructJson, construct);
+    const bool hasConstruct = readSideFile(folder.fd(), "construct.json", dir + QStringLiteral("/construct.json"), relConstruct,
+                                           constructOpenError, constructFiles, parseConstructJson, construct);
     std::optional<NameIndex> byNameStore;
     if (hasStack || hasConstruct)
         byNameStore.emplace(part.ops);

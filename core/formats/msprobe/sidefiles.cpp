@@ -3,6 +3,7 @@
 #include <QFile>
 
 #include <cerrno>
+#include <cstdint>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,12 +12,17 @@ namespace ds::msprobe {
 
 SmallFile readSmallFile(const QString &path, std::string &out)
 {
+    return readSmallFileAt(AT_FDCWD, QFile::encodeName(path).constData(), out);
+}
+
+SmallFile readSmallFileAt(int dirFd, const char *name, std::string &out, size_t maxBytes)
+{
     out.clear();
-    const int fd = ::open(QFile::encodeName(path).constData(), O_RDONLY | O_CLOEXEC);
+    const int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return errno == ENOENT ? SmallFile::Missing : SmallFile::Failed;
     struct stat st{};
-    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || std::uint64_t(st.st_size) > maxBytes) {
         ::close(fd);
         return SmallFile::Failed;
     }
@@ -40,6 +46,17 @@ SmallFile readSmallFile(const QString &path, std::string &out)
     ::close(fd);
     out.resize(got);
     return SmallFile::Read;
+}
+
+FolderFd::FolderFd(const QString &path)
+    : m_fd(::open(QFile::encodeName(path).constData(), O_PATH | O_DIRECTORY | O_CLOEXEC))
+{
+}
+
+FolderFd::~FolderFd()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
 }
 
 namespace {

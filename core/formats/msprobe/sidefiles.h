@@ -22,6 +22,26 @@ enum class SmallFile { Read, Missing, Failed };
 /// meanwhile): Missing when there is no such file (ENOENT), Failed for anything else (a folder,
 /// no permission, a read error), which callers report through QFile as before.
 SmallFile readSmallFile(const QString &path, std::string &out);
+/// The same for `name` in the folder open as `dirFd` (openat: a lookup of one name instead of
+/// the whole path; AT_FDCWD: `name` is a path). A file of more than `maxBytes` is Failed, not
+/// read (callers read big files their own way).
+SmallFile readSmallFileAt(int dirFd, const char *name, std::string &out, size_t maxBytes = size_t(-1));
+
+/// A folder open for openat() (O_PATH: no read permission needed), closed with this object;
+/// fd() is -1 when it could not be opened (callers then go by path).
+class FolderFd
+{
+public:
+    explicit FolderFd(const QString &path);
+    ~FolderFd();
+    FolderFd(const FolderFd &) = delete;
+    FolderFd &operator=(const FolderFd &) = delete;
+    int fd() const { return m_fd; }
+    explicit operator bool() const { return m_fd >= 0; }
+
+private:
+    int m_fd = -1;
+};
 
 /// forwardTwin() of a UTF-8 name: `X.n.backward` -> `X.n.forward`, `P.backward.n` ->
 /// `P.forward.n` (`\.backward\.(\d+)$` as QRegularExpression reads it: ASCII digits, `$` also
