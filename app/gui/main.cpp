@@ -74,6 +74,8 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     if (!bench.isEmpty()) { // compare, then show the first divergence with its detail
         QEventLoop loop;
         QObject::connect(window.compareView(), &CompareView::detailReady, &loop, &QEventLoop::quit);
+        QObject::connect(window.runsPanel(), &RunsPanel::compareUpdated, &loop,
+                         [&loop](int, const QString &, qulonglong, qulonglong, bool finished) { if (finished) loop.quit(); });
         QTimer::singleShot(60000, &loop, &QEventLoop::quit);
         window.compareWith(bench);
         loop.exec();

@@ -149,14 +149,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_cancel, &QToolButton::clicked, m_context, &DocumentContext::cancelIndexing);
     connect(m_context, &DocumentContext::indexingStarted, this, [this](const QString &path) {
         docksBack();
-        // the runs overview fills from a walk of the folder, before the index is complete
-        m_runs->openDump(m_context->indexingDump(), path);
+        // the runs overview fills from the document's walk of the folder (runsWalked), before
+        // the index is complete
+        m_runs->awaitRuns(m_context->indexingDump(), path);
         m_closeDump->setEnabled(true);
         m_statusText->setText(tr("Indexing %1\u2026").arg(path));
         m_progress->setValue(0);
         m_progress->setVisible(true);
         m_cancel->setVisible(true);
     });
+    connect(m_context, &DocumentContext::runsWalked, m_runs, &RunsPanel::setRuns);
     connect(m_context, &DocumentContext::indexingProgress, m_progress, &QProgressBar::setValue);
     connect(m_context, &DocumentContext::indexingCount, this, [this](qint64 ops) { // the tree fills meanwhile
         const QString path = m_context->treeModel()->dumpPath(m_context->indexingDump());
@@ -222,6 +224,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);
     connect(m_compare, &CompareView::finished, this, &MainWindow::onCompareFinished);
     connect(m_runs, &RunsPanel::scopeActivated, this, &MainWindow::showScope);
+    connect(m_runs, &RunsPanel::compareUpdated, this, &MainWindow::onScopesCompared);
     connect(m_runs, &RunsPanel::runsFound, this, [this](int dump) {
         if (const auto index = m_context->index(dump)) // indexed before the walk finished
             m_runs->setIndex(dump, index);
@@ -652,17 +655,16 @@ void MainWindow::compareRunsIn(QString folder)
 
 void MainWindow::compareWith(QString benchPath)
 {
-    int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt() : 0;
+    // No current item (the dump that held it was closed): the run the Runs overview shows.
+    int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt()
+                                                : std::max(m_runs->dump(), 0);
     // In a folder of several runs, the run of the current item is compared.
-    m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump) : QString();
+    m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump)
+                   : dump == m_runs->dump()         ? m_runs->runPath()
+                                                    : QString();
     const auto npu = runIndex(dump, m_compareRun);
-    if (!npu && m_context->isScopeByScope(dump)) { // no index of the whole run to compare
-        QMessageBox::information(this, tr("Compare"),
-                                 tr("This run has more than %1 scopes and was opened scope by scope: no operator index of the "
-                                    "whole run is kept to compare. Compare it with the command line (dumpscope-cli compare "
-                                    "NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair, or open "
-                                    "one step's folder here to compare that step.")
-                                     .arg(QLocale().toString(m_context->scopeByScopeAbove())));
+    if (!npu && m_context->isScopeByScope(dump)) { // no index of the whole run: compared pair by pair
+        compareScopeByScope(dump, benchPath);
         return;
     }
     if (!npu) {

@@ -157,6 +157,9 @@ private:
     /// The status line of a dump opened scope by scope: how many of its scopes are read.
     void showScopesRead(int dump);
     /// Trends of a run opened scope by scope: one rank's scopes read for them (mainwindowscopes.cpp).
+    /// Compares a run opened scope by scope with a bench run pair by pair (RunsPanel::compareScopes).
+    void compareScopeByScope(int dump, QString benchPath);
+    void onScopesCompared(int dump, const QString &runPath, qulonglong done, qulonglong total, bool finished, const QString &error);
     void showScopeByScopeTrends(int dump, const QString &runPath);
     void addRecent(const QString &path);
     void updateRecentMenu();

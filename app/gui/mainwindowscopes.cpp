@@ -2,12 +2,17 @@
 #include "mainwindow.h"
 
 #include "background.h"
+#include "compareview.h"
 #include "documentcontext.h"
+#include "runspanel.h"
 #include "trendspanel.h"
 #include "run/runtree.h"
 
+#include <QFileDialog>
 #include <QFutureWatcher>
+#include <QLabel>
 #include <QLocale>
+#include <QTabWidget>
 #include <QtConcurrent>
 
 namespace ds {
@@ -48,6 +53,41 @@ void MainWindow::showScopeByScopeTrends(int dump, const QString &runPath)
         const BackgroundPriority background;
         return indexClaims(tree->walk, claims);
     }));
+}
+
+void MainWindow::compareScopeByScope(int dump, QString benchPath)
+{
+    const auto tree = m_context->scopeByScopeRuns(dump);
+    if (!tree)
+        return;
+    if (benchPath.isEmpty())
+        benchPath = QFileDialog::getExistingDirectory(this, tr("Bench dump (GPU/CPU) to compare %1 with").arg(tree->walk.openedPath), dialogFolder());
+    if (benchPath.isEmpty())
+        return;
+    rememberDialogFolder(benchPath);
+    // The run's scope pairs compared one by one on a worker (the CLI's run compare), their
+    // verdicts in the Runs overview as they come; the Compare tab's table needs the whole index.
+    m_tabs->setCurrentWidget(m_runs);
+    m_runStatus->setVisible(false);
+    CompareOptions options;
+    options.thresholds = m_compare->thresholds();
+    options.mapping = m_compare->mapping();
+    m_runs->compareScopes(dump, m_compareRun, tree, benchPath, options);
+}
+
+void MainWindow::onScopesCompared(int dump, const QString &runPath, qulonglong done, qulonglong total, bool finished, const QString &error)
+{
+    Q_UNUSED(dump);
+    Q_UNUSED(runPath);
+    if (!finished)
+        return;
+    const QString line = m_runs->compareAnswer();
+    if (!error.isEmpty() || line.isEmpty()) {
+        m_statusText->setText(tr("Compare: %1").arg(error.isEmpty() ? tr("nothing compared") : error));
+        return;
+    }
+    m_runStatus->setText(done < total ? tr("Run (%1 of %2 scope pairs): %3").arg(done).arg(total).arg(line) : tr("Run: %1").arg(line));
+    m_runStatus->setVisible(true);
 }
 
 } // namespace ds
