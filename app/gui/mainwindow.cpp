@@ -225,6 +225,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_compare, &CompareView::finished, this, &MainWindow::onCompareFinished);
     connect(m_runs, &RunsPanel::scopeActivated, this, &MainWindow::showScope);
     connect(m_runs, &RunsPanel::compareUpdated, this, &MainWindow::onScopesCompared);
+    connect(m_trends, &TrendsPanel::readRankChosen, this, [this](qint64 rank) {
+        if (m_context->isScopeByScope(m_trendRun.first))
+            showScopeByScopeTrends(m_trendRun.first, m_trendRun.second, rank);
+    });
     connect(m_runs, &RunsPanel::runsFound, this, [this](int dump) {
         if (const auto index = m_context->index(dump)) // indexed before the walk finished
             m_runs->setIndex(dump, index);
@@ -614,6 +618,7 @@ void MainWindow::onCurrentChanged()
         m_runs->showRun(runDump, run);
         if (index && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
             m_trendRun = {runDump, run};
+            m_trends->setReadRanks({}, -1); // every rank is in the index
             if (const auto runIdx = runIndex(runDump, run))
                 m_trends->setStatistics(runIdx, runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run));
         } else if (m_context->isScopeByScope(runDump) && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {

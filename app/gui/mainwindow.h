@@ -160,7 +160,7 @@ private:
     /// Compares a run opened scope by scope with a bench run pair by pair (RunsPanel::compareScopes).
     void compareScopeByScope(int dump, QString benchPath);
     void onScopesCompared(int dump, const QString &runPath, qulonglong done, qulonglong total, bool finished, const QString &error);
-    void showScopeByScopeTrends(int dump, const QString &runPath);
+    void showScopeByScopeTrends(int dump, const QString &runPath, qint64 rank = -1);
     void addRecent(const QString &path);
     void updateRecentMenu();
 
@@ -212,6 +212,7 @@ private:
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
     QHash<int, int> m_scopeErrors; ///< unreadable files in the scopes read, by dump opened scope by scope
     std::pair<int, QString> m_trendRun{-1, QString()}; ///< the run whose statistics the trends show
+    qint64 m_trendRank = -1; ///< of a run opened scope by scope: the rank the trends read
     QListWidget *m_problems;
     QDockWidget *m_problemsDock;
     QDockWidget *m_treeDock = nullptr;

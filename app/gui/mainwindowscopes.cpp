@@ -17,36 +17,40 @@
 
 namespace ds {
 
-void MainWindow::showScopeByScopeTrends(int dump, const QString &runPath)
+void MainWindow::showScopeByScopeTrends(int dump, const QString &runPath, qint64 rank)
 {
     const auto tree = m_context->scopeByScopeRuns(dump);
     const RunInfo *run = tree ? tree->run(runPath) : nullptr;
     if (!run || run->scopes.empty())
         return;
-    // No index of the whole run: the Trends read one rank's scopes, one per step (the lowest
-    // rank of each step), on a worker, and say so in their title.
+    // No index of the whole run: the Trends read one rank's scopes, one per step, on a worker,
+    // and say so in their title; the "Read rank" chooser picks the rank (the lowest at first).
+    if (rank < 0 || !std::binary_search(run->ranks.begin(), run->ranks.end(), rank))
+        rank = run->ranks.empty() ? -1 : run->ranks.front();
     std::vector<size_t> claims;
-    std::map<qint64, const RunScope *> firstRank; // step -> its scope of the lowest rank
-    for (const RunScope &s : run->scopes) {
-        auto [it, added] = firstRank.try_emplace(s.stepNumber, &s);
-        if (!added && s.rankNumber < it->second->rankNumber)
-            it->second = &s;
-    }
-    QStringList ranks;
-    for (const auto &[step, scope] : firstRank) {
+    std::map<qint64, const RunScope *> ofRank; // step -> its scope of that rank
+    for (const RunScope &s : run->scopes)
+        if (s.rankNumber == rank)
+            ofRank.try_emplace(s.stepNumber, &s);
+    QString rankLabel;
+    for (const auto &[step, scope] : ofRank) {
         claims.insert(claims.end(), scope->claims.begin(), scope->claims.end());
-        if (!ranks.contains(scope->rank))
-            ranks << scope->rank;
+        rankLabel = scope->rank;
     }
+    std::vector<std::pair<QString, qint64>> ranks;
+    if (run->ranks.size() > 1)
+        for (const qint64 r : run->ranks)
+            ranks.emplace_back(r < 0 ? tr("(no rank)") : tr("rank %1").arg(r), r);
+    m_trends->setReadRanks(ranks, rank);
+    m_trendRank = rank;
     const QString title = tr("%1 (%2: %3 of %4 scopes read, one per step; the other ranks are not read)")
-                              .arg(tree->walk.openedPath + (runPath.isEmpty() ? QString() : QLatin1Char('/') + runPath),
-                                   ranks.join(QStringLiteral(", ")), QLocale().toString(qulonglong(firstRank.size())),
-                                   QLocale().toString(qulonglong(run->scopes.size())));
+                              .arg(tree->walk.openedPath + (runPath.isEmpty() ? QString() : QLatin1Char('/') + runPath), rankLabel,
+                                   QLocale().toString(qulonglong(ofRank.size())), QLocale().toString(qulonglong(run->scopes.size())));
     auto *watcher = new QFutureWatcher<std::shared_ptr<const DumpIndex>>(this);
     const auto key = std::pair{dump, runPath};
-    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, key, title] {
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, key, title, rank] {
         watcher->deleteLater();
-        if (m_trendRun == key && m_context->isScopeByScope(key.first)) // still the run shown
+        if (m_trendRun == key && m_trendRank == rank && m_context->isScopeByScope(key.first)) // still the run and rank shown
             m_trends->setStatistics(watcher->result(), title);
     });
     watcher->setFuture(QtConcurrent::run(backgroundPool(), [tree, claims = std::move(claims)]() -> std::shared_ptr<const DumpIndex> {

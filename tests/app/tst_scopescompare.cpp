@@ -10,7 +10,11 @@
 #include "models/dumptreemodel.h"
 #include "models/rungridmodel.h"
 #include "runspanel.h"
+#include "trendspanel.h"
 
+#include "run/trend.h"
+
+#include <QComboBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -100,6 +104,36 @@ private slots:
         QVERIFY(w.context()->isScopeByScope(dump));
         QVERIFY(w.context()->scopeByScopeRuns(dump));
         QCOMPARE(w.runsPanel()->runs(dump).get(), w.context()->scopeByScopeRuns(dump).get());
+    }
+
+    /// Trends of a run opened scope by scope: one rank read, chosen in "Read rank" (the lowest
+    /// at first); another choice reads that rank's scopes, the title and the table say which.
+    void trendsRankChooser()
+    {
+        const auto c = std::find_if(m_cases.begin(), m_cases.end(), [](const runcorpus::RunCase &rc) { return rc.name == QLatin1String("four_ranks"); });
+        QVERIFY(c != m_cases.end());
+        MainWindow w;
+        w.resize(1280, 800);
+        TrendsPanel *trends = w.trendsPanel();
+        QSignalSpy ready(trends, &TrendsPanel::tableReady);
+        const int dump = openScopeByScope(w, c->npu);
+        QVERIFY(dump >= 0);
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() && !trends->isBusy() && trends->table(), kTimeout);
+        QComboBox *ranks = trends->readRankCombo();
+        QVERIFY(ranks->isVisibleTo(trends));
+        QCOMPARE(ranks->count(), 4);
+        QCOMPARE(ranks->currentData().toLongLong(), 0);
+        QCOMPARE(trends->table()->rankLabels, QStringList{QStringLiteral("rank0")});
+        const qsizetype steps = trends->table()->steps.size();
+        QCOMPARE(steps, qsizetype(2));
+        ready.clear();
+        ranks->setCurrentIndex(2);
+        emit ranks->activated(2);
+        QTRY_VERIFY_WITH_TIMEOUT(!ready.isEmpty() && !trends->isBusy(), kTimeout);
+        QCOMPARE(trends->table()->rankLabels, QStringList{QStringLiteral("rank2")});
+        QCOMPARE(qsizetype(trends->table()->steps.size()), steps);
+        const auto labels = trends->findChildren<QLabel *>();
+        QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *l) { return l->text().contains(QLatin1String("(rank2: 2 of 8 scopes read")); }));
     }
 
     void compareEqualsCli_data()
