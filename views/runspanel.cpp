@@ -567,10 +567,16 @@ QString clockLines(const RunAnswer &a)
     if (!a.first || a.first->ranks.size() < 2)
         return a.first ? QStringLiteral("<br><small>%1</small>").arg(a.first->at.clock.describe().toHtmlEscaped()) : QString();
     QStringList lines;
-    for (const RunAnswer::RankFinding &r : a.first->ranks)
+    // At most kShown ranks: a step of 1,024 ranks would push the grid out of the window.
+    constexpr size_t kShown = 6;
+    for (size_t i = 0; i < a.first->ranks.size() && i < kShown; ++i) {
+        const RunAnswer::RankFinding &r = a.first->ranks[i];
         lines << (r.found ? RunsPanel::tr("%1: %2, %3").arg(r.scope, r.finding.op, r.clock.describe())
                           : RunsPanel::tr("%1: none in this step").arg(r.scope))
                      .toHtmlEscaped();
+    }
+    if (a.first->ranks.size() > kShown)
+        lines << RunsPanel::tr("\u2026 and %n more rank(s) of this step (their cells in the grid)", nullptr, int(a.first->ranks.size() - kShown));
     return QStringLiteral("<br><small>%1</small>").arg(lines.join(QStringLiteral("<br>")));
 }
 
