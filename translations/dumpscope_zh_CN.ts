@@ -2963,6 +2963,22 @@ out of range: %5</source>
         <source>Run (%1 of %2 scope pairs): %3</source>
         <translation>运行（%2 个作用域对中的 %1 个）：%3</translation>
     </message>
+    <message>
+        <source>Looking for the first overflow scope by scope: %1 of %2 scopes scanned…</source>
+        <translation>正在按作用域逐个查找第一个溢出：已扫描 %2 个作用域中的 %1 个…</translation>
+    </message>
+    <message>
+        <source>Overflow scan: %1</source>
+        <translation>溢出扫描：%1</translation>
+    </message>
+    <message>
+        <source>No overflow found in %1 scopes.</source>
+        <translation>在 %1 个作用域中未发现溢出。</translation>
+    </message>
+    <message>
+        <source>First overflow: %1</source>
+        <translation>第一个溢出：%1</translation>
+    </message>
     </context>
     <context>
         <name>ds::MappingPanel</name>

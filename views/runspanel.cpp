@@ -177,7 +177,10 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent), m_model(new RunGridMode
 RunsPanel::~RunsPanel()
 {
     cancelCompare();
-    m_cmp.job.waitForFinished(); // it calls back into `this`
+    if (m_scan.cancel)
+        *m_scan.cancel = true;
+    m_cmp.job.waitForFinished(); // they call back into `this`
+    m_scan.job.waitForFinished();
     for (auto &[dump, d] : m_dumps)
         if (d.cancel)
             *d.cancel = true;
@@ -328,6 +331,12 @@ void RunsPanel::closeDump(int dump)
         m_cmp.running = false;
         ++m_cmp.generation; // what it still sends is dropped
         m_cmp.dump = -1;
+    }
+    if (m_scan.dump == dump && m_scan.running) { // the same for its overflow scan
+        *m_scan.cancel = true;
+        m_scan.running = false;
+        ++m_scan.generation;
+        m_scan.dump = -1;
     }
     fillChooser();
     if (m_dump == dump) {

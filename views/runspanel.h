@@ -60,6 +60,14 @@ public:
     /// The `run` object of `dumpscope-cli compare --json` for the compare of run `runPath` of
     /// `dump` (RunAnswer::toJson over its summaries), empty when there is none.
     QByteArray compareRunJson(int dump, const QString &runPath) const;
+    /// The overflow of dump `dump`, opened scope by scope (`tree`: its walk): every scope indexed
+    /// alone and scanned on a worker (analyzeOverflow with the software scan, summarizeOverflow),
+    /// as `dumpscope-cli overflow` answers a run; the grid and the Overflow line get the result
+    /// (setOverflow), scanFinished the first overflow. A scan already running is stopped.
+    void scanScopes(int dump, std::shared_ptr<const RunTree> tree);
+    bool isScanning() const { return m_scan.running; }
+    /// The `run` object of `dumpscope-cli overflow --json` for run `runPath` of `dump` (empty: none).
+    QByteArray overflowRunJson(int dump, const QString &runPath) const;
     /// Per-scope overflow results of the dump (ScopeSummary::run tells the run).
     void setOverflow(int dump, const std::vector<ScopeSummary> &scopes);
     /// Per-scope overflow results and the answer of each run, by ScopeSummary::run
@@ -99,6 +107,9 @@ signals:
     /// compareScopes: more pairs compared (`done` of `total`); `finished` at the end (also when
     /// cancelled or failed: `error` says why, empty when it ran to the end).
     void compareUpdated(int dump, const QString &runPath, qulonglong done, qulonglong total, bool finished, const QString &error);
+    /// scanScopes: `done` of `total` scopes scanned; `finished` at the end, with the first
+    /// overflow's line (FirstOverflow::line, empty when none) or `error` (cancelled).
+    void scanUpdated(int dump, qulonglong done, qulonglong total, bool finished, const QString &first, const QString &error);
     /// A cell was activated: show the scope in the tree.
     void scopeActivated(int dump, const QString &runPath, const QString &scopeId);
 
@@ -152,6 +163,9 @@ private:
                          bool finished, const QString &error);
     QString compareState() const;
     ScopesCompare m_cmp;
+    ScopesCompare m_scan; ///< scanScopes (views/runspanelscan.cpp): runPath and benchPath unused
+    void onScanUpdate(int generation, size_t done, size_t total, bool finished, std::shared_ptr<const RunOverflow> runs,
+                      const QString &first, const QString &error);
     QToolButton *m_cancelCompare = nullptr;
 
     RunGridModel *m_model;

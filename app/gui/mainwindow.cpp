@@ -225,6 +225,7 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_compare, &CompareView::finished, this, &MainWindow::onCompareFinished);
     connect(m_runs, &RunsPanel::scopeActivated, this, &MainWindow::showScope);
     connect(m_runs, &RunsPanel::compareUpdated, this, &MainWindow::onScopesCompared);
+    connect(m_runs, &RunsPanel::scanUpdated, this, &MainWindow::onScopesScanned);
     connect(m_trends, &TrendsPanel::readRankChosen, this, [this](qint64 rank) {
         if (m_context->isScopeByScope(m_trendRun.first))
             showScopeByScopeTrends(m_trendRun.first, m_trendRun.second, rank);
@@ -796,6 +797,8 @@ bool MainWindow::goToFirstOverflow()
             m_overflow->showLinkedOperator();
             return true;
         }
+    if (scanScopeByScope()) // a run opened scope by scope: scanned scope by scope on request
+        return false;
     m_statusText->setText(tr("No overflow found in the open dumps."));
     return false;
 }

@@ -50,6 +50,7 @@ void MainWindow::onDumpClosed(int dump)
     }
     m_overflow->closeDump(dump); // its list, header and the status bar's overflow line (summaryChanged)
     m_firstOverflow.erase(dump);
+    m_scopeScans.erase(dump);
     m_runs->closeDump(dump);
     if (m_trendRun.first == dump) {
         m_trendRun = {-1, QString()};

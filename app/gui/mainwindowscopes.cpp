@@ -6,6 +6,7 @@
 #include "documentcontext.h"
 #include "runspanel.h"
 #include "trendspanel.h"
+#include "models/dumptreemodel.h"
 #include "run/runtree.h"
 
 #include <QFileDialog>
@@ -13,6 +14,7 @@
 #include <QLabel>
 #include <QLocale>
 #include <QTabWidget>
+#include <QTreeView>
 #include <QtConcurrent>
 
 namespace ds {
@@ -92,6 +94,43 @@ void MainWindow::onScopesCompared(int dump, const QString &runPath, qulonglong d
     }
     m_runStatus->setText(done < total ? tr("Run (%1 of %2 scope pairs): %3").arg(done).arg(total).arg(line) : tr("Run: %1").arg(line));
     m_runStatus->setVisible(true);
+}
+
+bool MainWindow::scanScopeByScope()
+{
+    int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt() : -1;
+    if (!m_context->isScopeByScope(dump))
+        dump = -1;
+    for (const int d : m_context->treeModel()->dumpIds())
+        if (dump < 0 && m_context->isScopeByScope(d))
+            dump = d;
+    if (dump < 0 || m_runs->isScanning())
+        return dump >= 0;
+    if (m_scopeScans.count(dump)) { // scanned already: its answer
+        m_statusText->setText(m_scopeScans[dump]);
+        m_tabs->setCurrentWidget(m_runs);
+        return true;
+    }
+    m_runs->scanScopes(dump, m_context->scopeByScopeRuns(dump));
+    m_tabs->setCurrentWidget(m_runs);
+    return true;
+}
+
+void MainWindow::onScopesScanned(int dump, qulonglong done, qulonglong total, bool finished, const QString &first, const QString &error)
+{
+    if (!finished) {
+        m_statusText->setText(tr("Looking for the first overflow scope by scope: %1 of %2 scopes scanned\u2026")
+                                  .arg(QLocale().toString(done), QLocale().toString(total)));
+        return;
+    }
+    if (!error.isEmpty()) {
+        m_statusText->setText(tr("Overflow scan: %1").arg(error));
+        return;
+    }
+    const QString line = first.isEmpty() ? tr("No overflow found in %1 scopes.").arg(QLocale().toString(total))
+                                         : tr("First overflow: %1").arg(first);
+    m_scopeScans[dump] = line;
+    m_statusText->setText(line);
 }
 
 } // namespace ds

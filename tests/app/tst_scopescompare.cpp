@@ -66,6 +66,36 @@ QJsonObject withoutCommCounts(QJsonObject run)
     return run;
 }
 
+/// `v` with every "reason" cut before its clause about earlier steps ("; last seen normal in
+/// ...", "; written in stepN/rankM by ..." from a scan of the whole run, "; no earlier step of
+/// this rank is in the dump" from a scope scanned alone).
+QJsonValue withoutEarlierSteps(const QJsonValue &v)
+{
+    if (v.isArray()) {
+        QJsonArray a = v.toArray();
+        for (qsizetype i = 0; i < a.size(); ++i)
+            a[i] = withoutEarlierSteps(a[i]);
+        return a;
+    }
+    if (!v.isObject())
+        return v;
+    QJsonObject o = v.toObject();
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it.key() == QLatin1String("reason") && it.value().isString()) {
+            QString r = it.value().toString();
+            for (const QLatin1String clause :
+                 {QLatin1String("; last seen normal in "), QLatin1String("; written in step"), QLatin1String("; no earlier step of this rank")})
+                if (const qsizetype at = r.indexOf(clause); at >= 0)
+                    r.truncate(at);
+            it.value() = r;
+        } else {
+            it.value() = withoutEarlierSteps(it.value());
+        }
+    }
+    return o;
+}
+QJsonObject withoutEarlierSteps(const QJsonObject &o) { return withoutEarlierSteps(QJsonValue(o)).toObject(); }
+
 bool compareDone(const QSignalSpy &spy)
 {
     return std::any_of(spy.begin(), spy.end(), [](const QList<QVariant> &args) { return args.at(4).toBool(); });
@@ -79,7 +109,7 @@ class TestScopesCompare : public QObject
 
 private:
     QTemporaryDir m_tmp;
-    std::vector<runcorpus::RunCase> m_cases;
+    std::vector<runcorpus::RunCase> m_cases, m_overflowCases;
 
 private slots:
     void initTestCase()
@@ -87,11 +117,10 @@ private slots:
         QCoreApplication::setOrganizationName(QStringLiteral("DumpScopeTest"));
         QVERIFY(m_tmp.isValid());
         for (runcorpus::RunCase &c : runcorpus::assembledCases(m_tmp.path()))
-            if (!c.bench.isEmpty())
-                m_cases.push_back(std::move(c));
+            (c.bench.isEmpty() ? m_overflowCases : m_cases).push_back(std::move(c));
         for (runcorpus::RunCase &c : runcorpus::corpusCases())
-            if (!c.bench.isEmpty())
-                m_cases.push_back(std::move(c));
+            (c.bench.isEmpty() ? m_overflowCases : m_cases).push_back(std::move(c));
+        QVERIFY(!m_overflowCases.empty());
         QVERIFY(m_cases.size() >= 4);
     }
 
@@ -134,6 +163,48 @@ private slots:
         QCOMPARE(qsizetype(trends->table()->steps.size()), steps);
         const auto labels = trends->findChildren<QLabel *>();
         QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel *l) { return l->text().contains(QLatin1String("(rank2: 2 of 8 scopes read")); }));
+    }
+
+    void overflowEqualsCli_data()
+    {
+        QTest::addColumn<int>("which");
+        for (size_t i = 0; i < m_overflowCases.size(); ++i)
+            QTest::addRow("%s", qPrintable(m_overflowCases[i].name)) << int(i);
+    }
+    /// The overflow of a run opened scope by scope (Go to First Overflow scans it scope by
+    /// scope): the same `run` answer and per-scope anomalies as `dumpscope-cli overflow --json`,
+    /// the designed first anomaly in the Runs overview's Overflow line and the status bar.
+    void overflowEqualsCli()
+    {
+        QFETCH(int, which);
+        const runcorpus::RunCase &c = m_overflowCases[size_t(which)];
+        MainWindow w;
+        const int dump = openScopeByScope(w, c.npu);
+        QVERIFY(dump >= 0);
+        QVERIFY(w.context()->isScopeByScope(dump));
+        QSignalSpy scanned(w.runsPanel(), &RunsPanel::scanUpdated);
+        QVERIFY(!w.goToFirstOverflow());
+        QVERIFY(w.runsPanel()->isScanning());
+        QTRY_VERIFY_WITH_TIMEOUT(!scanned.isEmpty() && scanned.last().at(3).toBool(), kTimeout);
+        QCOMPARE(scanned.last().at(5).toString(), QString());
+        const QJsonObject gui = QJsonDocument::fromJson(w.runsPanel()->overflowRunJson(dump, w.runsPanel()->runPath())).object();
+        QProcess cli;
+        cli.start(QStringLiteral(DUMPSCOPE_CLI), {QStringLiteral("overflow"), QStringLiteral("--json"), c.npu});
+        QVERIFY(cli.waitForFinished(120000));
+        const QJsonObject doc = QJsonDocument::fromJson(cli.readAllStandardOutput()).object();
+        const QJsonObject run = doc.value(QStringLiteral("run")).toObject();
+        QVERIFY(!run.isEmpty());
+        QVERIFY(!gui.isEmpty());
+        // A scope scanned alone cannot say in which earlier step a value that arrives abnormal
+        // was last normal or written (the CLI's scan of the run can): the reasons agree up to
+        // that clause; the answer, its operators, steps, ranks and clocks agree in full.
+        QCOMPARE(QJsonDocument(withoutCommCounts(withoutEarlierSteps(gui))).toJson(),
+                 QJsonDocument(withoutCommCounts(withoutEarlierSteps(run))).toJson());
+        const QString line = w.runsPanel()->overflowAnswer();
+        QVERIFY2(line.contains(QStringLiteral("first anomaly: step %1, rank %2, op ").arg(c.answer.step).arg(c.answer.rank)), qPrintable(line));
+        const QString first = doc.value(QStringLiteral("first")).toObject().value(QStringLiteral("op")).toString();
+        const auto status = w.statusBar()->findChildren<QLabel *>();
+        QVERIFY(std::any_of(status.begin(), status.end(), [&](const QLabel *l) { return l->text().startsWith(QLatin1String("First overflow: ")) && l->text().contains(first); }));
     }
 
     void compareEqualsCli_data()
