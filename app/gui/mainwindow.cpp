@@ -825,7 +825,9 @@ void MainWindow::onOverflowAnalyzed(int dump)
 
 void MainWindow::updateOverflowStatus()
 {
-    const QString line = m_overflow->statusLine(); // from every open dump (One source of truth)
+    QString line = m_overflow->statusLine(); // from every open dump (One source of truth)
+    for (const auto &[dump, scanned] : m_scopeScans) // and the runs opened scope by scope, scanned so
+        line += (line.isEmpty() ? QString() : QStringLiteral("; ")) + scanned;
     m_overflowStatus->setText(line);
     m_overflowStatus->setToolTip(m_overflow->statusToolTip());
     m_overflowStatus->setVisible(!line.isEmpty());

@@ -131,6 +131,7 @@ void MainWindow::onScopesScanned(int dump, qulonglong done, qulonglong total, bo
                                          : tr("First overflow: %1").arg(first);
     m_scopeScans[dump] = line;
     m_statusText->setText(line);
+    updateOverflowStatus(); // kept in the overflow label: later status messages replace m_statusText
 }
 
 } // namespace ds
