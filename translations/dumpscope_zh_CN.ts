@@ -2943,6 +2943,42 @@ out of range: %5</source>
             <source>Folder holding three or more runs</source>
             <translation>包含三次或更多次运行的文件夹</translation>
         </message>
+    <message>
+        <source>(no rank)</source>
+        <translation>（无 rank）</translation>
+    </message>
+    <message>
+        <source>rank %1</source>
+        <translation>rank %1</translation>
+    </message>
+    <message>
+        <source>Compare: %1</source>
+        <translation>比对：%1</translation>
+    </message>
+    <message>
+        <source>nothing compared</source>
+        <translation>没有比对任何内容</translation>
+    </message>
+    <message>
+        <source>Run (%1 of %2 scope pairs): %3</source>
+        <translation>运行（%2 个作用域对中的 %1 个）：%3</translation>
+    </message>
+    <message>
+        <source>Looking for the first overflow scope by scope: %1 of %2 scopes scanned…</source>
+        <translation>正在按作用域逐个查找第一个溢出：已扫描 %2 个作用域中的 %1 个…</translation>
+    </message>
+    <message>
+        <source>Overflow scan: %1</source>
+        <translation>溢出扫描：%1</translation>
+    </message>
+    <message>
+        <source>No overflow found in %1 scopes.</source>
+        <translation>在 %1 个作用域中未发现溢出。</translation>
+    </message>
+    <message>
+        <source>First overflow: %1</source>
+        <translation>第一个溢出：%1</translation>
+    </message>
     </context>
     <context>
         <name>ds::MappingPanel</name>
@@ -3763,6 +3799,52 @@ out of range: %5</source>
             <source>No run found in %1.</source>
             <translation>在 %1 中未找到运行。</translation>
         </message>
+    <message>
+        <source>Cancel compare</source>
+        <translation>取消比对</translation>
+    </message>
+    <message>
+        <source>Stop comparing this run with its bench run (the scope pairs compared so far stay shown)</source>
+        <translation>停止将此运行与其标杆运行比对（已比对的作用域对仍会显示）</translation>
+    </message>
+    <message numerus="yes">
+        <source>… and %n more rank(s) of this step (their cells in the grid)</source>
+        <translation>
+            <numerusform>…… 以及该步骤的另外 %n 个 rank（见网格中的对应单元格）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>no run %1 in the NPU dump</source>
+        <translation>NPU 数据中没有运行 %1</translation>
+    </message>
+    <message>
+        <source>cancelled</source>
+        <translation>已取消</translation>
+    </message>
+    <message>
+        <source>bench path: %1</source>
+        <translation>标杆路径：%1</translation>
+    </message>
+    <message>
+        <source>bench path %1 holds %2 runs (%3); compare one run folder with another</source>
+        <translation>标杆路径 %1 包含 %2 个运行（%3）；请将一个运行目录与另一个运行目录比对</translation>
+    </message>
+    <message>
+        <source>comparing with %1: walking the bench run…</source>
+        <translation>正在与 %1 比对：正在遍历标杆运行…</translation>
+    </message>
+    <message>
+        <source>comparing with %1 scope pair by scope pair: %2 of %3 compared…</source>
+        <translation>正在按作用域对逐对与 %1 比对：已比对 %3 个中的 %2 个…</translation>
+    </message>
+    <message>
+        <source>compare with %1 cancelled after %2 of %3 scope pairs; the answer covers those only</source>
+        <translation>与 %1 的比对在 %3 个作用域对中的 %2 个之后被取消；结论仅涵盖这些作用域对</translation>
+    </message>
+    <message>
+        <source>compare with %1 failed: %2</source>
+        <translation>与 %1 的比对失败：%2</translation>
+    </message>
     </context>
     <context>
         <name>ds::RunSetMatrixModel</name>
@@ -4544,6 +4626,14 @@ out of range: %5</source>
             <source>%1 rows in bands of %2, each showing its largest value (click a band to chart its worst row)</source>
             <translation>共 %1 行，每 %2 行合为一条带，显示其中的最大值（点击一条带，绘制其中最差的一行）</translation>
         </message>
+    <message>
+        <source>This run was opened scope by scope: its statistics are read for one rank at a time (one scope per step); choose the rank to read</source>
+        <translation>此运行按作用域逐个打开：其统计量每次只读取一个 rank（每个步骤一个作用域）；请选择要读取的 rank</translation>
+    </message>
+    <message>
+        <source>Read rank:</source>
+        <translation>读取 rank：</translation>
+    </message>
     </context>
     <context>
         <name>ds::ValueGridWidget</name>

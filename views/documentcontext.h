@@ -93,6 +93,10 @@ signals:
     /// A scope of a dump opened scope by scope was read (DumpTreeModel::scopesRead counts them);
     /// `errors`: its unreadable files.
     void scopeRead(int dump, const std::vector<FileError> &errors);
+    /// The runs of a dump's walk (every dump, as soon as its folder is walked, before any
+    /// operator is read; an empty tree when the walk failed): the Runs overview takes them
+    /// instead of walking the folder again (RunsPanel::setRuns).
+    void runsWalked(int dump, std::shared_ptr<const RunTree> runs);
 
 private:
     struct Job;

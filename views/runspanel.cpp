@@ -14,6 +14,7 @@
 #include <QPainter>
 #include <QStyledItemDelegate>
 #include <QTableView>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
@@ -147,7 +148,15 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent), m_model(new RunGridMode
     auto *layout = new QVBoxLayout(this);
     layout->addLayout(top);
     layout->addWidget(m_shape);
-    layout->addWidget(m_compareLine);
+    m_cancelCompare = new QToolButton(this);
+    m_cancelCompare->setText(tr("Cancel compare"));
+    m_cancelCompare->setToolTip(tr("Stop comparing this run with its bench run (the scope pairs compared so far stay shown)"));
+    m_cancelCompare->setVisible(false);
+    connect(m_cancelCompare, &QToolButton::clicked, this, &RunsPanel::cancelCompare);
+    auto *compareRow = new QHBoxLayout;
+    compareRow->addWidget(m_compareLine, 1);
+    compareRow->addWidget(m_cancelCompare, 0, Qt::AlignTop);
+    layout->addLayout(compareRow);
     layout->addWidget(m_overflowLine);
     layout->addWidget(m_grid, 1);
     layout->addWidget(m_legend);
@@ -167,6 +176,11 @@ RunsPanel::RunsPanel(QWidget *parent) : QWidget(parent), m_model(new RunGridMode
 
 RunsPanel::~RunsPanel()
 {
+    cancelCompare();
+    if (m_scan.cancel)
+        *m_scan.cancel = true;
+    m_cmp.job.waitForFinished(); // they call back into `this`
+    m_scan.job.waitForFinished();
     for (auto &[dump, d] : m_dumps)
         if (d.cancel)
             *d.cancel = true;
@@ -178,6 +192,12 @@ RunsPanel::~RunsPanel()
 
 void RunsPanel::openDump(int dump, const QString &path)
 {
+    awaitRuns(dump, path);
+    startJob(dump, nullptr);
+}
+
+void RunsPanel::awaitRuns(int dump, const QString &path)
+{
     DumpRuns &d = m_dumps[dump];
     if (d.cancel)
         *d.cancel = true;
@@ -187,13 +207,30 @@ void RunsPanel::openDump(int dump, const QString &path)
     d.cancel = std::make_shared<std::atomic<bool>>(false);
     d.probing = true;
     updateStatus();
+}
+
+void RunsPanel::setRuns(int dump, std::shared_ptr<const RunTree> runs)
+{
+    const auto it = m_dumps.find(dump);
+    if (it == m_dumps.end() || it->second.started) // closed, or found already
+        return;
+    startJob(dump, runs ? std::move(runs) : std::make_shared<const RunTree>());
+}
+
+void RunsPanel::startJob(int dump, std::shared_ptr<const RunTree> given)
+{
+    DumpRuns &d = m_dumps[dump];
+    d.started = true;
     auto cancel = d.cancel;
-    d.job = QtConcurrent::run(backgroundPool(), [this, dump, path, cancel] {
+    d.job = QtConcurrent::run(backgroundPool(), [this, dump, path = d.path, cancel, given] {
         const BackgroundPriority background;
-        JobControl job;
-        job.cancelFlag = cancel.get();
-        auto found = discoverRuns(path, &job);
-        std::shared_ptr<const RunTree> tree = found ? std::make_shared<const RunTree>(std::move(*found)) : std::make_shared<const RunTree>();
+        std::shared_ptr<const RunTree> tree = given;
+        if (!tree) {
+            JobControl job;
+            job.cancelFlag = cancel.get();
+            auto found = discoverRuns(path, &job);
+            tree = found ? std::make_shared<const RunTree>(std::move(*found)) : std::make_shared<const RunTree>();
+        }
         if (cancel->load())
             return;
         // The first run's grid laid out here: 100,000 cells on the GUI thread took 0.2 s.
@@ -289,6 +326,18 @@ void RunsPanel::closeDump(int dump)
     m_closedJobs.erase(std::remove_if(m_closedJobs.begin(), m_closedJobs.end(), [](const QFuture<void> &f) { return f.isFinished(); }),
                        m_closedJobs.end());
     m_dumps.erase(it);
+    if (m_cmp.dump == dump && m_cmp.running) { // its answers would name a closed dump
+        cancelCompare();
+        m_cmp.running = false;
+        ++m_cmp.generation; // what it still sends is dropped
+        m_cmp.dump = -1;
+    }
+    if (m_scan.dump == dump && m_scan.running) { // the same for its overflow scan
+        *m_scan.cancel = true;
+        m_scan.running = false;
+        ++m_scan.generation;
+        m_scan.dump = -1;
+    }
     fillChooser();
     if (m_dump == dump) {
         m_dump = -1;
@@ -527,10 +576,16 @@ QString clockLines(const RunAnswer &a)
     if (!a.first || a.first->ranks.size() < 2)
         return a.first ? QStringLiteral("<br><small>%1</small>").arg(a.first->at.clock.describe().toHtmlEscaped()) : QString();
     QStringList lines;
-    for (const RunAnswer::RankFinding &r : a.first->ranks)
+    // At most kShown ranks: a step of 1,024 ranks would push the grid out of the window.
+    constexpr size_t kShown = 6;
+    for (size_t i = 0; i < a.first->ranks.size() && i < kShown; ++i) {
+        const RunAnswer::RankFinding &r = a.first->ranks[i];
         lines << (r.found ? RunsPanel::tr("%1: %2, %3").arg(r.scope, r.finding.op, r.clock.describe())
                           : RunsPanel::tr("%1: none in this step").arg(r.scope))
                      .toHtmlEscaped();
+    }
+    if (a.first->ranks.size() > kShown)
+        lines << RunsPanel::tr("\u2026 and %n more rank(s) of this step (their cells in the grid)", nullptr, int(a.first->ranks.size() - kShown));
     return QStringLiteral("<br><small>%1</small>").arg(lines.join(QStringLiteral("<br>")));
 }
 
@@ -546,8 +601,15 @@ void RunsPanel::updateAnswers()
         if (const auto o = it->second.overflow.find(m_runPath); o != it->second.overflow.end())
             overflow = &o->second;
     }
-    m_compareLine->setText(!compare ? tr("<b>Compare:</b> not compared yet (Analysis \u2192 Compare with\u2026 compares this run with a bench run).")
-                                    : tr("<b>Compare:</b> %1").arg(compare->answer.line().toHtmlEscaped()) + clockLines(compare->answer));
+    const QString state = compareState(); // a compare scope pair by scope pair (runspanelcompare.cpp)
+    QString line = !compare || (compare->scopes.empty() && !state.isEmpty())
+                       ? (state.isEmpty() ? tr("<b>Compare:</b> not compared yet (Analysis \u2192 Compare with\u2026 compares this run with a bench run).")
+                                          : tr("<b>Compare:</b> %1").arg(state.toHtmlEscaped()))
+                       : tr("<b>Compare:</b> %1").arg(compare->answer.line().toHtmlEscaped()) + clockLines(compare->answer);
+    if (compare && !compare->scopes.empty() && !state.isEmpty())
+        line += QStringLiteral("<br><small>%1</small>").arg(state.toHtmlEscaped());
+    m_compareLine->setText(line);
+    m_cancelCompare->setVisible(m_cmp.running && m_cmp.dump == m_dump && m_cmp.runPath == m_runPath);
     m_overflowLine->setText(!overflow ? tr("<b>Overflow:</b> not checked yet.")
                                       : tr("<b>Overflow:</b> %1").arg(overflow->answer.line().toHtmlEscaped()) + clockLines(overflow->answer));
 }

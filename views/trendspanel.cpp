@@ -163,6 +163,16 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
     controls->addWidget(m_group, 1, 1);
     controls->addWidget(new QLabel(tr("Cells:"), this), 1, 2);
     controls->addWidget(m_rank, 1, 3);
+    m_readRank = new QComboBox(this);
+    m_readRank->setToolTip(tr("This run was opened scope by scope: its statistics are read for one rank at a time (one scope per step); "
+                              "choose the rank to read"));
+    m_readRank->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_readRank->setMinimumContentsLength(12);
+    m_readRankLabel = new QLabel(tr("Read rank:"), this);
+    controls->addWidget(m_readRankLabel, 2, 0);
+    controls->addWidget(m_readRank, 2, 1);
+    m_readRank->setVisible(false);
+    m_readRankLabel->setVisible(false);
     controls->setColumnStretch(1, 1);
     controls->setColumnStretch(3, 1);
     auto *layout = new QVBoxLayout(this);
@@ -188,6 +198,7 @@ TrendsPanel::TrendsPanel(QWidget *parent) : QWidget(parent), m_heat(new QCustomP
         drawHeatmap();
         updateHover();
     });
+    connect(m_readRank, &QComboBox::activated, this, [this] { emit readRankChosen(m_readRank->currentData().toLongLong()); });
     connect(&m_watcher, &QFutureWatcherBase::finished, this, &TrendsPanel::onBuilt);
     connect(m_stop, &QToolButton::clicked, this, [this] {
         if (m_cancel)
@@ -249,8 +260,21 @@ void TrendsPanel::setRunSet(int runs, int rows)
                                   .arg(tr("%n run(s)", nullptr, runs), tr("%n row(s)", nullptr, rows)));
 }
 
+void TrendsPanel::setReadRanks(const std::vector<std::pair<QString, qint64>> &ranks, qint64 current)
+{
+    m_readRank->clear();
+    for (const auto &[label, number] : ranks) {
+        m_readRank->addItem(label, number);
+        if (number == current)
+            m_readRank->setCurrentIndex(m_readRank->count() - 1);
+    }
+    m_readRank->setVisible(!ranks.empty());
+    m_readRankLabel->setVisible(!ranks.empty());
+}
+
 void TrendsPanel::clearStatistics()
 {
+    setReadRanks({}, -1);
     m_statsIndex.reset();
     m_underflow = {};
     m_statsRun.clear();

@@ -72,6 +72,11 @@ public:
     void setRunSet(int runs, int rows);
     /// The line naming the run set's matrix (hidden without a run set).
     QLabel *runSetLink() const { return m_runSetLink; }
+    /// A run opened scope by scope has its statistics read one rank at a time (one scope per
+    /// step): `ranks` (label, rank number) fill the "Read rank" chooser, `current` is the rank
+    /// read. No ranks: the chooser hides (a run indexed whole has every rank).
+    void setReadRanks(const std::vector<std::pair<QString, qint64>> &ranks, qint64 current);
+    QComboBox *readRankCombo() const { return m_readRank; }
     /// Forgets the run's statistics / the comparison (their dump was closed).
     void clearStatistics();
     void clearComparison();
@@ -80,6 +85,8 @@ signals:
     void tableReady();
     /// The user followed the link to the run set's agreement matrix.
     void showRunSetRequested();
+    /// The user chose another rank to read in the "Read rank" chooser (setReadRanks).
+    void readRankChosen(qint64 rank);
 
 private:
     void fillMetrics();
@@ -94,7 +101,8 @@ private:
     void updateRowLabels();
     void updateHover();
 
-    QComboBox *m_source, *m_metric, *m_group, *m_rank;
+    QComboBox *m_source, *m_metric, *m_group, *m_rank, *m_readRank;
+    QLabel *m_readRankLabel;
     QLabel *m_title, *m_status, *m_hover, *m_heatNote;
     QToolButton *m_stop;
     QLabel *m_runSetLink;

@@ -74,8 +74,11 @@ int screenshot(MainWindow &window, const QString &file, const QString &tensorId,
     if (!bench.isEmpty()) { // compare, then show the first divergence with its detail
         QEventLoop loop;
         QObject::connect(window.compareView(), &CompareView::detailReady, &loop, &QEventLoop::quit);
-        QTimer::singleShot(60000, &loop, &QEventLoop::quit);
+        QObject::connect(window.runsPanel(), &RunsPanel::compareUpdated, &loop,
+                         [&loop](int, const QString &, qulonglong, qulonglong, bool finished) { if (finished) loop.quit(); });
         window.compareWith(bench);
+        // a run opened scope by scope compares pair by pair (1,024 x 20: minutes): waited for longer
+        QTimer::singleShot(window.runsPanel()->isComparing() ? 1800000 : 60000, &loop, &QEventLoop::quit);
         loop.exec();
         for (int i = 0; i < 50; ++i) { // plots replot on the next event loop turn
             QThread::msleep(20);

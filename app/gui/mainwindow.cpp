@@ -149,14 +149,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_cancel, &QToolButton::clicked, m_context, &DocumentContext::cancelIndexing);
     connect(m_context, &DocumentContext::indexingStarted, this, [this](const QString &path) {
         docksBack();
-        // the runs overview fills from a walk of the folder, before the index is complete
-        m_runs->openDump(m_context->indexingDump(), path);
+        // the runs overview fills from the document's walk of the folder (runsWalked), before
+        // the index is complete
+        m_runs->awaitRuns(m_context->indexingDump(), path);
         m_closeDump->setEnabled(true);
         m_statusText->setText(tr("Indexing %1\u2026").arg(path));
         m_progress->setValue(0);
         m_progress->setVisible(true);
         m_cancel->setVisible(true);
     });
+    connect(m_context, &DocumentContext::runsWalked, m_runs, &RunsPanel::setRuns);
     connect(m_context, &DocumentContext::indexingProgress, m_progress, &QProgressBar::setValue);
     connect(m_context, &DocumentContext::indexingCount, this, [this](qint64 ops) { // the tree fills meanwhile
         const QString path = m_context->treeModel()->dumpPath(m_context->indexingDump());
@@ -222,6 +224,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
     connect(m_compare, &CompareView::mappingApplied, this, compareToGraph);
     connect(m_compare, &CompareView::finished, this, &MainWindow::onCompareFinished);
     connect(m_runs, &RunsPanel::scopeActivated, this, &MainWindow::showScope);
+    connect(m_runs, &RunsPanel::compareUpdated, this, &MainWindow::onScopesCompared);
+    connect(m_runs, &RunsPanel::scanUpdated, this, &MainWindow::onScopesScanned);
+    connect(m_trends, &TrendsPanel::readRankChosen, this, [this](qint64 rank) {
+        if (m_context->isScopeByScope(m_trendRun.first))
+            showScopeByScopeTrends(m_trendRun.first, m_trendRun.second, rank);
+    });
     connect(m_runs, &RunsPanel::runsFound, this, [this](int dump) {
         if (const auto index = m_context->index(dump)) // indexed before the walk finished
             m_runs->setIndex(dump, index);
@@ -611,6 +619,7 @@ void MainWindow::onCurrentChanged()
         m_runs->showRun(runDump, run);
         if (index && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
             m_trendRun = {runDump, run};
+            m_trends->setReadRanks({}, -1); // every rank is in the index
             if (const auto runIdx = runIndex(runDump, run))
                 m_trends->setStatistics(runIdx, runIdx->openedPath + (run.isEmpty() ? QString() : QLatin1Char('/') + run));
         } else if (m_context->isScopeByScope(runDump) && m_runs->runs(runDump) && m_trendRun != std::pair{runDump, run}) {
@@ -652,17 +661,16 @@ void MainWindow::compareRunsIn(QString folder)
 
 void MainWindow::compareWith(QString benchPath)
 {
-    int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt() : 0;
+    // No current item (the dump that held it was closed): the run the Runs overview shows.
+    int dump = m_tree->currentIndex().isValid() ? m_tree->currentIndex().data(DumpTreeModel::DumpRole).toInt()
+                                                : std::max(m_runs->dump(), 0);
     // In a folder of several runs, the run of the current item is compared.
-    m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump) : QString();
+    m_compareRun = m_tree->currentIndex().isValid() ? runOfItem(m_tree->currentIndex().siblingAtColumn(0), dump)
+                   : dump == m_runs->dump()         ? m_runs->runPath()
+                                                    : QString();
     const auto npu = runIndex(dump, m_compareRun);
-    if (!npu && m_context->isScopeByScope(dump)) { // no index of the whole run to compare
-        QMessageBox::information(this, tr("Compare"),
-                                 tr("This run has more than %1 scopes and was opened scope by scope: no operator index of the "
-                                    "whole run is kept to compare. Compare it with the command line (dumpscope-cli compare "
-                                    "NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair, or open "
-                                    "one step's folder here to compare that step.")
-                                     .arg(QLocale().toString(m_context->scopeByScopeAbove())));
+    if (!npu && m_context->isScopeByScope(dump)) { // no index of the whole run: compared pair by pair
+        compareScopeByScope(dump, benchPath);
         return;
     }
     if (!npu) {
@@ -789,6 +797,8 @@ bool MainWindow::goToFirstOverflow()
             m_overflow->showLinkedOperator();
             return true;
         }
+    if (scanScopeByScope()) // a run opened scope by scope: scanned scope by scope on request
+        return false;
     m_statusText->setText(tr("No overflow found in the open dumps."));
     return false;
 }
@@ -815,7 +825,9 @@ void MainWindow::onOverflowAnalyzed(int dump)
 
 void MainWindow::updateOverflowStatus()
 {
-    const QString line = m_overflow->statusLine(); // from every open dump (One source of truth)
+    QString line = m_overflow->statusLine(); // from every open dump (One source of truth)
+    for (const auto &[dump, scanned] : m_scopeScans) // and the runs opened scope by scope, scanned so
+        line += (line.isEmpty() ? QString() : QStringLiteral("; ")) + scanned;
     m_overflowStatus->setText(line);
     m_overflowStatus->setToolTip(m_overflow->statusToolTip());
     m_overflowStatus->setVisible(!line.isEmpty());

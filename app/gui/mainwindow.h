@@ -157,7 +157,14 @@ private:
     /// The status line of a dump opened scope by scope: how many of its scopes are read.
     void showScopesRead(int dump);
     /// Trends of a run opened scope by scope: one rank's scopes read for them (mainwindowscopes.cpp).
-    void showScopeByScopeTrends(int dump, const QString &runPath);
+    /// Compares a run opened scope by scope with a bench run pair by pair (RunsPanel::compareScopes).
+    void compareScopeByScope(int dump, QString benchPath);
+    void onScopesCompared(int dump, const QString &runPath, qulonglong done, qulonglong total, bool finished, const QString &error);
+    /// The overflow of the current (else the first) dump opened scope by scope, scanned scope by
+    /// scope (RunsPanel::scanScopes); false when no such dump is open or its scan is known.
+    bool scanScopeByScope();
+    void onScopesScanned(int dump, qulonglong done, qulonglong total, bool finished, const QString &first, const QString &error);
+    void showScopeByScopeTrends(int dump, const QString &runPath, qint64 rank = -1);
     void addRecent(const QString &path);
     void updateRecentMenu();
 
@@ -209,6 +216,8 @@ private:
     QString m_compareRun;   ///< the run (RunInfo::relPath) of the current comparison
     QHash<int, int> m_scopeErrors; ///< unreadable files in the scopes read, by dump opened scope by scope
     std::pair<int, QString> m_trendRun{-1, QString()}; ///< the run whose statistics the trends show
+    std::map<int, QString> m_scopeScans; ///< dumps opened scope by scope: their overflow scan's line
+    qint64 m_trendRank = -1; ///< of a run opened scope by scope: the rank the trends read
     QListWidget *m_problems;
     QDockWidget *m_problemsDock;
     QDockWidget *m_treeDock = nullptr;

@@ -50,6 +50,8 @@ void MainWindow::onDumpClosed(int dump)
     }
     m_overflow->closeDump(dump); // its list, header and the status bar's overflow line (summaryChanged)
     m_firstOverflow.erase(dump);
+    if (m_scopeScans.erase(dump))
+        updateOverflowStatus();
     m_runs->closeDump(dump);
     if (m_trendRun.first == dump) {
         m_trendRun = {-1, QString()};

@@ -20,9 +20,14 @@
 // wall time is work on the GUI thread; "worst_gui_gap_cpu_ms" is the CPU time of the worst gap,
 // "worst_gui_busy_ms" the most CPU the GUI thread spent between two ticks; with --graph,
 // "worst_gui_busy_graph_ms" the most from the tick that saw the graph shown on.
+// With DS_BENCH_COMPARE=BENCH set, the opened dump is compared with BENCH once it is open
+// (MainWindow::compareWith; a run opened scope by scope compares pair by pair on a worker) and
+// the probe runs until the compare is done: "compare_first_ms" (first pairs' verdicts shown) and
+// "compare_done_ms" (from the open's start); the worst gap then covers the compare too.
 // With DS_STALL_TRACE=MS set, a watchdog thread prints the GUI thread's stack (raw frames,
 // for addr2line) to stderr whenever the GUI thread has not ticked for MS milliseconds, sampled
 // every 10 ms of it, labelled by whether it spent most of the last 10 ms on a core.
+#include "compareview.h"
 #include "documentcontext.h"
 #include "graphpanel.h"
 #include "mainwindow.h"
@@ -198,13 +203,29 @@ int main(int argc, char **argv)
             w.runsPanel()->model()->index(0, 0).data(RunGridModel::BytesRole).isValid())
             firstAnswerMs = clock.elapsed();
     });
-    qint64 settledMs = -1, graphShownMs = -1;
+    qint64 settledMs = -1, graphShownMs = -1, compareFirstMs = -1, compareDoneMs = -1;
+    const QString compareWith = qEnvironmentVariable("DS_BENCH_COMPARE");
+    bool compareStarted = false;
+    QObject::connect(w.runsPanel(), &RunsPanel::compareUpdated, [&](int, const QString &, qulonglong done, qulonglong, bool finished) {
+        if (compareFirstMs < 0 && done > 0)
+            compareFirstMs = clock.elapsed();
+        if (finished)
+            compareDoneMs = clock.elapsed();
+    });
+    QObject::connect(w.compareView(), &CompareView::finished, [&] { compareDoneMs = clock.elapsed(); });
     int ops = 0;
     QTimer settle;
     settle.setInterval(50);
     QObject::connect(&settle, &QTimer::timeout, [&] {
         // What opening starts after the index (overflow analysis, the runs overview) must
         // not block either: probe until it is done, then a little longer.
+        if (!compareWith.isEmpty() && compareDoneMs < 0) {
+            if (!compareStarted) {
+                compareStarted = true;
+                w.compareWith(compareWith);
+            }
+            return;
+        }
         if (w.overflow()->isRunning() || w.runsPanel()->isBusy() || (tab == QLatin1String("trends") && (w.trendsPanel()->isBusy() || firstAnswerMs < 0)))
             return;
         if (graphMode && graphShownMs < 0)
@@ -282,7 +303,7 @@ int main(int argc, char **argv)
     if (tracer.joinable())
         tracer.join();
     std::printf("{\"ops\": %d, \"open_started_ms\": %lld, \"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"settled_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, \"worst_gui_gap_cpu_ms\": %.1f, \"worst_gui_busy_ms\": %.1f, \"worst_busy_at_ms\": %lld, "
-                "\"graph_shown_ms\": %lld, \"worst_gui_busy_graph_ms\": %.1f, \"first_answer_ms\": %lld, \"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
-                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, graphShownMs, double(worstGraphBusyNs) / 1e6, firstAnswerMs, beforeOpenGap, pageMs, histMs, worstGap);
+                "\"graph_shown_ms\": %lld, \"worst_gui_busy_graph_ms\": %.1f, \"compare_first_ms\": %lld, \"compare_done_ms\": %lld, \"first_answer_ms\": %lld, \"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
+                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, graphShownMs, double(worstGraphBusyNs) / 1e6, compareFirstMs, compareDoneMs, firstAnswerMs, beforeOpenGap, pageMs, histMs, worstGap);
     return 0;
 }

@@ -59,6 +59,7 @@ std::shared_ptr<RunGridModel::Layout> RunGridModel::layoutOf(const RunInfo &run)
 void RunGridModel::setRun(std::shared_ptr<const void> owner, const RunInfo &run, Layout &&layout)
 {
     beginResetModel();
+    m_firstDivergence.clear();
     m_runOwner = std::move(owner);
     m_run = &run;
     // swapped: the old cells are freed with `layout` by the caller
@@ -127,8 +128,27 @@ void RunGridModel::setCompare(const std::vector<ScopeSummary> &scopes, const Run
     if (answer.first)
         if (Cell *c = cell(answer.first->at.scope))
             c->firstDivergence = true;
+    m_firstDivergence = answer.first ? answer.first->at.scope : QString();
     if (!m_cells.empty())
         emit dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+}
+
+void RunGridModel::addCompare(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer)
+{
+    for (const ScopeSummary &s : scopes)
+        if (Cell *c = cell(s.id)) {
+            c->compare = s;
+            changed(s.id);
+        }
+    const QString first = answer.first ? answer.first->at.scope : QString();
+    if (m_firstDivergence != first) {
+        for (const QString &id : {m_firstDivergence, first})
+            if (Cell *c = cell(id)) {
+                c->firstDivergence = id == first && !first.isEmpty();
+                changed(id);
+            }
+    }
+    m_firstDivergence = first;
 }
 
 void RunGridModel::clearCompare() { setCompare({}, RunAnswer{}); }

@@ -54,6 +54,10 @@ public:
     void setCompare(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer);
     void setOverflow(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer);
     void clearCompare();
+    /// More compare summaries of the run as a compare goes (the others kept), and its answer so
+    /// far: only their cells and the first divergence's change (a compare of 100,000 scope pairs
+    /// arrives in pieces; setCompare would touch every cell each time).
+    void addCompare(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer);
 
     QModelIndex indexOf(const QString &scope) const;
     const RunScope *scopeAt(const QModelIndex &index) const;
@@ -84,6 +88,7 @@ private:
     std::vector<std::pair<qint64, QString>> m_steps, m_ranks; ///< (number, label) of rows and columns
     std::vector<Cell> m_cells; ///< rows x columns
     QHash<QString, int> m_byScope; ///< scope id -> cell
+    QString m_firstDivergence; ///< the scope of the cell marked as the first divergence
 };
 
 struct RunGridModel::Layout
