@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 
 namespace ds {
@@ -631,9 +632,13 @@ double momentsShift(const TensorView &t)
     return std::abs(shift) < 1e150 ? shift : 0.0; // x - shift must not overflow where x does not
 }
 
-bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, bool withHeadroom)
+/// stream: the pass hands its pages back behind it and reads ahead of itself (false: the caller
+/// keeps one warm mapping for two passes, computeStatsAndHistogram).
+bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, bool withHeadroom, bool stream = true)
 {
-    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
+    std::optional<ReadAhead> ahead; // a cold file streams as for `cat`
+    if (stream)
+        ahead.emplace(t.data, t.count * elemBytes(t.elem));
     // One Moments per task, merged in task order afterwards: the result does not depend on
     // which thread finished first.
     std::vector<Moments> parts((t.count + kTaskElems - 1) / kTaskElems);
@@ -644,7 +649,8 @@ bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, b
     }
     const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
         reduceRange(t.elem, t.data, b, e, parts[c]);
-        doneWith(t, b, e);
+        if (stream)
+            doneWith(t, b, e);
         return !cancelled(job);
     });
     if (!ok || cancelled(job))
@@ -765,9 +771,11 @@ void histogramGeneral(Elem elem, const std::byte *data, size_t b, size_t e, cons
 
 /// allInRange: the caller knows that every element is finite and inside [lo, hi].
 bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out, const JobControl *job,
-                     bool allInRange = false)
+                     bool allInRange = false, bool stream = true)
 {
-    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
+    std::optional<ReadAhead> ahead; // a cold file streams as for `cat`
+    if (stream)
+        ahead.emplace(t.data, t.count * elemBytes(t.elem));
     widenIfEqual(lo, hi);
     const Binner binner(bins, lo, hi);
     out = Histogram{};
@@ -779,7 +787,8 @@ bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histog
             Histogram local;
             local.counts.assign(size_t(bins), 0);
             fill(b, e, local);
-            doneWith(t, b, e);
+            if (stream)
+                doneWith(t, b, e);
             std::lock_guard lock(mutex); // integer sums: the merge order does not matter
             for (int i = 0; i < bins; ++i)
                 out.counts[size_t(i)] += local.counts[size_t(i)];
@@ -883,13 +892,27 @@ bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats,
         histogramFromCodes(t.elem, counts, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist);
         return true;
     }
-    if (!computeStats(t, stats, job, options))
+    if (t.elem == Elem::None)
+        return computeStats(t, stats, job, options) && computeHistogram(t, bins, 0.0, 0.0, hist, job);
+    // A warm tensor that fits the budget: one mapping for both passes (StatsOptions::keepMappedBytes),
+    // instead of the statistics handing every page back and the histogram faulting it in again.
+    // (Populating it first in one call, MADV_POPULATE_READ, was measured no faster than the two
+    // threads' own faults: docs/scale/files.md, section 4, fifth session.)
+    const size_t bytes = t.count * elemBytes(t.elem);
+    const bool keep = bytes <= options.keepMappedBytes && isMappedRange(t.data, bytes) && isCachedRange(t.data, bytes);
+    struct ReleaseAtEnd
+    {
+        const std::byte *data;
+        size_t bytes;
+        ~ReleaseAtEnd() { if (data) releaseMappedPages(data, bytes); }
+    } const releaseAtEnd{keep ? t.data : nullptr, bytes};
+    if (!directStats(t, stats, job, options.headroom && hasHeadroom(t.elem), !keep))
         return false;
     const bool any = stats.finite > 0;
-    if (t.elem == Elem::None || !any)
-        return computeHistogram(t, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist, job);
+    if (!any)
+        return directHistogram(t, bins, 0.0, 0.0, hist, job, false, !keep);
     // With no NaN or Inf counted, every element lies in [min, max]: no range checks needed.
-    return directHistogram(t, bins, stats.min, stats.max, hist, job, stats.finite == stats.count);
+    return directHistogram(t, bins, stats.min, stats.max, hist, job, stats.finite == stats.count, !keep);
 }
 
 } // namespace ds
