@@ -79,9 +79,12 @@ void run(ReadAhead::State &s)
                 continue;
             const std::uintptr_t n = std::min<std::uintptr_t>(s.step, s.spans[i].end - pos[i]);
             s.covered.fetch_add(n, std::memory_order_relaxed);
-            if (isCachedRange(reinterpret_cast<const void *>(pos[i]), n)) {
-                // already in the page cache (a warm file): the pass will not wait for the disk,
-                // and touching would only cost it faults and a third thread on its cores
+            // Already in the page cache (a warm file): the pass will not wait for the disk, and
+            // touching would only cost it faults and a third thread on its cores. One span only:
+            // with two (compare), tst_readahead::readsTwoFilesAheadInTurn saw the second file
+            // read one step past its window in 3 runs of about 10 with the skip (not understood
+            // yet: docs/scale/files.md, section 4, fifth session), so pairs touch as before.
+            if (s.count == 1 && isCachedRange(reinterpret_cast<const void *>(pos[i]), n)) {
                 pos[i] += n;
                 continue;
             }

@@ -19,8 +19,8 @@ namespace ds {
 /// streams while the cores compute. madvise(MADV_WILLNEED) instead of the touches was measured
 /// slower than no read-ahead at all (0.41x against 0.71x `cat`): see docs/scale/files.md.
 ///
-/// A step whose pages are all in the page cache already (isCachedRange: a warm file) is
-/// skipped without a touch, so a pass over a warm file pays no extra faults for it.
+/// Over one range, a step whose pages are all in the page cache already (isCachedRange: a warm
+/// file) is skipped without a touch, so a pass over a warm file pays no extra faults for it.
 ///
 /// Does nothing for a range that is not in a live MappedFile or is smaller than kMinBytes (a
 /// thread is not worth it). The caller keeps the mapping alive for the ReadAhead's lifetime.

@@ -45,6 +45,14 @@ void doneWith(const TensorView &t, size_t b, size_t e)
     releaseMappedPages(t.data + b * bytes, (e - b) * bytes);
 }
 
+/// After a streaming pass over all of t: hands back the pages that a task's reads mapped again
+/// after its neighbour had released them (the kernel maps up to 64 KiB of cached pages around a
+/// fault, across a task boundary), so that nothing of the mapping stays resident. One call.
+void sweepMapping(const TensorView &t)
+{
+    doneWith(t, 0, t.count);
+}
+
 // ---- running moments (Chan et al. parallel merge) ---------------------------------------
 
 /// min, max, zero and sumsq describe the values x; mean and m2 describe x - shift, with one
@@ -241,6 +249,7 @@ bool countCodes(const TensorView &t, std::vector<std::uint64_t> &counts, const J
             counts[c] += local[c];
         return !cancelled(job);
     });
+    sweepMapping(t);
     return ok && !cancelled(job);
 }
 
@@ -653,6 +662,8 @@ bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, b
             doneWith(t, b, e);
         return !cancelled(job);
     });
+    if (stream)
+        sweepMapping(t);
     if (!ok || cancelled(job))
         return false;
     Moments total;
@@ -796,6 +807,8 @@ bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histog
             out.below += local.below; out.above += local.above;
             return !cancelled(job);
         });
+        if (stream)
+            sweepMapping(t);
         return ok && !cancelled(job);
     };
     auto typed = [&](auto tag) {
