@@ -15,6 +15,7 @@
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <vector>
 
 namespace ds {
 
@@ -128,6 +129,27 @@ bool isMappedRange(const void *begin, std::size_t length)
         return false;
     --it;
     return b < it->second && length <= it->second - b;
+}
+
+bool isCachedRange(const void *begin, std::size_t length)
+{
+    if (!begin || length == 0)
+        return false;
+    const std::uintptr_t page = pageSize();
+    const auto b = reinterpret_cast<std::uintptr_t>(begin);
+    const std::uintptr_t lo = b & ~(page - 1), hi = (b + length + page - 1) & ~(page - 1);
+    // in pieces of 8 MiB: a small vector however large the range, and an early "no"
+    constexpr std::uintptr_t kPiece = std::uintptr_t(8) << 20;
+    std::vector<unsigned char> vec(kPiece / page);
+    for (std::uintptr_t p = lo; p < hi; p += kPiece) {
+        const std::uintptr_t n = std::min(kPiece, hi - p);
+        if (::mincore(reinterpret_cast<void *>(p), size_t(n), vec.data()) != 0)
+            return false;
+        for (std::uintptr_t i = 0; i < n / page; ++i)
+            if (!(vec[i] & 1))
+                return false;
+    }
+    return true;
 }
 
 std::int64_t mappedResidentBytes(const void *mappingBegin)

@@ -26,6 +26,13 @@ void releaseMappedPages(const void *begin, std::size_t length);
 /// True when [begin, begin + length) lies inside one live MappedFile.
 bool isMappedRange(const void *begin, std::size_t length);
 
+/// True when every page of [begin, begin + length), a mapped file's range, is in memory
+/// (mincore(): for a file mapping, the page cache, whether or not this process has mapped the
+/// page; the kernel answers that only for files the user owns or may write, else only for the
+/// pages this process has mapped, so the answer errs towards "no"). A pass over such a range
+/// waits for no disk: it needs no read-ahead. False for null, empty or unmapped memory.
+bool isCachedRange(const void *begin, std::size_t length);
+
 /// (readahead.cpp) Tells the live ReadAheads over this range that their pass has read it.
 /// releaseMappedPages() calls it; nothing else needs to.
 void noteReleasedForReadAhead(const void *begin, std::size_t length);

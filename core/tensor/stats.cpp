@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <mutex>
+#include <optional>
 #include <type_traits>
 
 namespace ds {
@@ -42,6 +43,14 @@ void doneWith(const TensorView &t, size_t b, size_t e)
     if (bytes == 0 || t.count < kReleaseMin / bytes || e <= b)
         return;
     releaseMappedPages(t.data + b * bytes, (e - b) * bytes);
+}
+
+/// After a streaming pass over all of t: hands back the pages that a task's reads mapped again
+/// after its neighbour had released them (the kernel maps up to 64 KiB of cached pages around a
+/// fault, across a task boundary), so that nothing of the mapping stays resident. One call.
+void sweepMapping(const TensorView &t)
+{
+    doneWith(t, 0, t.count);
 }
 
 // ---- running moments (Chan et al. parallel merge) ---------------------------------------
@@ -240,6 +249,7 @@ bool countCodes(const TensorView &t, std::vector<std::uint64_t> &counts, const J
             counts[c] += local[c];
         return !cancelled(job);
     });
+    sweepMapping(t);
     return ok && !cancelled(job);
 }
 
@@ -631,9 +641,13 @@ double momentsShift(const TensorView &t)
     return std::abs(shift) < 1e150 ? shift : 0.0; // x - shift must not overflow where x does not
 }
 
-bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, bool withHeadroom)
+/// stream: the pass hands its pages back behind it and reads ahead of itself (false: the caller
+/// keeps one warm mapping for two passes, computeStatsAndHistogram).
+bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, bool withHeadroom, bool stream = true)
 {
-    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
+    std::optional<ReadAhead> ahead; // a cold file streams as for `cat`
+    if (stream)
+        ahead.emplace(t.data, t.count * elemBytes(t.elem));
     // One Moments per task, merged in task order afterwards: the result does not depend on
     // which thread finished first.
     std::vector<Moments> parts((t.count + kTaskElems - 1) / kTaskElems);
@@ -644,9 +658,12 @@ bool directStats(const TensorView &t, TensorStats &out, const JobControl *job, b
     }
     const bool ok = parallelChunks(t.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
         reduceRange(t.elem, t.data, b, e, parts[c]);
-        doneWith(t, b, e);
+        if (stream)
+            doneWith(t, b, e);
         return !cancelled(job);
     });
+    if (stream)
+        sweepMapping(t);
     if (!ok || cancelled(job))
         return false;
     Moments total;
@@ -765,9 +782,11 @@ void histogramGeneral(Elem elem, const std::byte *data, size_t b, size_t e, cons
 
 /// allInRange: the caller knows that every element is finite and inside [lo, hi].
 bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histogram &out, const JobControl *job,
-                     bool allInRange = false)
+                     bool allInRange = false, bool stream = true)
 {
-    const ReadAhead ahead(t.data, t.count * elemBytes(t.elem)); // a cold file streams as for `cat`
+    std::optional<ReadAhead> ahead; // a cold file streams as for `cat`
+    if (stream)
+        ahead.emplace(t.data, t.count * elemBytes(t.elem));
     widenIfEqual(lo, hi);
     const Binner binner(bins, lo, hi);
     out = Histogram{};
@@ -779,7 +798,8 @@ bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histog
             Histogram local;
             local.counts.assign(size_t(bins), 0);
             fill(b, e, local);
-            doneWith(t, b, e);
+            if (stream)
+                doneWith(t, b, e);
             std::lock_guard lock(mutex); // integer sums: the merge order does not matter
             for (int i = 0; i < bins; ++i)
                 out.counts[size_t(i)] += local.counts[size_t(i)];
@@ -787,6 +807,8 @@ bool directHistogram(const TensorView &t, int bins, double lo, double hi, Histog
             out.below += local.below; out.above += local.above;
             return !cancelled(job);
         });
+        if (stream)
+            sweepMapping(t);
         return ok && !cancelled(job);
     };
     auto typed = [&](auto tag) {
@@ -883,13 +905,27 @@ bool computeStatsAndHistogram(const TensorView &t, int bins, TensorStats &stats,
         histogramFromCodes(t.elem, counts, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist);
         return true;
     }
-    if (!computeStats(t, stats, job, options))
+    if (t.elem == Elem::None)
+        return computeStats(t, stats, job, options) && computeHistogram(t, bins, 0.0, 0.0, hist, job);
+    // A warm tensor that fits the budget: one mapping for both passes (StatsOptions::keepMappedBytes),
+    // instead of the statistics handing every page back and the histogram faulting it in again.
+    // (Populating it first in one call, MADV_POPULATE_READ, was measured no faster than the two
+    // threads' own faults: docs/scale/files.md, section 4, fifth session.)
+    const size_t bytes = t.count * elemBytes(t.elem);
+    const bool keep = bytes <= options.keepMappedBytes && isMappedRange(t.data, bytes) && isCachedRange(t.data, bytes);
+    struct ReleaseAtEnd
+    {
+        const std::byte *data;
+        size_t bytes;
+        ~ReleaseAtEnd() { if (data) releaseMappedPages(data, bytes); }
+    } const releaseAtEnd{keep ? t.data : nullptr, bytes};
+    if (!directStats(t, stats, job, options.headroom && hasHeadroom(t.elem), !keep))
         return false;
     const bool any = stats.finite > 0;
-    if (t.elem == Elem::None || !any)
-        return computeHistogram(t, bins, any ? stats.min : 0.0, any ? stats.max : 0.0, hist, job);
+    if (!any)
+        return directHistogram(t, bins, 0.0, 0.0, hist, job, false, !keep);
     // With no NaN or Inf counted, every element lies in [min, max]: no range checks needed.
-    return directHistogram(t, bins, stats.min, stats.max, hist, job, stats.finite == stats.count);
+    return directHistogram(t, bins, stats.min, stats.max, hist, job, stats.finite == stats.count, !keep);
 }
 
 } // namespace ds

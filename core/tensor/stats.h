@@ -35,6 +35,11 @@ struct TensorStats
 struct StatsOptions
 {
     bool headroom = true; ///< false: skip the headroom counts (bench_stats measures their cost)
+    /// computeStatsAndHistogram over a mapped tensor of at most this many bytes whose pages are
+    /// all in the page cache (a warm file): both passes read one mapping of it (not released
+    /// between the passes, no read-ahead thread) and hand it back once at the end. Larger or cold tensors stream: each pass hands its pages back behind it, so the
+    /// resident set stays a few tasks (docs/scale/files.md, sections 4 and 5).
+    std::size_t keepMappedBytes = std::size_t(1) << 30;
 };
 
 /// Whether computeStats gives a Headroom for this element kind (real floating kinds).

@@ -7,6 +7,8 @@
 #include "compare/compare.h"
 #include "compare/pairdetail.h"
 #include "index/tensorloader.h"
+#include "tensor/dtype.h"
+#include "util/kernelisa.h"
 
 #include <QFile>
 #include <QJsonArray>
@@ -17,6 +19,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <random>
+#include <tuple>
 
 using namespace ds;
 
@@ -94,12 +98,173 @@ CompareRow rowFor(const std::vector<float> &n, Shape ns, const std::vector<float
 using State = MetricValue::State;
 State cosState(const CompareRow &r) { return r.metrics[size_t(Metric::Cosine)].state; }
 
+
+/// float -> float16 bits, truncating (enough for test values: subnormals and Inf/NaN kept).
+std::uint16_t toHalf(float f)
+{
+    std::uint32_t b;
+    std::memcpy(&b, &f, 4);
+    const auto sign = std::uint16_t((b >> 16) & 0x8000u);
+    const int e = int((b >> 23) & 0xFFu) - 127 + 15;
+    std::uint32_t m = b & 0x7FFFFFu;
+    if (((b >> 23) & 0xFFu) == 0xFFu)
+        return std::uint16_t(sign | 0x7C00u | (m ? 0x200u : 0u));
+    if (e >= 31)
+        return std::uint16_t(sign | 0x7C00u);
+    if (e <= 0) {
+        if (e < -10)
+            return sign;
+        m |= 0x800000u;
+        return std::uint16_t(sign | (m >> (14 - e)));
+    }
+    return std::uint16_t(sign | std::uint32_t(e) << 10 | (m >> 13));
+}
+
+/// Bytes of `count` values of kind e (float32/float64/float16/bfloat16) at byte offset
+/// `misalign`: ±normal values near 1 with the adversarial ones sprinkled in: NaN and ±Inf (at
+/// positions shared with the other side or not, as `seed` decides), zeros on either side,
+/// subnormals, ±1e30 (float32/float64) and exact equality.
+QByteArray adversarial(Elem e, size_t count, int misalign, std::uint64_t seed, const QByteArray &other = {})
+{
+    std::mt19937_64 rng(seed);
+    const size_t w = elemBytes(e);
+    QByteArray raw(int(count * w + size_t(misalign)), '\0');
+    std::normal_distribution<double> normal(0.0, 1.0);
+    auto put = [&](size_t i, double v) {
+        std::byte *p = reinterpret_cast<std::byte *>(raw.data()) + misalign + i * w;
+        if (e == Elem::F64) {
+            std::memcpy(p, &v, 8);
+        } else {
+            const float f = float(v);
+            std::uint32_t bits;
+            std::memcpy(&bits, &f, 4);
+            if (e == Elem::F32)
+                std::memcpy(p, &bits, 4);
+            else if (e == Elem::BF16) {
+                const auto h = std::uint16_t(bits >> 16);
+                std::memcpy(p, &h, 2);
+            } else {
+                const std::uint16_t h = toHalf(f);
+                std::memcpy(p, &h, 2);
+            }
+        }
+    };
+    for (size_t i = 0; i < count; ++i) {
+        double v = 1.0 + 0.01 * normal(rng);
+        switch (rng() % 64) {
+        case 0: v = std::nan(""); break;
+        case 1: v = INFINITY; break;
+        case 2: v = -INFINITY; break;
+        case 3: case 4: v = 0.0; break;
+        case 5: v = -0.0; break;
+        case 6: v = e == Elem::F64 ? 4.9e-324 * double(rng() % 100) : e == Elem::F16 ? 6e-8 : 1e-40; break;
+        case 7: v = e == Elem::F32 || e == Elem::F64 ? (rng() % 2 ? 1e30 : -1e30) : 100.0; break;
+        case 8: v = -3.0 * normal(rng); break;
+        default: break;
+        }
+        put(i, v);
+    }
+    if (!other.isEmpty()) // exact copies of the other side here and there (equal elements, shared NaN/Inf)
+        for (size_t i = 0; i < count; i += 5 + rng() % 11)
+            if (other.size() == raw.size())
+                std::memcpy(raw.data() + misalign + i * w, other.constData() + misalign + i * w, w);
+    return raw;
+}
+
+/// Every double and count of the metrics, NaN == NaN, bit for bit.
+QList<QPair<QString, QByteArray>> metricBits(const PairMetrics &m)
+{
+    QList<QPair<QString, QByteArray>> out;
+    auto add = [&](const char *name, const auto &v) {
+        out.append({QString::fromLatin1(name), QByteArray(reinterpret_cast<const char *>(&v), sizeof v)});
+    };
+    add("count", m.count); add("infNanMismatch", m.infNanMismatch); add("infNanShared", m.infNanShared);
+    add("dot", m.dot); add("npuNorm", m.npuNorm); add("benchNorm", m.benchNorm); add("eucDist", m.eucDist);
+    add("maxAbsErr", m.maxAbsErr); add("maxRelErr", m.maxRelErr); add("c1", m.oneThousandthRatio);
+    add("c5", m.fiveThousandthsRatio); add("meanAbsErr", m.meanAbsErr); add("rmse", m.rmse);
+    add("relEuclid", m.relEuclid); add("accRelErr", m.accRelErr); add("maxRelErrAcc", m.maxRelErrAcc);
+    add("meanRelErr", m.meanRelErr); add("kl", m.kl);
+    for (const PairSide *s : {&m.npu, &m.bench}) {
+        add("finite", s->finite); add("nan", s->nan); add("posinf", s->posinf); add("neginf", s->neginf);
+        add("min", s->min); add("max", s->max); add("mean", s->mean); add("l2norm", s->l2norm);
+        add("comparedMean", s->comparedMean); add("comparedStd", s->comparedStd);
+    }
+    for (auto &f : out)
+        if (f.second.size() == 8) { // a NaN of any payload is the same NaN here
+            double d;
+            std::memcpy(&d, f.second.constData(), 8);
+            if (std::isnan(d))
+                f.second = "NaN";
+        }
+    return out;
+}
+
 } // namespace
 
 class TestCompare : public QObject
 {
     Q_OBJECT
 private slots:
+
+    /// The metric kernels of every level this CPU runs (util/kernelisa.h) give the baseline's
+    /// bits on adversarial inputs: NaN/±Inf shared or not, zeros, subnormals, ±1e30, lengths
+    /// around the vector widths and the decoding block (2048), starts misaligned by 1-3 bytes,
+    /// the float32 and float64 relative-error modes and the Gen B float16 one.
+    void pairMetricKernelLevelsGiveTheBaselineBits_data()
+    {
+        QTest::addColumn<int>("npuElem");
+        QTest::addColumn<int>("benchElem");
+        QTest::addColumn<bool>("genB");
+        QTest::addColumn<qulonglong>("count");
+        QTest::addColumn<int>("misalign");
+        const std::tuple<const char *, Elem, Elem, bool> kinds[] = {
+            {"f32-f32", Elem::F32, Elem::F32, false}, {"f64-f64", Elem::F64, Elem::F64, false},
+            {"f32-f64", Elem::F32, Elem::F64, false}, {"f64-f32", Elem::F64, Elem::F32, false},
+            {"f16-f16", Elem::F16, Elem::F16, false}, {"f16-f16-genB", Elem::F16, Elem::F16, true},
+            {"bf16-f32", Elem::BF16, Elem::F32, false}};
+        for (const auto &[name, x, y, genB] : kinds)
+            for (qulonglong n : {1ull, 7ull, 8ull, 9ull, 15ull, 16ull, 17ull, 2047ull, 2049ull, 70001ull})
+                for (int misalign : {0, 3})
+                    QTest::addRow("%s n=%llu +%d", name, n, misalign) << int(x) << int(y) << genB << n << misalign;
+    }
+    void pairMetricKernelLevelsGiveTheBaselineBits()
+    {
+        QFETCH(int, npuElem);
+        QFETCH(int, benchElem);
+        QFETCH(bool, genB);
+        QFETCH(qulonglong, count);
+        QFETCH(int, misalign);
+        const QByteArray y = adversarial(Elem(benchElem), count, misalign, count * 31 + 1);
+        const QByteArray x = adversarial(Elem(npuElem), count, misalign, count * 31 + 2, npuElem == benchElem ? y : QByteArray());
+        auto view = [&](const QByteArray &b, int e) {
+            return TensorView{Elem(e), reinterpret_cast<const std::byte *>(b.constData()) + misalign, size_t(count)};
+        };
+        PairMetricOptions options;
+        options.genBCompat = genB;
+        const KernelIsa selected = kernelIsa();
+        setKernelIsa(KernelIsa::Baseline);
+        PairMetrics want;
+        QVERIFY(computePairMetrics(view(x, npuElem), view(y, benchElem), want, options));
+        const auto wantBits = metricBits(want);
+        int levels = 0;
+        for (KernelIsa isa : kKernelIsas) {
+            if (isa == KernelIsa::Baseline || !kernelIsaSupported(isa))
+                continue;
+            ++levels;
+            setKernelIsa(isa);
+            PairMetrics got;
+            const bool ok = computePairMetrics(view(x, npuElem), view(y, benchElem), got, options);
+            setKernelIsa(selected);
+            QVERIFY(ok);
+            const auto gotBits = metricBits(got);
+            for (qsizetype i = 0; i < wantBits.size(); ++i)
+                QVERIFY2(gotBits[i].second == wantBits[i].second,
+                         qPrintable(QStringLiteral("%1 differs at %2").arg(wantBits[i].first, QLatin1String(kernelIsaName(isa)))));
+        }
+        setKernelIsa(selected);
+        if (levels == 0)
+            QSKIP("this CPU runs the baseline level only");
+    }
     void metricsMatchNumpy_data()
     {
         QTest::addColumn<QJsonObject>("c");

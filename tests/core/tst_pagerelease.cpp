@@ -21,6 +21,9 @@
 #include <cstring>
 #include <thread>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 using namespace ds;
 
 namespace {
@@ -149,6 +152,63 @@ private slots:
         QCOMPARE(h.counts[0], n / 1000 * 100 + std::min<std::uint64_t>(n % 1000, 100)); // values 0..99
         QVERIFY(mappedResidentBytes(m.data()) <= 4096 * 64);
         QVERIFY(peakHist <= m_bound);
+    }
+
+    /// Statistics + histogram of a warm tensor that fits StatsOptions::keepMappedBytes read one
+    /// mapping for both passes (the whole tensor resident during the call, handed back at the
+    /// end) instead of the histogram faulting in again what the statistics released; over the
+    /// budget, or cold, both passes stream within the bound (the 20 GiB .npy's peak).
+    void statsAndHistogramOfAWarmTensorKeepOneMapping()
+    {
+        auto f = MappedFile::open(m_path);
+        QVERIFY(f.ok());
+        const MappedFile &m = **f;
+        touchAll(m); // every page in the page cache
+        releaseMappedPages(m.data(), m.size());
+        QVERIFY(isCachedRange(m.data(), m.size()));
+        const TensorView v{Elem::F32, m.data(), size_t(m.size() / 4)};
+        TensorStats kept, streamed, alone;
+        Histogram keptHist, streamedHist, aloneHist;
+        const std::int64_t peakKept = peakDuring(m, [&] { QVERIFY(computeStatsAndHistogram(v, 10, kept, keptHist)); });
+        QVERIFY2(peakKept >= m_size * 9 / 10, qPrintable(QStringLiteral("peak %1 MiB of %2").arg(peakKept / kMiB).arg(m_size / kMiB)));
+        QVERIFY2(mappedResidentBytes(m.data()) <= 4096 * 64, "pages left resident after the call");
+
+        StatsOptions budget;
+        budget.keepMappedBytes = std::size_t(m_size - 1); // one byte short: streamed
+        const std::int64_t peakStreamed = peakDuring(m, [&] {
+            QVERIFY(computeStatsAndHistogram(v, 10, streamed, streamedHist, nullptr, budget));
+        });
+        QVERIFY2(peakStreamed <= m_bound, qPrintable(QStringLiteral("peak %1 MiB > %2 MiB").arg(peakStreamed / kMiB).arg(m_bound / kMiB)));
+        QVERIFY(mappedResidentBytes(m.data()) <= 4096 * 64);
+
+        QVERIFY(computeStats(v, alone));
+        QVERIFY(computeHistogram(v, 10, alone.min, alone.max, aloneHist));
+        for (const TensorStats *s : {&kept, &streamed}) {
+            QCOMPARE(s->min, alone.min);
+            QCOMPARE(s->max, alone.max);
+            QCOMPARE(s->mean, alone.mean);
+            QCOMPARE(s->std, alone.std);
+            QCOMPARE(s->zero, alone.zero);
+        }
+        QCOMPARE(keptHist.counts, aloneHist.counts);
+        QCOMPARE(streamedHist.counts, aloneHist.counts);
+
+        // cold (dropped from the page cache, where the file system can): streamed too
+        const int fd = ::open(QFile::encodeName(m_path).constData(), O_RDONLY);
+        QVERIFY(fd >= 0);
+        ::fsync(fd);
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+        if (isCachedRange(m.data(), m.size()))
+            QSKIP("this file system keeps the file cached after POSIX_FADV_DONTNEED");
+        TensorStats cold;
+        Histogram coldHist;
+        const std::int64_t peakCold = peakDuring(m, [&] { QVERIFY(computeStatsAndHistogram(v, 10, cold, coldHist)); });
+        QVERIFY2(peakCold <= m_bound, qPrintable(QStringLiteral("peak %1 MiB > %2 MiB").arg(peakCold / kMiB).arg(m_bound / kMiB)));
+        QCOMPARE(cold.mean, alone.mean);
+        QCOMPARE(coldHist.counts, aloneHist.counts);
+        touchAll(m); // warm again for the tests that follow (written for a warm file)
+        releaseMappedPages(m.data(), m.size());
     }
 
     void codeTablePassReleasesAsItGoes()

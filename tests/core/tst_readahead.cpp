@@ -105,6 +105,34 @@ private slots:
         // the pass hands back its first 48 MiB: the read-ahead follows to 48 + 64 MiB
         releaseMappedPages(base, 48 * kMiB);
         QTRY_VERIFY_WITH_TIMEOUT(cached(base, ReadAhead::kWindow, 48 * kMiB + ReadAhead::kWindow) > 0.99, 20000);
+        QVERIFY(ahead.touchedBytes() >= ReadAhead::kWindow); // a cold file is read by the touches
+    }
+
+    /// A warm file (every page in the page cache): the thread comes past every step without
+    /// touching a page (a touch would cost the pass a fault and a third thread on its cores).
+    void warmFileIsNotTouched()
+    {
+        QTemporaryDir dir(QDir::currentPath() + QStringLiteral("/readahead-XXXXXX"));
+        QVERIFY(dir.isValid());
+        const QString path = dir.filePath(QStringLiteral("t.bin"));
+        QVERIFY(writeUncached(path));
+        auto file = MappedFile::open(path);
+        QVERIFY(file);
+        const std::byte *base = (*file)->data();
+        // warm it by reading (then nothing of it is resident in this process); again if the
+        // page cache of a machine short of memory let a page go meanwhile
+        for (int attempt = 0; attempt < 5 && !isCachedRange(base, kFile); ++attempt) {
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            while (!f.read(qint64(kMiB)).isEmpty()) {
+            }
+        }
+        QVERIFY(isCachedRange(base, kFile));
+        ReadAhead ahead(base, kFile);
+        QVERIFY(ahead.active());
+        releaseMappedPages(base, kFile); // the pass is done: nothing holds the thread back
+        QTRY_COMPARE_WITH_TIMEOUT(ahead.coveredBytes(), kFile, 20000);
+        QCOMPARE(ahead.touchedBytes(), std::size_t(0));
     }
 
     /// Two files at once (compare's metric passes): both first windows come in, in turn, and
