@@ -1,7 +1,10 @@
 // RunsPanel: the overflow of a run opened scope by scope (DocumentContext::isScopeByScope;
-// issue 35, item 3). No index of the whole run exists, so every scope is indexed alone and
-// scanned on a worker, as `dumpscope-cli overflow` answers a run: per scope analyzeOverflow and
+// issue 35, item 3). No index of the whole run exists, so each rank's steps are indexed together
+// and scanned on a worker, as `dumpscope-cli overflow` splits a run (app/cli/distributedplan.cpp):
+// an OpDebug record links operators of its device's other iterations, and a step's first anomaly
+// can come from the rank's previous step (overflow/inputorigin.h); per rank analyzeOverflow and
 // summarizeOverflow, then the run's answer (combineRun) and its first overflow (firstOverflows).
+// One rank's steps at a time: memory grows with a rank's operators, not the run's.
 #include "runspanel.h"
 
 #include "background.h"
@@ -11,6 +14,8 @@
 
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <map>
 
 namespace ds {
 
@@ -43,22 +48,29 @@ void RunsPanel::scanScopes(int dump, std::shared_ptr<const RunTree> tree)
         bool scanned = true;
         QElapsedTimer since;
         since.start();
-        for (const RunInfo &run : tree->runs)
+        for (const RunInfo &run : tree->runs) {
+            std::map<QString, std::pair<RunScope, size_t>> ranks; // a rank's steps: claims together, how many
             for (const RunScope &scope : run.scopes) {
+                auto &[rank, count] = ranks[scope.rank];
+                rank.claims.insert(rank.claims.end(), scope.claims.begin(), scope.claims.end());
+                ++count;
+            }
+            for (const auto &[label, rank] : ranks) {
                 if (cancel->load())
                     return post(done, total, true, nullptr, {}, tr("cancelled"));
-                const auto index = indexScope(*tree, scope, &job); // dropped after its scan
+                const auto index = indexScope(*tree, rank.first, &job); // dropped after its scan
                 OverflowOptions options; // the software scan, as the CLI's overflow
                 const OverflowReport report = analyzeOverflow(*index, options, &job);
                 scanned = scanned && report.scanned;
                 for (ScopeSummary &s : summarizeOverflow(*index, report))
                     scopes.push_back(std::move(s));
-                ++done;
+                done += rank.second;
                 if (since.elapsed() >= 500) {
                     since.restart();
                     post(done, total, false, nullptr, {}, {});
                 }
             }
+        }
         if (cancel->load())
             return post(done, total, true, nullptr, {}, tr("cancelled"));
         const std::vector<FirstOverflow> first = firstOverflows(scopes, scanned); // the rule the CLI applies

@@ -61,7 +61,8 @@ Result<std::shared_ptr<const MappedFile>> MappedFile::open(const QString &path)
 {
     using R = Result<std::shared_ptr<const MappedFile>>;
     const QByteArray native = QFile::encodeName(path);
-    const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO carrying a tensor's name must not wait for a writer (fstat refuses it).
+    const int fd = ::open(native.constData(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         {
         const int err = errno;

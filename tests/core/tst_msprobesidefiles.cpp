@@ -12,6 +12,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <chrono>
+#include <fcntl.h>
+#include <future>
+#include <sys/stat.h>
+#include <unistd.h>
+
 using namespace ds;
 
 namespace {
@@ -115,6 +122,42 @@ private slots:
         QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("sub/dump.json"))));
         const msprobe::FolderFd sub(tmp.filePath(QStringLiteral("sub")));
         QCOMPARE(msprobe::readSmallFileAt(sub.fd(), "dump.json", bytes), msprobe::SmallFile::Failed); // a folder
+    }
+
+    void fifoIsAnErrorNotAWait_data()
+    {
+        QTest::addColumn<QString>("name");
+        for (const char *name : {"dump.json", "stack.json", "construct.json"})
+            QTest::addRow("%s", name) << QString::fromLatin1(name);
+    }
+    /// A FIFO carrying a side file's or dump.json's name: open(2) of it would wait for a writer
+    /// for ever (and `info` of the folder with it). It is an error naming the file instead.
+    void fifoIsAnErrorNotAWait()
+    {
+        QFETCH(QString, name);
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString dir = tmp.filePath(QStringLiteral("step0/rank0"));
+        QVERIFY(makeRank(dir, readAll(kRank0 + QStringLiteral("/stack.json")), readAll(kRank0 + QStringLiteral("/construct.json"))));
+        const QString fifo = dir + QLatin1Char('/') + name;
+        QVERIFY(QFile::remove(fifo));
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
+        auto read = std::async(std::launch::async, [&] { return msprobe::indexRankDir(tmp.path(), QStringLiteral("step0/rank0"), DumpLevels{}); });
+        if (read.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
+            const int w = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK); // lets the waiting open return
+            if (w >= 0)
+                ::close(w);
+            read.wait();
+            QFAIL("the reader waited on the FIFO");
+        }
+        const auto part = read.get();
+        QVERIFY(part);
+        const QString relFile = QStringLiteral("step0/rank0/") + name;
+        QVERIFY2(std::any_of(part->errors.begin(), part->errors.end(),
+                             [&](const FileError &e) { return e.file == relFile && e.message.contains(QLatin1String("not a regular file")); }),
+                 qPrintable(part->errors.empty() ? QStringLiteral("no error") : part->errors.front().file + QStringLiteral(": ") + part->errors.front().message));
+        if (name != QLatin1String("dump.json")) // the operators are read all the same
+            QVERIFY(!part->ops.empty());
     }
 
     /// indexRankDir reads a small dump.json in one call from its folder and parses it in memory:

@@ -1,5 +1,7 @@
 #include "fastjsonsax.h"
 
+#include "io/openfile.h"
+
 #include <QFile>
 
 #include <algorithm>
@@ -155,10 +157,8 @@ std::shared_ptr<ds::DirectStream> FastJsonReader::shareDirect(std::vector<ds::Di
 bool FastJsonReader::openFile(const QString &path, bool mayReadDirect)
 {
     auto file = std::make_unique<QFile>(path);
-    if (!file->open(QIODevice::ReadOnly | QIODevice::Unbuffered)) {
-        m_error = file->errorString();
+    if (!openRegularFile(*file, QIODevice::Unbuffered, m_error))
         return false;
-    }
     m_path = path;
     m_size = std::uint64_t(file->size());
     m_file = std::move(file);

@@ -156,10 +156,8 @@ JsonStreamReader::~JsonStreamReader() = default;
 bool JsonStreamReader::open(const QString &path, std::uint64_t at)
 {
     auto file = std::make_unique<QFile>(path);
-    if (!file->open(QIODevice::ReadOnly)) {
-        m_error = file->errorString();
+    if (!openRegularFile(*file, QIODevice::ReadOnly, m_error))
         return false;
-    }
     m_size = std::uint64_t(file->size());
     if (at && !file->seek(qint64(std::min(at, m_size)))) {
         m_error = file->errorString();

@@ -18,7 +18,8 @@ SmallFile readSmallFile(const QString &path, std::string &out)
 SmallFile readSmallFileAt(int dirFd, const char *name, std::string &out, size_t maxBytes)
 {
     out.clear();
-    const int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC);
+    // O_NONBLOCK: a FIFO carrying the name must not wait for a writer (fstat refuses it).
+    const int fd = ::openat(dirFd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd < 0)
         return errno == ENOENT ? SmallFile::Missing : SmallFile::Failed;
     struct stat st{};
