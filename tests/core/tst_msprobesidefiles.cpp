@@ -144,10 +144,11 @@ private slots:
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
         auto read = std::async(std::launch::async, [&] { return msprobe::indexRankDir(tmp.path(), QStringLiteral("step0/rank0"), DumpLevels{}); });
         if (read.wait_for(std::chrono::seconds(20)) != std::future_status::ready) {
-            const int w = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK); // lets the waiting open return
-            if (w >= 0)
-                ::close(w);
-            read.wait();
+            do { // a writer coming and going lets each waiting open return (and its read end)
+                const int w = ::open(QFile::encodeName(fifo).constData(), O_WRONLY | O_NONBLOCK);
+                if (w >= 0)
+                    ::close(w);
+            } while (read.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready);
             QFAIL("the reader waited on the FIFO");
         }
         const auto part = read.get();

@@ -1,5 +1,7 @@
 #include "jsonstream.h"
 
+#include "io/openfile.h"
+
 #include <QBuffer>
 #include <QFile>
 
