@@ -1,23 +1,18 @@
 #include "histkernels.h"
 
+#include "kernelvectors.h"
 #include "util/kernelisa.h"
 
 #include <algorithm>
 #include <cstring>
 #include <limits>
 
-#if DS_KERNEL_LEVELS
-#include <immintrin.h>
-// GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on _mm512_undefined_* (a false positive)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 
 namespace ds::histkernels {
 
 #if DS_KERNEL_LEVELS
 namespace {
 
-constexpr std::size_t kLanes = 16;
 constexpr std::int32_t kMagnitude = std::numeric_limits<std::int32_t>::max();
 
 /// The order key of a float's bits (-0.0 just below +0.0, NaN beyond ±Inf), as stats.cpp's OrderKey.
@@ -61,71 +56,50 @@ bool finish(const std::byte *p, std::size_t whole, std::size_t n, const Float32C
     return true;
 }
 
-// The vector loops: stats.cpp's certifiedBinsBody<float> 16 (AVX-512) or 8 (AVX2) lanes at a
-// time, the range keys fused into the same loop. A lane out of range converts to the hardware's
-// 0x80000000 (defined), and the block's bins are then discarded by finish().
+// The vector loop, one source for every level: stats.cpp's certifiedBinsBody<float> in GCC
+// vector extensions of the level's native width (V512: 16 lanes, one zmm; V256: 8, one ymm),
+// built per level by the target lambdas in float32Bins(), the range keys fused into the same
+// loop. A lane out of range converts to the hardware's 0x80000000 (GCC compiles the vector
+// conversion to vcvttps2dq), and the block's bins are then discarded by finish().
 
-__attribute__((target("arch=x86-64-v4"))) bool binsAvx512(const std::byte *p, std::size_t n, const Float32Certified &c,
-                                                          double lo, double hi, bool allInRange, std::int32_t *bins)
-{
-    const std::size_t whole = n - n % kLanes;
-    const __m512i mag = _mm512_set1_epi32(kMagnitude), vn = _mm512_set1_epi32(c.n), minus1 = _mm512_set1_epi32(-1);
-    const __m512 vlo = _mm512_set1_ps(c.lo), vscale = _mm512_set1_ps(c.scale);
-    const __m512 fracLo = _mm512_set1_ps(c.fracLo), fracHi = _mm512_set1_ps(c.fracHi);
-    __m512i kl = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
-    __m512i kh = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
-    for (std::size_t i = 0; i < whole; i += kLanes) {
-        const __m512 x = _mm512_loadu_ps(p + 4 * i);
-        if (!allInRange) {
-            const __m512i b = _mm512_castps_si512(x);
-            const __m512i k = _mm512_xor_si512(b, _mm512_and_si512(_mm512_srai_epi32(b, 31), mag));
-            kl = _mm512_min_epi32(kl, k);
-            kh = _mm512_max_epi32(kh, k);
-        }
-        const __m512 t = _mm512_mul_ps(_mm512_sub_ps(x, vlo), vscale);
-        const __m512i j = _mm512_cvttps_epi32(t);
-        const __m512 frac = _mm512_sub_ps(t, _mm512_cvtepi32_ps(j));
-        const __mmask16 ok = _mm512_cmp_ps_mask(frac, fracLo, _CMP_GT_OQ) & _mm512_cmp_ps_mask(frac, fracHi, _CMP_LT_OQ)
-                             & _mm512_cmplt_epi32_mask(j, vn);
-        _mm512_storeu_si512(bins + i, _mm512_mask_mov_epi32(minus1, ok, j));
-    }
-    alignas(64) std::int32_t lkl[kLanes], lkh[kLanes];
-    _mm512_store_si512(lkl, kl);
-    _mm512_store_si512(lkh, kh);
-    return finish(p, whole, n, c, lo, hi, allInRange, lkl, lkh, kLanes, bins);
-}
+using kernelvectors::V256;
+using kernelvectors::V512;
 
-__attribute__((target("avx2"))) bool binsAvx2(const std::byte *p, std::size_t n, const Float32Certified &c, double lo,
-                                              double hi, bool allInRange, std::int32_t *bins)
+template<typename V>
+[[gnu::always_inline]] inline bool binsBody(const std::byte *p, std::size_t n, const Float32Certified &c, double lo,
+                                            double hi, bool allInRange, std::int32_t *bins)
 {
-    constexpr std::size_t kStep = 8;
-    const std::size_t whole = n - n % kStep;
-    const __m256i mag = _mm256_set1_epi32(kMagnitude), vn = _mm256_set1_epi32(c.n), minus1 = _mm256_set1_epi32(-1);
-    const __m256 vlo = _mm256_set1_ps(c.lo), vscale = _mm256_set1_ps(c.scale);
-    const __m256 fracLo = _mm256_set1_ps(c.fracLo), fracHi = _mm256_set1_ps(c.fracHi);
-    __m256i kl = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max());
-    __m256i kh = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min());
-    for (std::size_t i = 0; i < whole; i += kStep) {
-        const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float *>(p + 4 * i));
+    using F = typename V::F;
+    using I = typename V::I;
+    const std::size_t whole = n - n % V::kW;
+    const I mag = I{} + kMagnitude, vn = I{} + c.n;
+    F vlo, vscale, fracLo, fracHi; // set lane by lane: exact (F{} + c.lo would turn -0.0 into +0.0)
+    for (std::size_t j = 0; j < V::kW; ++j)
+        vlo[j] = c.lo, vscale[j] = c.scale, fracLo[j] = c.fracLo, fracHi[j] = c.fracHi;
+    I kl = I{} + std::numeric_limits<std::int32_t>::max(), kh = I{} + std::numeric_limits<std::int32_t>::min();
+    for (std::size_t i = 0; i < whole; i += V::kW) {
+        F x;
+        std::memcpy(&x, p + 4 * i, sizeof x);
         if (!allInRange) {
-            const __m256i b = _mm256_castps_si256(x);
-            const __m256i k = _mm256_xor_si256(b, _mm256_and_si256(_mm256_srai_epi32(b, 31), mag));
-            kl = _mm256_min_epi32(kl, k);
-            kh = _mm256_max_epi32(kh, k);
+            const I b = reinterpret_cast<I>(x); // the bits
+            const I k = b ^ ((b >> 31) & mag);
+            kl = k < kl ? k : kl;
+            kh = k > kh ? k : kh;
         }
-        const __m256 t = _mm256_mul_ps(_mm256_sub_ps(x, vlo), vscale);
-        const __m256i j = _mm256_cvttps_epi32(t);
-        const __m256 frac = _mm256_sub_ps(t, _mm256_cvtepi32_ps(j));
-        const __m256i ok = _mm256_and_si256(
-            _mm256_castps_si256(_mm256_and_ps(_mm256_cmp_ps(frac, fracLo, _CMP_GT_OQ), _mm256_cmp_ps(frac, fracHi, _CMP_LT_OQ))),
-            _mm256_cmpgt_epi32(vn, j));
-        // certified: j; else -1 (all ones)
-        _mm256_storeu_si256(reinterpret_cast<__m256i *>(bins + i), _mm256_or_si256(j, _mm256_andnot_si256(ok, minus1)));
+        const F t = (x - vlo) * vscale;
+        const I j = __builtin_convertvector(t, I); // truncation
+        const F frac = t - __builtin_convertvector(j, F);
+        // j where all three hold, else -1: each select gives j or -1 (all ones), so their or is j
+        // only when all give j. (An and of the compares, or selects in a chain, GCC 12 turns into
+        // scalar code.)
+        const I minus1 = I{} - 1;
+        const I r = (frac > fracLo ? j : minus1) | (frac < fracHi ? j : minus1) | (j < vn ? j : minus1);
+        std::memcpy(bins + i, &r, sizeof r);
     }
-    alignas(32) std::int32_t lkl[kStep], lkh[kStep];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lkl), kl);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(lkh), kh);
-    return finish(p, whole, n, c, lo, hi, allInRange, lkl, lkh, kStep, bins);
+    alignas(64) std::int32_t lkl[V::kW], lkh[V::kW];
+    std::memcpy(lkl, &kl, sizeof kl);
+    std::memcpy(lkh, &kh, sizeof kh);
+    return finish(p, whole, n, c, lo, hi, allInRange, lkl, lkh, V::kW, bins);
 }
 
 } // namespace
@@ -146,9 +120,11 @@ bool float32Bins(const std::byte *p, std::size_t n, const Float32Certified &c, d
 #if DS_KERNEL_LEVELS
     switch (kernelIsa()) {
     case KernelIsa::X86_64_V4:
-        return binsAvx512(p, n, c, lo, hi, allInRange, bins);
+        return [&]() __attribute__((target("arch=x86-64-v4,prefer-vector-width=512"))) {
+            return binsBody<V512>(p, n, c, lo, hi, allInRange, bins);
+        }();
     case KernelIsa::Avx2:
-        return binsAvx2(p, n, c, lo, hi, allInRange, bins);
+        return [&]() __attribute__((target("avx2"))) { return binsBody<V256>(p, n, c, lo, hi, allInRange, bins); }();
     case KernelIsa::Baseline:
         break;
     }

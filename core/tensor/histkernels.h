@@ -1,11 +1,11 @@
 #pragma once
 
-// Histogram bin kernels for float32 with explicit SIMD (AVX2 and AVX-512 intrinsics), chosen
-// at run time by util/kernelisa.h; the baseline level keeps stats.cpp's portable loop. They
-// compute binning.h's certified estimate 8 or 16 elements at a time: the same
-// float32 operations in the same order ((x - lo) * scale, truncation, the fraction), no FMA
-// (-ffp-contract=off), so every element gets the portable path's bin or the portable path's -1
-// ("bin() decides"), and the counts are equal in every build.
+// Histogram bin kernels for float32, one body in GCC vector extensions built for AVX2 and
+// AVX-512 (x86-64-v4), chosen at run time by util/kernelisa.h; the baseline level keeps
+// stats.cpp's portable loop. They compute binning.h's certified estimate 8 or 16 elements at a
+// time: the same float32 operations in the same order ((x - lo) * scale, truncation, the
+// fraction), no FMA (-ffp-contract=off), so every element gets the portable path's bin or the
+// portable path's -1 ("bin() decides"), and the counts are equal in every build.
 
 #include <cstddef>
 #include <cstdint>

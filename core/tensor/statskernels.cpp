@@ -1,17 +1,12 @@
 #include "statskernels.h"
 
+#include "kernelvectors.h"
 #include "util/kernelisa.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
-
-#if DS_KERNEL_LEVELS
-#include <immintrin.h>
-// GCC 12's AVX-512 headers trip -Wmaybe-uninitialized on _mm512_undefined_* (a false positive)
-#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
-#endif
 
 namespace ds::statskernels {
 
@@ -107,143 +102,128 @@ double finishDeviations(const std::byte *p, std::size_t whole, std::size_t n, do
     return total;
 }
 
-// ---- AVX-512: 16 floats per step, two zmm of 8 float64 lanes per sum
+// ---- the body, one source for every level: GCC vector extensions of the level's native width
+// (V512: 16 floats, one zmm; V256: 8 floats, one ymm), built per level by the target lambdas
+// in block(). Each step takes 16 floats (one or two vectors); the float64 sums are kLanes / (W
+// / 2) vectors of W / 2 lanes, so lane j of Lanes holds the elements i with i % 16 == j at
+// every level. The integer keys and counts need no order (any lane count). Written so that
+// GCC 12 keeps every operation in vector registers (the zero test compares the bits of |x|:
+// a float compare whose mask feeds integer lanes became scalar code); -0.0 is splat lane by
+// lane (D{} + shift would make it +0.0).
 
-template<bool kHeadroom>
-__attribute__((target("arch=x86-64-v4"))) bool blockAvx512(const std::byte *p, std::size_t n, double shift,
-                                                               std::uint32_t tHigh, std::uint32_t tLow, Float32Block &out)
+using kernelvectors::V256;
+using kernelvectors::V512;
+
+/// The low (half 0) or high (half 1) W / 2 floats of x as float64 (one cvtps2pd).
+template<typename V, int kHalf>
+[[gnu::always_inline]] inline typename V::D widen(typename V::F x)
 {
+    constexpr std::size_t o = kHalf * V::kW / 2;
+    if constexpr (V::kW == 16)
+        return typename V::D{x[o], x[o + 1], x[o + 2], x[o + 3], x[o + 4], x[o + 5], x[o + 6], x[o + 7]};
+    else
+        return typename V::D{x[o], x[o + 1], x[o + 2], x[o + 3]};
+}
+
+template<typename V>
+[[gnu::always_inline]] inline typename V::F loadFloats(const std::byte *p)
+{
+    typename V::F x;
+    std::memcpy(&x, p, sizeof x);
+    return x;
+}
+
+template<typename V, bool kHeadroom>
+[[gnu::always_inline]] inline bool blockBody(const std::byte *p, std::size_t n, double shift, std::uint32_t tHigh,
+                                             std::uint32_t tLow, Float32Block &out)
+{
+    using I = typename V::I;
+    using U = typename V::U;
+    using D = typename V::D;
+    constexpr std::size_t kLoads = kLanes / V::kW, kSums = 2 * kLoads;
     const std::size_t whole = n - n % kLanes;
-    const __m512i mag = _mm512_set1_epi32(kMagnitude), one = _mm512_set1_epi32(1);
-    const __m512i vHigh = _mm512_set1_epi32(std::int32_t(tHigh)), vLow = _mm512_set1_epi32(std::int32_t(tLow));
-    const __m512d sh = _mm512_set1_pd(shift);
-    const __m512 zero = _mm512_setzero_ps();
-    __m512i kl = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::max());
-    __m512i kh = _mm512_set1_epi32(std::numeric_limits<std::int32_t>::min());
-    __m512i z = _mm512_setzero_si512(), least = _mm512_set1_epi32(-1), ch = z, cl = z;
-    __m512d s0 = _mm512_setzero_pd(), s1 = s0, q0 = s0, q1 = s0;
+    const I mag = I{} + kMagnitude, vHigh = I{} + std::int32_t(tHigh), vLow = I{} + std::int32_t(tLow);
+    D sh;
+    for (std::size_t j = 0; j < V::kW / 2; ++j)
+        sh[j] = shift; // exact, -0.0 too
+    I kl = I{} + std::numeric_limits<std::int32_t>::max(), kh = I{} + std::numeric_limits<std::int32_t>::min();
+    I z{}, ch{}, cl{};
+    U least = U{} + std::numeric_limits<std::uint32_t>::max();
+    D s[kSums], q[kSums];
+    for (std::size_t j = 0; j < kSums; ++j)
+        s[j] = q[j] = D{};
     for (std::size_t i = 0; i < whole; i += kLanes) {
-        const __m512 x = _mm512_loadu_ps(p + 4 * i);
-        const __m512i b = _mm512_castps_si512(x);
-        const __m512i k = _mm512_xor_si512(b, _mm512_and_si512(_mm512_srai_epi32(b, 31), mag));
-        kl = _mm512_min_epi32(kl, k);
-        kh = _mm512_max_epi32(kh, k);
-        z = _mm512_mask_add_epi32(z, _mm512_cmp_ps_mask(x, zero, _CMP_EQ_OQ), z, one);
-        if constexpr (kHeadroom) {
-            const __m512i a = _mm512_and_si512(b, mag);
-            least = _mm512_min_epu32(least, _mm512_sub_epi32(a, one));
-            ch = _mm512_mask_add_epi32(ch, _mm512_cmplt_epi32_mask(a, vHigh), ch, one);
-            cl = _mm512_mask_add_epi32(cl, _mm512_cmplt_epi32_mask(a, vLow), cl, one);
+#pragma GCC unroll 2
+        for (std::size_t h = 0; h < kLoads; ++h) {
+            const auto x = loadFloats<V>(p + 4 * (i + V::kW * h));
+            const I b = reinterpret_cast<I>(x); // the bits
+            const I k = b ^ ((b >> 31) & mag);
+            kl = k < kl ? k : kl;
+            kh = k > kh ? k : kh;
+            const I a = b & mag; // |x|'s bits
+            z -= a == 0;         // +-0.0 only; true is -1
+            if constexpr (kHeadroom) {
+                const U a1 = U(a) - 1u;
+                least = a1 < least ? a1 : least;
+                ch -= a < vHigh;
+                cl -= a < vLow;
+            }
+            const D x0 = widen<V, 0>(x), x1 = widen<V, 1>(x);
+            s[2 * h] += x0 - sh;
+            s[2 * h + 1] += x1 - sh;
+            q[2 * h] += x0 * x0;
+            q[2 * h + 1] += x1 * x1;
         }
-        const __m512d x0 = _mm512_cvtps_pd(_mm512_castps512_ps256(x));
-        const __m512d x1 = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
-        s0 = _mm512_add_pd(s0, _mm512_sub_pd(x0, sh));
-        s1 = _mm512_add_pd(s1, _mm512_sub_pd(x1, sh));
-        q0 = _mm512_add_pd(q0, _mm512_mul_pd(x0, x0));
-        q1 = _mm512_add_pd(q1, _mm512_mul_pd(x1, x1));
     }
     Lanes l;
-    _mm512_store_pd(l.s, s0);
-    _mm512_store_pd(l.s + 8, s1);
-    _mm512_store_pd(l.q, q0);
-    _mm512_store_pd(l.q + 8, q1);
-    _mm512_store_si512(l.kl, kl);
-    _mm512_store_si512(l.kh, kh);
-    _mm512_store_si512(l.z, z);
-    _mm512_store_si512(l.least, least);
-    _mm512_store_si512(l.ch, ch);
-    _mm512_store_si512(l.cl, cl);
-    if (!finish(p, whole, n, shift, kHeadroom, tHigh, tLow, l, kLanes, out))
+    std::memcpy(l.s, s, sizeof s);
+    std::memcpy(l.q, q, sizeof q);
+    std::memcpy(l.kl, &kl, sizeof kl);
+    std::memcpy(l.kh, &kh, sizeof kh);
+    std::memcpy(l.z, &z, sizeof z);
+    std::memcpy(l.least, &least, sizeof least);
+    std::memcpy(l.ch, &ch, sizeof ch);
+    std::memcpy(l.cl, &cl, sizeof cl);
+    if (!finish(p, whole, n, shift, kHeadroom, tHigh, tLow, l, V::kW, out))
         return false;
     const double mean = out.sum / double(n);
-    const __m512d mv = _mm512_set1_pd(mean);
-    __m512d d0 = _mm512_setzero_pd(), d1 = d0;
+    D mv;
+    for (std::size_t j = 0; j < V::kW / 2; ++j)
+        mv[j] = mean;
+    D dev[kSums];
+    for (std::size_t j = 0; j < kSums; ++j)
+        dev[j] = D{};
     for (std::size_t i = 0; i < whole; i += kLanes) {
-        const __m512 x = _mm512_loadu_ps(p + 4 * i);
-        const __m512d x0 = _mm512_cvtps_pd(_mm512_castps512_ps256(x));
-        const __m512d x1 = _mm512_cvtps_pd(_mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(x), 1)));
-        const __m512d e0 = _mm512_sub_pd(_mm512_sub_pd(x0, sh), mv), e1 = _mm512_sub_pd(_mm512_sub_pd(x1, sh), mv);
-        d0 = _mm512_add_pd(d0, _mm512_mul_pd(e0, e0));
-        d1 = _mm512_add_pd(d1, _mm512_mul_pd(e1, e1));
+#pragma GCC unroll 2
+        for (std::size_t h = 0; h < kLoads; ++h) {
+            const auto x = loadFloats<V>(p + 4 * (i + V::kW * h));
+            const D e0 = (widen<V, 0>(x) - sh) - mv, e1 = (widen<V, 1>(x) - sh) - mv;
+            dev[2 * h] += e0 * e0;
+            dev[2 * h + 1] += e1 * e1;
+        }
     }
     alignas(64) double d2[kLanes];
-    _mm512_store_pd(d2, d0);
-    _mm512_store_pd(d2 + 8, d1);
+    std::memcpy(d2, dev, sizeof dev);
     out.m2 = finishDeviations(p, whole, n, shift, mean, d2);
     return true;
 }
 
-// ---- AVX2: 16 floats per step (two ymm), four ymm of 4 float64 lanes per sum
-
 template<bool kHeadroom>
-__attribute__((target("avx2"))) bool blockAvx2(const std::byte *p, std::size_t n, double shift, std::uint32_t tHigh,
-                                               std::uint32_t tLow, Float32Block &out)
+bool block(const std::byte *p, std::size_t n, double shift, std::uint32_t tHigh, std::uint32_t tLow, Float32Block &out)
 {
-    const std::size_t whole = n - n % kLanes;
-    const __m256i mag = _mm256_set1_epi32(kMagnitude), one = _mm256_set1_epi32(1);
-    const __m256i vHigh = _mm256_set1_epi32(std::int32_t(tHigh)), vLow = _mm256_set1_epi32(std::int32_t(tLow));
-    const __m256d sh = _mm256_set1_pd(shift);
-    const __m256 zero = _mm256_setzero_ps();
-    __m256i kl = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::max());
-    __m256i kh = _mm256_set1_epi32(std::numeric_limits<std::int32_t>::min());
-    __m256i z = _mm256_setzero_si256(), least = _mm256_set1_epi32(-1), ch = z, cl = z;
-    __m256d s[4], q[4];
-    for (int j = 0; j < 4; ++j)
-        s[j] = q[j] = _mm256_setzero_pd();
-    for (std::size_t i = 0; i < whole; i += kLanes) {
-        for (int h = 0; h < 2; ++h) {
-            const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float *>(p + 4 * (i + 8 * std::size_t(h))));
-            const __m256i b = _mm256_castps_si256(x);
-            const __m256i k = _mm256_xor_si256(b, _mm256_and_si256(_mm256_srai_epi32(b, 31), mag));
-            kl = _mm256_min_epi32(kl, k);
-            kh = _mm256_max_epi32(kh, k);
-            z = _mm256_sub_epi32(z, _mm256_castps_si256(_mm256_cmp_ps(x, zero, _CMP_EQ_OQ)));
-            if constexpr (kHeadroom) {
-                const __m256i a = _mm256_and_si256(b, mag);
-                least = _mm256_min_epu32(least, _mm256_sub_epi32(a, one));
-                ch = _mm256_sub_epi32(ch, _mm256_cmpgt_epi32(vHigh, a));
-                cl = _mm256_sub_epi32(cl, _mm256_cmpgt_epi32(vLow, a));
-            }
-            const __m256d x0 = _mm256_cvtps_pd(_mm256_castps256_ps128(x));
-            const __m256d x1 = _mm256_cvtps_pd(_mm256_extractf128_ps(x, 1));
-            s[2 * h] = _mm256_add_pd(s[2 * h], _mm256_sub_pd(x0, sh));
-            s[2 * h + 1] = _mm256_add_pd(s[2 * h + 1], _mm256_sub_pd(x1, sh));
-            q[2 * h] = _mm256_add_pd(q[2 * h], _mm256_mul_pd(x0, x0));
-            q[2 * h + 1] = _mm256_add_pd(q[2 * h + 1], _mm256_mul_pd(x1, x1));
-        }
+    switch (kernelIsa()) {
+    case KernelIsa::X86_64_V4:
+        return [&]() __attribute__((target("arch=x86-64-v4,prefer-vector-width=512"))) {
+            return blockBody<V512, kHeadroom>(p, n, shift, tHigh, tLow, out);
+        }();
+    case KernelIsa::Avx2:
+        return [&]() __attribute__((target("avx2"))) {
+            return blockBody<V256, kHeadroom>(p, n, shift, tHigh, tLow, out);
+        }();
+    case KernelIsa::Baseline:
+        break;
     }
-    Lanes l;
-    for (int j = 0; j < 4; ++j) {
-        _mm256_store_pd(l.s + 4 * j, s[j]);
-        _mm256_store_pd(l.q + 4 * j, q[j]);
-    }
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l.kl), kl);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l.kh), kh);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l.z), z);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l.least), least);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l.ch), ch);
-    _mm256_store_si256(reinterpret_cast<__m256i *>(l.cl), cl);
-    if (!finish(p, whole, n, shift, kHeadroom, tHigh, tLow, l, 8, out))
-        return false;
-    const double mean = out.sum / double(n);
-    const __m256d mv = _mm256_set1_pd(mean);
-    __m256d d[4];
-    for (int j = 0; j < 4; ++j)
-        d[j] = _mm256_setzero_pd();
-    for (std::size_t i = 0; i < whole; i += kLanes) {
-        for (int h = 0; h < 2; ++h) {
-            const __m256 x = _mm256_loadu_ps(reinterpret_cast<const float *>(p + 4 * (i + 8 * std::size_t(h))));
-            const __m256d e0 = _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(_mm256_castps256_ps128(x)), sh), mv);
-            const __m256d e1 = _mm256_sub_pd(_mm256_sub_pd(_mm256_cvtps_pd(_mm256_extractf128_ps(x, 1)), sh), mv);
-            d[2 * h] = _mm256_add_pd(d[2 * h], _mm256_mul_pd(e0, e0));
-            d[2 * h + 1] = _mm256_add_pd(d[2 * h + 1], _mm256_mul_pd(e1, e1));
-        }
-    }
-    alignas(64) double d2[kLanes];
-    for (int j = 0; j < 4; ++j)
-        _mm256_store_pd(d2 + 4 * j, d[j]);
-    out.m2 = finishDeviations(p, whole, n, shift, mean, d2);
-    return true;
+    return false;
 }
 
 } // namespace
@@ -262,16 +242,8 @@ bool float32Block(const std::byte *p, std::size_t n, double shift, bool headroom
                   std::uint32_t headroomLow, Float32Block &out)
 {
 #if DS_KERNEL_LEVELS
-    switch (kernelIsa()) {
-    case KernelIsa::X86_64_V4:
-        return headroom ? blockAvx512<true>(p, n, shift, headroomHigh, headroomLow, out)
-                        : blockAvx512<false>(p, n, shift, headroomHigh, headroomLow, out);
-    case KernelIsa::Avx2:
-        return headroom ? blockAvx2<true>(p, n, shift, headroomHigh, headroomLow, out)
-                        : blockAvx2<false>(p, n, shift, headroomHigh, headroomLow, out);
-    case KernelIsa::Baseline:
-        break;
-    }
+    return headroom ? block<true>(p, n, shift, headroomHigh, headroomLow, out)
+                    : block<false>(p, n, shift, headroomHigh, headroomLow, out);
 #else
     (void)p; (void)n; (void)shift; (void)headroom; (void)headroomHigh; (void)headroomLow; (void)out;
 #endif

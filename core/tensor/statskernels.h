@@ -1,6 +1,7 @@
 #pragma once
 
-// Fused float32 statistics kernels with explicit SIMD (AVX2 and AVX-512), chosen at run time.
+// Fused float32 statistics kernels, one body in GCC vector extensions built for AVX2 and for
+// AVX-512 (x86-64-v4), chosen at run time.
 //
 // stats.cpp's portable block path reads an L1-sized float32 block three or four times (range
 // and zeros; sums; squared deviations; the headroom's smallest nonzero |x|), each loop
