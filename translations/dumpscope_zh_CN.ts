@@ -3808,9 +3808,9 @@ out of range: %5</source>
         <translation>停止将此运行与其标杆运行比对（已比对的作用域对仍会显示）</translation>
     </message>
     <message numerus="yes">
-        <source>… and %n more rank(s) of this step (their cells in the grid)</source>
+        <source>… and %Ln more rank(s) of this step (their cells in the grid)</source>
         <translation>
-            <numerusform>…… 以及该步骤的另外 %n 个 rank（见网格中的对应单元格）</numerusform>
+            <numerusform>…… 以及该步骤的另外 %Ln 个 rank（见网格中的对应单元格）</numerusform>
         </translation>
     </message>
     <message>

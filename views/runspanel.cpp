@@ -585,7 +585,7 @@ QString clockLines(const RunAnswer &a)
                      .toHtmlEscaped();
     }
     if (a.first->ranks.size() > kShown)
-        lines << RunsPanel::tr("\u2026 and %n more rank(s) of this step (their cells in the grid)", nullptr, int(a.first->ranks.size() - kShown));
+        lines << RunsPanel::tr("\u2026 and %Ln more rank(s) of this step (their cells in the grid)", nullptr, int(a.first->ranks.size() - kShown));
     return QStringLiteral("<br><small>%1</small>").arg(lines.join(QStringLiteral("<br>")));
 }
 
