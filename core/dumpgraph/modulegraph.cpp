@@ -1,7 +1,9 @@
 #include "modulegraph.h"
 
 #include "dump/dumpindex.h"
+#include "dumpgraph/graphlinks.h"
 #include "formats/readers.h"
+#include "util/parallel.h"
 
 #include <QFileInfo>
 #include <QHash>
@@ -9,10 +11,15 @@
 #include <QSet>
 #include <algorithm>
 #include <string_view>
+#include <thread>
 
 namespace ds {
 
 namespace {
+
+/// Entries per chunk of the work on all cores (parallelChunks): a smaller dump runs on the
+/// calling thread alone.
+constexpr size_t kChunk = 16384;
 
 bool isFrameworkOp(const OpRecord &op) { return formatReader(op.source).hasModuleGraph(); }
 
@@ -187,10 +194,16 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
     };
     // The phase (top-level group) of an entry: forward or backward; entries under a parent
     // that is no entry of the dump ("optimizer", "clip_grad") keep that parent as their phase.
-    // Whether the first group of a path is such a parent is remembered for the last path seen.
-    QString lastOuter;
-    bool lastOwnPhase = false;
-    auto phaseOf = [&](int i, const QString &outer) {
+    // Whether the first group of a path is such a parent is remembered (per thread) for the
+    // last path seen.
+    struct LastPath
+    {
+        QString outer;
+        bool ownPhase = false;
+    };
+    auto phaseOf = [&](LastPath &last, int i, const QString &outer) {
+        QString &lastOuter = last.outer;
+        bool &lastOwnPhase = last.ownPhase;
         if (outer.isEmpty() || outer != lastOuter) {
             const QString first = QString(outer.section(QLatin1Char('/'), 0, 0)).replace(QChar(0x2215), QLatin1Char('/'));
             const QByteArray utf8 = first.toUtf8();
@@ -208,36 +221,49 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
     const bool mayRepeat = byName.size() != qsizetype(count)
                            || std::any_of(entry.begin(), entry.end(), [](std::string_view e) { return e.find('/') != std::string_view::npos; })
                            || std::any_of(ops.begin(), ops.end(), [&](int o) { return hasScopeParent(index.ops[size_t(o)]); });
-    QHash<QString, int> seen; // node name -> times used: a kernel run twice in an iteration gets "#2"
-    if (mayRepeat)
-        seen.reserve(qsizetype(count));
-    for (size_t i = 0; i < count; ++i) {
-        const OpRecord &op = opAt(i);
-        QString own = component(hasScopeParent(op) ? scopedOwnName(op) : toQString(entry[i])), outer;
-        if (*modules) {
-            if (gradHost[i] >= 0) {
-                const int host = gradHost[i];
-                outer = scopeOf(host, scopeOf);
-                outer = (outer.isEmpty() ? QString() : outer + QLatin1Char('/')) + component(toQString(entry[size_t(host)]));
-                outer = phaseOf(host, outer) + QLatin1Char('/') + outer;
+    // The module chains' paths first (memoised, in entry order): the names below only read them.
+    if (*modules)
+        for (size_t i = 0; i < count; ++i)
+            scopeOf(gradHost[i] >= 0 ? gradHost[i] : int(i), scopeOf);
+    out.resize(count);
+    // The names of the entries [from, to): each depends on its entry and the paths only.
+    auto nameEntries = [&](size_t from, size_t to) {
+        LastPath last;
+        for (size_t i = from; i < to; ++i) {
+            const OpRecord &op = opAt(i);
+            QString own = component(hasScopeParent(op) ? scopedOwnName(op) : toQString(entry[i])), outer;
+            if (*modules) {
+                if (gradHost[i] >= 0) {
+                    const int host = gradHost[i];
+                    outer = scopeOf(host, scopeOf);
+                    outer = (outer.isEmpty() ? QString() : outer + QLatin1Char('/')) + component(toQString(entry[size_t(host)]));
+                    outer = phaseOf(last, host, outer) + QLatin1Char('/') + outer;
+                } else {
+                    outer = scopeOf(int(i), scopeOf);
+                    const QString phase = phaseOf(last, int(i), outer);
+                    if (parents.contains(key(entry[i])))
+                        own = own + QLatin1Char('/') + own; // the module's group, and its own entry inside
+                    outer = phase.isEmpty() ? outer : outer.isEmpty() ? phase : phase + QLatin1Char('/') + outer;
+                }
             } else {
-                outer = scopeOf(int(i), scopeOf);
-                const QString phase = phaseOf(int(i), outer);
-                if (parents.contains(key(entry[i])))
-                    own = own + QLatin1Char('/') + own; // the module's group, and its own entry inside
-                outer = phase.isEmpty() ? outer : outer.isEmpty() ? phase : phase + QLatin1Char('/') + outer;
+                const QString prefix = prefixOf(toQString(entry[i]));
+                outer = phaseOfEntry(entry[i]);
+                if (!prefix.isEmpty())
+                    outer += QLatin1Char('/') + prefix;
             }
-        } else {
-            const QString prefix = prefixOf(toQString(entry[i]));
-            outer = phaseOfEntry(entry[i]);
-            if (!prefix.isEmpty())
-                outer += QLatin1Char('/') + prefix;
+            out[i] = {outer.isEmpty() ? own : outer + QLatin1Char('/') + own, int(i), {}, gradHost[i]};
         }
-        QString name = outer.isEmpty() ? own : outer + QLatin1Char('/') + own;
-        if (mayRepeat)
-            if (const int n = seen[name]++; n > 0)
-                name += QStringLiteral(" #%1").arg(n + 1);
-        out.push_back({std::move(name), int(i), {}, gradHost[i]});
+    };
+    parallelChunks(count, kChunk, [&](size_t, size_t from, size_t to) {
+        nameEntries(from, to);
+        return true;
+    });
+    if (mayRepeat) {
+        QHash<QString, int> seen; // node name -> times used: a kernel run twice in an iteration gets "#2"
+        seen.reserve(qsizetype(count));
+        for (size_t i = 0; i < count; ++i)
+            if (const int n = seen[out[i].name]++; n > 0)
+                out[i].name += QStringLiteral(" #%1").arg(n + 1);
     }
     // Parameters of module entries: beside the module's own node (in the group its node is
     // in), feeding it.
@@ -254,9 +280,10 @@ std::vector<Planned> planNodes(const DumpIndex &index, const std::vector<int> &o
 
 /// Chains the members of every group in call order (see buildModuleGraphs); `attached` nodes
 /// (parameters, parameter gradients) are left out: they hang off their module's own node.
-/// Groups are found by their path as a view into the node names: no string per level.
+/// Groups are found by their path as a view into the planned names (node i is plan[i]): no
+/// string per level, and no node needs to exist yet.
 /// Appends each link to `chain` as (consumer, producer) node indices.
-void chainInCallOrder(const Graph &g, const std::vector<char> &attached, bool chainPhases, std::vector<std::pair<int, int>> &chain)
+void chainInCallOrder(const std::vector<Planned> &plan, const std::vector<char> &attached, bool chainPhases, std::vector<std::pair<int, int>> &chain)
 {
     struct Group
     {
@@ -267,7 +294,7 @@ void chainInCallOrder(const Graph &g, const std::vector<char> &attached, bool ch
     };
     std::vector<Group> groups;
     QHash<QStringView, int> ids;
-    ids.reserve(g.nodes.size() / 4 + 16);
+    ids.reserve(qsizetype(plan.size() / 4 + 16));
     const auto scopeView = [](QStringView name) {
         const qsizetype slash = name.lastIndexOf(QLatin1Char('/'));
         return slash > 0 ? name.left(slash) : QStringView();
@@ -283,11 +310,11 @@ void chainInCallOrder(const Graph &g, const std::vector<char> &attached, bool ch
         ids.insert(path, id);
         return id;
     };
-    std::vector<int> nodeGroup(g.nodes.size(), -1);
-    for (size_t n = 0; n < g.nodes.size(); ++n) {
+    std::vector<int> nodeGroup(plan.size(), -1);
+    for (size_t n = 0; n < plan.size(); ++n) {
         if (attached[n])
             continue;
-        const QStringView scope = scopeView(g.nodes[n].name);
+        const QStringView scope = scopeView(plan[n].name);
         if (scope.isEmpty())
             continue;
         nodeGroup[n] = groupOf(scope, groupOf);
@@ -298,7 +325,7 @@ void chainInCallOrder(const Graph &g, const std::vector<char> &attached, bool ch
             s.last = int(n);
         }
     }
-    for (size_t n = 0; n < g.nodes.size(); ++n)
+    for (size_t n = 0; n < plan.size(); ++n)
         if (nodeGroup[n] >= 0)
             groups[size_t(nodeGroup[n])].members.push_back({int(n), int(n)});
     for (const Group &s : groups)
@@ -340,55 +367,72 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
         g.attrs.push_back({QString::fromLatin1(kScopeGroupsAttr), QStringLiteral("s"), QStringLiteral("1")});
     g.nodes.reserve(plan.size());
     std::vector<char> attached(plan.size(), 0);
+    for (size_t i = 0; i < plan.size(); ++i)
+        attached[i] = !plan[i].tensor.isEmpty() || plan[i].host >= 0;
     std::vector<int> ownNode(ops.size(), 0); // op position -> its node (parameters feed it, parameter gradients leave it)
     // Attribute keys and kinds shared by every node; a parent's name converted once for its
     // consecutive children.
     const QString entryKey = QString::fromLatin1(kModuleEntryAttr), tensorKey = QString::fromLatin1(kModuleTensorAttr),
-                  kindText = QStringLiteral("s"), moduleKey = QStringLiteral("module"), parentKey = QStringLiteral("parent");
-    std::string_view lastParent;
-    QString lastParentText;
-    QHash<QByteArrayView, QString> typeText; // the few op types, converted once
-    for (size_t i = 0; i < plan.size(); ++i) {
-        const Planned &p = plan[i];
-        const OpRecord &op = index.ops[size_t(ops[size_t(p.op)])];
-        GraphNode n;
-        n.name = p.name;
-        n.id = std::int64_t(i);
-        n.attrs.reserve(p.tensor.isEmpty() ? 2 : 3);
-        n.attrs.push_back({entryKey, kindText, op.relPath});
-        attached[i] = !p.tensor.isEmpty() || p.host >= 0;
-        if (!p.tensor.isEmpty()) {
-            n.type = QStringLiteral("Parameter");
-            n.attrs.push_back({tensorKey, kindText, p.tensor});
-            for (const TensorRecord &t : op.tensors)
-                if (t.io() == IoKind::Parameter && t.name() == p.tensor && t.isTensor())
-                    n.outputDescs.push_back(outputDesc(t));
-            n.attrs.push_back({moduleKey, kindText, op.opName});
-        } else {
-            auto type = typeText.constFind(key(op.opType.utf8()));
-            n.type = type != typeText.cend() ? *type : *typeText.insert(key(op.opType.utf8()), op.opType.toString());
-            if (!op.parent.isEmpty()) {
-                if (op.parent.utf8() != lastParent) {
-                    lastParent = op.parent.utf8();
-                    lastParentText = op.parent.toString();
+                  kindText = QStringLiteral("s"), moduleKey = QStringLiteral("module"), parentKey = QStringLiteral("parent"),
+                  parameterType = QStringLiteral("Parameter");
+    g.nodes.resize(plan.size());
+    // The nodes [from, to): each depends on its plan entry and op only.
+    auto makeNodes = [&](size_t from, size_t to) {
+        std::string_view lastParent;
+        QString lastParentText;
+        QHash<QByteArrayView, QString> typeText; // the few op types, converted once
+        for (size_t i = from; i < to; ++i) {
+            const Planned &p = plan[i];
+            const OpRecord &op = index.ops[size_t(ops[size_t(p.op)])];
+            GraphNode &n = g.nodes[i];
+            n.name = p.name;
+            n.id = std::int64_t(i);
+            n.attrs.reserve(p.tensor.isEmpty() ? 2 : 3);
+            n.attrs.push_back({entryKey, kindText, op.relPath});
+            if (!p.tensor.isEmpty()) {
+                n.type = parameterType;
+                n.attrs.push_back({tensorKey, kindText, p.tensor});
+                for (const TensorRecord &t : op.tensors)
+                    if (t.io() == IoKind::Parameter && t.name() == p.tensor && t.isTensor())
+                        n.outputDescs.push_back(outputDesc(t));
+                n.attrs.push_back({moduleKey, kindText, op.opName});
+            } else {
+                auto type = typeText.constFind(key(op.opType.utf8()));
+                n.type = type != typeText.cend() ? *type : *typeText.insert(key(op.opType.utf8()), op.opType.toString());
+                if (!op.parent.isEmpty()) {
+                    if (op.parent.utf8() != lastParent) {
+                        lastParent = op.parent.utf8();
+                        lastParentText = op.parent.toString();
+                    }
+                    n.attrs.push_back({parentKey, kindText, lastParentText});
                 }
-                n.attrs.push_back({parentKey, kindText, lastParentText});
+                for (const TensorRecord &t : op.tensors)
+                    if (t.io() == IoKind::Output && t.isTensor())
+                        n.outputDescs.push_back(outputDesc(t));
+                ownNode[size_t(p.op)] = int(i);
             }
-            for (const TensorRecord &t : op.tensors)
-                if (t.io() == IoKind::Output && t.isTensor())
-                    n.outputDescs.push_back(outputDesc(t));
-            ownNode[size_t(p.op)] = int(i);
+            // Pushed in key order (dump_entry, dump_tensor, module, parent): sorted as GraphNode wants.
+            Q_ASSERT(std::is_sorted(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; }));
         }
-        // Pushed in key order (dump_entry, dump_tensor, module, parent): sorted as GraphNode wants.
-        Q_ASSERT(std::is_sorted(n.attrs.begin(), n.attrs.end(), [](const GraphAttr &a, const GraphAttr &b) { return a.key < b.key; }));
-        g.nodes.push_back(std::move(n));
-    }
+    };
+    // The chain only reads the planned names (the nodes' names to be): a big graph makes it on
+    // a thread of its own while the nodes are made (in chunks, on all cores).
+    std::vector<std::pair<int, int>> chain;
+    chain.reserve(plan.size());
+    std::thread chaining;
+    if (plan.size() > kChunk)
+        chaining = std::thread([&] { chainInCallOrder(plan, attached, modules, chain); });
+    parallelChunks(plan.size(), kChunk, [&](size_t, size_t from, size_t to) {
+        makeNodes(from, to);
+        return true;
+    });
+    if (chaining.joinable())
+        chaining.join();
+    else
+        chainInCallOrder(plan, attached, modules, chain);
     // The edges by node index, (consumer, producer) in the order the inputs were once written
     // as "name:0" strings: the chain, then parameters into their module's call and parameter
     // gradients out of the module's backward call.
-    std::vector<std::pair<int, int>> chain;
-    chain.reserve(plan.size());
-    chainInCallOrder(g, attached, modules, chain);
     for (size_t i = 0; i < plan.size(); ++i) {
         if (!plan[i].tensor.isEmpty()) // a parameter feeds its module's call
             chain.emplace_back(ownNode[size_t(plan[i].op)], int(i));
@@ -398,20 +442,9 @@ GraphModel buildOne(const DumpIndex &index, const QString &name, std::vector<int
     // As Graph::build would parse them: by consumer, then in the order added. That is the same
     // graph only when no two nodes share a name (an input names the last node of a name): else
     // the inputs are written and parsed after all.
-    std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-    g.edges.reserve(chain.size());
-    for (size_t e = 0; e < chain.size(); ++e) {
-        const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
-        g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
-    }
+    setEdgesFromLinks(g, chain);
     g.buildWithEdges();
-    if (!g.hasUniqueNames()) {
-        for (const auto &[to, from] : chain)
-            g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
-        g.build();
-        for (GraphNode &n : g.nodes)
-            n.inputs.clear();
-    }
+    rebuildFromLinksIfNamesRepeat(g, chain);
     model.graphs.push_back(std::move(g));
     return model;
 }

@@ -1,6 +1,7 @@
 #include "visdbgraph.h"
 
 #include "dump/dumpindex.h"
+#include "dumpgraph/graphlinks.h"
 #include "formats/readers.h"
 
 #include <QCoreApplication>
@@ -376,12 +377,7 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
         // The chain's edges by node index, as Graph::build would parse them from "name:0" inputs:
         // by consumer, then in the order added. That is the same graph only when no two nodes share
         // a name (an input names the last node of a name): else the inputs are parsed after all.
-        std::stable_sort(chain.begin(), chain.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
-        g.edges.reserve(chain.size());
-        for (size_t e = 0; e < chain.size(); ++e) {
-            const int inIndex = e > 0 && chain[e - 1].first == chain[e].first ? g.edges.back().inIndex + 1 : 0;
-            g.edges.push_back({NodeId{chain[e].second}, 0, NodeId{chain[e].first}, inIndex});
-        }
+        setEdgesFromLinks(g, chain);
     };
     std::thread chaining;
     if (count >= kTwoThreadsFrom)
@@ -395,13 +391,7 @@ GraphModel convert(const visdb::VisDatabase &db, const visdb::VisGraph &vg, cons
     g.buildWithEdges();
     if (chaining.joinable())
         chaining.join();
-    if (!g.hasUniqueNames()) {
-        for (const auto &[to, from] : chain)
-            g.nodes[size_t(to)].inputs << g.nodes[size_t(from)].name + QStringLiteral(":0");
-        g.build();
-        for (GraphNode &n : g.nodes)
-            n.inputs.clear();
-    }
+    rebuildFromLinksIfNamesRepeat(g, chain);
     g.attrs.push_back({QString::fromLatin1(kVisStartAttr), QStringLiteral("i"), QString::number(start.value)});
     g.attrs.push_back({QString::fromLatin1(kVisErrorNodesAttr), QStringLiteral("i"),
                        QString::number(std::count(verdicts.values.begin(), verdicts.values.end(), 3.0))});

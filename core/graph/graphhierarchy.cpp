@@ -1,5 +1,7 @@
 #include "graphhierarchy.h"
 
+#include "util/parallel.h"
+
 #include <QCoreApplication>
 #include <QHash>
 #include <algorithm>
@@ -7,6 +9,9 @@
 namespace ds {
 
 namespace {
+
+/// From this many nodes the folds of the containers are found on all cores.
+constexpr size_t kTwoThreadsFrom = 100000;
 
 /// Splits every container of `h` with more than `pageSize` direct members into pages of
 /// consecutive members (in call order: the smallest node below each member).
@@ -291,18 +296,22 @@ GraphHierarchy GraphHierarchy::build(const Graph &graph, const FoldOptions &opti
         auto labelOf = [&](const Member &m) {
             return m.isGroup ? QStringView(h.groups[size_t(m.id)].label) : nodeLabel(graph.nodes[size_t(m.id)].name);
         };
-        for (size_t c = 0; c < nc; ++c) {
+        struct Fold
+        {
+            QString pattern;
+            std::vector<size_t> members; ///< positions, graph order
+        };
+        // The folds of each container are found apart (they read the graph, the scope labels
+        // and the container's own members only; a big graph's containers on two threads),
+        // then made into groups in container order: the same groups as one pass would make.
+        std::vector<std::vector<Fold>> foldsOf(nc);
+        auto findFolds = [&](size_t c) {
             ContainerGraph &cg = containers[c];
             std::vector<Member> &members = cg.members;
             const size_t total = members.size();
             if (total < size_t(std::min({options.minPattern, options.minGroupPattern, options.minPrefix})))
-                continue;
-            struct Fold
-            {
-                QString pattern;
-                std::vector<size_t> members; ///< positions, graph order
-            };
-            std::vector<Fold> folds;
+                return;
+            std::vector<Fold> &folds = foldsOf[c];
             std::vector<int> foldOf(total, -1);
             std::vector<std::vector<size_t>> foldMembers;
             std::vector<int> bucketOf(total, -1);     // this pass's bucket of each member
@@ -453,8 +462,18 @@ GraphHierarchy GraphHierarchy::build(const Graph &graph, const FoldOptions &opti
                 foldPass(byPattern, [&](const Member &m) { return m.isGroup ? options.minGroupPattern : options.minPattern; });
                 foldPass(byWord, [&](const Member &) { return options.minPrefix; });
             }
+        };
+        // Containers handed out in chunks (most are small); a small graph on this thread.
+        parallelChunks(nc, 64, [&](size_t, size_t from, size_t to) {
+            for (size_t c = from; c < to; ++c)
+                findFolds(c);
+            return true;
+        }, graph.nodes.size() >= kTwoThreadsFrom ? workerCount() : 1);
+        for (size_t c = 0; c < nc; ++c) {
+            const std::vector<Fold> &folds = foldsOf[c];
             if (folds.empty())
                 continue;
+            const std::vector<Member> &members = containers[c].members;
 
             // The fold groups; the container keeps what was not folded, plus the folds.
             const int container = int(c) - 1;

@@ -5,6 +5,7 @@
 #include "graph/graphlayout.h"
 #include "dumpgraph/graphstart.h"
 #include "dumpgraph/modulegraph.h"
+#include "util/parallel.h"
 
 #include <QTest>
 #include <set>
@@ -337,6 +338,37 @@ private slots:
         QVERIFY(std::none_of(ge.groups.begin(), ge.groups.end(), [](const HierarchyGroup &grp) { return grp.kind == GroupKind::Page; }));
         o.pageSize = 0;
         QCOMPARE(GraphHierarchy::build(g, o).group(GroupId{0}).memberCount, 5000);
+    }
+
+    /// A graph of 100,000 nodes or more has the folds of its containers found on all cores:
+    /// the hierarchy is the one a single thread makes (util/parallel.h's ParallelLimit), for
+    /// GE's folding and for module graphs' (consecutive runs, pages).
+    void bigGraphFoldsOnAllCoresAsOnOne()
+    {
+        GeneratedGraphSpec spec{40, 25, 100, 3000, 7};
+        spec.atomicCleans = 800;
+        spec.weightTransforms = 300;
+        const Graph g = generateScopedGraph(spec);
+        QVERIFY(g.nodes.size() >= 100000);
+        FoldOptions modules;
+        modules.consecutiveOnly = true;
+        for (const FoldOptions &o : {FoldOptions{}, modules}) {
+            const GraphHierarchy h = GraphHierarchy::build(g, o);
+            GraphHierarchy one;
+            {
+                const ParallelLimit single(1);
+                one = GraphHierarchy::build(g, o);
+            }
+            QVERIFY2(h.foldCount() > 0, qPrintable(QString::number(h.foldCount()))); // there is something to find
+            QCOMPARE(h.scopeGroups, one.scopeGroups);
+            QCOMPARE(h.groups.size(), one.groups.size());
+            for (size_t i = 0; i < h.groups.size(); ++i)
+                QVERIFY2(h.groups[i] == one.groups[i], qPrintable(h.groups[i].path + QLatin1String(" / ") + one.groups[i].path));
+            QVERIFY(h.topGroups == one.topGroups);
+            QVERIFY(h.topNodes == one.topNodes);
+            QVERIFY(h.nodeGroup == one.nodeGroup);
+            checkHierarchy(g, h);
+        }
     }
 
     void entryAndFirstView()
