@@ -503,7 +503,9 @@ int runDistributedCompare(const CompareCommand &c, double timeout)
             work.compared.resize(pairs.size());
             work.rows.resize(pairs.size());
             work.tableModes.resize(pairs.size());
+            const unsigned inner = pairs.size() >= 4 * size_t(workerCount()) ? 1u : t_parallelLimit;
             parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {
+                const ParallelLimit limit(inner); // many pairs take the cores by themselves (compareRuns)
                 JobControl job;
                 job.cancelFlag = &cancel;
                 ScopeCompare s = compareScope(work.npuTree, work.benchTree, pairs[i], work.options, &job);

@@ -279,30 +279,32 @@ void compareRuns(const RunTree &npuTree, const RunInfo &npu, const RunTree &benc
                  const CompareOptions &options, const JobControl *job, const ScopeSink &sink)
 {
     const std::vector<ScopePair> pairs = pairScopes(npu, bench);
+    // Each pair's share done, and their sum kept as they change: summing every pair's share per
+    // report was quadratic (10^10 loads at 102,400 pairs, each pair reporting several times).
     std::vector<std::atomic<int>> done(pairs.size());
+    std::atomic<long long> sum{0};
     std::atomic<int> reported{-1};
-    auto report = [&] {
+    auto report = [&](size_t i, int permille) {
+        const int before = done[i].exchange(permille);
+        const long long now = sum.fetch_add(permille - before) + (permille - before);
         if (!job || pairs.empty())
             return;
-        long long sum = 0;
-        for (const auto &d : done)
-            sum += d.load();
-        const int permille = int(sum / qint64(pairs.size()));
-        if (permille > reported.exchange(permille))
-            job->report(permille);
+        const int overall = int(now / qint64(pairs.size()));
+        if (overall > reported.exchange(overall))
+            job->report(overall);
     };
+    // Many pairs take the cores by themselves: each pair's reading and comparing then stays on
+    // its thread (no threads started per pair; a few pairs keep their inner parallelism).
+    const unsigned inner = pairs.size() >= 4 * size_t(workerCount()) ? 1u : t_parallelLimit;
     parallelChunks(pairs.size(), 1, [&](size_t i, size_t, size_t) {
+        const ParallelLimit limit(inner);
         JobControl sub;
         sub.cancelFlag = job ? job->cancelFlag : nullptr;
-        sub.progress = [&, i](int permille) {
-            done[i] = permille;
-            report();
-        };
+        sub.progress = [&, i](int permille) { report(i, permille); };
         ScopeCompare scope = compareScope(npuTree, benchTree, pairs[i], options, &sub);
         sink(i, pairs[i], scope);
         recycleRows(std::move(scope.result.rows)); // what the sink kept is not the rows vector
-        done[i] = 1000;
-        report();
+        report(i, 1000);
         return !(job && job->cancelled());
     });
     releaseRowStorage(); // the calling thread's (the workers' went with them)

@@ -20,6 +20,29 @@ TextArena &threadTextArena()
     return arena;
 }
 
+namespace {
+struct ThreadLeaves
+{
+    std::unique_ptr<LeafPool> pool;
+    int holders = 0;
+};
+thread_local ThreadLeaves t_leaves;
+} // namespace
+
+LeafPool &holdThreadLeafPool()
+{
+    if (!t_leaves.pool)
+        t_leaves.pool = std::make_unique<LeafPool>();
+    ++t_leaves.holders;
+    return *t_leaves.pool;
+}
+
+void releaseThreadLeafPool()
+{
+    if (--t_leaves.holders == 0 && t_leaves.pool && t_leaves.pool->size() > kThreadLeaves)
+        t_leaves.pool.reset(); // its leaves live on in the records that hold them
+}
+
 EntryKind entryKind(std::string_view name)
 {
     if (name.ends_with(".forward") || name.find(".forward.") != std::string_view::npos)
