@@ -26,6 +26,8 @@ namespace {
 
 constexpr std::size_t kMiB = std::size_t(1) << 20;
 constexpr std::size_t kFile = 128 * kMiB;
+/// At most what the kernel reads on its own past a faulted page (a device's read_ahead_kb).
+constexpr std::size_t kKernelReadAhead = 16 * kMiB;
 
 /// The fraction of [from, to) bytes of the mapping whose pages are in the page cache.
 double cached(const std::byte *base, std::size_t from, std::size_t to)
@@ -101,7 +103,9 @@ private slots:
         // nothing released yet: the first window comes in, nothing past a step beyond it
         QTRY_VERIFY_WITH_TIMEOUT(cached(base, 0, ReadAhead::kWindow) > 0.99, 20000);
         QTest::qWait(200);
-        QCOMPARE(cached(base, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
+        // the kernel's own read-ahead behind the last touched page may add up to its device
+        // maximum (read_ahead_kb: 8 MiB on this project's virtio disk, seen adding 4 MiB)
+        QCOMPARE(cached(base, ReadAhead::kWindow + ReadAhead::kStep + kKernelReadAhead, kFile), 0.0);
         // the pass hands back its first 48 MiB: the read-ahead follows to 48 + 64 MiB
         releaseMappedPages(base, 48 * kMiB);
         QTRY_VERIFY_WITH_TIMEOUT(cached(base, ReadAhead::kWindow, 48 * kMiB + ReadAhead::kWindow) > 0.99, 20000);
@@ -154,13 +158,13 @@ private slots:
         QTRY_VERIFY_WITH_TIMEOUT(cached(baseA, 0, ReadAhead::kWindow) > 0.99 && cached(baseB, 0, ReadAhead::kWindow) > 0.99,
                                  20000);
         QTest::qWait(200);
-        // (a step's slack, as above: the kernel's own read-around reads a little past the last touch)
-        QCOMPARE(cached(baseA, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
-        QCOMPARE(cached(baseB, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
+        // (a step and the kernel's own read-ahead of slack, as above)
+        QCOMPARE(cached(baseA, ReadAhead::kWindow + ReadAhead::kStep + kKernelReadAhead, kFile), 0.0);
+        QCOMPARE(cached(baseB, ReadAhead::kWindow + ReadAhead::kStep + kKernelReadAhead, kFile), 0.0);
         releaseMappedPages(baseA, 48 * kMiB); // the pass is done with A's first 48 MiB only
         QTRY_VERIFY_WITH_TIMEOUT(cached(baseA, ReadAhead::kWindow, 48 * kMiB + ReadAhead::kWindow) > 0.99, 20000);
         QTest::qWait(200);
-        QCOMPARE(cached(baseB, ReadAhead::kWindow + ReadAhead::kStep, kFile), 0.0);
+        QCOMPARE(cached(baseB, ReadAhead::kWindow + ReadAhead::kStep + kKernelReadAhead, kFile), 0.0);
     }
 
     /// The compare metrics of two cold mapped files: the pass streams both (read ahead in turn,
