@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "pairsaturation.h"
 
 #include "crossframework.h"
 #include "formats/msprobe/msprobereader.h"
@@ -95,8 +96,8 @@ void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, 
     PairMetricOptions po;
     po.genBCompat = options.genBCompat;
     po.threads = threads;
-    po.npuSaturated = &row.npuSaturated; // counted by the metrics' first pass as it reads the NPU tensor
-    const bool ok = computePairMetrics(a.view, b.view, row.metrics.raw(), po, job);
+    // the NPU saturation count comes from the metrics' first pass as it reads the NPU tensor
+    const bool ok = computePairMetrics(a.view, b.view, row.metrics.raw(), po, row.npuSaturated, job);
     // The metrics read both tensors whole: hand their mapped pages back (io/pagerelease.h).
     for (const LoadedTensor *t : {&a, &b})
         releaseMappedPages(t->view.data, t->view.count * elemBytes(t->view.elem));

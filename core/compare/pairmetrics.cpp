@@ -1,4 +1,5 @@
 #include "pairmetrics.h"
+#include "pairsaturation.h"
 
 #include "pairkernels.h"
 #include "io/pagerelease.h"
@@ -692,14 +693,17 @@ double relativeErrorEpsilon(Elem npu, Elem bench)
     return narrow(npu) && narrow(bench) ? kEps32 : kEps64;
 }
 
-bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out,
-                        const PairMetricOptions &options, const JobControl *job)
+namespace {
+
+/// computePairMetrics, with the NPU saturation count when npuSaturated is set.
+bool pairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out, const PairMetricOptions &options,
+                 std::uint64_t *npuSaturated, const JobControl *job)
 {
     out = PairMetrics{};
     out.count = std::min(npu.count, bench.count);
     if (out.count == 0 || npu.count != bench.count) {
-        if (options.npuSaturated)
-            *options.npuSaturated = countSaturated(npu);
+        if (npuSaturated)
+            *npuSaturated = countSaturated(npu);
         return !cancelled(job);
     }
     const double eps = relativeErrorEpsilon(npu.elem, bench.elem);
@@ -710,7 +714,7 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     const bool releaseFirst = largeSide(npu) || largeSide(bench) || !options.secondPass || streamedSide(npu)
                               || streamedSide(bench);
     if (!runTasks(npu, bench, parts, options.threads, job, releaseFirst, [&](size_t i, size_t n, Acc &a, double *bx, double *by) {
-            if (options.npuSaturated) // while the block's bytes are in L1 for firstBlock
+            if (npuSaturated) // while the block's bytes are in L1 for firstBlock
                 a.saturated += countSaturatedIn(npu, i, i + n);
             firstBlock(npu, bench, i, n, rm, eps, a, bx, by);
         }))
@@ -718,8 +722,8 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     Acc t;
     for (const Acc &p : parts)
         t.merge(p);
-    if (options.npuSaturated)
-        *options.npuSaturated = t.saturated;
+    if (npuSaturated)
+        *npuSaturated = t.saturated;
     const double n = double(out.count);
     out.infNanMismatch = t.mismatch;
     out.infNanShared = t.shared;
@@ -761,6 +765,20 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     out.npu.comparedStd = std::sqrt(s.cx / n);
     out.bench.comparedStd = std::sqrt(s.cy / n);
     return true;
+}
+
+} // namespace
+
+bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out,
+                        const PairMetricOptions &options, const JobControl *job)
+{
+    return pairMetrics(npu, bench, out, options, nullptr, job);
+}
+
+bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out,
+                        const PairMetricOptions &options, std::uint64_t &npuSaturated, const JobControl *job)
+{
+    return pairMetrics(npu, bench, out, options, &npuSaturated, job);
 }
 
 } // namespace ds

@@ -57,9 +57,6 @@ struct PairMetricOptions
     bool secondPass = true;
     /// Worker threads; 0 = all cores.
     unsigned threads = 0;
-    /// When set, receives countSaturated(npu), counted by the first pass as it reads each block
-    /// (one pass over the NPU tensor less than a scan of its own).
-    std::uint64_t *npuSaturated = nullptr;
 };
 
 /// Machine epsilon of float64 and float32 as the spec uses them.

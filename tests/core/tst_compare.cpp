@@ -6,6 +6,7 @@
 #include "index/buildindex.h"
 #include "compare/compare.h"
 #include "compare/pairdetail.h"
+#include "compare/pairsaturation.h"
 #include "index/tensorloader.h"
 #include "tensor/dtype.h"
 #include "util/kernelisa.h"
@@ -536,16 +537,14 @@ private slots:
             PairMetrics plain, counted;
             QVERIFY(computePairMetrics(vx, vy, plain));
             std::uint64_t saturated = 12345;
-            PairMetricOptions o;
-            o.npuSaturated = &saturated;
-            QVERIFY(computePairMetrics(vx, vy, counted, o));
+            QVERIFY(computePairMetrics(vx, vy, counted, {}, saturated));
             QCOMPARE(saturated, std::uint64_t(want));
             QCOMPARE(saturated, countSaturated(vx));
             QVERIFY(std::memcmp(&plain, &counted, sizeof plain) == 0);
             // lengths that differ: no metrics, the count all the same
             saturated = 12345;
             const TensorView shorter{elem, vy.data, n - 1};
-            QVERIFY(computePairMetrics(vx, shorter, counted, o));
+            QVERIFY(computePairMetrics(vx, shorter, counted, {}, saturated));
             QCOMPARE(saturated, std::uint64_t(want));
         };
         const size_t n = (size_t(3) << 20) + 37; // three 2^20-element tasks and a tail
