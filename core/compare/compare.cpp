@@ -1,4 +1,5 @@
 #include "compare.h"
+#include "pairsaturation.h"
 
 #include "crossframework.h"
 #include "formats/msprobe/msprobereader.h"
@@ -95,7 +96,8 @@ void tensorCells(CompareRow &row, const LoadedTensor &a, const LoadedTensor &b, 
     PairMetricOptions po;
     po.genBCompat = options.genBCompat;
     po.threads = threads;
-    const bool ok = computePairMetrics(a.view, b.view, row.metrics.raw(), po, job);
+    // the NPU saturation count comes from the metrics' first pass as it reads the NPU tensor
+    const bool ok = computePairMetrics(a.view, b.view, row.metrics.raw(), po, row.npuSaturated, job);
     // The metrics read both tensors whole: hand their mapped pages back (io/pagerelease.h).
     for (const LoadedTensor *t : {&a, &b})
         releaseMappedPages(t->view.data, t->view.count * elemBytes(t->view.elem));
@@ -289,8 +291,8 @@ void compareLoadedTensors(CompareRow &row, const LoadedTensor &a, const LoadedTe
                           unsigned threads, const JobControl *job)
 {
     row.mode = CompareMode::Tensor;
-    row.npuSaturated = countSaturated(a.view);
     if (a.view.count == 0 || b.view.count == 0) {
+        row.npuSaturated = countSaturated(a.view);
         addReason(row, ReasonCode::Empty);
         row.messages << QStringLiteral("This is empty data, can not compare.");
         fillAll(row.metrics, State::Unsupported);
@@ -301,6 +303,7 @@ void compareLoadedTensors(CompareRow &row, const LoadedTensor &a, const LoadedTe
         addReason(row, ReasonCode::ShapeMismatch);
         row.messages << QStringLiteral("Shape of NPU and bench tensor do not match. Skipped.");
         fillAll(row.metrics, State::ShapeUnmatched);
+        row.npuSaturated = countSaturated(a.view);
         TensorStats s;
         if (computeStats(a.view, s, job))
             row.npuStats = sideStats(s.max, s.min, s.mean, s.l2norm);

@@ -1,8 +1,10 @@
 #include "pairmetrics.h"
+#include "pairsaturation.h"
 
 #include "pairkernels.h"
 #include "io/pagerelease.h"
 #include "io/readahead.h"
+#include "tensor/saturation.h"
 #include "util/kernelisa.h"
 #include "util/parallel.h"
 
@@ -49,14 +51,14 @@ struct SideAcc
 struct Acc
 {
     SideAcc x, y;
-    std::uint64_t mismatch = 0, shared = 0, c1 = 0, c5 = 0;
+    std::uint64_t mismatch = 0, shared = 0, c1 = 0, c5 = 0, saturated = 0;
     double sxy = 0, sxx = 0, syy = 0, sdd = 0, sad = 0, sar = 0;
     std::int64_t maxAd = INT64_MIN, maxRe = INT64_MIN, maxAr = INT64_MIN; // orderKey of |values|
 
     void merge(const Acc &o)
     {
         x.merge(o.x); y.merge(o.y);
-        mismatch += o.mismatch; shared += o.shared; c1 += o.c1; c5 += o.c5;
+        mismatch += o.mismatch; shared += o.shared; c1 += o.c1; c5 += o.c5; saturated += o.saturated;
         sxy += o.sxy; sxx += o.sxx; syy += o.syy; sdd += o.sdd; sad += o.sad; sar += o.sar;
         maxAd = std::max(maxAd, o.maxAd); maxRe = std::max(maxRe, o.maxRe); maxAr = std::max(maxAr, o.maxAr);
     }
@@ -634,9 +636,14 @@ bool runTasks(const TensorView &x, const TensorView &y, std::vector<Part> &parts
               const JobControl *job, bool release, Fn &&fn)
 {
     parts.assign((x.count + kTaskElems - 1) / kTaskElems, Part{});
-    std::optional<ReadAhead> ahead; // both mapped sides read ahead, in turn, of a releasing pass
-    if (release)
-        ahead.emplace(x.data, x.count * elemBytes(x.elem), y.data, y.count * elemBytes(y.elem));
+    // both mapped sides read ahead, in turn, of a releasing pass; not when both are already in
+    // the page cache (a warm pair, or the second pass after a cold first one): the thread would
+    // only fault every page in and hand it back, a third thread on the cores of the pass
+    const size_t xBytes = x.count * elemBytes(x.elem), yBytes = y.count * elemBytes(y.elem);
+    std::optional<ReadAhead> ahead;
+    auto cached = [](const TensorView &v, size_t bytes) { return bytes < ReadAhead::kMinBytes || isCachedRange(v.data, bytes); };
+    if (release && !(cached(x, xBytes) && cached(y, yBytes)))
+        ahead.emplace(x.data, xBytes, y.data, yBytes);
     return parallelChunks(x.count, kTaskElems, [&](size_t c, size_t b, size_t e) {
         double bx[kBlock], by[kBlock];
         for (size_t i = b; i < e; i += kBlock)
@@ -686,13 +693,19 @@ double relativeErrorEpsilon(Elem npu, Elem bench)
     return narrow(npu) && narrow(bench) ? kEps32 : kEps64;
 }
 
-bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out,
-                        const PairMetricOptions &options, const JobControl *job)
+namespace {
+
+/// computePairMetrics, with the NPU saturation count when npuSaturated is set.
+bool pairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out, const PairMetricOptions &options,
+                 std::uint64_t *npuSaturated, const JobControl *job)
 {
     out = PairMetrics{};
     out.count = std::min(npu.count, bench.count);
-    if (out.count == 0 || npu.count != bench.count)
+    if (out.count == 0 || npu.count != bench.count) {
+        if (npuSaturated)
+            *npuSaturated = countSaturated(npu);
         return !cancelled(job);
+    }
     const double eps = relativeErrorEpsilon(npu.elem, bench.elem);
     const ReMode rm = options.genBCompat && npu.elem == Elem::F16 && bench.elem == Elem::F16 ? ReMode::GenB
                       : eps == kEps32                                                  ? ReMode::F32
@@ -701,12 +714,16 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     const bool releaseFirst = largeSide(npu) || largeSide(bench) || !options.secondPass || streamedSide(npu)
                               || streamedSide(bench);
     if (!runTasks(npu, bench, parts, options.threads, job, releaseFirst, [&](size_t i, size_t n, Acc &a, double *bx, double *by) {
+            if (npuSaturated) // while the block's bytes are in L1 for firstBlock
+                a.saturated += countSaturatedIn(npu, i, i + n);
             firstBlock(npu, bench, i, n, rm, eps, a, bx, by);
         }))
         return false;
     Acc t;
     for (const Acc &p : parts)
         t.merge(p);
+    if (npuSaturated)
+        *npuSaturated = t.saturated;
     const double n = double(out.count);
     out.infNanMismatch = t.mismatch;
     out.infNanShared = t.shared;
@@ -748,6 +765,20 @@ bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetr
     out.npu.comparedStd = std::sqrt(s.cx / n);
     out.bench.comparedStd = std::sqrt(s.cy / n);
     return true;
+}
+
+} // namespace
+
+bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out,
+                        const PairMetricOptions &options, const JobControl *job)
+{
+    return pairMetrics(npu, bench, out, options, nullptr, job);
+}
+
+bool computePairMetrics(const TensorView &npu, const TensorView &bench, PairMetrics &out,
+                        const PairMetricOptions &options, std::uint64_t &npuSaturated, const JobControl *job)
+{
+    return pairMetrics(npu, bench, out, options, &npuSaturated, job);
 }
 
 } // namespace ds

@@ -1,5 +1,6 @@
 // countSaturated: the elements that sit on a saturating kind's largest finite value (apart
 // from stats.cpp: a bit-pattern scan, no statistics).
+#include "saturation.h"
 #include "stats.h"
 
 #include "io/pagerelease.h"
@@ -57,6 +58,19 @@ std::uint64_t countEqual(const std::byte *data, size_t count, Word pos, Word neg
 }
 
 } // namespace
+
+std::uint64_t countSaturatedIn(const TensorView &t, size_t begin, size_t end)
+{
+    const SaturationBits sat = saturationBits(t.elem);
+    if (!t.data || end <= begin)
+        return 0;
+    switch (sat.bytes) {
+    case 1: return countBlock<std::uint8_t>(t.data + begin, end - begin, std::uint8_t(sat.positive), std::uint8_t(sat.positive | 0x80u));
+    case 2: return countBlock<std::uint16_t>(t.data + 2 * begin, end - begin, std::uint16_t(sat.positive), std::uint16_t(sat.positive | 0x8000u));
+    case 4: return countBlock<std::uint32_t>(t.data + 4 * begin, end - begin, sat.positive, sat.positive | 0x80000000u);
+    default: return 0;
+    }
+}
 
 std::uint64_t countSaturated(const TensorView &t)
 {

@@ -6,6 +6,7 @@
 #include "index/buildindex.h"
 #include "compare/compare.h"
 #include "compare/pairdetail.h"
+#include "compare/pairsaturation.h"
 #include "index/tensorloader.h"
 #include "tensor/dtype.h"
 #include "util/kernelisa.h"
@@ -509,6 +510,48 @@ private slots:
         QVERIFY(row.hasReason(ReasonCode::DtypeMismatch));
         QVERIFY(row.messages.contains("Dtype of NPU and bench tensor do not match."));
         QVERIFY(row.metrics[0].isNumber()); // computed with a warning
+    }
+
+    /// compare's NPU saturation count comes from the metrics' first pass (PairMetricOptions::
+    /// npuSaturated): the same as countSaturated and as a naive count of the two bit patterns,
+    /// over several tasks and a tail, and the metrics themselves unchanged by the counting.
+    void firstPassCountsTheNpuSaturation()
+    {
+        std::mt19937 rng(7);
+        auto check = [&](auto word, Elem elem, auto normalBits, auto pos, auto neg, size_t n) {
+            using W = decltype(word);
+            std::vector<W> x(n), y(n);
+            size_t want = 0;
+            for (size_t i = 0; i < n; ++i) {
+                x[i] = y[i] = normalBits(rng());
+                const unsigned r = rng() % 997;
+                if (r < 2 || i == 0 || i + 1 == n) { // the first and the last element too
+                    x[i] = (r == 1) ? neg : pos;
+                    ++want;
+                } else if (r == 2) {
+                    x[i] = W(pos - 1); // next to the limit: not counted
+                }
+            }
+            const TensorView vx{elem, reinterpret_cast<const std::byte *>(x.data()), n};
+            const TensorView vy{elem, reinterpret_cast<const std::byte *>(y.data()), n};
+            PairMetrics plain, counted;
+            QVERIFY(computePairMetrics(vx, vy, plain));
+            std::uint64_t saturated = 12345;
+            QVERIFY(computePairMetrics(vx, vy, counted, {}, saturated));
+            QCOMPARE(saturated, std::uint64_t(want));
+            QCOMPARE(saturated, countSaturated(vx));
+            QVERIFY(std::memcmp(&plain, &counted, sizeof plain) == 0);
+            // lengths that differ: no metrics, the count all the same
+            saturated = 12345;
+            const TensorView shorter{elem, vy.data, n - 1};
+            QVERIFY(computePairMetrics(vx, shorter, counted, {}, saturated));
+            QCOMPARE(saturated, std::uint64_t(want));
+        };
+        const size_t n = (size_t(3) << 20) + 37; // three 2^20-element tasks and a tail
+        check(std::uint16_t{}, Elem::F16, [](unsigned r) { return std::uint16_t(0x3800 + r % 0x800); },
+              std::uint16_t(0x7BFF), std::uint16_t(0xFBFF), n);
+        check(std::uint32_t{}, Elem::F32, [](unsigned r) { return std::uint32_t(0x3F000000 + r % 0x800000); },
+              std::uint32_t(0x7F7FFFFF), std::uint32_t(0xFF7FFFFF), n);
     }
 
     void pairDetailFindsWorstElements()
