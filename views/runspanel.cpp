@@ -300,7 +300,7 @@ QString RunsPanel::statusText() const
             const size_t read = counted == d.probedOfRun.end() ? 0 : counted->second;
             text = read < run->scopes.size() ? tr("Reading scope details\u2026 %1 of %2").arg(read).arg(run->scopes.size())
                    : d.scopeByScope
-                       ? tr("Sizes and contents of all %1 scopes read; a scope's operators are read when it is expanded in the dump tree.")
+                       ? tr("Sizes and contents of all %1 scopes read; a scope's operators are read when it is selected or expanded in the dump tree.")
                              .arg(QLocale().toString(qulonglong(run->scopes.size())))
                        : tr("All scopes read.");
         } else {
