@@ -3776,15 +3776,15 @@ out of range: %5</source>
             <translation>%1 × %2（%3 个作用域，%4），位于 %5</translation>
         </message>
         <message numerus="yes">
-            <source>%n step(s)</source>
+            <source>%Ln step(s)</source>
             <translation>
-                <numerusform>%n 个 step</numerusform>
+                <numerusform>%Ln 个 step</numerusform>
             </translation>
         </message>
         <message numerus="yes">
-            <source>%n rank(s)</source>
+            <source>%Ln rank(s)</source>
             <translation>
-                <numerusform>%n 个 rank</numerusform>
+                <numerusform>%Ln 个 rank</numerusform>
             </translation>
         </message>
         <message>

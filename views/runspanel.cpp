@@ -438,8 +438,8 @@ void RunsPanel::refresh()
     if (const auto o = d.overflow.find(run->relPath); o != d.overflow.end())
         m_model->setOverflow(o->second.scopes, o->second.answer);
     const int steps = m_model->rowCount(), ranks = m_model->columnCount();
-    m_shape->setText(tr("%1 \u00d7 %2 (%3 scopes, %4) in %5").arg(tr("%n step(s)", nullptr, steps), tr("%n rank(s)", nullptr, ranks))
-                         .arg(run->scopes.size())
+    m_shape->setText(tr("%1 \u00d7 %2 (%3 scopes, %4) in %5").arg(tr("%Ln step(s)", nullptr, steps), tr("%Ln rank(s)", nullptr, ranks))
+                         .arg(QLocale().toString(qulonglong(run->scopes.size()))) // 20,480, not 20480, as the status line
                          .arg(run->formats.join(QStringLiteral(", ")), d.path + (run->relPath.isEmpty() ? QString() : QLatin1Char('/') + run->relPath)));
     fitColumns();
     updateAnswers();
