@@ -2497,11 +2497,27 @@ out of range: %5</source>
         <source>This run has more than %1 scopes and was opened scope by scope: no operator index of the whole run is kept to compare. Compare it with the command line (dumpscope-cli compare NPU_RUN BENCH_RUN, or under mpirun), which compares it scope pair by scope pair, or open one step&apos;s folder here to compare that step.</source>
         <translation>此运行的作用域超过 %1 个，已按作用域逐个打开：未保留整个运行的算子索引用于比对。请使用命令行比对（dumpscope-cli compare NPU_RUN BENCH_RUN，或在 mpirun 下运行），它按作用域对逐对比对；或在此打开某一步的文件夹，比对该步。</translation>
     </message>
+    <message>
+        <source>Opened scope by scope: the operators of %1 of %2 scopes read (select or expand a scope to read it).</source>
+        <translation>已按作用域逐个打开：已读取 %2 个作用域中 %1 个的算子（选中或展开某个作用域即读取它）。</translation>
+    </message>
     <message numerus="yes">
-        <source>Opened %1 scope by scope: the operators of %2 of %3 scopes read (a scope&apos;s are read when it is expanded in the dump tree); %n unreadable file(s) in them.</source>
+        <source>%n unreadable file(s) in them: see Problems.</source>
         <translation>
-            <numerusform>已按作用域逐个打开 %1：已读取 %3 个作用域中 %2 个的算子（在转储树中展开某个作用域时读取其算子）；其中有 %n 个无法读取的文件。</numerusform>
+            <numerusform>其中有 %n 个无法读取的文件：见“问题”面板。</numerusform>
         </translation>
+    </message>
+    <message>
+        <source>Reading this scope&apos;s operators… This run is opened scope by scope (too many scopes to read at once): a scope&apos;s operators and graph are read when it is selected or expanded.</source>
+        <translation>正在读取此作用域的算子… 此运行的作用域太多，无法一次读取，已按作用域逐个打开：选中或展开某个作用域时读取其算子和图。</translation>
+    </message>
+    <message>
+        <source>This item holds %1 scopes (%2 read). This run is opened scope by scope (too many scopes to read at once), so the operator table and the graph show one scope at a time: select a scope (a rank of a step) in the dump tree.</source>
+        <translation>此项包含 %1 个作用域（已读取 %2 个）。此运行的作用域太多，无法一次读取，已按作用域逐个打开，因此算子表和图每次只显示一个作用域：请在转储树中选中一个作用域（某一步的某个 rank）。</translation>
+    </message>
+    <message>
+        <source>No operators were read in this scope (unreadable files are listed in the Problems panel).</source>
+        <translation>此作用域中未读取到算子（无法读取的文件列在“问题”面板中）。</translation>
     </message>
     <message>
         <source>%1 (%2: %3 of %4 scopes read, one per step; the other ranks are not read)</source>
@@ -3700,8 +3716,8 @@ out of range: %5</source>
     <context>
         <name>ds::RunsPanel</name>
     <message>
-        <source>Sizes and contents of all %1 scopes read; a scope&apos;s operators are read when it is expanded in the dump tree.</source>
-        <translation>已读取全部 %1 个作用域的大小和内容；作用域的算子在转储树中展开时读取。</translation>
+        <source>Sizes and contents of all %1 scopes read; a scope&apos;s operators are read when it is selected or expanded in the dump tree.</source>
+        <translation>已读取全部 %1 个作用域的大小和内容；作用域的算子在转储树中选中或展开时读取。</translation>
     </message>
         <message>
             <source>The runs of the open dumps: a run is the folder above its step/rank (or time/device) folders</source>
@@ -3760,15 +3776,15 @@ out of range: %5</source>
             <translation>%1 × %2（%3 个作用域，%4），位于 %5</translation>
         </message>
         <message numerus="yes">
-            <source>%n step(s)</source>
+            <source>%Ln step(s)</source>
             <translation>
-                <numerusform>%n 个 step</numerusform>
+                <numerusform>%Ln 个 step</numerusform>
             </translation>
         </message>
         <message numerus="yes">
-            <source>%n rank(s)</source>
+            <source>%Ln rank(s)</source>
             <translation>
-                <numerusform>%n 个 rank</numerusform>
+                <numerusform>%Ln 个 rank</numerusform>
             </translation>
         </message>
         <message>

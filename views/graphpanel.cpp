@@ -425,6 +425,13 @@ void GraphPanel::loadForDump(const QString &dumpPath, std::shared_ptr<const Dump
     }));
 }
 
+void GraphPanel::showNote(int dump, const QString &text)
+{
+    m_deferred = {};
+    setGraphs(nullptr, nullptr, dump);
+    m_status->setText(text);
+}
+
 void GraphPanel::closeDump(int dump)
 {
     if (m_deferred.dump == dump)

@@ -111,6 +111,10 @@ public:
     bool hasBenchGraph() const { return m_benchMapping != nullptr; }
 
     int dump() const { return m_dump; }
+    /// The index of the dump shown or being loaded (loadForDump, setGraphs), null when none.
+    std::shared_ptr<const DumpIndex> loadedIndex() const { return m_loadIndex; }
+    /// No graph to show for dump `dump`: an empty graph and `text` (why) above it.
+    void showNote(int dump, const QString &text);
     /// Forgets a closed dump: its graph (when shown) and a module graph deferred until shown.
     void closeDump(int dump);
     /// The shown model (index into the models given), or -1.

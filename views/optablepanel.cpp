@@ -64,6 +64,11 @@ OpTablePanel::OpTablePanel(QWidget *parent)
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
     layout->addLayout(bar);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_note->setVisible(false);
+    layout->addWidget(m_note);
     layout->addWidget(m_view, 1);
     layout->addLayout(actions);
 
@@ -94,6 +99,7 @@ void OpTablePanel::showOps(int dump, std::shared_ptr<const DumpIndex> index, std
         return;
     }
     stopStats();
+    m_note->setVisible(false);
     // A new level starts with all op types, and keeps the text filter.
     m_model->setOps(dump, std::move(index), std::move(ops), OpFilter{{}, m_filter->text(), m_regex->isChecked()});
     // The op types of the level come from the statistics job (setTypes).
@@ -105,6 +111,18 @@ void OpTablePanel::showOps(int dump, std::shared_ptr<const DumpIndex> index, std
     selectOp(currentOp);
     startStats();
 }
+
+void OpTablePanel::showNote(int dump, const QString &text)
+{
+    stopStats();
+    m_model->setOps(dump, nullptr, nullptr, OpFilter{{}, m_filter->text(), m_regex->isChecked()});
+    setTypes({});
+    showCount();
+    m_note->setText(text);
+    m_note->setVisible(true);
+}
+
+QString OpTablePanel::note() const { return m_note->isVisibleTo(this) ? m_note->text() : QString(); }
 
 void OpTablePanel::setTypes(const QStringList &types)
 {

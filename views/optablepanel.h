@@ -27,6 +27,10 @@ public:
     /// filter follow from the background, ahead of the statistics.
     void showOps(int dump, std::shared_ptr<const DumpIndex> index, std::shared_ptr<const std::vector<int>> ops, int currentOp);
     void selectOp(int op);
+    /// No operators to list for dump `dump`: an empty table under `text`, which says why
+    /// (hidden again by the next showOps).
+    void showNote(int dump, const QString &text);
+    QString note() const;
     OpTableModel *model() const { return m_model; }
     QTableView *view() const { return m_view; }
     QLineEdit *filterEdit() const { return m_filter; }
@@ -54,6 +58,7 @@ private:
     QCheckBox *m_regex;
     QComboBox *m_type;
     QLabel *m_count;
+    QLabel *m_note;
     QFuture<void> m_statsJob;
     std::shared_ptr<std::atomic<bool>> m_cancel;
 };

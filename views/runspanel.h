@@ -66,6 +66,9 @@ public:
     /// (setOverflow), scanFinished the first overflow. A scan already running is stopped.
     void scanScopes(int dump, std::shared_ptr<const RunTree> tree);
     bool isScanning() const { return m_scan.running; }
+    /// Threads scanScopes scans ranks on (default: a lane per core, at least 2; 1 scans one rank
+    /// after another, as before issue 35's sixth session: benchmarks and tests compare the two).
+    void setScanLanes(unsigned lanes) { m_scanLanes = lanes; }
     /// The `run` object of `dumpscope-cli overflow --json` for run `runPath` of `dump` (empty: none).
     QByteArray overflowRunJson(int dump, const QString &runPath) const;
     /// Per-scope overflow results of the dump (ScopeSummary::run tells the run).
@@ -164,6 +167,7 @@ private:
     QString compareState() const;
     ScopesCompare m_cmp;
     ScopesCompare m_scan; ///< scanScopes (views/runspanelscan.cpp): runPath and benchPath unused
+    unsigned m_scanLanes = 0; ///< setScanLanes (0: the default)
     void onScanUpdate(int generation, size_t done, size_t total, bool finished, std::shared_ptr<const RunOverflow> runs,
                       const QString &first, const QString &error);
     QToolButton *m_cancelCompare = nullptr;

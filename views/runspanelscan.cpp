@@ -4,18 +4,20 @@
 // an OpDebug record links operators of its device's other iterations, and a step's first anomaly
 // can come from the rank's previous step (overflow/inputorigin.h); per rank analyzeOverflow and
 // summarizeOverflow, then the run's answer (combineRun) and its first overflow (firstOverflows).
-// One rank's steps at a time: memory grows with a rank's operators, not the run's.
+// A rank's steps at a time on each core: memory grows with a rank's operators per core, not the run's.
 #include "runspanel.h"
 
 #include "background.h"
 #include "overflow/overflowreport.h"
 #include "run/firstoverflow.h"
 #include "run/runcompare.h"
+#include "util/parallel.h"
 
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <map>
+#include <mutex>
 
 namespace ds {
 
@@ -31,48 +33,72 @@ void RunsPanel::scanScopes(int dump, std::shared_ptr<const RunTree> tree)
     m_scan.dump = dump;
     m_scan.cancel = std::make_shared<std::atomic<bool>>(false);
     m_scan.running = true;
-    m_scan.job = QtConcurrent::run(backgroundPool(), [this, generation, tree, cancel = m_scan.cancel] {
-        const BackgroundPriority background;
+    m_scan.job = QtConcurrent::run(backgroundPool(), [this, generation, tree, cancel = m_scan.cancel, lanes = m_scanLanes] {
+        const BackgroundPriority background; // the lanes started below inherit it
         auto post = [this, generation](size_t done, size_t total, bool finished, std::shared_ptr<const RunOverflow> runs,
                                        QString first, QString error) {
             QMetaObject::invokeMethod(this, [=, this] { onScanUpdate(generation, done, total, finished, runs, first, error); },
                                       Qt::QueuedConnection);
         };
-        JobControl job;
-        job.cancelFlag = cancel.get();
-        size_t total = 0, done = 0;
-        for (const RunInfo &run : tree->runs)
+        // The units: each run's ranks (a rank's steps' claims together), in run then rank order.
+        struct Unit
+        {
+            RunScope scope;
+            size_t steps = 0;
+        };
+        std::vector<Unit> units;
+        size_t total = 0;
+        for (const RunInfo &run : tree->runs) {
+            std::map<QString, Unit> ranks;
+            for (const RunScope &scope : run.scopes) {
+                Unit &u = ranks[scope.rank];
+                u.scope.claims.insert(u.scope.claims.end(), scope.claims.begin(), scope.claims.end());
+                ++u.steps;
+            }
             total += run.scopes.size();
+            for (auto &[label, unit] : ranks)
+                units.push_back(std::move(unit));
+        }
         post(0, total, false, nullptr, {}, {});
-        std::vector<ScopeSummary> scopes;
-        bool scanned = true;
+        // A lane per core (as `info` reads its batches, run/streamedinfo.cpp), each rank indexed,
+        // scanned and freed on its lane alone; the summaries kept by rank number, so the answer
+        // sees them in the order of one rank after another whichever lane finished first.
+        std::vector<std::vector<ScopeSummary>> summaries(units.size());
+        std::vector<char> scannedOf(units.size(), 1);
+        std::atomic<size_t> done{0};
+        std::mutex progress;
         QElapsedTimer since;
         since.start();
-        for (const RunInfo &run : tree->runs) {
-            std::map<QString, std::pair<RunScope, size_t>> ranks; // a rank's steps: claims together, how many
-            for (const RunScope &scope : run.scopes) {
-                auto &[rank, count] = ranks[scope.rank];
-                rank.claims.insert(rank.claims.end(), scope.claims.begin(), scope.claims.end());
-                ++count;
+        parallelChunks(units.size(), 1, [&](size_t u, size_t, size_t) {
+            if (cancel->load())
+                return false;
+            const ParallelLimit oneThread(1); // the lanes take the cores: a rank's kernels on its lane alone
+            JobControl job;
+            job.cancelFlag = cancel.get();
+            auto index = indexScope(*tree, units[u].scope, &job); // dropped after its scan
+            OverflowOptions options; // the software scan, as the CLI's overflow
+            const OverflowReport report = analyzeOverflow(*index, options, &job);
+            scannedOf[u] = report.scanned ? 1 : 0;
+            summaries[u] = summarizeOverflow(*index, report);
+            index.reset(); // freed on this lane, beside the other lane's reading
+            const size_t now = done += units[u].steps;
+            std::lock_guard lock(progress);
+            if (since.elapsed() >= 500) {
+                since.restart();
+                post(now, total, false, nullptr, {}, {});
             }
-            for (const auto &[label, rank] : ranks) {
-                if (cancel->load())
-                    return post(done, total, true, nullptr, {}, tr("cancelled"));
-                const auto index = indexScope(*tree, rank.first, &job); // dropped after its scan
-                OverflowOptions options; // the software scan, as the CLI's overflow
-                const OverflowReport report = analyzeOverflow(*index, options, &job);
-                scanned = scanned && report.scanned;
-                for (ScopeSummary &s : summarizeOverflow(*index, report))
-                    scopes.push_back(std::move(s));
-                done += rank.second;
-                if (since.elapsed() >= 500) {
-                    since.restart();
-                    post(done, total, false, nullptr, {}, {});
-                }
-            }
-        }
+            return !cancel->load();
+        }, lanes == 0 ? std::max(2u, workerCount()) : lanes);
         if (cancel->load())
             return post(done, total, true, nullptr, {}, tr("cancelled"));
+        std::vector<ScopeSummary> scopes;
+        bool scanned = true;
+        for (size_t u = 0; u < units.size(); ++u) {
+            scanned = scanned && scannedOf[u];
+            for (ScopeSummary &s : summaries[u])
+                scopes.push_back(std::move(s));
+        }
+        summaries.clear();
         const std::vector<FirstOverflow> first = firstOverflows(scopes, scanned); // the rule the CLI applies
         auto runs = std::make_shared<const RunOverflow>(overflowByRun(scopes));
         post(done, total, true, std::move(runs), first.empty() ? QString() : first.front().line(), {});

@@ -178,6 +178,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent), m_context(new Doc
         }
         if (!m_context->isIndexing())
             showScopesRead(dump);
+        // the table and the graph of the current item, when they waited for this scope
+        if (const QModelIndex current = m_tree->currentIndex().siblingAtColumn(0);
+            current.isValid() && current.data(DumpTreeModel::DumpRole).toInt() == dump && m_context->isScopeByScope(dump))
+            showScopeItem(current);
     });
     connect(m_context, &DocumentContext::openFailed, this, [this](const QString &message) {
         m_progress->setVisible(false);
@@ -633,6 +637,11 @@ void MainWindow::onCurrentChanged()
         m_opTable->showOps(dump, index, model->opsUnder(i), opPath.isEmpty() ? -1 : index->opIndex(opPath));
         const auto *marks = m_overflow->marks(dump);
         m_opTable->model()->setOverflowMarks(marks ? *marks : std::unordered_map<int, int>{});
+        if (m_graph->dump() != dump && m_context->isScopeByScope(m_graph->dump())) // it followed a scope of that dump: back to this one's
+            m_graph->loadForDump(index->openedPath, index, dump);
+    } else if (!index && i.isValid() && m_context->isScopeByScope(dump) && kind != DumpTreeModel::Kind::Error &&
+               kind != DumpTreeModel::Kind::ErrorGroup) {
+        showScopeItem(i);
     }
     if (kind == DumpTreeModel::Kind::Op && model->rowCount(i) > 0) {
         // An operator shows its first output (or its first tensor) in the inspector.
@@ -689,9 +698,10 @@ void MainWindow::compareWith(QString benchPath)
 void MainWindow::onOpActivated(int dump, int op)
 {
     const auto index = m_context->index(dump);
-    if (!index)
-        return;
-    const QModelIndex item = m_context->treeModel()->findOp(dump, op);
+    // a dump opened scope by scope: `op` is of the scope the table and the graph show
+    const QModelIndex item = index                             ? m_context->treeModel()->findOp(dump, op)
+                             : m_context->isScopeByScope(dump) ? m_context->treeModel()->findScopeOp(dump, m_opTable->model()->dumpIndex().get(), op)
+                                                               : QModelIndex();
     if (item.isValid() && item != m_tree->currentIndex().siblingAtColumn(0)) {
         m_tree->scrollTo(item);
         m_tree->setCurrentIndex(item);
@@ -742,11 +752,13 @@ void MainWindow::onIndexingFinished(int dump, bool cancelled, int ops, int error
 
 void MainWindow::showScopesRead(int dump)
 {
+    // Short enough for the status bar of a 1280-px window; unreadable files only when there are some.
     const auto [scopes, read] = m_context->treeModel()->scopesRead(dump);
-    m_statusText->setText(tr("Opened %1 scope by scope: the operators of %2 of %3 scopes read (a scope's are read when it is "
-                             "expanded in the dump tree); %n unreadable file(s) in them.",
-                             nullptr, m_scopeErrors.value(dump))
-                              .arg(m_context->treeModel()->dumpPath(dump), QLocale().toString(read), QLocale().toString(scopes)));
+    QString text = tr("Opened scope by scope: the operators of %1 of %2 scopes read (select or expand a scope to read it).")
+                       .arg(QLocale().toString(read), QLocale().toString(scopes));
+    if (const int errors = m_scopeErrors.value(dump))
+        text += QLatin1Char(' ') + tr("%n unreadable file(s) in them: see Problems.", nullptr, errors);
+    m_statusText->setText(text);
 }
 
 int MainWindow::addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems)

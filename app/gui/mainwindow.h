@@ -156,6 +156,10 @@ private:
     int addProblems(int dump, const DumpIndex &index, const std::vector<Problem> &problems);
     /// The status line of a dump opened scope by scope: how many of its scopes are read.
     void showScopesRead(int dump);
+    /// The operator table and the Graph tab for `item` of a dump opened scope by scope: its
+    /// read scope's operators and module graph, or (an unread scope: read now, as expanding it
+    /// does; a level above several scopes) what the user sees instead and why.
+    void showScopeItem(const QModelIndex &item);
     /// Trends of a run opened scope by scope: one rank's scopes read for them (mainwindowscopes.cpp).
     /// Compares a run opened scope by scope with a bench run pair by pair (RunsPanel::compareScopes).
     void compareScopeByScope(int dump, QString benchPath);

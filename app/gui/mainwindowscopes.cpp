@@ -4,9 +4,12 @@
 #include "background.h"
 #include "compareview.h"
 #include "documentcontext.h"
+#include "graphpanel.h"
+#include "optablepanel.h"
 #include "runspanel.h"
 #include "trendspanel.h"
 #include "models/dumptreemodel.h"
+#include "dump/dumpindex.h"
 #include "run/runtree.h"
 
 #include <QFileDialog>
@@ -59,6 +62,40 @@ void MainWindow::showScopeByScopeTrends(int dump, const QString &runPath, qint64
         const BackgroundPriority background;
         return indexClaims(tree->walk, claims);
     }));
+}
+
+void MainWindow::showScopeItem(const QModelIndex &item)
+{
+    // No index of the whole run: the operator table and the graph show one read scope (its own
+    // index, DumpTreeModel::scopeOpsUnder); the graph's folder is the scope's (its operators'
+    // directory), so that no walk of the whole run looks for graph files.
+    auto *model = m_context->treeModel();
+    const int dump = item.data(DumpTreeModel::DumpRole).toInt();
+    if (const auto [index, ops] = model->scopeOpsUnder(item); index) {
+        const QString opPath = item.data(DumpTreeModel::OpPathRole).toString();
+        m_opTable->showOps(dump, index, ops, opPath.isEmpty() ? -1 : index->opIndex(opPath));
+        m_opTable->model()->setOverflowMarks({});
+        if (m_graph->dump() != dump || m_graph->loadedIndex() != index) {
+            const QString first = index->ops.empty() ? QString() : index->ops.front().relPath.toString();
+            m_graph->loadForDump(index->rootDir + QLatin1Char('/') + first.section(QLatin1Char('/'), 0, -2), index, dump);
+        }
+        return;
+    }
+    const auto [scopes, read] = model->scopesUnder(item);
+    QString note;
+    if (model->isUnreadScope(item)) {
+        model->requestScope(item); // read on a worker, as expanding it does (nothing when it is being read)
+        note = tr("Reading this scope's operators… This run is opened scope by scope (too many scopes to read at once): "
+                  "a scope's operators and graph are read when it is selected or expanded.");
+    } else if (scopes > 1) {
+        note = tr("This item holds %1 scopes (%2 read). This run is opened scope by scope (too many scopes to read at once), so "
+                  "the operator table and the graph show one scope at a time: select a scope (a rank of a step) in the dump tree.")
+                   .arg(QLocale().toString(scopes), QLocale().toString(read));
+    } else {
+        note = tr("No operators were read in this scope (unreadable files are listed in the Problems panel).");
+    }
+    m_opTable->showNote(dump, note);
+    m_graph->showNote(dump, note);
 }
 
 void MainWindow::compareScopeByScope(int dump, QString benchPath)

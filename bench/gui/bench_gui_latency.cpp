@@ -24,6 +24,11 @@
 // (MainWindow::compareWith; a run opened scope by scope compares pair by pair on a worker) and
 // the probe runs until the compare is done: "compare_first_ms" (first pairs' verdicts shown) and
 // "compare_done_ms" (from the open's start); the worst gap then covers the compare too.
+// With DS_BENCH_OVERFLOW=LANES set, Go to First Overflow is run once the dump is open and the
+// Runs overview settled; a run opened scope by scope is then scanned rank by rank on LANES
+// threads (RunsPanel::setScanLanes; 0: the default, a lane per core; 1: one rank after another,
+// as before issue 35's sixth session), and the probe runs until the scan is done:
+// "scan_ms" (its wall time), "scan_cpu_ms" (the process's user + system CPU during it).
 // With DS_STALL_TRACE=MS set, a watchdog thread prints the GUI thread's stack (raw frames,
 // for addr2line) to stderr whenever the GUI thread has not ticked for MS milliseconds, sampled
 // every 10 ms of it, labelled by whether it spent most of the last 10 ms on a core.
@@ -51,6 +56,7 @@
 #include <ctime>
 #include <execinfo.h>
 #include <pthread.h>
+#include <sys/resource.h>
 #include <sched.h>
 #include <thread>
 #include <unistd.h>
@@ -90,6 +96,14 @@ qint64 threadCpuNs()
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return qint64(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// The process's user + system CPU time so far.
+qint64 processCpuMs()
+{
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return (qint64(u.ru_utime.tv_sec) + u.ru_stime.tv_sec) * 1000 + (u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1000;
 }
 
 qint64 nowNs() { return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
@@ -213,6 +227,17 @@ int main(int argc, char **argv)
             compareDoneMs = clock.elapsed();
     });
     QObject::connect(w.compareView(), &CompareView::finished, [&] { compareDoneMs = clock.elapsed(); });
+    // DS_BENCH_OVERFLOW: the scan of Go to First Overflow, timed in wall and process CPU.
+    const char *overflowLanes = std::getenv("DS_BENCH_OVERFLOW");
+    qint64 scanStartMs = -1, scanStartCpuMs = 0, scanMs = -1, scanCpuMs = -1;
+    if (overflowLanes)
+        w.runsPanel()->setScanLanes(unsigned(std::max(0, std::atoi(overflowLanes))));
+    QObject::connect(w.runsPanel(), &RunsPanel::scanUpdated, [&](int, qulonglong, qulonglong, bool finished, const QString &, const QString &) {
+        if (finished && scanStartMs >= 0 && scanMs < 0) {
+            scanMs = clock.elapsed() - scanStartMs;
+            scanCpuMs = processCpuMs() - scanStartCpuMs;
+        }
+    });
     int ops = 0;
     QTimer settle;
     settle.setInterval(50);
@@ -230,6 +255,14 @@ int main(int argc, char **argv)
             return;
         if (graphMode && graphShownMs < 0)
             return; // --graph on a dump folder: its module graph is built after the index
+        if (overflowLanes && scanStartMs < 0) {
+            scanStartMs = clock.elapsed();
+            scanStartCpuMs = processCpuMs();
+            w.goToFirstOverflow();
+            return;
+        }
+        if (overflowLanes && (scanMs < 0 || w.overflow()->isRunning()))
+            return;
         settle.stop();
         settledMs = clock.elapsed();
         QTimer::singleShot(1500, &app, &QCoreApplication::quit);
@@ -303,7 +336,7 @@ int main(int argc, char **argv)
     if (tracer.joinable())
         tracer.join();
     std::printf("{\"ops\": %d, \"open_started_ms\": %lld, \"first_tree_row_ms\": %lld, \"indexing_finished_ms\": %lld, \"settled_ms\": %lld, \"worst_gui_gap_ms\": %lld, \"worst_gap_at_ms\": %lld, \"worst_gui_gap_cpu_ms\": %.1f, \"worst_gui_busy_ms\": %.1f, \"worst_busy_at_ms\": %lld, "
-                "\"graph_shown_ms\": %lld, \"worst_gui_busy_graph_ms\": %.1f, \"compare_first_ms\": %lld, \"compare_done_ms\": %lld, \"first_answer_ms\": %lld, \"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
-                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, graphShownMs, double(worstGraphBusyNs) / 1e6, compareFirstMs, compareDoneMs, firstAnswerMs, beforeOpenGap, pageMs, histMs, worstGap);
+                "\"graph_shown_ms\": %lld, \"worst_gui_busy_graph_ms\": %.1f, \"compare_first_ms\": %lld, \"compare_done_ms\": %lld, \"first_answer_ms\": %lld, \"scan_ms\": %lld, \"scan_cpu_ms\": %lld, \"worst_gui_gap_before_open_ms\": %lld, \"tensor_first_page_ms\": %.1f, \"tensor_histogram_ms\": %.1f, \"worst_gui_gap_tensor_ms\": %lld}\n",
+                ops, openMs, firstRowMs, finishedMs, settledMs, indexGap, indexGapAt, indexGapCpuMs, indexBusyMs, indexBusyAt, graphShownMs, double(worstGraphBusyNs) / 1e6, compareFirstMs, compareDoneMs, firstAnswerMs, scanMs, scanCpuMs, beforeOpenGap, pageMs, histMs, worstGap);
     return 0;
 }

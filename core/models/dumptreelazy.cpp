@@ -76,6 +76,48 @@ std::pair<int, int> DumpTreeModel::scopesRead(int dump) const
     return d ? std::pair{d->root.scopes, d->root.scopesRead} : std::pair{0, 0};
 }
 
+std::pair<int, int> DumpTreeModel::scopesUnder(const QModelIndex &index) const
+{
+    const Item it = item(index);
+    const Node *n = it.node;
+    if (!n && it.dump && it.op >= 0 && size_t(it.op) < it.dump->opParent.size())
+        n = it.dump->opParent[size_t(it.op)];
+    while (n && n->scopes == 0) // a level inside a scope (below its node): that scope
+        n = n->parent;
+    return n ? std::pair{n->scopes, n->scopesRead} : std::pair{0, 0};
+}
+
+std::pair<std::shared_ptr<const DumpIndex>, std::shared_ptr<const std::vector<int>>> DumpTreeModel::scopeOpsUnder(const QModelIndex &index) const
+{
+    const Item it = item(index);
+    if (!it.dump || it.dump->index || it.dump->live.empty())
+        return {};
+    const auto ops = opsUnder(index);
+    if (ops->empty())
+        return {};
+    const Dump::LiveOps &scope = it.dump->liveOf(ops->front());
+    const int end = scope.first + int(scope.index->ops.size());
+    auto local = std::make_shared<std::vector<int>>();
+    local->reserve(ops->size());
+    for (const int op : *ops) {
+        if (op < scope.first || op >= end)
+            return {}; // operators of several scopes
+        local->push_back(op - scope.first);
+    }
+    return {scope.index, std::move(local)};
+}
+
+QModelIndex DumpTreeModel::findScopeOp(int dump, const DumpIndex *scope, int op) const
+{
+    const Dump *d = dumpById(dump);
+    if (!d || d->index || !scope || op < 0 || size_t(op) >= scope->ops.size())
+        return {};
+    for (const Dump::LiveOps &l : d->live)
+        if (l.index.get() == scope)
+            return opIndex(*d, l.first + op);
+    return {};
+}
+
 bool DumpTreeModel::hasChildren(const QModelIndex &parent) const
 {
     if (isUnreadScope(parent))

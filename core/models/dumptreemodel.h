@@ -130,6 +130,15 @@ public:
     bool requestScope(const QModelIndex &item);
     /// Scopes of a dump opened scope by scope, and how many of them are read (0, 0: none).
     std::pair<int, int> scopesRead(int dump) const;
+    /// For a dump opened scope by scope: the scopes at or below `item` (an operator or tensor
+    /// item: those of its level), and how many of them are read.
+    std::pair<int, int> scopesUnder(const QModelIndex &item) const;
+    /// For a dump opened scope by scope: the read scope's own index (scopeRead's batch.ops)
+    /// holding every operator below `item`, and those operators as numbers into it (the
+    /// operator table of that scope); {null, null} when they are not all in one read scope.
+    std::pair<std::shared_ptr<const DumpIndex>, std::shared_ptr<const std::vector<int>>> scopeOpsUnder(const QModelIndex &item) const;
+    /// The item of operator `op` of `scope` (an index scopeOpsUnder gave), or invalid.
+    QModelIndex findScopeOp(int dump, const DumpIndex *scope, int op) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;

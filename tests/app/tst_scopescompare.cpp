@@ -7,7 +7,11 @@
 
 #include "documentcontext.h"
 #include "mainwindow.h"
+#include "graphpanel.h"
+#include "optablepanel.h"
+#include "dump/dumpindex.h"
 #include "models/dumptreemodel.h"
+#include "models/optablemodel.h"
 #include "models/rungridmodel.h"
 #include "runspanel.h"
 #include "trendspanel.h"
@@ -15,6 +19,8 @@
 #include "run/trend.h"
 
 #include <QComboBox>
+#include <QTableView>
+#include <QTreeView>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,6 +30,8 @@
 #include <QStatusBar>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <functional>
 
 using namespace ds;
 
@@ -138,8 +146,14 @@ private slots:
     void overflowEqualsCli_data()
     {
         QTest::addColumn<int>("which");
-        for (size_t i = 0; i < m_overflowCases.size(); ++i)
-            QTest::addRow("%s", qPrintable(m_overflowCases[i].name)) << int(i);
+        QTest::addColumn<unsigned>("lanes"); // RunsPanel::setScanLanes: 0 = a lane per core (at least 2)
+        for (size_t i = 0; i < m_overflowCases.size(); ++i) {
+            QTest::addRow("%s", qPrintable(m_overflowCases[i].name)) << int(i) << 0u;
+            if (i < 2) { // the answer does not depend on the lanes, nor on which finishes first
+                QTest::addRow("%s, one lane", qPrintable(m_overflowCases[i].name)) << int(i) << 1u;
+                QTest::addRow("%s, 3 lanes", qPrintable(m_overflowCases[i].name)) << int(i) << 3u;
+            }
+        }
     }
     /// The overflow of a run opened scope by scope (Go to First Overflow scans it scope by
     /// scope): the same `run` answer and per-scope anomalies as `dumpscope-cli overflow --json`,
@@ -147,8 +161,10 @@ private slots:
     void overflowEqualsCli()
     {
         QFETCH(int, which);
+        QFETCH(unsigned, lanes);
         const runcorpus::RunCase &c = m_overflowCases[size_t(which)];
         MainWindow w;
+        w.runsPanel()->setScanLanes(lanes);
         const int dump = openScopeByScope(w, c.npu);
         QVERIFY(dump >= 0);
         QVERIFY(w.context()->isScopeByScope(dump));
@@ -173,6 +189,96 @@ private slots:
         const QString first = doc.value(QStringLiteral("first")).toObject().value(QStringLiteral("op")).toString();
         const auto status = w.statusBar()->findChildren<QLabel *>();
         QVERIFY(std::any_of(status.begin(), status.end(), [&](const QLabel *l) { return l->text().startsWith(QLatin1String("First overflow: ")) && l->text().contains(first); }));
+    }
+
+    /// The operator table and the Graph tab of a run opened scope by scope: a level above
+    /// several scopes says why they are empty and what to do; selecting an unread scope reads
+    /// it, and then the table lists exactly the operators the whole index lists for that scope
+    /// (the oracle: the same folder opened with the whole index), the graph is that scope's,
+    /// and a row of the table selects its operator in the dump tree.
+    void scopeTableAndGraph()
+    {
+        const auto c = std::find_if(m_cases.begin(), m_cases.end(), [](const runcorpus::RunCase &rc) { return rc.name == QLatin1String("four_ranks"); });
+        QVERIFY(c != m_cases.end());
+        MainWindow w;
+        w.resize(1280, 800);
+        const int dump = openScopeByScope(w, c->npu);
+        QVERIFY(dump >= 0);
+        // the status bar says what is read, fits a 1280-px window, and names no unreadable files when there are none
+        const auto labels = w.statusBar()->findChildren<QLabel *>();
+        const auto said = std::find_if(labels.begin(), labels.end(), [](const QLabel *l) { return l->text().startsWith(QLatin1String("Opened scope by scope: ")); });
+        QVERIFY(said != labels.end());
+        QVERIFY2(!(*said)->text().contains(QLatin1String("unreadable")), qPrintable((*said)->text()));
+        QVERIFY2((*said)->sizeHint().width() < w.width() - 200, qPrintable((*said)->text()));
+        DumpTreeModel *model = w.context()->treeModel();
+        const QModelIndex top = model->dumpItem(dump);
+        QVERIFY(top.isValid());
+        // a level above the scopes: nothing listed, and the reason
+        w.tree()->setCurrentIndex(top);
+        QVERIFY2(w.opTable()->note().contains(QLatin1String("select a scope")), qPrintable(w.opTable()->note()));
+        QCOMPARE(w.opTable()->model()->rowCount(), 0);
+        QVERIFY(w.graph()->statusLabel()->text().contains(QLatin1String("select a scope")));
+        // the first unread scope, and the labels leading to it
+        QModelIndex scope;
+        QStringList path;
+        std::function<bool(const QModelIndex &)> find = [&](const QModelIndex &parent) {
+            for (int r = 0; r < model->rowCount(parent); ++r) {
+                const QModelIndex i = model->index(r, 0, parent);
+                path << i.data().toString();
+                if (model->isUnreadScope(i) || find(i)) {
+                    if (!scope.isValid())
+                        scope = i;
+                    return true;
+                }
+                path.removeLast();
+            }
+            return false;
+        };
+        QVERIFY(find(top));
+        QVERIFY(model->isUnreadScope(scope));
+        w.tree()->setCurrentIndex(scope); // selecting it reads it
+        QVERIFY2(w.opTable()->note().startsWith(QLatin1String("Reading")), qPrintable(w.opTable()->note()));
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isUnreadScope(scope) && w.opTable()->note().isEmpty(), kTimeout);
+        const auto tableNames = [](const OpTablePanel *t) {
+            QStringList names;
+            for (int r = 0; r < t->model()->rowCount(); ++r)
+                names << t->model()->index(r, OpTableModel::Name).data().toString();
+            return names;
+        };
+        const QStringList names = tableNames(w.opTable());
+        QVERIFY(!names.isEmpty());
+        // the oracle: the same scope of the whole index
+        MainWindow whole;
+        whole.context()->setScopeByScopeAbove(0);
+        whole.openPath(c->npu);
+        whole.context()->waitForIndexing();
+        QTRY_VERIFY_WITH_TIMEOUT(whole.context()->index(0) || !whole.context()->treeModel()->dumpIds().isEmpty(), kTimeout);
+        const int wholeDump = whole.context()->treeModel()->dumpIds().value(0, -1);
+        QTRY_VERIFY_WITH_TIMEOUT(whole.context()->index(wholeDump), kTimeout);
+        QVERIFY(!whole.context()->isScopeByScope(wholeDump));
+        QModelIndex same = whole.context()->treeModel()->dumpItem(wholeDump);
+        for (const QString &label : std::as_const(path)) {
+            QModelIndex next;
+            for (int r = 0; r < whole.context()->treeModel()->rowCount(same) && !next.isValid(); ++r)
+                if (whole.context()->treeModel()->index(r, 0, same).data().toString() == label)
+                    next = whole.context()->treeModel()->index(r, 0, same);
+            QVERIFY2(next.isValid(), qPrintable(label));
+            same = next;
+        }
+        whole.tree()->setCurrentIndex(same);
+        QTRY_VERIFY_WITH_TIMEOUT(whole.opTable()->model()->rowCount() > 0, kTimeout);
+        QCOMPARE(names, tableNames(whole.opTable()));
+        // the graph is that scope's (its own index), not a note
+        QCOMPARE(w.graph()->dump(), dump);
+        QVERIFY(w.graph()->loadedIndex());
+        QCOMPARE(w.graph()->loadedIndex().get(), w.opTable()->model()->dumpIndex().get());
+        QVERIFY(!w.graph()->statusLabel()->text().contains(QLatin1String("select a scope")));
+        // a row of the table selects its operator in the tree
+        const int row = int(names.size()) - 1;
+        w.opTable()->view()->setCurrentIndex(w.opTable()->model()->index(row, 0));
+        const int op = w.opTable()->model()->index(row, 0).data(OpTableModel::OpRole).toInt();
+        QCOMPARE(w.tree()->currentIndex().siblingAtColumn(0).data(DumpTreeModel::OpPathRole).toString(),
+                 w.opTable()->model()->dumpIndex()->ops[size_t(op)].relPath.toString());
     }
 
     void compareEqualsCli_data()
