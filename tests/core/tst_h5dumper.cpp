@@ -15,6 +15,7 @@
 #include "util/buildflags.h"
 #include "partcompare.h"
 #include "partindex.h"
+#include "cancelafter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -68,6 +69,15 @@ QJsonObject manifestFile(const QString &file)
         if (v.toObject().value(QStringLiteral("file")).toString() == file)
             return v.toObject();
     return {};
+}
+
+/// The worker sleeps `seconds` before answering (a hang).
+h5::Fault sleepFor(qint32 seconds)
+{
+    h5::Fault f;
+    f.kind = h5::Fault::Kind::Sleep;
+    f.value = seconds;
+    return f;
 }
 
 h5::Fault segv()
@@ -320,20 +330,11 @@ private slots:
         QVERIFY(!crashedReading.ok());
         QVERIFY2(crashedReading.errorText().contains(QLatin1String("HDF5 library crashed")), qPrintable(crashedReading.errorText()));
 
-        h5::Fault hang;
-        hang.kind = h5::Fault::Kind::Sleep;
-        hang.value = 600;
-        h5::setWorkerFaultForTesting(hang);
-        std::atomic<bool> cancel{false};
-        JobControl job;
-        job.cancelFlag = &cancel;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
+        h5::setWorkerFaultForTesting(sleepFor(600));
+        CancelAfter canceller(std::chrono::milliseconds(300));
         QElapsedTimer timer;
         timer.start();
-        const auto cancelled = loadH5Tensor(*index, op, *weight, &job);
+        const auto cancelled = loadH5Tensor(*index, op, *weight, canceller.job());
         const qint64 ms = timer.elapsed();
         canceller.join();
         h5::setWorkerFaultForTesting({});
@@ -407,18 +408,9 @@ private slots:
         QVERIFY2(r.errorText().startsWith(file + QStringLiteral(": HDF5 library crashed")), qPrintable(r.errorText()));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
 
-        h5::Fault hang;
-        hang.kind = h5::Fault::Kind::Sleep;
-        hang.value = 600;
-        h5::setWorkerFaultForTesting(hang);
-        std::atomic<bool> cancel{false};
-        JobControl job;
-        job.cancelFlag = &cancel;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
-        r = h5dumper::exportOps(*index, one, out, {}, &job);
+        h5::setWorkerFaultForTesting(sleepFor(600));
+        CancelAfter canceller(std::chrono::milliseconds(300));
+        r = h5dumper::exportOps(*index, one, out, {}, canceller.job());
         canceller.join();
         h5::setWorkerFaultForTesting({});
         QVERIFY(r.isCancelled());
