@@ -9,6 +9,7 @@
 
 #include "tsfile.h"
 #include "../core/testcsv.h"
+#include "../core/runcorpus.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -103,19 +104,6 @@ QJsonObject expectedRow(const QJsonObject &situation, const QString &npuName)
     for (const auto r : situation[QStringLiteral("rows")].toArray())
         if (r[QStringLiteral("npu_name")].toString() == npuName)
             return r.toObject();
-    return {};
-}
-
-
-/// A case of samples/msprobe_real/expected.json (written by the real msprobe and its design).
-QJsonObject msprobeCase(const QString &id)
-{
-    QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    for (const auto c : QJsonDocument::fromJson(f.readAll())[QStringLiteral("cases")].toArray())
-        if (c[QStringLiteral("id")].toString() == id)
-            return c.toObject();
     return {};
 }
 
@@ -277,7 +265,7 @@ private slots:
     {
         QFETCH(QString, caseId);
         QStandardPaths::setTestModeEnabled(true); // default thresholds
-        const QJsonObject c = msprobeCase(caseId);
+        const QJsonObject c = runcorpus::caseById(caseId);
         QVERIFY(!c.isEmpty());
         CompareView view;
         if (!(view.thresholds() == CompareThresholds{}))
@@ -397,7 +385,7 @@ private slots:
     {
         QFETCH(QString, caseId);
         QStandardPaths::setTestModeEnabled(true);
-        const QJsonObject c = msprobeCase(caseId);
+        const QJsonObject c = runcorpus::caseById(caseId);
         const QJsonObject designed = c[QStringLiteral("designed")].toObject();
         const QJsonObject first = designed[QStringLiteral("run_first_divergence")].toObject();
         const QString scope = QStringLiteral("step%1/rank%2").arg(first[QStringLiteral("step")].toInt()).arg(first[QStringLiteral("rank")].toInt());
