@@ -110,29 +110,20 @@ def main():
         write_sidecars(d, n)
     if "--sidecars-only" in sys.argv:
         return
-    fwd, bwd = {}, {}
     with open(d / "dump.json", "w") as f:
         f.write('{\n "task": "statistics",\n "level": "mix",\n "framework": "pytorch",\n "dump_data_dir": null,\n "data": {')
         k = 0
-        for i in range(n):
+        for i, name in entry_names(n):
             kind = i % 10
-            api = APIS[(i // 10) % len(APIS)]
             if kind < 6:
-                c = fwd.get(api, 0)
-                fwd[api] = c + 1
-                name = "%s.%d.forward" % (api, c)
                 body = {"input_args": [tensor(rng, k), {"type": "int", "value": rng.randint(-1, 3)}],
                         "input_kwargs": {"alpha": {"type": "float", "value": 1.0}} if kind % 2 else {},
                         "output": [tensor(rng, k + 1)]}
                 k += 2
             elif kind < 9:
-                c = bwd.get(api, 0)
-                bwd[api] = c + 1
-                name = "%s.%d.backward" % (api, c)
                 body = {"input": [tensor(rng, k)], "output": [tensor(rng, k + 1)] if kind < 8 else [None]}
                 k += 2
             else:
-                name = "Module.layers.%d.mlp.Linear.parameters_grad" % (i // 10)
                 body = {"weight": [tensor(rng, k)], "bias": [tensor(rng, k + 1)]}
                 k += 2
             text = json.dumps({name: body}, indent=1, allow_nan=True)

@@ -45,16 +45,8 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-python=python3
-[ -x /usr/bin/python3 ] && python=/usr/bin/python3
-"$python" -c "import numpy" 2>/dev/null || { echo "numpy is needed ($python has none)" >&2; exit 1; }
-
-data=$(mktemp -d "${TMPDIR:-/tmp}/dumpscope-bench.XXXXXX")
-cleanup() {
-    if [ "$keep" = 1 ]; then echo "data kept in $data"; else rm -rf "$data"; fi
-}
-trap cleanup EXIT
-trap 'exit 130' INT TERM
+data_prefix=dumpscope-bench
+. "$repo/bench/benchdata.sh"
 
 build_tree() { # source-dir build-dir
     cmake -S "$1" -B "$2" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDUMPSCOPE_BUILD_GUI=OFF >"$data/cmake.log" 2>&1 \

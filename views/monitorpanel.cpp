@@ -1,6 +1,5 @@
 #include "monitorpanel.h"
 
-#include "background.h"
 #include "models/monitortrendmodel.h"
 
 #include <QComboBox>
@@ -13,7 +12,6 @@
 #include <QStyledItemDelegate>
 #include <QTableView>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 
 namespace ds {
 
@@ -95,16 +93,7 @@ MonitorPanel::~MonitorPanel() { m_load.waitForFinished(); }
 void MonitorPanel::open(const QString &path)
 {
     m_summary->setText(tr("Reading msprobe's monitor output %1\u2026").arg(path));
-    m_load.setFuture(QtConcurrent::run(backgroundPool(), [path] {
-        const BackgroundPriority background;
-        Loaded out;
-        auto doc = monitor::openMonitor(path);
-        if (doc)
-            out.doc = std::make_shared<const monitor::MonitorDocument>(std::move(*doc));
-        else
-            out.error = doc.errorText();
-        return out;
-    }));
+    m_load.setFuture(readInBackground<monitor::MonitorDocument>([path] { return monitor::openMonitor(path); }));
 }
 
 void MonitorPanel::showDocument()

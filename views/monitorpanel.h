@@ -2,6 +2,7 @@
 // msprobe's training monitor output (core/monitor): a metric and statistic over step x module x
 // rank as a colour grid with anomalies outlined, and the anomalies in msprobe's order.
 
+#include "loadeddocument.h"
 #include "monitor/monitor.h"
 
 #include <QFutureWatcher>
@@ -43,11 +44,7 @@ private:
     void showSeries();
     void goToAnomaly(int row);
 
-    struct Loaded
-    {
-        std::shared_ptr<const monitor::MonitorDocument> doc;
-        QString error;
-    };
+    using Loaded = LoadedDocument<monitor::MonitorDocument>;
     QLabel *m_summary;
     QComboBox *m_metric, *m_stat;
     QTableView *m_view;

@@ -156,16 +156,7 @@ PrecheckPanel::~PrecheckPanel()
 void PrecheckPanel::open(const QString &path)
 {
     m_summary->setText(tr("Reading msprobe's precheck results %1\u2026").arg(path));
-    m_load.setFuture(QtConcurrent::run(backgroundPool(), [path] {
-        const BackgroundPriority background;
-        Loaded out;
-        auto doc = precheck::openPrecheck(path);
-        if (doc)
-            out.doc = std::make_shared<const precheck::PrecheckDocument>(std::move(*doc));
-        else
-            out.error = doc.errorText();
-        return out;
-    }));
+    m_load.setFuture(readInBackground<precheck::PrecheckDocument>([path] { return precheck::openPrecheck(path); }));
 }
 
 void PrecheckPanel::showDocument()

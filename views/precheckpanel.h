@@ -2,6 +2,7 @@
 // msprobe's API precheck results (core/precheck): a table of msprobe's verdicts per API and
 // output, and for each failed output DumpScope's comparison of the saved bench and device tensors.
 
+#include "loadeddocument.h"
 #include "precheck/precheck.h"
 
 #include <QFutureWatcher>
@@ -43,11 +44,7 @@ private:
     void showFailed(int row);
     void fitColumns();
 
-    struct Loaded
-    {
-        std::shared_ptr<const precheck::PrecheckDocument> doc;
-        QString error;
-    };
+    using Loaded = LoadedDocument<precheck::PrecheckDocument>;
     QLabel *m_summary;
     QComboBox *m_tables;
     QTableView *m_view;

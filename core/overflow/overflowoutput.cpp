@@ -335,16 +335,6 @@ OverflowPart::Scan scanPart(const DumpIndex &index, const OverflowReport &r, con
     return p;
 }
 
-/// Numeric-aware order of directory level labels (overflow.md §8), as analyzeOverflow sorts.
-int compareLevel(const QString &a, const QString &b)
-{
-    bool okA = false, okB = false;
-    const qulonglong x = a.toULongLong(&okA), y = b.toULongLong(&okB);
-    if (okA && okB && x != y)
-        return x < y ? -1 : 1;
-    return a.compare(b);
-}
-
 /// Execution order of two operators given by their levels, timestamps and paths (DumpIndex::finalize).
 bool executedBefore(const DumpLevels &la, std::uint64_t ta, const QString &pa, const DumpLevels &lb, std::uint64_t tb, const QString &pb)
 {

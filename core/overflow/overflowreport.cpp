@@ -15,16 +15,6 @@ namespace {
 
 QString dirOf(const QString &relPath) { return relPath.contains(QLatin1Char('/')) ? relPath.section(QLatin1Char('/'), 0, -2) : QString(); }
 
-/// Numeric-aware "less" for directory level labels.
-int compareLevel(const QString &a, const QString &b)
-{
-    bool okA = false, okB = false;
-    const qulonglong x = a.toULongLong(&okA), y = b.toULongLong(&okB);
-    if (okA && okB && x != y)
-        return x < y ? -1 : 1;
-    return a.compare(b);
-}
-
 using OpKey = QString; // "<dir>\n<stream>\n<task>"
 OpKey key(const QString &dir, std::uint64_t stream, std::uint64_t task)
 {
@@ -46,6 +36,15 @@ int pick(const DumpIndex &index, const std::vector<int> &cands, std::uint64_t t)
 }
 
 } // namespace
+
+int compareLevel(const QString &a, const QString &b)
+{
+    bool okA = false, okB = false;
+    const qulonglong x = a.toULongLong(&okA), y = b.toULongLong(&okB);
+    if (okA && okB && x != y)
+        return x < y ? -1 : 1;
+    return a.compare(b);
+}
 
 const SoftwareFinding *OverflowReport::firstAnomaly() const
 {

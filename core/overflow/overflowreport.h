@@ -46,6 +46,11 @@ struct OverflowReport
 /// A simple rule for one dump; the run-level analysis across steps and ranks is separate.
 int firstScopeOf(const DumpIndex &index, const std::vector<ScopeScan> &scopes);
 
+/// Numeric-aware order of directory level labels (overflow.md §8), as analyzeOverflow sorts
+/// the records: numerically when both parse as unsigned numbers of different values, else as
+/// text. (Unlike compareNumericAware() in dump/levels.h, "007" and "7" compare as text.)
+int compareLevel(const QString &a, const QString &b);
+
 struct OverflowOptions
 {
     bool softwareScan = true;

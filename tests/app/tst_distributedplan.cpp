@@ -4,6 +4,7 @@
 // refused with the ranks, nodes and paths named) and the message format's round trips; for
 // info and overflow, the units of work of a tree and rank 0's plan for them.
 #include "distributedplan.h"
+#include "../core/copytree.h"
 
 #include <QDir>
 #include <QFile>
@@ -15,22 +16,11 @@
 #include <limits>
 
 using namespace ds;
+using ds::testing::copyTree;
 
 namespace {
 
 const QString kCorpus = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/dumps");
-
-/// Copies the folder `from` to `to` (real files).
-bool copyTree(const QString &from, const QString &to)
-{
-    QDir().mkpath(to);
-    for (const QFileInfo &e : QDir(from).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString target = to + QLatin1Char('/') + e.fileName();
-        if (e.isDir() ? !copyTree(e.filePath(), target) : !QFile::copy(e.filePath(), target))
-            return false;
-    }
-    return true;
-}
 
 CatalogScope scope(const QString &id, qint64 step, qint64 rank, const QByteArray &fp, quint64 bytes)
 {

@@ -9,6 +9,7 @@
 #include "graphview.h"
 #include "mainwindow.h"
 #include "models/dumptreemodel.h"
+#include "../core/copytree.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -24,21 +25,9 @@
 #include <QTest>
 
 using namespace ds;
+using ds::testing::copyTree;
 
 namespace {
-
-bool copyTree(const QString &from, const QString &to)
-{
-    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs absolute paths
-    QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString f = it.next();
-        const QString target = to + QLatin1Char('/') + root.relativeFilePath(f);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
-            return false;
-    }
-    return true;
-}
 
 int cliMappedOps(const QString &dump, const QString &graphs)
 {

@@ -5,6 +5,7 @@
 
 #include "compare/compare.h"
 #include "index/buildindex.h"
+#include "runcorpus.h"
 
 #include <QDir>
 #include <QFile>
@@ -18,17 +19,6 @@ using namespace ds;
 namespace {
 
 const QString kRoot = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real");
-
-QJsonObject caseOf(const QString &id)
-{
-    QFile f(kRoot + QStringLiteral("/expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    for (const auto c : QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("cases")).toArray())
-        if (c.toObject().value(QStringLiteral("id")).toString() == id)
-            return c.toObject();
-    return {};
-}
 
 /// msprobe's CSV of the case: NPU name -> bench name of every row it paired.
 QHash<QString, QString> msprobePairs(const QString &id, const QString &rank)
@@ -68,7 +58,7 @@ private slots:
     {
         QFETCH(QString, id);
         QFETCH(QString, rank);
-        const QJsonObject c = caseOf(id);
+        const QJsonObject c = runcorpus::caseById(id);
         QVERIFY2(!c.isEmpty(), qPrintable(id));
         const QJsonObject designed = c.value(QStringLiteral("designed")).toObject();
         auto path = [&](const QString &run) -> QString { return kRoot + QStringLiteral("/dumps/%1/step0/%2").arg(run, rank); };

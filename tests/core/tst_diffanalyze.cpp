@@ -7,6 +7,7 @@
 // of expected.json (the perturbation each case was built with). Bad input: an error naming the file.
 #include "compare/diffanalyze.h"
 #include "run/firstdiffanswers.h"
+#include "runcorpus.h"
 
 #include <QDir>
 #include <QFile>
@@ -22,22 +23,6 @@ namespace {
 
 const QString kReal = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real");
 
-QJsonObject expected()
-{
-    QFile f(kReal + QStringLiteral("/expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return QJsonDocument::fromJson(f.readAll()).object();
-}
-
-QJsonObject pairCase(const QString &id)
-{
-    for (const QJsonValue c : expected()[QLatin1String("cases")].toArray())
-        if (c[QLatin1String("id")].toString() == id)
-            return c.toObject();
-    return {};
-}
-
 } // namespace
 
 class TestDiffAnalyze : public QObject
@@ -49,7 +34,7 @@ private slots:
     void diffAnalyzeFiles()
     {
         int files = 0;
-        for (const QJsonValue c : expected()[QLatin1String("cases")].toArray()) {
+        for (const QJsonValue c : runcorpus::expected()[QLatin1String("cases")].toArray()) {
             const QJsonObject steps = c[QLatin1String("msprobe")].toObject();
             for (auto s = steps.begin(); s != steps.end(); ++s) {
                 const QJsonObject da = s.value()[QLatin1String("diff_analyze")].toObject();
@@ -83,7 +68,7 @@ private slots:
     /// rank (before its first communication op, as here); the op_items as msprobe's columns.
     void compareResultFiles()
     {
-        const QJsonObject da = pairCase(QStringLiteral("weight_statistics_mix"))[QLatin1String("msprobe")][QLatin1String("step0")]
+        const QJsonObject da = runcorpus::caseById(QStringLiteral("weight_statistics_mix"))[QLatin1String("msprobe")][QLatin1String("step0")]
                                    [QLatin1String("diff_analyze")].toObject();
         const QJsonArray files = da[QLatin1String("compare_result_json")].toArray();
         QCOMPARE(files.size(), 2);
@@ -116,7 +101,7 @@ private slots:
     /// wrote into the same folder, and with the dumps given; the designed origin of every rank.
     void answers()
     {
-        const QJsonObject c = pairCase(QStringLiteral("weight_statistics_mix"));
+        const QJsonObject c = runcorpus::caseById(QStringLiteral("weight_statistics_mix"));
         const QJsonObject designed = c[QLatin1String("designed")][QLatin1String("per_scope_origin")].toObject();
         for (const QString &step : {QStringLiteral("step0"), QStringLiteral("step1")}) {
             const QString file = c[QLatin1String("msprobe")][step][QLatin1String("diff_analyze")][QLatin1String("file")].toString();

@@ -8,6 +8,7 @@
 #include "dumpgraph/graphdiscovery.h"
 #include "graphcommand.h"
 #include "index/buildindex.h"
+#include "copytree.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -21,6 +22,7 @@
 #include <random>
 
 using namespace ds;
+using ds::testing::copyTree;
 
 namespace {
 
@@ -581,23 +583,7 @@ private slots:
         geOnly.moduleFallback = false;
         QVERIFY(discoverGraphs((*ms)->openedPath, {}, ms->get(), geOnly).models.empty());
     }
-
-private:
-    static bool copyTree(const QString &from, const QString &to);
 };
-
-bool TestGeGraph::copyTree(const QString &from, const QString &to)
-{
-    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs absolute paths
-    QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString f = it.next();
-        const QString target = to + QLatin1Char('/') + root.relativeFilePath(f);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
-            return false;
-    }
-    return true;
-}
 
 QTEST_GUILESS_MAIN(TestGeGraph)
 #include "tst_gegraph.moc"

@@ -14,6 +14,8 @@
 #include "tensor/dtype.h"
 #include "util/buildflags.h"
 #include "partcompare.h"
+#include "partindex.h"
+#include "cancelafter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -34,6 +36,7 @@
 #include <thread>
 
 using namespace ds;
+using namespace ds::testing;
 
 namespace {
 
@@ -68,30 +71,13 @@ QJsonObject manifestFile(const QString &file)
     return {};
 }
 
-Shape shapeOf(const QJsonArray &a)
+/// The worker sleeps `seconds` before answering (a hang).
+h5::Fault sleepFor(qint32 seconds)
 {
-    Shape s;
-    for (const auto &v : a)
-        s.push_back(std::uint64_t(v.toDouble()));
-    return s;
-}
-
-QByteArray loadedBytes(const LoadedTensor &t)
-{
-    return QByteArray(reinterpret_cast<const char *>(t.view.data), qsizetype(t.view.count * elemBytes(t.view.elem)));
-}
-
-/// An index of one part, as buildIndex() makes it: its ops attributed to the h5 reader.
-std::shared_ptr<DumpIndex> makeIndex(const QString &root, IndexPart part)
-{
-    auto index = std::make_shared<DumpIndex>();
-    index->rootDir = root;
-    for (OpRecord &op : part.ops)
-        op.source = *sourceFormatByName(u"h5");
-    index->ops = std::move(part.ops);
-    index->errors = std::move(part.errors);
-    index->finalize();
-    return index;
+    h5::Fault f;
+    f.kind = h5::Fault::Kind::Sleep;
+    f.value = seconds;
+    return f;
 }
 
 h5::Fault segv()
@@ -206,7 +192,7 @@ private slots:
         if (crashesLibrary || kAddressSanitizer)
             QVERIFY(libraryDied);
         // Whatever was indexed loads or fails with a message naming the file.
-        auto index = makeIndex(dir.path(), *part);
+        auto index = indexOfPart(dir.path(), *part, u"h5");
         for (size_t o = 0; o < index->ops.size(); ++o) {
             const OpRecord &op = index->ops[o];
             QCOMPARE(op.dataFile, bad);
@@ -277,7 +263,7 @@ private slots:
     {
         auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         std::vector<DumpIndex::TensorRef> datasets;
         for (int o = 0; o < int(index->ops.size()); ++o)
             for (int t = 0; t < int(index->ops[size_t(o)].tensors.size()); ++t)
@@ -310,7 +296,7 @@ private slots:
     {
         auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
         QVERIFY(o >= 0);
         const OpRecord &op = index->ops[size_t(o)];
@@ -344,20 +330,11 @@ private slots:
         QVERIFY(!crashedReading.ok());
         QVERIFY2(crashedReading.errorText().contains(QLatin1String("HDF5 library crashed")), qPrintable(crashedReading.errorText()));
 
-        h5::Fault hang;
-        hang.kind = h5::Fault::Kind::Sleep;
-        hang.value = 600;
-        h5::setWorkerFaultForTesting(hang);
-        std::atomic<bool> cancel{false};
-        JobControl job;
-        job.cancelFlag = &cancel;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
+        h5::setWorkerFaultForTesting(sleepFor(600));
+        CancelAfter canceller(std::chrono::milliseconds(300));
         QElapsedTimer timer;
         timer.start();
-        const auto cancelled = loadH5Tensor(*index, op, *weight, &job);
+        const auto cancelled = loadH5Tensor(*index, op, *weight, canceller.job());
         const qint64 ms = timer.elapsed();
         canceller.join();
         h5::setWorkerFaultForTesting({});
@@ -382,7 +359,7 @@ private slots:
         QFETCH(int, extra);
         auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
         QVERIFY(o >= 0);
         const OpRecord &op = index->ops[size_t(o)];
@@ -419,7 +396,7 @@ private slots:
         const QString file = QStringLiteral("h5/model_npu.h5");
         auto part = h5dumper::indexFile(kSamples, file, {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const std::vector<int> one{index->opIndex(file + QStringLiteral("/cat/2"))};
         QVERIFY(one[0] >= 0);
         QTemporaryDir dir;
@@ -431,18 +408,9 @@ private slots:
         QVERIFY2(r.errorText().startsWith(file + QStringLiteral(": HDF5 library crashed")), qPrintable(r.errorText()));
         QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden), QStringList());
 
-        h5::Fault hang;
-        hang.kind = h5::Fault::Kind::Sleep;
-        hang.value = 600;
-        h5::setWorkerFaultForTesting(hang);
-        std::atomic<bool> cancel{false};
-        JobControl job;
-        job.cancelFlag = &cancel;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
-        r = h5dumper::exportOps(*index, one, out, {}, &job);
+        h5::setWorkerFaultForTesting(sleepFor(600));
+        CancelAfter canceller(std::chrono::milliseconds(300));
+        r = h5dumper::exportOps(*index, one, out, {}, canceller.job());
         canceller.join();
         h5::setWorkerFaultForTesting({});
         QVERIFY(r.isCancelled());
@@ -558,7 +526,7 @@ private slots:
             const QString file = f.value(QStringLiteral("file")).toString();
             auto part = h5dumper::indexFile(kSamples, file, {});
             QVERIFY(part.ok());
-            auto index = makeIndex(kSamples, std::move(*part));
+            auto index = indexOfPart(kSamples, std::move(*part), u"h5");
             for (const auto &ov : f.value(QStringLiteral("ops")).toArray()) {
                 const QJsonObject eo = ov.toObject();
                 const int o = index->opIndex(eo.value(QStringLiteral("relPath")).toString());
@@ -588,7 +556,7 @@ private slots:
         // uint8 written with a signed file type, and bool: decoded as the DataType code says.
         auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const int sum = index->opIndex(QStringLiteral("h5/model_npu.h5/sum/9"));
         QVERIFY(sum >= 0);
         const auto &tensors = index->ops[size_t(sum)].tensors;
@@ -613,7 +581,7 @@ private slots:
     {
         auto part = h5dumper::indexFile(kSamples, QStringLiteral("h5/model_npu.h5"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const int o = index->opIndex(QStringLiteral("h5/model_npu.h5/NpuConvolutionBackward/5"));
         QVERIFY(o >= 0);
         const OpRecord &op = index->ops[size_t(o)];
@@ -681,7 +649,7 @@ private slots:
         QVERIFY(QFile::copy(kSamples + QStringLiteral("/h5/model_npu.h5"), dir.filePath(QStringLiteral("m.h5"))));
         auto part = h5dumper::indexFile(dir.path(), QStringLiteral("m.h5"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(dir.path(), std::move(*part));
+        auto index = indexOfPart(dir.path(), std::move(*part), u"h5");
         QVERIFY(loadTensor(*index, {0, 0}).ok());
         QFile f(dir.filePath(QStringLiteral("m.h5")));
         QVERIFY(f.open(QIODevice::Append));
@@ -699,7 +667,7 @@ private slots:
         const QString file = QStringLiteral("h5/model_npu.h5");
         auto part = h5dumper::indexFile(kSamples, file, {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const QString groups[] = {QStringLiteral("/AddmmBackward/4"), QStringLiteral("/NpuConvolutionBackward/5")};
         std::vector<int> selected;
         for (const QString &g : groups) {
@@ -719,7 +687,7 @@ private slots:
         QVERIFY(back.ok());
         QVERIFY(back->errors.empty());
         QCOMPARE(back->ops.size(), size_t(2));
-        auto exported = makeIndex(dir.path(), std::move(*back));
+        auto exported = indexOfPart(dir.path(), std::move(*back), u"h5");
         for (int k = 0; k < 2; ++k) {
             const OpRecord &a = index->ops[size_t(selected[size_t(k)])];
             const int o = exported->opIndex(QStringLiteral("output.h5") + groups[k]);
@@ -758,7 +726,7 @@ private slots:
         const QString file = QStringLiteral("h5/model_npu.h5");
         auto part = h5dumper::indexFile(kSamples, file, {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"h5");
         const std::vector<int> one{index->opIndex(file + QStringLiteral("/cat/2"))};
         QVERIFY(one[0] >= 0);
         QTemporaryDir dir;

@@ -7,6 +7,7 @@
 #include "formats/h5/h5isolate.h"
 #include "dump/partstream.h"
 #include "partcompare.h"
+#include "cancelafter.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -24,6 +25,7 @@
 #include <unistd.h>
 
 using namespace ds;
+using ds::testing::CancelAfter;
 
 namespace {
 
@@ -308,17 +310,11 @@ private slots:
     // A worker that never answers: cancelling returns promptly and reaps it.
     void cancelHangingWorker()
     {
-        std::atomic<bool> cancel{false};
-        JobControl job;
-        job.cancelFlag = &cancel;
-        std::thread canceller([&] {
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            cancel = true;
-        });
+        CancelAfter canceller(std::chrono::milliseconds(300));
         h5::setWorkerFaultForTesting(fault(h5::Fault::Kind::Sleep, 600));
         QElapsedTimer timer;
         timer.start();
-        const auto r = h5::runWorker(echo(), 1 << 20, &job);
+        const auto r = h5::runWorker(echo(), 1 << 20, canceller.job());
         const qint64 ms = timer.elapsed();
         canceller.join();
         QVERIFY(!r.ok());
@@ -327,7 +323,7 @@ private slots:
         QVERIFY2(ms < 120'000, qPrintable(QString::number(ms))); // not the worker's 600 s
         QVERIFY(noChildren());
         // Cancelled before starting: no worker at all.
-        const auto early = h5::runWorker(echo(), 1 << 20, &job);
+        const auto early = h5::runWorker(echo(), 1 << 20, canceller.job());
         QVERIFY(early.isCancelled());
         QVERIFY(noChildren());
     }

@@ -12,6 +12,7 @@
 #include "index/tensorloader.h"
 #include "run/runtree.h"
 #include "tensor/stats.h"
+#include "testcsv.h"
 
 #include <QDir>
 #include <QFile>
@@ -25,43 +26,6 @@ using namespace ds;
 namespace {
 
 const QString kRoot = QStringLiteral(DUMPSCOPE_SAMPLES "/mindspore_kernel");
-
-/// A CSV file as rows of cells (RFC 4180 quoting, as pandas writes it).
-QList<QStringList> readCsv(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QString text = QString::fromUtf8(f.readAll());
-    QList<QStringList> rows;
-    QStringList row;
-    QString cur;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"'))
-                cur += c, ++i;
-            else if (c == QLatin1Char('"'))
-                quoted = false;
-            else
-                cur += c;
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == QLatin1Char(',')) {
-            row << cur;
-            cur.clear();
-        } else if (c == QLatin1Char('\n')) {
-            row << cur;
-            rows << row;
-            row.clear();
-            cur.clear();
-        } else if (c != QLatin1Char('\r')) {
-            cur += c;
-        }
-    }
-    return rows;
-}
 
 /// The full names of ms_execution_order_graph_0.csv in order.
 QStringList executionOrder(const QString &tree, const QString &rank)
@@ -195,7 +159,7 @@ void TestMsKernel::recordedStatisticsAreMsprobes()
     QFETCH(QString, oracle);
     QFETCH(QString, step);
     QFETCH(QString, rank);
-    const QList<QStringList> rows = readCsv(kRoot + QLatin1Char('/') + oracle);
+    const QList<QStringList> rows = testcsv::readFile(kRoot + QLatin1Char('/') + oracle);
     QVERIFY(rows.size() > 1);
     const QStringList head = rows.front();
     for (const char *side : {"NPU", "Bench"}) {
@@ -235,7 +199,7 @@ void TestMsKernel::tensorTreeLoads()
     // npy mode: numpy's statistics of the same files are in msprobe's table (NPU max ... l2norm).
     auto index = open(QStringLiteral("tensor/npu"));
     QVERIFY(index->errors.empty());
-    const QList<QStringList> rows = readCsv(kRoot + QStringLiteral("/oracle/tensor_compare_result_0_0.csv"));
+    const QList<QStringList> rows = testcsv::readFile(kRoot + QStringLiteral("/oracle/tensor_compare_result_0_0.csv"));
     const QStringList head = rows.front();
     QHash<QString, DumpIndex::TensorRef> byFile;
     for (size_t o = 0; o < index->ops.size(); ++o)
@@ -289,7 +253,7 @@ void TestMsKernel::graphCompareIsMsprobes()
         if (s.rank == rank && s.step == step)
             scope = &s;
     QVERIFY(scope);
-    const QList<QStringList> oracle = readCsv(kRoot + QStringLiteral("/oracle/%1_compare_result_%2.csv").arg(mode, rankStep));
+    const QList<QStringList> oracle = testcsv::readFile(kRoot + QStringLiteral("/oracle/%1_compare_result_%2.csv").arg(mode, rankStep));
     QCOMPARE(msGraphHeader(scope->mode), oracle.front());
     QCOMPARE(qsizetype(scope->rows.size()), oracle.size() - 1);
     const QString root = QDir::cleanPath(QDir(kRoot).absolutePath()) + QLatin1Char('/');

@@ -10,6 +10,7 @@
 #include "run/runtree.h"
 #include "tensor/dtype.h"
 #include "tensor/stats.h"
+#include "copytree.h"
 
 #include <QDir>
 #include <QFile>
@@ -20,6 +21,7 @@
 #include <QTest>
 
 using namespace ds;
+using ds::testing::copyTree;
 
 namespace {
 
@@ -29,18 +31,6 @@ std::shared_ptr<DumpIndex> index(const QString &path)
 {
     auto r = buildIndex(path);
     return r ? *r : nullptr;
-}
-
-bool copyTree(const QString &from, const QString &to)
-{
-    QDir().mkpath(to);
-    const QDir dir(from);
-    for (const QFileInfo &fi : dir.entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString target = to + QLatin1Char('/') + fi.fileName();
-        if (fi.isDir() ? !copyTree(fi.filePath(), target) : !QFile::copy(fi.filePath(), target))
-            return false;
-    }
-    return true;
 }
 
 } // namespace

@@ -7,6 +7,7 @@
 #include "formats/npyfolder/npyfolder.h"
 #include "index/tensorloader.h"
 #include "tensor/dtype.h"
+#include "partindex.h"
 
 #include <QDir>
 #include <QFile>
@@ -19,6 +20,7 @@
 #include <cstring>
 
 using namespace ds;
+using namespace ds::testing;
 
 namespace {
 
@@ -60,33 +62,7 @@ Result<npy::NpyHeader> parse(const QByteArray &bytes, bool v2AsBf16 = false)
     return npy::parseNpyHeader(reinterpret_cast<const std::byte *>(bytes.constData()), std::uint64_t(bytes.size()), o);
 }
 
-Shape shapeOf(const QJsonArray &a)
-{
-    Shape s;
-    for (const auto &v : a)
-        s.push_back(std::uint64_t(v.toDouble()));
-    return s;
-}
-
 IoKind ioOf(const QString &s) { return s == QLatin1String("input") ? IoKind::Input : IoKind::Output; }
-
-QByteArray loadedBytes(const LoadedTensor &t)
-{
-    return QByteArray(reinterpret_cast<const char *>(t.view.data), qsizetype(t.view.count * elemBytes(t.view.elem)));
-}
-
-/// An index of one part, as buildIndex() makes it: its ops attributed to the npy reader.
-std::shared_ptr<DumpIndex> makeIndex(const QString &root, IndexPart part)
-{
-    auto index = std::make_shared<DumpIndex>();
-    index->rootDir = root;
-    for (OpRecord &op : part.ops)
-        op.source = *sourceFormatByName(u"npy");
-    index->ops = std::move(part.ops);
-    index->errors = std::move(part.errors);
-    index->finalize();
-    return index;
-}
 
 } // namespace
 
@@ -318,7 +294,7 @@ private slots:
         }
 
         // Load every tensor through the public loader and compare with numpy's bytes.
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"npy");
         int loaded = 0;
         for (const auto &ov : ops) {
             const QJsonObject eo = ov.toObject();
@@ -352,7 +328,7 @@ private slots:
     {
         auto part = npyfolder::indexDir(kSamples, QStringLiteral("npy/convert"), {});
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"npy");
         const int add = index->opIndex(QStringLiteral("npy/convert/Add.add_1.13.1589195081588100"));
         QVERIFY(add >= 0);
         const auto *in1 = index->ops[size_t(add)].tensor(IoKind::Input, 1); // >i8, Fortran order
@@ -370,7 +346,7 @@ private slots:
         options.v2AsBfloat16 = true;
         auto part = npyfolder::indexDir(kSamples, QStringLiteral("npy/loose"), {}, nullptr, options);
         QVERIFY(part.ok());
-        auto index = makeIndex(kSamples, std::move(*part));
+        auto index = indexOfPart(kSamples, std::move(*part), u"npy");
         const int o = index->opIndex(QStringLiteral("npy/loose/bf16_bits.npy"));
         QVERIFY(o >= 0);
         QCOMPARE(index->ops[size_t(o)].tensors[0].dataType(), int(DataType::BFloat16));
@@ -391,7 +367,7 @@ private slots:
         auto part = npyfolder::indexDir(dir.path(), QString(), {});
         QVERIFY(part.ok());
         QCOMPARE(part->ops.size(), size_t(1));
-        auto index = makeIndex(dir.path(), std::move(*part));
+        auto index = indexOfPart(dir.path(), std::move(*part), u"npy");
         QVERIFY(loadTensor(*index, {0, 0}).ok());
         QFile f(dir.filePath(QStringLiteral("w.npy")));
         QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));

@@ -11,6 +11,7 @@
 #include "compare/tabledumps.h"
 #include "index/buildindex.h"
 #include "models/comparetablemodel.h"
+#include "copytree.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>
@@ -27,6 +28,7 @@
 #include <cmath>
 
 using namespace ds;
+using ds::testing::copyTree;
 
 namespace {
 
@@ -493,22 +495,6 @@ void TestResultTable::hugeDumpBesideNotRead()
     QVERIFY2(note.contains(QStringLiteral("big/step1/rank0 was not read")) && note.contains(QStringLiteral("%1 MiB").arg(size >> 20)),
              qPrintable(note));
 }
-
-namespace {
-
-bool copyTree(const QString &from, const QString &to)
-{
-    if (!QDir().mkpath(to))
-        return false;
-    for (const QFileInfo &f : QDir(from).entryInfoList(QDir::Files | QDir::Dirs | QDir::NoDotAndDotDot)) {
-        const QString target = QDir(to).filePath(f.fileName());
-        if (f.isDir() ? !copyTree(f.absoluteFilePath(), target) : !QFile::copy(f.absoluteFilePath(), target))
-            return false;
-    }
-    return true;
-}
-
-} // namespace
 
 /// The search for a table's dumps stops at the nearest folder above it holding msprobe dumps of
 /// its scope (issue 35: it climbed on into /work and indexed other people's runs): with an

@@ -124,6 +124,20 @@ def compare_tables(ours_path, theirs_path, label, failures, known_hits):
     return mode, equal, len(trows)
 
 
+def check_pair(cli, npu, bench, out, theirs, label, corpus, failures, known_hits, totals):
+    """`compare --style msprobe --csv out` of one pair against msprobe's CSV `theirs`, counted in
+    totals[(corpus, mode)] as [rows equal, rows, tables]."""
+    r = run(cli, [npu, bench, "--style", "msprobe", "--csv", out])
+    if r.returncode != 0:
+        failures.append(f"{label}: exit {r.returncode}: {r.stderr.strip()}")
+        return
+    mode, equal, rows = compare_tables(out, theirs, label, failures, known_hits)
+    t = totals[(corpus, mode)]
+    t[0] += equal
+    t[1] += rows
+    t[2] += 1
+
+
 def check_xlsx(cli, samples, case, step, tmp, failures):
     import openpyxl
     x = case["msprobe"][f"step{step}"].get("compare_xlsx")
@@ -182,16 +196,8 @@ def check_fixtures(cli, samples, tmp, failures, known_hits, totals):
         fixtures = json.load(f)
     for p in fixtures["pairs"]:
         out = os.path.join(tmp, f"fixture_{p['id']}.csv")
-        r = run(cli, [os.path.join(root, p["npu"]), os.path.join(root, p["bench"]), "--style", "msprobe", "--csv", out])
-        label = f"fixture {p['id']}"
-        if r.returncode != 0:
-            failures.append(f"{label}: exit {r.returncode}: {r.stderr.strip()}")
-            continue
-        mode, equal, rows = compare_tables(out, os.path.join(root, p["csv"]), label, failures, known_hits)
-        t = totals[("msprobe_fixtures", mode)]
-        t[0] += equal
-        t[1] += rows
-        t[2] += 1
+        check_pair(cli, os.path.join(root, p["npu"]), os.path.join(root, p["bench"]), out, os.path.join(root, p["csv"]),
+                   f"fixture {p['id']}", "msprobe_fixtures", failures, known_hits, totals)
     return len(fixtures["pairs"])
 
 
@@ -269,16 +275,8 @@ def main():
                 npu = os.path.join(root, "dumps", case["npu"], step_key, rank_key)
                 bench = os.path.join(root, "dumps", case["bench"], step_key, rank_key)
                 out = os.path.join(a.tmp, f"{case['id']}_{step_key}_{rank_key}.csv")
-                r = run(a.cli, [npu, bench, "--style", "msprobe", "--csv", out])
-                label = f"{case['id']} {step_key} {rank_key}"
-                if r.returncode != 0:
-                    failures.append(f"{label}: exit {r.returncode}: {r.stderr.strip()}")
-                    continue
-                mode, equal, rows = compare_tables(out, os.path.join(root, info["file"]), label, failures, known_hits)
-                t = totals[("msprobe_real", mode)]
-                t[0] += equal
-                t[1] += rows
-                t[2] += 1
+                check_pair(a.cli, npu, bench, out, os.path.join(root, info["file"]), f"{case['id']} {step_key} {rank_key}",
+                           "msprobe_real", failures, known_hits, totals)
             if not a.no_xlsx:
                 xlsx_checked += check_xlsx(a.cli, a.samples, case, step, a.tmp, failures)
 

@@ -8,6 +8,8 @@
 #include "models/comparetablemodel.h"
 
 #include "tsfile.h"
+#include "../core/testcsv.h"
+#include "../core/runcorpus.h"
 
 #include <QAbstractItemModelTester>
 #include <QApplication>
@@ -103,59 +105,6 @@ QJsonObject expectedRow(const QJsonObject &situation, const QString &npuName)
         if (r[QStringLiteral("npu_name")].toString() == npuName)
             return r.toObject();
     return {};
-}
-
-
-/// A case of samples/msprobe_real/expected.json (written by the real msprobe and its design).
-QJsonObject msprobeCase(const QString &id)
-{
-    QFile f(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    for (const auto c : QJsonDocument::fromJson(f.readAll())[QStringLiteral("cases")].toArray())
-        if (c[QStringLiteral("id")].toString() == id)
-            return c.toObject();
-    return {};
-}
-
-/// The records of a CSV file as pandas writes it (quoted fields, doubled quotes, line breaks
-/// inside quotes).
-QList<QStringList> readCsv(const QString &path)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    const QString text = QString::fromUtf8(f.readAll());
-    QList<QStringList> rows;
-    QStringList row;
-    QString field;
-    bool quoted = false;
-    for (qsizetype i = 0; i < text.size(); ++i) {
-        const QChar c = text[i];
-        if (quoted) {
-            if (c == QLatin1Char('"') && i + 1 < text.size() && text[i + 1] == QLatin1Char('"'))
-                field += text[++i];
-            else if (c == QLatin1Char('"'))
-                quoted = false;
-            else
-                field += c;
-        } else if (c == QLatin1Char('"')) {
-            quoted = true;
-        } else if (c == QLatin1Char(',')) {
-            row << field;
-            field.clear();
-        } else if (c == QLatin1Char('\n')) {
-            row << field;
-            field.clear();
-            rows << row;
-            row.clear();
-        } else if (c != QLatin1Char('\r')) {
-            field += c;
-        }
-    }
-    if (!field.isEmpty() || !row.isEmpty())
-        rows << (row << field);
-    return rows;
 }
 
 /// Starts the comparison of an msprobe_real case's whole runs and waits for it.
@@ -316,7 +265,7 @@ private slots:
     {
         QFETCH(QString, caseId);
         QStandardPaths::setTestModeEnabled(true); // default thresholds
-        const QJsonObject c = msprobeCase(caseId);
+        const QJsonObject c = runcorpus::caseById(caseId);
         QVERIFY(!c.isEmpty());
         CompareView view;
         if (!(view.thresholds() == CompareThresholds{}))
@@ -365,7 +314,7 @@ private slots:
         // Rows of step 0 / rank 0 against msprobe's own CSV of that rank: its Result as it wrote
         // it, and where the two differ, the row says why.
         const QJsonObject csvInfo = ms[QStringLiteral("step0")][QStringLiteral("compare_csv")][QStringLiteral("rank0")].toObject();
-        const QList<QStringList> csv = readCsv(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/") + csvInfo[QStringLiteral("file")].toString());
+        const QList<QStringList> csv = testcsv::readFile(QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real/") + csvInfo[QStringLiteral("file")].toString());
         QCOMPARE(csv.size() - 1, csvInfo[QStringLiteral("rows")].toInt());
         const QStringList header = csv.front();
         const int name = int(header.indexOf(QStringLiteral("NPU Name"))), result = int(header.indexOf(QStringLiteral("Result"))),
@@ -436,7 +385,7 @@ private slots:
     {
         QFETCH(QString, caseId);
         QStandardPaths::setTestModeEnabled(true);
-        const QJsonObject c = msprobeCase(caseId);
+        const QJsonObject c = runcorpus::caseById(caseId);
         const QJsonObject designed = c[QStringLiteral("designed")].toObject();
         const QJsonObject first = designed[QStringLiteral("run_first_divergence")].toObject();
         const QString scope = QStringLiteral("step%1/rank%2").arg(first[QStringLiteral("step")].toInt()).arg(first[QStringLiteral("rank")].toInt());

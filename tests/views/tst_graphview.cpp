@@ -7,6 +7,7 @@
 #include "graphview.h"
 #include "index/buildindex.h"
 #include "models/comparetablemodel.h"
+#include "../core/copytree.h"
 
 #include <QDir>
 #include <QDirIterator>
@@ -28,6 +29,7 @@
 #include <cmath>
 
 using namespace ds;
+using ds::testing::copyTree;
 
 namespace {
 
@@ -92,20 +94,6 @@ void checkLegible(GraphView *view, NodeId start, int minLabels)
     const int startItem = layout->visibleItemOf(start);
     QVERIFY(startItem >= 0);
     QVERIFY2(named.count(startItem), qPrintable(QStringLiteral("the start %1 is not labelled").arg(view->itemName(startItem))));
-}
-
-/// Copies a directory tree (samples are never written to).
-bool copyTree(const QString &from, const QString &to)
-{
-    const QDir root(QFileInfo(from).absoluteFilePath()); // relativeFilePath needs absolute paths
-    QDirIterator it(root.path(), QDir::Files, QDirIterator::Subdirectories);
-    while (it.hasNext()) {
-        const QString f = it.next();
-        const QString target = to + QLatin1Char('/') + root.relativeFilePath(f);
-        if (!QDir().mkpath(QFileInfo(target).absolutePath()) || !QFile::copy(f, target))
-            return false;
-    }
-    return true;
 }
 
 NodeId nodeOfEntry(const Graph &g, const QString &entry)

@@ -4,6 +4,7 @@
 // read them (expected.json), the designed first divergence of the -da case, DumpScope's
 // first anomaly from the overflow scan of the dump (core); the model under QAbstractItemModelTester.
 #include "msprobeanswerpanel.h"
+#include "../core/runcorpus.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>
@@ -24,17 +25,6 @@ namespace {
 
 const QString kReal = QStringLiteral(DUMPSCOPE_SAMPLES "/msprobe_real");
 
-QJsonObject pairCase(const QString &id)
-{
-    QFile f(kReal + QStringLiteral("/expected.json"));
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    for (const QJsonValue c : QJsonDocument::fromJson(f.readAll()).object()[QLatin1String("cases")].toArray())
-        if (c[QLatin1String("id")].toString() == id)
-            return c.toObject();
-    return {};
-}
-
 QString cell(const MsprobeAnswerPanel &p, int row, int column) { return p.model()->index(row, column).data().toString(); }
 
 } // namespace
@@ -51,7 +41,7 @@ private slots:
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         panel.resize(1000, 700);
         panel.show();
-        const QJsonObject c = pairCase(QStringLiteral("overflow_statistics_mix"));
+        const QJsonObject c = runcorpus::caseById(QStringLiteral("overflow_statistics_mix"));
         const QJsonObject step1 = c[QLatin1String("msprobe")][QLatin1String("step1")].toObject();
         panel.open(kReal + QLatin1Char('/') + step1[QLatin1String("file")].toString());
         QTRY_VERIFY_WITH_TIMEOUT(panel.isReady(), 30000);
@@ -81,7 +71,7 @@ private slots:
     {
         MsprobeAnswerPanel panel;
         QAbstractItemModelTester tester(panel.model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
-        const QJsonObject c = pairCase(QStringLiteral("weight_statistics_mix"));
+        const QJsonObject c = runcorpus::caseById(QStringLiteral("weight_statistics_mix"));
         const QJsonObject da = c[QLatin1String("msprobe")][QLatin1String("step0")][QLatin1String("diff_analyze")].toObject();
         panel.open(kReal + QLatin1Char('/') + da[QLatin1String("file")].toString());
         QTRY_VERIFY_WITH_TIMEOUT(panel.isReady(), 30000);
