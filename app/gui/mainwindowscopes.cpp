@@ -71,7 +71,10 @@ void MainWindow::showScopeItem(const QModelIndex &item)
     // directory), so that no walk of the whole run looks for graph files.
     auto *model = m_context->treeModel();
     const int dump = item.data(DumpTreeModel::DumpRole).toInt();
-    if (const auto [index, ops] = model->scopeOpsUnder(item); index) {
+    // a level above several scopes gets the note even when one of them is read: its operators
+    // would otherwise be listed as if they were the whole level's
+    const auto [scopes, read] = model->scopesUnder(item);
+    if (const auto [index, ops] = scopes > 1 ? decltype(model->scopeOpsUnder(item)){} : model->scopeOpsUnder(item); index) {
         const QString opPath = item.data(DumpTreeModel::OpPathRole).toString();
         m_opTable->showOps(dump, index, ops, opPath.isEmpty() ? -1 : index->opIndex(opPath));
         m_opTable->model()->setOverflowMarks({});
@@ -81,7 +84,6 @@ void MainWindow::showScopeItem(const QModelIndex &item)
         }
         return;
     }
-    const auto [scopes, read] = model->scopesUnder(item);
     QString note;
     if (model->isUnreadScope(item)) {
         model->requestScope(item); // read on a worker, as expanding it does (nothing when it is being read)

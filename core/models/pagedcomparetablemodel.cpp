@@ -91,7 +91,12 @@ void PagedCompareTableModel::requestPage(qint64 first) const
             rows.push_back(table->row(r));
         return rows;
     }).then(self, [self, generation = m_generation, first](std::vector<QStringList> rows) {
-        self->pageArrived(generation, first, std::move(rows));
+        // A page parsed before this continuation was attached runs it at once, inside the data()
+        // that asked for it (QFuture::then with a context calls it directly on the context's
+        // thread): the page arrives through the event loop in every case, never within data().
+        QMetaObject::invokeMethod(
+            self, [self, generation, first, rows = std::move(rows)]() mutable { self->pageArrived(generation, first, std::move(rows)); },
+            Qt::QueuedConnection);
     });
 }
 

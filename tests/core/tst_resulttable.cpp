@@ -93,7 +93,18 @@ QString originName(const CompareResult &r)
 class TestResultTable : public QObject
 {
     Q_OBJECT
+    /// The test's HOME, where the tables' dump search stops: the trees the tests make lie below
+    /// it, so the search never reaches the system's temporary folder, where other tests running
+    /// at the same time keep copies of these dumps (found there, a table linked that must not be).
+    QTemporaryDir m_home;
+    QString belowHome() const { return m_home.filePath(QStringLiteral("t-XXXXXX")); }
+
 private slots:
+    void initTestCase()
+    {
+        QVERIFY(m_home.isValid());
+        qputenv("HOME", m_home.path().toUtf8());
+    }
     void sameAsComputed_data();
     void sameAsComputed();
     void xlsxSameAsCsv_data();
@@ -342,7 +353,7 @@ void TestResultTable::badInput()
     QFETCH(QString, name);
     QFETCH(QByteArray, bytes);
     QFETCH(QString, error);
-    QTemporaryDir dir;
+    QTemporaryDir dir(belowHome());
     const QString path = dir.filePath(name);
     write(path, bytes);
     const auto t = openCompareTable(path);
@@ -460,7 +471,7 @@ void TestResultTable::noDumpsBeside()
 {
     const QString table = QDir(kReal + QStringLiteral("/compare/weight_tensor_mix/step1/xlsx"))
                               .entryInfoList({QStringLiteral("*.xlsx")}).value(0).absoluteFilePath();
-    QTemporaryDir tmp;
+    QTemporaryDir tmp(belowHome());
     QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("a/b")));
     const QString copy = tmp.filePath(QStringLiteral("a/b/") + QFileInfo(table).fileName());
     QVERIFY(QFile::copy(table, copy));
@@ -478,7 +489,7 @@ void TestResultTable::hugeDumpBesideNotRead()
 {
     const QString table = QDir(kReal + QStringLiteral("/compare/weight_tensor_mix/step1/xlsx"))
                               .entryInfoList({QStringLiteral("*.xlsx")}).value(0).absoluteFilePath();
-    QTemporaryDir tmp;
+    QTemporaryDir tmp(belowHome());
     QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("a/b")));
     QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("a/big/step1/rank0")));
     const QString copy = tmp.filePath(QStringLiteral("a/b/") + QFileInfo(table).fileName());
@@ -504,7 +515,7 @@ void TestResultTable::searchStopsAtTheNearestDumps()
 {
     const QString table = QDir(kReal + QStringLiteral("/compare/bf16_statistics_mix/step0/csv"))
                               .entryInfoList({QStringLiteral("compare_result_rank0_*.csv")}).value(0).absoluteFilePath();
-    QTemporaryDir tmp;
+    QTemporaryDir tmp(belowHome());
     const QString top = tmp.filePath(QStringLiteral("top"));
     QVERIFY(copyTree(kReal + QStringLiteral("/dumps/npu_bf16_statistics_mix/step0/rank0"), top + QStringLiteral("/npu/step0/rank0")));
     QVERIFY(copyTree(kReal + QStringLiteral("/dumps/base_statistics_mix/step0/rank0"), top + QStringLiteral("/base/step0/rank0")));
@@ -530,7 +541,7 @@ void TestResultTable::largeTreeNotDescended()
 {
     const QString table = QDir(kReal + QStringLiteral("/compare/bf16_statistics_mix/step0/csv"))
                               .entryInfoList({QStringLiteral("compare_result_rank0_*.csv")}).value(0).absoluteFilePath();
-    QTemporaryDir tmp;
+    QTemporaryDir tmp(belowHome());
     QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("t/step0"))));
     for (int i = 0; i < 250; ++i)
         QVERIFY(QDir().mkpath(tmp.filePath(QStringLiteral("scratch/run%1").arg(i))));
