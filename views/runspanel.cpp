@@ -519,14 +519,16 @@ RunsPanel::RunOverflow RunsPanel::overflowByRun(const std::vector<ScopeSummary> 
 
 void RunsPanel::setOverflow(int dump, const std::vector<ScopeSummary> &scopes) { setOverflow(dump, overflowByRun(scopes)); }
 
-void RunsPanel::setOverflow(int dump, const RunOverflow &runs)
+void RunsPanel::setOverflow(int dump, const RunOverflow &runs) { setOverflow(dump, RunOverflow(runs)); }
+
+void RunsPanel::setOverflow(int dump, RunOverflow &&runs)
 {
     DumpRuns &d = m_dumps[dump];
     d.overflow.clear();
     if (!d.tree)
         return;
-    for (const auto &[levelsRun, result] : runs)
-        d.overflow[runPathOf(*d.tree, levelsRun)] = Answers{result.first, result.second};
+    for (auto &[levelsRun, result] : runs)
+        d.overflow[runPathOf(*d.tree, levelsRun)] = Answers{std::move(result.first), std::move(result.second)};
     if (dump != m_dump)
         return;
     // The grid shows this run already: only its overflow cells and lines change. A refresh()

@@ -78,6 +78,7 @@ public:
     using RunOverflow = std::map<QString, std::pair<std::vector<ScopeSummary>, RunAnswer>>;
     static RunOverflow overflowByRun(const std::vector<ScopeSummary> &scopes);
     void setOverflow(int dump, const RunOverflow &runs);
+    void setOverflow(int dump, RunOverflow &&runs);
     /// The dump was opened scope by scope (DocumentContext::isScopeByScope): the status line
     /// says that reading the scopes' details is not reading their operators.
     void setScopeByScope(int dump);
@@ -168,7 +169,7 @@ private:
     ScopesCompare m_cmp;
     ScopesCompare m_scan; ///< scanScopes (views/runspanelscan.cpp): runPath and benchPath unused
     unsigned m_scanLanes = 0; ///< setScanLanes (0: the default)
-    void onScanUpdate(int generation, size_t done, size_t total, bool finished, std::shared_ptr<const RunOverflow> runs,
+    void onScanUpdate(int generation, size_t done, size_t total, bool finished, std::shared_ptr<RunOverflow> runs,
                       const QString &first, const QString &error);
     QToolButton *m_cancelCompare = nullptr;
 

@@ -155,13 +155,16 @@ void RunGridModel::clearCompare() { setCompare({}, RunAnswer{}); }
 
 void RunGridModel::setOverflow(const std::vector<ScopeSummary> &scopes, const RunAnswer &answer)
 {
+    // only each scope's first anomaly is shown: copying 102,400 whole summaries took the GUI
+    // thread ~50 ms (1,024 x 100, bench_gui_latency DS_BENCH_OVERFLOW)
     for (Cell &c : m_cells) {
-        c.overflow.reset();
+        c.overflowFirst.reset();
         c.firstAnomaly = false;
     }
     for (const ScopeSummary &s : scopes)
-        if (Cell *c = cell(s.id))
-            c->overflow = s;
+        if (s.first)
+            if (Cell *c = cell(s.id))
+                c->overflowFirst = s.first;
     if (answer.first)
         if (Cell *c = cell(answer.first->at.scope))
             c->firstAnomaly = true;
@@ -186,8 +189,8 @@ QString RunGridModel::cellText(const Cell &c) const
         else
             lines << tr("\u2714 agrees (%n row(s))", nullptr, int(s.rows));
     }
-    if (c.overflow && c.overflow->first)
-        lines << (c.firstAnomaly ? tr("\u26a0 first anomaly: %1") : tr("\u26a0 %1")).arg(c.overflow->first->op);
+    if (c.overflowFirst)
+        lines << (c.firstAnomaly ? tr("\u26a0 first anomaly: %1") : tr("\u26a0 %1")).arg(c.overflowFirst->op);
     QStringList facts;
     if (c.ops >= 0)
         facts << tr("%n op(s)", nullptr, c.ops);
@@ -231,8 +234,8 @@ QString RunGridModel::cellToolTip(const Cell &c) const
         if (c.firstDivergence)
             t << tr("The run's first divergence.");
     }
-    if (c.overflow && c.overflow->first)
-        t << tr("First anomaly of this scope: %1: %2").arg(c.overflow->first->op, c.overflow->first->reason)
+    if (c.overflowFirst)
+        t << tr("First anomaly of this scope: %1: %2").arg(c.overflowFirst->op, c.overflowFirst->reason)
                  + (c.firstAnomaly ? QLatin1Char('\n') + tr("The run's first anomaly.") : QString());
     return t.join(QLatin1Char('\n'));
 }
@@ -247,7 +250,7 @@ QVariant RunGridModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole: return cellToolTip(c);
     case ScopeIdRole: return c.scope ? c.scope->id : QString();
     case BytesRole: return c.probed ? QVariant(qulonglong(c.probe.bytes)) : QVariant();
-    case OverflowRole: return c.overflow && c.overflow->first ? (c.firstAnomaly ? 2 : 1) : 0;
+    case OverflowRole: return c.overflowFirst ? (c.firstAnomaly ? 2 : 1) : 0;
     case StateRole: {
         State s = !c.scope ? State::Missing : State::Found;
         if (c.scope && c.probed)

@@ -74,7 +74,8 @@ private:
         bool probed = false;
         ScopeProbe probe;
         int ops = -1, errors = 0;
-        std::optional<ScopeSummary> compare, overflow;
+        std::optional<ScopeSummary> compare;
+        std::optional<ScopeFinding> overflowFirst; ///< the overflow check's first anomaly of the scope
         bool firstDivergence = false, firstAnomaly = false;
     };
     Cell *cell(const QString &scope);
