@@ -146,6 +146,16 @@ void renderScopeText(const ScopeCompare &s, ScopeOutput &o)
 {
     const DumpIndex &npu = *s.npu;
     const CompareResult &r = s.result;
+    // files of the pair that could not be read: their operators are missing from the rows below
+    for (const auto &[side, index] : {std::pair{QStringLiteral("npu"), s.npu.get()}, std::pair{QStringLiteral("bench"), s.bench.get()}}) {
+        if (index->errors.empty())
+            continue;
+        o.divergences += QStringLiteral("\n%1 file(s) of the %2 side could not be read (their operators are not compared):\n")
+                             .arg(index->errors.size())
+                             .arg(side);
+        for (const auto &e : index->errors)
+            o.divergences += QStringLiteral("  %1: %2\n").arg(e.file, e.message);
+    }
     // rule 4's structure regions: where the op streams differ, and whether that matters
     if (!r.structure.empty())
         o.divergences += QStringLiteral("\nstructure%1: the op streams do not line up by name; aligned by structure\n").arg(npu.ops.empty() ? QString() : scopeText(*npu.ops.front().levels));

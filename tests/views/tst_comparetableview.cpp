@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QScopeGuard>
 #include <QTemporaryDir>
 #include <QTest>
 #include <cmath>
@@ -82,7 +83,14 @@ private slots:
     void tableAloneSaysHowToGiveTheDumps()
     {
         const QString table = tableIn(QStringLiteral("compare/weight_statistics_mix/step1/csv"), QStringLiteral("*rank1*.csv"));
-        QTemporaryDir tmp;
+        // below a HOME of its own, where the table's dump search stops: the system's temporary
+        // folder may hold other tests' copies of these dumps, which the search would rightly find
+        QTemporaryDir home;
+        QVERIFY(home.isValid());
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", home.path().toUtf8());
+        const auto restoreHome = qScopeGuard([&] { qputenv("HOME", oldHome); });
+        QTemporaryDir tmp(home.filePath(QStringLiteral("t-XXXXXX")));
         QVERIFY(QDir(tmp.path()).mkpath(QStringLiteral("x/y")));
         const QString copy = tmp.filePath(QStringLiteral("x/y/") + QFileInfo(table).fileName());
         QVERIFY(QFile::copy(table, copy));
